@@ -1,0 +1,97 @@
+"""numpy kernels: the readable reference that the compiled kernels are tested against."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..code import CodeSpace
+
+#: Criteria of the partition strategies, by number (shared with the compiled kernels).
+MAX_CLASS, SUM_SQUARES, ENTROPY, MOST_PARTS = 0, 1, 2, 3
+
+#: Fixed-point scale of the entropy weights.
+ENTROPY_SCALE = 2.0**32
+
+#: Largest code space whose all-pairs feedback table is built (64 MiB of uint8).
+TABLE_LIMIT = 8192
+
+
+def feedback_against(space: CodeSpace, guess: int, candidates: np.ndarray) -> np.ndarray:
+    """Feedback integers of ``guess`` against each candidate index."""
+    digits, counts = space.digits(), space.counts()
+    black = (digits[candidates] == digits[guess]).sum(axis=1)
+    shared = np.minimum(counts[candidates], counts[guess]).sum(axis=1)
+    return (black * (space.pegs + 1) + (shared - black)).astype(np.uint8)
+
+
+def feedback_block(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """Feedback integers of every guess against every candidate: (len(guesses), len(candidates))."""
+    digits, counts = space.digits(), space.counts()
+    black = (digits[guesses][:, None, :] == digits[candidates][None, :, :]).sum(axis=2)
+    shared = np.minimum(counts[guesses][:, None, :], counts[candidates][None, :, :]).sum(axis=2)
+    return (black * (space.pegs + 1) + (shared - black)).astype(np.uint8)
+
+
+def partition_counts(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """For each guess, how many candidates fall in each feedback class: (len(guesses), classes)."""
+    classes = (space.pegs + 1) ** 2
+    out = np.zeros((len(guesses), classes), dtype=np.int64)
+    step = max(1, (1 << 22) // max(1, len(candidates)))
+    for start in range(0, len(guesses), step):
+        block = feedback_block(space, guesses[start : start + step], candidates).astype(np.int64)
+        rows = block.shape[0]
+        flat = block + np.arange(rows, dtype=np.int64)[:, None] * classes
+        out[start : start + rows] = np.bincount(flat.ravel(), minlength=rows * classes).reshape(rows, classes)
+    return out
+
+
+def entropy_weights(n_max: int) -> np.ndarray:
+    """Fixed-point ``n * log2(n)`` for n = 0..n_max, exact for ties.
+
+    Each weight is built from the prime factorisation of n, ``n * sum(e_p * L_p)`` with
+    ``L_p = round(log2(p) * 2**32)``, so partitions whose sums of n*log(n) are equal in exact
+    arithmetic get exactly equal integer sums (e.g. {4, 1, 1, 1, 1} and {2, 2, 2, 2}), in any
+    order. Ranking differences below about 2**-32 bits are not resolved.
+    """
+    n_max = max(int(n_max), 1)
+    spf = np.zeros(n_max + 1, dtype=np.int64)  # smallest prime factor
+    for p in range(2, int(n_max**0.5) + 1):
+        if spf[p] == 0:
+            block = spf[p * p :: p]
+            block[block == 0] = p
+    log_sum = np.zeros(n_max + 1, dtype=np.int64)  # sum of e_p * L_p, i.e. fixed-point log2(n)
+    for n in range(2, n_max + 1):
+        p = spf[n]
+        if p == 0:  # n is prime
+            log_sum[n] = round(np.log2(n) * ENTROPY_SCALE)
+        else:
+            log_sum[n] = log_sum[p] + log_sum[n // p]
+    return np.arange(n_max + 1, dtype=np.int64) * log_sum
+
+
+def criterion_scores(counts: np.ndarray, criterion: int, weights: np.ndarray | None) -> np.ndarray:
+    """Integer score of each row of partition counts; lower is better."""
+    if criterion == MAX_CLASS:
+        return counts.max(axis=1)
+    if criterion == SUM_SQUARES:
+        return (counts * counts).sum(axis=1)
+    if criterion == ENTROPY:
+        assert weights is not None
+        return weights[counts].sum(axis=1)
+    if criterion == MOST_PARTS:
+        return -(counts > 0).sum(axis=1)
+    raise ValueError(f"unknown criterion {criterion}")
+
+
+def best_guess(
+    space: CodeSpace,
+    pool: np.ndarray,
+    candidates: np.ndarray,
+    criterion: int,
+    weights: np.ndarray | None = None,
+) -> int:
+    """The pool index with the least key (score, not a candidate, index)."""
+    scores = criterion_scores(partition_counts(space, pool, candidates), criterion, weights)
+    is_candidate = np.isin(pool, candidates)
+    order = np.lexsort((pool, ~is_candidate, scores))
+    return int(pool[order[0]])

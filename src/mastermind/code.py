@@ -1,0 +1,173 @@
+"""Codes: the value type people see, and the CodeSpace that numbers every code of a game."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from math import perm
+
+import numpy as np
+
+from .errors import NotationError
+from .rules import Rules
+
+#: The largest code space that is ever enumerated into an array (pegs * 8 MiB of digits).
+ENUMERATION_LIMIT = 1 << 23
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Code:
+    """A code as a tuple of 0-based colours, first peg first.
+
+    Parse and print codes with :mod:`mastermind.notation`; ``str`` uses Knuth's digits 1..9
+    where they suffice.
+
+    >>> Code((0, 0, 1, 1))
+    Code((0, 0, 1, 1))
+    >>> str(Code((0, 0, 1, 1)))
+    '1122'
+    """
+
+    colors: tuple[int, ...]
+
+    def __len__(self) -> int:
+        return len(self.colors)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.colors)
+
+    def __getitem__(self, i: int) -> int:
+        return self.colors[i]
+
+    def __repr__(self) -> str:
+        return f"Code({self.colors!r})"
+
+    def __str__(self) -> str:
+        if all(0 <= c < 9 for c in self.colors):
+            return "".join(str(c + 1) for c in self.colors)
+        alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+        return "".join(alphabet[c] for c in self.colors)
+
+
+class CodeSpace:
+    """Every code of one game, numbered in numeric (lexicographic) order from 0.
+
+    The index of a code is its rank in numeric order, so the lowest index is Knuth's
+    "least numeric value". Arrays are built lazily and only when they fit in memory.
+
+    >>> space = CodeSpace.of(Rules())
+    >>> space.size, space.index((0, 0, 1, 1)), space.code(1295)
+    (1296, 7, Code((5, 5, 5, 5)))
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.pegs = rules.pegs
+        self.colors = rules.colors
+        self.size = rules.size
+        self._digits: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
+
+    @staticmethod
+    def of(rules: Rules) -> CodeSpace:
+        """The shared CodeSpace of ``rules`` (the number of guesses does not matter)."""
+        return _space(rules.pegs, rules.colors, rules.repeats)
+
+    @property
+    def enumerable(self) -> bool:
+        """Whether every code of this game can be held in an array."""
+        return self.size <= ENUMERATION_LIMIT
+
+    def check_code(self, colors: Sequence[int]) -> tuple[int, ...]:
+        """Return ``colors`` as a tuple, or raise NotationError saying what is wrong."""
+        colors = tuple(int(c) for c in colors)
+        if len(colors) != self.pegs:
+            raise NotationError(f"a code has {self.pegs} pegs, not {len(colors)}")
+        for c in colors:
+            if not 0 <= c < self.colors:
+                raise NotationError(f"colour {c + 1} is not one of the {self.colors} colours")
+        if not self.rules.repeats and len(set(colors)) != len(colors):
+            raise NotationError("this game does not allow a colour to repeat")
+        return colors
+
+    def index(self, colors: Sequence[int]) -> int:
+        """The index of a code given as 0-based colours."""
+        colors = self.check_code(colors)
+        if self.rules.repeats:
+            index = 0
+            for c in colors:
+                index = index * self.colors + c
+            return index
+        index, used = 0, []
+        for i, c in enumerate(colors):
+            smaller_unused = c - sum(u < c for u in used)
+            index += smaller_unused * perm(self.colors - i - 1, self.pegs - i - 1)
+            used.append(c)
+        return index
+
+    def code(self, index: int) -> Code:
+        """The code at ``index``."""
+        index = int(index)
+        if not 0 <= index < self.size:
+            raise IndexError(f"code index {index} out of range 0..{self.size - 1}")
+        if self.rules.repeats:
+            out = []
+            for _ in range(self.pegs):
+                index, c = divmod(index, self.colors)
+                out.append(c)
+            return Code(tuple(reversed(out)))
+        free = list(range(self.colors))
+        out = []
+        for i in range(self.pegs):
+            block = perm(self.colors - i - 1, self.pegs - i - 1)
+            k, index = divmod(index, block)
+            out.append(free.pop(k))
+        return Code(tuple(out))
+
+    def require_enumerable(self) -> None:
+        if not self.enumerable:
+            from .errors import StrategyError
+
+            raise StrategyError(
+                f"{self.rules.describe()} has {self.size:,} codes, too many to enumerate "
+                f"(limit {ENUMERATION_LIMIT:,})"
+            )
+
+    def digits(self) -> np.ndarray:
+        """All codes as a (size, pegs) uint8 array, in index order."""
+        if self._digits is None:
+            self.require_enumerable()
+            if self.rules.repeats:
+                index = np.arange(self.size, dtype=np.int64)
+                out = np.empty((self.size, self.pegs), dtype=np.uint8)
+                for i in range(self.pegs - 1, -1, -1):
+                    out[:, i] = index % self.colors
+                    index //= self.colors
+            else:
+                flat = itertools.chain.from_iterable(itertools.permutations(range(self.colors), self.pegs))
+                out = np.fromiter(flat, dtype=np.uint8, count=self.size * self.pegs)
+                out = out.reshape(self.size, self.pegs)
+            out.setflags(write=False)
+            self._digits = out
+        return self._digits
+
+    def counts(self) -> np.ndarray:
+        """How many pegs of each colour every code has: a (size, colors) uint8 array."""
+        if self._counts is None:
+            digits = self.digits()
+            out = np.zeros((self.size, self.colors), dtype=np.uint8)
+            for i in range(self.pegs):
+                out[np.arange(self.size), digits[:, i]] += 1
+            out.setflags(write=False)
+            self._counts = out
+        return self._counts
+
+    def __repr__(self) -> str:
+        return f"CodeSpace({self.rules!r})"
+
+
+@lru_cache(maxsize=8)
+def _space(pegs: int, colors: int, repeats: bool) -> CodeSpace:
+    return CodeSpace(Rules(pegs=pegs, colors=colors, repeats=repeats))

@@ -1,0 +1,35 @@
+"""The exceptions of the package: one base class, and subclasses that are also ValueErrors."""
+
+from __future__ import annotations
+
+
+class MastermindError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class RulesError(MastermindError, ValueError):
+    """A game that cannot exist (sizes out of range, no repeats with too few colours, unknown preset)."""
+
+
+class NotationError(MastermindError, ValueError):
+    """Text that does not parse as a code, a feedback or a history item."""
+
+
+class FeedbackError(NotationError):
+    """A feedback that cannot occur in this game (3 black 1 white on 4 pegs, say)."""
+
+
+class StrategyError(MastermindError, ValueError):
+    """An unknown strategy, or one that cannot play the given game."""
+
+
+class ContradictionError(MastermindError, ValueError):
+    """A history that no secret satisfies.
+
+    Attributes:
+        rows: 0-based positions, in the history, of a smallest set of rows that contradict each other.
+    """
+
+    def __init__(self, message: str, rows: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.rows = rows

@@ -1,0 +1,218 @@
+"""Playing a strategy against every secret: statistics and whole strategy trees."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._kernels import compiled
+from .code import CodeSpace
+from .errors import StrategyError
+from .feedback import Feedback
+from .notation import Notation
+from .rules import Rules
+from .solver import SolverState
+from .strategies import Strategy
+
+#: A game that goes on this long has stopped making progress: the strategy is broken.
+RUNAWAY_GUESSES = 200
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class Stats:
+    """How a strategy did against a set of secrets.
+
+    ``distribution`` maps the number of guesses to the number of secrets solved with that many;
+    games are played to the end, and ``lost`` counts those that took more than the rules allow.
+    """
+
+    strategy: str
+    rules: Rules
+    first_guess: str
+    distribution: dict[int, int]
+    seconds: float
+    codes: int
+    sample: bool = False
+    seed: int | None = None
+
+    @property
+    def games(self) -> int:
+        return sum(self.distribution.values())
+
+    @property
+    def total(self) -> int:
+        return sum(k * n for k, n in self.distribution.items())
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
+    @property
+    def max(self) -> int:
+        return max(self.distribution, default=0)
+
+    @property
+    def lost(self) -> int:
+        return sum(n for k, n in self.distribution.items() if k > self.rules.max_guesses)
+
+    def to_dict(self) -> dict:
+        return {
+            "strategy": self.strategy,
+            "pegs": self.rules.pegs,
+            "colors": self.rules.colors,
+            "repeats": self.rules.repeats,
+            "max_guesses": self.rules.max_guesses,
+            "codes": self.codes,
+            "games": self.games,
+            "sample": self.sample,
+            "seed": self.seed,
+            "first_guess": self.first_guess,
+            "total": self.total,
+            "mean": round(self.mean, 6),
+            "max": self.max,
+            "lost": self.lost,
+            "distribution": {str(k): n for k, n in sorted(self.distribution.items())},
+            "seconds": round(self.seconds, 6),
+        }
+
+
+@dataclass
+class Node:
+    """One guess of a strategy tree: how many secrets reach it, and a subtree for each reply."""
+
+    guess: int
+    size: int
+    children: dict[int, Node] = field(default_factory=dict)
+
+
+def evaluate(
+    strategy: Strategy,
+    secrets: Sequence[int] | np.ndarray | None = None,
+    *,
+    seed: int | None = None,
+    progress: Progress | None = None,
+) -> Stats:
+    """Play ``strategy`` against every secret (or the given ones) and collect statistics.
+
+    Deterministic strategies are evaluated as a tree over all secrets at once; randomised ones
+    play game by game, each game with its own generator drawn from ``seed`` and the secret.
+
+    >>> from mastermind.strategies import make_strategy
+    >>> evaluate(make_strategy("knuth", Rules(pegs=2, colors=3))).distribution
+    {2: 4, 3: 4, 1: 1}
+    """
+    rules = strategy.rules
+    space = CodeSpace.of(rules)
+    notation = Notation(rules)
+    started = time.perf_counter()
+    distribution: dict[int, int] = {}
+    sample = secrets is not None
+    if strategy.randomized or sample:
+        if secrets is None:
+            secrets = np.arange(space.size, dtype=np.int64)
+        firsts = set()
+        for secret in secrets:
+            guesses = play(strategy, int(secret), seed=seed)
+            firsts.add(guesses[0])
+            distribution[len(guesses)] = distribution.get(len(guesses), 0) + 1
+            if progress:
+                progress(1)
+        first = notation.format_code(space.code(firsts.pop())) if len(firsts) == 1 else "random"
+    else:
+        state = SolverState(rules)
+        guess = strategy.first_guess()
+        first = notation.format_code(space.code(guess))
+        _walk(strategy, state, 1, distribution, progress, guess=guess)
+    seconds = time.perf_counter() - started
+    return Stats(
+        strategy=strategy.name,
+        rules=rules,
+        first_guess=first,
+        distribution=dict(sorted(distribution.items())),
+        seconds=seconds,
+        codes=space.size,
+        sample=sample and len(secrets) < space.size,
+        seed=seed,
+    )
+
+
+def strategy_tree(strategy: Strategy, progress: Progress | None = None) -> Node:
+    """The whole decision tree of a deterministic strategy."""
+    if strategy.randomized:
+        raise StrategyError(f"{strategy.name} is randomised: it has no single tree")
+    space = CodeSpace.of(strategy.rules)
+    root = Node(guess=strategy.first_guess(), size=space.size)
+    _walk(strategy, SolverState(strategy.rules), 1, {}, progress, root, root.guess)
+    return root
+
+
+def _walk(
+    strategy: Strategy,
+    state: SolverState,
+    depth: int,
+    distribution: dict[int, int],
+    progress: Progress | None,
+    node: Node | None = None,
+    guess: int | None = None,
+) -> None:
+    """Play the strategy from ``state`` against all of its candidates at once."""
+    if depth > RUNAWAY_GUESSES:
+        raise StrategyError(f"{strategy.name} made no progress after {RUNAWAY_GUESSES} guesses")
+    space = state.space
+    pegs = space.pegs
+    nclasses = state.rules.feedback_classes
+    cands = state.candidate_indices()
+    if guess is None:
+        guess = strategy.choose(state)
+    if node is not None:
+        node.guess = guess
+    fbs = compiled.feedback_against(space.digits(), space.counts(), guess, cands)
+    order, starts = compiled.split(fbs, nclasses)
+    win = pegs * (pegs + 1)
+    code = space.code(guess)
+    for f in range(nclasses):
+        lo, hi = starts[f], starts[f + 1]
+        if lo == hi:
+            continue
+        if f == win:
+            distribution[depth] = distribution.get(depth, 0) + 1
+            if progress:
+                progress(1)
+            continue
+        group = cands[order[lo:hi]]
+        child = None
+        if node is not None:
+            child = node.children[f] = Node(guess=-1, size=len(group))
+        child_state = state._child(code, Feedback.from_int(f, pegs), group)
+        _walk(strategy, child_state, depth + 1, distribution, progress, child)
+
+
+def play(
+    strategy: Strategy,
+    secret: int,
+    *,
+    seed: int | None = None,
+    limit: int = RUNAWAY_GUESSES,
+) -> list[int]:
+    """One game against ``secret`` (a code index); returns the guesses, the last one winning."""
+    from .feedback import score
+
+    space = CodeSpace.of(strategy.rules)
+    rng = np.random.default_rng(None if seed is None else [seed, secret])
+    strategy.new_game(rng)
+    state = SolverState(strategy.rules)
+    secret_code = space.code(secret)
+    guesses: list[int] = []
+    while len(guesses) < limit:
+        guess = strategy.choose(state) if guesses or strategy.first is None else strategy.first
+        guesses.append(guess)
+        if guess == secret:
+            return guesses
+        code = space.code(guess)
+        state = state.add(code, score(code.colors, secret_code.colors))
+    raise StrategyError(f"{strategy.name} did not find the secret in {limit} guesses")

@@ -1,0 +1,206 @@
+"""Reading and writing codes, feedback and histories.
+
+Input is lenient: ``"1122"``, ``"1 1 2 2"`` and ``"AABB"`` are the same classic code, and a
+feedback may be ``"1,2"`` or ``"BWW"``. Output is always in one style per game. Every parse error
+names the token it could not read and why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .code import Code
+from .errors import FeedbackError, NotationError
+from .feedback import Feedback, possible_feedbacks
+from .rules import Rules
+
+DIGITS = "123456789"
+DIGITS0 = "0123456789"
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+ALNUM = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+#: Colour names for the ``colors`` style; each has a distinct initial (black is K, as in CMYK).
+COLOR_NAMES = (
+    "red", "green", "blue", "yellow", "orange", "purple", "cyan", "white", "black", "magenta",
+)  # fmt: skip
+COLOR_INITIALS = "rgbyopcwkm"
+
+STYLES = {"digits": DIGITS, "digits0": DIGITS0, "letters": LETTERS, "alnum": ALNUM,
+          "colors": COLOR_INITIALS}  # fmt: skip
+
+_SEPARATORS = re.compile(r"[\s,;\-_./|]+")
+
+
+def default_style(colors: int) -> str:
+    """Knuth's digits 1..9 up to 9 colours, 0..9 for 10, letters up to 26, then 0-9a-z."""
+    if colors <= 9:
+        return "digits"
+    if colors == 10:
+        return "digits0"
+    if colors <= 26:
+        return "letters"
+    return "alnum"
+
+
+@dataclass(frozen=True)
+class Notation:
+    """How codes of one game are written.
+
+    >>> n = Notation(Rules())
+    >>> n.parse_code("AABB"), n.format_code(n.parse_code("1 1 2 2"))
+    (Code((0, 0, 1, 1)), '1122')
+    """
+
+    rules: Rules
+    style: str = ""
+
+    def __post_init__(self) -> None:
+        style = self.style or default_style(self.rules.colors)
+        if style not in STYLES:
+            raise NotationError(f"unknown notation {style!r}; choose one of: {', '.join(STYLES)}")
+        if len(STYLES[style]) < self.rules.colors:
+            raise NotationError(
+                f"notation {style!r} has only {len(STYLES[style])} symbols, "
+                f"this game has {self.rules.colors} colours"
+            )
+        object.__setattr__(self, "style", style)
+
+    @property
+    def symbols(self) -> str:
+        """The symbol of each colour, in colour order."""
+        return STYLES[self.style][: self.rules.colors]
+
+    def _alphabets(self, token: str) -> list[str]:
+        """The alphabets a token may be written in: the game's own first, then lenient ones."""
+        own = self.symbols
+        out = [own]
+        colors = self.rules.colors
+        if token.isdigit() and self.style in ("letters", "colors") and colors <= 9:
+            out.append(DIGITS[:colors])
+        if token.isalpha() and self.style in ("digits", "digits0") and colors <= 26:
+            out.append(LETTERS[:colors])
+        return out
+
+    def parse_code(self, text: str) -> Code:
+        """Read a code; raise NotationError naming the bad token and why."""
+        raw = str(text)
+        token = _SEPARATORS.sub("", raw.strip()).lower()
+        if not token:
+            raise NotationError("empty code: type one symbol per peg, e.g. " + self.example())
+        pegs = self.rules.pegs
+        if len(token) != pegs:
+            raise NotationError(
+                f"{raw.strip()!r} has {len(token)} symbols; a code has {pegs} pegs, e.g. {self.example()}"
+            )
+        last_error = ""
+        for alphabet in self._alphabets(token):
+            bad = [ch for ch in token if ch not in alphabet]
+            if bad:
+                last_error = (
+                    f"{raw.strip()!r}: {bad[0]!r} is not a colour of this game "
+                    f"(colours are {self.describe_symbols()})"
+                )
+                continue
+            colors = tuple(alphabet.index(ch) for ch in token)
+            if not self.rules.repeats and len(set(colors)) != pegs:
+                repeated = next(ch for ch in token if token.count(ch) > 1)
+                raise NotationError(
+                    f"{raw.strip()!r}: colour {repeated!r} repeats, and this game allows no repeats"
+                )
+            return Code(colors)
+        raise NotationError(last_error)
+
+    def format_code(self, code: Code | Sequence[int]) -> str:
+        """Write a code in this notation."""
+        symbols = self.symbols
+        text = "".join(symbols[c] for c in code)
+        return text.upper() if self.style == "colors" else text
+
+    def describe_symbols(self) -> str:
+        s = self.symbols
+        if self.style == "colors":
+            return ", ".join(f"{i.upper()}={n}" for i, n in zip(s, COLOR_NAMES, strict=False))
+        return f"{s[0]}-{s[-1]}"
+
+    def example(self) -> str:
+        """A valid example code of this game, for messages."""
+        colors = [i % self.rules.colors for i in range(self.rules.pegs)]
+        return self.format_code(colors)
+
+    # feedback ---------------------------------------------------------------------------------
+
+    def parse_feedback(self, text: str) -> Feedback:
+        """Read ``"1,2"``, ``"1 2"``, ``"(1,2)"``, ``"BWW"`` or ``"-"`` (none) and check it can occur."""
+        return parse_feedback(text, self.rules)
+
+    # histories --------------------------------------------------------------------------------
+
+    def parse_history(self, items: str | Iterable[str]) -> list[tuple[Code, Feedback]]:
+        """Read ``GUESS=BLACK,WHITE`` items, separated by spaces: ``"1122=1,0 1344=0,1"``."""
+        if isinstance(items, str):
+            items = items.split()
+        out = []
+        for n, item in enumerate(items, 1):
+            for part in item.split():
+                out.append(self.parse_history_item(part, n))
+        return out
+
+    def parse_history_item(self, item: str, n: int | None = None) -> tuple[Code, Feedback]:
+        where = f"history item {n} " if n is not None else ""
+        sep = "=" if "=" in item else (":" if ":" in item else None)
+        if sep is None:
+            raise NotationError(f"{where}{item!r} is not GUESS=BLACK,WHITE (e.g. {self.example()}=1,0)")
+        guess_text, feedback_text = item.split(sep, 1)
+        try:
+            return self.parse_code(guess_text), self.parse_feedback(feedback_text)
+        except NotationError as err:
+            raise type(err)(f"{where}{item!r}: {err}") from None
+
+    def format_history(self, history: Iterable[tuple[Sequence[int], Feedback]]) -> str:
+        return " ".join(f"{self.format_code(g)}={f.black},{f.white}" for g, f in history)
+
+
+def parse_feedback(text: str, rules: Rules) -> Feedback:
+    """Read a reply and check that it can occur in this game.
+
+    >>> parse_feedback("BWW", Rules()), parse_feedback("1,2", Rules())
+    (Feedback(black=1, white=2), Feedback(black=1, white=2))
+    """
+    raw = str(text).strip()
+    token = raw.strip("()[] ").lower()
+    if token in ("", "-", "none", "0"):
+        fb = Feedback(0, 0)
+    elif re.fullmatch(r"[bw\s]+", token):
+        fb = Feedback(token.count("b"), token.count("w"))
+    else:
+        m = re.fullmatch(r"(\d+)\s*[,;/ ]\s*(\d+)", token)
+        if not m:
+            raise FeedbackError(f"{raw!r} is not a reply: write BLACK,WHITE (e.g. 1,2) or pegs (e.g. BWW)")
+        fb = Feedback(int(m.group(1)), int(m.group(2)))
+    check_feedback(fb, rules, raw)
+    return fb
+
+
+def check_feedback(fb: Feedback, rules: Rules, raw: str | None = None) -> None:
+    """Raise FeedbackError if no guess and secret of this game give ``fb``."""
+    if fb in possible_feedbacks(rules.pegs, rules.colors, rules.repeats):
+        return
+    shown = repr(raw) if raw is not None else f"{fb.black},{fb.white}"
+    p = rules.pegs
+    if fb.black + fb.white > p:
+        why = f"there are only {p} pegs"
+    elif fb.black == p - 1 and fb.white == 1:
+        why = f"if {p - 1} pegs are right, the last peg cannot be right in another place"
+    else:
+        least = 2 * p - rules.colors
+        why = f"without repeats any two codes share at least {least} colours"
+    raise FeedbackError(
+        f"impossible reply {shown}: {fb.black} black and {fb.white} white cannot happen ({why})"
+    )
+
+
+def format_pegs(fb: Feedback) -> str:
+    """Key pegs as letters: ``BWW``; ``-`` for none."""
+    return "B" * fb.black + "W" * fb.white or "-"

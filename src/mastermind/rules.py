@@ -1,0 +1,83 @@
+"""The rules of a game: how many pegs, how many colours, whether colours repeat, how many guesses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import perm
+
+from .errors import RulesError
+
+MIN_PEGS, MAX_PEGS = 1, 10
+MIN_COLORS, MAX_COLORS = 2, 36
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One variant of the game.
+
+    >>> Rules()
+    Rules(pegs=4, colors=6)
+    >>> Rules(pegs=4, colors=10, repeats=False).size
+    5040
+    """
+
+    pegs: int = 4
+    colors: int = 6
+    repeats: bool = True
+    max_guesses: int = 10
+
+    def __post_init__(self) -> None:
+        for name in ("pegs", "colors", "max_guesses"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(f"{name} must be a whole number, not {value!r}")
+        if not MIN_PEGS <= self.pegs <= MAX_PEGS:
+            raise RulesError(f"pegs must be {MIN_PEGS} to {MAX_PEGS}, not {self.pegs}")
+        if not MIN_COLORS <= self.colors <= MAX_COLORS:
+            raise RulesError(f"colors must be {MIN_COLORS} to {MAX_COLORS}, not {self.colors}")
+        if not self.repeats and self.colors < self.pegs:
+            raise RulesError(
+                f"without repeated colours, {self.pegs} pegs need at least {self.pegs} colours "
+                f"(got {self.colors})"
+            )
+        if self.max_guesses < 1:
+            raise RulesError(f"max_guesses must be at least 1, not {self.max_guesses}")
+
+    @property
+    def size(self) -> int:
+        """The number of possible codes."""
+        return self.colors**self.pegs if self.repeats else perm(self.colors, self.pegs)
+
+    @property
+    def feedback_classes(self) -> int:
+        """How many feedback integers exist: black * (pegs + 1) + white < (pegs + 1) ** 2."""
+        return (self.pegs + 1) ** 2
+
+    def describe(self) -> str:
+        """A short human description, e.g. '4 pegs, 6 colours, repeats allowed'."""
+        rep = "repeats allowed" if self.repeats else "no repeats"
+        return f"{self.pegs} pegs, {self.colors} colours, {rep}"
+
+    def __repr__(self) -> str:
+        extra = ""
+        if not self.repeats:
+            extra += ", repeats=False"
+        if self.max_guesses != 10:
+            extra += f", max_guesses={self.max_guesses}"
+        return f"Rules(pegs={self.pegs}, colors={self.colors}{extra})"
+
+
+PRESETS: dict[str, Rules] = {
+    "classic": Rules(pegs=4, colors=6),
+    "super": Rules(pegs=5, colors=8),
+    "bulls-and-cows": Rules(pegs=4, colors=10, repeats=False),
+}
+
+
+def find_rules(name: str) -> Rules:
+    """The preset called ``name`` (classic, super, bulls-and-cows)."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    try:
+        return PRESETS[key]
+    except KeyError:
+        raise RulesError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}") from None

@@ -1,0 +1,150 @@
+"""Solver state: a history of guesses and replies, and the codes still consistent with it."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from .code import Code, CodeSpace
+from .errors import ContradictionError, FeedbackError
+from .feedback import Feedback
+from .notation import Notation, check_feedback
+from .rules import Rules
+
+Row = tuple[Code, Feedback]
+
+
+def _feedback_of_all(space: CodeSpace, guess: int) -> np.ndarray:
+    from ._kernels import compiled
+
+    return compiled.feedback_against(
+        space.digits(), space.counts(), guess, np.arange(space.size, dtype=np.int64)
+    )
+
+
+class SolverState:
+    """What the codebreaker knows: the rules, the history, and the candidates it leaves.
+
+    >>> state = SolverState(Rules()).add("1122", "1,0").add("1344", "0,1")
+    >>> len(state.candidate_indices())
+    44
+
+    Args:
+        rules: the game.
+        history: (guess, feedback) rows, as Code and Feedback or as text.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        history: Iterable[tuple[Code | Sequence[int] | str, Feedback | str]] = (),
+        *,
+        _candidates: np.ndarray | None = None,
+    ) -> None:
+        self.rules = rules
+        self.space = CodeSpace.of(rules)
+        notation = Notation(rules)
+        rows = []
+        for guess, fb in history:
+            code = notation.parse_code(guess) if isinstance(guess, str) else Code(tuple(guess))
+            self.space.check_code(code.colors)
+            reply = notation.parse_feedback(fb) if isinstance(fb, str) else Feedback(*fb)
+            check_feedback(reply, rules)
+            rows.append((code, reply))
+        self.history: tuple[Row, ...] = tuple(rows)
+        self._candidates = _candidates
+
+    def add(self, guess: Code | Sequence[int] | str, feedback: Feedback | str) -> SolverState:
+        """A new state with one more row; the candidates are narrowed from this state's."""
+        state = SolverState(self.rules, [*self.history, (guess, feedback)])
+        if self._candidates is not None and self.space.enumerable:
+            code, fb = state.history[-1]
+            state._candidates = _narrow(self.space, self._candidates, code, fb)
+        return state
+
+    def _child(self, code: Code, fb: Feedback, candidates: np.ndarray) -> SolverState:
+        """A state one row on whose candidates are already known (hot path: no checks)."""
+        state = SolverState.__new__(SolverState)
+        state.rules, state.space = self.rules, self.space
+        state.history = (*self.history, (code, fb))
+        state._candidates = candidates
+        return state
+
+    @property
+    def turn(self) -> int:
+        """The number of the next guess (1 for the first)."""
+        return len(self.history) + 1
+
+    def candidate_indices(self) -> np.ndarray:
+        """Indices of the codes consistent with every row (ascending, int64).
+
+        Raises:
+            ContradictionError: no code is consistent; names a smallest contradicting set of rows.
+        """
+        if self._candidates is None:
+            self.space.require_enumerable()
+            cands = np.arange(self.space.size, dtype=np.int64)
+            for code, fb in self.history:
+                cands = _narrow(self.space, cands, code, fb)
+            self._candidates = cands
+        if len(self._candidates) == 0:
+            raise contradiction(self.rules, self.history)
+        return self._candidates
+
+    def candidates(self) -> list[Code]:
+        """The consistent codes, for people."""
+        return [self.space.code(i) for i in self.candidate_indices()]
+
+    def is_candidate(self, code: Code | Sequence[int]) -> bool:
+        """Whether ``code`` is consistent with every row."""
+        from .feedback import score
+
+        return all(score(g.colors, tuple(code)) == fb for g, fb in self.history)
+
+    def __repr__(self) -> str:
+        notation = Notation(self.rules)
+        return f"SolverState({self.rules!r}, {notation.format_history(self.history)!r})"
+
+
+def _narrow(space: CodeSpace, cands: np.ndarray, code: Code, fb: Feedback) -> np.ndarray:
+    from ._kernels import compiled
+
+    guess = space.index(code.colors)
+    got = compiled.feedback_against(space.digits(), space.counts(), guess, cands)
+    return cands[got == fb.to_int(space.pegs)]
+
+
+def smallest_contradiction(rules: Rules, history: Sequence[Row]) -> tuple[int, ...] | None:
+    """Positions of a smallest set of rows that no code satisfies together, or None if consistent.
+
+    Sets are tried by increasing size, so the answer has as few rows as possible; among sets of
+    that size, the one that comes first in order of row positions.
+    """
+    space = CodeSpace.of(rules)
+    space.require_enumerable()
+    masks = []
+    for code, fb in history:
+        masks.append(_feedback_of_all(space, space.index(code.colors)) == fb.to_int(rules.pegs))
+    if np.logical_and.reduce(masks, axis=0).any() if masks else True:
+        return None
+    for size in range(1, len(history) + 1):
+        for rows in itertools.combinations(range(len(history)), size):
+            if not np.logical_and.reduce([masks[i] for i in rows], axis=0).any():
+                return rows
+    return None  # unreachable: the whole history is inconsistent
+
+
+def contradiction(rules: Rules, history: Sequence[Row]) -> ContradictionError:
+    """The error for an inconsistent history, naming a smallest set of contradicting rows."""
+    rows = smallest_contradiction(rules, history)
+    if rows is None:  # pragma: no cover - callers only ask for inconsistent histories
+        raise FeedbackError("the history is consistent")
+    notation = Notation(rules)
+    shown = ", ".join(f"row {i + 1} ({notation.format_code(history[i][0])}={history[i][1]})" for i in rows)
+    if len(rows) == 1:
+        message = f"no secret gives that reply: {shown}"
+    else:
+        message = f"the replies contradict each other: no secret fits {shown} together"
+    return ContradictionError(message, rows)

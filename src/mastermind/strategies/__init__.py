@@ -1,0 +1,33 @@
+"""Codebreaking strategies, chosen by name.
+
+>>> from mastermind.rules import Rules
+>>> make_strategy("knuth", Rules()).name
+'knuth'
+"""
+
+from __future__ import annotations
+
+from ..code import Code
+from ..errors import StrategyError
+from ..rules import Rules
+from .base import Strategy
+from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
+
+STRATEGIES: list[type[Strategy]] = [Knuth, ExpectedSize, Entropy, MostParts]
+
+
+def find_strategy(name: str) -> type[Strategy]:
+    """The strategy class registered under ``name``."""
+    key = name.strip().lower().replace("_", "-")
+    for cls in STRATEGIES:
+        if cls.name == key:
+            return cls
+    raise StrategyError(f"unknown strategy {name!r}; choose one of: {', '.join(s.name for s in STRATEGIES)}")
+
+
+def make_strategy(name: str, rules: Rules, first: Code | str | None = None, **options) -> Strategy:
+    """A strategy bound to ``rules``; ``options`` go to its constructor (e.g. seed=1)."""
+    return find_strategy(name)(rules, first=first, **options)
+
+
+__all__ = ["STRATEGIES", "PartitionStrategy", "Strategy", "find_strategy", "make_strategy"]

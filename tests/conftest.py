@@ -1,0 +1,18 @@
+import pytest
+
+from mastermind import Rules
+
+#: Small games where everything can be checked exhaustively.
+SMALL_GAMES = [
+    Rules(pegs=2, colors=3),
+    Rules(pegs=3, colors=4),
+    Rules(pegs=4, colors=4),
+    Rules(pegs=3, colors=5, repeats=False),
+    Rules(pegs=4, colors=5, repeats=False),
+    Rules(pegs=1, colors=2),
+]
+
+
+@pytest.fixture(params=SMALL_GAMES, ids=repr)
+def small_rules(request):
+    return request.param

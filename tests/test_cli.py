@@ -1,0 +1,74 @@
+"""The command line, driven through its real entry point."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_evaluate_json_classic():
+    code, out, _ = run("evaluate", "--strategy", "knuth", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["strategy"] == "knuth" and data["first_guess"] == "1122"
+    assert (data["pegs"], data["colors"], data["repeats"], data["codes"]) == (4, 6, True, 1296)
+    assert data["total"] == 5801 and data["max"] == 5
+    assert data["distribution"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+    assert data["mean"] == pytest.approx(5801 / 1296, abs=1e-6)
+    assert data["seconds"] > 0
+
+
+def test_evaluate_table_and_options():
+    code, out, _ = run("evaluate", "-s", "most-parts", "--pegs", "3", "--colors", "4")
+    assert code == 0
+    assert "most-parts on 3 pegs, 4 colours" in out and "distribution" in out
+    code, out, _ = run("evaluate", "--preset", "bulls-and-cows", "--pegs", "3", "--json")
+    assert json.loads(out)["codes"] == 720 and json.loads(out)["repeats"] is False
+    code, out, _ = run("evaluate", "--first", "1234", "--json")
+    assert json.loads(out)["first_guess"] == "1234"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--strategy", "nope"], "unknown strategy 'nope'"),
+        (["--pegs", "11"], "pegs must be 1 to 10"),
+        (["--colors", "3", "--no-repeats"], "need at least 4 colours"),
+        (["--first", "1127"], "'7' is not a colour"),
+        (["--first", "112"], "a code has 4 pegs"),
+        (["--preset", "chess"], "unknown preset"),
+        (["--pegs", "x"], "'x' is not a valid integer"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(args, message):
+    code, out, err = run("evaluate", *args)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err + out
+
+
+def test_installed_command_runs():
+    proc = subprocess.run(
+        [sys.executable, "-m", "mastermind.cli", "evaluate", "--json", "--pegs", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["codes"] == 36
+    bad = subprocess.run(
+        [sys.executable, "-m", "mastermind.cli", "evaluate", "-s", "x"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr

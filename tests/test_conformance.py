@@ -1,0 +1,40 @@
+"""Every strategy solves every secret of small games, and the numpy and numba paths agree."""
+
+import pytest
+
+from mastermind import STRATEGIES, CodeSpace, evaluate, make_strategy, play, score
+
+NAMES = [s.name for s in STRATEGIES]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_secret_is_solved_within_the_limit(name, small_rules):
+    strategy = make_strategy(name, small_rules)
+    stats = evaluate(strategy)
+    assert stats.games == small_rules.size
+    assert stats.lost == 0
+    assert stats.max <= small_rules.max_guesses
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_numpy_and_numba_paths_agree(name, small_rules):
+    fast = evaluate(make_strategy(name, small_rules))
+    slow = evaluate(make_strategy(name, small_rules, kernel="numpy"))
+    assert fast.distribution == slow.distribution
+    assert fast.first_guess == slow.first_guess
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_game_by_game_play_matches_the_tree(name, small_rules):
+    strategy = make_strategy(name, small_rules)
+    space = CodeSpace.of(small_rules)
+    tree_stats = evaluate(strategy)
+    by_game = {}
+    for secret in range(space.size):
+        guesses = play(strategy, secret)
+        assert guesses[-1] == secret
+        # every guess but the last got a reply that is not a win
+        for g in guesses[:-1]:
+            assert score(space.code(g).colors, space.code(secret).colors).black < small_rules.pegs
+        by_game[len(guesses)] = by_game.get(len(guesses), 0) + 1
+    assert dict(sorted(by_game.items())) == tree_stats.distribution

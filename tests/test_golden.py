@@ -1,0 +1,79 @@
+"""Exact results from the literature (RESULTS.md): every number must match to the last guess."""
+
+import pytest
+
+from mastermind import (
+    CodeSpace,
+    Notation,
+    Rules,
+    SolverState,
+    evaluate,
+    make_strategy,
+    strategy_tree,
+)
+
+CLASSIC = Rules()
+
+GOLDEN = {
+    "knuth": ("1122", 5801, 5, {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}),
+    "expected-size": ("1123", 5696, 6, {1: 1, 2: 10, 3: 54, 4: 645, 5: 583, 6: 3}),
+    "entropy": ("1234", 5722, 6, {1: 1, 2: 4, 3: 71, 4: 612, 5: 596, 6: 12}),
+    "most-parts": ("1123", 5668, 6, {1: 1, 2: 12, 3: 72, 4: 635, 5: 569, 6: 7}),
+}
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_classic_strategy_results(name):
+    first, total, worst, distribution = GOLDEN[name]
+    stats = evaluate(make_strategy(name, CLASSIC))
+    assert stats.first_guess == first
+    assert stats.total == total
+    assert stats.max == worst
+    assert stats.distribution == distribution
+    assert stats.games == stats.codes == 1296
+    assert stats.lost == 0
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_numpy_reference_gives_the_same_first_guess(name):
+    strategy = make_strategy(name, CLASSIC, kernel="numpy")
+    assert (
+        Notation(CLASSIC).format_code(CodeSpace.of(CLASSIC).code(strategy.first_guess())) == GOLDEN[name][0]
+    )
+
+
+def test_knuth_second_guesses():
+    table = {"0,0": "3345", "0,1": "2344", "0,2": "2344", "0,3": "1213", "0,4": "2211",
+             "1,0": "1344", "1,1": "1134", "1,2": "1213", "2,0": "1234", "2,1": "1223",
+             "2,2": "1213", "3,0": "1223"}  # fmt: skip
+    knuth = make_strategy("knuth", CLASSIC)
+    tree = strategy_tree(knuth)
+    notation = Notation(CLASSIC)
+    space = CodeSpace.of(CLASSIC)
+    seconds = {}
+    for f, child in tree.children.items():
+        b, w = divmod(f, 5)
+        seconds[f"{b},{w}"] = notation.format_code(space.code(child.guess))
+    assert seconds == table
+    assert sum(c.size for c in tree.children.values()) == 1295
+
+
+def test_knuth_example_game_for_3632():
+    knuth = make_strategy("knuth", CLASSIC)
+    notation = Notation(CLASSIC)
+    space = CodeSpace.of(CLASSIC)
+    state = SolverState(CLASSIC)
+    played = []
+    for reply in ["1,0", "0,1", "1,2", "1,1"]:
+        guess = notation.format_code(space.code(knuth.choose(state)))
+        played.append(f"{guess}={reply}")
+        state = state.add(guess, reply)
+    assert played == ["1122=1,0", "1344=0,1", "3526=1,2", "1462=1,1"]
+    assert [notation.format_code(c) for c in state.candidates()] == ["3632"]
+    assert notation.format_code(space.code(knuth.choose(state))) == "3632"
+
+
+def test_first_guess_override():
+    stats = evaluate(make_strategy("knuth", CLASSIC, first="1123"))
+    assert stats.first_guess == "1123"
+    assert stats.max > 5  # Knuth: other first guesses do not win in five every time

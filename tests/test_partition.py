@@ -1,0 +1,87 @@
+"""Partition scores: compiled kernels against the numpy reference, and exact entropy ranking."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import SMALL_GAMES
+from mastermind import CodeSpace, Rules
+from mastermind._kernels import compiled, reference
+
+CRITERIA = [reference.MAX_CLASS, reference.SUM_SQUARES, reference.ENTROPY, reference.MOST_PARTS]
+
+# The first guesses of RESULTS.md, as partitions of the 1296 classic codes.
+CLASSIC_FIRSTS = {
+    (0, 0, 0, 0): (625, 5, 663526),
+    (0, 0, 0, 1): (317, 11, 305790),
+    (0, 0, 1, 1): (256, 13, 265078),
+    (0, 0, 1, 2): (276, 14, 240108),
+    (0, 1, 2, 3): (312, 14, 243894),
+}
+
+
+def test_classic_first_guess_partitions():
+    space = CodeSpace.of(Rules())
+    everything = np.arange(space.size)
+    guesses = np.array([space.index(g) for g in CLASSIC_FIRSTS])
+    counts = reference.partition_counts(space, guesses, everything)
+    for row, (largest, classes, squares) in zip(counts, CLASSIC_FIRSTS.values(), strict=True):
+        assert row.sum() == 1296
+        assert row.max() == largest
+        assert (row > 0).sum() == classes
+        assert (row * row).sum() == squares
+
+
+@pytest.mark.parametrize("rules", SMALL_GAMES + [Rules()], ids=repr)
+@pytest.mark.parametrize("criterion", CRITERIA)
+def test_compiled_scores_equal_reference(rules, criterion):
+    space = CodeSpace.of(rules)
+    rng = np.random.default_rng(7)
+    weights = reference.entropy_weights(space.size)
+    table = compiled.feedback_table(space.digits(), space.counts())
+    empty = np.zeros((0, 0), dtype=np.uint8)
+    pool = np.arange(space.size, dtype=np.int64)
+    for size in (space.size, 3, space.size // 2):
+        cands = np.sort(rng.choice(space.size, size=min(space.size, max(1, size)), replace=False)).astype(
+            np.int64
+        )
+        counts = reference.partition_counts(space, pool, cands)
+        want = reference.criterion_scores(counts, criterion, weights)
+        for t in (table, empty):  # with and without the all-pairs table
+            got = compiled.guess_scores(
+                t,
+                space.digits(),
+                space.counts(),
+                pool,
+                cands,
+                rules.feedback_classes,
+                criterion,
+                weights,
+            )
+            assert (got == want).all()
+
+
+def test_entropy_weights_rank_equal_partitions_equal():
+    w = reference.entropy_weights(100)
+    # sum n log n is equal in exact arithmetic for these pairs of partitions.
+    assert w[4] + 4 * w[1] == 4 * w[2]
+    assert w[9] + 9 * w[1] == 6 * w[3]
+    assert w[6] + w[1] * 6 == w[2] * 3 + w[3] * 2  # 6 log 6 = 6 log 2 + 6 log 3
+    assert w[1] == 0 and w[0] == 0
+    assert np.all(np.diff(w[1:]) > 0)
+    approx = np.arange(1, 101) * np.log2(np.arange(1, 101)) * reference.ENTROPY_SCALE
+    assert np.allclose(w[1:], approx, rtol=1e-9, atol=1e3)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(0, 60), min_size=1, max_size=25), st.randoms(use_true_random=False))
+def test_scores_do_not_depend_on_class_order(classes, rnd):
+    w = reference.entropy_weights(60)
+    shuffled = list(classes)
+    rnd.shuffle(shuffled)
+    a = np.array([classes]), np.array([shuffled])
+    for criterion in CRITERIA:
+        assert (
+            reference.criterion_scores(a[0], criterion, w) == reference.criterion_scores(a[1], criterion, w)
+        ).all()
