@@ -111,8 +111,26 @@ def cli() -> None:
 @game_options
 @strategy_option
 @click.option("--first", metavar="CODE", help="Override the strategy's first guess, e.g. 1122.")
+@click.option(
+    "--sample",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Evaluate a random sample of N secrets instead of all of them.",
+)
+@click.option("--seed", type=int, metavar="N", help="Seed for sampling and randomised strategies.")
+@click.option(
+    "--no-tables", is_flag=True, help="counter: plain numeric order instead of random colour tables."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def evaluate(rules, strategy: str, first: str | None, as_json: bool) -> None:
+def evaluate(
+    rules,
+    strategy: str,
+    first: str | None,
+    sample: int | None,
+    seed: int | None,
+    no_tables: bool,
+    as_json: bool,
+) -> None:
     """Play a strategy against every secret and report exact statistics.
 
     \b
@@ -122,11 +140,14 @@ def evaluate(rules, strategy: str, first: str | None, as_json: bool) -> None:
       mastermind evaluate -s entropy --preset bulls-and-cows
     """
     from .evaluation import evaluate as run
+    from .evaluation import sample_secrets
     from .strategies import make_strategy
 
-    player = make_strategy(strategy, rules, first=first)
-    with progress_bar(rules.size, f"{strategy} on {rules.describe()}") as advance:
-        stats = run(player, progress=advance)
+    player = make_strategy(strategy, rules, first=first, tables=not no_tables)
+    secrets = sample_secrets(rules, sample, seed) if sample is not None else None
+    total = rules.size if secrets is None else len(secrets)
+    with progress_bar(total, f"{strategy} on {rules.describe()}") as advance:
+        stats = run(player, secrets, seed=seed, progress=advance)
     if as_json:
         click.echo(json.dumps(stats.to_dict()))
         return
@@ -151,6 +172,12 @@ def _print_stats(stats) -> None:
     table.add_row("distribution", dist)
     table.add_row(f"lost (> {rules.max_guesses})", str(stats.lost))
     table.add_row("seconds", f"{stats.seconds:.3f}")
+    if stats.sample:
+        table.add_row(
+            "note",
+            f"a random sample of {stats.games:,} of the {stats.codes:,} secrets"
+            + (f" (seed {stats.seed})" if stats.seed is not None else ""),
+        )
     console.print(table)
 
 

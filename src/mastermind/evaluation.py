@@ -141,6 +141,27 @@ def evaluate(
     )
 
 
+def sample_secrets(rules: Rules, count: int, seed: int | None = None) -> np.ndarray:
+    """``count`` distinct secrets drawn uniformly at random (all of them if count >= size).
+
+    Works without enumerating the code space, so it serves games of any size.
+    """
+    space = CodeSpace.of(rules)
+    if count >= space.size:
+        return np.arange(space.size, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    if space.size <= 1 << 26:
+        return np.sort(rng.choice(space.size, size=count, replace=False)).astype(np.int64)
+    chosen: set[int] = set()
+    while len(chosen) < count:
+        if rules.repeats:
+            colors = rng.integers(0, rules.colors, size=rules.pegs)
+        else:
+            colors = rng.permutation(rules.colors)[: rules.pegs]
+        chosen.add(space.index(colors))
+    return np.array(sorted(chosen), dtype=np.int64)
+
+
 def strategy_tree(strategy: Strategy, progress: Progress | None = None) -> Node:
     """The whole decision tree of a deterministic strategy."""
     if strategy.randomized:

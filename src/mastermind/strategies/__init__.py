@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 from ..code import Code
 from ..errors import StrategyError
 from ..rules import Rules
@@ -26,8 +28,14 @@ def find_strategy(name: str) -> type[Strategy]:
 
 
 def make_strategy(name: str, rules: Rules, first: Code | str | None = None, **options) -> Strategy:
-    """A strategy bound to ``rules``; ``options`` go to its constructor (e.g. seed=1)."""
-    return find_strategy(name)(rules, first=first, **options)
+    """A strategy bound to ``rules``.
+
+    ``options`` are passed on to the strategy's constructor where it takes them (e.g.
+    ``tables=False`` for the counter), so a front end can offer every option to every strategy.
+    """
+    cls = find_strategy(name)
+    accepted = inspect.signature(cls.__init__).parameters
+    return cls(rules, first=first, **{k: v for k, v in options.items() if k in accepted})
 
 
 __all__ = ["STRATEGIES", "PartitionStrategy", "Strategy", "find_strategy", "make_strategy"]
