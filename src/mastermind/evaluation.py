@@ -16,9 +16,7 @@ from .notation import Notation
 from .rules import Rules
 from .solver import SolverState
 from .strategies import Strategy
-
-#: A game that goes on this long has stopped making progress: the strategy is broken.
-RUNAWAY_GUESSES = 200
+from .strategies.partition import RUNAWAY_GUESSES
 
 Progress = Callable[[int], None]
 
@@ -124,10 +122,13 @@ def evaluate(
                 progress(1)
         first = notation.format_code(space.code(firsts.pop())) if len(firsts) == 1 else "random"
     else:
-        state = SolverState(rules)
         guess = strategy.first_guess()
         first = notation.format_code(space.code(guess))
-        _walk(strategy, state, 1, distribution, progress, guess=guess)
+        fast = getattr(strategy, "tree_distribution", None)
+        if fast is not None and getattr(strategy, "kernel", "numba") == "numba":
+            distribution = fast(progress)
+        else:
+            _walk(strategy, SolverState(rules), 1, distribution, progress, guess=guess)
     seconds = time.perf_counter() - started
     return Stats(
         strategy=strategy.name,

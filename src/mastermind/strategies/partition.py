@@ -6,15 +6,23 @@ broken by one shared key: (score, 0 if the guess is still a candidate else 1, nu
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 import numpy as np
 
-from .._kernels import compiled, reference
+from .._kernels import compiled, reference, tree
 from ..code import Code
+from ..feedback import possible_feedbacks
 from ..rules import Rules
 from ..solver import SolverState
 from .base import Strategy
+
+#: Deeper than this a game has stopped making progress (shared with evaluation).
+RUNAWAY_GUESSES = 200
+
+#: Games up to this many codes are evaluated in one compiled call on one core (milliseconds).
+SERIAL_GAME = 8192
 
 
 class PartitionStrategy(Strategy):
@@ -36,6 +44,8 @@ class PartitionStrategy(Strategy):
         space = self.space
         self.pool = np.arange(space.size, dtype=np.int64)
         self.nclasses = rules.feedback_classes
+        # replies a guess that is not the secret can get: all possible ones but the win
+        self.replies = len(possible_feedbacks(rules.pegs, rules.colors, rules.repeats)) - 1
         self.weights = (
             reference.entropy_weights(space.size)
             if self.criterion == reference.ENTROPY
@@ -72,22 +82,103 @@ class PartitionStrategy(Strategy):
             if self._own_first is not None:
                 return self._own_first
         cands = state.candidate_indices()
-        if len(cands) <= 2:
-            # Any candidate splits one or two candidates perfectly, and candidates win ties.
-            return int(cands[0])
-        choice = self._best(cands)
+        if self.kernel == "numpy":
+            choice = reference.best_guess(self.space, self.pool, cands, self.criterion, self.weights)
+        else:
+            guesses = [self.space.index(code.colors) for code, _ in state.history]
+            choice = self._fast_choice(cands, guesses)
         if not state.history:
             self._own_first = choice
         return choice
 
-    def _best(self, cands: np.ndarray) -> int:
-        if self.kernel == "numpy":
-            return reference.best_guess(self.space, self.pool, cands, self.criterion, self.weights)
-        is_candidate = np.zeros(self.space.size, dtype=np.bool_)
-        is_candidate[cands] = True
-        return compiled.best_guess(
-            self.table, self.space.digits(), self.space.counts(), self.pool, cands,
-            is_candidate, self.nclasses, self.criterion, self.weights,
+    def _fast_choice(self, cands: np.ndarray, guesses: Sequence[int]) -> int:
+        """The compiled choice: same key as the reference, on a symmetry-reduced pool."""
+        if len(cands) <= 2:
+            return int(cands[0])
+        packed = tree.packed_of(self.space)
+        used, blocks = packed.symmetry(guesses)
+        args = (*packed.arrays, self.weights, cands)
+        rules = (self.rules.pegs, self.rules.colors, packed.width, self.criterion)
+        n = len(cands)
+        if n * self.space.size < compiled.PARALLEL_WORK * 20:
+            return int(tree.choose_serial(*args, 0, n, used, blocks, *rules, self.replies))
+        hist = np.zeros(self.nclasses, dtype=np.int64)
+        best, best_score = tree._best_candidate(*args, 0, n, used, blocks, *rules, self.replies, hist)
+        floor = tree.even_split_bound(n, self.replies, self.criterion, self.weights)
+        if best_score <= floor:
+            return int(best)
+        other = tree.scan_others_parallel(*args, used, blocks, *rules, best_score, floor, 64)
+        return int(other if other >= 0 else best)
+
+    def tree_distribution(self, progress: Callable[[int], None] | None = None) -> dict[int, int]:
+        """Guesses -> number of secrets over every secret, computed as one tree in numba.
+
+        The top of the tree is expanded here; every subtree of at most ``unit`` secrets is then
+        solved whole in compiled code, many at a time on all cores, in batches so that the
+        progress bar moves and Ctrl-C is honoured between batches.
+        """
+        space = self.space
+        packed = tree.packed_of(space)
+        pegs = self.rules.pegs
+        win = pegs * (pegs + 1)
+        dist = np.zeros(RUNAWAY_GUESSES + 1, dtype=np.int64)
+        unit = max(64, space.size // 64)
+        first = self.first_guess()
+        if space.size <= SERIAL_GAME:
+            dist = tree.subtree(
+                *packed.arrays, self.weights, np.arange(space.size, dtype=np.int64), np.int64(0),
+                np.zeros(pegs, dtype=np.int64), 1, pegs, self.rules.colors, packed.width,
+                self.criterion, self.replies, RUNAWAY_GUESSES, first,
+            )  # fmt: skip
+            if progress:
+                progress(space.size)
+            return {k: int(n) for k, n in enumerate(dist) if n}
+        queue: list[tuple[np.ndarray, tuple[int, ...], int]] = [
+            (np.arange(space.size, dtype=np.int64), (), 1)
+        ]
+        units = []
+        while queue:
+            cands, guesses, depth = queue.pop()
+            if guesses and len(cands) <= unit:
+                units.append((cands, guesses, depth))
+                continue
+            g = first if not guesses else self._fast_choice(cands, guesses)
+            fbs = tree.feedback_many(*packed.arrays[1:], g, cands, pegs, packed.width)
+            order = np.argsort(fbs, kind="stable")
+            classes, begins = np.unique(fbs[order], return_index=True)
+            for f, group in zip(classes, np.split(cands[order], begins[1:]), strict=True):
+                if f == win:
+                    dist[depth] += 1
+                    if progress:
+                        progress(1)
+                else:
+                    queue.append((group, (*guesses, g), depth + 1))
+        units.sort(key=lambda u: -len(u[0]))
+        batch_size = max(unit, space.size // 20)
+        i = 0
+        while i < len(units):
+            j, size = i, 0
+            while j < len(units) and (size < batch_size or j == i):
+                size += len(units[j][0])
+                j += 1
+            dist += self._units(packed, units[i:j])
+            if progress:
+                progress(size)
+            i = j
+        return {k: int(n) for k, n in enumerate(dist) if n}
+
+    def _units(self, packed, units) -> np.ndarray:
+        flat = np.concatenate([u[0] for u in units])
+        offsets = np.zeros(len(units) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(u[0]) for u in units])
+        sym = [packed.symmetry(u[1]) for u in units]
+        used = np.array([s[0] for s in sym], dtype=np.int64)
+        blocks = np.array([s[1] for s in sym], dtype=np.int64).reshape(len(units), -1)
+        depth = np.array([u[2] for u in units], dtype=np.int64)
+        return tree.subtrees(
+            *packed.arrays, self.weights, flat, offsets, used, blocks, depth,
+            self.rules.pegs, self.rules.colors, packed.width, self.criterion, self.replies,
+            RUNAWAY_GUESSES,
         )  # fmt: skip
 
 

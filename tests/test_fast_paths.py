@@ -1,0 +1,77 @@
+"""The compiled search (symmetry, pruning, whole-tree evaluation) must not change one guess."""
+
+import numpy as np
+import pytest
+
+from mastermind import CodeSpace, Rules, evaluate, make_strategy, strategy_tree
+from mastermind._kernels import tree
+from mastermind.evaluation import Node
+
+NAMES = ["knuth", "expected-size", "entropy", "most-parts"]
+
+GAMES = [
+    Rules(pegs=2, colors=3),
+    Rules(pegs=3, colors=4),
+    Rules(pegs=4, colors=4),
+    Rules(pegs=3, colors=6, repeats=False),
+    Rules(pegs=4, colors=5, repeats=False),
+    Rules(pegs=2, colors=17),  # 8 bits a peg
+    Rules(pegs=5, colors=3),
+    Rules(pegs=3, colors=7),
+]
+
+
+def same_tree(a: Node, b: Node) -> None:
+    assert (a.guess, a.size) == (b.guess, b.size)
+    assert a.children.keys() == b.children.keys()
+    for f in a.children:
+        same_tree(a.children[f], b.children[f])
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("rules", GAMES, ids=repr)
+def test_every_guess_equals_the_reference(name, rules):
+    fast = make_strategy(name, rules)
+    slow = make_strategy(name, rules, kernel="numpy")
+    same_tree(strategy_tree(fast), strategy_tree(slow))
+    assert evaluate(fast).distribution == evaluate(slow).distribution
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_classic_tree_equals_the_reference(name):
+    rules = Rules()
+    same_tree(
+        strategy_tree(make_strategy(name, rules)), strategy_tree(make_strategy(name, rules, kernel="numpy"))
+    )
+
+
+def test_without_the_shared_colour_table(monkeypatch):
+    rules = Rules(pegs=3, colors=5)
+    monkeypatch.setattr(tree, "SHARED_TABLE_LIMIT", 0)
+    monkeypatch.setattr(tree, "_PACKED", {})
+    assert tree.packed_of(CodeSpace.of(rules)).arrays[3].shape == (0, 0)
+    for name in NAMES:
+        fast = evaluate(make_strategy(name, rules))
+        slow = evaluate(make_strategy(name, rules, kernel="numpy"))
+        assert fast.distribution == slow.distribution
+    tree._PACKED.clear()
+
+
+@pytest.mark.parametrize("rules", GAMES + [Rules()], ids=repr)
+def test_packed_feedback_equals_the_reference(rules):
+    from mastermind._kernels import reference
+
+    space = CodeSpace.of(rules)
+    packed = tree.packed_of(space)
+    everything = np.arange(space.size, dtype=np.int64)
+    for g in range(0, space.size, max(1, space.size // 13)):
+        got = tree.feedback_many(*packed.arrays[1:], g, everything, rules.pegs, packed.width)
+        assert (got == reference.feedback_against(space, g, everything)).all()
+
+
+def test_first_guess_override_in_the_compiled_tree():
+    rules = Rules()
+    fast = evaluate(make_strategy("knuth", rules, first="1234"))
+    slow = evaluate(make_strategy("knuth", rules, first="1234", kernel="numpy"))
+    assert fast.first_guess == "1234" and fast.distribution == slow.distribution
