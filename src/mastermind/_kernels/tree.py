@@ -40,7 +40,7 @@ _U56, _U60 = np.uint64(56), np.uint64(60)
 # feedback
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def fb(packed, msid, shared, counts, a, b, pegs, width):
     """Feedback integer black * (pegs + 1) + white of codes ``a`` and ``b``."""
     x = packed[a] ^ packed[b]
@@ -75,9 +75,13 @@ def feedback_many(packed, msid, shared, counts, guess, cands, pegs, width):
 
 # ---------------------------------------------------------------------------------------------
 # symmetry
+#
+# The kernels below allocate nothing: every buffer is a slice of one workspace made in Python.
+# Each numpy function used inside a kernel costs the JIT a separate instantiation, and the
+# first (cold) run pays for all of them.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _next_free(used, c, colors):
     while c < colors and (used >> c) & 1:
         c += 1
@@ -85,23 +89,27 @@ def _next_free(used, c, colors):
 
 
 @njit(cache=True)
-def may_be_lowest(digits, g, used, pair_a, pair_b, npairs, pegs, colors, buf, relabel):
-    """False if a symmetry of the node maps guess ``g`` to a lower code (then skip it)."""
+def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
+    """False if a symmetry of the node maps guess ``g`` to a lower code (then skip it).
+
+    ``pairs[2t], pairs[2t + 1]`` are positions no guess has told apart (their transpositions
+    generate the position symmetry); colours outside ``used`` are interchangeable.
+    """
     # Free colours must appear in increasing order of first appearance, lowest first.
-    expected = _next_free(used, 0, colors)
-    seen = np.int64(0)
+    expected = _next_free(used, np.int64(0), colors)
+    seen = 0
     for i in range(pegs):
         d = np.int64(digits[g, i])
         if (used >> d) & 1 or (seen >> d) & 1:
             continue
         if d != expected:
             return False
-        seen |= np.int64(1) << d
+        seen |= 1 << d
         expected = _next_free(used, expected + 1, colors)
     # Swapping two indistinguishable positions (then renaming free colours) must not go lower.
     for t in range(npairs):
-        a = pair_a[t]
-        b = pair_b[t]
+        a = pairs[2 * t]
+        b = pairs[2 * t + 1]
         if digits[g, a] == digits[g, b]:
             continue
         for i in range(pegs):
@@ -110,7 +118,7 @@ def may_be_lowest(digits, g, used, pair_a, pair_b, npairs, pegs, colors, buf, re
         buf[b] = digits[g, a]
         for k in range(colors):
             relabel[k] = -1
-        nxt = _next_free(used, 0, colors)
+        nxt = _next_free(used, np.int64(0), colors)
         for i in range(pegs):
             d = buf[i]
             if not (used >> d) & 1:
@@ -126,49 +134,8 @@ def may_be_lowest(digits, g, used, pair_a, pair_b, npairs, pegs, colors, buf, re
     return True
 
 
-@njit(cache=True)
-def block_pairs(blocks, pegs):
-    """Consecutive positions of each block: their transpositions generate the position symmetry."""
-    pair_a = np.empty(pegs, dtype=np.int64)
-    pair_b = np.empty(pegs, dtype=np.int64)
-    n = 0
-    for i in range(pegs):
-        for j in range(i + 1, pegs):
-            if blocks[j] == blocks[i]:
-                pair_a[n] = i
-                pair_b[n] = j
-                n += 1
-                break
-    return pair_a, pair_b, n
-
-
-@njit(cache=True)
-def refine_blocks(blocks, digits, guess, pegs):
-    """Positions stay together only if the new guess colours them alike."""
-    out = np.empty(pegs, dtype=np.int64)
-    n = 0
-    for i in range(pegs):
-        out[i] = -1
-        for j in range(i):
-            if blocks[j] == blocks[i] and digits[guess, j] == digits[guess, i]:
-                out[i] = out[j]
-                break
-        if out[i] < 0:
-            out[i] = n
-            n += 1
-    return out
-
-
-@njit(cache=True)
-def colours_of(digits, guess, pegs):
-    used = np.int64(0)
-    for i in range(pegs):
-        used |= np.int64(1) << np.int64(digits[guess, i])
-    return used
-
-
 # ---------------------------------------------------------------------------------------------
-# scoring one guess
+# scoring
 
 
 @njit(cache=True)
@@ -178,8 +145,8 @@ def score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, w
 
     ``hist`` must be all zero on entry and is left so; ``seen`` has room for hi - lo entries.
     """
-    s = np.int64(0)
-    parts = np.int64(0)
+    s = 0
+    parts = 0
     touched = 0
     result = bound
     for j in range(lo, hi):
@@ -213,10 +180,6 @@ def score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, w
     return result
 
 
-#: Below this many candidates, scoring a guess is cheaper than testing its symmetry first.
-SYMMETRY_FIRST = 24
-
-
 @njit(cache=True)
 def even_split_bound(n, k, criterion, weights):
     """The least score any guess can have on n candidates with k possible replies."""
@@ -225,36 +188,76 @@ def even_split_bound(n, k, criterion, weights):
     q = n // k
     r = n - q * k
     if criterion == MAX_CLASS:
-        return q + (1 if r > 0 else 0)
+        return q + 1 if r > 0 else q
     if criterion == SUM_SQUARES:
         return r * (q + 1) * (q + 1) + (k - r) * q * q
     if criterion == ENTROPY:
         return r * weights[q + 1] + (k - r) * weights[q]
-    return -min(n, k)
+    return -n if n < k else -k
 
 
-# ---------------------------------------------------------------------------------------------
-# choosing the guess at one node
+#: Below this many candidates, scoring a guess is cheaper than testing its symmetry first.
+SYMMETRY_FIRST = 24
+
+
+def scratch_size(n: int, pegs: int, colors: int, kinds: int) -> int:
+    """Entries of the workspace that :func:`choose` needs for n candidates."""
+    return (pegs + 1) ** 2 + n + pegs + colors + 2 * pegs + kinds + pegs + 1
 
 
 @njit(cache=True)
-def _best_candidate(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, blocks,
-                    pegs, colors, width, criterion, replies, hist):  # fmt: skip
-    pair_a, pair_b, npairs = block_pairs(blocks, pegs)
-    buf = np.empty(pegs, dtype=np.int64)
-    relabel = np.empty(colors, dtype=np.int64)
+def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, blocks, pegs,
+           colors, width, criterion, replies, scratch):  # fmt: skip
+    """The guess with the least key (score, not a candidate, index) for cands[lo:hi].
+
+    Candidates are scored first, ascending, keeping strict improvements only; then the other
+    codes, which must beat the best candidate strictly. A code that is not the lowest of its
+    symmetry class scores the same as that lowest one, met earlier in the same ascending loop,
+    so it can never be strictly better: the symmetry test only saves work. Whole colour
+    multisets are skipped when a bound shows they cannot beat the best so far: a guess's
+    shared-colour count with a candidate depends only on the two multisets, candidates with
+    different shared counts get different replies, and within a group sharing s colours a
+    non-candidate tells at most s + 1 blacks apart (pegs - 1 when s = pegs); an even split is
+    the best any guess can do with that many replies.
+    """
     n = hi - lo
-    floor = even_split_bound(n, replies + 1, criterion, weights)  # a candidate may also win
-    best, best_score = np.int64(-1), BIG
-    seen = np.empty(n, dtype=np.int64)
+    if n <= 2:
+        return cands[lo]
+    nclasses = (pegs + 1) * (pegs + 1)
+    kinds = shared.shape[0]
+    at = 0
+    hist = scratch[at : at + nclasses]
+    at += nclasses
+    seen = scratch[at : at + n]
+    at += n
+    buf = scratch[at : at + pegs]
+    at += pegs
+    relabel = scratch[at : at + colors]
+    at += colors
+    pairs = scratch[at : at + 2 * pegs]
+    at += 2 * pegs
+    ms_bound = scratch[at : at + kinds]
+    at += kinds
+    group = scratch[at : at + pegs + 1]
+    for f in range(nclasses):
+        hist[f] = 0
+    npairs = np.int64(0)
+    for i in range(pegs):
+        for j in range(i + 1, pegs):
+            if blocks[j] == blocks[i]:
+                pairs[2 * npairs] = i
+                pairs[2 * npairs + 1] = j
+                npairs += 1
+                break
     check_first = n > SYMMETRY_FIRST
+
+    # 1. candidates
+    floor = even_split_bound(n, replies + 1, criterion, weights)  # a candidate may also win
+    best, best_score = cands[lo], BIG
     for j in range(lo, hi):
         g = cands[j]
-        # A guess that is not the lowest of its symmetry class scores the same as that lowest
-        # one, met earlier in this ascending loop, so it can never be strictly better: testing
-        # symmetry only saves work, and only pays when scoring is dear.
-        if check_first and not may_be_lowest(digits, g, used, pair_a, pair_b, npairs, pegs,
-                                             colors, buf, relabel):  # fmt: skip
+        if check_first and not may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf,
+                                             relabel):  # fmt: skip
             continue
         s = score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, width,
                         criterion, best_score, hist, seen)  # fmt: skip
@@ -262,61 +265,37 @@ def _best_candidate(digits, packed, msid, shared, counts, weights, cands, lo, hi
             best, best_score = g, s
             if best_score <= floor:
                 break
-    return best, best_score
+    floor = even_split_bound(n, replies, criterion, weights)
+    if best_score <= floor or n == digits.shape[0]:  # (or every code is a candidate)
+        return best
 
-
-@njit(cache=True)
-def multiset_bounds(msid, shared, weights, cands, lo, hi, pegs, criterion):
-    """For each colour multiset, the least score a non-candidate guess of it can have.
-
-    A guess's shared-colour count with a candidate depends only on the two multisets, and
-    candidates with different shared counts get different replies. Within a group sharing s
-    colours, a non-candidate can only tell blacks 0..s apart (0..pegs-2 when s = pegs), so the
-    score is at least that of an even split of each group over its possible blacks.
-    """
-    kinds = shared.shape[0]
-    out = np.empty(kinds, dtype=np.int64)
-    group = np.zeros(pegs + 1, dtype=np.int64)
+    # 2. bounds per colour multiset
     for m in range(kinds):
         for t in range(pegs + 1):
             group[t] = 0
         for j in range(lo, hi):
             group[shared[m, msid[cands[j]]]] += 1
-        total = np.int64(0)
+        total = 0
         for t in range(pegs + 1):
-            if group[t] == 0:
-                continue
-            blacks = t + 1 if t < pegs else pegs - 1
-            b = even_split_bound(group[t], blacks, criterion, weights)
-            if criterion == MAX_CLASS:
-                total = max(total, b)
-            else:
-                total += b
-        out[m] = total
-    return out
+            if group[t] > 0:
+                b = even_split_bound(group[t], t + 1 if t < pegs else pegs - 1, criterion, weights)
+                if criterion == MAX_CLASS:
+                    total = b if b > total else total
+                else:
+                    total += b
+        ms_bound[m] = total
 
-
-@njit(cache=True)
-def _scan_others(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, blocks,
-                 pegs, colors, width, criterion, start, stop, bound, floor, hist, ms_bound):  # fmt: skip
-    """The best non-candidate in codes start..stop-1 scoring below ``bound`` (or -1)."""
-    pair_a, pair_b, npairs = block_pairs(blocks, pegs)
-    pruned = ms_bound.shape[0] > 0
-    buf = np.empty(pegs, dtype=np.int64)
-    relabel = np.empty(colors, dtype=np.int64)
-    k = lo + np.searchsorted(cands[lo:hi], start)
-    seen = np.empty(hi - lo, dtype=np.int64)
-    check_first = hi - lo > SYMMETRY_FIRST
-    best, best_score = np.int64(-1), bound
-    for g in range(start, stop):
+    # 3. every other code, ascending
+    k = lo
+    for g in range(digits.shape[0]):
         while k < hi and cands[k] < g:
             k += 1
         if k < hi and cands[k] == g:
             continue
-        if pruned and ms_bound[msid[g]] >= best_score:
+        if kinds > 0 and ms_bound[msid[g]] >= best_score:
             continue
-        if check_first and not may_be_lowest(digits, g, used, pair_a, pair_b, npairs, pegs,
-                                             colors, buf, relabel):  # fmt: skip
+        if check_first and not may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf,
+                                             relabel):  # fmt: skip
             continue
         s = score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, width,
                         criterion, best_score, hist, seen)  # fmt: skip
@@ -324,61 +303,6 @@ def _scan_others(digits, packed, msid, shared, counts, weights, cands, lo, hi, u
             best, best_score = g, s
             if best_score <= floor:
                 break
-    return best, best_score
-
-
-@njit(cache=True)
-def bounds_for(msid, shared, weights, cands, lo, hi, pegs, criterion):
-    """Multiset bounds where the shared-colour table exists, else an empty array (no pruning)."""
-    if shared.shape[0] == 0:
-        return np.zeros(0, dtype=np.int64)
-    return multiset_bounds(msid, shared, weights, cands, lo, hi, pegs, criterion)
-
-
-@njit(cache=True)
-def choose_serial(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, blocks,
-                  pegs, colors, width, criterion, replies):  # fmt: skip
-    """The guess with the least key (score, not a candidate, index) for cands[lo:hi]."""
-    n = hi - lo
-    if n <= 2:
-        return cands[lo]
-    hist = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
-    best, best_score = _best_candidate(digits, packed, msid, shared, counts, weights, cands, lo,
-                                       hi, used, blocks, pegs, colors, width, criterion, replies,
-                                       hist)  # fmt: skip
-    floor = even_split_bound(n, replies, criterion, weights)
-    if best_score <= floor:
-        return best
-    ms_bound = bounds_for(msid, shared, weights, cands, lo, hi, pegs, criterion)
-    other, other_score = _scan_others(digits, packed, msid, shared, counts, weights, cands, lo,
-                                      hi, used, blocks, pegs, colors, width, criterion, 0,
-                                      digits.shape[0], best_score, floor, hist, ms_bound)  # fmt: skip
-    return other if other >= 0 else best
-
-
-@njit(cache=True, parallel=True)
-def scan_others_parallel(digits, packed, msid, shared, counts, weights, cands, used, blocks,
-                         pegs, colors, width, criterion, bound, floor, chunks):  # fmt: skip
-    """The best non-candidate of the whole code space, scanned in ``chunks`` parallel pieces."""
-    total = digits.shape[0]
-    size = (total + chunks - 1) // chunks
-    bests = np.full(chunks, -1, dtype=np.int64)
-    scores = np.full(chunks, bound, dtype=np.int64)
-    ms_bound = bounds_for(msid, shared, weights, cands, 0, cands.shape[0], pegs, criterion)
-    for c in prange(chunks):
-        hist = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
-        start = c * size
-        stop = min(total, start + size)
-        if start < stop:
-            b, s = _scan_others(digits, packed, msid, shared, counts, weights, cands, 0,
-                                cands.shape[0], used, blocks, pegs, colors, width, criterion,
-                                start, stop, bound, floor, hist, ms_bound)  # fmt: skip
-            bests[c] = b
-            scores[c] = s
-    best, best_score = np.int64(-1), bound
-    for c in range(chunks):  # chunks are in index order: strict < keeps the lowest index
-        if bests[c] >= 0 and scores[c] < best_score:
-            best, best_score = bests[c], scores[c]
     return best
 
 
@@ -386,50 +310,86 @@ def scan_others_parallel(digits, packed, msid, shared, counts, weights, cands, u
 # whole subtrees
 
 
+def workspace_size(n: int, pegs: int, colors: int, kinds: int, max_depth: int) -> int:
+    """Entries of the workspace :func:`subtree` needs for a node of n secrets."""
+    cap = (pegs + 1) ** 2 * (max_depth + 1) + 1
+    return (max_depth + 1 + 3 * n + cap * (4 + pegs) + (pegs + 1) ** 2 + 1 + 2 * pegs
+            + scratch_size(n, pegs, colors, kinds))  # fmt: skip
+
+
 @njit(cache=True)
 def subtree(digits, packed, msid, shared, counts, weights, cands_in, used0, blocks0, depth0,
-            pegs, colors, width, criterion, replies, max_depth, first=-1):  # fmt: skip
-    """Distribution (guesses -> secrets) of the strategy over the secrets ``cands_in``.
+            pegs, colors, width, criterion, replies, max_depth, first, choose_only, work):  # fmt: skip
+    """Distribution of the strategy over the secrets ``cands_in``, and the node's guess.
 
-    The node's guess is ``first`` if given (>= 0), else chosen here; ``depth0`` is its number.
+    Fills ``work[0 : max_depth + 1]``: entry k >= 1 counts the secrets found with the k-th
+    guess, entry 0 is the node's guess: ``first`` if it is >= 0, else the strategy's choice;
+    ``depth0`` is that guess's number. With ``choose_only`` only the guess is computed. This is
+    the one serial entry point, so the JIT compiles the search once for every use.
     """
     n = cands_in.shape[0]
-    dist = np.zeros(max_depth + 1, dtype=np.int64)
-    cands = cands_in.copy()
-    tmp = np.empty(n, dtype=np.int64)
-    fbs = np.empty(n, dtype=np.int64)
     nclasses = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
     cap = nclasses * (max_depth + 1) + 1
-    st_lo = np.empty(cap, dtype=np.int64)
-    st_hi = np.empty(cap, dtype=np.int64)
-    st_depth = np.empty(cap, dtype=np.int64)
-    st_used = np.empty(cap, dtype=np.int64)
-    st_blocks = np.empty((cap, pegs), dtype=np.int64)
-    starts = np.empty(nclasses + 1, dtype=np.int64)
-    top = 0
+    at = 0
+    dist = work[at : at + max_depth + 1]
+    at += max_depth + 1
+    cands = work[at : at + n]
+    at += n
+    tmp = work[at : at + n]
+    at += n
+    fbs = work[at : at + n]
+    at += n
+    st_lo = work[at : at + cap]
+    at += cap
+    st_hi = work[at : at + cap]
+    at += cap
+    st_depth = work[at : at + cap]
+    at += cap
+    st_used = work[at : at + cap]
+    at += cap
+    st_blocks = work[at : at + cap * pegs]
+    at += cap * pegs
+    starts = work[at : at + nclasses + 1]
+    at += nclasses + 1
+    blocks = work[at : at + pegs]
+    at += pegs
+    new_blocks = work[at : at + pegs]
+    at += pegs
+    scratch = work[at:]
+    for k in range(max_depth + 1):
+        dist[k] = 0
+    for j in range(n):
+        cands[j] = cands_in[j]
     st_lo[0], st_hi[0], st_depth[0], st_used[0] = 0, n, depth0, used0
-    st_blocks[0] = blocks0
+    for i in range(pegs):
+        st_blocks[i] = blocks0[i]
     top = 1
     while top > 0:
         top -= 1
         lo, hi, depth, used = st_lo[top], st_hi[top], st_depth[top], st_used[top]
-        blocks = st_blocks[top].copy()
+        for i in range(pegs):
+            blocks[i] = st_blocks[top * pegs + i]
         size = hi - lo
-        if size == 1:
-            dist[depth] += 1
-            continue
-        if size == 2:
-            dist[depth] += 1
-            dist[depth + 1] += 1
-            continue
-        if depth >= max_depth:
-            raise ValueError("a strategy made no progress")
-        if first >= 0 and depth == depth0:
-            g = np.int64(first)
+        root = lo == 0 and hi == n and depth == depth0
+        if root and first >= 0:
+            g = first
+        elif size <= 2:
+            g = cands[lo]
         else:
-            g = choose_serial(digits, packed, msid, shared, counts, weights, cands, lo, hi, used,
-                              blocks, pegs, colors, width, criterion, replies)  # fmt: skip
+            if depth >= max_depth:
+                raise ValueError("a strategy made no progress")
+            g = choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, blocks,
+                       pegs, colors, width, criterion, replies, scratch)  # fmt: skip
+        if root:
+            dist[0] = g
+            if choose_only:
+                return
+        if size <= 2 and g == cands[lo]:  # the first is guessed; if wrong, the other is known
+            dist[depth] += 1
+            if size == 2:
+                dist[depth + 1] += 1
+            continue
         for f in range(nclasses + 1):
             starts[f] = 0
         for j in range(lo, hi):
@@ -444,8 +404,18 @@ def subtree(digits, packed, msid, shared, counts, weights, cands_in, used0, bloc
             starts[f] += 1
         for j in range(lo, hi):
             cands[j] = tmp[j]
-        new_used = used | colours_of(digits, g, pegs)
-        new_blocks = refine_blocks(blocks, digits, g, pegs)
+        # the children's symmetry: the guess's colours are used, and positions stay together
+        # only if the guess colours them alike
+        new_used = used
+        for i in range(pegs):
+            new_used |= 1 << np.int64(digits[g, i])
+            new_blocks[i] = -1
+            for j in range(i):
+                if blocks[j] == blocks[i] and digits[g, j] == digits[g, i]:
+                    new_blocks[i] = new_blocks[j]
+                    break
+            if new_blocks[i] < 0:
+                new_blocks[i] = i
         for f in range(nclasses - 1, -1, -1):  # starts[f] is now the end of class f
             begin = lo + (starts[f - 1] if f > 0 else 0)
             stop = lo + starts[f]
@@ -455,21 +425,38 @@ def subtree(digits, packed, msid, shared, counts, weights, cands_in, used0, bloc
                 dist[depth] += 1
                 continue
             st_lo[top], st_hi[top], st_depth[top], st_used[top] = begin, stop, depth + 1, new_used
-            st_blocks[top] = new_blocks
+            for i in range(pegs):
+                st_blocks[top * pegs + i] = new_blocks[i]
             top += 1
-    return dist
+
+
+@njit(cache=True, parallel=True)
+def choose_many(digits, packed, msid, shared, counts, weights, flat, offsets, used, blocks, pegs,
+                colors, width, criterion, replies, work_sizes):  # fmt: skip
+    """The guess of each of many independent nodes, on all cores."""
+    units = offsets.shape[0] - 1
+    out = np.empty(units, dtype=np.int64)
+    for u in prange(units):
+        scratch = np.empty(work_sizes[u], dtype=np.int64)
+        out[u] = choose(digits, packed, msid, shared, counts, weights, flat, offsets[u],
+                        offsets[u + 1], used[u], blocks[u], pegs, colors, width, criterion,
+                        replies, scratch)  # fmt: skip
+    return out
 
 
 @njit(cache=True, parallel=True)
 def subtrees(digits, packed, msid, shared, counts, weights, flat, offsets, used, blocks, depth,
-             pegs, colors, width, criterion, replies, max_depth):  # fmt: skip
+             pegs, colors, width, criterion, replies, max_depth, work_sizes):  # fmt: skip
     """Distributions of many independent subtrees, on all cores (largest first is best)."""
     units = offsets.shape[0] - 1
     out = np.zeros((units, max_depth + 1), dtype=np.int64)
     for u in prange(units):
-        out[u] = subtree(digits, packed, msid, shared, counts, weights,
-                         flat[offsets[u]:offsets[u + 1]], used[u], blocks[u], depth[u], pegs,
-                         colors, width, criterion, replies, max_depth)  # fmt: skip
+        work = np.empty(work_sizes[u], dtype=np.int64)
+        subtree(digits, packed, msid, shared, counts, weights, flat[offsets[u] : offsets[u + 1]],
+                used[u], blocks[u], depth[u], pegs, colors, width, criterion, replies, max_depth,
+                -1, False, work)  # fmt: skip
+        for k in range(1, max_depth + 1):
+            out[u, k] = work[k]
     return out.sum(axis=0)
 
 
@@ -497,15 +484,21 @@ class Packed:
             shared = np.zeros((0, 0), dtype=np.uint8)
         self.arrays = (digits, packed, msid.astype(np.int32).ravel(), shared, counts)
 
-    def symmetry(self, guesses) -> tuple[int, np.ndarray]:
-        """Colours used and position blocks after the given guesses (code indices)."""
+    def symmetry(self, guesses) -> tuple[np.int64, np.ndarray]:
+        """Colours used and position blocks after the given guesses (code indices).
+
+        Positions share a block while every guess so far has the same colour in them.
+        """
         digits = self.arrays[0]
-        used = np.int64(0)
-        blocks = np.zeros(self.pegs, dtype=np.int64)
+        used = 0
+        columns: list[tuple[int, ...]] = [() for _ in range(self.pegs)]
         for g in guesses:
-            used |= colours_of(digits, g, self.pegs)
-            blocks = refine_blocks(blocks, digits, g, self.pegs)
-        return used, blocks
+            for i, colour in enumerate(digits[g].tolist()):
+                used |= 1 << colour
+                columns[i] = (*columns[i], colour)
+        labels: dict[tuple[int, ...], int] = {}
+        blocks = np.array([labels.setdefault(c, len(labels)) for c in columns], dtype=np.int64)
+        return np.int64(used), blocks
 
 
 _PACKED: dict[tuple[int, int, bool], Packed] = {}

@@ -97,18 +97,21 @@ class PartitionStrategy(Strategy):
             return int(cands[0])
         packed = tree.packed_of(self.space)
         used, blocks = packed.symmetry(guesses)
-        args = (*packed.arrays, self.weights, cands)
-        rules = (self.rules.pegs, self.rules.colors, packed.width, self.criterion)
-        n = len(cands)
-        if n * self.space.size < compiled.PARALLEL_WORK * 20:
-            return int(tree.choose_serial(*args, 0, n, used, blocks, *rules, self.replies))
-        hist = np.zeros(self.nclasses, dtype=np.int64)
-        best, best_score = tree._best_candidate(*args, 0, n, used, blocks, *rules, self.replies, hist)
-        floor = tree.even_split_bound(n, self.replies, self.criterion, self.weights)
-        if best_score <= floor:
-            return int(best)
-        other = tree.scan_others_parallel(*args, used, blocks, *rules, best_score, floor, 64)
-        return int(other if other >= 0 else best)
+        return int(self._subtree(packed, cands, used, blocks, 1, -1, True)[0])
+
+    def _subtree(self, packed, cands, used, blocks, depth, first, choose_only) -> np.ndarray:
+        """Entry 0: the node's guess; entry k >= 1: secrets found with the k-th guess."""
+        work = np.empty(self._work_size(packed, len(cands)), dtype=np.int64)
+        tree.subtree(
+            *packed.arrays, self.weights, cands, used, blocks, depth, self.rules.pegs,
+            self.rules.colors, packed.width, self.criterion, self.replies, RUNAWAY_GUESSES,
+            first, choose_only, work,
+        )  # fmt: skip
+        return work[: RUNAWAY_GUESSES + 1]
+
+    def _work_size(self, packed, n: int) -> int:
+        kinds = packed.arrays[3].shape[0]
+        return tree.workspace_size(n, self.rules.pegs, self.rules.colors, kinds, RUNAWAY_GUESSES)
 
     def tree_distribution(self, progress: Callable[[int], None] | None = None) -> dict[int, int]:
         """Guesses -> number of secrets over every secret, computed as one tree in numba.
@@ -125,34 +128,33 @@ class PartitionStrategy(Strategy):
         unit = max(64, space.size // 64)
         first = self.first_guess()
         if space.size <= SERIAL_GAME:
-            dist = tree.subtree(
-                *packed.arrays, self.weights, np.arange(space.size, dtype=np.int64), np.int64(0),
-                np.zeros(pegs, dtype=np.int64), 1, pegs, self.rules.colors, packed.width,
-                self.criterion, self.replies, RUNAWAY_GUESSES, first,
-            )  # fmt: skip
+            root = np.arange(space.size, dtype=np.int64)
+            used, blocks = packed.symmetry(())
+            dist = self._subtree(packed, root, used, blocks, 1, first, False)
             if progress:
                 progress(space.size)
-            return {k: int(n) for k, n in enumerate(dist) if n}
-        queue: list[tuple[np.ndarray, tuple[int, ...], int]] = [
-            (np.arange(space.size, dtype=np.int64), (), 1)
-        ]
+            return {k: int(n) for k, n in enumerate(dist[1:], 1) if n}
+        # Expand the top of the tree level by level, choosing each level's guesses on all cores.
+        level = [(np.arange(space.size, dtype=np.int64), (), 1)]
+        guesses = [first]
         units = []
-        while queue:
-            cands, guesses, depth = queue.pop()
-            if guesses and len(cands) <= unit:
-                units.append((cands, guesses, depth))
-                continue
-            g = first if not guesses else self._fast_choice(cands, guesses)
-            fbs = tree.feedback_many(*packed.arrays[1:], g, cands, pegs, packed.width)
-            order = np.argsort(fbs, kind="stable")
-            classes, begins = np.unique(fbs[order], return_index=True)
-            for f, group in zip(classes, np.split(cands[order], begins[1:]), strict=True):
-                if f == win:
-                    dist[depth] += 1
-                    if progress:
-                        progress(1)
-                else:
-                    queue.append((group, (*guesses, g), depth + 1))
+        while level:
+            below = []
+            for (cands, history, depth), g in zip(level, guesses, strict=True):
+                fbs = tree.feedback_many(*packed.arrays[1:], g, cands, pegs, packed.width)
+                order = np.argsort(fbs, kind="stable")
+                classes, begins = np.unique(fbs[order], return_index=True)
+                for f, group in zip(classes, np.split(cands[order], begins[1:]), strict=True):
+                    if f == win:
+                        dist[depth] += 1
+                        if progress:
+                            progress(1)
+                    elif len(group) <= unit:
+                        units.append((group, (*history, g), depth + 1))
+                    else:
+                        below.append((group, (*history, g), depth + 1))
+            level = below
+            guesses = self._choose_many(packed, level) if level else []
         units.sort(key=lambda u: -len(u[0]))
         batch_size = max(unit, space.size // 20)
         i = 0
@@ -165,20 +167,37 @@ class PartitionStrategy(Strategy):
             if progress:
                 progress(size)
             i = j
-        return {k: int(n) for k, n in enumerate(dist) if n}
+        return {k: int(n) for k, n in enumerate(dist[1:], 1) if n}
+
+    def _choose_many(self, packed, nodes) -> list[int]:
+        flat, offsets, used, blocks = self._batch(packed, nodes)
+        sizes = np.array(
+            [tree.scratch_size(len(n[0]), self.rules.pegs, self.rules.colors,
+                               packed.arrays[3].shape[0]) for n in nodes], dtype=np.int64
+        )  # fmt: skip
+        return tree.choose_many(
+            *packed.arrays, self.weights, flat, offsets, used, blocks, self.rules.pegs,
+            self.rules.colors, packed.width, self.criterion, self.replies, sizes,
+        ).tolist()  # fmt: skip
+
+    def _batch(self, packed, nodes):
+        """Nodes (candidates, guesses so far, ...) as flat arrays for the parallel kernels."""
+        flat = np.concatenate([n[0] for n in nodes])
+        offsets = np.zeros(len(nodes) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(n[0]) for n in nodes])
+        sym = [packed.symmetry(n[1]) for n in nodes]
+        used = np.array([s[0] for s in sym], dtype=np.int64)
+        blocks = np.array([s[1] for s in sym], dtype=np.int64).reshape(len(nodes), -1)
+        return flat, offsets, used, blocks
 
     def _units(self, packed, units) -> np.ndarray:
-        flat = np.concatenate([u[0] for u in units])
-        offsets = np.zeros(len(units) + 1, dtype=np.int64)
-        offsets[1:] = np.cumsum([len(u[0]) for u in units])
-        sym = [packed.symmetry(u[1]) for u in units]
-        used = np.array([s[0] for s in sym], dtype=np.int64)
-        blocks = np.array([s[1] for s in sym], dtype=np.int64).reshape(len(units), -1)
+        flat, offsets, used, blocks = self._batch(packed, units)
         depth = np.array([u[2] for u in units], dtype=np.int64)
+        sizes = np.array([self._work_size(packed, len(u[0])) for u in units], dtype=np.int64)
         return tree.subtrees(
             *packed.arrays, self.weights, flat, offsets, used, blocks, depth,
             self.rules.pegs, self.rules.colors, packed.width, self.criterion, self.replies,
-            RUNAWAY_GUESSES,
+            RUNAWAY_GUESSES, sizes,
         )  # fmt: skip
 
 
