@@ -27,7 +27,7 @@ from .rules import Rules
 CRITERIA = {
     "knuth": "largest class",
     "expected-size": "expected size",
-    "entropy": "entropy (bits)",
+    "entropy": "entropy, bits",
     "most-parts": "classes",
 }
 

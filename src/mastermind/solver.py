@@ -212,8 +212,8 @@ def diagnose(rules: Rules, history: Sequence[Row]) -> str | None:
     >>> rows = Notation(Rules()).parse_history("1122=1,0 1344=0,1 1344=2,0")
     >>> print(diagnose(Rules(), rows))  # doctest: +NORMALIZE_WHITESPACE
     the replies contradict each other: no secret fits row 2 (1344=0,1), row 3 (1344=2,0) together;
-    correcting one reply would make them consistent:
-    row 2 to 2,0 (23 codes fit) or row 3 to 0,1 (44 codes fit)
+    correcting one reply would make them consistent (in brackets, how many codes would then fit):
+    row 2 to 2,0 (23) or row 3 to 0,1 (44)
     """
     if smallest_contradiction(rules, history) is None:
         return None
@@ -221,8 +221,15 @@ def diagnose(rules: Rules, history: Sequence[Row]) -> str | None:
     fixes = suggest_corrections(rules, history)
     if not fixes:
         return message + "; no single reply can be corrected to fit: at least two replies are wrong"
-    shown = " or ".join(
-        f"row {c.row + 1} to {c.reply} ({c.candidates} code{'s' if c.candidates != 1 else ''} fit)"
-        for c in fixes
+    by_row: dict[int, list[str]] = {}
+    for c in fixes:
+        by_row.setdefault(c.row, []).append(f"{c.reply} ({c.candidates})")
+    shown = " or ".join(f"row {row + 1} to {_or(options)}" for row, options in by_row.items())
+    return (
+        f"{message}; correcting one reply would make them consistent "
+        f"(in brackets, how many codes would then fit): {shown}"
     )
-    return f"{message}; correcting one reply would make them consistent: {shown}"
+
+
+def _or(options: list[str]) -> str:
+    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
