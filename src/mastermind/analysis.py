@@ -47,7 +47,7 @@ class Partition:
         guess: the guess.
         size: the number of candidates split.
         classes: for each reply that occurs, how many candidates give it (in reply order).
-        members: for each reply that occurs, the candidates that give it.
+        members: for each reply that occurs, the candidates that give it, in the order given.
         scores: each criterion's exact integer score (lower is better), by strategy name, so
             guesses can be ranked without float noise.
     """

@@ -286,15 +286,19 @@ def _candidates_or_fail(rules, history):
         raise  # unreachable: _fail exits
 
 
-def _ask(prompt: str) -> str | None:
-    """One line from the user, stripped; None at end of input."""
+def _ask(prompt: str, err: bool = False) -> str | None:
+    """One line from the user, stripped; None at end of input. ``err``: prompt on stderr."""
     try:
-        line = input(prompt)
+        if err:
+            click.echo(prompt, nl=False, err=True)
+            line = input()
+        else:
+            line = input(prompt)
     except EOFError:
-        click.echo()
+        click.echo(err=err)
         return None
     if not sys.stdin.isatty():  # scripted input: show it, so the transcript reads like a session
-        click.echo(line)
+        click.echo(line, err=err)
     return line.strip()
 
 
@@ -422,7 +426,7 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
         sys.exit(EXIT_OK if won else EXIT_NOT_WON)
 
     while len(history) < rules.max_guesses:
-        line = _ask(f"guess {len(history) + 1} of {rules.max_guesses}> ")
+        line = _ask(f"guess {len(history) + 1} of {rules.max_guesses}> ", err=as_json)
         if line is None or line.lower() in ("quit", "q", "exit"):
             say(f"You gave up. The secret was {notation.format_code(secret)}.", markup=False)
             finish(False)
@@ -581,7 +585,7 @@ def guess(
             say(f"[bold red]{_escape(problem[0].upper() + problem[1:])}.[/]")
             _board(console, notation, history, rules)
             while True:
-                line = _ask("fix ROW REPLY, undo or quit> ")
+                line = _ask("fix ROW REPLY, undo or quit> ", err=as_json)
                 if line is None:
                     say("Stopped.")
                     finish(False)
@@ -614,7 +618,7 @@ def guess(
             history.append((code, fb))
             continue
         while True:
-            line = _ask("your reply> ")
+            line = _ask("your reply> ", err=as_json)
             if line is None:
                 say("Stopped.")
                 finish(False)
