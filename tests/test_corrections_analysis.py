@@ -58,7 +58,7 @@ def test_diagnose_names_rows_and_corrections():
     assert diagnose(CLASSIC, n.parse_history("1122=1,0 1344=0,1")) is None
     text = diagnose(CLASSIC, n.parse_history("1122=1,0 1344=0,1 1344=2,0"))
     assert "row 2 (1344=0,1), row 3 (1344=2,0)" in text
-    assert "row 2 to 2,0 (23) or row 3 to 0,1 (44)" in text
+    assert "row 2 to 2,0 (23); or row 3 to 0,1 (44)" in text
     text = diagnose(CLASSIC, n.parse_history("1122=1,0 1344=0,1 1344=2,0 1344=1,0"))
     assert "no single reply can be corrected" in text
     text = diagnose(CLASSIC, n.parse_history("1111=0,1"))

@@ -213,7 +213,7 @@ def diagnose(rules: Rules, history: Sequence[Row]) -> str | None:
     >>> print(diagnose(Rules(), rows))  # doctest: +NORMALIZE_WHITESPACE
     the replies contradict each other: no secret fits row 2 (1344=0,1), row 3 (1344=2,0) together;
     correcting one reply would make them consistent (in brackets, how many codes would then fit):
-    row 2 to 2,0 (23) or row 3 to 0,1 (44)
+    row 2 to 2,0 (23); or row 3 to 0,1 (44)
     """
     if smallest_contradiction(rules, history) is None:
         return None
@@ -224,7 +224,8 @@ def diagnose(rules: Rules, history: Sequence[Row]) -> str | None:
     by_row: dict[int, list[str]] = {}
     for c in fixes:
         by_row.setdefault(c.row, []).append(f"{c.reply} ({c.candidates})")
-    shown = " or ".join(f"row {row + 1} to {_or(options)}" for row, options in by_row.items())
+    per_row = [f"row {row + 1} to {_or(options)}" for row, options in by_row.items()]
+    shown = per_row[0] if len(per_row) == 1 else "; ".join(per_row[:-1]) + "; or " + per_row[-1]
     return (
         f"{message}; correcting one reply would make them consistent "
         f"(in brackets, how many codes would then fit): {shown}"
