@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -21,7 +21,7 @@ EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
 _NO_COLOR_KEY = "mastermind.no_color"
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"mastermind: error: {message}", err=True)
     sys.exit(EXIT_USAGE)
 
@@ -283,7 +283,6 @@ def _candidates_or_fail(rules, history):
         return state, state.candidate_indices()
     except ContradictionError:
         _fail(diagnose(rules, history) or "the history is contradictory")
-        raise  # unreachable: _fail exits
 
 
 def _ask(prompt: str, err: bool = False) -> str | None:
@@ -420,14 +419,14 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
     history: list = []
     player = None
 
-    def finish(won: bool) -> None:
+    def finish(won: bool) -> NoReturn:
         if as_json:
             click.echo(_game_record(notation, history, won, secret))
         sys.exit(EXIT_OK if won else EXIT_NOT_WON)
 
     while len(history) < rules.max_guesses:
         line = _ask(f"guess {len(history) + 1} of {rules.max_guesses}> ", err=as_json)
-        if line is None or line.lower() in ("quit", "q", "exit"):
+        if line is None or line.lower() in ("quit", "q", "exit"):  # end of input, or quit
             say(f"You gave up. The secret was {notation.format_code(secret)}.", markup=False)
             finish(False)
         command = (line or "").lower()
@@ -533,7 +532,7 @@ def guess(
         )
     history: list = []
 
-    def finish(won: bool) -> None:
+    def finish(won: bool) -> NoReturn:
         if as_json:
             click.echo(_game_record(notation, history, won, secret_code))
         sys.exit(EXIT_OK if won else EXIT_NOT_WON)
@@ -755,7 +754,8 @@ def partition(
         )
         if not given:
             _fail("--candidates is empty: give codes separated by commas, e.g. 1123,3151")
-        cands = np.array([i for i in given if SolverState(rules, rows).is_candidate(space.code(i))])
+        state = SolverState(rules, rows)
+        cands = np.array([i for i in given if state.is_candidate(space.code(i))], dtype=np.int64)
         if not len(cands):
             _fail("none of the --candidates fits the history")
         if not codes:
@@ -768,9 +768,9 @@ def partition(
     parts = [split(rules, code, cands) for code in codes]
     best = {name: min(p.scores[name] for p in parts) for name in CRITERIA}
     if as_json:
-        out = {"candidates": len(cands), "guesses": []}
+        entries: list[dict[str, Any]] = []
         for p in parts:
-            entry = {
+            entry: dict[str, Any] = {
                 "guess": notation.format_code(p.guess),
                 "classes": {str(f): n for f, n in p.classes.items()},
                 "largest": p.largest,
@@ -782,8 +782,8 @@ def partition(
                 entry["members"] = {
                     str(f): [notation.format_code(c) for c in m] for f, m in p.members.items()
                 }
-            out["guesses"].append(entry)
-        click.echo(json.dumps(out))
+            entries.append(entry)
+        click.echo(json.dumps({"candidates": len(cands), "guesses": entries}))
         return
     from rich import box
     from rich.table import Table
