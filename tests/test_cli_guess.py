@@ -150,3 +150,30 @@ def test_guess_through_the_real_entry_point():
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Guess 1: 11   (9 codes possible)" in proc.stdout and "Found it: 22 in 2 guesses." in proc.stdout
+
+
+def test_a_game_too_large_to_enumerate_with_a_strategy_that_does_not_enumerate(monkeypatch):
+    import mastermind.strategies as registry
+    from mastermind import ContradictionError
+    from mastermind.strategies.base import Strategy
+
+    class Lazy(Strategy):
+        """Plays code number N on turn N; finds the replies impossible after a 0,0."""
+
+        name = "lazy"
+        enumerates = False
+
+        def choose(self, state):
+            if any(fb == (0, 0) for _, fb in state.history):
+                raise ContradictionError("lazy found no code that fits the replies", rows=())
+            return len(state.history)
+
+    monkeypatch.setattr(registry, "STRATEGIES", [*registry.STRATEGIES, Lazy])
+    game = ["--pegs", "10", "--colors", "30", "-s", "lazy"]
+    code, out, _ = run("guess", *game, input="1,0\n0,0\nundo\nquit\n")
+    assert "Guess 1: 0000000000\n" in out  # no count: the codes cannot be counted
+    assert "Lazy found no code that fits the replies." in out
+    assert "Took back the last reply." in out and out.count("Guess 2: 0000000001") == 2
+    assert code == 1
+    code, out, err = run("guess", "--pegs", "10", "--colors", "30", input="quit\n")
+    assert code == 2 and "knuth must enumerate" in err

@@ -143,3 +143,12 @@ def test_play_through_the_real_entry_point():
     else:
         assert proc.returncode == 1 and "Out of guesses. The secret was" in proc.stdout
     assert proc.stderr == ""
+
+
+def test_ctrl_c_exits_130(monkeypatch):
+    def interrupted(prompt=""):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupted)
+    code, out, err = run("play", "--seed", "1")
+    assert code == 130 and err == "mastermind: interrupted\n"

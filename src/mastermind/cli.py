@@ -578,23 +578,29 @@ def guess(
             return "again"
         return "reply"
 
+    def repair(problem: str) -> None:
+        """Show what is wrong and take commands until a row is corrected or taken back."""
+        say(f"[bold red]{_escape(problem[0].upper() + problem[1:])}.[/]")
+        _board(console, notation, history, rules)
+        while True:
+            line = _ask("fix ROW REPLY, undo or quit> ", err=as_json)
+            if line is None:
+                say("Stopped.")
+                finish(False)
+            if not line:
+                continue
+            outcome = command(line)
+            if outcome == "again":
+                return
+            if outcome == "reply":
+                say("First correct a reply: fix ROW REPLY (e.g. fix 1 0,1), or undo.", markup=False)
+
     while True:
-        problem = diagnose(rules, history) if history else None
+        # Games too large to enumerate cannot be diagnosed; a strategy that plays them without
+        # enumerating reports an impossible history itself, when it finds no code to play.
+        problem = diagnose(rules, history) if history and space.enumerable else None
         if problem:
-            say(f"[bold red]{_escape(problem[0].upper() + problem[1:])}.[/]")
-            _board(console, notation, history, rules)
-            while True:
-                line = _ask("fix ROW REPLY, undo or quit> ", err=as_json)
-                if line is None:
-                    say("Stopped.")
-                    finish(False)
-                if not line:
-                    continue
-                outcome = command(line)
-                if outcome == "again":
-                    break
-                if outcome == "reply":
-                    say("First correct a reply: fix ROW REPLY (e.g. fix 1 0,1), or undo.", markup=False)
+            repair(problem)
             continue
         if history and history[-1][1].black == rules.pegs:
             turns = len(history)
@@ -607,10 +613,16 @@ def guess(
             say(f"I could not find it in {rules.max_guesses} guesses.")
             finish(False)
         state = SolverState(rules, history)
-        left = len(state.candidate_indices())
-        code = space.code(_next_guess(player, state))
-        codes = "1 code" if left == 1 else f"{left:,} codes"
-        say(f"Guess {len(history) + 1}: {notation.format_code(code)}   ({codes} possible)", markup=False)
+        try:
+            left = len(state.candidate_indices()) if space.enumerable else None
+            code = space.code(_next_guess(player, state))
+        except MastermindError as err:
+            if not history:
+                raise  # the strategy cannot play this game at all: bad input, exit 2
+            repair(str(err))
+            continue
+        codes = "" if left is None else f"   ({'1 code' if left == 1 else f'{left:,} codes'} possible)"
+        say(f"Guess {len(history) + 1}: {notation.format_code(code)}{codes}", markup=False)
         if secret_code is not None:
             fb = score(code.colors, secret_code.colors)
             say(f"  reply: {fb}", markup=False)
