@@ -388,7 +388,7 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
     peg of the right colour. Commands: hint (the --strategy's guess and how many codes are
     still possible), undo, board, help, quit. Exit status 0 if you break the code, 1 if not.
 
-    \\b
+    \b
     Examples:
       mastermind play
       mastermind play --seed 42 --strategy entropy
@@ -503,7 +503,7 @@ def guess(
     corrected, and to what. Commands: fix ROW REPLY (correct an earlier reply), undo, board,
     help, quit. Exit status 0 when the code is found, 1 if not (out of guesses, or quit).
 
-    \\b
+    \b
     Examples:
       mastermind guess
       mastermind guess --strategy entropy --preset bulls-and-cows
@@ -672,7 +672,7 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
     contradictory history is diagnosed (which rows, which reply could be corrected) with exit
     status 2.
 
-    \\b
+    \b
     Examples:
       mastermind solve 1122=1,0 1344=0,1
       mastermind solve "1122=1,0 1344=0,1 3526=1,2" --strategy entropy
@@ -741,7 +741,7 @@ def partition(
     candidates are those HISTORY leaves, or --candidates. Without --guess, the --strategy's
     next guess is scored.
 
-    \\b
+    \b
     Examples:
       mastermind partition --candidates 1123,3151,1141,6544 --guess 4113
       mastermind partition --guess 1122 --guess 1123 --guess 1234
@@ -845,7 +845,7 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None) -
 
     Only deterministic strategies have a single tree.
 
-    \\b
+    \b
     Examples:
       mastermind tree --strategy knuth --depth 2      # Knuth's second guesses
       mastermind tree -s most-parts --pegs 3 --colors 4
@@ -895,7 +895,7 @@ def compare(
 ) -> None:
     """Evaluate several strategies on the same secrets, side by side.
 
-    \\b
+    \b
     Examples:
       mastermind compare
       mastermind compare --strategies knuth,expected-size,entropy,most-parts --plot dist.png
