@@ -267,6 +267,13 @@ def _next_guess(player, state) -> int:
     return player.first_guess() if not state.history else player.choose(state)
 
 
+def _thinking(console, who: str):
+    """A spinner while a strategy thinks, on a terminal only (it leaves nothing behind)."""
+    from contextlib import nullcontext
+
+    return console.status(f"{who} is thinking...") if console.is_terminal else nullcontext()
+
+
 def _parse_history(rules, items: tuple[str, ...]) -> list:
     from .notation import Notation
 
@@ -386,7 +393,8 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
     Type a guess (1122, "1 1 2 2" or AABB); the board is drawn again with the key pegs: one
     black (red) for each peg of the right colour in the right place, one white for each other
     peg of the right colour. Commands: hint (the --strategy's guess and how many codes are
-    still possible), undo, board, help, quit. Exit status 0 if you break the code, 1 if not.
+    still possible), undo, board, help, quit (a code that spells a command can be typed with
+    spaces: h i n t). Exit status 0 if you break the code, 1 if not.
 
     \b
     Examples:
@@ -449,8 +457,9 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
             try:
                 state = SolverState(rules, history)
                 left = len(state.candidate_indices())
-                player = player or _make_player(strategy, rules, seed)
-                hint = notation.format_code(space.code(_next_guess(player, state)))
+                with _thinking(console, strategy):
+                    player = player or _make_player(strategy, rules, seed)
+                    hint = notation.format_code(space.code(_next_guess(player, state)))
             except MastermindError as err:
                 say(f"No hint: {err}", markup=False)
                 continue
@@ -614,8 +623,9 @@ def guess(
             finish(False)
         state = SolverState(rules, history)
         try:
-            left = len(state.candidate_indices()) if space.enumerable else None
-            code = space.code(_next_guess(player, state))
+            with _thinking(console, strategy):
+                left = len(state.candidate_indices()) if space.enumerable else None
+                code = space.code(_next_guess(player, state))
         except MastermindError as err:
             if not history:
                 raise  # the strategy cannot play this game at all: bad input, exit 2
@@ -686,8 +696,9 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
     notation = Notation(rules)
     rows = _parse_history(rules, history)
     state, cands = _candidates_or_fail(rules, rows)
-    player = _make_player(strategy, rules, seed)
-    next_guess = notation.format_code(state.space.code(_next_guess(player, state)))
+    with _thinking(_console(stderr=True), strategy):
+        player = _make_player(strategy, rules, seed)
+        next_guess = notation.format_code(state.space.code(_next_guess(player, state)))
     complete = len(cands) <= show
     picked = cands if complete else cands[np.linspace(0, len(cands) - 1, show).round().astype(np.int64)]
     sample = [notation.format_code(state.space.code(i)) for i in picked]
