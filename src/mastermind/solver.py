@@ -180,7 +180,8 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
     space.require_enumerable()
     pegs = rules.pegs
     n = len(history)
-    masks = [_feedback_of_all(space, space.index(code.colors)) == fb.to_int(pegs) for code, fb in history]
+    replies = [_feedback_of_all(space, space.index(code.colors)) for code, _ in history]
+    masks = [got == fb.to_int(pegs) for got, (_, fb) in zip(replies, history, strict=True)]
     if not n or np.logical_and.reduce(masks, axis=0).any():
         return []
     # fit_before[i]: codes that satisfy rows < i; fit_after[i]: rows > i.
@@ -192,12 +193,11 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
     for i in range(n - 2, -1, -1):
         fit_after[i] = fit_after[i + 1] & masks[i + 1]
     out = []
-    for i, (code, fb) in enumerate(history):
+    for i, (_, fb) in enumerate(history):
         others = np.flatnonzero(fit_before[i] & fit_after[i])
         if not len(others):
             continue
-        got = _feedback_of_all(space, space.index(code.colors))[others]
-        values, counts = np.unique(got, return_counts=True)
+        values, counts = np.unique(replies[i][others], return_counts=True)
         for value, count in zip(values.tolist(), counts.tolist(), strict=True):
             if value != fb.to_int(pegs):
                 out.append(Correction(i, Feedback.from_int(value, pegs), count))
