@@ -18,7 +18,7 @@ from .evaluation import Node, Stats, evaluate, play, strategy_tree
 from .feedback import Feedback, possible_feedbacks, score
 from .notation import Notation, parse_feedback
 from .rules import PRESETS, Rules, find_rules
-from .solver import SolverState, smallest_contradiction
+from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
 from .strategies import STRATEGIES, Strategy, find_strategy, make_strategy
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "Code",
     "CodeSpace",
     "ContradictionError",
+    "Correction",
     "Feedback",
     "FeedbackError",
     "MastermindError",
@@ -39,6 +40,7 @@ __all__ = [
     "Stats",
     "Strategy",
     "StrategyError",
+    "diagnose",
     "evaluate",
     "find_rules",
     "find_strategy",
@@ -49,4 +51,5 @@ __all__ = [
     "score",
     "smallest_contradiction",
     "strategy_tree",
+    "suggest_corrections",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -148,3 +149,88 @@ def contradiction(rules: Rules, history: Sequence[Row]) -> ContradictionError:
     else:
         message = f"the replies contradict each other: no secret fits {shown} together"
     return ContradictionError(message, rows)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One reply that, written differently, makes a contradictory history consistent.
+
+    Attributes:
+        row: 0-based position of the row in the history.
+        reply: the reply that row would need.
+        candidates: how many codes fit the corrected history.
+    """
+
+    row: int
+    reply: Feedback
+    candidates: int
+
+
+def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction]:
+    """Every way to make ``history`` consistent by changing the reply of a single row.
+
+    Empty when the history is already consistent, or when no single reply can be blamed (two or
+    more replies are wrong). Ordered by row, then by reply.
+
+    >>> rows = Notation(Rules()).parse_history("1122=1,0 1344=0,1 1344=2,0")
+    >>> [(c.row, str(c.reply), c.candidates) for c in suggest_corrections(Rules(), rows)]
+    [(1, '2,0', 23), (2, '0,1', 44)]
+    """
+    space = CodeSpace.of(rules)
+    space.require_enumerable()
+    pegs = rules.pegs
+    n = len(history)
+    replies = [_feedback_of_all(space, space.index(code.colors)) for code, _ in history]
+    masks = [got == fb.to_int(pegs) for got, (_, fb) in zip(replies, history, strict=True)]
+    if not n or np.logical_and.reduce(masks, axis=0).any():
+        return []
+    # fit_before[i]: codes that satisfy rows < i; fit_after[i]: rows > i.
+    everything = np.ones(space.size, dtype=bool)
+    fit_before = [everything]
+    for mask in masks[:-1]:
+        fit_before.append(fit_before[-1] & mask)
+    fit_after = [everything] * n
+    for i in range(n - 2, -1, -1):
+        fit_after[i] = fit_after[i + 1] & masks[i + 1]
+    out = []
+    for i, (_, fb) in enumerate(history):
+        others = np.flatnonzero(fit_before[i] & fit_after[i])
+        if not len(others):
+            continue
+        values, counts = np.unique(replies[i][others], return_counts=True)
+        for value, count in zip(values.tolist(), counts.tolist(), strict=True):
+            if value != fb.to_int(pegs):
+                out.append(Correction(i, Feedback.from_int(value, pegs), count))
+    return out
+
+
+def diagnose(rules: Rules, history: Sequence[Row]) -> str | None:
+    """One paragraph for people: which rows contradict each other and which reply could be fixed.
+
+    None when the history is consistent.
+
+    >>> rows = Notation(Rules()).parse_history("1122=1,0 1344=0,1 1344=2,0")
+    >>> print(diagnose(Rules(), rows))  # doctest: +NORMALIZE_WHITESPACE
+    the replies contradict each other: no secret fits row 2 (1344=0,1), row 3 (1344=2,0) together;
+    correcting one reply would make them consistent (in brackets, how many codes would then fit):
+    row 2 to 2,0 (23); or row 3 to 0,1 (44)
+    """
+    if smallest_contradiction(rules, history) is None:
+        return None
+    message = str(contradiction(rules, history))
+    fixes = suggest_corrections(rules, history)
+    if not fixes:
+        return message + "; no single reply can be corrected to fit: at least two replies are wrong"
+    by_row: dict[int, list[str]] = {}
+    for c in fixes:
+        by_row.setdefault(c.row, []).append(f"{c.reply} ({c.candidates})")
+    per_row = [f"row {row + 1} to {_or(options)}" for row, options in by_row.items()]
+    shown = per_row[0] if len(per_row) == 1 else "; ".join(per_row[:-1]) + "; or " + per_row[-1]
+    return (
+        f"{message}; correcting one reply would make them consistent "
+        f"(in brackets, how many codes would then fit): {shown}"
+    )
+
+
+def _or(options: list[str]) -> str:
+    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]

@@ -1,0 +1,115 @@
+"""How a guess splits the candidates: the teaching view of the partition strategies.
+
+The numbers are those the strategies rank guesses by (Knuth's largest class, Irving's expected
+size, Neuwirth's entropy, Kooi's number of classes), shown as people read them.
+
+>>> from mastermind import Notation
+>>> n = Notation(Rules())
+>>> p = partition(Rules(), n.parse_code("4113"), [n.parse_code(c) for c in "1123 3151 1141 6544".split()])
+>>> {str(f): k for f, k in p.classes.items()}, p.largest
+({'0,1': 1, '1,2': 2, '2,1': 1}, 2)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._kernels import reference
+from .code import Code, CodeSpace
+from .feedback import Feedback
+from .rules import Rules
+
+#: The criteria, by the name of the strategy that uses each, with a label for people.
+CRITERIA = {
+    "knuth": "largest class",
+    "expected-size": "expected size",
+    "entropy": "entropy, bits",
+    "most-parts": "classes",
+}
+
+_CRITERION_IDS = {
+    "knuth": reference.MAX_CLASS,
+    "expected-size": reference.SUM_SQUARES,
+    "entropy": reference.ENTROPY,
+    "most-parts": reference.MOST_PARTS,
+}
+
+
+@dataclass(frozen=True)
+class Partition:
+    """The reply classes of one guess against a set of candidates.
+
+    Attributes:
+        guess: the guess.
+        size: the number of candidates split.
+        classes: for each reply that occurs, how many candidates give it (in reply order).
+        members: for each reply that occurs, the candidates that give it, in the order given.
+        scores: each criterion's exact integer score (lower is better), by strategy name, so
+            guesses can be ranked without float noise.
+    """
+
+    guess: Code
+    size: int
+    classes: dict[Feedback, int]
+    members: dict[Feedback, list[Code]]
+    scores: dict[str, int]
+
+    @property
+    def largest(self) -> int:
+        """The largest class: the most candidates that can be left (Knuth's score)."""
+        return max(self.classes.values(), default=0)
+
+    @property
+    def expected_size(self) -> float:
+        """The expected number of candidates left, every candidate equally likely."""
+        return sum(n * n for n in self.classes.values()) / self.size if self.size else 0.0
+
+    @property
+    def entropy(self) -> float:
+        """The information of the reply, in bits."""
+        total = self.size
+        return -sum(n / total * math.log2(n / total) for n in self.classes.values()) if total else 0.0
+
+    @property
+    def parts(self) -> int:
+        """The number of different replies."""
+        return len(self.classes)
+
+    def value(self, criterion: str) -> float:
+        """The criterion's value as people read it (a strategy name from :data:`CRITERIA`)."""
+        return {
+            "knuth": self.largest,
+            "expected-size": self.expected_size,
+            "entropy": self.entropy,
+            "most-parts": self.parts,
+        }[criterion]
+
+
+def partition(
+    rules: Rules, guess: Code | Sequence[int], candidates: Sequence[Code | Sequence[int]] | np.ndarray
+) -> Partition:
+    """Split ``candidates`` (codes, or code indices as an array) by their reply to ``guess``."""
+    space = CodeSpace.of(rules)
+    guess_code = Code(space.check_code(tuple(guess)))
+    if isinstance(candidates, np.ndarray):
+        cands = candidates.astype(np.int64)
+    else:
+        cands = np.array([space.index(tuple(c)) for c in candidates], dtype=np.int64)
+    g = np.array([space.index(guess_code.colors)], dtype=np.int64)
+    counts = reference.partition_counts(space, g, cands)
+    weights = reference.entropy_weights(max(len(cands), 1))
+    scores = {
+        name: int(reference.criterion_scores(counts, cid, weights)[0]) for name, cid in _CRITERION_IDS.items()
+    }
+    replies = reference.feedback_against(space, int(g[0]), cands)
+    classes: dict[Feedback, int] = {}
+    members: dict[Feedback, list[Code]] = {}
+    for f in np.flatnonzero(counts[0]).tolist():
+        fb = Feedback.from_int(f, rules.pegs)
+        classes[fb] = int(counts[0, f])
+        members[fb] = [space.code(i) for i in cands[replies == f]]
+    return Partition(guess_code, len(cands), classes, members, scores)

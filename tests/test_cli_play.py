@@ -1,0 +1,154 @@
+"""`mastermind play`: the user breaks the computer's code, driven with scripted input."""
+
+import json
+import re
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+
+SMALL = ["--pegs", "3", "--colors", "4"]
+
+
+def run(*args, input=None, env=None):
+    result = CliRunner().invoke(cli, list(args), input=input, env=env)
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def secret_of(seed, *options):
+    """Lose a one-guess game on purpose: the secret is shown at the end."""
+    code, out, _ = run("play", "--seed", str(seed), "--max-guesses", "1", *options, input="quit\n")
+    assert code == 1
+    return re.search(r"The secret was (\w+)\.", out).group(1)
+
+
+def test_the_same_seed_gives_the_same_secret_and_a_win_exits_0():
+    secret = secret_of(5, *SMALL)
+    assert secret == secret_of(5, *SMALL)
+    wrong = "111" if secret != "111" else "222"
+    code, out, _ = run("play", "--seed", "5", *SMALL, input=f"{wrong}\n{secret}\n")
+    assert code == 0
+    assert "You broke the code in 2 guesses!" in out
+    # the board: row number, the code's pegs, the key pegs, and the reply in words
+    assert re.search(rf"2\s+{'  '.join(secret)}\s+\S+\s+3 black, 0 white", out)
+
+
+def test_a_lost_game_shows_the_secret_and_exits_1():
+    secret = secret_of(11, *SMALL)
+    wrong = "111" if secret != "111" else "222"
+    code, out, _ = run("play", "--seed", "11", *SMALL, "--max-guesses", "2", input=f"{wrong}\n{wrong}\n")
+    assert code == 1
+    assert f"Out of guesses. The secret was {secret}." in out
+    assert re.search(rf"{'  '.join(secret)}\s+the secret", out)  # the secret drawn as a row
+
+
+def test_bad_guesses_are_explained_and_asked_again_nothing_lost():
+    secret = secret_of(3, *SMALL)
+    script = "\n".join(["12", "1234", "1x2", "", "help", "board", "112", secret]) + "\n"
+    code, out, _ = run("play", "--seed", "3", *SMALL, input=script)
+    assert code == 0
+    assert "'12' has 2 symbols; a code has 3 pegs, e.g. 123. Try again" in out
+    assert "'1234' has 4 symbols" in out
+    assert "'x' is not a colour of this game (colours are 1-4)" in out
+    assert "(no guesses yet)" in out  # board before any guess
+    assert "undo: take back the last guess" in out  # help
+    # the bad lines cost no guess: the win is on guess 2
+    assert "guess 3 of 10>" not in out and "You broke the code in 2 guesses!" in out
+
+
+def test_no_repeats_game_rejects_a_repeated_colour():
+    code, out, _ = run("play", "--seed", "1", *SMALL, "--no-repeats", input="112\nquit\n")
+    assert code == 1
+    assert "'112': colour '1' repeats, and this game allows no repeats" in out
+
+
+def test_hint_and_undo():
+    script = "hint\n1122\nhint\nundo\nundo\nquit\n"
+    code, out, _ = run("play", "--seed", "2", input=script)
+    assert code == 1
+    assert "Hint: 1,296 codes are still possible; knuth would play 1122." in out
+    hints = re.findall(r"Hint: ([\d,]+) codes? (?:is|are) still possible; knuth would play (\d+)\.", out)
+    assert len(hints) == 2 and int(hints[1][0].replace(",", "")) < 1296
+    assert "Took back the last guess." in out
+    assert "Nothing to undo." in out
+    assert "guess 2 of 10>" in out and out.count("guess 1 of 10>") == 4  # undo gives the turn back
+
+
+def test_hint_with_another_strategy_and_a_game_too_large_for_it():
+    code, out, _ = run("play", "--seed", "2", *SMALL, "-s", "most-parts", input="hint\nquit\n")
+    assert "most-parts would play" in out
+    code, out, _ = run("play", "--seed", "2", "--pegs", "10", "--colors", "30", input="hint\nquit\n")
+    assert code == 1 and "No hint:" in out and "too many" in out
+
+
+def test_end_of_input_and_quit_end_the_game_cleanly():
+    for script in ("", "1122\n", "q\n", "exit\n"):
+        code, out, err = run("play", "--seed", "4", input=script)
+        assert code == 1
+        assert "You gave up. The secret was" in out
+        assert err == ""
+
+
+def test_json_record_on_stdout_board_on_stderr():
+    secret = secret_of(8, *SMALL)
+    code, out, err = run("play", "--seed", "8", *SMALL, "--json", input=f"{secret}\n")
+    assert code == 0
+    assert json.loads(out) == {
+        "won": True,
+        "turns": 1,
+        "guesses": [{"guess": secret, "reply": "3,0"}],
+        "secret": secret,
+    }
+    assert "You broke the code in 1 guess!" in err
+
+
+def test_bad_options_exit_2_in_one_line():
+    for args, message in [
+        (["--strategy", "nope"], "unknown strategy 'nope'"),
+        (["--seed", "x"], "'x' is not a valid integer"),
+        (["--pegs", "0"], "pegs must be 1 to 10"),
+        (["--max-guesses", "0"], "max_guesses must be at least 1"),
+        (["--colr", "5"], "No such option '--colr'"),
+    ]:
+        code, out, err = run("play", *args, input="quit\n")
+        assert code == 2, args
+        assert message in err and err.count("\n") == 1 and out == ""
+
+
+def test_colour_only_when_asked_and_never_with_no_color():
+    code, out, _ = run("play", "--seed", "1", input="1122\n", env={"FORCE_COLOR": "1", "NO_COLOR": None})
+    assert "\x1b[" in out
+    code, out, _ = run("play", "--seed", "1", "--no-color", input="1122\n", env={"FORCE_COLOR": "1"})
+    assert "\x1b[" not in out
+    code, out, _ = run("play", "--seed", "1", input="1122\n", env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in out
+    code, out, _ = run("play", "--seed", "1", input="1122\n")  # not a terminal: plain
+    assert "\x1b[" not in out
+
+
+def test_play_through_the_real_entry_point():
+    proc = subprocess.run(
+        [sys.executable, "-m", "mastermind.cli", "play", "--seed", "9", *SMALL, "--max-guesses", "1"],
+        input="12\n111\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "'12' has 2 symbols" in proc.stdout
+    if proc.returncode == 0:
+        assert "You broke the code in 1 guess!" in proc.stdout
+    else:
+        assert proc.returncode == 1 and "Out of guesses. The secret was" in proc.stdout
+    assert proc.stderr == ""
+
+
+def test_ctrl_c_exits_130(monkeypatch):
+    def interrupted(prompt=""):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupted)
+    code, out, err = run("play", "--seed", "1")
+    assert code == 130 and err == "mastermind: interrupted\n"

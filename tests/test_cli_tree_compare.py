@@ -1,0 +1,172 @@
+"""`mastermind tree`, `compare`, `evaluate --plot`, and conventions every command shares."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import mastermind.strategies as registry
+from mastermind.cli import cli
+from mastermind.strategies.base import Strategy
+
+SMALL = ["--pegs", "3", "--colors", "4"]
+COMMANDS = ["play", "guess", "solve", "partition", "tree", "compare", "evaluate"]
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(cli, list(args), input=input)
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_tree_text_is_knuths_table():
+    code, out, _ = run("tree", "--strategy", "knuth", "--depth", "2")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == "1122  (1296 codes)"
+    seconds = {line.split()[0]: line.split()[-1] for line in lines[2:]}
+    # RESULTS.md: Knuth's second guesses after 1122
+    assert seconds == {
+        "0,0:": "3345", "0,1:": "2344", "0,2:": "2344", "0,3:": "1213", "0,4:": "wins",
+        "1,0:": "1344", "1,1:": "1134", "1,2:": "1213", "2,0:": "1234", "2,1:": "1223",
+        "2,2:": "1213", "3,0:": "1223",
+    }  # fmt: skip
+    assert "  0,0:  256 -> 3345" in lines and "  0,4:    1 -> 2211  wins" in lines
+
+
+def test_tree_json_and_dot():
+    code, out, _ = run("tree", *SMALL, "--format", "json")
+    data = json.loads(out)
+    assert (data["strategy"], data["pegs"], data["colors"]) == ("knuth", 3, 4)
+
+    def leaves(node):
+        wins_here = node["size"] - sum(child["size"] for child in node["replies"].values())
+        return wins_here + sum(leaves(child) for child in node["replies"].values())
+
+    assert data["tree"]["size"] == 64 and leaves(data["tree"]) == 64
+    code, out, _ = run("tree", "--format", "dot", "--depth", "2")
+    assert out.startswith('digraph "knuth on 4 pegs, 6 colours, repeats allowed" {')
+    assert out.count("->") == 12 and 'n0 [label="1122\\n1296"];' in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--format", "xml"], "'xml' is not one of 'text', 'json', 'dot'"),
+        (["--depth", "0"], "Invalid value for '--depth'"),
+        (["-s", "nope"], "unknown strategy 'nope'"),
+        (["--first", "12"], "'12' has 2 symbols"),
+    ],
+)
+def test_tree_bad_input(args, message):
+    code, out, err = run("tree", *args)
+    assert code == 2 and message in err and err.count("\n") == 1 and out == ""
+
+
+def test_compare_table_json_and_plot(tmp_path):
+    code, out, _ = run("compare", "--strategies", "knuth,expected-size,entropy,most-parts")
+    assert code == 0
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.strip()}
+    # RESULTS.md: first guess, total, max and distribution of each criterion
+    assert rows["knuth"][:4] == ["1122", "5,801", "4.4761", "5"]
+    assert rows["expected-size"][:2] == ["1123", "5,696"]
+    assert rows["entropy"][:2] == ["1234", "5,722"]
+    assert rows["most-parts"][:5] == ["1123", "5,668", "4.3735", "6", "1:1"]
+    chart = tmp_path / "dist.svg"
+    code, out, err = run("compare", *SMALL, "--strategies", "knuth, entropy", "--json", "--plot", str(chart))
+    data = json.loads(out)
+    assert [d["strategy"] for d in data] == ["knuth", "entropy"] and data[0]["codes"] == 64
+    assert chart.read_text().lstrip().startswith("<?xml") and "<svg" in chart.read_text()
+    assert f"chart written to {chart}" in err
+
+
+def test_compare_defaults_to_every_registered_strategy_even_new_ones(monkeypatch):
+    class FirstCandidate(Strategy):
+        name = "first-candidate"
+
+        def choose(self, state):
+            return int(state.candidate_indices()[0])
+
+    monkeypatch.setattr(registry, "STRATEGIES", [*registry.STRATEGIES, FirstCandidate])
+    code, out, _ = run("compare", *SMALL, "--json")
+    names = [d["strategy"] for d in json.loads(out)]
+    assert names == ["knuth", "expected-size", "entropy", "most-parts", "first-candidate"]
+    code, out, _ = run("solve", "--strategy", "first-candidate", "1122=0,0")
+    assert code == 0 and "first-candidate plays next: 3333" in out
+    code, out, _ = run("play", "--seed", "1", "-s", "first-candidate", input="hint\nquit\n")
+    assert "first-candidate would play 1111" in out
+    code, out, _ = run("guess", "-s", "first-candidate", "--secret", "3632")
+    assert code == 0 and "Found it: 3632" in out
+    code, out, _ = run("tree", "-s", "first-candidate", "--pegs", "2", "--colors", "2")
+    assert code == 0 and out.splitlines()[1] == "11  (4 codes)"
+
+
+def test_a_randomised_strategy_has_no_tree(monkeypatch):
+    class Coin(Strategy):
+        name = "coin"
+        randomized = True
+
+        def new_game(self, rng):
+            self.rng = rng
+
+        def choose(self, state):
+            cands = state.candidate_indices()
+            return int(cands[self.rng.integers(len(cands))])
+
+    monkeypatch.setattr(registry, "STRATEGIES", [*registry.STRATEGIES, Coin])
+    code, out, err = run("tree", "-s", "coin")
+    assert code == 2 and "coin is randomised: it has no single tree" in err
+    first = run("solve", "-s", "coin", "--seed", "5", "--json")[1]
+    assert first == run("solve", "-s", "coin", "--seed", "5", "--json")[1]  # seeded: reproducible
+    assert np.isscalar(json.loads(first)["candidates"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--strategies", "knuth,nope"], "unknown strategy 'nope'"),
+        (["--strategies", ","], "--strategies is empty"),
+        (["--plot", "chart.gif"], "the file name must end in .png, .svg, .pdf"),
+        (["--plot", "no/such/folder/chart.png"], "folder 'no/such/folder' does not exist"),
+        (["--sample", "0"], "Invalid value for '--sample'"),
+    ],
+)
+def test_compare_bad_input_is_caught_before_any_work(args, message):
+    code, out, err = run("compare", *args)
+    assert code == 2 and message in err and err.count("\n") == 1 and out == ""
+
+
+def test_evaluate_plot(tmp_path):
+    chart = tmp_path / "knuth.png"
+    code, out, err = run("evaluate", *SMALL, "--plot", str(chart), "--no-color")
+    assert code == 0 and "distribution" in out
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, out, err = run("evaluate", "--plot", str(tmp_path / "x.txt"))
+    assert code == 2 and "the file name must end in" in err
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_examples_and_the_game_options(command):
+    code, out, _ = run(command, "--help")
+    assert code == 0
+    assert "Examples:\n" in out and f"\n    mastermind {command}" in out  # one example a line
+    for option in ("--pegs", "--colors", "--no-repeats", "--preset", "--max-guesses", "--no-color"):
+        assert option in out
+    if command != "compare":
+        assert "--strategy" in out
+
+
+def test_top_level_help_lists_commands_and_exit_statuses():
+    code, out, _ = run("--help")
+    assert code == 0
+    for command in COMMANDS:
+        assert command in out
+    assert "Exit status: 0" in out and "NO_COLOR" in out
+
+
+def test_unknown_command_and_option_are_one_line():
+    code, out, err = run("plya")
+    assert code == 2 and "No such command 'plya'" in err and err.count("\n") == 1
+    code, out, err = run("solve", "--bogus")
+    assert code == 2 and "No such option '--bogus'" in err and "solve --help" in err
