@@ -117,3 +117,12 @@ def test_history_parsing_and_errors():
         notation.parse_history("1122=1,0 1344=9,9")
     with pytest.raises(NotationError, match=r"history item 1 '1122' is not GUESS=BLACK,WHITE"):
         notation.parse_history("1122")
+
+
+def test_every_public_name_resolves():
+    import mastermind
+
+    for name in mastermind.__all__:
+        assert getattr(mastermind, name) is not None
+    with pytest.raises(AttributeError):
+        mastermind.no_such_name  # noqa: B018

@@ -5,21 +5,54 @@
 256
 """
 
-from .code import Code, CodeSpace
-from .errors import (
-    ContradictionError,
-    FeedbackError,
-    MastermindError,
-    NotationError,
-    RulesError,
-    StrategyError,
-)
-from .evaluation import Node, Stats, evaluate, play, strategy_tree
-from .feedback import Feedback, possible_feedbacks, score
-from .notation import Notation, parse_feedback
-from .rules import PRESETS, Rules, find_rules
-from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
-from .strategies import STRATEGIES, Strategy, find_strategy, make_strategy
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Names are imported on first use, so that `mastermind --help` does not wait for numba.
+_HOME = {
+    "Code": "code", "CodeSpace": "code",
+    "ContradictionError": "errors", "FeedbackError": "errors", "MastermindError": "errors",
+    "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
+    "Node": "evaluation", "Stats": "evaluation", "evaluate": "evaluation", "play": "evaluation",
+    "strategy_tree": "evaluation",
+    "Feedback": "feedback", "possible_feedbacks": "feedback", "score": "feedback",
+    "Notation": "notation", "parse_feedback": "notation",
+    "PRESETS": "rules", "Rules": "rules", "find_rules": "rules",
+    "Correction": "solver", "SolverState": "solver", "diagnose": "solver",
+    "smallest_contradiction": "solver", "suggest_corrections": "solver",
+    "STRATEGIES": "strategies", "Strategy": "strategies", "find_strategy": "strategies",
+    "make_strategy": "strategies",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOME:
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:
+    from .code import Code, CodeSpace
+    from .errors import (
+        ContradictionError,
+        FeedbackError,
+        MastermindError,
+        NotationError,
+        RulesError,
+        StrategyError,
+    )
+    from .evaluation import Node, Stats, evaluate, play, strategy_tree
+    from .feedback import Feedback, possible_feedbacks, score
+    from .notation import Notation, parse_feedback
+    from .rules import PRESETS, Rules, find_rules
+    from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
+    from .strategies import STRATEGIES, Strategy, find_strategy, make_strategy
 
 __all__ = [
     "PRESETS",

@@ -1,0 +1,123 @@
+"""Speed of the partition strategies: prints a table of game, strategy, seconds, peak memory, mean.
+
+Each evaluation runs in a fresh process (the JIT cache on disk is warmed first), so the peak
+resident memory is that evaluation's own. Also measures Knuth's classic tree in-process after
+warm-up, and the command line cold (empty JIT cache) and warm.
+
+    python benchmarks/run_all.py              # classic, 4x7, 4x8, Bulls and Cows, 5x8
+    python benchmarks/run_all.py --big        # also 6 pegs, 9 colours (takes a while)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+STRATEGIES = ["knuth", "expected-size", "entropy", "most-parts"]
+GAMES = [("4x6", 4, 6, True), ("4x7", 4, 7, True), ("4x8", 4, 8, True),
+         ("bulls-and-cows", 4, 10, False), ("5x8", 5, 8, True)]  # fmt: skip
+BIG = [("6x9", 6, 9, True)]
+
+CHILD = """
+import json, resource, sys, time
+from mastermind import Rules, evaluate, make_strategy
+pegs, colors, repeats, name = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
+evaluate(make_strategy(name, Rules(pegs=2, colors=3)))  # load the compiled kernels
+strategy = make_strategy(name, Rules(pegs=pegs, colors=colors, repeats=repeats))
+started = time.perf_counter()  # includes choosing the first guess
+stats = evaluate(strategy)
+seconds = time.perf_counter() - started
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "peak_mib": peak, "mean": stats.mean, "total": stats.total,
+                  "max": stats.max, "first": stats.first_guess}))
+"""
+
+
+def child(pegs: int, colors: int, repeats: bool, name: str) -> dict:
+    args = [sys.executable, "-c", CHILD, str(pegs), str(colors), "1" if repeats else "0", name]
+    out = subprocess.run(args, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def classic_in_process(repeats: int = 50) -> tuple[float, float]:
+    from mastermind import Rules, evaluate, make_strategy
+
+    knuth = make_strategy("knuth", Rules())
+    evaluate(knuth)  # warm-up: JIT and the first guess
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        stats = evaluate(knuth)
+        times.append(time.perf_counter() - started)
+    assert stats.total == 5801
+    return statistics.median(times), min(times)
+
+
+def command_line(cache_dir: str | None) -> float:
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    beside = os.path.join(os.path.dirname(sys.executable), "mastermind")
+    exe = beside if os.path.exists(beside) else shutil.which("mastermind") or "mastermind"
+    started = time.perf_counter()
+    subprocess.run([exe, "evaluate", "--strategy", "knuth", "--json"], env=env,
+                   capture_output=True, check=True)  # fmt: skip
+    return time.perf_counter() - started
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--big", action="store_true", help="also 6 pegs, 9 colours")
+    parser.add_argument("--games", help="comma-separated subset, e.g. 4x6,5x8")
+    options = parser.parse_args()
+    games = GAMES + (BIG if options.big else [])
+    if options.games:
+        wanted = options.games.split(",")
+        games = [g for g in GAMES + BIG if g[0] in wanted]
+
+    print(f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}")
+    print(f"python {platform.python_version()}")
+    for name in STRATEGIES:  # fill the JIT cache on disk
+        child(5, 3, True, name)
+    with tempfile.TemporaryDirectory() as empty:
+        cold = command_line(empty)
+    warm = min(command_line(None) for _ in range(3))
+    median, best = classic_in_process()
+    print(f"classic Knuth tree in-process after warm-up: median {median * 1e3:.2f} ms, "
+          f"best {best * 1e3:.2f} ms (C++ peer: 3.5 ms)")  # fmt: skip
+    print(f"`mastermind evaluate --strategy knuth --json`: cold (empty JIT cache) {cold:.2f} s, "
+          f"warm {warm:.2f} s")  # fmt: skip
+    print()
+    print(f"{'game':<15} {'strategy':<14} {'seconds':>8} {'peak MiB':>9} {'mean':>8} "
+          f"{'total':>8} {'max':>4} {'first':>7}")  # fmt: skip
+    for label, pegs, colors, repeats in games:
+        for name in STRATEGIES:
+            r = child(pegs, colors, repeats, name)
+            print(
+                f"{label:<15} {name:<14} {r['seconds']:>8.2f} {r['peak_mib']:>9.0f} "
+                f"{r['mean']:>8.4f} {r['total']:>8} {r['max']:>4} {r['first']:>7}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
