@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-STRATEGY_NAMES = ["knuth", "expected-size", "entropy", "most-parts"]
+STRATEGY_NAMES = ["knuth", "expected-size", "entropy", "most-parts", "six-guess", "counter", "random"]
 
 EXIT_USAGE = 2
 
