@@ -90,6 +90,18 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out):  # pr
     for r in range(nrows):
         for i in range(pegs):
             gcount[r, guesses[r, i]] += 1
+    # A colour is dead from position k on when it can add no black (no guess has it at k or
+    # later) and no shared colour (the prefix has it at least as often as any guess): every dead
+    # colour then leaves the same rows to satisfy, so if one leads nowhere, all do.
+    most = np.zeros(colors, dtype=np.int64)
+    last = np.full(colors, -1, dtype=np.int64)
+    for r in range(nrows):
+        for i in range(pegs):
+            c = guesses[r, i]
+            most[c] = max(most[c], gcount[r, c])
+            last[c] = max(last[c], i)
+    complete = np.zeros(pegs, dtype=np.bool_)  # the digit at k had its whole subtree searched
+    dead_failed = np.zeros(pegs, dtype=np.bool_)  # a dead colour at k led nowhere
     used = np.zeros(colors, dtype=np.int64)  # colour counts of the prefix
     # black / shared counts of the prefix of length k against each row, for every k
     black = np.zeros((pegs + 1, nrows), dtype=np.int64)
@@ -102,13 +114,20 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out):  # pr
     while k >= 0:
         rest = pegs - k - 1
         if placed[k]:  # back from position k + 1: take this position's colour off, try the next
-            used[table[k, digit[k]]] -= 1
+            c = table[k, digit[k]]
+            used[c] -= 1
+            if complete[k] and used[c] >= most[c] and last[c] < k:
+                dead_failed[k] = True
             d = digit[k] + 1
         else:  # a fresh position: from the starting digit while the prefix is the start's
+            dead_failed[k] = False
             d = start[k] if tight >= k else 0
         found = False
         while d < colors:
             c = table[k, d]
+            if dead_failed[k] and used[c] >= most[c] and last[c] < k:
+                d += 1
+                continue
             if repeats or used[c] == 0:
                 ok = True
                 for r in range(nrows):
@@ -133,6 +152,7 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out):  # pr
             continue
         digit[k] = d
         placed[k] = True
+        complete[k] = not (tight >= k and d == start[k])
         tight = k + 1 if tight >= k and d == start[k] else min(tight, k)
         used[table[k, d]] += 1
         if k < pegs - 1 and not _completable(
