@@ -119,6 +119,8 @@ SEARCH_GAMES = [
     Rules(pegs=3, colors=5, repeats=False),
     Rules(pegs=4, colors=6, repeats=False),
     Rules(pegs=1, colors=3),
+    Rules(pegs=3, colors=8),  # many colours: most are "dead" for the search at some point
+    Rules(pegs=5, colors=3),
 ]
 
 
@@ -147,7 +149,7 @@ def test_every_counter_guess_is_the_brute_force_first_consistent_code(rules, tab
 def test_search_kernel_matches_brute_force(data):
     pegs = data.draw(st.integers(1, 4), label="pegs")
     repeats = data.draw(st.booleans(), label="repeats")
-    colors = data.draw(st.integers(max(2, pegs), 5), label="colors")
+    colors = data.draw(st.integers(max(2, pegs), 7 - pegs // 2), label="colors")
     rules = Rules(pegs=pegs, colors=colors, repeats=repeats)
     space = CodeSpace.of(rules)
     index = st.integers(0, space.size - 1)
