@@ -159,8 +159,34 @@ def test_search_kernel_matches_brute_force(data):
         guess, secret = space.code(data.draw(index)), space.code(data.draw(index))
         rows.append((guess.colors, score(guess.colors, secret.colors)))  # may well contradict
     start = data.draw(st.none() | st.lists(st.integers(0, colors - 1), min_size=pegs, max_size=pegs))
-    got = search.find_first(pegs, colors, repeats, rows, table, start)
+    memo_after = data.draw(st.sampled_from([1, 3, search.MEMO_AFTER]), label="memo_after")
+    got = search.find_first(pegs, colors, repeats, rows, table, start, memo_after)
     assert got == brute_first(rules, rows, table, start)
+
+
+def test_remembering_failed_states_changes_no_answer():
+    # Games too large for brute force: the search with its memory of failed states from the
+    # first digit on must find what the search without it finds, lies in the replies included.
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        repeats = trial % 2 == 1
+        pegs = int(rng.integers(4, 9))
+        colors = int(rng.integers(2 if repeats else pegs, 12))
+        rules = Rules(pegs=pegs, colors=max(colors, 2), repeats=repeats)
+        space = CodeSpace.of(rules)
+        table = np.array([rng.permutation(rules.colors) for _ in range(pegs)], dtype=np.int64)
+        secret = space.code(int(rng.integers(space.size))).colors
+        rows = []
+        while True:
+            args = (pegs, rules.colors, repeats, rows, table)
+            found = search.find_first(*args, memo_after=1)
+            assert found == search.find_first(*args, memo_after=10**18)
+            if found is None or found == secret:
+                break
+            black, white = score(found, secret)
+            if rng.random() < 0.05:
+                white = max(0, white - 1)  # the codemaker errs now and then
+            rows.append((found, (black, white)))
 
 
 # counter: big games, seeds, guess limit ---------------------------------------------------------

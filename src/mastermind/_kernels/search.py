@@ -14,7 +14,10 @@ be completed if ``b <= B <= b + (p - k)`` and ``s <= S <= s + (p - k)``. When ev
 the bounds say ``b == B`` and ``s == S``: exactly consistency. The first complete code the walk
 reaches is therefore the first consistent code in counter order. After each digit a cheap
 look-ahead (:func:`_completable`) also checks that the open positions can still supply what each
-row lacks, given the colours that other rows have ruled out.
+row lacks, given the colours that other rows have ruled out. Two further shortcuts drop only
+prefixes that cannot lead to a consistent code: once one "dead" colour has led nowhere at a
+position, the other dead colours are skipped there; and in long searches, the states that led
+nowhere are remembered (different prefixes often leave the same state: see :func:`_signature`).
 """
 
 from __future__ import annotations
@@ -69,8 +72,52 @@ def _completable(guesses, blacks, shared, gcount, used, black, share, start, rep
     return True
 
 
+#: A search that has placed this many digits starts remembering the states that led nowhere.
+MEMO_AFTER = 20_000
+
+#: Bytes the memory of failed states may take.
+MEMO_BYTES = 32 << 20
+
+
 @njit(cache=True)
-def first_consistent(guesses, blacks, shared, table, repeats, start, out):  # pragma: no cover - compiled
+def _signature(key, depth, black_row, used, cap):
+    """Fill ``key`` with what decides the rest of the search, and return its hash.
+
+    The open positions only see the position reached, the blacks of each row so far, and the
+    colour counts of the prefix up to the most that any guess has (more of a colour changes no
+    shared count); the shared counts so far follow from those colour counts.
+    """
+    nrows = black_row.shape[0]
+    key[0] = depth
+    for r in range(nrows):
+        key[1 + r] = black_row[r]
+    for c in range(cap.shape[0]):
+        key[1 + nrows + c] = min(used[c], cap[c])
+    h = np.uint64(14695981039346656037)
+    for i in range(key.shape[0]):
+        h = (h ^ np.uint64(key[i])) * np.uint64(1099511628211)
+    return h
+
+
+@njit(cache=True)
+def _slot(keys, filled, key, h):
+    """Open addressing: the slot of ``key`` and whether it is there, or the empty slot for it."""
+    mask = keys.shape[0] - 1
+    i = np.int64(h & np.uint64(mask))
+    while filled[i]:
+        same = True
+        for j in range(key.shape[0]):
+            if keys[i, j] != key[j]:
+                same = False
+                break
+        if same:
+            return i, True
+        i = (i + 1) & mask
+    return i, False
+
+
+@njit(cache=True)
+def first_consistent(guesses, blacks, shared, table, repeats, start, out, memo_after=MEMO_AFTER):
     """Write the first consistent code in counter order into ``out``; return whether one exists.
 
     Args:
@@ -82,6 +129,7 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out):  # pr
         start: (pegs,) int64 digits of the counter value to start from; codes before it are skipped
             (all zeros to search from the beginning).
         out: (pegs,) int64, receives the colours of the code found.
+        memo_after: after this many digits placed, remember the states that led nowhere.
     """
     nrows = guesses.shape[0]
     pegs, colors = table.shape
@@ -100,6 +148,16 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out):  # pr
             c = guesses[r, i]
             most[c] = max(most[c], gcount[r, c])
             last[c] = max(last[c], i)
+    # Different prefixes often leave the same state (see _signature): once a state has led
+    # nowhere, it is remembered, and prefixes that reach it again are dropped at once.
+    cap = most.copy()
+    if not repeats:
+        cap = np.maximum(cap, 1)  # a colour used once is then unavailable
+    key = np.zeros(1 + nrows + colors, dtype=np.int8)
+    keys = np.zeros((1, key.shape[0]), dtype=np.int8)
+    filled = np.zeros(1, dtype=np.bool_)
+    stored = 0
+    placements = 0
     complete = np.zeros(pegs, dtype=np.bool_)  # the digit at k had its whole subtree searched
     dead_failed = np.zeros(pegs, dtype=np.bool_)  # a dead colour at k led nowhere
     used = np.zeros(colors, dtype=np.int64)  # colour counts of the prefix
@@ -115,6 +173,13 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out):  # pr
         rest = pegs - k - 1
         if placed[k]:  # back from position k + 1: take this position's colour off, try the next
             c = table[k, digit[k]]
+            if complete[k] and k < pegs - 1 and filled.shape[0] > 1 and 2 * stored < filled.shape[0]:
+                h = _signature(key, k + 1, black[k + 1], used, cap)
+                i, there = _slot(keys, filled, key, h)
+                if not there:
+                    keys[i] = key
+                    filled[i] = True
+                    stored += 1
             used[c] -= 1
             if complete[k] and used[c] >= most[c] and last[c] < k:
                 dead_failed[k] = True
@@ -142,6 +207,11 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out):  # pr
                         break
                     black[k + 1, r] = b
                     share[k + 1, r] = s
+                if ok and filled.shape[0] > 1 and k < pegs - 1:
+                    used[c] += 1
+                    h = _signature(key, k + 1, black[k + 1], used, cap)
+                    used[c] -= 1
+                    ok = not _slot(keys, filled, key, h)[1]
                 if ok:
                     found = True
                     break
@@ -155,6 +225,13 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out):  # pr
         complete[k] = not (tight >= k and d == start[k])
         tight = k + 1 if tight >= k and d == start[k] else min(tight, k)
         used[table[k, d]] += 1
+        placements += 1
+        if placements == memo_after:
+            size = 1 << 22
+            while size * key.shape[0] > MEMO_BYTES:
+                size >>= 1
+            keys = np.zeros((size, key.shape[0]), dtype=np.int8)
+            filled = np.zeros(size, dtype=np.bool_)
         if k < pegs - 1 and not _completable(
             guesses, blacks, shared, gcount, used, black[k + 1], share[k + 1], k + 1, repeats, forbid
         ):
@@ -185,7 +262,15 @@ def identity_table(pegs: int, colors: int) -> np.ndarray:
     return np.tile(np.arange(colors, dtype=np.int64), (pegs, 1))
 
 
-def find_first(pegs: int, colors: int, repeats: bool, rows, table: np.ndarray | None = None, start=None):
+def find_first(
+    pegs: int,
+    colors: int,
+    repeats: bool,
+    rows,
+    table: np.ndarray | None = None,
+    start=None,
+    memo_after: int = MEMO_AFTER,
+):
     """The colours of the first code in counter order consistent with ``rows``, or None.
 
     ``rows`` are (guess colours, (black, white)) pairs; ``table`` defaults to numeric order;
@@ -196,6 +281,6 @@ def find_first(pegs: int, colors: int, repeats: bool, rows, table: np.ndarray | 
     guesses, blacks, shared = history_arrays(pegs, rows)
     begin = np.zeros(pegs, dtype=np.int64) if start is None else np.asarray(start, dtype=np.int64)
     out = np.zeros(pegs, dtype=np.int64)
-    if first_consistent(guesses, blacks, shared, table, repeats, begin, out):
+    if first_consistent(guesses, blacks, shared, table, repeats, begin, out, memo_after):
         return tuple(int(c) for c in out)
     return None
