@@ -72,8 +72,9 @@ class Counter(Strategy):
             return self.first
         rules = self.rules
         history = state.history
-        # Every code before the answer for a shorter history fits no code of that history, so
-        # the search may start from that answer (the counter never runs backwards).
+        # No code before the answer for this history less its last row fits that shorter
+        # history, so none fits this one: the search may start from that answer (the counter
+        # never runs backwards).
         start = self._answers.get(history[:-1]) if history else None
         if start is None:
             start = np.zeros(rules.pegs, dtype=np.int64)
