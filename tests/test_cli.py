@@ -72,3 +72,10 @@ def test_installed_command_runs():
         check=False,
     )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def test_help_names_every_registered_strategy():
+    from mastermind import STRATEGIES
+    from mastermind.cli import STRATEGY_NAMES
+
+    assert [s.name for s in STRATEGIES] == STRATEGY_NAMES

@@ -176,4 +176,4 @@ def test_a_game_too_large_to_enumerate_with_a_strategy_that_does_not_enumerate(m
     assert "Took back the last reply." in out and out.count("Guess 2: 0000000001") == 2
     assert code == 1
     code, out, err = run("guess", "--pegs", "10", "--colors", "30", input="quit\n")
-    assert code == 2 and "knuth must enumerate" in err
+    assert code == 2 and "knuth cannot play 10 pegs, 30 colours" in err

@@ -89,9 +89,14 @@ def test_compare_defaults_to_every_registered_strategy_even_new_ones(monkeypatch
             return int(state.candidate_indices()[0])
 
     monkeypatch.setattr(registry, "STRATEGIES", [*registry.STRATEGIES, FirstCandidate])
-    code, out, _ = run("compare", *SMALL, "--json")
+    code, out, err = run("compare", *SMALL, "--json", "--seed", "1")
     names = [d["strategy"] for d in json.loads(out)]
-    assert names == ["knuth", "expected-size", "entropy", "most-parts", "first-candidate"]
+    # six-guess exists only for the classic game: by default it is skipped, and that is said
+    assert names == ["knuth", "expected-size", "entropy", "most-parts", "counter", "random",
+                     "first-candidate"]  # fmt: skip
+    assert "skipped six-guess" in err
+    code, out, err = run("compare", *SMALL, "--strategies", "six-guess")
+    assert code == 2 and "six-guess" in err
     code, out, _ = run("solve", "--strategy", "first-candidate", "1122=0,0")
     assert code == 0 and "first-candidate plays next: 3333" in out
     code, out, _ = run("play", "--seed", "1", "-s", "first-candidate", input="hint\nquit\n")

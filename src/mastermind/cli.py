@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 import click
 
 #: For help text only: the registry (mastermind.strategies.STRATEGIES) decides which names work.
-STRATEGY_NAMES = ["knuth", "expected-size", "entropy", "most-parts"]
+STRATEGY_NAMES = ["knuth", "expected-size", "entropy", "most-parts", "six-guess", "counter", "random"]
 
 #: Exit statuses: 0 done (a game won), 1 a game not won (lost, or given up), 2 bad input.
 EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
@@ -916,16 +916,28 @@ def compare(
     from .evaluation import evaluate as run
     from .evaluation import sample_secrets
     from .plot import check_plot_path
+    from .errors import StrategyError
     from .strategies import STRATEGIES, find_strategy, make_strategy
 
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies else None
     if names is not None and not names:
         _fail("--strategies is empty: give names separated by commas, e.g. knuth,entropy")
+    chosen = names is not None
     names = names or [cls.name for cls in STRATEGIES]
     names = [find_strategy(n).name for n in names]  # every name checked before any work
     if plot:
         check_plot_path(plot)
-    players = [make_strategy(n, rules) for n in names]
+    players = []
+    for name in names:
+        try:
+            players.append(make_strategy(name, rules))
+        except StrategyError as err:
+            if chosen:
+                raise
+            # By default every registered strategy that can play this game takes part.
+            click.echo(f"mastermind: skipped {name}: {err}", err=True)
+    if not players:
+        _fail(f"no strategy can play {rules.describe()} as a whole; try --sample N")
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     per = rules.size if secrets is None else len(secrets)
     results = []

@@ -112,6 +112,11 @@ def evaluate(
     sample = secrets is not None
     if strategy.randomized or sample:
         if secrets is None:
+            if not space.enumerable:
+                raise StrategyError(
+                    f"{rules.describe()} has {space.size:,} codes, too many to play every secret; "
+                    "evaluate a sample of them (--sample N)"
+                )
             secrets = np.arange(space.size, dtype=np.int64)
         firsts = set()
         for secret in secrets:

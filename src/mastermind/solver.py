@@ -121,10 +121,13 @@ def smallest_contradiction(rules: Rules, history: Sequence[Row]) -> tuple[int, .
     """Positions of a smallest set of rows that no code satisfies together, or None if consistent.
 
     Sets are tried by increasing size, so the answer has as few rows as possible; among sets of
-    that size, the one that comes first in order of row positions.
+    that size, the one that comes first in order of row positions. Games too large to enumerate
+    are checked with the counter's skip-ahead search instead of masks over every code (the number
+    of sets tried still grows quickly with the size of the answer).
     """
     space = CodeSpace.of(rules)
-    space.require_enumerable()
+    if not space.enumerable:
+        return _smallest_contradiction_by_search(rules, history)
     masks = []
     for code, fb in history:
         masks.append(_feedback_of_all(space, space.index(code.colors)) == fb.to_int(rules.pegs))
@@ -134,6 +137,24 @@ def smallest_contradiction(rules: Rules, history: Sequence[Row]) -> tuple[int, .
         for rows in itertools.combinations(range(len(history)), size):
             if not np.logical_and.reduce([masks[i] for i in rows], axis=0).any():
                 return rows
+    return None  # unreachable: the whole history is inconsistent
+
+
+def _smallest_contradiction_by_search(rules: Rules, history: Sequence[Row]) -> tuple[int, ...] | None:
+    from ._kernels import search
+
+    rows = [(code.colors, fb) for code, fb in history]
+
+    def consistent(positions: Sequence[int]) -> bool:
+        chosen = [rows[i] for i in positions]
+        return search.find_first(rules.pegs, rules.colors, rules.repeats, chosen) is not None
+
+    if consistent(range(len(rows))):
+        return None
+    for size in range(1, len(rows) + 1):
+        for positions in itertools.combinations(range(len(rows)), size):
+            if not consistent(positions):
+                return positions
     return None  # unreachable: the whole history is inconsistent
 
 

@@ -13,9 +13,20 @@ from ..code import Code
 from ..errors import StrategyError
 from ..rules import Rules
 from .base import Strategy
+from .counter import Counter
 from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
+from .random_choice import RandomCandidate
+from .six_guess import SixGuess
 
-STRATEGIES: list[type[Strategy]] = [Knuth, ExpectedSize, Entropy, MostParts]
+STRATEGIES: list[type[Strategy]] = [
+    Knuth,
+    ExpectedSize,
+    Entropy,
+    MostParts,
+    SixGuess,
+    Counter,
+    RandomCandidate,
+]
 
 
 def find_strategy(name: str) -> type[Strategy]:

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..code import Code, CodeSpace
+from ..code import ENUMERATION_LIMIT, Code, CodeSpace
 from ..errors import StrategyError
 from ..notation import Notation
 from ..rules import Rules
@@ -41,8 +41,9 @@ class Strategy(ABC):
 
             able = [s.name for s in STRATEGIES if not s.enumerates]
             raise StrategyError(
-                f"{self.name} must enumerate all {self.space.size:,} codes of "
-                f"{rules.describe()}; too large. Strategies that can play it: {', '.join(able)}"
+                f"{self.name} cannot play {rules.describe()}: it must list all {self.space.size:,} "
+                f"codes, and at most {ENUMERATION_LIMIT:,} can be listed; "
+                f"strategies that can play it: {', '.join(able) or 'none'}"
             )
         if isinstance(first, str):
             first = Notation(rules).parse_code(first)
