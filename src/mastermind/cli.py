@@ -913,10 +913,10 @@ def compare(
       mastermind compare --strategies knuth,entropy --preset bulls-and-cows --sample 500 --seed 1
       mastermind compare --json
     """
+    from .errors import StrategyError
     from .evaluation import evaluate as run
     from .evaluation import sample_secrets
     from .plot import check_plot_path
-    from .errors import StrategyError
     from .strategies import STRATEGIES, find_strategy, make_strategy
 
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies else None
