@@ -100,7 +100,8 @@ class CodeSpace:
             for c in colors:
                 index = index * self.colors + c
             return index
-        index, used = 0, []
+        index = 0
+        used: list[int] = []
         for i, c in enumerate(colors):
             smaller_unused = c - sum(u < c for u in used)
             index += smaller_unused * perm(self.colors - i - 1, self.pegs - i - 1)

@@ -142,7 +142,7 @@ def evaluate(
         distribution=dict(sorted(distribution.items())),
         seconds=seconds,
         codes=space.size,
-        sample=sample and len(secrets) < space.size,
+        sample=secrets is not None and len(secrets) < space.size,
         seed=seed,
     )
 
@@ -164,7 +164,7 @@ def sample_secrets(rules: Rules, count: int, seed: int | None = None) -> np.ndar
             colors = rng.integers(0, rules.colors, size=rules.pegs)
         else:
             colors = rng.permutation(rules.colors)[: rules.pegs]
-        chosen.add(space.index(colors))
+        chosen.add(space.index(colors.tolist()))
     return np.array(sorted(chosen), dtype=np.int64)
 
 

@@ -162,7 +162,7 @@ class Notation:
         except NotationError as err:
             raise type(err)(f"{where}{item!r}: {err}") from None
 
-    def format_history(self, history: Iterable[tuple[Sequence[int], Feedback]]) -> str:
+    def format_history(self, history: Iterable[tuple[Code | Sequence[int], Feedback]]) -> str:
         return " ".join(f"{self.format_code(g)}={f.black},{f.white}" for g, f in history)
 
     # strategy trees ---------------------------------------------------------------------------

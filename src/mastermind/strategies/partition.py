@@ -135,11 +135,12 @@ class PartitionStrategy(Strategy):
                 progress(space.size)
             return {k: int(n) for k, n in enumerate(dist[1:], 1) if n}
         # Expand the top of the tree level by level, choosing each level's guesses on all cores.
-        level = [(np.arange(space.size, dtype=np.int64), (), 1)]
+        Level = list[tuple[np.ndarray, tuple[int, ...], int]]
+        level: Level = [(np.arange(space.size, dtype=np.int64), (), 1)]
         guesses = [first]
-        units = []
+        units: Level = []
         while level:
-            below = []
+            below: Level = []
             for (cands, history, depth), g in zip(level, guesses, strict=True):
                 fbs = tree.feedback_many(*packed.arrays[1:], g, cands, pegs, packed.width)
                 order = np.argsort(fbs, kind="stable")
