@@ -138,19 +138,42 @@ def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
 # scoring
 
 
+_LOW4_I = np.int64(0x1111111111111111)
+_LOW8_I = np.int64(0x0101010101010101)
+
+
 @njit(cache=True)
 def score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, width,
-                criterion, bound, hist, seen):  # fmt: skip
+                criterion, bound, hist, seen, cpk, cms):  # fmt: skip
     """Score of ``g`` over cands[lo:hi]; returns ``bound`` as soon as it cannot get below it.
 
     ``hist`` must be all zero on entry and is left so; ``seen`` has room for hi - lo entries.
+    ``cpk`` and ``cms`` hold the candidates' packed codes and multiset ids (from :func:`gather`)
+    when the shared-colour table exists: read in order, they spare a lookup per pair.
     """
     s = 0
     parts = 0
     touched = 0
     result = bound
+    tabled = shared.shape[0] > 0
+    pg = np.int64(packed[g])
+    mg = msid[g]
     for j in range(lo, hi):
-        f = fb(packed, msid, shared, counts, g, cands[j], pegs, width)
+        if tabled:
+            x = pg ^ cpk[j - lo]
+            if width == 4:
+                y = x | (x >> 1)
+                y = (y | (y >> 2)) & _LOW4_I
+                differ = (y * _LOW4_I) >> 60
+            else:
+                y = x | (x >> 4)
+                y = y | (y >> 2)
+                y = (y | (y >> 1)) & _LOW8_I
+                differ = (y * _LOW8_I) >> 56
+            black = pegs - (differ & 15 if width == 4 else differ & 255)
+            f = black * pegs + shared[mg, cms[j - lo]]
+        else:
+            f = fb(packed, msid, shared, counts, g, cands[j], pegs, width)
         c = hist[f]
         hist[f] = c + 1
         seen[touched] = f
@@ -202,7 +225,7 @@ SYMMETRY_FIRST = 24
 
 def scratch_size(n: int, pegs: int, colors: int, kinds: int) -> int:
     """Entries of the workspace that :func:`choose` needs for n candidates."""
-    return (pegs + 1) ** 2 + n + pegs + colors + 2 * pegs + kinds + pegs + 1
+    return (pegs + 1) ** 2 + 3 * n + pegs + colors + 2 * pegs + kinds + pegs + 1
 
 
 @njit(cache=True)
@@ -239,6 +262,14 @@ def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, b
     ms_bound = scratch[at : at + kinds]
     at += kinds
     group = scratch[at : at + pegs + 1]
+    at += pegs + 1
+    cpk = scratch[at : at + n]
+    at += n
+    cms = scratch[at : at + n]
+    if kinds > 0:
+        for j in range(lo, hi):
+            cpk[j - lo] = np.int64(packed[cands[j]])
+            cms[j - lo] = msid[cands[j]]
     for f in range(nclasses):
         hist[f] = 0
     npairs = np.int64(0)
@@ -260,7 +291,7 @@ def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, b
                                              relabel):  # fmt: skip
             continue
         s = score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, width,
-                        criterion, best_score, hist, seen)  # fmt: skip
+                        criterion, best_score, hist, seen, cpk, cms)  # fmt: skip
         if s < best_score:
             best, best_score = g, s
             if best_score <= floor:
@@ -298,7 +329,7 @@ def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, b
                                              relabel):  # fmt: skip
             continue
         s = score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, width,
-                        criterion, best_score, hist, seen)  # fmt: skip
+                        criterion, best_score, hist, seen, cpk, cms)  # fmt: skip
         if s < best_score:
             best, best_score = g, s
             if best_score <= floor:
