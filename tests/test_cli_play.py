@@ -110,7 +110,7 @@ def test_bad_options_exit_2_in_one_line():
         (["--strategy", "nope"], "unknown strategy 'nope'"),
         (["--seed", "x"], "'x' is not a valid integer"),
         (["--pegs", "0"], "pegs must be 1 to 10"),
-        (["--max-guesses", "0"], "max_guesses must be at least 1"),
+        (["--max-guesses", "0"], "max guesses must be at least 1"),
         (["--colr", "5"], "No such option '--colr'"),
     ]:
         code, out, err = run("play", *args, input="quit\n")

@@ -132,3 +132,13 @@ def test_solve_through_the_real_entry_point():
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("mastermind: error: the replies contradict each other")
     assert proc.stderr.count("\n") == 1
+
+
+def test_review_findings_on_output():
+    code, out, _ = run("partition", "--candidates", "1123", "-g", "1123", "--json")
+    assert code == 0 and "-0.0" not in out
+    code, out, _ = run("partition", "--candidates", "1123", "-g", "1123")
+    assert "1 candidate: 1123" in out and "-0.000" not in out
+    code, _, err = run("solve", "--show", "0", "1122=1,0")
+    assert code == 2
+    assert json.loads(run("solve", "--json", "1122=-")[1])["candidates"] == 256

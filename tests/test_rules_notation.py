@@ -27,8 +27,8 @@ def test_presets():
     [
         ({"pegs": 0}, "pegs must be 1 to 10"),
         ({"pegs": 11}, "pegs must be 1 to 10"),
-        ({"colors": 1}, "colors must be 2 to 36"),
-        ({"colors": 37}, "colors must be 2 to 36"),
+        ({"colors": 1}, "colours must be 2 to 36"),
+        ({"colors": 37}, "colours must be 2 to 36"),
         ({"pegs": 5, "colors": 4, "repeats": False}, "at least 5 colours"),
         ({"max_guesses": 0}, "at least 1"),
     ],
@@ -126,3 +126,12 @@ def test_every_public_name_resolves():
         assert getattr(mastermind, name) is not None
     with pytest.raises(AttributeError):
         mastermind.no_such_name  # noqa: B018
+
+
+def test_review_findings_on_replies():
+    notation = Notation(Rules())
+    with pytest.raises(NotationError, match="has no reply after '='"):
+        notation.parse_history("1122=")
+    assert notation.parse_history("1122=-") == [(Code((0, 0, 1, 1)), Feedback(0, 0))]
+    with pytest.raises(FeedbackError, match="with 1 peg there is no other place"):
+        parse_feedback("0,1", Rules(pegs=1, colors=2))

@@ -72,7 +72,8 @@ class Partition:
     def entropy(self) -> float:
         """The information of the reply, in bits."""
         total = self.size
-        return -sum(n / total * math.log2(n / total) for n in self.classes.values()) if total else 0.0
+        bits = -sum(n / total * math.log2(n / total) for n in self.classes.values()) if total else 0.0
+        return bits + 0.0  # one class: -0.0 would print as "-0.000"
 
     @property
     def parts(self) -> int:

@@ -100,10 +100,9 @@ def strategy_option(command: Callable) -> Callable:
 @contextmanager
 def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr when it is a terminal; yields the callback to advance it."""
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    console = Console(stderr=True)
+    console = _console(stderr=True)  # honours --no-color and NO_COLOR like every other output
     if not console.is_terminal:
         yield None
         return
@@ -667,7 +666,7 @@ def guess(
 @strategy_option
 @click.argument("history", nargs=-1)
 @click.option(
-    "--show", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
+    "--show", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
     help="List every candidate when there are at most N, otherwise a sample of N.",
 )  # fmt: skip
 @click.option("--seed", type=int, metavar="N", help="Seed for randomised strategies.")
@@ -730,7 +729,7 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
     help="The candidate set itself, e.g. 1123,3151,1141,6544 (filtered by HISTORY if given).",
 )  # fmt: skip
 @click.option(
-    "--show", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
+    "--show", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
     help="List the codes in each class when there are at most N candidates.",
 )  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -750,7 +749,7 @@ def partition(
     criterion: largest class (knuth), expected size (expected-size), entropy in bits
     (entropy), number of classes (most-parts); * marks the best guess under each. The
     candidates are those HISTORY leaves, or --candidates. Without --guess, the --strategy's
-    next guess is scored.
+    next guess after HISTORY is scored (with --candidates, name the guesses).
 
     \b
     Examples:
@@ -814,7 +813,8 @@ def partition(
     console = _console()
     shown = " ".join(notation.format_code(space.code(i)) for i in cands[:show])
     more = " ..." if len(cands) > show else ""
-    console.print(f"{len(cands):,} candidates: {shown}{more}", markup=False)
+    word = "candidate" if len(cands) == 1 else "candidates"
+    console.print(f"{len(cands):,} {word}: {shown}{more}", markup=False)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     table.add_column("reply")
     for p in parts:
@@ -919,12 +919,12 @@ def compare(
     from .plot import check_plot_path
     from .strategies import STRATEGIES, find_strategy, make_strategy
 
-    names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies else None
+    names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies is not None else None
     if names is not None and not names:
         _fail("--strategies is empty: give names separated by commas, e.g. knuth,entropy")
     chosen = names is not None
     names = names or [cls.name for cls in STRATEGIES]
-    names = [find_strategy(n).name for n in names]  # every name checked before any work
+    names = list(dict.fromkeys(find_strategy(n).name for n in names))  # checked, each once
     if plot:
         check_plot_path(plot)
     players = []

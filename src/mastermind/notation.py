@@ -157,6 +157,10 @@ class Notation:
         if sep is None:
             raise NotationError(f"{where}{item!r} is not GUESS=BLACK,WHITE (e.g. {self.example()}=1,0)")
         guess_text, feedback_text = item.split(sep, 1)
+        if not feedback_text.strip():
+            raise NotationError(
+                f"{where}{item!r} has no reply after {sep!r}: write BLACK,WHITE (e.g. 1,0), or - for none"
+            )
         try:
             return self.parse_code(guess_text), self.parse_feedback(feedback_text)
         except NotationError as err:
@@ -270,7 +274,11 @@ def check_feedback(fb: Feedback, rules: Rules, raw: str | None = None) -> None:
     if fb.black + fb.white > p:
         why = f"there are only {p} pegs"
     elif fb.black == p - 1 and fb.white == 1:
-        why = f"if {p - 1} pegs are right, the last peg cannot be right in another place"
+        why = (
+            "with 1 peg there is no other place for a colour to be in"
+            if p == 1
+            else f"if {p - 1} pegs are right, the last peg cannot be right in another place"
+        )
     else:
         least = 2 * p - rules.colors
         why = f"without repeats any two codes share at least {least} colours"

@@ -30,18 +30,18 @@ class Rules:
         for name in ("pegs", "colors", "max_guesses"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesError(f"{name} must be a whole number, not {value!r}")
+                raise RulesError(f"{name.replace('_', ' ')} must be a whole number, not {value!r}")
         if not MIN_PEGS <= self.pegs <= MAX_PEGS:
             raise RulesError(f"pegs must be {MIN_PEGS} to {MAX_PEGS}, not {self.pegs}")
         if not MIN_COLORS <= self.colors <= MAX_COLORS:
-            raise RulesError(f"colors must be {MIN_COLORS} to {MAX_COLORS}, not {self.colors}")
+            raise RulesError(f"colours must be {MIN_COLORS} to {MAX_COLORS}, not {self.colors}")
         if not self.repeats and self.colors < self.pegs:
             raise RulesError(
                 f"without repeated colours, {self.pegs} pegs need at least {self.pegs} colours "
                 f"(got {self.colors})"
             )
         if self.max_guesses < 1:
-            raise RulesError(f"max_guesses must be at least 1, not {self.max_guesses}")
+            raise RulesError(f"max guesses must be at least 1, not {self.max_guesses}")
 
     @property
     def size(self) -> int:
