@@ -142,3 +142,21 @@ def test_review_findings_on_output():
     code, _, err = run("solve", "--show", "0", "1122=1,0")
     assert code == 2
     assert json.loads(run("solve", "--json", "1122=-")[1])["candidates"] == 256
+
+
+def test_solve_a_game_too_large_to_list_with_the_counter():
+    code, out, _ = run("solve", "--pegs", "8", "--colors", "10", "-s", "counter", "--seed", "1",
+                       "12345678=2,3", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["candidates"] is None and len(data["guess"]) == 8
+    from mastermind import Notation, Rules, score
+
+    rules = Rules(pegs=8, colors=10)
+    notation = Notation(rules)
+    guess = notation.parse_code(data["guess"])
+    assert score(notation.parse_code("12345678").colors, guess.colors) == (2, 3)
+    code, _, err = run("solve", "--pegs", "8", "--colors", "10", "-s", "counter",
+                       "12345678=8,0", "12345678=2,3")  # fmt: skip
+    assert code == 2 and "row 1 (12345678=8,0), row 2 (12345678=2,3)" in err
+    code, _, err = run("solve", "--pegs", "8", "--colors", "10", "12345678=2,3")
+    assert code == 2 and "strategies that can play it: counter" in err

@@ -455,12 +455,16 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
         elif command == "hint":
             try:
                 state = SolverState(rules, history)
-                left = len(state.candidate_indices())
+                # games too large to list: a strategy that does not enumerate still hints
+                left = len(state.candidate_indices()) if space.enumerable else None
                 with _thinking(console, strategy):
                     player = player or _make_player(strategy, rules, seed)
                     hint = notation.format_code(space.code(_next_guess(player, state)))
             except MastermindError as err:
                 say(f"No hint: {err}", markup=False)
+                continue
+            if left is None:
+                say(f"Hint: {strategy} would play {hint}.", markup=False)
                 continue
             codes = "1 code is" if left == 1 else f"{left:,} codes are"
             say(f"Hint: {codes} still possible; {strategy} would play {hint}.", markup=False)
@@ -691,13 +695,25 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
     import numpy as np
 
     from .notation import Notation
+    from .solver import SolverState
 
     notation = Notation(rules)
     rows = _parse_history(rules, history)
-    state, cands = _candidates_or_fail(rules, rows)
+    if SolverState(rules).space.enumerable:
+        state, cands = _candidates_or_fail(rules, rows)
+    else:  # too many codes to list: only a strategy that does not enumerate can answer
+        state, cands = SolverState(rules, rows), None
     with _thinking(_console(stderr=True), strategy):
         player = _make_player(strategy, rules, seed)
         next_guess = notation.format_code(state.space.code(_next_guess(player, state)))
+    if cands is None:
+        if as_json:
+            click.echo(json.dumps({"candidates": None, "guess": next_guess, "sample": []}))
+        else:
+            say = _console().print
+            say(f"{state.space.size:,} codes in all: too many to list or count.", markup=False)
+            say(f"{strategy} plays next: [bold]{next_guess}[/]")
+        return
     complete = len(cands) <= show
     picked = cands if complete else cands[np.linspace(0, len(cands) - 1, show).round().astype(np.int64)]
     sample = [notation.format_code(state.space.code(i)) for i in picked]
