@@ -81,7 +81,10 @@ def test_hint_with_another_strategy_and_a_game_too_large_for_it():
     code, out, _ = run("play", "--seed", "2", *SMALL, "-s", "most-parts", input="hint\nquit\n")
     assert "most-parts would play" in out
     code, out, _ = run("play", "--seed", "2", "--pegs", "10", "--colors", "30", input="hint\nquit\n")
-    assert code == 1 and "No hint:" in out and "too many" in out
+    assert code == 1 and "No hint:" in out and "strategies that can play it: counter" in out
+    code, out, _ = run("play", "--seed", "2", "--pegs", "10", "--colors", "30", "-s", "counter",
+                       input="hint\nquit\n")  # fmt: skip
+    assert "Hint: counter would play" in out
 
 
 def test_end_of_input_and_quit_end_the_game_cleanly():
