@@ -52,6 +52,16 @@ class Strategy(ABC):
     def new_game(self, rng: np.random.Generator) -> None:  # noqa: B027 - optional hook
         """Called before each game with the game's own generator."""
 
+    def prepare(self) -> None:
+        """Build tables and load compiled code now, so that timing a game times only the game.
+
+        The default plays the first move of a game once (the JIT compiles or loads what it
+        needs); strategies for which that move is itself real work override this.
+        """
+        if self.randomized:
+            self.new_game(np.random.default_rng(0))
+        self.choose(SolverState(self.rules))
+
     def first_guess(self) -> int:
         """The first guess's code index (the override, if one was given)."""
         if self.first is not None:

@@ -91,6 +91,14 @@ class PartitionStrategy(Strategy):
             self._own_first = choice
         return choice
 
+    def prepare(self) -> None:
+        """Packed codes of the game, and the compiled search loaded (on three candidates)."""
+        if self.kernel == "numba":
+            packed = tree.packed_of(self.space)
+            used, blocks = packed.symmetry(())
+            cands = np.arange(min(3, self.space.size), dtype=np.int64)
+            self._subtree(packed, cands, used, blocks, 1, -1, True)
+
     def _fast_choice(self, cands: np.ndarray, guesses: Sequence[int]) -> int:
         """The compiled choice: same key as the reference, on a symmetry-reduced pool."""
         if len(cands) <= 2:
