@@ -77,3 +77,13 @@ def test_first_guess_override():
     stats = evaluate(make_strategy("knuth", CLASSIC, first="1123"))
     assert stats.first_guess == "1123"
     assert stats.max > 5  # Knuth: other first guesses do not win in five every time
+
+
+def test_a_tree_cut_at_a_depth_shows_the_same_as_the_whole_tree():
+    knuth = make_strategy("knuth", CLASSIC)
+    notation = Notation(CLASSIC)
+    whole, cut = strategy_tree(knuth), strategy_tree(knuth, depth=2)
+    assert notation.tree_to_dict(cut, 2) == notation.tree_to_dict(whole, 2)
+    assert notation.format_tree(cut, 2) == notation.format_tree(whole, 2)
+    assert notation.tree_to_dot(cut, 2) == notation.tree_to_dot(whole, 2)
+    assert all(not child.children for child in cut.children.values())

@@ -885,7 +885,7 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None) -
 
     player = make_strategy(strategy, rules, first=first)
     with progress_bar(rules.size, f"{strategy} tree on {rules.describe()}") as advance:
-        root = strategy_tree(player, progress=advance)
+        root = strategy_tree(player, progress=advance, depth=depth)
     notation = Notation(rules)
     if fmt == "json":
         out = {

@@ -171,13 +171,16 @@ def sample_secrets(rules: Rules, count: int, seed: int | None = None) -> np.ndar
     return np.array(sorted(chosen), dtype=np.int64)
 
 
-def strategy_tree(strategy: Strategy, progress: Progress | None = None) -> Node:
-    """The whole decision tree of a deterministic strategy."""
+def strategy_tree(strategy: Strategy, progress: Progress | None = None, depth: int | None = None) -> Node:
+    """The decision tree of a deterministic strategy: whole, or its first ``depth`` + 1 guesses.
+
+    With ``depth``, nodes of guess number depth + 1 have their guess and size but no children.
+    """
     if strategy.randomized:
         raise StrategyError(f"{strategy.name} is randomised: it has no single tree")
     space = CodeSpace.of(strategy.rules)
     root = Node(guess=strategy.first_guess(), size=space.size)
-    _walk(strategy, SolverState(strategy.rules), 1, {}, progress, root, root.guess)
+    _walk(strategy, SolverState(strategy.rules), 1, {}, progress, root, root.guess, depth)
     return root
 
 
@@ -189,8 +192,12 @@ def _walk(
     progress: Progress | None,
     node: Node | None = None,
     guess: int | None = None,
+    limit: int | None = None,
 ) -> None:
-    """Play the strategy from ``state`` against all of its candidates at once."""
+    """Play the strategy from ``state`` against all of its candidates at once.
+
+    Below guess number ``limit`` + 1 nothing is expanded (for trees shown to a depth).
+    """
     if depth > RUNAWAY_GUESSES:
         raise StrategyError(f"{strategy.name} made no progress after {RUNAWAY_GUESSES} guesses")
     space = state.space
@@ -201,6 +208,8 @@ def _walk(
         guess = strategy.choose(state)
     if node is not None:
         node.guess = guess
+    if limit is not None and depth > limit:
+        return
     fbs = compiled.feedback_against(space.digits(), space.counts(), guess, cands)
     order, starts = compiled.split(fbs, nclasses)
     win = pegs * (pegs + 1)
@@ -219,7 +228,7 @@ def _walk(
         if node is not None:
             child = node.children[f] = Node(guess=-1, size=len(group))
         child_state = state._child(code, Feedback.from_int(f, pegs), group)
-        _walk(strategy, child_state, depth + 1, distribution, progress, child)
+        _walk(strategy, child_state, depth + 1, distribution, progress, child, None, limit)
 
 
 def play(

@@ -190,7 +190,7 @@ class Notation:
             for f, child in sorted(node.children.items()):
                 reply = Feedback.from_int(f, self.rules.pegs)
                 guess = self.format_code(space.code(child.guess))
-                mark = "  wins" if not child.children else ""
+                mark = "  wins" if child.size == 1 else ""
                 lines.append(f"{'    ' * (level - 1)}  {reply}: {child.size:>{width}} -> {guess}{mark}")
                 walk(child, level + 1)
 
@@ -226,7 +226,7 @@ class Notation:
             nonlocal counter
             me = counter
             counter += 1
-            shape = ", style=rounded" if not node.children else ""
+            shape = ", style=rounded" if node.size == 1 else ""
             code = self.format_code(space.code(node.guess))
             lines.append(f'  n{me} [label="{code}\\n{node.size}"{shape}];')
             if depth is None or level < depth:
