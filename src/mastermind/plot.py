@@ -39,7 +39,7 @@ def plot_distributions(stats: Sequence[Stats], path: str | Path) -> Path:
 
     path = check_plot_path(path)
     guesses = sorted({k for s in stats for k in s.distribution})
-    fig = Figure(figsize=(max(6.0, 1.0 + 0.9 * len(guesses)), 4.0), layout="constrained")
+    fig = Figure(figsize=(max(6.0, 1.0 + 0.9 * len(guesses)) + 3.0, 4.0), layout="constrained")
     ax = fig.subplots()
     width = 0.8 / max(1, len(stats))
     for i, s in enumerate(stats):
@@ -53,6 +53,6 @@ def plot_distributions(stats: Sequence[Stats], path: str | Path) -> Path:
         rules = stats[0].rules
         what = "a sample of secrets" if any(s.sample for s in stats) else f"all {stats[0].codes:,} secrets"
         ax.set_title(f"{rules.describe()}: {what}")
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)  # beside, not over, the bars
     fig.savefig(path)
     return path
