@@ -79,3 +79,13 @@ def test_help_names_every_registered_strategy():
     from mastermind.cli import STRATEGY_NAMES
 
     assert [s.name for s in STRATEGIES] == STRATEGY_NAMES
+
+
+def test_a_randomised_run_reports_a_seed_that_repeats_it():
+    code, out, _ = run("evaluate", "-s", "counter", "--pegs", "3", "--colors", "4", "--json")
+    first = json.loads(out)
+    assert code == 0 and isinstance(first["seed"], int)
+    code, out, _ = run("evaluate", "-s", "counter", "--pegs", "3", "--colors", "4", "--json",
+                       "--seed", str(first["seed"]))  # fmt: skip
+    assert json.loads(out)["distribution"] == first["distribution"]
+    assert json.loads(run("evaluate", "--pegs", "3", "--colors", "4", "--json")[1])["seed"] is None

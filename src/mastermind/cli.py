@@ -202,6 +202,8 @@ def evaluate(
     if plot:
         check_plot_path(plot)
     player = make_strategy(strategy, rules, first=first, tables=not no_tables)
+    if seed is None and (sample is not None or player.randomized):
+        seed = _fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     total = rules.size if secrets is None else len(secrets)
     with progress_bar(total, f"{strategy} on {rules.describe()}") as advance:
@@ -238,6 +240,8 @@ def _print_stats(stats) -> None:
     table.add_row("distribution", dist)
     table.add_row(f"lost (> {rules.max_guesses})", str(stats.lost))
     table.add_row("seconds", f"{stats.seconds:.3f}")
+    if stats.seed is not None and not stats.sample:
+        table.add_row("seed", f"{stats.seed} (repeat with --seed {stats.seed})")
     if stats.sample:
         table.add_row(
             "note",
@@ -248,6 +252,12 @@ def _print_stats(stats) -> None:
 
 
 # --- shared pieces of the commands below ------------------------------------------------------------
+
+
+def _fresh_seed() -> int:
+    import secrets
+
+    return secrets.randbelow(2**31)
 
 
 def _make_player(name: str, rules, seed: int | None, first: str | None = None):
@@ -954,6 +964,8 @@ def compare(
             click.echo(f"mastermind: skipped {name}: {err}", err=True)
     if not players:
         _fail(f"no strategy can play {rules.describe()} as a whole; try --sample N")
+    if seed is None and (sample is not None or any(p.randomized for p in players)):
+        seed = _fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     per = rules.size if secrets is None else len(secrets)
     results = []
