@@ -89,3 +89,17 @@ def test_a_randomised_run_reports_a_seed_that_repeats_it():
                        "--seed", str(first["seed"]))  # fmt: skip
     assert json.loads(out)["distribution"] == first["distribution"]
     assert json.loads(run("evaluate", "--pegs", "3", "--colors", "4", "--json")[1])["seed"] is None
+
+
+def test_notation_option_reads_and_writes_one_style():
+    code, out, _ = run("solve", "--notation", "colors", "--json", "RRGG=1,0", "RBYY=0,1")
+    data = json.loads(out)
+    assert code == 0 and data["candidates"] == 44 and data["guess"] == "BOGP"  # 3526 in colours
+    code, _, err = run("solve", "--notation", "colors", "RRGG=1,0", "RBYY=0,1", "RBYY=2,0")
+    assert code == 2 and "row 2 (RBYY=0,1), row 3 (RBYY=2,0)" in err
+    code, out, _ = run("evaluate", "--notation", "letters", "--json")
+    assert json.loads(out)["first_guess"] == "aabb"
+    code, out, _ = run("solve", "--notation", "letters", "--json", "1122=1,0")  # digits still read
+    assert json.loads(out)["candidates"] == 256
+    code, _, err = run("evaluate", "--notation", "colors", "--colors", "12")
+    assert code == 2 and "only 10 symbols" in err

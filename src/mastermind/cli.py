@@ -19,6 +19,15 @@ STRATEGY_NAMES = ["knuth", "expected-size", "entropy", "most-parts", "six-guess"
 EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
 
 _NO_COLOR_KEY = "mastermind.no_color"
+_NOTATION_KEY = "mastermind.notation"
+
+
+def _notation(rules):
+    """The notation of this command: --notation, or the game's default."""
+    from .notation import Notation
+
+    ctx = click.get_current_context(silent=True)
+    return Notation(rules, ctx.meta.get(_NOTATION_KEY, "") if ctx else "")
 
 
 def _fail(message: str) -> NoReturn:
@@ -49,11 +58,25 @@ def game_options(command: Callable) -> Callable:
     @click.option("--colors", "--colours", "-c", type=int, metavar="N", help="Colours, 2-36 [6].")
     @click.option("--no-repeats", is_flag=True, help="A colour may appear only once in a code.")
     @click.option("--max-guesses", type=int, metavar="N", help="Guesses allowed per game [10].")
+    @click.option(
+        "--notation", type=click.Choice(["digits", "letters", "colors"]), metavar="STYLE",
+        help="How codes are written: digits (1122; 0-9 with 10 colours), letters (aabb) or colors "
+        "(RRGB: Red Green Blue Yellow Orange Purple Cyan White blacK Magenta). Input may be "
+        "in any of them that fits the game.",
+    )  # fmt: skip
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:
         keys = ("preset", "pegs", "colors", "no_repeats", "max_guesses")
         options = {k: kwargs.pop(k) for k in keys}
         kwargs["rules"] = _rules_from(options)
+        style = kwargs.pop("notation")
+        if style == "digits" and kwargs["rules"].colors == 10:
+            style = "digits0"
+        if style:
+            from .notation import Notation
+
+            Notation(kwargs["rules"], style)  # a style too small for the game: one line, exit 2
+        click.get_current_context().meta[_NOTATION_KEY] = style or ""
         return command(**kwargs)
 
     return wrapper
@@ -207,7 +230,7 @@ def evaluate(
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     total = rules.size if secrets is None else len(secrets)
     with progress_bar(total, f"{strategy} on {rules.describe()}") as advance:
-        stats = run(player, secrets, seed=seed, progress=advance)
+        stats = run(player, secrets, seed=seed, progress=advance, notation=_notation(rules))
     if plot:
         _draw([stats], plot)
     if as_json:
@@ -284,9 +307,8 @@ def _thinking(console, who: str):
 
 
 def _parse_history(rules, items: tuple[str, ...]) -> list:
-    from .notation import Notation
 
-    return Notation(rules).parse_history(list(items))
+    return _notation(rules).parse_history(list(items))
 
 
 def _candidates_or_fail(rules, history):
@@ -298,7 +320,7 @@ def _candidates_or_fail(rules, history):
     try:
         return state, state.candidate_indices()
     except ContradictionError:
-        _fail(diagnose(rules, history) or "the history is contradictory")
+        _fail(diagnose(rules, history, _notation(rules)) or "the history is contradictory")
 
 
 def _ask(prompt: str, err: bool = False) -> str | None:
@@ -417,12 +439,11 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
     from .code import CodeSpace
     from .errors import MastermindError
     from .feedback import score
-    from .notation import Notation
     from .solver import SolverState
     from .strategies import find_strategy
 
     find_strategy(strategy)  # an unknown name is bad input, before the game starts
-    notation = Notation(rules)
+    notation = _notation(rules)
     space = CodeSpace.of(rules)
     secret = space.code(random.Random(seed).randrange(space.size))
     console = _console(stderr=as_json)
@@ -535,10 +556,9 @@ def guess(
     from .code import CodeSpace
     from .errors import MastermindError
     from .feedback import score
-    from .notation import Notation
     from .solver import SolverState, diagnose
 
-    notation = Notation(rules)
+    notation = _notation(rules)
     space = CodeSpace.of(rules)
     secret_code = notation.parse_code(secret) if secret else None
     player = _make_player(strategy, rules, seed, first)
@@ -620,7 +640,7 @@ def guess(
     while True:
         # Games too large to enumerate cannot be diagnosed; a strategy that plays them without
         # enumerating reports an impossible history itself, when it finds no code to play.
-        problem = diagnose(rules, history) if history and space.enumerable else None
+        problem = diagnose(rules, history, notation) if history and space.enumerable else None
         if problem:
             repair(problem)
             continue
@@ -704,10 +724,9 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
     """
     import numpy as np
 
-    from .notation import Notation
     from .solver import SolverState
 
-    notation = Notation(rules)
+    notation = _notation(rules)
     rows = _parse_history(rules, history)
     if SolverState(rules).space.enumerable:
         state, cands = _candidates_or_fail(rules, rows)
@@ -788,9 +807,8 @@ def partition(
     from .analysis import CRITERIA
     from .analysis import partition as split
     from .code import CodeSpace
-    from .notation import Notation
 
-    notation = Notation(rules)
+    notation = _notation(rules)
     space = CodeSpace.of(rules)
     rows = _parse_history(rules, history)
     codes = [notation.parse_code(g) for g in guesses]
@@ -890,13 +908,12 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None) -
       mastermind tree -s knuth --format dot --depth 3 | dot -Tsvg > knuth.svg
     """
     from .evaluation import strategy_tree
-    from .notation import Notation
     from .strategies import make_strategy
 
     player = make_strategy(strategy, rules, first=first)
     with progress_bar(rules.size, f"{strategy} tree on {rules.describe()}") as advance:
         root = strategy_tree(player, progress=advance, depth=depth)
-    notation = Notation(rules)
+    notation = _notation(rules)
     if fmt == "json":
         out = {
             "strategy": strategy,
@@ -971,7 +988,7 @@ def compare(
     results = []
     with progress_bar(per * len(players), f"{len(players)} strategies on {rules.describe()}") as advance:
         for player in players:
-            results.append(run(player, secrets, seed=seed, progress=advance))
+            results.append(run(player, secrets, seed=seed, progress=advance, notation=_notation(rules)))
     if plot:
         _draw(results, plot)
     if as_json:

@@ -96,6 +96,7 @@ def evaluate(
     *,
     seed: int | None = None,
     progress: Progress | None = None,
+    notation: Notation | None = None,
 ) -> Stats:
     """Play ``strategy`` against every secret (or the given ones) and collect statistics.
 
@@ -108,7 +109,7 @@ def evaluate(
     """
     rules = strategy.rules
     space = CodeSpace.of(rules)
-    notation = Notation(rules)
+    notation = notation or Notation(rules)
     strategy.prepare()  # JIT and tables: not part of the strategy's time
     started = time.perf_counter()
     distribution: dict[int, int] = {}

@@ -158,12 +158,17 @@ def _smallest_contradiction_by_search(rules: Rules, history: Sequence[Row]) -> t
     return None  # unreachable: the whole history is inconsistent
 
 
-def contradiction(rules: Rules, history: Sequence[Row]) -> ContradictionError:
-    """The error for an inconsistent history, naming a smallest set of contradicting rows."""
+def contradiction(
+    rules: Rules, history: Sequence[Row], notation: Notation | None = None
+) -> ContradictionError:
+    """The error for an inconsistent history, naming a smallest set of contradicting rows.
+
+    Codes are written in ``notation`` (the game's default one if None).
+    """
     rows = smallest_contradiction(rules, history)
     if rows is None:  # pragma: no cover - callers only ask for inconsistent histories
         raise FeedbackError("the history is consistent")
-    notation = Notation(rules)
+    notation = notation or Notation(rules)
     shown = ", ".join(f"row {i + 1} ({notation.format_code(history[i][0])}={history[i][1]})" for i in rows)
     if len(rows) == 1:
         message = f"no secret gives that reply: {shown}"
@@ -225,10 +230,10 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
     return out
 
 
-def diagnose(rules: Rules, history: Sequence[Row]) -> str | None:
+def diagnose(rules: Rules, history: Sequence[Row], notation: Notation | None = None) -> str | None:
     """One paragraph for people: which rows contradict each other and which reply could be fixed.
 
-    None when the history is consistent.
+    None when the history is consistent. Codes are written in ``notation`` (default: the game's).
 
     >>> rows = Notation(Rules()).parse_history("1122=1,0 1344=0,1 1344=2,0")
     >>> print(diagnose(Rules(), rows))  # doctest: +NORMALIZE_WHITESPACE
@@ -238,7 +243,7 @@ def diagnose(rules: Rules, history: Sequence[Row]) -> str | None:
     """
     if smallest_contradiction(rules, history) is None:
         return None
-    message = str(contradiction(rules, history))
+    message = str(contradiction(rules, history, notation))
     fixes = suggest_corrections(rules, history)
     if not fixes:
         return message + "; no single reply can be corrected to fit: at least two replies are wrong"
