@@ -175,3 +175,12 @@ def test_unknown_command_and_option_are_one_line():
     assert code == 2 and "No such command 'plya'" in err and err.count("\n") == 1
     code, out, err = run("solve", "--bogus")
     assert code == 2 and "No such option '--bogus'" in err and "solve --help" in err
+
+
+def test_tree_of_shapiros_strategy():
+    code, out, _ = run("tree", "-s", "counter", "--no-tables", "--format", "json")
+    assert code == 0
+    tree = json.loads(out)["tree"]
+    assert tree["guess"] == "1111" and tree["size"] == 1296
+    code, _, err = run("tree", "-s", "counter")
+    assert code == 2 and "randomised" in err

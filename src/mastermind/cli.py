@@ -894,8 +894,11 @@ def partition(
 )  # fmt: skip
 @click.option("--depth", type=click.IntRange(min=1), metavar="N", help="Show only the first N guesses.")
 @click.option("--first", metavar="CODE", help="Override the strategy's first guess.")
+@click.option(
+    "--no-tables", is_flag=True, help="counter: numeric order (Shapiro's strategy), which has a tree."
+)
 @color_option
-def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None) -> None:
+def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, no_tables: bool) -> None:
     """The whole decision tree of a strategy: each reply, how many codes it leaves, the next guess.
 
     Only deterministic strategies have a single tree.
@@ -906,11 +909,12 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None) -
       mastermind tree -s most-parts --pegs 3 --colors 4
       mastermind tree -s knuth --format json > knuth.json
       mastermind tree -s knuth --format dot --depth 3 | dot -Tsvg > knuth.svg
+      mastermind tree -s counter --no-tables --depth 2  # Shapiro's strategy
     """
     from .evaluation import strategy_tree
     from .strategies import make_strategy
 
-    player = make_strategy(strategy, rules, first=first)
+    player = make_strategy(strategy, rules, first=first, tables=not no_tables)
     with progress_bar(rules.size, f"{strategy} tree on {rules.describe()}") as advance:
         root = strategy_tree(player, progress=advance, depth=depth)
     notation = _notation(rules)
