@@ -75,3 +75,20 @@ def test_first_guess_override_in_the_compiled_tree():
     fast = evaluate(make_strategy("knuth", rules, first="1234"))
     slow = evaluate(make_strategy("knuth", rules, first="1234", kernel="numpy"))
     assert fast.first_guess == "1234" and fast.distribution == slow.distribution
+
+
+@pytest.mark.slow
+def test_five_pegs_eight_colours_is_deterministic_and_equals_the_node_by_node_walk():
+    """The parallel whole-tree evaluation (batches of subtrees on all cores) must give the same
+    result every time, and the same as playing the compiled choice node by node in Python."""
+    from mastermind import SolverState
+    from mastermind.evaluation import _walk
+
+    rules = Rules(pegs=5, colors=8)
+    strategy = make_strategy("most-parts", rules)
+    first = evaluate(strategy).distribution
+    again = evaluate(make_strategy("most-parts", rules)).distribution
+    by_node: dict[int, int] = {}
+    _walk(strategy, SolverState(rules), 1, by_node, None, guess=strategy.first_guess())
+    assert first == again == dict(sorted(by_node.items()))
+    assert sum(first.values()) == 32768
