@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from conftest import SMALL_GAMES
 from mastermind import CodeSpace, Rules
-from mastermind._kernels import compiled, reference
+from mastermind._kernels import reference, tree
 
 CRITERIA = [reference.MAX_CLASS, reference.SUM_SQUARES, reference.ENTROPY, reference.MOST_PARTS]
 
@@ -36,30 +36,27 @@ def test_classic_first_guess_partitions():
 @pytest.mark.parametrize("rules", SMALL_GAMES + [Rules()], ids=repr)
 @pytest.mark.parametrize("criterion", CRITERIA)
 def test_compiled_scores_equal_reference(rules, criterion):
+    """tree.score_guess, the scorer of the search, with no bound to stop it early."""
     space = CodeSpace.of(rules)
+    packed = tree.packed_of(space)
+    digits, codes, msid, shared, counts = packed.arrays
     rng = np.random.default_rng(7)
     weights = reference.entropy_weights(space.size)
-    table = compiled.feedback_table(space.digits(), space.counts())
-    empty = np.zeros((0, 0), dtype=np.uint8)
     pool = np.arange(space.size, dtype=np.int64)
+    hist = np.zeros(rules.feedback_classes, dtype=np.int64)
     for size in (space.size, 3, space.size // 2):
-        cands = np.sort(rng.choice(space.size, size=min(space.size, max(1, size)), replace=False)).astype(
-            np.int64
-        )
-        counts = reference.partition_counts(space, pool, cands)
-        want = reference.criterion_scores(counts, criterion, weights)
-        for t in (table, empty):  # with and without the all-pairs table
-            got = compiled.guess_scores(
-                t,
-                space.digits(),
-                space.counts(),
-                pool,
-                cands,
-                rules.feedback_classes,
-                criterion,
-                weights,
-            )
-            assert (got == want).all()
+        size = min(space.size, max(1, size))
+        cands = np.sort(rng.choice(space.size, size=size, replace=False)).astype(np.int64)
+        want = reference.criterion_scores(reference.partition_counts(space, pool, cands), criterion, weights)
+        seen = np.empty(size, dtype=np.int64)
+        cpk, cms = codes[cands].astype(np.int64), msid[cands].astype(np.int64)
+        got = [
+            tree.score_guess(codes, msid, shared, counts, weights, g, cands, 0, size, rules.pegs,
+                             packed.width, criterion, tree.BIG, hist, seen, cpk, cms)
+            for g in pool
+        ]  # fmt: skip
+        assert (np.array(got) == want).all()
+        assert not hist.any()  # left clean for the next guess
 
 
 def test_entropy_weights_rank_equal_partitions_equal():

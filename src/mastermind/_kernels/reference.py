@@ -12,9 +12,6 @@ MAX_CLASS, SUM_SQUARES, ENTROPY, MOST_PARTS = 0, 1, 2, 3
 #: Fixed-point scale of the entropy weights.
 ENTROPY_SCALE = 2.0**32
 
-#: Largest code space whose all-pairs feedback table is built (64 MiB of uint8).
-TABLE_LIMIT = 8192
-
 
 def feedback_against(space: CodeSpace, guess: int, candidates: np.ndarray) -> np.ndarray:
     """Feedback integers of ``guess`` against each candidate index."""

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .._kernels import compiled, reference, tree
+from .._kernels import reference, tree
 from ..code import Code
 from ..feedback import possible_feedbacks
 from ..rules import Rules
@@ -51,29 +51,7 @@ class PartitionStrategy(Strategy):
             if self.criterion == reference.ENTROPY
             else np.zeros(1, dtype=np.int64)
         )
-        self._table: np.ndarray | None = None
         self._own_first: int | None = None
-
-    @property
-    def table(self) -> np.ndarray:
-        """The all-pairs feedback table, or an empty array when it would not fit."""
-        if self._table is None:
-            space = self.space
-            if space.size <= reference.TABLE_LIMIT:
-                self._table = _table(space)
-            else:
-                self._table = np.zeros((0, 0), dtype=np.uint8)
-        return self._table
-
-    def scores(self, guesses: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-        """The criterion's integer score of each guess (lower is better)."""
-        if self.kernel == "numpy":
-            counts = reference.partition_counts(self.space, guesses, candidates)
-            return reference.criterion_scores(counts, self.criterion, self.weights)
-        return compiled.guess_scores(
-            self.table, self.space.digits(), self.space.counts(), guesses, candidates,
-            self.nclasses, self.criterion, self.weights,
-        )  # fmt: skip
 
     def choose(self, state: SolverState) -> int:
         if not state.history:
@@ -208,19 +186,6 @@ class PartitionStrategy(Strategy):
             self.rules.pegs, self.rules.colors, packed.width, self.criterion, self.replies,
             RUNAWAY_GUESSES, sizes,
         )  # fmt: skip
-
-
-_TABLES: dict[tuple[int, int, bool], np.ndarray] = {}
-
-
-def _table(space) -> np.ndarray:
-    # At most a few small games (<= 64 MiB each) are ever tabled in one process.
-    key = (space.pegs, space.colors, space.rules.repeats)
-    if key not in _TABLES:
-        if len(_TABLES) >= 4:
-            _TABLES.pop(next(iter(_TABLES)))
-        _TABLES[key] = compiled.feedback_table(space.digits(), space.counts())
-    return _TABLES[key]
 
 
 class Knuth(PartitionStrategy):
