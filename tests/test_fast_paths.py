@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from conftest import SMALL_GAMES
 from mastermind import CodeSpace, Rules, evaluate, make_strategy, strategy_tree
 from mastermind._kernels import tree
 from mastermind.evaluation import Node
@@ -10,11 +11,8 @@ from mastermind.evaluation import Node
 NAMES = ["knuth", "expected-size", "entropy", "most-parts"]
 
 GAMES = [
-    Rules(pegs=2, colors=3),
-    Rules(pegs=3, colors=4),
-    Rules(pegs=4, colors=4),
+    *SMALL_GAMES,
     Rules(pegs=3, colors=6, repeats=False),
-    Rules(pegs=4, colors=5, repeats=False),
     Rules(pegs=2, colors=17),  # 8 bits a peg
     Rules(pegs=5, colors=3),
     Rules(pegs=3, colors=7),
