@@ -163,7 +163,7 @@ def test_a_game_too_large_to_enumerate_with_a_strategy_that_does_not_enumerate(m
         name = "lazy"
         enumerates = False
 
-        def choose(self, state):
+        def pick(self, state):
             if any(fb == (0, 0) for _, fb in state.history):
                 raise ContradictionError("lazy found no code that fits the replies", rows=())
             return len(state.history)

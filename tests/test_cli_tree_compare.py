@@ -85,7 +85,7 @@ def test_compare_defaults_to_every_registered_strategy_even_new_ones(monkeypatch
     class FirstCandidate(Strategy):
         name = "first-candidate"
 
-        def choose(self, state):
+        def pick(self, state):
             return int(state.candidate_indices()[0])
 
     monkeypatch.setattr(registry, "STRATEGIES", [*registry.STRATEGIES, FirstCandidate])
@@ -115,7 +115,7 @@ def test_a_randomised_strategy_has_no_tree(monkeypatch):
         def new_game(self, rng):
             self.rng = rng
 
-        def choose(self, state):
+        def pick(self, state):
             cands = state.candidate_indices()
             return int(cands[self.rng.integers(len(cands))])
 

@@ -20,8 +20,8 @@ _HOME = {
     "PRESETS": "rules", "Rules": "rules", "find_rules": "rules",
     "Correction": "solver", "SolverState": "solver", "diagnose": "solver",
     "smallest_contradiction": "solver", "suggest_corrections": "solver",
-    "STRATEGIES": "strategies", "Strategy": "strategies", "find_strategy": "strategies",
-    "make_strategy": "strategies",
+    "STRATEGIES": "strategies", "Strategy": "strategies", "StrategySpec": "strategies",
+    "find_strategy": "strategies", "make_strategy": "strategies",
 }  # fmt: skip
 
 
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from .notation import Notation, parse_feedback
     from .rules import PRESETS, Rules, find_rules
     from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
-    from .strategies import STRATEGIES, Strategy, find_strategy, make_strategy
+    from .strategies import STRATEGIES, Strategy, StrategySpec, find_strategy, make_strategy
 
 __all__ = [
     "PRESETS",
@@ -73,6 +73,7 @@ __all__ = [
     "Stats",
     "Strategy",
     "StrategyError",
+    "StrategySpec",
     "diagnose",
     "evaluate",
     "find_rules",

@@ -224,7 +224,7 @@ def evaluate(
 
     if plot:
         check_plot_path(plot)
-    player = make_strategy(strategy, rules, first=first, tables=not no_tables)
+    player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
     if seed is None and (sample is not None or player.randomized):
         seed = _fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
@@ -296,7 +296,7 @@ def _make_player(name: str, rules, seed: int | None, first: str | None = None):
 
 def _next_guess(player, state) -> int:
     """The strategy's guess for ``state`` (its first guess, with any override, on an empty history)."""
-    return player.first_guess() if not state.history else player.choose(state)
+    return player.choose(state)
 
 
 def _thinking(console, who: str):
@@ -914,7 +914,7 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
     from .evaluation import strategy_tree
     from .strategies import make_strategy
 
-    player = make_strategy(strategy, rules, first=first, tables=not no_tables)
+    player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
     with progress_bar(rules.size, f"{strategy} tree on {rules.describe()}") as advance:
         root = strategy_tree(player, progress=advance, depth=depth)
     notation = _notation(rules)

@@ -133,9 +133,8 @@ def evaluate(
     else:
         guess = strategy.first_guess()
         first = notation.format_code(space.code(guess))
-        fast = getattr(strategy, "tree_distribution", None)
-        if fast is not None and getattr(strategy, "kernel", "numba") == "numba":
-            distribution = fast(progress)
+        if strategy.whole_tree:
+            distribution = strategy.tree_distribution(progress)
         else:
             _walk(strategy, SolverState(rules), 1, distribution, progress, guess=guess)
     seconds = time.perf_counter() - started
@@ -249,7 +248,7 @@ def play(
     secret_code = space.code(secret)
     guesses: list[int] = []
     while len(guesses) < limit:
-        guess = strategy.choose(state) if guesses or strategy.first is None else strategy.first
+        guess = strategy.choose(state)
         guesses.append(guess)
         if guess == secret:
             return guesses

@@ -7,12 +7,12 @@
 
 from __future__ import annotations
 
-import inspect
+from typing import Any
 
 from ..code import Code
 from ..errors import StrategyError
 from ..rules import Rules
-from .base import Strategy
+from .base import Strategy, StrategySpec
 from .counter import Counter
 from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
 from .random_choice import RandomCandidate
@@ -38,15 +38,13 @@ def find_strategy(name: str) -> type[Strategy]:
     raise StrategyError(f"unknown strategy {name!r}; choose one of: {', '.join(s.name for s in STRATEGIES)}")
 
 
-def make_strategy(name: str, rules: Rules, first: Code | str | None = None, **options) -> Strategy:
+def make_strategy(name: str, rules: Rules, first: Code | str | int | None = None, **options: Any) -> Strategy:
     """A strategy bound to ``rules``.
 
-    ``options`` are passed on to the strategy's constructor where it takes them (e.g.
-    ``tables=False`` for the counter), so a front end can offer every option to every strategy.
+    ``options`` are the strategy's own (e.g. ``tables=False`` for the counter); an option the
+    strategy does not take is refused with a StrategyError.
     """
-    cls = find_strategy(name)
-    accepted = inspect.signature(cls.__init__).parameters
-    return cls(rules, first=first, **{k: v for k, v in options.items() if k in accepted})
+    return find_strategy(name)(rules, first, **options)
 
 
-__all__ = ["STRATEGIES", "PartitionStrategy", "Strategy", "find_strategy", "make_strategy"]
+__all__ = ["STRATEGIES", "PartitionStrategy", "Strategy", "StrategySpec", "find_strategy", "make_strategy"]

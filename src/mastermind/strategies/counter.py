@@ -10,6 +10,8 @@ allow can be played (up to 10 pegs; the search time grows with the number of col
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import numpy as np
 
 from .._kernels import search
@@ -44,9 +46,11 @@ class Counter(Strategy):
     randomized = True
     enumerates = False
 
-    def __init__(self, rules: Rules, first: Code | str | None = None, tables: bool = True) -> None:
-        super().__init__(rules, first)
-        self.tables = bool(tables)
+    options: ClassVar[dict[str, Any]] = {"tables": True}
+
+    def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any) -> None:
+        super().__init__(rules, first, **options)
+        self.tables: bool = self.settings["tables"]
         # An instance attribute: with numeric order the strategy is deterministic.
         self.randomized = self.tables  # type: ignore[misc]
         self.table = search.identity_table(rules.pegs, rules.colors)
@@ -61,15 +65,13 @@ class Counter(Strategy):
             self.table = np.array([rng.permutation(colors) for _ in range(pegs)], dtype=np.int64)
             self._answers.clear()
 
-    def choose(self, state: SolverState) -> int:
+    def pick(self, state: SolverState) -> int:
         """The index of the first consistent code in counter order.
 
         Raises:
             ContradictionError: the counter overflows: no code fits every reply. The error names
                 a smallest set of contradicting rows.
         """
-        if not state.history and self.first is not None:
-            return self.first
         rules = self.rules
         history = state.history
         # No code before the answer for this history less its last row fits that shorter
@@ -91,5 +93,3 @@ class Counter(Strategy):
         """The counter digits that stand for ``colors`` under this game's tables."""
         return np.array([int(np.flatnonzero(row == c)[0]) for row, c in zip(self.table, colors, strict=True)])
 
-    def __repr__(self) -> str:
-        return f"Counter({self.rules!r}{'' if self.tables else ', tables=False'})"

@@ -7,12 +7,13 @@ broken by one shared key: (score, 0 if the guess is still a candidate else 1, nu
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from .._kernels import reference, tree
 from ..code import Code
+from ..errors import StrategyError
 from ..feedback import possible_feedbacks
 from ..rules import Rules
 from ..solver import SolverState
@@ -35,12 +36,17 @@ class PartitionStrategy(Strategy):
     """
 
     criterion: ClassVar[int]
+    whole_tree = True
+    options: ClassVar[dict[str, Any]] = {"kernel": "numba"}
 
-    def __init__(self, rules: Rules, first: Code | str | None = None, kernel: str = "numba"):
-        super().__init__(rules, first)
+    def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any):
+        super().__init__(rules, first, **options)
+        kernel = self.settings["kernel"]
         if kernel not in ("numba", "numpy"):
-            raise ValueError(f"kernel must be 'numba' or 'numpy', not {kernel!r}")
+            raise StrategyError(f"kernel must be 'numba' or 'numpy', not {kernel!r}")
         self.kernel = kernel
+        # The reference kernel is tested move by move: it does not compute a whole tree at once.
+        self.whole_tree = kernel == "numba"  # type: ignore[misc]
         space = self.space
         self.pool = np.arange(space.size, dtype=np.int64)
         self.nclasses = rules.feedback_classes
@@ -53,12 +59,9 @@ class PartitionStrategy(Strategy):
         )
         self._own_first: int | None = None
 
-    def choose(self, state: SolverState) -> int:
-        if not state.history:
-            if self.first is not None:
-                return self.first
-            if self._own_first is not None:
-                return self._own_first
+    def pick(self, state: SolverState) -> int:
+        if not state.history and self._own_first is not None:
+            return self._own_first
         cands = state.candidate_indices()
         if self.kernel == "numpy":
             choice = reference.best_guess(self.space, self.pool, cands, self.criterion, self.weights)

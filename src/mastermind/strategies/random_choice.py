@@ -28,7 +28,7 @@ class RandomCandidate(Strategy):
     summary = "a uniformly random candidate each turn"
     randomized = True
 
-    def __init__(self, rules: Rules, first: Code | str | None = None) -> None:
+    def __init__(self, rules: Rules, first: Code | str | int | None = None) -> None:
         super().__init__(rules, first)
         self.rng = np.random.default_rng()
 
@@ -36,10 +36,8 @@ class RandomCandidate(Strategy):
         """Use ``rng`` for the draws of the next game."""
         self.rng = rng
 
-    def choose(self, state: SolverState) -> int:
+    def pick(self, state: SolverState) -> int:
         if not state.history:
-            if self.first is not None:
-                return self.first
             return int(self.rng.integers(self.space.size))  # every code is a candidate
         cands = state.candidate_indices()
         return int(cands[self.rng.integers(len(cands))])

@@ -48,7 +48,7 @@ class SixGuess(Strategy):
     name = "six-guess"
     summary = "abcd, bcde, cdef, then the first consistent code of a sorted list (Wikipedia 2008)"
 
-    def __init__(self, rules: Rules, first: Code | str | None = None) -> None:
+    def __init__(self, rules: Rules, first: Code | str | int | None = None) -> None:
         if (rules.pegs, rules.colors, rules.repeats) != (4, 6, True):
             raise StrategyError(
                 f"six-guess exists only for the classic game (4 pegs, 6 colours, repeats allowed), "
@@ -68,10 +68,8 @@ class SixGuess(Strategy):
     def _index(self, letters: str) -> int:
         return self.space.index([LETTERS.index(ch) for ch in letters])
 
-    def choose(self, state: SolverState) -> int:
+    def pick(self, state: SolverState) -> int:
         turn = state.turn
-        if turn == 1 and self.first is not None:
-            return self.first
         if turn in self.fixed:
             return self.fixed[turn]
         cands = state.candidate_indices()
