@@ -37,7 +37,7 @@ stats = evaluate(strategy)
 seconds = time.perf_counter() - started
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"seconds": seconds, "peak_mib": peak, "mean": stats.mean, "total": stats.total,
-                  "max": stats.max, "first": stats.first_guess}))
+                  "max": stats.max, "first": stats.to_dict()['first_guess']}))
 """
 
 

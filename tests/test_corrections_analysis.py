@@ -90,7 +90,7 @@ def test_tree_formats():
     rules = Rules(pegs=2, colors=3)
     root = strategy_tree(make_strategy("knuth", rules))
     n = Notation(rules)
-    assert n.format_tree(root).splitlines() == [
+    assert root.format(n).splitlines() == [
         "11  (9 codes)",
         "  0,0: 4 -> 22",
         "      0,0: 1 -> 33  wins",
@@ -101,13 +101,13 @@ def test_tree_formats():
         "      0,2: 1 -> 21  wins",
         "      1,0: 1 -> 13  wins",
     ]
-    assert n.format_tree(root, depth=1) == "11  (9 codes)"
-    tree = n.tree_to_dict(root)
+    assert root.format(n, depth=1) == "11  (9 codes)"
+    tree = root.to_dict(n)
     assert json.loads(json.dumps(tree))["replies"]["1,0"]["replies"]["0,2"] == {
         "guess": "21",
         "size": 1,
         "replies": {},
     }
-    dot = n.tree_to_dot(root, title='knuth "2x3"')
+    dot = root.to_dot(n, title='knuth "2x3"')
     assert dot.startswith('digraph "knuth \\"2x3\\"" {') and dot.endswith("}")
     assert dot.count("->") == 8 and 'n0 [label="11\\n9"]' in dot

@@ -40,7 +40,7 @@ def letters(space, index):
 
 def test_six_guess_distribution_is_exactly_the_published_one():
     stats = evaluate(make_strategy("six-guess", CLASSIC))
-    assert stats.first_guess == "1234"
+    assert str(stats.first_guess) == "1234"
     assert stats.total == 6333
     assert stats.max == 6
     assert stats.distribution == {1: 1, 2: 1, 3: 1, 4: 351, 5: 729, 6: 213}
@@ -88,7 +88,7 @@ def test_six_guess_refuses_other_games(rules):
 
 def test_counter_in_numeric_order_is_shapiro():
     stats = evaluate(make_strategy("counter", CLASSIC, tables=False))
-    assert stats.first_guess == "1111"
+    assert str(stats.first_guess) == "1111"
     assert stats.total == 7471
     assert stats.max == 9
     assert stats.distribution == {1: 1, 2: 4, 3: 25, 4: 108, 5: 305, 6: 602, 7: 196, 8: 49, 9: 6}
@@ -225,7 +225,7 @@ def test_counter_is_reproducible_with_a_seed():
 def test_counter_with_tables_is_randomized_and_without_is_not():
     assert make_strategy("counter", CLASSIC).randomized
     assert not make_strategy("counter", CLASSIC, tables=False).randomized
-    assert evaluate(make_strategy("counter", CLASSIC), seed=1).first_guess == "random"
+    assert evaluate(make_strategy("counter", CLASSIC), seed=1).first_guess is None
 
 
 def test_lost_games_are_played_to_the_end_and_counted():
@@ -311,4 +311,4 @@ def test_random_plays_candidates_and_is_reproducible():
             state = state.add(code, score(code.colors, space.code(secret).colors))
     a = evaluate(rand, seed=3)
     assert a.distribution == evaluate(make_strategy("random", rules), seed=3).distribution
-    assert a.games == space.size and a.first_guess == "random"
+    assert a.games == space.size and a.first_guess is None

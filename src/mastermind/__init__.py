@@ -13,7 +13,7 @@ _HOME = {
     "Code": "code", "CodeSpace": "code",
     "ContradictionError": "errors", "FeedbackError": "errors", "MastermindError": "errors",
     "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
-    "Node": "evaluation", "Stats": "evaluation", "evaluate": "evaluation", "play": "evaluation",
+    "Node": "tree", "Stats": "evaluation", "evaluate": "evaluation", "play": "evaluation",
     "strategy_tree": "evaluation",
     "Feedback": "feedback", "possible_feedbacks": "feedback", "score": "feedback",
     "Notation": "notation", "parse_feedback": "notation",
@@ -47,12 +47,13 @@ if TYPE_CHECKING:
         RulesError,
         StrategyError,
     )
-    from .evaluation import Node, Stats, evaluate, play, strategy_tree
+    from .evaluation import Stats, evaluate, play, strategy_tree
     from .feedback import Feedback, possible_feedbacks, score
     from .notation import Notation, parse_feedback
     from .rules import PRESETS, Rules, find_rules
     from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
     from .strategies import STRATEGIES, Strategy, StrategySpec, find_strategy, make_strategy
+    from .tree import Node
 
 __all__ = [
     "PRESETS",

@@ -230,11 +230,11 @@ def evaluate(
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     total = rules.size if secrets is None else len(secrets)
     with progress_bar(total, f"{strategy} on {rules.describe()}") as advance:
-        stats = run(player, secrets, seed=seed, progress=advance, notation=_notation(rules))
+        stats = run(player, secrets, seed=seed, progress=advance)
     if plot:
         _draw([stats], plot)
     if as_json:
-        click.echo(json.dumps(stats.to_dict()))
+        click.echo(json.dumps(stats.to_dict(_notation(rules))))
         return
     _print_stats(stats)
 
@@ -246,6 +246,10 @@ def _draw(stats: list, path: str) -> None:
     click.echo(f"chart written to {written}", err=True)
 
 
+def _first_text(stats) -> str:
+    return "random" if stats.first_guess is None else _notation(stats.rules).format_code(stats.first_guess)
+
+
 def _print_stats(stats) -> None:
     from rich.table import Table
 
@@ -255,7 +259,7 @@ def _print_stats(stats) -> None:
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
-    table.add_row("first guess", stats.first_guess)
+    table.add_row("first guess", _first_text(stats))
     table.add_row("total guesses", f"{stats.total:,}")
     table.add_row("mean", f"{stats.mean:.4f}")
     table.add_row("max", str(stats.max))
@@ -924,14 +928,14 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
             "pegs": rules.pegs,
             "colors": rules.colors,
             "repeats": rules.repeats,
-            "tree": notation.tree_to_dict(root, depth),
+            "tree": root.to_dict(notation, depth),
         }
         click.echo(json.dumps(out))
     elif fmt == "dot":
-        click.echo(notation.tree_to_dot(root, depth, title=f"{strategy} on {rules.describe()}"))
+        click.echo(root.to_dot(notation, depth, title=f"{strategy} on {rules.describe()}"))
     else:
         click.echo(f"{strategy} on {rules.describe()}: reply: codes left -> next guess")
-        click.echo(notation.format_tree(root, depth))
+        click.echo(root.format(notation, depth))
 
 
 @cli.command()
@@ -992,11 +996,11 @@ def compare(
     results = []
     with progress_bar(per * len(players), f"{len(players)} strategies on {rules.describe()}") as advance:
         for player in players:
-            results.append(run(player, secrets, seed=seed, progress=advance, notation=_notation(rules)))
+            results.append(run(player, secrets, seed=seed, progress=advance))
     if plot:
         _draw(results, plot)
     if as_json:
-        click.echo(json.dumps([s.to_dict() for s in results]))
+        click.echo(json.dumps([s.to_dict(_notation(rules)) for s in results]))
         return
     from rich import box
     from rich.table import Table
@@ -1011,7 +1015,7 @@ def compare(
         mean = f"[bold]{s.mean:.4f}[/]" if s.mean == best_mean else f"{s.mean:.4f}"
         dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items())
         table.add_row(
-            s.strategy, s.first_guess, f"{s.total:,}", mean, str(s.max), dist, f"{s.seconds:.2f}"
+            s.strategy, _first_text(s), f"{s.total:,}", mean, str(s.max), dist, f"{s.seconds:.2f}"
         )  # fmt: skip
     _console().print(table)
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from ._kernels import compiled
-from .code import CodeSpace
+from .code import Code, CodeSpace
 from .errors import StrategyError
 from .feedback import Feedback
 from .notation import Notation
@@ -17,6 +17,7 @@ from .rules import Rules
 from .solver import SolverState
 from .strategies import Strategy
 from .strategies.partition import RUNAWAY_GUESSES
+from .tree import Node
 
 Progress = Callable[[int], None]
 
@@ -33,7 +34,7 @@ class Stats:
 
     strategy: str
     rules: Rules
-    first_guess: str
+    first_guess: Code | None  # None when it varies from game to game
     distribution: dict[int, int]
     seconds: float
     codes: int
@@ -60,7 +61,10 @@ class Stats:
     def lost(self) -> int:
         return sum(n for k, n in self.distribution.items() if k > self.rules.max_guesses)
 
-    def to_dict(self) -> dict:
+    def to_dict(self, notation: Notation | None = None) -> dict:
+        """A plain dict for JSON; codes written in ``notation`` (the game's own by default)."""
+        notation = notation or Notation(self.rules)
+        first = "random" if self.first_guess is None else notation.format_code(self.first_guess)
         return {
             "strategy": self.strategy,
             "pegs": self.rules.pegs,
@@ -71,7 +75,7 @@ class Stats:
             "games": self.games,
             "sample": self.sample,
             "seed": self.seed,
-            "first_guess": self.first_guess,
+            "first_guess": first,
             "total": self.total,
             "mean": round(self.mean, 6),
             "max": self.max,
@@ -81,22 +85,12 @@ class Stats:
         }
 
 
-@dataclass
-class Node:
-    """One guess of a strategy tree: how many secrets reach it, and a subtree for each reply."""
-
-    guess: int
-    size: int
-    children: dict[int, Node] = field(default_factory=dict)
-
-
 def evaluate(
     strategy: Strategy,
     secrets: Sequence[int] | np.ndarray | None = None,
     *,
     seed: int | None = None,
     progress: Progress | None = None,
-    notation: Notation | None = None,
 ) -> Stats:
     """Play ``strategy`` against every secret (or the given ones) and collect statistics.
 
@@ -105,11 +99,10 @@ def evaluate(
 
     >>> from mastermind.strategies import make_strategy
     >>> evaluate(make_strategy("knuth", Rules(pegs=2, colors=3))).distribution
-    {2: 4, 3: 4, 1: 1}
+    {1: 1, 2: 2, 3: 5, 4: 1}
     """
     rules = strategy.rules
     space = CodeSpace.of(rules)
-    notation = notation or Notation(rules)
     strategy.prepare()  # JIT and tables: not part of the strategy's time
     started = time.perf_counter()
     distribution: dict[int, int] = {}
@@ -129,10 +122,10 @@ def evaluate(
             distribution[len(guesses)] = distribution.get(len(guesses), 0) + 1
             if progress:
                 progress(1)
-        first = notation.format_code(space.code(firsts.pop())) if len(firsts) == 1 else "random"
+        first = space.code(firsts.pop()) if len(firsts) == 1 else None
     else:
         guess = strategy.first_guess()
-        first = notation.format_code(space.code(guess))
+        first = space.code(guess)
         if strategy.whole_tree:
             distribution = strategy.tree_distribution(progress)
         else:

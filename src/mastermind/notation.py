@@ -10,15 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
-from .code import Code, CodeSpace
+from .code import Code
 from .errors import FeedbackError, NotationError
 from .feedback import Feedback, possible_feedbacks
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .evaluation import Node
 
 DIGITS = "123456789"
 DIGITS0 = "0123456789"
@@ -168,80 +164,6 @@ class Notation:
 
     def format_history(self, history: Iterable[tuple[Code | Sequence[int], Feedback]]) -> str:
         return " ".join(f"{self.format_code(g)}={f.black},{f.white}" for g, f in history)
-
-    # strategy trees ---------------------------------------------------------------------------
-    # A Node (see evaluation.strategy_tree) holds a guess's code index, how many secrets reach it,
-    # and a child for each reply other than the win. ``depth`` limits how many guesses are shown.
-
-    def format_tree(self, root: Node, depth: int | None = None) -> str:
-        """A strategy tree as an indented outline, like Knuth's table.
-
-        The first line is the first guess and the number of codes; below it, one line per reply:
-        ``reply: codes left -> next guess``, indented by guess number. A class of one code is
-        marked "wins": its next guess is the secret.
-        """
-        space = CodeSpace.of(self.rules)
-        width = len(str(root.size))
-        lines = [f"{self.format_code(space.code(root.guess))}  ({root.size} codes)"]
-
-        def walk(node: Node, level: int) -> None:
-            if depth is not None and level >= depth:
-                return
-            for f, child in sorted(node.children.items()):
-                reply = Feedback.from_int(f, self.rules.pegs)
-                guess = self.format_code(space.code(child.guess))
-                mark = "  wins" if child.size == 1 else ""
-                lines.append(f"{'    ' * (level - 1)}  {reply}: {child.size:>{width}} -> {guess}{mark}")
-                walk(child, level + 1)
-
-        walk(root, 1)
-        return "\n".join(lines)
-
-    def tree_to_dict(self, root: Node, depth: int | None = None) -> dict[str, Any]:
-        """A strategy tree as nested dicts: {"guess", "size", "replies": {"B,W": subtree}}."""
-        space = CodeSpace.of(self.rules)
-
-        def walk(node: Node, level: int) -> dict[str, Any]:
-            out: dict[str, Any] = {"guess": self.format_code(space.code(node.guess)), "size": node.size}
-            if depth is None or level < depth:
-                out["replies"] = {
-                    str(Feedback.from_int(f, self.rules.pegs)): walk(child, level + 1)
-                    for f, child in sorted(node.children.items())
-                }
-            return out
-
-        return walk(root, 1)
-
-    def tree_to_dot(self, root: Node, depth: int | None = None, title: str = "strategy") -> str:
-        """A strategy tree in Graphviz DOT: a box per guess (code and codes left), edges labelled by reply."""
-        space = CodeSpace.of(self.rules)
-        lines = [
-            f"digraph {_dot_id(title)} {{",
-            "  node [shape=box, fontname=monospace];",
-            "  edge [fontname=monospace];",
-        ]
-        counter = 0
-
-        def walk(node: Node, level: int) -> int:
-            nonlocal counter
-            me = counter
-            counter += 1
-            shape = ", style=rounded" if node.size == 1 else ""
-            code = self.format_code(space.code(node.guess))
-            lines.append(f'  n{me} [label="{code}\\n{node.size}"{shape}];')
-            if depth is None or level < depth:
-                for f, child in sorted(node.children.items()):
-                    them = walk(child, level + 1)
-                    lines.append(f'  n{me} -> n{them} [label="{Feedback.from_int(f, self.rules.pegs)}"];')
-            return me
-
-        walk(root, 1)
-        lines.append("}")
-        return "\n".join(lines)
-
-
-def _dot_id(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def parse_feedback(text: str, rules: Rules) -> Feedback:

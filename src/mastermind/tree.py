@@ -1,0 +1,96 @@
+"""Strategy trees: a guess, how many secrets reach it, and a subtree for each reply.
+
+A tree renders itself as an outline, nested dicts or Graphviz DOT, writing codes in a Notation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .code import CodeSpace
+from .feedback import Feedback
+from .notation import Notation
+
+
+@dataclass
+class Node:
+    """One guess of a strategy tree: its code index, how many secrets reach it, and a child for each
+    reply other than the win. ``depth`` in the renderers limits how many guesses are shown."""
+
+    guess: int
+    size: int
+    children: dict[int, Node] = field(default_factory=dict)
+
+    def format(self, notation: Notation, depth: int | None = None) -> str:
+        """An indented outline, like Knuth's table.
+
+        The first line is the first guess and the number of codes; below it, one line per reply:
+        ``reply: codes left -> next guess``, indented by guess number. A class of one code is
+        marked "wins": its next guess is the secret.
+        """
+        space = CodeSpace.of(notation.rules)
+        pegs = notation.rules.pegs
+        width = len(str(self.size))
+        lines = [f"{notation.format_code(space.code(self.guess))}  ({self.size} codes)"]
+
+        def walk(node: Node, level: int) -> None:
+            if depth is not None and level >= depth:
+                return
+            for f, child in sorted(node.children.items()):
+                guess = notation.format_code(space.code(child.guess))
+                mark = "  wins" if child.size == 1 else ""
+                reply = Feedback.from_int(f, pegs)
+                lines.append(f"{'    ' * (level - 1)}  {reply}: {child.size:>{width}} -> {guess}{mark}")
+                walk(child, level + 1)
+
+        walk(self, 1)
+        return "\n".join(lines)
+
+    def to_dict(self, notation: Notation, depth: int | None = None) -> dict[str, Any]:
+        """Nested dicts: {"guess", "size", "replies": {"B,W": subtree}}."""
+        space = CodeSpace.of(notation.rules)
+        pegs = notation.rules.pegs
+
+        def walk(node: Node, level: int) -> dict[str, Any]:
+            out: dict[str, Any] = {"guess": notation.format_code(space.code(node.guess)), "size": node.size}
+            if depth is None or level < depth:
+                out["replies"] = {
+                    str(Feedback.from_int(f, pegs)): walk(child, level + 1)
+                    for f, child in sorted(node.children.items())
+                }
+            return out
+
+        return walk(self, 1)
+
+    def to_dot(self, notation: Notation, depth: int | None = None, title: str = "strategy") -> str:
+        """Graphviz DOT: a box per guess (code and codes left), edges labelled by reply."""
+        space = CodeSpace.of(notation.rules)
+        pegs = notation.rules.pegs
+        lines = [
+            f"digraph {_dot_id(title)} {{",
+            "  node [shape=box, fontname=monospace];",
+            "  edge [fontname=monospace];",
+        ]
+        counter = 0
+
+        def walk(node: Node, level: int) -> int:
+            nonlocal counter
+            me = counter
+            counter += 1
+            shape = ", style=rounded" if node.size == 1 else ""
+            code = notation.format_code(space.code(node.guess))
+            lines.append(f'  n{me} [label="{code}\\n{node.size}"{shape}];')
+            if depth is None or level < depth:
+                for f, child in sorted(node.children.items()):
+                    them = walk(child, level + 1)
+                    lines.append(f'  n{me} -> n{them} [label="{Feedback.from_int(f, pegs)}"];')
+            return me
+
+        walk(self, 1)
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def _dot_id(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
