@@ -13,6 +13,9 @@ _HOME = {
     "Code": "code", "CodeSpace": "code",
     "ContradictionError": "errors", "FeedbackError": "errors", "MastermindError": "errors",
     "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
+    "GameError": "errors", "RecordError": "errors",
+    "Game": "game", "Match": "game", "Hint": "game", "Move": "game", "Problem": "game",
+    "SCORING_RULES": "game",
     "Node": "tree", "Stats": "evaluation", "evaluate": "evaluation", "play": "evaluation",
     "strategy_tree": "evaluation",
     "Feedback": "feedback", "possible_feedbacks": "feedback", "score": "feedback",
@@ -42,13 +45,16 @@ if TYPE_CHECKING:
     from .errors import (
         ContradictionError,
         FeedbackError,
+        GameError,
         MastermindError,
         NotationError,
+        RecordError,
         RulesError,
         StrategyError,
     )
     from .evaluation import Stats, evaluate, play, strategy_tree
     from .feedback import Feedback, possible_feedbacks, score
+    from .game import SCORING_RULES, Game, Hint, Match, Move, Problem
     from .notation import Notation, parse_feedback
     from .rules import PRESETS, Rules, find_rules
     from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
@@ -57,6 +63,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PRESETS",
+    "Problem",
+    "RecordError",
+    "SCORING_RULES",
     "STRATEGIES",
     "Code",
     "CodeSpace",
@@ -64,7 +73,12 @@ __all__ = [
     "Correction",
     "Feedback",
     "FeedbackError",
+    "Game",
+    "GameError",
+    "Hint",
+    "Match",
     "MastermindError",
+    "Move",
     "Node",
     "Notation",
     "NotationError",

@@ -33,3 +33,11 @@ class ContradictionError(MastermindError, ValueError):
     def __init__(self, message: str, rows: tuple[int, ...]) -> None:
         super().__init__(message)
         self.rows = rows
+
+
+class GameError(MastermindError, ValueError):
+    """A move the game does not allow now (a guess after the end, nothing to undo, no such row)."""
+
+
+class RecordError(MastermindError, ValueError):
+    """A game, match or run record that cannot be read (unknown kind, newer version, missing fields)."""

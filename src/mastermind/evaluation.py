@@ -177,6 +177,22 @@ def strategy_tree(strategy: Strategy, progress: Progress | None = None, depth: i
     return root
 
 
+def guesses_per_secret(strategy: Strategy, progress: Progress | None = None) -> np.ndarray:
+    """For each secret (by code index), how many guesses a deterministic strategy takes to find it.
+
+    >>> from mastermind.strategies import make_strategy
+    >>> guesses_per_secret(make_strategy("knuth", Rules(pegs=2, colors=3))).tolist()
+    [1, 2, 3, 3, 2, 3, 3, 4, 3]
+    """
+    if strategy.randomized:
+        raise StrategyError(f"{strategy.name} is randomised: the guesses a secret takes vary")
+    space = CodeSpace.of(strategy.rules)
+    space.require_enumerable()
+    found = np.zeros(space.size, dtype=np.int64)
+    _walk(strategy, SolverState(strategy.rules), 1, {}, progress, guess=strategy.first_guess(), found=found)
+    return found
+
+
 def _walk(
     strategy: Strategy,
     state: SolverState,
@@ -186,10 +202,12 @@ def _walk(
     node: Node | None = None,
     guess: int | None = None,
     limit: int | None = None,
+    found: np.ndarray | None = None,
 ) -> None:
     """Play the strategy from ``state`` against all of its candidates at once.
 
-    Below guess number ``limit`` + 1 nothing is expanded (for trees shown to a depth).
+    Below guess number ``limit`` + 1 nothing is expanded (for trees shown to a depth). ``found``,
+    if given, gets the guess number at which each secret is found.
     """
     if depth > RUNAWAY_GUESSES:
         raise StrategyError(f"{strategy.name} made no progress after {RUNAWAY_GUESSES} guesses")
@@ -213,6 +231,8 @@ def _walk(
             continue
         if f == win:
             distribution[depth] = distribution.get(depth, 0) + 1
+            if found is not None:
+                found[guess] = depth
             if progress:
                 progress(1)
             continue
@@ -221,7 +241,7 @@ def _walk(
         if node is not None:
             child = node.children[f] = Node(guess=-1, size=len(group))
         child_state = state._child(code, Feedback.from_int(f, pegs), group)
-        _walk(strategy, child_state, depth + 1, distribution, progress, child, None, limit)
+        _walk(strategy, child_state, depth + 1, distribution, progress, child, None, limit, found)
 
 
 def play(

@@ -1,0 +1,77 @@
+"""Records: plain, versioned dicts of games, matches and evaluation runs.
+
+A record holds only JSON types (codes are written in the game's own notation, replies as
+``"BLACK,WHITE"``), so the same dict serves ``--json`` output, the history store and the web page,
+and reading it back gives the same game. Every record carries ``version``; a record from a newer
+version of the package is refused rather than misread.
+
+>>> rules_from_dict(rules_to_dict(Rules(pegs=5, colors=8, max_guesses=12)))
+Rules(pegs=5, colors=8, max_guesses=12)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .code import Code
+from .errors import RecordError
+from .feedback import Feedback
+from .notation import Notation
+from .rules import Rules
+
+#: The version of the record layout written by this package.
+RECORD_VERSION = 1
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    return {
+        "pegs": rules.pegs,
+        "colors": rules.colors,
+        "repeats": rules.repeats,
+        "max_guesses": rules.max_guesses,
+    }
+
+
+def rules_from_dict(data: dict[str, Any]) -> Rules:
+    try:
+        return Rules(
+            pegs=data["pegs"],
+            colors=data["colors"],
+            repeats=data["repeats"],
+            max_guesses=data["max_guesses"],
+        )
+    except (KeyError, TypeError) as err:
+        raise RecordError(f"a record's rules are incomplete: {err}") from None
+
+
+def check_version(record: dict[str, Any], kind: str | tuple[str, ...]) -> None:
+    """Raise RecordError unless ``record`` is a record of ``kind`` this package can read."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    kinds = (kind,) if isinstance(kind, str) else kind
+    if record.get("kind") not in kinds:
+        raise RecordError(f"not a record of a {' or '.join(kinds)}: kind is {record.get('kind')!r}")
+    version = record.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise RecordError(f"a record has no valid version: {version!r}")
+    if version > RECORD_VERSION:
+        raise RecordError(
+            f"the record is of version {version}, newer than this package reads ({RECORD_VERSION}); "
+            "upgrade mastermind-lab"
+        )
+
+
+def code_text(rules: Rules, code: Code | None) -> str | None:
+    return None if code is None else Notation(rules).format_code(code)
+
+
+def code_from_text(rules: Rules, text: str | None) -> Code | None:
+    return None if text is None else Notation(rules).parse_code(text)
+
+
+def reply_text(fb: Feedback) -> str:
+    return f"{fb.black},{fb.white}"
+
+
+def reply_from_text(rules: Rules, text: str) -> Feedback:
+    return Notation(rules).parse_feedback(text)

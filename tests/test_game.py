@@ -1,0 +1,247 @@
+"""The engine of play, tested directly: games, fixes, hints, records and matches."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mastermind import Code, Feedback, Game, GameError, Match, RecordError, Rules, score
+from mastermind.evaluation import guesses_per_secret
+from mastermind.strategies import make_strategy
+
+CLASSIC = Rules()
+SMALL = Rules(pegs=3, colors=4)
+
+
+def test_a_game_is_won_with_the_secret_and_records_each_move():
+    game = Game.breaking(CLASSIC, seed=2026)
+    secret = game.secret
+    assert game.guess("1122").reply == score((0, 0, 1, 1), secret.colors)
+    assert game.turn == 2 and game.guesses_left == 9 and game.outcome == "playing"
+    assert game.repeat_of("1122") == 1 and game.repeat_of("1123") is None
+    game.guess(secret)
+    assert game.outcome == "won" and game.over
+    with pytest.raises(GameError, match="the game is over"):
+        game.guess("1234")
+
+
+def test_the_same_seed_draws_the_same_secret():
+    assert Game.breaking(CLASSIC, seed=7).secret == Game.breaking(CLASSIC, seed=7).secret
+
+
+def test_out_of_guesses_is_lost_and_undo_takes_back():
+    game = Game.breaking(Rules(max_guesses=2), seed=1)
+    wrong = "1111" if game.secret != Code((0, 0, 0, 0)) else "2222"
+    game.guess(wrong)
+    assert game.undo().guess == game.notation.parse_code(wrong)
+    with pytest.raises(GameError, match="nothing to undo"):
+        game.undo()
+    game.guess(wrong)
+    game.guess(wrong)
+    assert game.outcome == "lost"
+
+
+def test_a_hint_names_the_candidates_and_the_strategy_guess_and_is_counted():
+    game = Game.breaking(CLASSIC, seed=3)
+    hint = game.hint()
+    assert (hint.strategy, str(hint.guess), hint.candidates) == ("knuth", "1122", 1296)
+    assert game.record()["hints"] == 1
+
+
+def test_the_computer_breaks_knuths_example_code():
+    game = Game.solving(CLASSIC)
+    for reply in ["1,0", "0,1", "1,2", "1,1", "4,0"]:
+        game.reply(reply)
+    assert [str(m.guess) for m in game.moves] == ["1122", "1344", "3526", "1462", "3632"]
+    assert game.outcome == "won"
+
+
+def test_a_contradiction_is_found_at_once_with_its_corrections_and_a_fix_repairs_it():
+    game = Game.solving(CLASSIC)
+    game.reply("1,0")  # 1122
+    game.reply("0,1")  # 1344
+    game.reply("1,2")  # 3526
+    game.reply("1,2")  # 1462, truly 1,1 for 3632
+    assert game.problem is None
+    game.reply("0,2")  # 6425
+    problem = game.problem
+    assert problem is not None and problem.rows == (0, 1, 3, 4)
+    assert {(c.row, str(c.reply)) for c in problem.corrections} >= {(3, "1,1"), (4, "4,0")}
+    assert "row 4 to 1,0 (1), 1,1 (1) or 2,0 (1)" in problem.message
+    with pytest.raises(GameError):
+        game.proposal()
+    game.fix(4, "1,1")
+    assert game.problem is None and str(game.proposal()) == "3632"
+
+
+def test_a_fix_to_the_all_black_reply_ends_the_game_at_that_row():
+    game = Game.solving(CLASSIC)
+    for reply in ["1,0", "0,1", "1,2"]:
+        game.reply(reply)
+    game.fix(1, "4,0")
+    assert game.outcome == "won" and len(game.moves) == 1 and str(game.moves[0].guess) == "1122"
+
+
+def test_an_impossible_reply_is_refused_and_changes_nothing():
+    game = Game.solving(CLASSIC)
+    with pytest.raises(ValueError, match="impossible reply"):
+        game.reply("3,1")
+    assert game.moves == []
+
+
+def test_referee_scores_the_computer_and_there_is_nothing_to_fix():
+    game = Game.solving(CLASSIC, secret="3632")
+    while not game.over:
+        game.guess(game.proposal())
+    assert game.outcome == "won" and len(game.moves) == 5
+    with pytest.raises(GameError, match="scores this game itself"):
+        game.fix(1, "0,0")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    secret=st.integers(0, SMALL.size - 1),
+    actions=st.lists(st.one_of(st.just("undo"), st.integers(0, SMALL.size - 1)), max_size=12),
+)
+def test_random_play_never_breaks_the_invariants(secret, actions):
+    from mastermind import CodeSpace
+
+    space = CodeSpace.of(SMALL)
+    game = Game(SMALL, secret=space.code(secret), seed=0)
+    for action in actions:
+        if game.over:
+            break
+        if action == "undo":
+            if game.moves:
+                game.undo()
+            continue
+        game.guess(space.code(action))
+        # invariants: every reply is the true score; the win ends the game; never past the limit
+        assert all(m.reply == score(m.guess.colors, game.secret.colors) for m in game.moves)
+        assert len(game.moves) <= SMALL.max_guesses
+        assert (game.outcome == "won") == (game.moves[-1].guess == game.secret)
+        left = game.candidates()
+        assert left is not None and left >= 1  # the secret always fits
+    again = Game.from_record(json.loads(json.dumps(game.record())))
+    assert again.record() == game.record()
+
+
+@settings(max_examples=30, deadline=None)
+@given(secret=st.integers(0, SMALL.size - 1), lie=st.integers(0, 3))
+def test_a_codemaker_who_lies_once_is_caught_or_still_consistent(secret, lie):
+    from mastermind import CodeSpace
+
+    space = CodeSpace.of(SMALL)
+    code = space.code(secret)
+    game = Game.solving(SMALL, strategy="most-parts")
+    turn = 0
+    while not game.over and game.problem is None:
+        guess = game.proposal()
+        fb = score(guess.colors, code.colors)
+        if turn == lie and fb.black < SMALL.pegs:
+            fb = Feedback(fb.black, 0) if fb.white else Feedback(0, 1) if fb.black < SMALL.pegs - 1 else fb
+        game.reply(fb)
+        turn += 1
+    if game.problem is not None:
+        assert game.problem.rows and game.outcome == "playing"
+    assert Game.from_record(game.record()).record() == game.record()
+
+
+def test_records_are_versioned_and_refused_when_newer_or_foreign():
+    record = Game.breaking(CLASSIC, seed=1).record()
+    assert record["version"] == 1 and record["kind"] == "play" and record["finished"] is False
+    with pytest.raises(RecordError, match="newer"):
+        Game.from_record({**record, "version": 99})
+    with pytest.raises(RecordError, match="kind"):
+        Game.from_record({**record, "kind": "chess"})
+    with pytest.raises(RecordError, match="incomplete"):
+        Game.from_record({k: v for k, v in record.items() if k != "moves"})
+
+
+# --- matches --------------------------------------------------------------------------------------
+
+
+def test_an_odd_number_of_games_is_refused():
+    with pytest.raises(GameError, match="even number of games"):
+        Match(CLASSIC, ["knuth", "entropy"], games=3)
+
+
+def test_a_strategy_tournament_alternates_roles_and_scores_by_the_default_rule():
+    match = Match(CLASSIC, ["knuth", "entropy"], games=4, seed=5)
+    match.play_out()
+    assert match.over and match.waiting_for is None
+    record = match.record()
+    assert [(g["maker"], g["breaker"]) for g in record["games"]] == [(1, 2), (2, 1), (1, 2), (2, 1)]
+    for g in record["games"]:
+        assert g["broken"] and g["replayed"] == 0
+        points = [0, 0]
+        points[g["maker"] - 1] = g["guesses"]  # broken: one point per guess, no extra point
+        assert g["points"] == points
+    assert record["score"] == [sum(g["points"][i] for g in record["games"]) for i in (0, 1)]
+    a, b = record["score"]
+    assert record["winner"] == (None if a == b else 1 if a > b else 2)
+    assert Match.from_record(json.loads(json.dumps(record))).record() == record
+
+
+def test_the_codebreakers_score_counts_rows_and_fewest_wins():
+    match = Match(CLASSIC, ["knuth", "random"], games=2, scoring="codebreaker", seed=2)
+    match.play_out()
+    games = match.record()["games"]
+    assert games[0]["points"] == [0, games[0]["guesses"]]
+    assert games[1]["points"] == [games[1]["guesses"], 0]
+    a, b = match.score
+    assert match.winner == (None if a == b else 1 if a < b else 2)
+
+
+def test_the_codemakers_score_counts_rows_not_showing_the_code_and_an_unbroken_code():
+    match = Match(Rules(max_guesses=3), ["human", "knuth"], games=2, scoring="codemaker", seed=1)
+    assert match.waiting_for == "secret"
+    match.set_secret("3632")  # knuth needs 5 guesses for 3632: not broken in 3
+    match.play_out()
+    first = match.record()["games"][0]
+    assert first["guesses"] == 3 and not first["broken"] and first["points"] == [3, 0]
+    assert match.waiting_for == "guess"  # knuth has made a code for the human
+    secret = match.current.game.secret
+    match.guess(secret)
+    second = match.record()["games"][1]
+    assert second["broken"] and second["points"] == [0, 0] and match.over
+    assert match.score == [3, 0] and match.winner == 1
+
+
+def test_wrong_information_replays_the_game_and_gives_the_breaker_three_points():
+    match = Match(CLASSIC, ["human", "knuth"], games=2, seed=1)
+    match.set_secret(None)  # the human replies by hand
+    for reply in ["1,0", "0,1", "1,2", "1,2", "0,2"]:
+        match.advance()
+        assert match.waiting_for == "reply"
+        events = match.reply(reply)
+    assert [e.kind for e in events][-1] == "replayed" and events[-1].problem.rows == (0, 1, 3, 4)
+    assert match.current.replayed == 1 and match.current.game.moves == []
+    for reply in ["1,0", "0,1", "1,2", "1,1", "4,0"]:
+        match.advance()
+        match.reply(reply)
+    first = match.record()["games"][0]
+    assert first["replayed"] == 1 and first["guesses"] == 5 and first["points"] == [5, 3]
+
+
+def test_wrong_information_under_the_codebreakers_score_costs_the_codemaker():
+    match = Match(CLASSIC, ["human", "knuth"], games=2, scoring="codebreaker", seed=1)
+    match.set_secret(None)
+    for reply in ["1,0", "0,1", "1,2", "1,2", "0,2"]:
+        match.advance()
+        match.reply(reply)
+    for reply in ["1,0", "0,1", "1,2", "1,1", "4,0"]:
+        match.advance()
+        match.reply(reply)
+    assert match.record()["games"][0]["points"] == [3, 5]
+
+
+def test_the_hardest_codemaker_picks_a_secret_that_costs_the_breaker_most():
+    rules = Rules(pegs=3, colors=4)
+    depths = guesses_per_secret(make_strategy("knuth", rules))
+    match = Match(rules, ["knuth", "knuth"], games=2, seed=0, codemaker="hardest")
+    match.play_out()
+    for g in match.record()["games"]:
+        assert g["guesses"] == depths.max()
+
