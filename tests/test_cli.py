@@ -74,11 +74,24 @@ def test_installed_command_runs():
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
-def test_help_names_every_registered_strategy():
-    from mastermind import STRATEGIES
-    from mastermind.cli import STRATEGY_NAMES
+@pytest.mark.parametrize("command", ["evaluate", "play", "guess", "solve", "tree"])
+def test_help_shows_every_registered_strategy_with_its_summary(command, monkeypatch):
+    import mastermind.strategies as registry
+    from mastermind.strategies.base import Strategy
 
-    assert [s.name for s in STRATEGIES] == STRATEGY_NAMES
+    class Newcomer(Strategy):
+        name = "newcomer"
+        summary = "a strategy added after the command line was written"
+
+        def pick(self, state):
+            return 0
+
+    monkeypatch.setattr(registry, "STRATEGIES", [*registry.STRATEGIES, Newcomer])
+    monkeypatch.setenv("COLUMNS", "400")
+    code, out, _ = run(command, "--help")
+    assert code == 0
+    for cls in registry.STRATEGIES:
+        assert f"{cls.name}: {cls.summary}" in " ".join(out.split())
 
 
 def test_a_randomised_run_reports_a_seed_that_repeats_it():

@@ -35,8 +35,8 @@ def test_secret_scores_itself():
     code, out, err = run("guess", "--secret", "3632", "--json")
     assert code == 0
     record = json.loads(out)
-    assert record["won"] and record["turns"] == 5 and record["secret"] == "3632"
-    assert [r["guess"] for r in record["guesses"]] == ["1122", "1344", "3526", "1462", "3632"]
+    assert record["outcome"] == "won" and len(record["moves"]) == 5 and record["secret"] == "3632"
+    assert [r["guess"] for r in record["moves"]] == ["1122", "1344", "3526", "1462", "3632"]
     assert "Found it" in err
 
 
@@ -102,8 +102,9 @@ def test_contradiction_repairs_ask_again_on_bad_commands():
     code, out, _ = run("guess", input="\n".join(script) + "\n")
     assert code == 1
     assert "First correct a reply: fix ROW REPLY (e.g. fix 1 0,1), or undo." in out
-    assert out.count("Write fix ROW REPLY, e.g. fix 1 0,1 (rows: 1 to 5).") == 3
-    assert "Not a reply: 'x' is not a reply" in out
+    assert out.count("Write fix ROW REPLY, e.g. fix 1 0,1 (rows: 1 to 5).") == 2
+    assert "Cannot fix: there is no row 9 (rows: 1 to 5)." in out
+    assert "Cannot fix: 'x' is not a reply" in out
     assert "   5   6  4  2  5" in out  # the board
     assert "undo: take back the last reply" in out
     assert "Took back the last reply." in out and out.count("Guess 5: 6425") == 2

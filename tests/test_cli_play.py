@@ -39,8 +39,10 @@ def test_the_same_seed_gives_the_same_secret_and_a_win_exits_0():
 def test_a_lost_game_shows_the_secret_and_exits_1():
     secret = secret_of(11, *SMALL)
     wrong = "111" if secret != "111" else "222"
-    code, out, _ = run("play", "--seed", "11", *SMALL, "--max-guesses", "2", input=f"{wrong}\n{wrong}\n")
+    lines = f"{wrong}\n{wrong}\n{wrong}\n"
+    code, out, _ = run("play", "--seed", "11", *SMALL, "--max-guesses", "2", input=lines)
     assert code == 1
+    assert f"You played {wrong} already (row 1): it would get the same reply." in out  # warned, then played
     assert f"Out of guesses. The secret was {secret}." in out
     assert re.search(rf"{'  '.join(secret)}\s+the secret", out)  # the secret drawn as a row
 
@@ -99,12 +101,10 @@ def test_json_record_on_stdout_board_on_stderr():
     secret = secret_of(8, *SMALL)
     code, out, err = run("play", "--seed", "8", *SMALL, "--json", input=f"{secret}\n")
     assert code == 0
-    assert json.loads(out) == {
-        "won": True,
-        "turns": 1,
-        "guesses": [{"guess": secret, "reply": "3,0"}],
-        "secret": secret,
-    }
+    record = json.loads(out)
+    assert record["outcome"] == "won" and record["finished"] and record["kind"] == "play"
+    assert record["moves"] == [{"guess": secret, "reply": "3,0"}] and record["secret"] == secret
+    assert record["seed"] == 8 and record["rules"]["pegs"] == 3
     assert "You broke the code in 1 guess!" in err
 
 

@@ -1,0 +1,65 @@
+"""The ``mastermind`` command line: thin commands that parse, call the library and render.
+
+One module per command family; heavy modules are imported lazily, inside the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from .common import fail
+
+
+class Main(click.Group):
+    """Turns the package's errors into one line and exit status 2, Ctrl-C into status 130."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from ..errors import MastermindError
+
+        try:
+            return super().invoke(ctx)
+        except MastermindError as err:
+            fail(str(err))
+        except click.UsageError as err:
+            where = err.ctx.command_path if err.ctx else "mastermind"
+            fail(f"{err.format_message()} (see '{where} --help')")
+        except KeyboardInterrupt:
+            click.echo("mastermind: interrupted", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="mastermind-lab")
+def cli() -> None:
+    """Mastermind: play, solve, and study codebreaking strategies.
+
+    Every command takes the game options (--pegs, --colors, --no-repeats, --preset,
+    --max-guesses) and --help. Codes are written 1122 (or AABB); replies BLACK,WHITE (1,0)
+    or key pegs (BW); a history is GUESS=REPLY items: 1122=1,0 1344=0,1.
+
+    \b
+    Examples:
+      mastermind play --seed 7                 # you break the computer's code
+      mastermind guess                         # the computer breaks yours
+      mastermind solve 1122=1,0 1344=0,1       # what is still possible, what to play
+      mastermind partition --candidates 1123,3151,1141,6544 --guess 4113
+      mastermind tree --strategy knuth --depth 2
+      mastermind compare --strategies knuth,entropy --plot dist.png
+      mastermind evaluate --strategy knuth
+
+    \b
+    Exit status: 0 done (for play and guess: the code was broken),
+    1 a game not won (out of guesses, or quit), 2 bad input or a contradictory history.
+    Colour only on a terminal; --no-color or NO_COLOR turn it off.
+    """
+
+
+
+from . import explore, games, research  # noqa: E402,F401 - the commands register themselves
+
+
+def main() -> None:
+    cli(prog_name="mastermind")

@@ -1,0 +1,278 @@
+"""What every command shares: the game and colour options, output, input, the board."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import click
+
+#: Exit statuses: 0 done (a game won), 1 a game not won (lost, or given up), 2 bad input.
+EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
+
+_NO_COLOR_KEY = "mastermind.no_color"
+_NOTATION_KEY = "mastermind.notation"
+
+
+def game_notation(rules):
+    """The notation of this command: --notation, or the game's default."""
+    from ..notation import Notation
+
+    ctx = click.get_current_context(silent=True)
+    return Notation(rules, ctx.meta.get(_NOTATION_KEY, "") if ctx else "")
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"mastermind: error: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def _rules_from(options: dict[str, Any]):
+    from ..rules import PRESETS, Rules, find_rules
+
+    base = find_rules(options["preset"]) if options["preset"] else PRESETS["classic"]
+    pegs = options["pegs"] if options["pegs"] is not None else base.pegs
+    colors = options["colors"] if options["colors"] is not None else base.colors
+    repeats = base.repeats and not options["no_repeats"]
+    max_guesses = options["max_guesses"] if options["max_guesses"] is not None else base.max_guesses
+    return Rules(pegs=pegs, colors=colors, repeats=repeats, max_guesses=max_guesses)
+
+
+def game_options(command: Callable) -> Callable:
+    """The options every command takes to say which game is played; passes ``rules``."""
+
+    @click.option(
+        "--preset",
+        metavar="NAME",
+        help="classic (4x6), super (5x8) or bulls-and-cows (4 of 10 digits, no repeats).",
+    )
+    @click.option("--pegs", "-p", type=int, metavar="N", help="Pegs per code, 1-10 [4].")
+    @click.option("--colors", "--colours", "-c", type=int, metavar="N", help="Colours, 2-36 [6].")
+    @click.option("--no-repeats", is_flag=True, help="A colour may appear only once in a code.")
+    @click.option("--max-guesses", type=int, metavar="N", help="Guesses allowed per game [10].")
+    @click.option(
+        "--notation", type=click.Choice(["digits", "letters", "colors"]), metavar="STYLE",
+        help="How codes are written: digits (1122; 0-9 with 10 colours), letters (aabb) or colors "
+        "(RRGB: Red Green Blue Yellow Orange Purple Cyan White blacK Magenta). Input may be "
+        "in any of them that fits the game.",
+    )  # fmt: skip
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> Any:
+        keys = ("preset", "pegs", "colors", "no_repeats", "max_guesses")
+        options = {k: kwargs.pop(k) for k in keys}
+        kwargs["rules"] = _rules_from(options)
+        style = kwargs.pop("notation")
+        if style == "digits" and kwargs["rules"].colors == 10:
+            style = "digits0"
+        if style:
+            from ..notation import Notation
+
+            Notation(kwargs["rules"], style)  # a style too small for the game: one line, exit 2
+        click.get_current_context().meta[_NOTATION_KEY] = style or ""
+        return command(**kwargs)
+
+    return wrapper
+
+
+def color_option(command: Callable) -> Callable:
+    """``--no-color``: plain text. NO_COLOR in the environment does the same; colour is only ever
+    used when the output is a terminal that supports it."""
+
+    @click.option(
+        "--no-color", "--no-colour", "no_color", is_flag=True,
+        help="No colour or styles (also when NO_COLOR is set).",
+    )  # fmt: skip
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> Any:
+        click.get_current_context().meta[_NO_COLOR_KEY] = kwargs.pop("no_color")
+        return command(**kwargs)
+
+    return wrapper
+
+
+def console_for(stderr: bool = False):
+    """A rich console for this command: styled only on a colour terminal and unless told not to."""
+    from rich.console import Console
+
+    ctx = click.get_current_context(silent=True)
+    plain = bool(os.environ.get("NO_COLOR")) or bool(ctx and ctx.meta.get(_NO_COLOR_KEY))
+    console = Console(
+        stderr=stderr, color_system=None if plain else "auto", highlight=False, emoji=False,
+        soft_wrap=True,
+    )  # fmt: skip
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console.width = 160  # a file or a pipe: do not fold tables at 80 columns
+    return console
+
+
+def strategy_help() -> str:
+    """The registry's strategies and their summaries (imported only when help is shown)."""
+    from ..strategies import STRATEGIES
+
+    return "; ".join(f"{s.name}: {s.summary}" for s in STRATEGIES)
+
+
+class StrategyOption(click.Option):
+    """An option whose help lists the registered strategies, read from the registry when shown."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        plain = self.help
+        self.help = f"{plain} {strategy_help()}."
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = plain
+
+
+def strategy_option(command: Callable) -> Callable:
+    return click.option(
+        "--strategy", "-s", cls=StrategyOption, default="knuth", show_default=True, metavar="NAME",
+        help="Codebreaking strategy:",
+    )(command)  # fmt: skip
+
+
+@contextmanager
+def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr when it is a terminal; yields the callback to advance it."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    console = console_for(stderr=True)  # honours --no-color and NO_COLOR like every other output
+    if not console.is_terminal:
+        yield None
+        return
+    with Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=console, transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+
+# --- shared pieces of the commands below ------------------------------------------------------------
+
+
+def fresh_seed() -> int:
+    import secrets
+
+    return secrets.randbelow(2**31)
+
+
+def make_player(name: str, rules, seed: int | None, first: str | None = None):
+    """A strategy from the registry, ready for a game (randomised ones get a generator from ``seed``)."""
+    import numpy as np
+
+    from ..strategies import make_strategy
+
+    player = make_strategy(name, rules, first=first)
+    player.new_game(np.random.default_rng(seed))
+    return player
+
+
+def thinking(console, who: str):
+    """A spinner while a strategy thinks, on a terminal only (it leaves nothing behind)."""
+    from contextlib import nullcontext
+
+    return console.status(f"{who} is thinking...") if console.is_terminal else nullcontext()
+
+
+def parse_history(rules, items: tuple[str, ...]) -> list:
+
+    return game_notation(rules).parse_history(list(items))
+
+
+def candidates_or_fail(rules, history):
+    """The candidate indices of a history; a contradictory one ends the command with the diagnosis."""
+    from ..errors import ContradictionError
+    from ..solver import SolverState, diagnose
+
+    state = SolverState(rules, history)
+    try:
+        return state, state.candidate_indices()
+    except ContradictionError:
+        fail(diagnose(rules, history, game_notation(rules)) or "the history is contradictory")
+
+
+def ask(prompt: str, err: bool = False) -> str | None:
+    """One line from the user, stripped; None at end of input. ``err``: prompt on stderr."""
+    try:
+        if err:
+            click.echo(prompt, nl=False, err=True)
+            line = input()
+        else:
+            line = input(prompt)
+    except EOFError:
+        click.echo(err=err)
+        return None
+    if not sys.stdin.isatty():  # scripted input: show it, so the transcript reads like a session
+        click.echo(line, err=err)
+    return line.strip()
+
+
+#: Background colours of the code pegs, by colour number; more colours cycle through the 256-colour set.
+_PEG_STYLES = [
+    "bold white on red", "bold black on green", "bold white on blue", "bold black on yellow",
+    "bold black on dark_orange", "bold white on purple", "bold black on cyan", "bold black on white",
+    "bold white on grey35", "bold white on magenta",
+]  # fmt: skip
+
+
+def peg_style(color: int) -> str:
+    if color < len(_PEG_STYLES):
+        return _PEG_STYLES[color]
+    return f"bold black on color({16 + (color * 37) % 216})"
+
+
+def code_text(notation, code):
+    from rich.text import Text
+
+    text = Text()
+    symbols = notation.format_code(code)
+    for color, symbol in zip(code, symbols, strict=True):
+        text.append(f" {symbol} ", style=peg_style(color))
+    return text
+
+
+def keys_text(console, fb, pegs: int):
+    from rich.text import Text
+
+    utf = (console.encoding or "").lower().startswith("utf")
+    black, white, empty = ("●", "○", "·") if utf else ("B", "W", ".")
+    text = Text()
+    text.append(black * fb.black, style="bold red")
+    text.append(white * fb.white, style="bold white")
+    text.append(empty * (pegs - fb.black - fb.white), style="dim")
+    return text
+
+
+def board(console, notation, history, rules, secret=None) -> None:
+    """The decoding board: one row per guess, its code pegs and key pegs."""
+    from rich.text import Text
+
+    width = len(str(rules.max_guesses))
+    if not history and secret is None:
+        console.print("  (no guesses yet)")
+    for i, (code, fb) in enumerate(history, 1):
+        row = Text(f"  {i:>{width}}  ")
+        row.append_text(code_text(notation, code))
+        row.append("   ")
+        row.append_text(keys_text(console, fb, rules.pegs))
+        row.append(f"   {fb.black} black, {fb.white} white", style="dim")
+        console.print(row)
+    if secret is not None:
+        row = Text(f"  {'':>{width}}  ")
+        row.append_text(code_text(notation, secret))
+        row.append("   the secret")
+        console.print(row)
+
+
+
+def escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+

@@ -1,0 +1,214 @@
+"""solve and partition: what a history leaves possible, and how guesses split it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from . import cli
+from .common import (
+    candidates_or_fail,
+    color_option,
+    console_for,
+    fail,
+    game_notation,
+    game_options,
+    make_player,
+    parse_history,
+    strategy_option,
+    thinking,
+)
+
+
+@cli.command()
+@game_options
+@strategy_option
+@click.argument("history", nargs=-1)
+@click.option(
+    "--show", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
+    help="List every candidate when there are at most N, otherwise a sample of N.",
+)  # fmt: skip
+@click.option("--seed", type=int, metavar="N", help="Seed for randomised strategies.")
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"candidates": N, "guess": ..., "sample": [...]}.'
+)
+@color_option
+def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int | None, as_json: bool) -> None:
+    """What the guesses and replies so far leave possible, and what to play next.
+
+    HISTORY is GUESS=BLACK,WHITE items (1122=1,0 1344=0,1); none means the start of a game. A
+    contradictory history is diagnosed (which rows, which reply could be corrected) with exit
+    status 2.
+
+    \b
+    Examples:
+      mastermind solve 1122=1,0 1344=0,1
+      mastermind solve "1122=1,0 1344=0,1 3526=1,2" --strategy entropy
+      mastermind solve 1122=BW --json
+      mastermind solve 1234=0,2 --preset bulls-and-cows --show 5
+    """
+    import numpy as np
+
+    from ..solver import SolverState
+
+    notation = game_notation(rules)
+    rows = parse_history(rules, history)
+    if SolverState(rules).space.enumerable:
+        state, cands = candidates_or_fail(rules, rows)
+    else:  # too many codes to list: only a strategy that does not enumerate can answer
+        state, cands = SolverState(rules, rows), None
+    with thinking(console_for(stderr=True), strategy):
+        player = make_player(strategy, rules, seed)
+        next_guess = notation.format_code(state.space.code(player.choose(state)))
+    if cands is None:
+        if as_json:
+            click.echo(json.dumps({"candidates": None, "guess": next_guess, "sample": []}))
+        else:
+            say = console_for().print
+            say(f"{state.space.size:,} codes in all: too many to list or count.", markup=False)
+            say(f"{strategy} plays next: [bold]{next_guess}[/]")
+        return
+    complete = len(cands) <= show
+    picked = cands if complete else cands[np.linspace(0, len(cands) - 1, show).round().astype(np.int64)]
+    sample = [notation.format_code(state.space.code(i)) for i in picked]
+    if as_json:
+        click.echo(json.dumps({"candidates": len(cands), "guess": next_guess, "sample": sample}))
+        return
+    say = console_for().print
+    n = len(cands)
+    if n == 1:
+        say(f"1 code is possible: the secret is [bold]{sample[0]}[/].")
+    elif complete:
+        say(f"{n:,} codes are possible:")
+        say("  " + " ".join(sample), markup=False)
+    else:
+        say(f"{n:,} codes are possible; {len(sample)} of them, evenly spread:")
+        say("  " + " ".join(sample) + " ...", markup=False)
+    say(f"{strategy} plays next: [bold]{next_guess}[/]")
+
+
+@cli.command()
+@game_options
+@strategy_option
+@click.argument("history", nargs=-1)
+@click.option(
+    "--guess", "-g", "guesses", multiple=True, metavar="CODE", help="A guess to score (repeatable)."
+)
+@click.option(
+    "--candidates", metavar="CODES",
+    help="The candidate set itself, e.g. 1123,3151,1141,6544 (filtered by HISTORY if given).",
+)  # fmt: skip
+@click.option(
+    "--show", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
+    help="List the codes in each class when there are at most N candidates.",
+)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@color_option
+def partition(
+    rules,
+    strategy: str,
+    history: tuple[str, ...],
+    guesses: tuple[str, ...],
+    candidates: str | None,
+    show: int,
+    as_json: bool,
+) -> None:
+    """How each guess splits the candidates: the table behind the partition strategies.
+
+    For every reply, how many candidates would remain; then each guess's score under each
+    criterion: largest class (knuth), expected size (expected-size), entropy in bits
+    (entropy), number of classes (most-parts); * marks the best guess under each. The
+    candidates are those HISTORY leaves, or --candidates. Without --guess, the --strategy's
+    next guess after HISTORY is scored (with --candidates, name the guesses).
+
+    \b
+    Examples:
+      mastermind partition --candidates 1123,3151,1141,6544 --guess 4113
+      mastermind partition --guess 1122 --guess 1123 --guess 1234
+      mastermind partition 1122=1,0 1344=0,1 -g 3526 -g 1462 --json
+    """
+    import numpy as np
+
+    from ..analysis import CRITERIA
+    from ..analysis import partition as split
+    from ..code import CodeSpace
+
+    notation = game_notation(rules)
+    space = CodeSpace.of(rules)
+    rows = parse_history(rules, history)
+    codes = [notation.parse_code(g) for g in guesses]
+    if candidates is not None:
+        from ..solver import SolverState
+
+        given = sorted(
+            {space.index(notation.parse_code(c).colors) for c in candidates.split(",") if c.strip()}
+        )
+        if not given:
+            fail("--candidates is empty: give codes separated by commas, e.g. 1123,3151")
+        state = SolverState(rules, rows)
+        cands = np.array([i for i in given if state.is_candidate(space.code(i))], dtype=np.int64)
+        if not len(cands):
+            fail("none of the --candidates fits the history")
+        if not codes:
+            fail("with --candidates, say which guesses to score: --guess CODE")
+    else:
+        state, cands = candidates_or_fail(rules, rows)
+        if not codes:
+            player = make_player(strategy, rules, None)
+            codes = [space.code(player.choose(state))]
+    parts = [split(rules, code, cands) for code in codes]
+    best = {name: min(p.scores[name] for p in parts) for name in CRITERIA}
+    if as_json:
+        entries: list[dict[str, Any]] = []
+        for p in parts:
+            entry: dict[str, Any] = {
+                "guess": notation.format_code(p.guess),
+                "classes": {str(f): n for f, n in p.classes.items()},
+                "largest": p.largest,
+                "expected_size": round(p.expected_size, 6),
+                "entropy": round(p.entropy, 6),
+                "parts": p.parts,
+            }
+            if len(cands) <= show:
+                entry["members"] = {
+                    str(f): [notation.format_code(c) for c in m] for f, m in p.members.items()
+                }
+            entries.append(entry)
+        click.echo(json.dumps({"candidates": len(cands), "guesses": entries}))
+        return
+    from rich import box
+    from rich.table import Table
+
+    console = console_for()
+    shown = " ".join(notation.format_code(space.code(i)) for i in cands[:show])
+    more = " ..." if len(cands) > show else ""
+    word = "candidate" if len(cands) == 1 else "candidates"
+    console.print(f"{len(cands):,} {word}: {shown}{more}", markup=False)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
+    table.add_column("reply")
+    for p in parts:
+        table.add_column(notation.format_code(p.guess), justify="right")
+    replies = sorted({f for p in parts for f in p.classes})
+    for f in replies:
+        table.add_row(str(f), *(str(p.classes.get(f, "")) for p in parts))
+    table.add_section()
+    formats = {"knuth": "{:d}", "expected-size": "{:.3f}", "entropy": "{:.3f}", "most-parts": "{:d}"}
+    for name, label in CRITERIA.items():
+        cells = []
+        for p in parts:
+            mark = " *" if len(parts) > 1 and p.scores[name] == best[name] else ""
+            cells.append(formats[name].format(p.value(name)) + mark)
+        table.add_row(label, *cells)
+    console.print(table)
+    if len(parts) > 1:
+        console.print("* the best guess under that criterion", markup=False)
+    if len(cands) <= show:
+        for p in parts:
+            classes = "; ".join(
+                f"{f}: " + " ".join(notation.format_code(c) for c in m) for f, m in p.members.items()
+            )
+            console.print(f"{notation.format_code(p.guess)} splits them  {classes}", markup=False)
+
+

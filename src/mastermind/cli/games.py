@@ -1,0 +1,301 @@
+"""play and guess: a person breaks the computer's code, or the computer breaks a person's.
+
+Both are thin shells over :class:`mastermind.game.Game`: they read lines, call the engine and
+draw the board; every rule (the turn limit, the win, hints, undo, contradictions, fixes) is the
+engine's.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import NoReturn
+
+import click
+
+from . import cli
+from .common import (
+    EXIT_NOT_WON,
+    EXIT_OK,
+    ask,
+    board,
+    color_option,
+    console_for,
+    escape,
+    game_notation,
+    game_options,
+    strategy_option,
+    thinking,
+)
+
+QUIT = ("quit", "q", "exit")
+
+
+def finish(game, as_json: bool) -> NoReturn:
+    """The record on stdout with --json; exit 0 if the code was broken, 1 if not."""
+    if as_json:
+        click.echo(json.dumps(game.record()))
+    sys.exit(EXIT_OK if game.outcome == "won" else EXIT_NOT_WON)
+
+
+def guesses(n: int) -> str:
+    return f"{n} guess{'es' if n != 1 else ''}"
+
+
+# --- play: the user breaks the computer's code ------------------------------------------------------
+
+
+@cli.command()
+@game_options
+@strategy_option
+@click.option("--seed", type=int, metavar="N", help="Seed for the secret: the same seed, the same game.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Board on stderr; at the end, the game's record as JSON."
+)
+@color_option
+def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
+    """You are the codebreaker: find the computer's secret code.
+
+    Type a guess (1122, "1 1 2 2" or AABB); the board is drawn again with the key pegs: one
+    black (red) for each peg of the right colour in the right place, one white for each other
+    peg of the right colour. Commands: hint (the --strategy's guess and how many codes are
+    still possible), undo, board, help, quit (a code that spells a command can be typed with
+    spaces: h i n t). A guess you played already is pointed out first: type it again to play it
+    anyway. Exit status 0 if you break the code, 1 if not.
+
+    \b
+    Examples:
+      mastermind play
+      mastermind play --seed 42 --strategy entropy
+      mastermind play --preset super --max-guesses 12
+      mastermind play --pegs 3 --colors 5 --no-repeats
+    """
+    from ..errors import MastermindError
+    from ..game import Game
+
+    notation = game_notation(rules)
+    game = Game.breaking(rules, seed=seed, strategy=strategy)
+    console = console_for(stderr=as_json)
+    say = console.print
+    say(
+        f"I have chosen a secret: {rules.pegs} pegs, colours {notation.describe_symbols()}, "
+        f"{'repeats allowed' if rules.repeats else 'no colour repeats'}. "
+        f"You have {rules.max_guesses} guesses. Type a guess, or help.",
+        markup=False,
+    )
+    warned = None  # a repeated guess, pointed out once
+    while not game.over:
+        line = ask(f"guess {game.turn} of {rules.max_guesses}> ", err=as_json)
+        if line is None or line.lower() in QUIT:  # end of input, or quit
+            game.give_up()
+            say(f"You gave up. The secret was {notation.format_code(game.secret)}.", markup=False)
+            finish(game, as_json)
+        command = line.lower()
+        if command in ("help", "?"):
+            say(
+                f"Type a code of {rules.pegs} pegs (e.g. {notation.example()}); hint: ask "
+                f"{game.strategy_name}; undo: take back the last guess; board: show the board; "
+                "quit: give up.",
+                markup=False,
+            )
+        elif command == "board":
+            board(console, notation, game.history, rules)
+        elif command == "undo":
+            if not game.moves:
+                say("Nothing to undo.")
+                continue
+            game.undo()
+            say("Took back the last guess.")
+            board(console, notation, game.history, rules)
+        elif command == "hint":
+            try:
+                with thinking(console, game.strategy_name):
+                    hint = game.hint()
+            except MastermindError as err:
+                say(f"No hint: {err}", markup=False)
+                continue
+            guess = notation.format_code(hint.guess)
+            if hint.candidates is None:  # a game too large to count: the strategy still hints
+                say(f"Hint: {hint.strategy} would play {guess}.", markup=False)
+                continue
+            codes = "1 code is" if hint.candidates == 1 else f"{hint.candidates:,} codes are"
+            say(f"Hint: {codes} still possible; {hint.strategy} would play {guess}.", markup=False)
+        elif command:
+            try:
+                code = notation.parse_code(line)
+            except MastermindError as err:
+                say(f"[red]Not a guess:[/] {escape(str(err))}. Try again (or type help).")
+                continue
+            row = game.repeat_of(code)
+            if row is not None and warned != code:
+                warned = code
+                say(
+                    f"You played {notation.format_code(code)} already (row {row}): it would get the same "
+                    "reply. Type it again to play it anyway.",
+                    markup=False,
+                )
+                continue
+            warned = None
+            game.guess(code)
+            board(console, notation, game.history, rules)
+    if game.outcome == "won":
+        say(f"[bold green]You broke the code in {guesses(len(game.moves))}![/]")
+    else:
+        board(console, notation, [], rules, game.secret)
+        say(f"Out of guesses. The secret was {notation.format_code(game.secret)}.", markup=False)
+    finish(game, as_json)
+
+
+# --- guess: the computer breaks the user's code -----------------------------------------------------
+
+
+@cli.command()
+@game_options
+@strategy_option
+@click.option("--secret", metavar="CODE", help="Let the computer score its own guesses (a demonstration).")
+@click.option("--first", metavar="CODE", help="Override the strategy's first guess.")
+@click.option("--seed", type=int, metavar="N", help="Seed for randomised strategies.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the game's record as JSON."
+)
+@color_option
+def guess(
+    rules, strategy: str, secret: str | None, first: str | None, seed: int | None, as_json: bool
+) -> None:
+    """The computer is the codebreaker: keep a secret code in mind and reply to its guesses.
+
+    Reply BLACK,WHITE (1,2), key pegs (BWW) or - for none. If your replies contradict each
+    other you are told at once which rows cannot all be true, and which single reply could be
+    corrected, and to what. Commands: fix ROW REPLY (correct an earlier reply; fixing a row to
+    the all-black reply ends the game there), undo, board, help, quit. Exit status 0 when the
+    code is found, 1 if not (out of guesses, or quit).
+
+    \b
+    Examples:
+      mastermind guess
+      mastermind guess --strategy entropy --preset bulls-and-cows
+      mastermind guess --secret 3632           # scores itself: Knuth's example game
+      mastermind guess --secret 3632 --json 2>/dev/null
+    """
+    from ..errors import ContradictionError, MastermindError
+    from ..game import Game
+
+    notation = game_notation(rules)
+    secret_code = notation.parse_code(secret) if secret is not None else None
+    first_code = notation.parse_code(first) if first is not None else None
+    game = Game.solving(rules, strategy, secret=secret_code, first=first_code, seed=seed)
+    console = console_for(stderr=as_json)
+    say = console.print
+    if secret_code is None:
+        say(
+            f"Think of a secret: {rules.pegs} pegs, colours {notation.describe_symbols()}, "
+            f"{'repeats allowed' if rules.repeats else 'no colour repeats'}. I have "
+            f"{rules.max_guesses} guesses. Reply BLACK,WHITE (e.g. 1,2), key pegs (BWW) or - for none; "
+            "or type help.",
+            markup=False,
+        )
+
+    def stop() -> NoReturn:
+        say("Stopped.")
+        game.give_up()
+        finish(game, as_json)
+
+    def command(line: str) -> str:
+        """Handle a command: 'again' when the history changed, 'ask' to ask again, 'reply' if none."""
+        words = line.split()
+        verb = words[0].lower()
+        if verb in QUIT:
+            stop()
+        if verb in ("help", "?"):
+            say(
+                "Reply with black,white (1,2), key pegs (BWW) or - for none. fix ROW REPLY: "
+                "correct an earlier reply (e.g. fix 2 0,1); undo: take back the last reply; "
+                "board: show the board; quit: stop.",
+                markup=False,
+            )
+            return "ask"
+        if verb == "board":
+            board(console, notation, game.history, rules)
+            return "ask"
+        if verb == "undo":
+            if not game.moves:
+                say("Nothing to undo.")
+                return "ask"
+            game.undo()
+            say("Took back the last reply.")
+            return "again"
+        if verb == "fix":
+            rows = f"1 to {len(game.moves)}" if game.moves else "none yet"
+            if len(words) < 3 or not words[1].isdigit():
+                say(f"Write fix ROW REPLY, e.g. fix 1 0,1 (rows: {rows}).", markup=False)
+                return "ask"
+            try:
+                move = game.fix(int(words[1]), notation.parse_feedback(" ".join(words[2:])))
+            except MastermindError as err:
+                say(f"[red]Cannot fix:[/] {escape(str(err))}.")
+                return "ask"
+            say(f"Row {words[1]} is now {notation.format_code(move.guess)} = {move.reply}.", markup=False)
+            return "again"
+        return "reply"
+
+    def repair(problem: str) -> None:
+        """Show what is wrong and take commands until a row is corrected or taken back."""
+        say(f"[bold red]{escape(problem[0].upper() + problem[1:])}.[/]")
+        board(console, notation, game.history, rules)
+        while True:
+            line = ask("fix ROW REPLY, undo or quit> ", err=as_json)
+            if line is None:
+                stop()
+            if not line:
+                continue
+            outcome = command(line)
+            if outcome == "again":
+                return
+            if outcome == "reply":
+                say("First correct a reply: fix ROW REPLY (e.g. fix 1 0,1), or undo.", markup=False)
+
+    while True:
+        problem = game.problem
+        if problem is not None:
+            repair(problem.message)
+            continue
+        if game.outcome == "won":
+            found = notation.format_code(game.moves[-1].guess)
+            say(f"[bold green]Found it: {found} in {guesses(len(game.moves))}.[/]")
+            finish(game, as_json)
+        if game.outcome == "lost":
+            say(f"I could not find it in {rules.max_guesses} guesses.")
+            finish(game, as_json)
+        try:
+            with thinking(console, game.strategy_name):
+                left = game.candidates()
+                code = game.proposal()
+        except ContradictionError as err:
+            if not game.moves:
+                raise  # the strategy cannot play this game at all: bad input, exit 2
+            repair(str(err))  # a strategy that plays games too large to list found no code
+            continue
+        codes = "" if left is None else f"   ({'1 code' if left == 1 else f'{left:,} codes'} possible)"
+        say(f"Guess {game.turn}: {notation.format_code(code)}{codes}", markup=False)
+        if secret_code is not None:
+            move = game.guess(code)
+            assert move is not None
+            say(f"  reply: {move.reply}", markup=False)
+            continue
+        while True:
+            line = ask("your reply> ", err=as_json)
+            if line is None:
+                stop()
+            if not line:
+                continue
+            outcome = command(line)
+            if outcome == "again":
+                break
+            if outcome == "ask":
+                continue
+            try:
+                game.reply(notation.parse_feedback(line))
+            except MastermindError as err:
+                say(f"[red]Not a reply:[/] {escape(str(err))}. Try again (or type help).")
+                continue
+            break

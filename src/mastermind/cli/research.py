@@ -1,0 +1,250 @@
+"""evaluate, compare and tree: strategies studied over every secret."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from . import cli
+from .common import (
+    color_option,
+    console_for,
+    fail,
+    fresh_seed,
+    game_notation,
+    game_options,
+    progress_bar,
+    strategy_option,
+)
+
+
+@cli.command()
+@game_options
+@strategy_option
+@click.option("--first", metavar="CODE", help="Override the strategy's first guess, e.g. 1122.")
+@click.option(
+    "--sample",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Evaluate a random sample of N secrets instead of all of them.",
+)
+@click.option("--seed", type=int, metavar="N", help="Seed for sampling and randomised strategies.")
+@click.option(
+    "--no-tables", is_flag=True, help="counter: plain numeric order instead of random colour tables."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--plot", metavar="FILE", help="Also draw the distribution as a bar chart (.png, .svg, .pdf).")
+@color_option
+def evaluate(
+    rules,
+    strategy: str,
+    first: str | None,
+    sample: int | None,
+    seed: int | None,
+    no_tables: bool,
+    as_json: bool,
+    plot: str | None,
+) -> None:
+    """Play a strategy against every secret and report exact statistics.
+
+    \b
+    Examples:
+      mastermind evaluate --strategy knuth            # 5801 guesses, at most 5
+      mastermind evaluate -s most-parts --first 1123 --json
+      mastermind evaluate -s entropy --preset bulls-and-cows
+      mastermind evaluate -s knuth --plot knuth.png
+    """
+    from ..evaluation import evaluate as run
+    from ..evaluation import sample_secrets
+    from ..plot import check_plot_path
+    from ..strategies import make_strategy
+
+    if plot:
+        check_plot_path(plot)
+    player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
+    if seed is None and (sample is not None or player.randomized):
+        seed = fresh_seed()  # drawn here and reported, so the run can be repeated
+    secrets = sample_secrets(rules, sample, seed) if sample is not None else None
+    total = rules.size if secrets is None else len(secrets)
+    with progress_bar(total, f"{strategy} on {rules.describe()}") as advance:
+        stats = run(player, secrets, seed=seed, progress=advance)
+    if plot:
+        _draw([stats], plot)
+    if as_json:
+        click.echo(json.dumps(stats.to_dict(game_notation(rules))))
+        return
+    _print_stats(stats)
+
+
+def _draw(stats: list, path: str) -> None:
+    from ..plot import plot_distributions
+
+    written = plot_distributions(stats, path)
+    click.echo(f"chart written to {written}", err=True)
+
+
+def _first_text(stats) -> str:
+    first = stats.first_guess
+    return "random" if first is None else game_notation(stats.rules).format_code(first)
+
+
+def _print_stats(stats) -> None:
+    from rich.table import Table
+
+    console = console_for()
+    rules = stats.rules
+    title = f"{stats.strategy} on {rules.describe()} ({stats.codes:,} codes)"
+    table = Table(title=title, show_header=False, title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("first guess", _first_text(stats))
+    table.add_row("total guesses", f"{stats.total:,}")
+    table.add_row("mean", f"{stats.mean:.4f}")
+    table.add_row("max", str(stats.max))
+    dist = "  ".join(f"{k}:{n}" for k, n in stats.distribution.items())
+    table.add_row("distribution", dist)
+    table.add_row(f"lost (> {rules.max_guesses})", str(stats.lost))
+    table.add_row("seconds", f"{stats.seconds:.3f}")
+    if stats.seed is not None and not stats.sample:
+        table.add_row("seed", f"{stats.seed} (repeat with --seed {stats.seed})")
+    if stats.sample:
+        table.add_row(
+            "note",
+            f"a random sample of {stats.games:,} of the {stats.codes:,} secrets"
+            + (f" (seed {stats.seed})" if stats.seed is not None else ""),
+        )
+    console.print(table)
+
+
+
+@cli.command()
+@game_options
+@strategy_option
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "dot"]), default="text", show_default=True,
+    help="text: an outline like Knuth's table; json: nested objects; dot: Graphviz.",
+)  # fmt: skip
+@click.option("--depth", type=click.IntRange(min=1), metavar="N", help="Show only the first N guesses.")
+@click.option("--first", metavar="CODE", help="Override the strategy's first guess.")
+@click.option(
+    "--no-tables", is_flag=True, help="counter: numeric order (Shapiro's strategy), which has a tree."
+)
+@color_option
+def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, no_tables: bool) -> None:
+    """The whole decision tree of a strategy: each reply, how many codes it leaves, the next guess.
+
+    Only deterministic strategies have a single tree.
+
+    \b
+    Examples:
+      mastermind tree --strategy knuth --depth 2      # Knuth's second guesses
+      mastermind tree -s most-parts --pegs 3 --colors 4
+      mastermind tree -s knuth --format json > knuth.json
+      mastermind tree -s knuth --format dot --depth 3 | dot -Tsvg > knuth.svg
+      mastermind tree -s counter --no-tables --depth 2  # Shapiro's strategy
+    """
+    from ..evaluation import strategy_tree
+    from ..strategies import make_strategy
+
+    player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
+    with progress_bar(rules.size, f"{strategy} tree on {rules.describe()}") as advance:
+        root = strategy_tree(player, progress=advance, depth=depth)
+    notation = game_notation(rules)
+    if fmt == "json":
+        out = {
+            "strategy": strategy,
+            "pegs": rules.pegs,
+            "colors": rules.colors,
+            "repeats": rules.repeats,
+            "tree": root.to_dict(notation, depth),
+        }
+        click.echo(json.dumps(out))
+    elif fmt == "dot":
+        click.echo(root.to_dot(notation, depth, title=f"{strategy} on {rules.describe()}"))
+    else:
+        click.echo(f"{strategy} on {rules.describe()}: reply: codes left -> next guess")
+        click.echo(root.format(notation, depth))
+
+
+@cli.command()
+@game_options
+@click.option(
+    "--strategies", metavar="NAMES",
+    help="Comma-separated strategy names [every registered strategy].",
+)  # fmt: skip
+@click.option(
+    "--sample", type=click.IntRange(min=1), metavar="N",
+    help="Evaluate a random sample of N secrets instead of all of them.",
+)  # fmt: skip
+@click.option("--seed", type=int, metavar="N", help="Seed for sampling and randomised strategies.")
+@click.option("--plot", metavar="FILE", help="Draw the distributions as a bar chart (.png, .svg, .pdf).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per strategy.")
+@color_option
+def compare(
+    rules, strategies: str | None, sample: int | None, seed: int | None, plot: str | None, as_json: bool
+) -> None:
+    """Evaluate several strategies on the same secrets, side by side.
+
+    \b
+    Examples:
+      mastermind compare
+      mastermind compare --strategies knuth,expected-size,entropy,most-parts --plot dist.png
+      mastermind compare --strategies knuth,entropy --preset bulls-and-cows --sample 500 --seed 1
+      mastermind compare --json
+    """
+    from ..errors import StrategyError
+    from ..evaluation import evaluate as run
+    from ..evaluation import sample_secrets
+    from ..plot import check_plot_path
+    from ..strategies import STRATEGIES, find_strategy, make_strategy
+
+    names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies is not None else None
+    if names is not None and not names:
+        fail("--strategies is empty: give names separated by commas, e.g. knuth,entropy")
+    chosen = names is not None
+    names = names or [cls.name for cls in STRATEGIES]
+    names = list(dict.fromkeys(find_strategy(n).name for n in names))  # checked, each once
+    if plot:
+        check_plot_path(plot)
+    players = []
+    for name in names:
+        try:
+            players.append(make_strategy(name, rules))
+        except StrategyError as err:
+            if chosen:
+                raise
+            # By default every registered strategy that can play this game takes part.
+            click.echo(f"mastermind: skipped {name}: {err}", err=True)
+    if not players:
+        fail(f"no strategy can play {rules.describe()} as a whole; try --sample N")
+    if seed is None and (sample is not None or any(p.randomized for p in players)):
+        seed = fresh_seed()  # drawn here and reported, so the run can be repeated
+    secrets = sample_secrets(rules, sample, seed) if sample is not None else None
+    per = rules.size if secrets is None else len(secrets)
+    results = []
+    with progress_bar(per * len(players), f"{len(players)} strategies on {rules.describe()}") as advance:
+        for player in players:
+            results.append(run(player, secrets, seed=seed, progress=advance))
+    if plot:
+        _draw(results, plot)
+    if as_json:
+        click.echo(json.dumps([s.to_dict(game_notation(rules)) for s in results]))
+        return
+    from rich import box
+    from rich.table import Table
+
+    codes = results[0].codes
+    what = f"a sample of {results[0].games:,} secrets" if results[0].sample else f"all {codes:,} secrets"
+    table = Table(title=f"{rules.describe()}: {what}", title_justify="left", box=box.SIMPLE_HEAD)
+    for column in ("strategy", "first", "total", "mean", "max", "distribution", "seconds"):
+        table.add_column(column, justify="left" if column in ("strategy", "distribution") else "right")
+    best_mean = min(s.mean for s in results)
+    for s in results:
+        mean = f"[bold]{s.mean:.4f}[/]" if s.mean == best_mean else f"{s.mean:.4f}"
+        dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items())
+        table.add_row(
+            s.strategy, _first_text(s), f"{s.total:,}", mean, str(s.max), dist, f"{s.seconds:.2f}"
+        )  # fmt: skip
+    console_for().print(table)
+
