@@ -241,7 +241,7 @@ def test_enumerating_strategies_refuse_huge_games_and_name_the_counter():
     for name in ("knuth", "random"):
         with pytest.raises(StrategyError, match="strategies that can play it: counter"):
             make_strategy(name, rules)
-    with pytest.raises(StrategyError, match="--sample"):
+    with pytest.raises(StrategyError, match="evaluate a sample of them"):
         evaluate(make_strategy("counter", rules))
 
 

@@ -112,7 +112,7 @@ def evaluate(
             if not space.enumerable:
                 raise StrategyError(
                     f"{rules.describe()} has {space.size:,} codes, too many to play every secret; "
-                    "evaluate a sample of them (--sample N)"
+                    "evaluate a sample of them"
                 )
             secrets = np.arange(space.size, dtype=np.int64)
         firsts = set()

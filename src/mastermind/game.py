@@ -430,6 +430,7 @@ class Event:
     kind: str
     round: Round
     move: Move | None = None
+    row: int = 0  # the move's row (1-based)
     problem: Problem | None = None
 
 
@@ -685,7 +686,7 @@ class Match:
     def _after(self, move: Move | None) -> list[Event]:
         r = self.current
         game = self._game()
-        events = [Event("move", r, move=move)] if move is not None else []
+        events = [Event("move", r, move=move, row=len(game.moves))] if move is not None else []
         if game.problem is not None:
             return events + self._replay()
         if game.over:
@@ -719,15 +720,16 @@ class Match:
             maker = rows - (1 if broken else 0)
         else:
             breaker = rows
-        penalty = WRONG_INFORMATION_POINTS * r.replayed
-        if self.scoring == "codebreaker":
-            maker += penalty
-        else:
-            breaker += penalty
         points = [0, 0]
         points[r.maker - 1] += maker
         points[r.breaker - 1] += breaker
+        points[self.penalty_to(r) - 1] += WRONG_INFORMATION_POINTS * r.replayed
         return points
+
+    def penalty_to(self, r: Round) -> int:
+        """Who gets the points for wrong information: the breaker, or under the codebreaker's score
+        (fewest points wins) the codemaker."""
+        return r.maker if self.scoring == "codebreaker" else r.breaker
 
 
 def _player_name(name: str) -> str:

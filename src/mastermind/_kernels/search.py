@@ -1,4 +1,4 @@
-"""Skip-ahead search: the first code in counter order consistent with a history (seed 004).
+"""Skip-ahead search: the first code in counter order consistent with a history.
 
 The counter's digits are the pegs, the first peg most significant. A colour table says which
 colour each digit stands for at each position (``table[position, digit] = colour``); the identity

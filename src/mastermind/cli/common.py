@@ -257,18 +257,24 @@ def board(console, notation, history, rules, secret=None) -> None:
     if not history and secret is None:
         console.print("  (no guesses yet)")
     for i, (code, fb) in enumerate(history, 1):
-        row = Text(f"  {i:>{width}}  ")
-        row.append_text(code_text(notation, code))
-        row.append("   ")
-        row.append_text(keys_text(console, fb, rules.pegs))
-        row.append(f"   {fb.black} black, {fb.white} white", style="dim")
-        console.print(row)
+        board_row(console, notation, i, code, fb, rules)
     if secret is not None:
         row = Text(f"  {'':>{width}}  ")
         row.append_text(code_text(notation, secret))
         row.append("   the secret")
         console.print(row)
 
+
+def board_row(console, notation, number: int, code, fb, rules) -> None:
+    """One row of the board: its number, the code pegs, the key pegs and the reply in words."""
+    from rich.text import Text
+
+    row = Text(f"  {number:>{len(str(rules.max_guesses))}}  ")
+    row.append_text(code_text(notation, code))
+    row.append("   ")
+    row.append_text(keys_text(console, fb, rules.pegs))
+    row.append(f"   {fb.black} black, {fb.white} white", style="dim")
+    console.print(row)
 
 
 def escape(text: str) -> str:

@@ -55,6 +55,7 @@ def evaluate(
       mastermind evaluate -s entropy --preset bulls-and-cows
       mastermind evaluate -s knuth --plot knuth.png
     """
+    from ..code import ENUMERATION_LIMIT
     from ..evaluation import evaluate as run
     from ..evaluation import sample_secrets
     from ..plot import check_plot_path
@@ -63,6 +64,9 @@ def evaluate(
     if plot:
         check_plot_path(plot)
     player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
+    if sample is None and rules.size > ENUMERATION_LIMIT:
+        fail(f"{rules.describe()} has {rules.size:,} codes, too many to play every secret; "
+             "evaluate a sample of them with --sample N")  # fmt: skip
     if seed is None and (sample is not None or player.randomized):
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None

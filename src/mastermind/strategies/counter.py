@@ -1,4 +1,4 @@
-"""Seed 004's counter: the next guess is the first code, in counter order, that fits every reply.
+"""The counter strategy: the next guess is the first code, in counter order, that fits every reply.
 
 The pegs are the digits of a counter, the first peg most significant. Before each game a random
 colour table is drawn for every position, so a digit stands for a different colour at each
@@ -30,7 +30,7 @@ class Counter(Strategy):
     Args:
         rules: the game.
         first: overrides the first guess.
-        tables: draw a random colour table per position before each game (seed 004). With
+        tables: draw a random colour table per position before each game. With
             ``False`` the order is numeric and the strategy is deterministic (Shapiro's).
 
     Until :meth:`new_game` gives it a generator, the strategy uses tables drawn from fresh
@@ -42,7 +42,7 @@ class Counter(Strategy):
     """
 
     name = "counter"
-    summary = "first consistent code in counter order, random colour tables (seed 004; Shapiro without)"
+    summary = "first consistent code in counter order with random colour tables (Shapiro's strategy without)"
     randomized = True
     enumerates = False
 

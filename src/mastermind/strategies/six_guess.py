@@ -1,4 +1,4 @@
-"""The "six guess algorithm" of the 2008 Wikipedia article (seed 003), for the classic game only.
+"""The "six guess algorithm" of the 2008 Wikipedia article on the board game (classic game only).
 
 The colours are the letters a-f. Every code is ranked by its number of duplicates (pegs less
 distinct colours: abcd has 0, aabc 1, aabb and aaab 2, aaaa 3), then alphabetically. The guess
@@ -35,7 +35,7 @@ EXCEPTIONS = {
 
 
 class SixGuess(Strategy):
-    """Seed 003's six guess algorithm: a fixed opening, a sorted list, 13 exceptions.
+    """The six guess algorithm: a fixed opening, a sorted list, 13 exceptions.
 
     Args:
         rules: the classic game (4 pegs, 6 colours, repeats; any number of guesses).

@@ -1,0 +1,210 @@
+"""match: two players, an even number of games, roles alternating, scored by the board game's rules.
+
+A thin shell over :class:`mastermind.game.Match`: it asks whoever the match waits for, calls the
+engine and prints what happened; the scoring, the replays and the roles are the engine's.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from . import cli
+from .common import (
+    EXIT_NOT_WON,
+    EXIT_OK,
+    ask,
+    board_row,
+    color_option,
+    console_for,
+    escape,
+    game_notation,
+    game_options,
+    strategy_option,
+)
+
+SCORING_HELP = (
+    "standard: the codemaker scores one point per guess the breaker makes, plus one if the code is "
+    "not broken by the last allowed guess, most points wins; codebreaker: the breaker scores one "
+    "point per row of guesses, fewest points wins; codemaker: the codemaker scores one point per row "
+    "not showing the code, most points wins. Wrong information (replies that contradict each other) "
+    "replays the game and gives the breaker three points (under codebreaker, the codemaker gets "
+    "them: fewest wins)."
+)
+
+
+def hidden(prompt: str, err: bool) -> str | None:
+    """A secret typed without echo on a terminal (scripted input is read as it is)."""
+    if sys.stdin.isatty():
+        import getpass
+
+        try:
+            return getpass.getpass(prompt).strip()
+        except EOFError:
+            return None
+    line = ask(prompt, err=err)
+    return line
+
+
+@cli.command()
+@game_options
+@strategy_option
+@click.option(
+    "--players", required=True, metavar="A,B",
+    help="Two players, each 'human' or a strategy name: knuth,entropy is a strategy tournament; "
+    "human,human shares the keyboard with the computer as referee.",
+)  # fmt: skip
+@click.option(
+    "--games", type=int, default=2, show_default=True, metavar="N", help="Games to play: an even number."
+)
+@click.option(
+    "--scoring", type=click.Choice(["standard", "codebreaker", "codemaker"]), default="standard",
+    show_default=True, help=SCORING_HELP,
+)  # fmt: skip
+@click.option(
+    "--codemaker", "maker", type=click.Choice(["random", "hardest"]), default="random", show_default=True,
+    help="How a computer makes its code: uniformly at random, or the secret that costs the breaker's "
+    "strategy the most guesses (against a person: the --strategy's).",
+)  # fmt: skip
+@click.option("--seed", type=int, metavar="N", help="Seed of the computers' secrets.")
+@click.option("--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the match's record.")
+@color_option
+def match(
+    rules, strategy: str, players: str, games: int, scoring: str, maker: str, seed: int | None, as_json: bool
+) -> None:
+    """A match between two players: each game one makes a code and the other breaks it.
+
+    Player 1 makes the code in game 1 and player 2 breaks it; the roles swap every game. A
+    human codemaker types a secret for the computer to referee (hidden on a terminal), or
+    presses Enter and types every reply as in the board game: if the replies contradict each
+    other, the engine shows it and the game is replayed. Ctrl-C or the end of input stops the
+    match with the score so far (exit status 1); a finished match exits 0.
+
+    \b
+    Examples:
+      mastermind match --players knuth,entropy --games 100 --seed 1   # a strategy tournament
+      mastermind match --players human,knuth --games 2
+      mastermind match --players human,human --scoring codebreaker
+      mastermind match --players knuth,most-parts --codemaker hardest --json
+    """
+    from ..errors import MastermindError
+    from ..game import SCORING_RULES, Match
+
+    names = [p.strip() for p in players.split(",")]
+    m = Match(rules, names, games, scoring, seed, maker, strategy)
+    notation = game_notation(rules)
+    console = console_for(stderr=as_json)
+    say = console.print
+
+    def who(player: int) -> str:
+        return f"player {player} ({m.players[player - 1]})"
+
+    def totals() -> str:
+        a, b = m.score
+        return f"{who(1)} {a}, {who(2)} {b}"
+
+    def stop() -> None:
+        played = sum(r.points is not None for r in m.rounds)
+        say(f"Match stopped after {played} of {games} games. Score: {totals()}.")
+        if as_json:
+            click.echo(json.dumps(m.record()))
+        sys.exit(EXIT_NOT_WON)
+
+    announced = 0
+    try:
+        say(
+            f"A match of {games} games on {rules.describe()}, {rules.max_guesses} guesses each, "
+            f"seed {m.seed}: {who(1)} against {who(2)}. Scoring: {scoring} ({SCORING_RULES[scoring]}).",
+            markup=False,
+        )
+        while not m.over:
+            r = m.current
+            if announced != r.number:
+                announced = r.number
+                roles = f"{who(r.maker)} makes the code, {who(r.breaker)} breaks it"
+                say(f"[bold]Game {r.number} of {games}:[/] {roles}.")
+            wait = m.waiting_for
+            if wait == "computer":
+                events = m.advance()
+            elif wait == "secret":
+                ask_secret = f"{who(r.maker)}, your secret (or Enter to reply to each guess yourself)> "
+                line = hidden(ask_secret, as_json)
+                if line is None:
+                    return stop()
+                try:
+                    events = m.set_secret(notation.parse_code(line) if line else None)
+                except MastermindError as err:
+                    say(f"[red]Not a code:[/] {escape(str(err))}.")
+                    continue
+            elif wait == "guess":
+                game = r.game
+                assert game is not None
+                line = ask(f"{who(r.breaker)}, guess {game.turn} of {rules.max_guesses}> ", err=as_json)
+                if line is None or line.lower() in ("quit", "q", "exit"):
+                    return stop()
+                if not line:
+                    continue
+                if line.lower() == "give up":
+                    events = m.give_up()
+                else:
+                    try:
+                        events = m.guess(notation.parse_code(line))
+                    except MastermindError as err:
+                        say(f"[red]Not a guess:[/] {escape(str(err))}.")
+                        continue
+            else:  # a guess waits for a human codemaker's reply
+                game = r.game
+                assert game is not None and game.pending is not None
+                say(f"Guess {game.turn}: {notation.format_code(game.pending)}", markup=False)
+                line = ask(f"{who(r.maker)}, your reply> ", err=as_json)
+                if line is None or line.lower() in ("quit", "q", "exit"):
+                    return stop()
+                try:
+                    events = m.reply(notation.parse_feedback(line))
+                except MastermindError as err:
+                    say(f"[red]Not a reply:[/] {escape(str(err))}.")
+                    continue
+            for event in events:
+                show(say, console, notation, rules, m, event, who)
+    except KeyboardInterrupt:
+        say("")
+        return stop()
+    a, b = m.score
+    winner = m.winner
+    result = "a draw" if winner is None else f"{who(winner)} wins"
+    say(f"[bold]Final score:[/] {totals()}: {result}.")
+    if as_json:
+        click.echo(json.dumps(m.record()))
+    sys.exit(EXIT_OK)
+
+
+def show(say, console, notation, rules, m, event, who) -> None:
+    """One event of the match, as a line of the transcript."""
+    from ..game import WRONG_INFORMATION_POINTS
+
+    r = event.round
+    if event.kind == "secret" and not m.is_human(r.maker):
+        say(f"{who(r.maker)} has chosen a secret.", markup=False)
+    elif event.kind == "secret":
+        how = "the computer scores the guesses" if r.referee else f"{who(r.maker)} replies to each guess"
+        say(f"Secret set: {how}.", markup=False)
+    elif event.kind == "move" and event.move is not None:
+        board_row(console, notation, event.row, event.move.guess, event.move.reply, rules)
+    elif event.kind == "replayed":
+        say(
+            f"[bold red]Wrong information:[/] {escape(event.problem.message if event.problem else '')}. "
+            f"Game {r.number} is replayed; {who(m.penalty_to(r))} gets {WRONG_INFORMATION_POINTS} points.",
+        )
+    elif event.kind == "round-over":
+        game = r.game
+        n = len(game.moves)
+        if game.outcome == "won":
+            how = f"broken in {n} guess{'es' if n != 1 else ''}"
+        elif game.secret is not None:
+            how = f"not broken (the secret was {notation.format_code(game.secret)})"
+        else:
+            how = "not broken"
+        p1, p2 = r.points
+        say(f"Game {r.number}: {how}. Points: {who(1)} {p1}, {who(2)} {p2}.", markup=False)

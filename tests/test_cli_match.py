@@ -1,0 +1,82 @@
+"""mastermind match, through the command line."""
+
+import json
+import signal
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+
+WRONG_THEN_RIGHT = ["", "1,0", "0,1", "1,2", "1,2", "0,2", "1,0", "0,1", "1,2", "1,1", "4,0"]
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(cli, ["match", *args], input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_strategy_tournament_prints_the_match_record():
+    code, out, err = run("--players", "knuth,entropy", "--games", "10", "--seed", "4", "--json")
+    assert code == 0
+    record = json.loads(out)
+    assert record["players"] == ["knuth", "entropy"] and record["scoring"] == "standard"
+    assert len(record["games"]) == 10 and record["finished"]
+    for number, g in enumerate(record["games"], 1):
+        assert (g["maker"], g["breaker"]) == ((1, 2) if number % 2 else (2, 1))
+        assert g["broken"] and g["replayed"] == 0 and len(g["secret"]) == 4
+        assert sum(g["points"]) == g["guesses"] == len(g["game"]["moves"])
+    assert record["score"] == [sum(g["points"][i] for g in record["games"]) for i in (0, 1)]
+    a, b = record["score"]
+    assert record["winner"] == (None if a == b else 1 if a > b else 2)
+    assert "Final score:" in err
+    again = json.loads(run("--players", "knuth,entropy", "--games", "10", "--seed", "4", "--json")[1])
+    assert again == record  # the same seed, the same match
+
+
+def test_an_odd_number_of_games_and_unknown_players_are_refused_in_one_line():
+    for args, message in [
+        (["--players", "knuth,entropy", "--games", "3"], "even number of games"),
+        (["--players", "knuth"], "two players"),
+        (["--players", "knuth,nobody"], "unknown strategy 'nobody'"),
+        (["--players", "knuth,entropy", "--scoring", "most"], "'most' is not one of"),
+        (["--players", "knuth,entropy", "--seed", "-1"], "a seed must be 0 or more"),
+    ]:
+        code, out, err = run(*args)
+        assert code == 2 and message in err and err.count("\n") == 1, (args, err)
+
+
+def test_a_human_codemaker_who_gives_wrong_information_has_the_game_replayed():
+    script = "\n".join(WRONG_THEN_RIGHT) + "\n"
+    code, out, err = run("--players", "human,knuth", "--seed", "3", "--json", input=script)
+    assert code == 1  # the input ends in game 2: the match stops with the score so far
+    record = json.loads(out)
+    first = record["games"][0]
+    assert first["replayed"] == 1 and first["broken"] and first["guesses"] == 5
+    assert first["points"] == [5, 3] and record["score"] == [5, 3] and not record["finished"]
+    assert "Wrong information: the replies contradict each other" in err
+    assert "player 2 (knuth) gets 3 points" in err
+    assert "Match stopped after 1 of 2 games. Score: player 1 (human) 5, player 2 (knuth) 3." in err
+
+
+def test_two_humans_share_the_keyboard_with_the_computer_as_referee():
+    script = "3632\n1122\n3632\n1234\n1234\n"  # P1 hides 3632, P2 breaks it; P2 hides 1234, P1 guesses it
+    code, out, _ = run("--players", "human,human", "--scoring", "codebreaker", input=script)
+    assert code == 0
+    assert "Game 1: broken in 2 guesses. Points: player 1 (human) 0, player 2 (human) 2." in out
+    assert "Game 2: broken in 1 guess. Points: player 1 (human) 1, player 2 (human) 0." in out
+    assert "Final score: player 1 (human) 1, player 2 (human) 2: player 1 (human) wins." in out
+
+
+def test_ctrl_c_stops_the_match_with_the_score_so_far():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind.cli", "match", "--players", "human,knuth", "--seed", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    assert "A match of 2 games" in proc.stdout.readline()  # the match has started: interrupt it
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "Traceback" not in err
+    assert "Match stopped after 0 of 2 games" in out

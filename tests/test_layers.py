@@ -1,0 +1,36 @@
+"""The core library imports no front-end library, so that a worker, a notebook or another front
+end can use it without them."""
+
+import subprocess
+import sys
+
+CORE = [
+    "mastermind",
+    "mastermind.rules",
+    "mastermind.code",
+    "mastermind.feedback",
+    "mastermind.notation",
+    "mastermind.solver",
+    "mastermind.strategies",
+    "mastermind.evaluation",
+    "mastermind.tree",
+    "mastermind.records",
+    "mastermind.game",
+]
+
+
+def test_the_core_imports_without_click_rich_or_textual():
+    blocker = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('click', 'rich', 'textual'):\n"
+        "            raise ImportError('front-end library imported by the core: ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        f"for name in {CORE!r}:\n"
+        "    __import__(name)\n"
+        "import mastermind\n"
+        "mastermind.Game.breaking(mastermind.Rules(), seed=1).hint()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
