@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from .errors import NotationError
+
 
 class Feedback(NamedTuple):
     """The codemaker's reply: black pegs (right colour, right place) and white pegs.
@@ -42,7 +44,7 @@ def score(guess: Sequence[int], secret: Sequence[int]) -> Feedback:
     Feedback(black=1, white=1)
     """
     if len(guess) != len(secret):
-        raise ValueError(f"codes of different lengths: {len(guess)} and {len(secret)}")
+        raise NotationError(f"codes of different lengths: {len(guess)} and {len(secret)}")
     black = sum(g == s for g, s in zip(guess, secret, strict=True))
     in_guess, in_secret = Counter(guess), Counter(secret)
     shared = sum(min(n, in_secret[color]) for color, n in in_guess.items())
