@@ -41,7 +41,7 @@ def test_an_odd_number_of_games_and_unknown_players_are_refused_in_one_line():
         (["--players", "knuth"], "two players"),
         (["--players", "knuth,nobody"], "unknown strategy 'nobody'"),
         (["--players", "knuth,entropy", "--scoring", "most"], "'most' is not one of"),
-        (["--players", "knuth,entropy", "--seed", "-1"], "a seed must be 0 or more"),
+        (["--players", "knuth,entropy", "--seed", "-1"], "a seed must be a whole number, 0 or more"),
     ]:
         code, out, err = run(*args)
         assert code == 2 and message in err and err.count("\n") == 1, (args, err)

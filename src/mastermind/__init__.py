@@ -13,7 +13,7 @@ _HOME = {
     "Code": "code", "CodeSpace": "code",
     "ContradictionError": "errors", "FeedbackError": "errors", "MastermindError": "errors",
     "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
-    "GameError": "errors", "RecordError": "errors",
+    "GameError": "errors", "RecordError": "errors", "SeedError": "errors",
     "Game": "game", "Match": "game", "Hint": "game", "Move": "game", "Problem": "game",
     "SCORING_RULES": "game",
     "Node": "tree", "Stats": "evaluation", "evaluate": "evaluation", "play": "evaluation",
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         NotationError,
         RecordError,
         RulesError,
+        SeedError,
         StrategyError,
     )
     from .evaluation import Stats, evaluate, play, strategy_tree
@@ -66,6 +67,7 @@ __all__ = [
     "Problem",
     "RecordError",
     "SCORING_RULES",
+    "SeedError",
     "STRATEGIES",
     "Code",
     "CodeSpace",

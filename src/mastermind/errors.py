@@ -41,3 +41,7 @@ class GameError(MastermindError, ValueError):
 
 class RecordError(MastermindError, ValueError):
     """A game, match or run record that cannot be read (unknown kind, newer version, missing fields)."""
+
+
+class SeedError(MastermindError, ValueError):
+    """A seed that cannot seed a generator (negative, or not a whole number)."""

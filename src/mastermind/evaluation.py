@@ -14,6 +14,7 @@ from .errors import StrategyError
 from .feedback import Feedback
 from .notation import Notation
 from .rules import Rules
+from .seeds import generator
 from .solver import SolverState
 from .strategies import Strategy
 from .strategies.partition import RUNAWAY_GUESSES
@@ -151,7 +152,7 @@ def sample_secrets(rules: Rules, count: int, seed: int | None = None) -> np.ndar
     space = CodeSpace.of(rules)
     if count >= space.size:
         return np.arange(space.size, dtype=np.int64)
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     if space.size <= 1 << 26:
         return np.sort(rng.choice(space.size, size=count, replace=False)).astype(np.int64)
     chosen: set[int] = set()
@@ -255,7 +256,7 @@ def play(
     from .feedback import score
 
     space = CodeSpace.of(strategy.rules)
-    rng = np.random.default_rng(None if seed is None else [seed, secret])
+    rng = generator(seed, secret)
     strategy.new_game(rng)
     state = SolverState(strategy.rules)
     secret_code = space.code(secret)

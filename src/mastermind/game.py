@@ -37,6 +37,7 @@ from .records import (
     rules_to_dict,
 )
 from .rules import Rules
+from .seeds import check_seed, generator
 from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
 from .strategies import Strategy, find_strategy, make_strategy
 
@@ -117,9 +118,7 @@ class Game:
         self.rules = rules
         self.notation = Notation(rules)
         self.space = CodeSpace.of(rules)
-        self.seed = fresh_seed() if seed is None else seed
-        if seed is not None and seed < 0:
-            raise GameError(f"a seed must be 0 or more, not {seed}")
+        self.seed = fresh_seed() if check_seed(seed) is None else seed
         self.strategy_name = find_strategy(breaker or strategy).name  # unknown names: refused now
         self.breaker = None if breaker is None else self.strategy_name
         self.first = self._code(first) if first is not None else None
@@ -218,7 +217,7 @@ class Game:
         """The strategy of this game (the breaker, or the one that gives hints), made once."""
         if self._player is None:
             self._player = make_strategy(self.strategy_name, self.rules, first=self.first)
-            self._player.new_game(np.random.default_rng(self.seed))
+            self._player.new_game(generator(self.seed))
         return self._player
 
     def proposal(self) -> Code:
@@ -469,8 +468,7 @@ class Match:
             raise GameError(f"unknown scoring rule {scoring!r}; choose one of: {', '.join(SCORING_RULES)}")
         if codemaker not in CODEMAKERS:
             raise GameError(f"unknown codemaker {codemaker!r}; choose one of: {', '.join(CODEMAKERS)}")
-        if seed is not None and seed < 0:
-            raise GameError(f"a seed must be 0 or more, not {seed}")
+        check_seed(seed)
         self.rules = rules
         self.players = [_player_name(p) for p in players]
         self.games = games

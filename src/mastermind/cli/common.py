@@ -34,7 +34,7 @@ def fail(message: str) -> NoReturn:
 def _rules_from(options: dict[str, Any]):
     from ..rules import PRESETS, Rules, find_rules
 
-    base = find_rules(options["preset"]) if options["preset"] else PRESETS["classic"]
+    base = find_rules(options["preset"]) if options["preset"] is not None else PRESETS["classic"]
     pegs = options["pegs"] if options["pegs"] is not None else base.pegs
     colors = options["colors"] if options["colors"] is not None else base.colors
     repeats = base.repeats and not options["no_repeats"]
@@ -128,10 +128,17 @@ class StrategyOption(click.Option):
             self.help = plain
 
 
+def registered_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """The registry's own spelling of a strategy name (KNUTH is knuth); an unknown one is refused."""
+    from ..strategies import find_strategy
+
+    return None if value is None else find_strategy(value).name
+
+
 def strategy_option(command: Callable) -> Callable:
     return click.option(
         "--strategy", "-s", cls=StrategyOption, default="knuth", show_default=True, metavar="NAME",
-        help="Codebreaking strategy:",
+        help="Codebreaking strategy:", callback=registered_name,
     )(command)  # fmt: skip
 
 
@@ -164,12 +171,12 @@ def fresh_seed() -> int:
 
 def make_player(name: str, rules, seed: int | None, first: str | None = None):
     """A strategy from the registry, ready for a game (randomised ones get a generator from ``seed``)."""
-    import numpy as np
 
+    from ..seeds import generator
     from ..strategies import make_strategy
 
     player = make_strategy(name, rules, first=first)
-    player.new_game(np.random.default_rng(seed))
+    player.new_game(generator(seed))
     return player
 
 

@@ -1,0 +1,52 @@
+"""Rough edges a new user hit: each one line on stderr and exit status 2, or the option made to work."""
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind import SeedError
+from mastermind.cli import cli
+from mastermind.evaluation import sample_secrets
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(cli, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--seed", "-1"],
+        ["evaluate", "--seed", "-1", "--sample", "5"],
+        ["evaluate", "-s", "random", "--seed", "-1", "--pegs", "2", "--colors", "3"],
+        ["compare", "--seed", "-1", "--sample", "5"],
+        ["guess", "--seed", "-1", "--secret", "1234"],
+        ["play", "--seed", "-1"],
+        ["match", "--players", "knuth,entropy", "--seed", "-1"],
+    ],
+)
+def test_a_negative_seed_is_one_line_and_exit_2(args):
+    code, out, err = run(*args)
+    assert code == 2 and err == "mastermind: error: a seed must be a whole number, 0 or more, not -1\n"
+
+
+def test_the_library_refuses_a_negative_seed_with_its_own_error():
+    from mastermind import Rules
+
+    with pytest.raises(SeedError):
+        sample_secrets(Rules(), 5, seed=-1)
+
+
+def test_an_empty_preset_is_refused_not_taken_for_classic():
+    code, _, err = run("solve", "--preset", "")
+    assert code == 2 and "unknown preset ''" in err
+
+
+def test_a_strategy_name_is_written_the_registry_way():
+    code, out, _ = run("solve", "-s", "KNUTH", "1122=1,0")
+    assert code == 0 and "knuth plays next: 1344" in out and "KNUTH" not in out
+
+
+def test_an_option_of_another_strategy_is_refused():
+    code, _, err = run("tree", "-s", "knuth", "--no-tables")
+    assert code == 2 and "knuth has no option 'tables'" in err
