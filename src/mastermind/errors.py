@@ -41,3 +41,7 @@ class GameError(MastermindError, ValueError):
 
 class RecordError(MastermindError, ValueError):
     """A game, match or run record that cannot be read (unknown kind, newer version, missing fields)."""
+
+
+class StoreError(MastermindError):
+    """The history database cannot be used (locked, read-only, corrupt, or from a newer version)."""
