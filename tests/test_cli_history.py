@@ -161,3 +161,22 @@ def test_a_killed_game_keeps_every_committed_move_and_resumes(tmp_path):
         done = store.get(stored.id)
     assert (done.finished, done.outcome) == (True, "won")
     assert [m["guess"] for m in done.record["moves"]] == [first, second, secret]
+
+
+def test_a_database_that_fails_mid_game_is_one_warning_and_the_game_goes_on(tmp_path, capsys):
+    from mastermind.cli.common import Recorder
+
+    store = Store(tmp_path / "h.db")
+    recorder = Recorder(store)
+    game = Game.breaking(Rules(pegs=3, colors=4), seed=1)
+    recorder.save(game.record())
+    store.close()  # the database is gone from under the game
+    game.guess("111")
+    recorder.save(game.record())
+    game.guess("222")
+    recorder.save(game.record())  # no second warning: the game is no longer recorded
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "warning: the history database" in err and "this game goes on without being saved" in err
+    with Store(tmp_path / "h.db") as again:
+        assert again.get(recorder.id).record["moves"] == []  # the row as it was last saved
