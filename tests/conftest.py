@@ -16,3 +16,11 @@ SMALL_GAMES = [
 @pytest.fixture(params=SMALL_GAMES, ids=repr)
 def small_rules(request):
     return request.param
+
+
+@pytest.fixture(autouse=True)
+def private_history(tmp_path, monkeypatch):
+    """Every test keeps its games in its own history database, never in the user's."""
+    path = tmp_path / "history.sqlite3"
+    monkeypatch.setenv("MASTERMIND_DB", str(path))
+    return path

@@ -45,3 +45,7 @@ class RecordError(MastermindError, ValueError):
 
 class SeedError(MastermindError, ValueError):
     """A seed that cannot seed a generator (negative, or not a whole number)."""
+
+
+class StoreError(MastermindError):
+    """The history database cannot be used (locked, read-only, corrupt, or from a newer version)."""

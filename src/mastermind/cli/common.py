@@ -289,3 +289,97 @@ def escape(text: str) -> str:
 
     return escape(text)
 
+
+
+# --- the history: where games are saved as they are played ------------------------------------------
+
+
+def open_store(db: str | None, hint: str = ""):
+    """The history database (``--db``, MASTERMIND_DB or the default); one line and exit 2 if unusable."""
+    from ..errors import StoreError
+    from ..store import Store
+
+    try:
+        store = Store(db)
+    except StoreError as err:
+        fail(f"{err}{hint}")
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.call_on_close(store.close)
+    return store
+
+
+def history_options(command: Callable) -> Callable:
+    """``--db PATH`` and ``--no-history``; passes ``store`` (None when the history is off)."""
+
+    @click.option(
+        "--db", metavar="PATH", type=click.Path(dir_okay=False),
+        help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
+    )  # fmt: skip
+    @click.option("--no-history", is_flag=True, help="Do not save this game in the history.")
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> Any:
+        db, off = kwargs.pop("db"), kwargs.pop("no_history")
+        kwargs["store"] = None if off else open_store(db, "; use --no-history to play without it")
+        return command(**kwargs)
+
+    return wrapper
+
+
+def resume_option(command: Callable) -> Callable:
+    return click.option(
+        "--resume", is_flag=False, flag_value="latest", default=None, metavar="[ID]",
+        help="Go on with the latest unfinished game of this kind in the history (or game ID): the same "
+        "secret and rows; the game options given are then ignored.",
+    )(command)  # fmt: skip
+
+
+def resumable(store, kind: str, which: str):
+    """The stored game to resume: the latest unfinished one of ``kind``, or game ``which``."""
+    if store is None:
+        fail("--resume needs the history, and --no-history turns it off")
+    if which == "latest":
+        stored = store.latest_unfinished(kind)
+        if stored is None:
+            fail(f"there is no unfinished {kind} game in the history {store.path} to resume")
+        return stored
+    if not which.isdigit():
+        fail(f"--resume takes a game's id (a number, see 'mastermind history'), not {which!r}")
+    stored = store.get(int(which))
+    if stored.kind != kind:
+        fail(f"game {stored.id} is a {stored.kind} game, not a {kind} game")
+    if stored.finished:
+        fail(f"game {stored.id} is over ({stored.outcome}): there is nothing to resume")
+    return stored
+
+
+class Recorder:
+    """Saves a game's (or a match's) record to the history whenever it changed: a row is made on
+    the first save and rewritten, in one transaction, after every move. If the database fails
+    during a game, one warning is shown and the game goes on unrecorded: nothing typed is lost."""
+
+    def __init__(self, store, game_id: int | None = None) -> None:
+        self.store = store
+        self.id = game_id
+        self._last: str | None = None
+
+    def save(self, record: dict[str, Any]) -> None:
+        import json
+
+        from ..errors import StoreError
+
+        if self.store is None:
+            return
+        text = json.dumps(record, sort_keys=True)
+        if text == self._last:
+            return
+        try:
+            if self.id is None:
+                self.id = self.store.add(record)
+            else:
+                self.store.save(self.id, record)
+        except StoreError as err:
+            click.echo(f"mastermind: warning: {err}; this game goes on without being saved", err=True)
+            self.store = None
+            return
+        self._last = text

@@ -17,6 +17,7 @@ from . import cli
 from .common import (
     EXIT_NOT_WON,
     EXIT_OK,
+    Recorder,
     ask,
     board,
     color_option,
@@ -24,6 +25,9 @@ from .common import (
     escape,
     game_notation,
     game_options,
+    history_options,
+    resumable,
+    resume_option,
     strategy_option,
     thinking,
 )
@@ -31,8 +35,10 @@ from .common import (
 QUIT = ("quit", "q", "exit")
 
 
-def finish(game, as_json: bool) -> NoReturn:
-    """The record on stdout with --json; exit 0 if the code was broken, 1 if not."""
+def finish(game, as_json: bool, recorder: Recorder) -> NoReturn:
+    """The game saved in the history and its record on stdout with --json; exit 0 if the code was
+    broken, 1 if not."""
+    recorder.save(game.record())
     if as_json:
         click.echo(json.dumps(game.record()))
     sys.exit(EXIT_OK if game.outcome == "won" else EXIT_NOT_WON)
@@ -52,8 +58,10 @@ def guesses(n: int) -> str:
 @click.option(
     "--json", "as_json", is_flag=True, help="Board on stderr; at the end, the game's record as JSON."
 )
+@history_options
+@resume_option
 @color_option
-def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
+def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: str | None) -> None:
     """You are the codebreaker: find the computer's secret code.
 
     Type a guess (1122, "1 1 2 2" or AABB); the board is drawn again with the key pegs: one
@@ -69,12 +77,19 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
       mastermind play --seed 42 --strategy entropy
       mastermind play --preset super --max-guesses 12
       mastermind play --pegs 3 --colors 5 --no-repeats
+      mastermind play --resume                 # go on with the last game left unfinished
     """
     from ..errors import MastermindError
     from ..game import Game
 
+    if resume is not None:
+        stored = resumable(store, "play", resume)
+        game = Game.from_record(stored.record)
+        rules, recorder = game.rules, Recorder(store, stored.id)
+    else:
+        game = Game.breaking(rules, seed=seed, strategy=strategy)
+        recorder = Recorder(store)
     notation = game_notation(rules)
-    game = Game.breaking(rules, seed=seed, strategy=strategy)
     console = console_for(stderr=as_json)
     say = console.print
     say(
@@ -83,13 +98,17 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
         f"You have {rules.max_guesses} guesses. Type a guess, or help.",
         markup=False,
     )
+    if resume is not None:
+        say(f"Resuming game {recorder.id}: {guesses(len(game.moves))} made.", markup=False)
+        board(console, notation, game.history, rules)
     warned = None  # a repeated guess, pointed out once
     while not game.over:
+        recorder.save(game.record())  # every move is committed before the next line is read
         line = ask(f"guess {game.turn} of {rules.max_guesses}> ", err=as_json)
         if line is None or line.lower() in QUIT:  # end of input, or quit
             game.give_up()
             say(f"You gave up. The secret was {notation.format_code(game.secret)}.", markup=False)
-            finish(game, as_json)
+            finish(game, as_json, recorder)
         command = line.lower()
         if command in ("help", "?"):
             say(
@@ -143,7 +162,7 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
     else:
         board(console, notation, [], rules, game.secret)
         say(f"Out of guesses. The secret was {notation.format_code(game.secret)}.", markup=False)
-    finish(game, as_json)
+    finish(game, as_json, recorder)
 
 
 # --- guess: the computer breaks the user's code -----------------------------------------------------
@@ -158,9 +177,12 @@ def play(rules, strategy: str, seed: int | None, as_json: bool) -> None:
 @click.option(
     "--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the game's record as JSON."
 )
+@history_options
+@resume_option
 @color_option
 def guess(
-    rules, strategy: str, secret: str | None, first: str | None, seed: int | None, as_json: bool
+    rules, strategy: str, secret: str | None, first: str | None, seed: int | None, as_json: bool, store,
+    resume: str | None,
 ) -> None:
     """The computer is the codebreaker: keep a secret code in mind and reply to its guesses.
 
@@ -176,17 +198,29 @@ def guess(
       mastermind guess --strategy entropy --preset bulls-and-cows
       mastermind guess --secret 3632           # scores itself: Knuth's example game
       mastermind guess --secret 3632 --json 2>/dev/null
+      mastermind guess --resume 12             # go on with game 12 of the history
     """
     from ..errors import ContradictionError, MastermindError
     from ..game import Game
 
+    if resume is not None:
+        stored = resumable(store, "guess", resume)
+        game = Game.from_record(stored.record)
+        rules, recorder = game.rules, Recorder(store, stored.id)
+        secret_code = game.secret
+    else:
+        notation = game_notation(rules)
+        secret_code = notation.parse_code(secret) if secret is not None else None
+        first_code = notation.parse_code(first) if first is not None else None
+        game = Game.solving(rules, strategy, secret=secret_code, first=first_code, seed=seed)
+        recorder = Recorder(store)
     notation = game_notation(rules)
-    secret_code = notation.parse_code(secret) if secret is not None else None
-    first_code = notation.parse_code(first) if first is not None else None
-    game = Game.solving(rules, strategy, secret=secret_code, first=first_code, seed=seed)
     console = console_for(stderr=as_json)
     say = console.print
-    if secret_code is None:
+    if resume is not None:
+        say(f"Resuming game {recorder.id}: {guesses(len(game.moves))} made.", markup=False)
+        board(console, notation, game.history, rules)
+    elif secret_code is None:
         say(
             f"Think of a secret: {rules.pegs} pegs, colours {notation.describe_symbols()}, "
             f"{'repeats allowed' if rules.repeats else 'no colour repeats'}. I have "
@@ -198,7 +232,7 @@ def guess(
     def stop() -> NoReturn:
         say("Stopped.")
         game.give_up()
-        finish(game, as_json)
+        finish(game, as_json, recorder)
 
     def command(line: str) -> str:
         """Handle a command: 'again' when the history changed, 'ask' to ask again, 'reply' if none."""
@@ -255,6 +289,7 @@ def guess(
                 say("First correct a reply: fix ROW REPLY (e.g. fix 1 0,1), or undo.", markup=False)
 
     while True:
+        recorder.save(game.record())  # every reply is committed before the next guess is asked
         problem = game.problem
         if problem is not None:
             repair(problem.message)
@@ -262,10 +297,10 @@ def guess(
         if game.outcome == "won":
             found = notation.format_code(game.moves[-1].guess)
             say(f"[bold green]Found it: {found} in {guesses(len(game.moves))}.[/]")
-            finish(game, as_json)
+            finish(game, as_json, recorder)
         if game.outcome == "lost":
             say(f"I could not find it in {rules.max_guesses} guesses.")
-            finish(game, as_json)
+            finish(game, as_json, recorder)
         try:
             with thinking(console, game.strategy_name):
                 left = game.candidates()

@@ -15,6 +15,7 @@ from . import cli
 from .common import (
     EXIT_NOT_WON,
     EXIT_OK,
+    Recorder,
     ask,
     board_row,
     color_option,
@@ -22,6 +23,7 @@ from .common import (
     escape,
     game_notation,
     game_options,
+    history_options,
     strategy_option,
 )
 
@@ -70,9 +72,11 @@ def hidden(prompt: str, err: bool) -> str | None:
 )  # fmt: skip
 @click.option("--seed", type=int, metavar="N", help="Seed of the computers' secrets.")
 @click.option("--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the match's record.")
+@history_options
 @color_option
 def match(
-    rules, strategy: str, players: str, games: int, scoring: str, maker: str, seed: int | None, as_json: bool
+    rules, strategy: str, players: str, games: int, scoring: str, maker: str, seed: int | None, as_json: bool,
+    store,
 ) -> None:
     """A match between two players: each game one makes a code and the other breaks it.
 
@@ -94,6 +98,7 @@ def match(
 
     names = [p.strip() for p in players.split(",")]
     m = Match(rules, names, games, scoring, seed, maker, strategy)
+    recorder = Recorder(store)
     notation = game_notation(rules)
     console = console_for(stderr=as_json)
     say = console.print
@@ -108,6 +113,7 @@ def match(
     def stop() -> None:
         played = sum(r.points is not None for r in m.rounds)
         say(f"Match stopped after {played} of {games} games. Score: {totals()}.")
+        recorder.save(m.record())
         if as_json:
             click.echo(json.dumps(m.record()))
         sys.exit(EXIT_NOT_WON)
@@ -120,6 +126,7 @@ def match(
             markup=False,
         )
         while not m.over:
+            recorder.save(m.record())  # every move is committed before the next one is asked
             r = m.current
             if announced != r.number:
                 announced = r.number
@@ -175,6 +182,7 @@ def match(
     winner = m.winner
     result = "a draw" if winner is None else f"{who(winner)} wins"
     say(f"[bold]Final score:[/] {totals()}: {result}.")
+    recorder.save(m.record())
     if as_json:
         click.echo(json.dumps(m.record()))
     sys.exit(EXIT_OK)

@@ -1,0 +1,115 @@
+"""history: the games kept in the history database, as a list, one board, or JSON records."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+import click
+
+from . import cli
+from .common import board, color_option, console_for, open_store
+
+
+def short_rules(rules: dict[str, Any]) -> str:
+    """4x6, 3x5 no repeats; /N when the guesses allowed are not the usual 10."""
+    text = f"{rules['pegs']}x{rules['colors']}"
+    if not rules["repeats"]:
+        text += " no repeats"
+    if rules["max_guesses"] != 10:
+        text += f" /{rules['max_guesses']}"
+    return text
+
+
+def moves_of(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A game's moves; a match's, game after game, each with the number of its game."""
+    if record["kind"] != "match":
+        return list(record["moves"])
+    return [{"game": g["number"], **m} for g in record["games"] for m in g["game"]["moves"]]
+
+
+def when(stamp: str) -> str:
+    """A stored UTC time, in local time to the minute."""
+    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def entry(stored) -> dict[str, Any]:
+    return {
+        "id": stored.id,
+        "started": stored.started,
+        "updated": stored.updated,
+        **stored.record,
+        "finished": stored.finished,
+        "moves": moves_of(stored.record),
+    }
+
+
+@cli.command()
+@click.argument("game_id", type=int, required=False, metavar="[ID]")
+@click.option(
+    "--db", metavar="PATH", type=click.Path(dir_okay=False),
+    help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
+)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="The records as JSON (one object with ID).")
+@color_option
+def history(game_id: int | None, db: str | None, as_json: bool) -> None:
+    """The games saved by play, guess and match: a list, or game ID's board.
+
+    Every game is saved after each move, so a game that was stopped or killed is listed as
+    unfinished and can be resumed (mastermind play --resume ID).
+
+    \b
+    Examples:
+      mastermind history
+      mastermind history 3
+      mastermind history --json
+    """
+    store = open_store(db)
+    if game_id is not None:
+        stored = store.get(game_id)
+        if as_json:
+            click.echo(json.dumps(entry(stored)))
+            return
+        show_game(stored)
+        return
+    games = store.games()
+    if as_json:
+        click.echo(json.dumps([entry(g) for g in games]))
+        return
+    if not games:
+        click.echo(f"No games in the history yet ({store.path}).")
+        return
+    click.echo(f"{'id':>4}  {'when':16}  {'kind':5}  {'rules':16}  {'guesses':>7}  {'outcome':9}  finished")
+    for g in games:
+        rules = short_rules(g.record["rules"])
+        n = len(moves_of(g.record))
+        done = "yes" if g.finished else "no"
+        click.echo(f"{g.id:>4}  {when(g.started):16}  {g.kind:5}  {rules:16}  {n:>7}  {g.outcome:9}  {done}")
+
+
+def show_game(stored) -> None:
+    """One game's board (each game of a match); the secret only once the game is over."""
+    from ..game import Game, Match
+    from ..notation import Notation
+
+    console = console_for()
+    record = stored.record
+    state = "finished" if stored.finished else "unfinished"
+    console.print(
+        f"Game {stored.id}: {stored.kind}, started {when(stored.started)}, {state}, {stored.outcome}.",
+        markup=False,
+    )
+    games: list[tuple[int | None, Game]]
+    if stored.kind == "match":
+        m = Match.from_record(record)
+        console.print(f"Players: {', '.join(m.players)}; scoring {m.scoring}; score {m.score}.", markup=False)
+        games = [(r.number, r.game) for r in m.rounds if r.game is not None]
+    else:
+        games = [(None, Game.from_record(record))]
+    for number, game in games:
+        if number is not None:
+            console.print(f"Game {number} of the match:", markup=False)
+        console.print(f"  {game.rules.describe()}, {game.rules.max_guesses} guesses", markup=False)
+        secret = game.secret if game.over else None
+        board(console, Notation(game.rules), game.history, game.rules, secret)

@@ -1,0 +1,253 @@
+"""The history: every game kept in a local SQLite database, saved move by move.
+
+Each save is one transaction that rewrites the game's row with its whole record (a few hundred
+bytes), so a process killed at any moment leaves the game as it was after its last move, never
+half-written. The database runs in WAL mode with a busy timeout, so that two sessions may write at
+once. The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` holds the steps from
+each version to the next, applied in order when a store is opened.
+
+>>> import tempfile, os
+>>> from mastermind.game import Game
+>>> from mastermind.rules import Rules
+>>> with tempfile.TemporaryDirectory() as d, Store(os.path.join(d, "h.sqlite3")) as store:
+...     game = Game.breaking(Rules(), seed=7)
+...     game_id = store.add(game.record())
+...     _ = game.guess("1122")
+...     store.save(game_id, game.record())
+...     [len(g.record["moves"]) for g in store.games()]
+[1]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .errors import StoreError
+
+#: The environment variable that names the database file (overridden by an explicit path).
+ENV_VAR = "MASTERMIND_DB"
+
+#: Seconds a write waits for another session's write before the database counts as locked.
+BUSY_TIMEOUT = 5.0
+
+#: The schema, one list of statements per version: MIGRATIONS[0] takes an empty file to version 1.
+MIGRATIONS: list[list[str]] = [
+    [
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            started TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            finished INTEGER NOT NULL,
+            outcome TEXT NOT NULL,
+            record TEXT NOT NULL
+        )""",
+        "CREATE INDEX games_by_kind ON games (kind, finished, id)",
+    ],
+]
+
+#: The schema version this package writes.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def default_path() -> Path:
+    """MASTERMIND_DB if it is set, else history.sqlite3 in the user's data directory."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("mastermind-lab")) / "history.sqlite3"
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A row of the history: a game's (or a match's) record and when it was played."""
+
+    id: int
+    kind: str
+    started: str
+    updated: str
+    finished: bool
+    outcome: str
+    record: dict[str, Any]
+
+
+def outcome_of(record: dict[str, Any]) -> str:
+    """A game's outcome ("won", "lost", ...); for a match, who won ("player 1", "draw") or "playing"."""
+    if record.get("kind") != "match":
+        return str(record.get("outcome", "playing"))
+    if not record.get("finished"):
+        return "playing"
+    winner = record.get("winner")
+    return "draw" if winner is None else f"player {winner}"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Store:
+    """The history database at ``path`` (default: :func:`default_path`), opened and migrated.
+
+    Raises:
+        StoreError: the file cannot be opened or written, is not a database, is locked by another
+            session for longer than the busy timeout, or has a newer schema than this package knows.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, timeout: float = BUSY_TIMEOUT) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self._db: sqlite3.Connection | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # autocommit: every transaction is opened explicitly with BEGIN IMMEDIATE
+            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            self._migrate()
+            self._db.execute("PRAGMA journal_mode = WAL")
+            # in WAL mode, NORMAL loses no committed transaction when the process is killed (only a
+            # power cut may lose the last few), and spares an fsync per move
+            self._db.execute("PRAGMA synchronous = NORMAL")
+        except (sqlite3.Error, OSError) as err:
+            self.close()
+            raise self._error(err) from None
+        except StoreError:
+            self.close()
+            raise
+
+    # -- opening -----------------------------------------------------------------------------------
+
+    def _error(self, err: Exception) -> StoreError:
+        text = str(err).lower()
+        where = f"the history database {self.path}"
+        if "not a database" in text or "malformed" in text:
+            why = "is corrupt (not an SQLite database)"
+        elif "locked" in text or "busy" in text:
+            why = "is locked by another session"
+        elif "readonly" in text or "read-only" in text or isinstance(err, PermissionError):
+            why = "is read-only"
+        else:
+            why = f"cannot be used: {err}"
+        return StoreError(f"{where} {why}")
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError(f"the history database {self.path} is closed")
+        return self._db
+
+    @property
+    def version(self) -> int:
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        version = self.version
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the history database {self.path} has schema version {version}, newer than this "
+                f"package knows ({SCHEMA_VERSION}); upgrade mastermind-lab"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        with self._transaction():
+            version = self.version  # another session may have migrated while this one waited
+            for steps in MIGRATIONS[version:]:
+                for statement in steps:
+                    self.db.execute(statement)
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+    # -- games -------------------------------------------------------------------------------------
+
+    def add(self, record: dict[str, Any]) -> int:
+        """Store a new game (or match) record; returns its id."""
+        now = _now()
+        row = self._write(
+            "INSERT INTO games (kind, started, updated, rules, finished, outcome, record) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (record["kind"], now, now, json.dumps(record["rules"]), int(bool(record.get("finished"))),
+             outcome_of(record), json.dumps(record)),
+        )  # fmt: skip
+        assert row is not None
+        return row
+
+    def save(self, game_id: int, record: dict[str, Any]) -> None:
+        """Replace game ``game_id``'s record, in one transaction."""
+        self._write(
+            "UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? WHERE id = ?",
+            (_now(), json.dumps(record["rules"]), int(bool(record.get("finished"))), outcome_of(record),
+             json.dumps(record), game_id),
+        )  # fmt: skip
+
+    def get(self, game_id: int) -> StoredGame:
+        """Game ``game_id``; StoreError if there is none."""
+        row = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
+        if not row:
+            raise StoreError(f"there is no game {game_id} in the history")
+        return row[0]
+
+    def games(self, kind: str | None = None) -> list[StoredGame]:
+        """Every stored game, oldest first (only those of ``kind`` if given)."""
+        if kind is None:
+            return self._read("SELECT * FROM games ORDER BY id", ())
+        return self._read("SELECT * FROM games WHERE kind = ? ORDER BY id", (kind,))
+
+    def latest_unfinished(self, kind: str) -> StoredGame | None:
+        """The most recently started unfinished game of ``kind``, or None."""
+        rows = self._read(
+            "SELECT * FROM games WHERE kind = ? AND finished = 0 ORDER BY id DESC LIMIT 1", (kind,)
+        )
+        return rows[0] if rows else None
+
+    def _write(self, sql: str, params: tuple[Any, ...]) -> int | None:
+        try:
+            with self._transaction():
+                cursor = self.db.execute(sql, params)
+                return cursor.lastrowid
+        except sqlite3.Error as err:
+            raise self._error(err) from None
+
+    def _read(self, sql: str, params: tuple[Any, ...]) -> list[StoredGame]:
+        try:
+            rows = self.db.execute(sql, params).fetchall()
+        except sqlite3.Error as err:
+            raise self._error(err) from None
+        return [
+            StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], json.loads(r[7]))
+            for r in rows
+        ]
+
+    # -- closing -----------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        self.db.execute("ROLLBACK" if exc_type is not None else "COMMIT")

@@ -1,0 +1,182 @@
+"""The history through the command line: games saved move by move, listed, shown, resumed."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from click.testing import CliRunner
+
+from mastermind import Rules
+from mastermind.cli import cli
+from mastermind.game import Game
+from mastermind.store import Store
+
+SMALL = ["--pegs", "3", "--colors", "4"]
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(cli, list(args), input=input)
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def two_wrong_guesses(secret: str, pegs: int, colors: int) -> list[str]:
+    """Two codes, neither the secret (so that the game goes on)."""
+    codes = [str(c) * pegs for c in range(1, colors + 1)]
+    return [c for c in codes if c != secret][:2]
+
+
+def test_play_is_saved_and_listed_and_shown(tmp_path):
+    db = str(tmp_path / "h.db")
+    game = Game.breaking(Rules(pegs=3, colors=4), seed=5)
+    secret = game.notation.format_code(game.secret)
+    wrong = two_wrong_guesses(secret, 3, 4)[0]
+    code, _, _ = run("play", "--db", db, "--seed", "5", *SMALL, input=f"{wrong}\n{secret}\n")
+    assert code == 0
+    code, out, _ = run("history", "--db", db)
+    assert code == 0
+    header, row = out.splitlines()
+    assert header.split() == ["id", "when", "kind", "rules", "guesses", "outcome", "finished"]
+    assert row.split()[0] == "1" and row.split()[3:] == ["play", "3x4", "2", "won", "yes"]
+    code, out, _ = run("history", "1", "--db", db)
+    assert code == 0
+    assert "Game 1: play" in out and "finished, won." in out
+    assert "the secret" in out and "3 black, 0 white" in out
+    code, out, _ = run("history", "--db", db, "--json")
+    [record] = json.loads(out)
+    assert (record["id"], record["kind"], record["finished"], record["outcome"]) == (1, "play", True, "won")
+    assert record["rules"] == {"pegs": 3, "colors": 4, "repeats": True, "max_guesses": 10}
+    assert record["moves"] == [{"guess": wrong, "reply": record["moves"][0]["reply"]},
+                               {"guess": secret, "reply": "3,0"}]  # fmt: skip
+
+
+def test_no_history_saves_nothing_and_the_environment_names_the_database(tmp_path, private_history):
+    code, _, _ = run("play", "--seed", "1", *SMALL, "--no-history", input="quit\n")
+    assert code == 1
+    assert not private_history.exists()
+    code, _, _ = run("play", "--seed", "1", *SMALL, input="quit\n")  # MASTERMIND_DB: the fixture's file
+    with Store(private_history) as store:
+        assert [g.outcome for g in store.games()] == ["gave-up"]
+
+
+def test_guess_and_match_are_saved(tmp_path):
+    db = str(tmp_path / "h.db")
+    assert run("guess", "--db", db, *SMALL, "--secret", "123")[0] == 0
+    code, _, _ = run("match", "--db", db, *SMALL, "--players", "knuth,entropy", "--seed", "2")
+    assert code == 0
+    with Store(db) as store:
+        g, m = store.games()
+        assert (g.kind, g.finished, g.outcome) == ("guess", True, "won")
+        assert g.record["moves"][-1] == {"guess": "123", "reply": "3,0"}
+        assert (m.kind, m.finished, len(m.record["games"])) == ("match", True, 2)
+    code, out, _ = run("history", "--db", db, "--json")
+    match = json.loads(out)[1]
+    assert len(match["moves"]) == sum(g["guesses"] for g in match["games"])
+
+
+def test_guess_resumes_with_the_same_rows(tmp_path):
+    db = str(tmp_path / "h.db")
+    # an unfinished game of the computer breaking a person's code, one reply given
+    game = Game.solving(Rules(pegs=3, colors=4), "knuth")
+    game.reply("0,1")
+    with Store(db) as store:
+        game_id = store.add(game.record())
+    code, out, _ = run("guess", "--db", db, "--resume", str(game_id), input="quit\n")
+    assert f"Resuming game {game_id}: 1 guess made." in out
+    assert "0 black, 1 white" in out  # the first row is back on the board
+    assert "Guess 2:" in out
+    with Store(db) as store:
+        stored = store.get(game_id)
+        assert stored.outcome == "gave-up" and len(stored.record["moves"]) == 1
+
+
+def test_resume_errors_are_one_line(tmp_path):
+    db = str(tmp_path / "h.db")
+    code, _, err = run("play", "--db", db, "--resume")
+    assert code == 2
+    assert err.strip().endswith("there is no unfinished play game in the history " + db + " to resume")
+    run("play", "--db", db, *SMALL, input="quit\n")
+    code, _, err = run("play", "--db", db, "--resume", "1")
+    assert code == 2 and err.count("\n") == 1 and "game 1 is over (gave-up)" in err
+    code, _, err = run("guess", "--db", db, "--resume", "1")
+    assert code == 2 and "game 1 is a play game, not a guess game" in err
+    code, _, err = run("play", "--no-history", "--resume")
+    assert code == 2 and "--resume needs the history" in err
+
+
+def test_a_corrupt_database_is_one_line_and_exit_2_but_no_history_plays(tmp_path):
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"not a database at all " * 200)
+    for command in (["play", *SMALL], ["guess", *SMALL], ["match", "--players", "knuth,knuth"], ["history"]):
+        code, out, err = run(*command, "--db", str(bad), input="quit\n")
+        assert code == 2, command
+        assert out == ""
+        assert err.count("\n") == 1 and "is corrupt (not an SQLite database)" in err
+    code, out, _ = run("play", "--db", str(bad), "--no-history", "--seed", "1", *SMALL, input="quit\n")
+    assert code == 1 and "You gave up." in out
+
+
+def test_a_killed_game_keeps_every_committed_move_and_resumes(tmp_path):
+    """A real process, killed with SIGKILL after two guesses, loses nothing that was played."""
+    db = tmp_path / "h.db"
+    game = Game.breaking(Rules(), seed=1)
+    secret = game.notation.format_code(game.secret)
+    first, second = two_wrong_guesses(secret, 4, 6)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind.cli", "play", "--db", str(db), "--seed", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+    )  # fmt: skip
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(f"{first}\n{second}\n".encode())
+        proc.stdin.flush()  # the input stays open: the game waits for a third guess
+        deadline = time.monotonic() + 60  # a generous wait for a slow machine, not a measurement
+        moves = 0
+        while moves < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+            if db.exists():
+                with Store(db) as store:
+                    games = store.games()
+                moves = len(games[0].record["moves"]) if games else 0
+        assert moves == 2
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert proc.stdin is not None
+        proc.stdin.close()
+    assert proc.returncode == -signal.SIGKILL
+    with Store(db) as store:
+        [stored] = store.games()
+    assert (stored.finished, stored.outcome) == (False, "playing")
+    assert [m["guess"] for m in stored.record["moves"]] == [first, second]
+    code, out, _ = run("play", "--db", str(db), "--resume", input=f"{secret}\n")
+    assert code == 0
+    assert f"Resuming game {stored.id}: 2 guesses made." in out
+    assert "You broke the code in 3 guesses!" in out
+    with Store(db) as store:
+        done = store.get(stored.id)
+    assert (done.finished, done.outcome) == (True, "won")
+    assert [m["guess"] for m in done.record["moves"]] == [first, second, secret]
+
+
+def test_a_database_that_fails_mid_game_is_one_warning_and_the_game_goes_on(tmp_path, capsys):
+    from mastermind.cli.common import Recorder
+
+    store = Store(tmp_path / "h.db")
+    recorder = Recorder(store)
+    game = Game.breaking(Rules(pegs=3, colors=4), seed=1)
+    recorder.save(game.record())
+    store.close()  # the database is gone from under the game
+    game.guess("111")
+    recorder.save(game.record())
+    game.guess("222")
+    recorder.save(game.record())  # no second warning: the game is no longer recorded
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "warning: the history database" in err and "this game goes on without being saved" in err
+    with Store(tmp_path / "h.db") as again:
+        assert again.get(recorder.id).record["moves"] == []  # the row as it was last saved

@@ -1,0 +1,102 @@
+"""The history store (mastermind.store): migrations, saving move by move, and unusable databases."""
+
+import sqlite3
+
+import pytest
+
+from mastermind import Rules
+from mastermind.errors import MastermindError, StoreError
+from mastermind.game import Game, Match
+from mastermind.store import SCHEMA_VERSION, Store, default_path
+
+
+def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    path.touch()  # an empty file is an SQLite database of user_version 0
+    with Store(path) as store:
+        assert store.version == SCHEMA_VERSION == 1
+        assert store.games() == []
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    columns = [r[1] for r in db.execute("PRAGMA table_info(games)")]
+    assert columns == ["id", "kind", "started", "updated", "rules", "finished", "outcome", "record"]
+    db.close()
+    with Store(path) as store:  # opening again migrates nothing and keeps the version
+        assert store.version == 1
+
+
+def test_a_game_is_saved_move_by_move_and_read_back_the_same(tmp_path):
+    game = Game.breaking(Rules(), seed=7)
+    with Store(tmp_path / "h.sqlite3") as store:
+        game_id = store.add(game.record())
+        for code in ("1122", "1344"):
+            game.guess(code)
+            store.save(game_id, game.record())
+    with Store(tmp_path / "h.sqlite3") as store:
+        stored = store.get(game_id)
+        assert (stored.kind, stored.finished, stored.outcome) == ("play", False, "playing")
+        assert stored.record == game.record()
+        again = Game.from_record(stored.record)
+        assert again.secret == game.secret and again.history == game.history
+        assert store.latest_unfinished("play").id == game_id
+        assert store.latest_unfinished("guess") is None
+
+
+def test_finished_games_and_matches_are_stored_with_their_outcome(tmp_path):
+    won = Game.solving(Rules(pegs=3, colors=4), "knuth", secret="123")
+    while not won.over:
+        won.guess(won.proposal())
+    m = Match(Rules(pegs=3, colors=4), ["knuth", "entropy"], 2, "standard", 1, "random", "knuth")
+    m.play_out()
+    with Store(tmp_path / "h.sqlite3") as store:
+        a, b = store.add(won.record()), store.add(m.record())
+        assert [(g.id, g.kind, g.finished) for g in store.games()] == [(a, "guess", True), (b, "match", True)]
+        assert store.get(a).outcome == "won"
+        winner = m.winner
+        assert store.get(b).outcome == ("draw" if winner is None else f"player {winner}")
+        assert Match.from_record(store.get(b).record).record() == m.record()
+        assert store.latest_unfinished("guess") is None
+
+
+def test_a_corrupt_file_is_one_clear_error(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    path.write_bytes(b"this is not a database, just some text long enough to be read" * 100)
+    with pytest.raises(StoreError, match=r"^the history database .* is corrupt \(not an SQLite database\)$"):
+        Store(path)
+    assert issubclass(StoreError, MastermindError)
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError, match="newer than this package knows"):
+        Store(path)
+
+
+def test_a_locked_database_is_one_clear_error(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    Store(path).close()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another session holds the write lock
+    try:
+        store = Store(path, timeout=0.05)
+        with store, pytest.raises(StoreError, match="is locked by another session"):
+            store.add(Game.breaking(Rules(), seed=1).record())
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def test_an_unknown_id_is_a_store_error(tmp_path):
+    with Store(tmp_path / "h.sqlite3") as store, pytest.raises(StoreError, match="there is no game 3"):
+        store.get(3)
+
+
+def test_the_default_path_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("MASTERMIND_DB", str(tmp_path / "x.db"))
+    assert default_path() == tmp_path / "x.db"
+    monkeypatch.delenv("MASTERMIND_DB")
+    assert default_path().name == "history.sqlite3"
+    assert "mastermind-lab" in str(default_path())
