@@ -5,7 +5,7 @@ import pytest
 
 from conftest import SMALL_GAMES
 from mastermind import CodeSpace, Rules, evaluate, make_strategy, strategy_tree
-from mastermind._kernels import tree
+from mastermind._kernels import feedback, tables
 from mastermind.tree import Node
 
 NAMES = ["knuth", "expected-size", "entropy", "most-parts"]
@@ -46,14 +46,14 @@ def test_classic_tree_equals_the_reference(name):
 
 def test_without_the_shared_colour_table(monkeypatch):
     rules = Rules(pegs=3, colors=5)
-    monkeypatch.setattr(tree, "SHARED_TABLE_LIMIT", 0)
-    monkeypatch.setattr(tree, "_PACKED", {})
-    assert tree.packed_of(CodeSpace.of(rules)).arrays[3].shape == (0, 0)
+    monkeypatch.setattr(tables, "SHARED_TABLE_LIMIT", 0)
+    monkeypatch.setattr(tables, "_TABLES", {})
+    assert tables.tables_of(CodeSpace.of(rules)).shared.shape == (0, 0)
     for name in NAMES:
         fast = evaluate(make_strategy(name, rules))
         slow = evaluate(make_strategy(name, rules, kernel="numpy"))
         assert fast.distribution == slow.distribution
-    tree._PACKED.clear()
+    tables._TABLES.clear()
 
 
 @pytest.mark.parametrize("rules", GAMES + [Rules()], ids=repr)
@@ -61,10 +61,10 @@ def test_packed_feedback_equals_the_reference(rules):
     from mastermind._kernels import reference
 
     space = CodeSpace.of(rules)
-    packed = tree.packed_of(space)
+    t = tables.tables_of(space)
     everything = np.arange(space.size, dtype=np.int64)
     for g in range(0, space.size, max(1, space.size // 13)):
-        got = tree.feedback_many(*packed.arrays[1:], g, everything, rules.pegs, packed.width)
+        got = feedback.replies(t, g, everything)
         assert (got == reference.feedback_against(space, g, everything)).all()
 
 

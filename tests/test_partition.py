@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from conftest import SMALL_GAMES
 from mastermind import CodeSpace, Rules
 from mastermind._kernels import reference, tree
+from mastermind._kernels.tables import tables_of
 
 CRITERIA = [reference.MAX_CLASS, reference.SUM_SQUARES, reference.ENTROPY, reference.MOST_PARTS]
 
@@ -38,8 +39,7 @@ def test_classic_first_guess_partitions():
 def test_compiled_scores_equal_reference(rules, criterion):
     """tree.score_guess, the scorer of the search, with no bound to stop it early."""
     space = CodeSpace.of(rules)
-    packed = tree.packed_of(space)
-    digits, codes, msid, shared, counts = packed.arrays
+    t = tables_of(space)
     rng = np.random.default_rng(7)
     weights = reference.entropy_weights(space.size)
     pool = np.arange(space.size, dtype=np.int64)
@@ -49,12 +49,9 @@ def test_compiled_scores_equal_reference(rules, criterion):
         cands = np.sort(rng.choice(space.size, size=size, replace=False)).astype(np.int64)
         want = reference.criterion_scores(reference.partition_counts(space, pool, cands), criterion, weights)
         seen = np.empty(size, dtype=np.int64)
-        cpk, cms = codes[cands].astype(np.int64), msid[cands].astype(np.int64)
-        got = [
-            tree.score_guess(codes, msid, shared, counts, weights, g, cands, 0, size, rules.pegs,
-                             packed.width, criterion, tree.BIG, hist, seen, cpk, cms)
-            for g in pool
-        ]  # fmt: skip
+        cpk, cms = t.packed[cands].astype(np.int64), t.msid[cands].astype(np.int64)
+        got = [tree.score_guess(t, weights, g, cands, 0, size, criterion, tree.BIG, hist, seen, cpk, cms)
+               for g in pool]  # fmt: skip
         assert (np.array(got) == want).all()
         assert not hist.any()  # left clean for the next guess
 

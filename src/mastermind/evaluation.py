@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._kernels import compiled
+from ._kernels import feedback as kfeedback
+from ._kernels.tables import tables_of
 from .code import Code, CodeSpace
 from .errors import StrategyError
 from .feedback import Feedback
@@ -222,8 +223,8 @@ def _walk(
         node.guess = guess
     if limit is not None and depth > limit:
         return
-    fbs = compiled.feedback_against(space.digits(), space.counts(), guess, cands)
-    order, starts = compiled.split(fbs, nclasses)
+    fbs = kfeedback.replies(tables_of(space), guess, cands)
+    order, starts = kfeedback.split(fbs, nclasses)
     win = pegs * (pegs + 1)
     code = space.code(guess)
     for f in range(nclasses):

@@ -18,11 +18,10 @@ Row = tuple[Code, Feedback]
 
 
 def _feedback_of_all(space: CodeSpace, guess: int) -> np.ndarray:
-    from ._kernels import compiled
+    from ._kernels.feedback import replies
+    from ._kernels.tables import tables_of
 
-    return compiled.feedback_against(
-        space.digits(), space.counts(), guess, np.arange(space.size, dtype=np.int64)
-    )
+    return replies(tables_of(space), guess, np.arange(space.size, dtype=np.int64))
 
 
 class SolverState:
@@ -110,10 +109,11 @@ class SolverState:
 
 
 def _narrow(space: CodeSpace, cands: np.ndarray, code: Code, fb: Feedback) -> np.ndarray:
-    from ._kernels import compiled
+    from ._kernels.feedback import replies
+    from ._kernels.tables import tables_of
 
     guess = space.index(code.colors)
-    got = compiled.feedback_against(space.digits(), space.counts(), guess, cands)
+    got = replies(tables_of(space), guess, cands)
     return cands[got == fb.to_int(space.pegs)]
 
 

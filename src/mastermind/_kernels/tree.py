@@ -24,53 +24,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..code import CodeSpace
+from .feedback import blacks, counting_sort, reply
 from .reference import ENTROPY, MAX_CLASS, MOST_PARTS, SUM_SQUARES
+from .workspace import carve, size_of
 
 BIG = np.int64(2**62)
-#: Largest colour-multiset table for the shared-colour count (uint8 entries).
-SHARED_TABLE_LIMIT = 1 << 24
-_LOW4 = np.uint64(0x1111111111111111)
-_LOW8 = np.uint64(0x0101010101010101)
-_U1, _U2, _U4 = np.uint64(1), np.uint64(2), np.uint64(4)
-_U56, _U60 = np.uint64(56), np.uint64(60)
-
-
-# ---------------------------------------------------------------------------------------------
-# feedback
-
-
-@njit(cache=True)
-def fb(packed, msid, shared, counts, a, b, pegs, width):
-    """Feedback integer black * (pegs + 1) + white of codes ``a`` and ``b``."""
-    x = packed[a] ^ packed[b]
-    if width == 4:
-        y = x | (x >> _U1)
-        y = (y | (y >> _U2)) & _LOW4
-        differ = np.int64((y * _LOW4) >> _U60)
-    else:
-        y = x | (x >> _U4)
-        y = y | (y >> _U2)
-        y = (y | (y >> _U1)) & _LOW8
-        differ = np.int64((y * _LOW8) >> _U56)
-    black = pegs - differ
-    if shared.shape[0] > 0:
-        common = np.int64(shared[msid[a], msid[b]])
-    else:
-        common = 0
-        for k in range(counts.shape[1]):
-            x1 = counts[a, k]
-            y1 = counts[b, k]
-            common += x1 if x1 < y1 else y1
-    return black * (pegs + 1) + common - black
-
-
-@njit(cache=True)
-def feedback_many(packed, msid, shared, counts, guess, cands, pegs, width):
-    out = np.empty(cands.shape[0], dtype=np.int64)
-    for j in range(cands.shape[0]):
-        out[j] = fb(packed, msid, shared, counts, guess, cands[j], pegs, width)
-    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,42 +96,27 @@ def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
 # scoring
 
 
-_LOW4_I = np.int64(0x1111111111111111)
-_LOW8_I = np.int64(0x0101010101010101)
-
-
 @njit(cache=True)
-def score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, width,
-                criterion, bound, hist, seen, cpk, cms):  # fmt: skip
+def score_guess(t, weights, g, cands, lo, hi, criterion, bound, hist, seen, cpk, cms):
     """Score of ``g`` over cands[lo:hi]; returns ``bound`` as soon as it cannot get below it.
 
     ``hist`` must be all zero on entry and is left so; ``seen`` has room for hi - lo entries.
-    ``cpk`` and ``cms`` hold the candidates' packed codes and multiset ids (from :func:`gather`)
-    when the shared-colour table exists: read in order, they spare a lookup per pair.
+    ``cpk`` and ``cms`` hold the candidates' packed codes and multiset ids (filled by
+    :func:`choose`) when the shared-colour table exists: read in order, they spare a lookup per pair.
     """
     s = 0
     parts = 0
     touched = 0
     result = bound
-    tabled = shared.shape[0] > 0
-    pg = np.int64(packed[g])
-    mg = msid[g]
+    tabled = t.shared.shape[0] > 0
+    pegs, width = t.pegs, t.width
+    pg = np.int64(t.packed[g])
+    mg = t.msid[g]
     for j in range(lo, hi):
-        if tabled:
-            x = pg ^ cpk[j - lo]
-            if width == 4:
-                y = x | (x >> 1)
-                y = (y | (y >> 2)) & _LOW4_I
-                differ = (y * _LOW4_I) >> 60
-            else:
-                y = x | (x >> 4)
-                y = y | (y >> 2)
-                y = (y | (y >> 1)) & _LOW8_I
-                differ = (y * _LOW8_I) >> 56
-            black = pegs - (differ & 15 if width == 4 else differ & 255)
-            f = black * pegs + shared[mg, cms[j - lo]]
+        if tabled:  # the packed codes and multisets of the candidates, read in order
+            f = blacks(pg, cpk[j - lo], pegs, width) * pegs + t.shared[mg, cms[j - lo]]
         else:
-            f = fb(packed, msid, shared, counts, g, cands[j], pegs, width)
+            f = reply(t, g, cands[j])
         c = hist[f]
         hist[f] = c + 1
         seen[touched] = f
@@ -198,8 +141,8 @@ def score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, w
                 break
     else:
         result = -parts if criterion == MOST_PARTS else s
-    for t in range(touched):
-        hist[seen[t]] = 0
+    for i in range(touched):
+        hist[seen[i]] = 0
     return result
 
 
@@ -223,14 +166,20 @@ def even_split_bound(n, k, criterion, weights):
 SYMMETRY_FIRST = 24
 
 
+@njit(cache=True)
+def choose_parts(n, pegs, colors, kinds):
+    """Sizes of the parts of :func:`choose`'s workspace for n candidates, in carving order:
+    hist, seen, buf, relabel, pairs, ms_bound, group, cpk, cms."""
+    return ((pegs + 1) * (pegs + 1), n, pegs, colors, 2 * pegs, kinds, pegs + 1, n, n)
+
+
 def scratch_size(n: int, pegs: int, colors: int, kinds: int) -> int:
     """Entries of the workspace that :func:`choose` needs for n candidates."""
-    return (pegs + 1) ** 2 + 3 * n + pegs + colors + 2 * pegs + kinds + pegs + 1
+    return size_of(choose_parts(n, pegs, colors, kinds))
 
 
 @njit(cache=True)
-def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, blocks, pegs,
-           colors, width, criterion, replies, scratch):  # fmt: skip
+def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch):
     """The guess with the least key (score, not a candidate, index) for cands[lo:hi].
 
     Candidates are scored first, ascending, keeping strict improvements only; then the other
@@ -246,29 +195,23 @@ def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, b
     n = hi - lo
     if n <= 2:
         return cands[lo]
+    digits, msid, shared = t.digits, t.msid, t.shared
+    pegs, colors = t.pegs, t.colors
     nclasses = (pegs + 1) * (pegs + 1)
     kinds = shared.shape[0]
-    at = 0
-    hist = scratch[at : at + nclasses]
-    at += nclasses
-    seen = scratch[at : at + n]
-    at += n
-    buf = scratch[at : at + pegs]
-    at += pegs
-    relabel = scratch[at : at + colors]
-    at += colors
-    pairs = scratch[at : at + 2 * pegs]
-    at += 2 * pegs
-    ms_bound = scratch[at : at + kinds]
-    at += kinds
-    group = scratch[at : at + pegs + 1]
-    at += pegs + 1
-    cpk = scratch[at : at + n]
-    at += n
-    cms = scratch[at : at + n]
+    parts = choose_parts(n, pegs, colors, kinds)
+    hist, at = carve(scratch, 0, parts[0])
+    seen, at = carve(scratch, at, parts[1])
+    buf, at = carve(scratch, at, parts[2])
+    relabel, at = carve(scratch, at, parts[3])
+    pairs, at = carve(scratch, at, parts[4])
+    ms_bound, at = carve(scratch, at, parts[5])
+    group, at = carve(scratch, at, parts[6])
+    cpk, at = carve(scratch, at, parts[7])
+    cms, at = carve(scratch, at, parts[8])
     if kinds > 0:
         for j in range(lo, hi):
-            cpk[j - lo] = np.int64(packed[cands[j]])
+            cpk[j - lo] = np.int64(t.packed[cands[j]])
             cms[j - lo] = msid[cands[j]]
     for f in range(nclasses):
         hist[f] = 0
@@ -290,8 +233,7 @@ def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, b
         if check_first and not may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf,
                                              relabel):  # fmt: skip
             continue
-        s = score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, width,
-                        criterion, best_score, hist, seen, cpk, cms)  # fmt: skip
+        s = score_guess(t, weights, g, cands, lo, hi, criterion, best_score, hist, seen, cpk, cms)
         if s < best_score:
             best, best_score = g, s
             if best_score <= floor:
@@ -302,14 +244,14 @@ def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, b
 
     # 2. bounds per colour multiset
     for m in range(kinds):
-        for t in range(pegs + 1):
-            group[t] = 0
+        for k in range(pegs + 1):
+            group[k] = 0
         for j in range(lo, hi):
             group[shared[m, msid[cands[j]]]] += 1
         total = 0
-        for t in range(pegs + 1):
-            if group[t] > 0:
-                b = even_split_bound(group[t], t + 1 if t < pegs else pegs - 1, criterion, weights)
+        for k in range(pegs + 1):
+            if group[k] > 0:
+                b = even_split_bound(group[k], k + 1 if k < pegs else pegs - 1, criterion, weights)
                 if criterion == MAX_CLASS:
                     total = b if b > total else total
                 else:
@@ -328,8 +270,7 @@ def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, b
         if check_first and not may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf,
                                              relabel):  # fmt: skip
             continue
-        s = score_guess(packed, msid, shared, counts, weights, g, cands, lo, hi, pegs, width,
-                        criterion, best_score, hist, seen, cpk, cms)  # fmt: skip
+        s = score_guess(t, weights, g, cands, lo, hi, criterion, best_score, hist, seen, cpk, cms)
         if s < best_score:
             best, best_score = g, s
             if best_score <= floor:
@@ -341,16 +282,27 @@ def choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, b
 # whole subtrees
 
 
+@njit(cache=True)
+def subtree_parts(n, pegs, colors, kinds, max_depth):
+    """Sizes of the parts of :func:`subtree`'s workspace for a node of n secrets, in carving
+    order: dist, cands, tmp, fbs, the stack (lo, hi, depth, used, blocks), starts, blocks,
+    new_blocks, and :func:`choose`'s scratch."""
+    cap = (pegs + 1) ** 2 * (max_depth + 1) + 1
+    scratch = 0
+    for p in choose_parts(n, pegs, colors, kinds):
+        scratch += p
+    return (max_depth + 1, n, n, n, cap, cap, cap, cap, cap * pegs, (pegs + 1) ** 2 + 1, pegs,
+            pegs, scratch)  # fmt: skip
+
+
 def workspace_size(n: int, pegs: int, colors: int, kinds: int, max_depth: int) -> int:
     """Entries of the workspace :func:`subtree` needs for a node of n secrets."""
-    cap = (pegs + 1) ** 2 * (max_depth + 1) + 1
-    return (max_depth + 1 + 3 * n + cap * (4 + pegs) + (pegs + 1) ** 2 + 1 + 2 * pegs
-            + scratch_size(n, pegs, colors, kinds))  # fmt: skip
+    return size_of(subtree_parts(n, pegs, colors, kinds, max_depth))
 
 
 @njit(cache=True)
-def subtree(digits, packed, msid, shared, counts, weights, cands_in, used0, blocks0, depth0,
-            pegs, colors, width, criterion, replies, max_depth, first, choose_only, work):  # fmt: skip
+def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, max_depth, first,
+            choose_only, work):  # fmt: skip
     """Distribution of the strategy over the secrets ``cands_in``, and the node's guess.
 
     Fills ``work[0 : max_depth + 1]``: entry k >= 1 counts the secrets found with the k-th
@@ -359,35 +311,24 @@ def subtree(digits, packed, msid, shared, counts, weights, cands_in, used0, bloc
     the one serial entry point, so the JIT compiles the search once for every use.
     """
     n = cands_in.shape[0]
+    pegs = t.pegs
+    digits = t.digits
     nclasses = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
-    cap = nclasses * (max_depth + 1) + 1
-    at = 0
-    dist = work[at : at + max_depth + 1]
-    at += max_depth + 1
-    cands = work[at : at + n]
-    at += n
-    tmp = work[at : at + n]
-    at += n
-    fbs = work[at : at + n]
-    at += n
-    st_lo = work[at : at + cap]
-    at += cap
-    st_hi = work[at : at + cap]
-    at += cap
-    st_depth = work[at : at + cap]
-    at += cap
-    st_used = work[at : at + cap]
-    at += cap
-    st_blocks = work[at : at + cap * pegs]
-    at += cap * pegs
-    starts = work[at : at + nclasses + 1]
-    at += nclasses + 1
-    blocks = work[at : at + pegs]
-    at += pegs
-    new_blocks = work[at : at + pegs]
-    at += pegs
-    scratch = work[at:]
+    parts = subtree_parts(n, pegs, t.colors, t.shared.shape[0], max_depth)
+    dist, at = carve(work, 0, parts[0])
+    cands, at = carve(work, at, parts[1])
+    tmp, at = carve(work, at, parts[2])
+    fbs, at = carve(work, at, parts[3])
+    st_lo, at = carve(work, at, parts[4])
+    st_hi, at = carve(work, at, parts[5])
+    st_depth, at = carve(work, at, parts[6])
+    st_used, at = carve(work, at, parts[7])
+    st_blocks, at = carve(work, at, parts[8])
+    starts, at = carve(work, at, parts[9])
+    blocks, at = carve(work, at, parts[10])
+    new_blocks, at = carve(work, at, parts[11])
+    scratch, at = carve(work, at, parts[12])
     for k in range(max_depth + 1):
         dist[k] = 0
     for j in range(n):
@@ -410,8 +351,7 @@ def subtree(digits, packed, msid, shared, counts, weights, cands_in, used0, bloc
         else:
             if depth >= max_depth:
                 raise ValueError("a strategy made no progress")
-            g = choose(digits, packed, msid, shared, counts, weights, cands, lo, hi, used, blocks,
-                       pegs, colors, width, criterion, replies, scratch)  # fmt: skip
+            g = choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch)
         if root:
             dist[0] = g
             if choose_only:
@@ -421,20 +361,9 @@ def subtree(digits, packed, msid, shared, counts, weights, cands_in, used0, bloc
             if size == 2:
                 dist[depth + 1] += 1
             continue
-        for f in range(nclasses + 1):
-            starts[f] = 0
         for j in range(lo, hi):
-            f = fb(packed, msid, shared, counts, g, cands[j], pegs, width)
-            fbs[j] = f
-            starts[f + 1] += 1
-        for f in range(nclasses):
-            starts[f + 1] += starts[f]
-        for j in range(lo, hi):  # stable counting sort keeps each class ascending
-            f = fbs[j]
-            tmp[lo + starts[f]] = cands[j]
-            starts[f] += 1
-        for j in range(lo, hi):
-            cands[j] = tmp[j]
+            fbs[j] = reply(t, g, cands[j])
+        counting_sort(cands, fbs, lo, hi, nclasses, starts, tmp)  # each class stays ascending
         # the children's symmetry: the guess's colours are used, and positions stay together
         # only if the guess colours them alike
         new_used = used
@@ -447,9 +376,9 @@ def subtree(digits, packed, msid, shared, counts, weights, cands_in, used0, bloc
                     break
             if new_blocks[i] < 0:
                 new_blocks[i] = i
-        for f in range(nclasses - 1, -1, -1):  # starts[f] is now the end of class f
-            begin = lo + (starts[f - 1] if f > 0 else 0)
-            stop = lo + starts[f]
+        for f in range(nclasses - 1, -1, -1):
+            begin = lo + starts[f]
+            stop = lo + starts[f + 1]
             if stop <= begin:
                 continue
             if f == win:
@@ -462,83 +391,27 @@ def subtree(digits, packed, msid, shared, counts, weights, cands_in, used0, bloc
 
 
 @njit(cache=True, parallel=True)
-def choose_many(digits, packed, msid, shared, counts, weights, flat, offsets, used, blocks, pegs,
-                colors, width, criterion, replies, work_sizes):  # fmt: skip
+def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, work_sizes):
     """The guess of each of many independent nodes, on all cores."""
     units = offsets.shape[0] - 1
     out = np.empty(units, dtype=np.int64)
     for u in prange(units):
         scratch = np.empty(work_sizes[u], dtype=np.int64)
-        out[u] = choose(digits, packed, msid, shared, counts, weights, flat, offsets[u],
-                        offsets[u + 1], used[u], blocks[u], pegs, colors, width, criterion,
-                        replies, scratch)  # fmt: skip
+        out[u] = choose(t, weights, flat, offsets[u], offsets[u + 1], used[u], blocks[u],
+                        criterion, replies, scratch)  # fmt: skip
     return out
 
 
 @njit(cache=True, parallel=True)
-def subtrees(digits, packed, msid, shared, counts, weights, flat, offsets, used, blocks, depth,
-             pegs, colors, width, criterion, replies, max_depth, work_sizes):  # fmt: skip
+def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth,
+             work_sizes):  # fmt: skip
     """Distributions of many independent subtrees, on all cores (largest first is best)."""
     units = offsets.shape[0] - 1
     out = np.zeros((units, max_depth + 1), dtype=np.int64)
     for u in prange(units):
         work = np.empty(work_sizes[u], dtype=np.int64)
-        subtree(digits, packed, msid, shared, counts, weights, flat[offsets[u] : offsets[u + 1]],
-                used[u], blocks[u], depth[u], pegs, colors, width, criterion, replies, max_depth,
-                -1, False, work)  # fmt: skip
+        subtree(t, weights, flat[offsets[u] : offsets[u + 1]], used[u], blocks[u], depth[u],
+                criterion, replies, max_depth, -1, False, work)  # fmt: skip
         for k in range(1, max_depth + 1):
             out[u, k] = work[k]
     return out.sum(axis=0)
-
-
-# ---------------------------------------------------------------------------------------------
-# the Python side
-
-
-class Packed:
-    """The arrays the kernels need for one code space (built once per space)."""
-
-    def __init__(self, space: CodeSpace) -> None:
-        digits = space.digits()
-        counts = space.counts()
-        self.pegs, self.colors = space.pegs, space.colors
-        self.width = 4 if space.colors <= 16 else 8
-        packed = np.zeros(space.size, dtype=np.uint64)
-        for i in range(space.pegs):
-            packed |= digits[:, i].astype(np.uint64) << np.uint64(self.width * i)
-        kinds, msid = np.unique(counts, axis=0, return_inverse=True)
-        if len(kinds) ** 2 <= SHARED_TABLE_LIMIT:
-            shared = np.empty((len(kinds), len(kinds)), dtype=np.uint8)
-            for a in range(len(kinds)):
-                shared[a] = np.minimum(kinds[a], kinds).sum(axis=1)
-        else:
-            shared = np.zeros((0, 0), dtype=np.uint8)
-        self.arrays = (digits, packed, msid.astype(np.int32).ravel(), shared, counts)
-
-    def symmetry(self, guesses) -> tuple[np.int64, np.ndarray]:
-        """Colours used and position blocks after the given guesses (code indices).
-
-        Positions share a block while every guess so far has the same colour in them.
-        """
-        digits = self.arrays[0]
-        used = 0
-        columns: list[tuple[int, ...]] = [() for _ in range(self.pegs)]
-        for g in guesses:
-            for i, colour in enumerate(digits[g].tolist()):
-                used |= 1 << colour
-                columns[i] = (*columns[i], colour)
-        labels: dict[tuple[int, ...], int] = {}
-        blocks = np.array([labels.setdefault(c, len(labels)) for c in columns], dtype=np.int64)
-        return np.int64(used), blocks
-
-
-_PACKED: dict[tuple[int, int, bool], Packed] = {}
-
-
-def packed_of(space: CodeSpace) -> Packed:
-    key = (space.pegs, space.colors, space.rules.repeats)
-    if key not in _PACKED:
-        if len(_PACKED) >= 4:  # a few games per process at most; never grows without bound
-            _PACKED.pop(next(iter(_PACKED)))
-        _PACKED[key] = Packed(space)
-    return _PACKED[key]

@@ -11,7 +11,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._kernels import reference, tree
+from .._kernels import feedback, reference, tree
+from .._kernels.tables import CodeTables, symmetry, tables_of
 from ..code import Code
 from ..errors import StrategyError
 from ..feedback import possible_feedbacks
@@ -75,32 +76,28 @@ class PartitionStrategy(Strategy):
     def prepare(self) -> None:
         """Packed codes of the game, and the compiled search loaded (on three candidates)."""
         if self.kernel == "numba":
-            packed = tree.packed_of(self.space)
-            used, blocks = packed.symmetry(())
+            t = tables_of(self.space)
+            used, blocks = symmetry(t, ())
             cands = np.arange(min(3, self.space.size), dtype=np.int64)
-            self._subtree(packed, cands, used, blocks, 1, -1, True)
+            self._subtree(t, cands, used, blocks, 1, -1, True)
 
     def _fast_choice(self, cands: np.ndarray, guesses: Sequence[int]) -> int:
         """The compiled choice: same key as the reference, on a symmetry-reduced pool."""
         if len(cands) <= 2:
             return int(cands[0])
-        packed = tree.packed_of(self.space)
-        used, blocks = packed.symmetry(guesses)
-        return int(self._subtree(packed, cands, used, blocks, 1, -1, True)[0])
+        t = tables_of(self.space)
+        used, blocks = symmetry(t, guesses)
+        return int(self._subtree(t, cands, used, blocks, 1, -1, True)[0])
 
-    def _subtree(self, packed, cands, used, blocks, depth, first, choose_only) -> np.ndarray:
+    def _subtree(self, t: CodeTables, cands, used, blocks, depth, first, choose_only) -> np.ndarray:
         """Entry 0: the node's guess; entry k >= 1: secrets found with the k-th guess."""
-        work = np.empty(self._work_size(packed, len(cands)), dtype=np.int64)
-        tree.subtree(
-            *packed.arrays, self.weights, cands, used, blocks, depth, self.rules.pegs,
-            self.rules.colors, packed.width, self.criterion, self.replies, RUNAWAY_GUESSES,
-            first, choose_only, work,
-        )  # fmt: skip
+        work = np.empty(self._work_size(t, len(cands)), dtype=np.int64)
+        tree.subtree(t, self.weights, cands, used, blocks, depth, self.criterion, self.replies,
+                     RUNAWAY_GUESSES, first, choose_only, work)  # fmt: skip
         return work[: RUNAWAY_GUESSES + 1]
 
-    def _work_size(self, packed, n: int) -> int:
-        kinds = packed.arrays[3].shape[0]
-        return tree.workspace_size(n, self.rules.pegs, self.rules.colors, kinds, RUNAWAY_GUESSES)
+    def _work_size(self, t: CodeTables, n: int) -> int:
+        return tree.workspace_size(n, t.pegs, t.colors, t.shared.shape[0], RUNAWAY_GUESSES)
 
     def tree_distribution(self, progress: Callable[[int], None] | None = None) -> dict[int, int]:
         """Guesses -> number of secrets over every secret, computed as one tree in numba.
@@ -110,7 +107,7 @@ class PartitionStrategy(Strategy):
         progress bar moves and Ctrl-C is honoured between batches.
         """
         space = self.space
-        packed = tree.packed_of(space)
+        t = tables_of(space)
         pegs = self.rules.pegs
         win = pegs * (pegs + 1)
         dist = np.zeros(RUNAWAY_GUESSES + 1, dtype=np.int64)
@@ -118,8 +115,8 @@ class PartitionStrategy(Strategy):
         first = self.first_guess()
         if space.size <= SERIAL_GAME:
             root = np.arange(space.size, dtype=np.int64)
-            used, blocks = packed.symmetry(())
-            dist = self._subtree(packed, root, used, blocks, 1, first, False)
+            used, blocks = symmetry(t, ())
+            dist = self._subtree(t, root, used, blocks, 1, first, False)
             if progress:
                 progress(space.size)
             return {k: int(n) for k, n in enumerate(dist[1:], 1) if n}
@@ -131,7 +128,7 @@ class PartitionStrategy(Strategy):
         while level:
             below: Level = []
             for (cands, history, depth), g in zip(level, guesses, strict=True):
-                fbs = tree.feedback_many(*packed.arrays[1:], g, cands, pegs, packed.width)
+                fbs = feedback.replies(t, g, cands)
                 order = np.argsort(fbs, kind="stable")
                 classes, begins = np.unique(fbs[order], return_index=True)
                 for f, group in zip(classes, np.split(cands[order], begins[1:]), strict=True):
@@ -144,7 +141,7 @@ class PartitionStrategy(Strategy):
                     else:
                         below.append((group, (*history, g), depth + 1))
             level = below
-            guesses = self._choose_many(packed, level) if level else []
+            guesses = self._choose_many(t, level) if level else []
         units.sort(key=lambda u: -len(u[0]))
         batch_size = max(unit, space.size // 20)
         i = 0
@@ -153,42 +150,36 @@ class PartitionStrategy(Strategy):
             while j < len(units) and (size < batch_size or j == i):
                 size += len(units[j][0])
                 j += 1
-            dist += self._units(packed, units[i:j])
+            dist += self._units(t, units[i:j])
             if progress:
                 progress(size)
             i = j
         return {k: int(n) for k, n in enumerate(dist[1:], 1) if n}
 
-    def _choose_many(self, packed, nodes) -> list[int]:
-        flat, offsets, used, blocks = self._batch(packed, nodes)
-        sizes = np.array(
-            [tree.scratch_size(len(n[0]), self.rules.pegs, self.rules.colors,
-                               packed.arrays[3].shape[0]) for n in nodes], dtype=np.int64
-        )  # fmt: skip
-        return tree.choose_many(
-            *packed.arrays, self.weights, flat, offsets, used, blocks, self.rules.pegs,
-            self.rules.colors, packed.width, self.criterion, self.replies, sizes,
-        ).tolist()  # fmt: skip
+    def _choose_many(self, t: CodeTables, nodes) -> list[int]:
+        flat, offsets, used, blocks = self._batch(t, nodes)
+        kinds = t.shared.shape[0]
+        sizes = np.array([tree.scratch_size(len(n[0]), t.pegs, t.colors, kinds) for n in nodes],
+                         dtype=np.int64)  # fmt: skip
+        return tree.choose_many(t, self.weights, flat, offsets, used, blocks, self.criterion,
+                                self.replies, sizes).tolist()  # fmt: skip
 
-    def _batch(self, packed, nodes):
+    def _batch(self, t: CodeTables, nodes):
         """Nodes (candidates, guesses so far, ...) as flat arrays for the parallel kernels."""
         flat = np.concatenate([n[0] for n in nodes])
         offsets = np.zeros(len(nodes) + 1, dtype=np.int64)
         offsets[1:] = np.cumsum([len(n[0]) for n in nodes])
-        sym = [packed.symmetry(n[1]) for n in nodes]
-        used = np.array([s[0] for s in sym], dtype=np.int64)
-        blocks = np.array([s[1] for s in sym], dtype=np.int64).reshape(len(nodes), -1)
+        sym = [symmetry(t, n[1]) for n in nodes]
+        used = np.array([s.used for s in sym], dtype=np.int64)
+        blocks = np.array([s.blocks for s in sym], dtype=np.int64).reshape(len(nodes), -1)
         return flat, offsets, used, blocks
 
-    def _units(self, packed, units) -> np.ndarray:
-        flat, offsets, used, blocks = self._batch(packed, units)
+    def _units(self, t: CodeTables, units) -> np.ndarray:
+        flat, offsets, used, blocks = self._batch(t, units)
         depth = np.array([u[2] for u in units], dtype=np.int64)
-        sizes = np.array([self._work_size(packed, len(u[0])) for u in units], dtype=np.int64)
-        return tree.subtrees(
-            *packed.arrays, self.weights, flat, offsets, used, blocks, depth,
-            self.rules.pegs, self.rules.colors, packed.width, self.criterion, self.replies,
-            RUNAWAY_GUESSES, sizes,
-        )  # fmt: skip
+        sizes = np.array([self._work_size(t, len(u[0])) for u in units], dtype=np.int64)
+        return tree.subtrees(t, self.weights, flat, offsets, used, blocks, depth, self.criterion,
+                             self.replies, RUNAWAY_GUESSES, sizes)  # fmt: skip
 
 
 class Knuth(PartitionStrategy):
