@@ -1,0 +1,611 @@
+"""The exact optimal search: least total number of guesses over a set of secrets (Koyama and Lai 1993).
+
+The cost of a set S of secrets is the sum, over its secrets, of the guesses needed to find each
+one. For a guess g, ``cost(S | g) = |S| + sum of cost(S_f)`` over the replies f other than the
+win, S_f being the secrets that give reply f. The search is a depth-first branch and bound; every
+rule that skips work is exact (it never changes the optimal cost):
+
+* Lower bound (``lb``): with b replies other than the win, a tree finds at most 1 secret with
+  its first guess, b with its second, b**2 with its third...; so ``lb[n]`` (the sum over k of
+  ``max(0, n - (1 + b + ... + b**(k-1)))``) is at most the cost of any n secrets, and
+  ``n + sum lb[|S_f|]`` at most the cost of a guess. A guess whose bound reaches the budget (the
+  best cost so far) cannot improve on it and is not searched.
+* Guess limit: a cell of n secrets needs at least ``dmin[n]`` more guesses (the least k with
+  ``1 + b + ... + b**(k-1) >= n``); a guess leaving a cell that cannot be solved in the guesses
+  left is not playable.
+* Symmetry: a guess is tried only if it is the least code of its class. History symmetry: the
+  peg permutations with a colour map that send every guess so far to itself (colours never
+  played are interchangeable) map the secrets still possible onto themselves, so a guess and its
+  image cost the same. Cell colour symmetry: a colour absent from every secret of S gives no
+  black and no white against any of them, so absent colours may be replaced, without changing
+  any reply, by the least absent colour (with repeats) or by the least absent colours in
+  increasing order (without). The least code of the class closed under both is kept by both
+  filters, so chaining them is exact.
+* Order: guesses by increasing bound (ties: lower code first), cells of a guess smallest first,
+  each cell given the budget left after the other cells' bounds (replaced by exact costs as they
+  are solved); a guess is abandoned as soon as it cannot beat the best.
+* Small sets: 1 secret costs 1, 2 cost 3; a candidate whose other replies are all different
+  costs ``2n - 1``, which no tree beats (only one secret can be found by the first guess); if no
+  candidate does that, one that leaves a single pair among singletons costs ``2n``, which then no
+  tree beats either (any other first guess leaves n - 1 secrets that cost at least n - 1 more,
+  with equality only for such a perfect split, or n more if it is not a candidate).
+* A guess that leaves every secret in one cell is never useful (it costs |S| more than S).
+
+The result is deterministic: at every node the chosen guess is the first in the fixed order
+(bound, code) that reaches the least cost, whatever the budget the node was given, as long as
+that least cost is below the budget (otherwise the node fails and its parent's guess with it).
+
+The tree chosen is written to ``arena`` in preorder: a node is ``guess, 2 * k + w`` followed by
+k cells, each ``reply`` then the cell's node; w is 1 when the guess is one of the node's secrets
+(found there: the win has no cell), else 0.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from .feedback import counting_sort, replies
+from .workspace import carve
+
+BIG = np.int64(1 << 60)
+
+#: ctl entries (one small int64 array per search call).
+STOP, NODES, OVERFLOW, END = 0, 1, 2, 3
+
+
+class SearchTables(NamedTuple):
+    """What the optimal search reads for one game (one numba argument).
+
+    Attributes:
+        fbm: (size, size) uint8 reply of guess (row) to secret (column).
+        digits: (size, pegs) uint8 colours of every code.
+        cmask: (size,) int64 bit mask of a code's colours.
+        lb: (size + 1,) int64 lower bound on the cost of n secrets.
+        dmin: (size + 1,) int64 least number of guesses that can find n secrets.
+        pegs, colors: the game.
+        repeats: whether colours may repeat.
+        replies: b, the number of replies other than the win.
+    """
+
+    fbm: np.ndarray
+    digits: np.ndarray
+    cmask: np.ndarray
+    lb: np.ndarray
+    dmin: np.ndarray
+    pegs: int
+    colors: int
+    repeats: bool
+    replies: int
+
+
+@njit(cache=True, parallel=True)
+def reply_matrix(t):
+    """The reply of every code (row, as guess) to every code (column, as secret)."""
+    n = t.digits.shape[0]
+    out = np.empty((n, n), dtype=np.uint8)
+    everything = np.arange(n)
+    for g in prange(n):
+        out[g] = replies(t, g, everything)
+    return out
+
+
+def bounds(size: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """``lb`` and ``dmin`` for sets of 0..size secrets when b replies other than the win exist."""
+    lb = np.zeros(size + 1, dtype=np.int64)
+    dmin = np.zeros(size + 1, dtype=np.int64)
+    n = np.arange(size + 1, dtype=np.int64)
+    reach, level, k = 0, 1, 0  # reach = 1 + b + ... + b**(k-1): secrets found within k guesses
+    while reach < size:
+        lb += np.maximum(0, n - reach)
+        dmin[(n > reach)] = k + 1
+        reach += level
+        level *= b
+        k += 1
+    return lb, dmin
+
+
+# ---------------------------------------------------------------------------------------------
+# symmetry
+#
+# The history group is a list of m elements, each ``pegs`` entries of a peg permutation p and
+# ``colors`` entries of a colour map s (-1 where a colour was never played): it maps a code x to
+# y with y[i] = s(x[p[i]]); every element sends each guess so far to itself.
+
+
+@njit(cache=True, inline="always")
+def _next_free(used, c, colors):
+    while c < colors and (used >> c) & 1:
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relabel):
+    """Whether no element of the history group (free colours renamed at best) maps g lower."""
+    w = pegs + colors
+    for e in range(m):
+        base = gbase + e * w
+        nxt = _next_free(used, 0, colors)
+        assigned = np.int64(0)
+        for i in range(pegs):
+            c = np.int64(digits[g, group[base + i]])
+            if (used >> c) & 1:
+                y = group[base + pegs + c]
+            elif (assigned >> c) & 1:
+                y = relabel[c]
+            else:
+                relabel[c] = nxt
+                assigned |= np.int64(1) << c
+                y = nxt
+                nxt = _next_free(used, nxt + 1, colors)
+            d = digits[g, i]
+            if y < d:
+                return False
+            if y > d:
+                break
+    return True
+
+
+@njit(cache=True)
+def least_in_cell_class(digits, g, absent, absent_list, repeats, pegs):
+    """Whether g uses the colours absent from the cell as the least such guess does."""
+    k = 0
+    for i in range(pegs):
+        c = np.int64(digits[g, i])
+        if (absent >> c) & 1:
+            if repeats:
+                if c != absent_list[0]:
+                    return False
+            else:
+                if c != absent_list[k]:
+                    return False
+                k += 1
+    return True
+
+
+@njit(cache=True)
+def child_group(digits, g, group, gbase, m, used, pegs, colors, out, obase, ext):
+    """The elements of the group that also send g to itself (colour maps extended); returns how
+    many were written at ``out[obase:]``."""
+    w = pegs + colors
+    k = 0
+    for e in range(m):
+        base = gbase + e * w
+        for c in range(colors):
+            ext[c] = -1
+            ext[colors + c] = -1  # inverse
+        ok = True
+        for i in range(pegs):
+            c = np.int64(digits[g, group[base + i]])
+            target = np.int64(digits[g, i])
+            if (used >> c) & 1:
+                if group[base + pegs + c] != target:
+                    ok = False
+                    break
+            else:
+                if (used >> target) & 1:
+                    ok = False
+                    break
+                if ext[c] < 0 and ext[colors + target] < 0:
+                    ext[c] = target
+                    ext[colors + target] = c
+                elif ext[c] != target:
+                    ok = False
+                    break
+        if ok:
+            ob = obase + k * w
+            for i in range(pegs):
+                out[ob + i] = group[base + i]
+            for c in range(colors):
+                out[ob + pegs + c] = group[base + pegs + c] if (used >> c) & 1 else ext[c]
+            k += 1
+    return k
+
+
+# ---------------------------------------------------------------------------------------------
+# the search
+
+
+@njit(cache=True)
+def node_parts(n, size, pegs, colors, m):
+    """Sizes of a node's parts of the stack, in carving order: hist, seen, glist, gbound, part,
+    keys, tmp, starts, cell_lo, cell_n, cell_f, relabel, absent_list, ext, child group."""
+    nrep = (pegs + 1) * (pegs + 1)
+    return (nrep, nrep, size, size, n, n, n, nrep + 1, nrep, nrep, nrep, colors, colors,
+            2 * colors, m * (pegs + colors))  # fmt: skip
+
+
+@njit(cache=True)
+def bound_guesses(t, S, n, left, budget, group, gbase, m, used, hist, seen, glist, gbound,
+                  relabel, absent_list):  # fmt: skip
+    """Bound every playable least guess of its class; returns how many were kept (those whose
+    bound is below ``budget``), with their codes in ``glist`` (ascending) and bounds in
+    ``gbound``."""
+    fbm, digits, lb, dmin = t.fbm, t.digits, t.lb, t.dmin
+    pegs, colors = t.pegs, t.colors
+    win = pegs * (pegs + 1)
+    present = np.int64(0)
+    for j in range(n):
+        present |= t.cmask[S[j]]
+    absent = ((np.int64(1) << colors) - 1) & ~present
+    na = 0
+    for c in range(colors):
+        if (absent >> c) & 1:
+            absent_list[na] = c
+            na += 1
+    everything_used = used == (np.int64(1) << colors) - 1
+    k = 0
+    for g in range(digits.shape[0]):
+        if absent & t.cmask[g] and not least_in_cell_class(digits, g, absent, absent_list,
+                                                           t.repeats, pegs):  # fmt: skip
+            continue
+        if not (everything_used and m == 1) and not least_in_history_class(
+            digits, g, group, gbase, m, used, pegs, colors, relabel
+        ):
+            continue
+        bound = n
+        touched = 0
+        biggest = 0
+        for j in range(n):
+            f = fbm[g, S[j]]
+            c = hist[f]
+            hist[f] = c + 1
+            if c == 0:
+                seen[touched] = f
+                touched += 1
+            if f != win:
+                bound += lb[c + 1] - lb[c]
+                if c + 1 > biggest:
+                    biggest = c + 1
+                if bound >= budget:
+                    break
+        for i in range(touched):
+            hist[seen[i]] = 0
+        if bound >= budget or biggest == n or dmin[biggest] > left - 1:
+            continue
+        glist[k] = g
+        gbound[k] = bound
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _write_pair(t, S, arena, at):
+    a, b = S[0], S[1]
+    arena[at] = a
+    arena[at + 1] = 3  # one cell, and a wins
+    arena[at + 2] = t.fbm[a, b]
+    arena[at + 3] = b
+    arena[at + 4] = 1
+    return at + 5
+
+
+@njit(cache=True)
+def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
+    """A candidate splitting the others into singletons (cost 2n - 1), or failing that into
+    singletons and one pair (2n): returns the cost, or 0 if neither exists."""
+    win = t.pegs * (t.pegs + 1)
+    for want_pair in range(2):
+        if want_pair == 1 and (left < 3 or n - 2 > t.replies):
+            break
+        if want_pair == 0 and n - 1 > t.replies:
+            continue
+        for i in range(n):
+            g = S[i]
+            touched = 0
+            pairs = 0
+            ok = True
+            for j in range(n):
+                f = t.fbm[g, S[j]]
+                c = hist[f]
+                hist[f] = c + 1
+                if c == 0:
+                    seen[touched] = f
+                    touched += 1
+                elif f != win:
+                    if c == 1 and want_pair == 1 and pairs == 0:
+                        pairs = 1
+                    else:
+                        ok = False
+                        break
+            for k in range(touched):
+                hist[seen[k]] = 0
+            if not ok or pairs != want_pair:
+                continue
+            # write g, then its cells in reply order (a pair: its first secret, then the other)
+            end = at + 2
+            if end + 3 * n + 8 > arena.shape[0]:
+                ctl[OVERFLOW] = 1
+                ctl[STOP] = 1
+                return 0
+            arena[at] = g
+            cells = 0
+            for j in range(n):
+                s = S[j]
+                if s == g:
+                    continue
+                f = t.fbm[g, s]
+                first = True
+                for q in range(j):  # a pair's second secret was written with the first
+                    if S[q] != g and t.fbm[g, S[q]] == f:
+                        first = False
+                        break
+                if not first:
+                    continue
+                arena[end] = f
+                other = -1
+                for q in range(j + 1, n):
+                    if S[q] != g and t.fbm[g, S[q]] == f:
+                        other = S[q]
+                        break
+                if other < 0:
+                    arena[end + 1] = s
+                    arena[end + 2] = 1
+                    end += 3
+                else:
+                    arena[end + 1] = s
+                    arena[end + 2] = 3
+                    arena[end + 3] = t.fbm[s, other]
+                    arena[end + 4] = other
+                    arena[end + 5] = 1
+                    end += 6
+                cells += 1
+            arena[at + 1] = 2 * cells + 1
+            ctl[END] = end
+            return 2 * n - 1 + want_pair
+    return 0
+
+
+@njit(cache=True)
+def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl):
+    """The least cost of the n secrets ``stack[s_at : s_at + n]`` (ascending) with ``left``
+    guesses at most, if it is below ``budget``; otherwise some value >= budget.
+
+    On success the chosen tree is in ``arena[at : ctl[END]]``. ``stack[gbase:]`` holds the m
+    elements of the history group, ``used`` the colours played so far; ``stack[top:]`` is free
+    scratch. Setting ``ctl[STOP]`` (from another thread) makes every node fail at once. (Every
+    array argument is one of the same three, and every number an int64: numba's cache cannot
+    reload a recursive function whose recursive call converts its arguments.)
+    """
+    S = stack[s_at : s_at + n]
+    group = stack
+    if ctl[STOP] != 0:
+        return BIG
+    ctl[NODES] += 1
+    lb = t.lb
+    if n == 1:
+        if budget <= 1:
+            return BIG
+        arena[at] = S[0]
+        arena[at + 1] = 1
+        ctl[END] = at + 2
+        return 1
+    if left < t.dmin[n] or lb[n] >= budget:
+        return BIG
+    if n == 2:
+        ctl[END] = _write_pair(t, S, arena, at)
+        return 3
+    pegs, colors = t.pegs, t.colors
+    nrep = (pegs + 1) * (pegs + 1)
+    win = pegs * (pegs + 1)
+    size = t.digits.shape[0]
+    parts = node_parts(n, size, pegs, colors, m)
+    need = 0
+    for p in parts:
+        need += p
+    if top + need > stack.shape[0] or at + 12 * n + 16 > arena.shape[0]:
+        ctl[OVERFLOW] = 1
+        ctl[STOP] = 1
+        return BIG
+    hist, q = carve(stack, top, parts[0])
+    seen, q = carve(stack, q, parts[1])
+    glist, q = carve(stack, q, parts[2])
+    gbound, q = carve(stack, q, parts[3])
+    part_at = q
+    part, q = carve(stack, q, parts[4])
+    keys, q = carve(stack, q, parts[5])
+    tmp, q = carve(stack, q, parts[6])
+    starts, q = carve(stack, q, parts[7])
+    cell_lo, q = carve(stack, q, parts[8])
+    cell_n, q = carve(stack, q, parts[9])
+    cell_f, q = carve(stack, q, parts[10])
+    relabel, q = carve(stack, q, parts[11])
+    absent_list, q = carve(stack, q, parts[12])
+    ext, q = carve(stack, q, parts[13])
+    cgroup_at = q
+    q += parts[14]
+    for f in range(nrep):
+        hist[f] = 0
+
+    if n <= t.replies + 2 and left >= 2:
+        cost = _shortcut(t, S, n, left, hist, seen, arena, at, ctl)
+        if cost > 0:
+            return cost if cost < budget else BIG
+        if ctl[STOP] != 0:
+            return BIG
+
+    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, hist, seen, glist, gbound,
+                      relabel, absent_list)  # fmt: skip
+    best = budget
+    best_end = at
+    found = False
+    while True:
+        i_best = -1
+        b_best = best
+        for i in range(k):
+            if gbound[i] < b_best:
+                b_best = gbound[i]
+                i_best = i
+        if i_best < 0:
+            break
+        gbound[i_best] = BIG  # tried
+        g = glist[i_best]
+        # the cells of g, smallest first (ties: lower reply)
+        for j in range(n):
+            part[j] = S[j]
+            keys[j] = t.fbm[g, S[j]]
+        counting_sort(part, keys, 0, n, nrep, starts, tmp)
+        cells = 0
+        for f in range(nrep):
+            c = starts[f + 1] - starts[f]
+            if c == 0 or f == win:
+                continue
+            j = cells
+            while j > 0 and cell_n[j - 1] > c:
+                cell_lo[j] = cell_lo[j - 1]
+                cell_n[j] = cell_n[j - 1]
+                cell_f[j] = cell_f[j - 1]
+                j -= 1
+            cell_lo[j] = starts[f]
+            cell_n[j] = c
+            cell_f[j] = f
+            cells += 1
+        total = b_best
+        w = best_end
+        if w + 6 * n + 8 > arena.shape[0]:
+            ctl[OVERFLOW] = 1
+            ctl[STOP] = 1
+            return BIG
+        arena[w] = g
+        arena[w + 1] = 2 * cells + (1 if starts[win + 1] > starts[win] else 0)
+        w += 2
+        mc = -1
+        ok = True
+        for ci in range(cells):
+            c = cell_n[ci]
+            lo = cell_lo[ci]
+            arena[w] = cell_f[ci]
+            w += 1
+            if c == 1:
+                arena[w] = part[lo]
+                arena[w + 1] = 1
+                w += 2
+                continue
+            if c == 2:
+                w = _write_pair(t, part[lo : lo + 2], arena, w)
+                continue
+            if mc < 0:
+                mc = child_group(t.digits, g, group, gbase, m, used, pegs, colors, stack,
+                                 cgroup_at, ext)  # fmt: skip
+            cell_budget = best - (total - lb[c])
+            r = search(t, stack, part_at + lo, np.int64(c), left - 1, cell_budget, cgroup_at, mc,
+                       used | t.cmask[g], q, arena, w, ctl)  # fmt: skip
+            if r >= cell_budget:
+                ok = False
+                break
+            total += r - lb[c]
+            w = ctl[END]
+        if ctl[STOP] != 0:
+            return BIG
+        if not ok:
+            continue
+        best = total
+        found = True
+        if best_end != at:  # move the new best down over the old one
+            length = w - best_end
+            for j in range(length):
+                arena[at + j] = arena[best_end + j]
+            best_end = at + length
+        else:
+            best_end = w
+    if not found:
+        return BIG
+    ctl[END] = best_end
+    return best
+
+
+@njit(cache=True, nogil=True)
+def solve(t, S, left, budget, group, m, used, stack, arena, ctl):
+    """:func:`search` on the secrets S with the history group ``group``, releasing the GIL:
+    both are copied to the start of ``stack``."""
+    ctl[END] = 0
+    n = S.shape[0]
+    k = group.shape[0]
+    if n + k + 64 > stack.shape[0]:
+        ctl[OVERFLOW] = 1
+        return BIG
+    for j in range(n):
+        stack[j] = S[j]
+    for j in range(k):
+        stack[n + j] = group[j]
+    return search(t, stack, np.int64(0), np.int64(n), np.int64(left), np.int64(budget),
+                  np.int64(n), np.int64(m), np.int64(used), np.int64(n + k), arena, np.int64(0),
+                  ctl)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def root_guesses(t, S, left, budget, group, m, used):
+    """The playable least guesses at S with bound below ``budget``: (codes, bounds) in the
+    order the search tries them (bound, then code)."""
+    pegs, colors = t.pegs, t.colors
+    nrep = (pegs + 1) * (pegs + 1)
+    size = t.digits.shape[0]
+    hist = np.zeros(nrep, dtype=np.int64)
+    seen = np.zeros(nrep, dtype=np.int64)
+    glist = np.zeros(size, dtype=np.int64)
+    gbound = np.zeros(size, dtype=np.int64)
+    relabel = np.zeros(colors, dtype=np.int64)
+    absent_list = np.zeros(colors, dtype=np.int64)
+    k = bound_guesses(t, S, S.shape[0], left, budget, group, 0, m, used, hist, seen, glist,
+                      gbound, relabel, absent_list)  # fmt: skip
+    order = np.argsort(gbound[:k] * size + glist[:k])
+    return glist[:k][order], gbound[:k][order]
+
+
+@njit(cache=True, nogil=True)
+def history_group(digits, guesses, pegs, colors):
+    """The history group of the given guesses (code indices), from all peg permutations."""
+    # all permutations of range(pegs), by Heap's algorithm
+    count = 1
+    for i in range(2, pegs + 1):
+        count *= i
+    perms = np.empty((count, pegs), dtype=np.int64)
+    a = np.arange(pegs)
+    c = np.zeros(pegs, dtype=np.int64)
+    perms[0] = a
+    k = 1
+    i = 0
+    while i < pegs:
+        if c[i] < i:
+            if i % 2 == 0:
+                a[0], a[i] = a[i], a[0]
+            else:
+                a[c[i]], a[i] = a[i], a[c[i]]
+            perms[k] = a
+            k += 1
+            c[i] += 1
+            i = 0
+        else:
+            c[i] = 0
+            i += 1
+    w = pegs + colors
+    group = np.empty(count * w, dtype=np.int64)
+    for e in range(count):
+        for i in range(pegs):
+            group[e * w + i] = perms[e, i]
+        for q in range(colors):
+            group[e * w + pegs + q] = -1
+    m = count
+    used = np.int64(0)
+    out = np.empty(count * w, dtype=np.int64)
+    ext = np.empty(2 * colors, dtype=np.int64)
+    for gi in range(guesses.shape[0]):
+        g = guesses[gi]
+        m = child_group(digits, g, group, 0, m, used, pegs, colors, out, 0, ext)
+        group[: m * w] = out[: m * w]
+        for i in range(pegs):
+            used |= np.int64(1) << np.int64(digits[g, i])
+    # the identity first: it is always there, and it rejects the most
+    for e in range(m):
+        ident = True
+        for i in range(pegs):
+            if group[e * w + i] != i:
+                ident = False
+        if ident and e > 0:
+            for j in range(w):
+                group[j], group[e * w + j] = group[e * w + j], group[j]
+            break
+    return group[: m * w].copy(), m, used
