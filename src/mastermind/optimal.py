@@ -121,8 +121,10 @@ class SearchGame:
         cmask = np.zeros(space.size, dtype=np.int64)
         for i in range(rules.pegs):
             cmask |= np.int64(1) << codes.digits[:, i].astype(np.int64)
-        self.t = kernel.SearchTables(kernel.reply_matrix(codes), codes.digits, cmask, lb, dmin,
-                                     rules.pegs, rules.colors, rules.repeats, b)  # fmt: skip
+        dlb = np.zeros(space.size + 1, dtype=np.int64)
+        dlb[:-1] = np.diff(lb)
+        self.t = kernel.SearchTables(kernel.reply_matrix(codes), codes.digits, cmask, lb, dlb,
+                                     dmin, rules.pegs, rules.colors, rules.repeats, b)  # fmt: skip
         self.win = rules.pegs * (rules.pegs + 1)
 
     def group(self, guesses: Sequence[int]) -> tuple[np.ndarray, int, np.int64]:

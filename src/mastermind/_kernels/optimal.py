@@ -64,6 +64,7 @@ class SearchTables(NamedTuple):
         digits: (size, pegs) uint8 colours of every code.
         cmask: (size,) int64 bit mask of a code's colours.
         lb: (size + 1,) int64 lower bound on the cost of n secrets.
+        dlb: (size + 1,) int64 ``lb[c + 1] - lb[c]`` (what a cell of c gains with one more).
         dmin: (size + 1,) int64 least number of guesses that can find n secrets.
         pegs, colors: the game.
         repeats: whether colours may repeat.
@@ -74,6 +75,7 @@ class SearchTables(NamedTuple):
     digits: np.ndarray
     cmask: np.ndarray
     lb: np.ndarray
+    dlb: np.ndarray
     dmin: np.ndarray
     pegs: int
     colors: int
@@ -219,14 +221,32 @@ def node_parts(n, size, pegs, colors, m):
 
 
 @njit(cache=True)
-def bound_guesses(t, S, n, left, budget, group, gbase, m, used, hist, seen, glist, gbound,
+def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, glist, gbound,
                   relabel, absent_list):  # fmt: skip
     """Bound every playable least guess of its class; returns how many were kept (those whose
     bound is below ``budget``), with their codes in ``glist`` (ascending) and bounds in
-    ``gbound``."""
-    fbm, digits, lb, dmin = t.fbm, t.digits, t.lb, t.dmin
+    ``gbound``.
+
+    The replies are read secret by secret: the reply matrix is symmetric, so row s holds the
+    reply of every guess to secret s, read in order; ``counts`` (size * replies, all zero on
+    entry and on exit) holds every guess's cell sizes, ``bnd`` (size) every guess's bound.
+    """
+    fbm, digits, dlb, dmin = t.fbm, t.digits, t.dlb, t.dmin
     pegs, colors = t.pegs, t.colors
+    size = digits.shape[0]
+    nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
+    for g in range(size):
+        bnd[g] = n
+    for j in range(n):
+        row = fbm[S[j]]
+        for g in range(size):
+            i = g * nrep + row[g]
+            c = counts[i]
+            counts[i] = c + 1
+            bnd[g] += dlb[c]
+    for j in range(n):  # a guess that is a secret was counted a cell of 1 for its win
+        bnd[S[j]] -= dlb[0]
     present = np.int64(0)
     for j in range(n):
         present |= t.cmask[S[j]]
@@ -238,7 +258,9 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, hist, seen, glis
             na += 1
     everything_used = used == (np.int64(1) << colors) - 1
     k = 0
-    for g in range(digits.shape[0]):
+    for g in range(size):
+        if bnd[g] >= budget:
+            continue
         if absent & t.cmask[g] and not least_in_cell_class(digits, g, absent, absent_list,
                                                            t.repeats, pegs):  # fmt: skip
             continue
@@ -246,29 +268,23 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, hist, seen, glis
             digits, g, group, gbase, m, used, pegs, colors, relabel
         ):
             continue
-        bound = n
-        touched = 0
         biggest = 0
-        for j in range(n):
-            f = fbm[g, S[j]]
-            c = hist[f]
-            hist[f] = c + 1
-            if c == 0:
-                seen[touched] = f
-                touched += 1
-            if f != win:
-                bound += lb[c + 1] - lb[c]
-                if c + 1 > biggest:
-                    biggest = c + 1
-                if bound >= budget:
-                    break
-        for i in range(touched):
-            hist[seen[i]] = 0
-        if bound >= budget or biggest == n or dmin[biggest] > left - 1:
+        for f in range(nrep):
+            c = counts[g * nrep + f]
+            if f != win and c > biggest:
+                biggest = c
+        if biggest == n or dmin[biggest] > left - 1:
             continue
         glist[k] = g
-        gbound[k] = bound
+        gbound[k] = bnd[g]
         k += 1
+    if n < nrep:  # clear what was counted
+        for j in range(n):
+            row = fbm[S[j]]
+            for g in range(size):
+                counts[g * nrep + row[g]] = 0
+    else:
+        counts[:] = 0
     return k
 
 
@@ -360,7 +376,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
 
 
 @njit(cache=True)
-def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl):
+def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl, counts, bnd):
     """The least cost of the n secrets ``stack[s_at : s_at + n]`` (ascending) with ``left``
     guesses at most, if it is below ``budget``; otherwise some value >= budget.
 
@@ -427,7 +443,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl)
         if ctl[STOP] != 0:
             return BIG
 
-    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, hist, seen, glist, gbound,
+    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, glist, gbound,
                       relabel, absent_list)  # fmt: skip
     best = budget
     best_end = at
@@ -492,7 +508,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl)
                                  cgroup_at, ext)  # fmt: skip
             cell_budget = best - (total - lb[c])
             r = search(t, stack, part_at + lo, np.int64(c), left - 1, cell_budget, cgroup_at, mc,
-                       used | t.cmask[g], q, arena, w, ctl)  # fmt: skip
+                       used | t.cmask[g], q, arena, w, ctl, counts, bnd)  # fmt: skip
             if r >= cell_budget:
                 ok = False
                 break
@@ -531,9 +547,13 @@ def solve(t, S, left, budget, group, m, used, stack, arena, ctl):
         stack[j] = S[j]
     for j in range(k):
         stack[n + j] = group[j]
+    size = t.digits.shape[0]
+    nrep = (t.pegs + 1) * (t.pegs + 1)
+    counts = np.zeros(size * nrep, dtype=np.uint16)
+    bnd = np.empty(size, dtype=np.int64)
     return search(t, stack, np.int64(0), np.int64(n), np.int64(left), np.int64(budget),
                   np.int64(n), np.int64(m), np.int64(used), np.int64(n + k), arena, np.int64(0),
-                  ctl)  # fmt: skip
+                  ctl, counts, bnd)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -543,13 +563,13 @@ def root_guesses(t, S, left, budget, group, m, used):
     pegs, colors = t.pegs, t.colors
     nrep = (pegs + 1) * (pegs + 1)
     size = t.digits.shape[0]
-    hist = np.zeros(nrep, dtype=np.int64)
-    seen = np.zeros(nrep, dtype=np.int64)
+    counts = np.zeros(size * nrep, dtype=np.uint16)
+    bnd = np.zeros(size, dtype=np.int64)
     glist = np.zeros(size, dtype=np.int64)
     gbound = np.zeros(size, dtype=np.int64)
     relabel = np.zeros(colors, dtype=np.int64)
     absent_list = np.zeros(colors, dtype=np.int64)
-    k = bound_guesses(t, S, S.shape[0], left, budget, group, 0, m, used, hist, seen, glist,
+    k = bound_guesses(t, S, S.shape[0], left, budget, group, 0, m, used, counts, bnd, glist,
                       gbound, relabel, absent_list)  # fmt: skip
     order = np.argsort(gbound[:k] * size + glist[:k])
     return glist[:k][order], gbound[:k][order]
