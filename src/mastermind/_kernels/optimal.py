@@ -221,8 +221,8 @@ def node_parts(n, size, pegs, colors, m):
 
 
 @njit(cache=True)
-def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, glist, gbound,
-                  relabel, absent_list):  # fmt: skip
+def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, glist,
+                  gbound, relabel, absent_list):  # fmt: skip
     """Bound every playable least guess of its class; returns how many were kept (those whose
     bound is below ``budget``), with their codes in ``glist`` (ascending) and bounds in
     ``gbound``.
@@ -236,17 +236,43 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, gli
     size = digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
-    for g in range(size):
-        bnd[g] = n
-    for j in range(n):
-        row = fbm[S[j]]
+    small = n <= t.replies + 1 and win < 64
+    if small:
+        # Every cell has at most b + 1 secrets, where lb[c] = 2c - 1: the bound is
+        # n + 2 (n - w) - k for k cells (w: the guess is a secret), so the set of replies seen
+        # (a bit mask, one vectorisable pass per secret) is all that is needed.
         for g in range(size):
-            i = g * nrep + row[g]
-            c = counts[i]
-            counts[i] = c + 1
-            bnd[g] += dlb[c]
-    for j in range(n):  # a guess that is a secret was counted a cell of 1 for its win
-        bnd[S[j]] -= dlb[0]
+            bits[g] = 0
+        for j in range(n):
+            row = fbm[S[j]]
+            for g in range(size):
+                bits[g] |= np.uint64(1) << np.uint64(row[g])
+        winbit = np.uint64(1) << np.uint64(win)
+        for g in range(size):
+            x = bits[g]
+            w = 1 if x & winbit else 0
+            k = 0
+            x &= ~winbit
+            while x:
+                x &= x - np.uint64(1)
+                k += 1
+            # a useless guess (one cell), or one leaving a pair when one guess is left
+            if (k == 1 and w == 0) or (left < 3 and k != n - w):
+                bnd[g] = BIG
+            else:
+                bnd[g] = 3 * n - 2 * w - k
+    else:
+        for g in range(size):
+            bnd[g] = n
+        for j in range(n):
+            row = fbm[S[j]]
+            for g in range(size):
+                i = g * nrep + row[g]
+                c = counts[i]
+                counts[i] = c + 1
+                bnd[g] += dlb[c]
+        for j in range(n):  # a guess that is a secret was counted a cell of 1 for its win
+            bnd[S[j]] -= dlb[0]
     present = np.int64(0)
     for j in range(n):
         present |= t.cmask[S[j]]
@@ -268,17 +294,20 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, gli
             digits, g, group, gbase, m, used, pegs, colors, relabel
         ):
             continue
-        biggest = 0
-        for f in range(nrep):
-            c = counts[g * nrep + f]
-            if f != win and c > biggest:
-                biggest = c
-        if biggest == n or dmin[biggest] > left - 1:
-            continue
+        if not small:
+            biggest = 0
+            for f in range(nrep):
+                c = counts[g * nrep + f]
+                if f != win and c > biggest:
+                    biggest = c
+            if biggest == n or dmin[biggest] > left - 1:
+                continue
         glist[k] = g
         gbound[k] = bnd[g]
         k += 1
-    if n < nrep:  # clear what was counted
+    if small:
+        pass
+    elif n < nrep:  # clear what was counted
         for j in range(n):
             row = fbm[S[j]]
             for g in range(size):
@@ -376,7 +405,8 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
 
 
 @njit(cache=True)
-def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl, counts, bnd):
+def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl, counts, bnd,
+           bits):  # fmt: skip
     """The least cost of the n secrets ``stack[s_at : s_at + n]`` (ascending) with ``left``
     guesses at most, if it is below ``budget``; otherwise some value >= budget.
 
@@ -443,8 +473,8 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
         if ctl[STOP] != 0:
             return BIG
 
-    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, glist, gbound,
-                      relabel, absent_list)  # fmt: skip
+    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, glist,
+                      gbound, relabel, absent_list)  # fmt: skip
     best = budget
     best_end = at
     found = False
@@ -508,7 +538,8 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
                                  cgroup_at, ext)  # fmt: skip
             cell_budget = best - (total - lb[c])
             r = search(t, stack, part_at + lo, np.int64(c), left - 1, cell_budget, cgroup_at, mc,
-                       used | t.cmask[g], q, arena, w, ctl, counts, bnd)  # fmt: skip
+                       used | t.cmask[g], q, arena, w, ctl, counts, bnd,
+                       bits)  # fmt: skip
             if r >= cell_budget:
                 ok = False
                 break
@@ -551,9 +582,10 @@ def solve(t, S, left, budget, group, m, used, stack, arena, ctl):
     nrep = (t.pegs + 1) * (t.pegs + 1)
     counts = np.zeros(size * nrep, dtype=np.uint16)
     bnd = np.empty(size, dtype=np.int64)
+    bits = np.zeros(size, dtype=np.uint64)
     return search(t, stack, np.int64(0), np.int64(n), np.int64(left), np.int64(budget),
                   np.int64(n), np.int64(m), np.int64(used), np.int64(n + k), arena, np.int64(0),
-                  ctl, counts, bnd)  # fmt: skip
+                  ctl, counts, bnd, bits)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -565,11 +597,12 @@ def root_guesses(t, S, left, budget, group, m, used):
     size = t.digits.shape[0]
     counts = np.zeros(size * nrep, dtype=np.uint16)
     bnd = np.zeros(size, dtype=np.int64)
+    bits = np.zeros(size, dtype=np.uint64)
     glist = np.zeros(size, dtype=np.int64)
     gbound = np.zeros(size, dtype=np.int64)
     relabel = np.zeros(colors, dtype=np.int64)
     absent_list = np.zeros(colors, dtype=np.int64)
-    k = bound_guesses(t, S, S.shape[0], left, budget, group, 0, m, used, counts, bnd, glist,
+    k = bound_guesses(t, S, S.shape[0], left, budget, group, 0, m, used, counts, bnd, bits, glist,
                       gbound, relabel, absent_list)  # fmt: skip
     order = np.argsort(gbound[:k] * size + glist[:k])
     return glist[:k][order], gbound[:k][order]
