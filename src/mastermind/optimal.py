@@ -32,6 +32,9 @@ Progress = Callable[[int, int, "int | None"], None]
 #: Sets up to this size are solved in one compiled call (no parallel root).
 SERIAL_SET = 48
 
+#: Sets larger than the game's size over this are split over the workers.
+SPLIT = 16
+
 #: Largest game whose reply matrix (size**2 bytes) is built.
 MATRIX_LIMIT = 1 << 14
 
@@ -147,59 +150,112 @@ def game_of(rules: Rules) -> SearchGame:
         return _GAMES[key]
 
 
-class Stopped(Exception):
-    """The search was stopped (by Ctrl-C in the calling thread)."""
+class _Scope:
+    """The searches of one attempt (a guess and its cells), nested in the attempt above it:
+    when the attempt fails, every search in it (and below) is stopped."""
+
+    def __init__(self, parent: _Scope | None) -> None:
+        self.parent = parent
+        self.ctls: dict[int, np.ndarray] = {}
+        self.failed = False
+
+    def chain(self):
+        scope: _Scope | None = self
+        while scope is not None:
+            yield scope
+            scope = scope.parent
+
+    def dead(self) -> bool:
+        return any(s.failed for s in self.chain())
 
 
 class _Run:
-    """The searches in flight, so that all of them can be stopped at once."""
+    """One search: its tables, its worker threads, and the compiled calls in flight."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: SearchGame, workers: int) -> None:
+        self.game = game
+        self.workers = workers
+        self.pool = ThreadPoolExecutor(max_workers=workers)
+        #: sets larger than this are split over the workers (their guesses' cells in parallel)
+        self.split = max(SERIAL_SET, game.space.size // SPLIT) if workers > 1 else 1 << 62
         self.lock = threading.Lock()
-        self.ctls: dict[int, np.ndarray] = {}
+        self.root = _Scope(None)
         self.stopped = False
         self.nodes = 0
+        self.local = threading.local()
 
-    def start(self) -> np.ndarray:
+    def start(self, scope: _Scope) -> np.ndarray:
         ctl = np.zeros(4, dtype=np.int64)
         with self.lock:
-            ctl[kernel.STOP] = 1 if self.stopped else 0
-            self.ctls[id(ctl)] = ctl
+            if self.stopped or scope.dead():
+                ctl[kernel.STOP] = 1
+            for s in scope.chain():
+                s.ctls[id(ctl)] = ctl
         return ctl
 
-    def finish(self, ctl: np.ndarray) -> None:
+    def finish(self, scope: _Scope, ctl: np.ndarray) -> None:
         with self.lock:
-            del self.ctls[id(ctl)]
+            for s in scope.chain():
+                del s.ctls[id(ctl)]
             self.nodes += int(ctl[kernel.NODES])
 
-    def stop(self, ctls: list[np.ndarray] | None = None) -> None:
+    def fail(self, scope: _Scope) -> None:
         with self.lock:
-            if ctls is None:
-                self.stopped = True
-            for ctl in self.ctls.values() if ctls is None else ctls:
+            scope.failed = True
+            for ctl in scope.ctls.values():
                 ctl[kernel.STOP] = 1
 
+    def interrupt(self) -> None:
+        with self.lock:
+            self.stopped = True
+            for ctl in self.root.ctls.values():
+                ctl[kernel.STOP] = 1
 
-def _solve_cell(game: SearchGame, run: _Run, cell: np.ndarray, left: int, budget: int,
-                group: np.ndarray, m: int, used: np.int64) -> tuple[int, np.ndarray | None]:  # fmt: skip
-    """One compiled search (with bigger buffers if the first ones were too small)."""
-    size = game.space.size
-    stack_size, arena_size = 32 * size + 8192, 16 * len(cell) + 4096
-    while True:
-        ctl = run.start()
-        stack = np.empty(stack_size, dtype=np.int64)
-        arena = np.empty(arena_size, dtype=np.int64)
+    def wait(self, futures) -> None:
+        """Wait for the futures, polling so that Ctrl-C in this thread stops every search."""
+        pending = set(futures)
         try:
-            cost = int(kernel.solve(game.t, cell, left, np.int64(min(budget, kernel.BIG)), group, m,
-                                    used, stack, arena, ctl))  # fmt: skip
-        finally:
-            run.finish(ctl)
-        if ctl[kernel.OVERFLOW]:
-            stack_size, arena_size = 2 * stack_size, 2 * arena_size
-            continue
-        if ctl[kernel.STOP] or cost >= budget:
-            return int(kernel.BIG), None
-        return cost, arena[: ctl[kernel.END]].copy()
+            while pending:
+                _, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+        except KeyboardInterrupt:
+            self.interrupt()
+            wait(pending)
+            raise
+        for future in futures:
+            future.result()
+
+    def kernel_call(self, scope: _Scope, cell: np.ndarray, left: int, budget: int,
+                    sym: tuple[np.ndarray, int, np.int64],
+                    first: int = -1) -> tuple[int, np.ndarray | None]:  # fmt: skip
+        """One compiled search, on this thread's buffers (grown if they were too small)."""
+        t = self.game.t
+        mine = self.local
+        if not hasattr(mine, "stack"):
+            size = self.game.space.size
+            mine.stack = np.empty(32 * size + 8192, dtype=np.int64)
+            mine.arena = np.empty(16 * size + 4096, dtype=np.int64)
+            mine.counts = np.zeros(size * (t.pegs + 1) ** 2, dtype=np.uint16)
+            mine.bnd = np.empty(size, dtype=np.int64)
+            mine.bits = np.empty(size, dtype=np.uint64)
+        group, m, used = sym
+        while True:
+            ctl = self.start(scope)
+            try:
+                cost = int(kernel.solve(t, cell, left, np.int64(min(budget, kernel.BIG)), group, m,
+                                        used, first, mine.stack, mine.arena, ctl, mine.counts,
+                                        mine.bnd, mine.bits))  # fmt: skip
+            finally:
+                self.finish(scope, ctl)
+            if ctl[kernel.OVERFLOW]:
+                mine.stack = np.empty(2 * len(mine.stack), dtype=np.int64)
+                mine.arena = np.empty(2 * len(mine.arena), dtype=np.int64)
+                continue
+            if ctl[kernel.STOP] or cost >= budget:
+                return FAIL, None
+            return cost, mine.arena[: ctl[kernel.END]].copy()
+
+
+FAIL = int(kernel.BIG)
 
 
 def _leaf(game: SearchGame, cell: np.ndarray) -> tuple[int, np.ndarray]:
@@ -208,18 +264,6 @@ def _leaf(game: SearchGame, cell: np.ndarray) -> tuple[int, np.ndarray]:
         return 1, np.array([cell[0], 1], dtype=np.int64)
     a, b = int(cell[0]), int(cell[1])
     return 3, np.array([a, 3, game.t.fbm[a, b], b, 1], dtype=np.int64)
-
-
-def _wait(futures, run: _Run) -> None:
-    """Wait for the futures, polling so that Ctrl-C in this thread stops the search."""
-    pending = set(futures)
-    try:
-        while pending:
-            _, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-    except KeyboardInterrupt:
-        run.stop()
-        wait(pending)
-        raise
 
 
 def solve_position(
@@ -246,95 +290,145 @@ def solve_position(
     S = np.unique(np.asarray(secrets, dtype=np.int64))
     if left is None:
         left = rules.max_guesses - len(guesses)
-    n = len(S)
-    if n == 0:
+    if len(S) == 0:
         raise ValueError("no secrets")
-    if left < int(game.t.dmin[n]):
+    if left < int(game.t.dmin[len(S)]):
         return None
-    group, m, used = game.group(guesses)
-    workers = workers or os.cpu_count() or 1
-    run = _Run()
-    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    run = _Run(game, max(1, workers or os.cpu_count() or 1))
     try:
-        if (n <= SERIAL_SET or workers == 1) and first is None:
-            future = pool.submit(_solve_cell, game, run, S, left, int(kernel.BIG), group, m, used)
-            _wait([future], run)
-            cost, flat = future.result()
-            if progress:
-                progress(1, 1, None if flat is None else cost)
-            return None if flat is None else Solution(cost, flat)
-        return _parallel_root(game, run, pool, S, guesses, left, group, m, used, first, progress)
+        cost, flat = _solve_set(run, run.root, S, list(guesses), left, FAIL, first, progress)
     finally:
-        pool.shutdown(wait=True)
+        run.pool.shutdown(wait=True)
+    return None if flat is None else Solution(cost, flat)
 
 
-def _parallel_root(game, run, pool, S, guesses, left, group, m, used, first, progress):
+def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int,
+               budget: int, first: int | None = None,
+               progress: Progress | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
+    """The least cost of S if below ``budget``, and its tree; (FAIL, None) otherwise.
+
+    Small sets are one compiled call. Larger ones try their guesses in the compiled search's
+    order (bound, then code). While no budget binds (the first guess of a set searched without
+    one), the cells of that guess are independent and are solved at once on the workers (large
+    cells by this function, from this thread). The other guesses are then tried in parallel,
+    one compiled call each, with the best total so far as budget. The guess kept is the first
+    in that order that reaches the least total, as in the compiled search, so the tree does not
+    depend on the workers: a guess before the best one in the order is given the best total + 1
+    as budget (it wins ties), one after it the best total.
+    """
+    game = run.game
     n = len(S)
+    if n <= 2:
+        if left < int(game.t.dmin[n]):
+            return FAIL, None
+        cost, flat = _leaf(game, S)
+        return (cost, flat) if cost < budget else (FAIL, None)
+    sym = game.group(guesses)
+    if first is None and n <= run.split:
+        future = run.pool.submit(run.kernel_call, scope, S, left, budget, sym)
+        run.wait([future])
+        cost, flat = future.result()
+        if progress:
+            progress(1, 1, None if flat is None else cost)
+        return cost, flat
     if first is not None:
         roots = [(int(first), 0)]
     else:
-        codes, bounds = kernel.root_guesses(game.t, S, left, kernel.BIG, group, m, used)
+        codes, bounds = kernel.root_guesses(game.t, S, left, np.int64(budget), *sym)
         roots = list(zip(codes.tolist(), bounds.tolist(), strict=True))
-    best, best_flat = int(kernel.BIG), None
-    done = 0
-    for g, bound in roots:
-        if bound >= best:
-            break
-        replies = game.t.fbm[g, S]
-        order = np.argsort(replies, kind="stable")
-        values, starts, counts = np.unique(replies[order], return_index=True, return_counts=True)
-        cells = {int(f): S[order[s : s + c]] for f, s, c in zip(values, starts, counts, strict=True)
-                 if f != game.win}  # fmt: skip
-        if any(len(c) == n for c in cells.values()) or any(
-            int(game.t.dmin[len(c)]) > left - 1 for c in cells.values()
-        ):
-            done += 1
-            continue
-        cgroup, cm, cused = game.group([*guesses, g])
-        lb = game.t.lb
-        known = {f: int(lb[len(c)]) for f, c in cells.items()}
-        trees: dict[int, np.ndarray] = {}
-        for f, c in cells.items():
-            if len(c) <= 2:
-                known[f], trees[f] = _leaf(game, c)
-        lock = threading.Lock()
-        failed = threading.Event()
+    best: list = [budget, len(roots), None]  # total, its rank in roots, tree
+    lock = threading.Lock()
+    done = [0]
 
-        def task(f: int, cell: np.ndarray, best: int = best) -> None:
+    def report() -> None:
+        if progress:
             with lock:
-                if failed.is_set():
-                    return
-                budget = best - n - sum(v for k, v in known.items() if k != f)
-            cost, flat = _solve_cell(game, run, cell, left - 1, budget, cgroup, cm, cused)
-            with lock:
-                if flat is None:
-                    failed.set()
-                    run.stop(list(run.ctls.values()))  # the siblings of this root guess
-                    return
+                of = done[0] + sum(1 for _, b in roots[done[0] :] if b < best[0])
+                progress(done[0], of, None if best[2] is None else best[0])
+
+    start = 0
+    if budget >= FAIL and roots:
+        g = roots[0][0]
+        cost, flat = _split_guess(run, scope, S, guesses, left, g)
+        if flat is not None:
+            best[:] = [cost, 0, flat]
+        done[0] = 1
+        report()
+        start = 1
+
+    def attempt(rank: int, g: int) -> None:
+        with lock:
+            if roots[rank][1] >= best[0] + (rank < best[1]):
+                done[0] += 1
+                return
+            limit = best[0] + (1 if rank < best[1] else 0)
+        cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
+        with lock:
+            done[0] += 1
+            if flat is not None and (cost, rank) < (best[0], best[1]):
+                best[:] = [cost, rank, flat]
+        report()
+
+    futures = [run.pool.submit(attempt, rank, g) for rank, (g, _) in enumerate(roots) if rank >= start]
+    run.wait(futures)
+    if run.stopped:
+        raise KeyboardInterrupt
+    return (best[0], best[2]) if best[2] is not None else (FAIL, None)
+
+
+def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int,
+                 g: int) -> tuple[int, np.ndarray | None]:  # fmt: skip
+    """cost(S | g) with no budget: every cell at once on the workers, largest first."""
+    game = run.game
+    n = len(S)
+    replies = game.t.fbm[g, S]
+    order = np.argsort(replies, kind="stable")
+    values, starts, counts = np.unique(replies[order], return_index=True, return_counts=True)
+    cells = {int(f): S[order[s : s + c]] for f, s, c in zip(values, starts, counts, strict=True)
+             if f != game.win}  # fmt: skip
+    if any(len(c) == n or int(game.t.dmin[len(c)]) > left - 1 for c in cells.values()):
+        return FAIL, None  # useless, or too slow for the guess limit (only if forced)
+    below = [*guesses, g]
+    child_sym = game.group(below)
+    attempt = _Scope(scope)
+    known: dict[int, int] = {}
+    trees: dict[int, np.ndarray] = {}
+    lock = threading.Lock()
+
+    def task(f: int, cell: np.ndarray) -> None:
+        if attempt.dead():
+            return
+        cost, flat = run.kernel_call(attempt, cell, left - 1, FAIL, child_sym)
+        with lock:
+            if flat is None:
+                run.fail(attempt)
+            else:
                 known[f], trees[f] = cost, flat
 
-        big = sorted((f for f, c in cells.items() if len(c) > 2), key=lambda f: (-len(cells[f]), f))
-        futures = [pool.submit(task, f, cells[f]) for f in big]
-        _wait(futures, run)
-        for fut in futures:
-            fut.result()
-        if run.stopped:
-            raise KeyboardInterrupt
-        done += 1
-        if not failed.is_set():
-            total = n + sum(known.values())
-            if total < best:
-                best = total
-                wins = int(game.win in values)
-                parts = [np.array([g, 2 * len(cells) + wins], dtype=np.int64)]
-                for f in sorted(cells):
-                    parts.append(np.array([f], dtype=np.int64))
-                    parts.append(trees[f])
-                best_flat = np.concatenate(parts)
-        if progress:
-            left_to_try = done + sum(1 for _, b in roots[done:] if b < best)
-            progress(done, left_to_try, None if best_flat is None else best)
-    return None if best_flat is None else Solution(best, best_flat)
+    by_size = sorted(cells, key=lambda f: (-len(cells[f]), f))
+    futures = []
+    for f in by_size:
+        if len(cells[f]) <= 2:
+            known[f], trees[f] = _leaf(game, cells[f])
+        elif len(cells[f]) <= run.split:
+            futures.append(run.pool.submit(task, f, cells[f]))
+    for f in by_size:
+        if len(cells[f]) > run.split and not attempt.dead():
+            cost, flat = _solve_set(run, attempt, cells[f], below, left - 1, FAIL)
+            if flat is None:
+                run.fail(attempt)
+            else:
+                known[f], trees[f] = cost, flat
+    run.wait(futures)
+    if run.stopped:
+        raise KeyboardInterrupt
+    if attempt.dead():
+        return FAIL, None
+    parts = [np.array([g, 2 * len(cells) + int(game.win in values)], dtype=np.int64)]
+    for f in sorted(cells):
+        parts.append(np.array([f], dtype=np.int64))
+        parts.append(trees[f])
+    return n + sum(known.values()), np.concatenate(parts)
 
 
 def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -> OptimalNode:

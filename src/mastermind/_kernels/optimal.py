@@ -406,7 +406,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
 
 @njit(cache=True)
 def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl, counts, bnd,
-           bits):  # fmt: skip
+           bits, first):  # fmt: skip
     """The least cost of the n secrets ``stack[s_at : s_at + n]`` (ascending) with ``left``
     guesses at most, if it is below ``budget``; otherwise some value >= budget.
 
@@ -466,7 +466,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
     for f in range(nrep):
         hist[f] = 0
 
-    if n <= t.replies + 2 and left >= 2:
+    if n <= t.replies + 2 and left >= 2 and first < 0:
         cost = _shortcut(t, S, n, left, hist, seen, arena, at, ctl)
         if cost > 0:
             return cost if cost < budget else BIG
@@ -475,6 +475,15 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
 
     k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, glist,
                       gbound, relabel, absent_list)  # fmt: skip
+    if first >= 0:  # only this guess (if it is one of those kept)
+        kept = 0
+        for i in range(k):
+            if glist[i] == first:
+                glist[0] = first
+                gbound[0] = gbound[i]
+                kept = 1
+                break
+        k = kept
     best = budget
     best_end = at
     found = False
@@ -539,7 +548,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
             cell_budget = best - (total - lb[c])
             r = search(t, stack, part_at + lo, np.int64(c), left - 1, cell_budget, cgroup_at, mc,
                        used | t.cmask[g], q, arena, w, ctl, counts, bnd,
-                       bits)  # fmt: skip
+                       bits, np.int64(-1))  # fmt: skip
             if r >= cell_budget:
                 ok = False
                 break
@@ -565,9 +574,11 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
 
 
 @njit(cache=True, nogil=True)
-def solve(t, S, left, budget, group, m, used, stack, arena, ctl):
+def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits):
     """:func:`search` on the secrets S with the history group ``group``, releasing the GIL:
-    both are copied to the start of ``stack``."""
+    both are copied to the start of ``stack``. With ``first`` >= 0 only that guess is tried
+    at S (if it is the least of its class and playable). ``counts`` (size * replies, uint16,
+    all zero), ``bnd`` (size, int64) and ``bits`` (size, uint64) are scratch."""
     ctl[END] = 0
     n = S.shape[0]
     k = group.shape[0]
@@ -578,14 +589,9 @@ def solve(t, S, left, budget, group, m, used, stack, arena, ctl):
         stack[j] = S[j]
     for j in range(k):
         stack[n + j] = group[j]
-    size = t.digits.shape[0]
-    nrep = (t.pegs + 1) * (t.pegs + 1)
-    counts = np.zeros(size * nrep, dtype=np.uint16)
-    bnd = np.empty(size, dtype=np.int64)
-    bits = np.zeros(size, dtype=np.uint64)
     return search(t, stack, np.int64(0), np.int64(n), np.int64(left), np.int64(budget),
                   np.int64(n), np.int64(m), np.int64(used), np.int64(n + k), arena, np.int64(0),
-                  ctl, counts, bnd, bits)  # fmt: skip
+                  ctl, counts, bnd, bits, np.int64(first))  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
