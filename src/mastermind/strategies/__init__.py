@@ -14,6 +14,7 @@ from ..errors import StrategyError
 from ..rules import Rules
 from .base import Strategy, StrategySpec
 from .counter import Counter
+from .optimal import Optimal
 from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
 from .random_choice import RandomCandidate
 from .six_guess import SixGuess
@@ -23,6 +24,7 @@ STRATEGIES: list[type[Strategy]] = [
     ExpectedSize,
     Entropy,
     MostParts,
+    Optimal,
     SixGuess,
     Counter,
     RandomCandidate,

@@ -1,0 +1,209 @@
+"""The optimal strategy: the least expected number of guesses, exactly (Koyama and Lai 1993).
+
+The whole tree of a game is found once by the exact search of :mod:`mastermind.optimal` and kept
+in the user's cache directory (keyed by the rules, the forced first guess and the package
+version), so the next request for the same game is instant. A cache file is checked before it
+is used (checksum, then the tree itself is replayed against every secret) and rebuilt if it
+fails. Positions off the tree (a history the strategy would not have played) are searched on
+their own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from ..code import Code
+from ..errors import StrategyError
+from ..optimal import MATRIX_LIMIT, OptimalNode, Progress, Solution, check_tree, solve_position
+from ..rules import Rules
+from ..solver import SolverState
+from .base import Strategy
+
+#: Version of the cache file's layout.
+CACHE_FORMAT = 1
+
+#: Environment variable that moves the cache (the tests use it).
+CACHE_ENV = "MASTERMIND_CACHE_DIR"
+
+
+def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mastermind-lab")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0"
+
+
+def cache_dir() -> Path:
+    """Where optimal trees are kept: $MASTERMIND_CACHE_DIR, or the user cache directory."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("mastermind-lab")) / "optimal"
+
+
+class Optimal(Strategy):
+    """Play the tree with the least total number of guesses over all secrets, within the
+    rules' guess limit; from any position, an optimal next guess for what is still possible.
+
+    Args:
+        rules: the game.
+        first: force the first guess (the rest of the tree is then optimal given it).
+        cache: keep whole trees on disk (default True).
+    """
+
+    name = "optimal"
+    summary = "least expected number of guesses, exact, within the guess limit (Koyama and Lai 1993)"
+    #: The whole tree is computed at once (evaluation asks for its distribution directly).
+    whole_tree: ClassVar[bool] = True
+
+    def __init__(self, rules: Rules, first: Code | str | None = None, cache: bool = True) -> None:
+        super().__init__(rules, first)
+        if self.space.size > MATRIX_LIMIT:
+            raise StrategyError(
+                f"the optimal search handles games of at most {MATRIX_LIMIT:,} codes; "
+                f"{rules.describe()} has {self.space.size:,}"
+            )
+        self.cache = bool(cache)
+        #: Called as progress(root guesses done, of those left after pruning, best total so far)
+        #: during long searches.
+        self.progress: Progress | None = None
+        self._tree: OptimalNode | None = None
+        self._positions: dict[tuple, OptimalNode] = {}
+
+    # -- the whole tree ----------------------------------------------------------------------
+
+    def cache_path(self) -> Path:
+        r = self.rules
+        first = "" if self.first is None else f"-first{self.first}"
+        name = (f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-max{r.max_guesses}{first}"
+                f"-v{package_version()}.npz")  # fmt: skip
+        return cache_dir() / name
+
+    def _meta(self) -> dict:
+        r = self.rules
+        return {"format": CACHE_FORMAT, "version": package_version(), "pegs": r.pegs,
+                "colors": r.colors, "repeats": r.repeats, "max_guesses": r.max_guesses,
+                "first": self.first}  # fmt: skip
+
+    def _load(self) -> OptimalNode | None:
+        """The cached tree, or None if there is none or it is not exactly right."""
+        path = self.cache_path()
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                flat = np.array(data["flat"], dtype=np.int64)
+            if {k: meta.get(k) for k in self._meta()} != self._meta():
+                return None
+            if hashlib.sha256(flat.tobytes()).hexdigest() != meta["sha256"]:
+                return None
+            root = check_tree(self.rules, flat, np.arange(self.space.size), self.rules.max_guesses)
+            if root.cost != meta["total"] or (self.first is not None and root.guess != self.first):
+                return None
+            return root
+        except Exception:  # a missing, partial or corrupt file is simply rebuilt
+            return None
+
+    def _save(self, sol: Solution) -> None:
+        path = self.cache_path()
+        meta = {**self._meta(), "total": sol.cost, "sha256": hashlib.sha256(sol.flat.tobytes()).hexdigest()}
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
+            np.savez(tmp, flat=sol.flat, meta=np.array(json.dumps(meta)))
+            os.replace(tmp, path)  # a killed process leaves no half-written cache file
+        except OSError:
+            pass  # an unwritable cache only costs the next run the search
+
+    def decision_tree(self) -> OptimalNode:
+        """The whole optimal tree (from the cache, or searched now and cached).
+
+        Raises:
+            StrategyError: no strategy finds every secret within the rules' guess limit; the
+                message names the smallest limit that works.
+        """
+        if self._tree is not None:
+            return self._tree
+        root = self._load() if self.cache else None
+        if root is None:
+            everything = np.arange(self.space.size, dtype=np.int64)
+            sol = solve_position(self.rules, everything, first=self.first, progress=self.progress)
+            if sol is None:
+                raise StrategyError(self._no_tree_message(everything))
+            root = sol.tree()
+            if self.cache:
+                self._save(sol)
+        self._tree = root
+        return root
+
+    def _no_tree_message(self, everything: np.ndarray) -> str:
+        limit = self.rules.max_guesses + 1
+        while solve_position(self.rules, everything, left=limit, first=self.first) is None:
+            limit += 1
+        start = "" if self.first is None else f" starting with that first guess"
+        return (
+            f"no strategy finds every secret of {self.rules.describe()} within "
+            f"{self.rules.max_guesses} guesses{start}; the smallest limit that works is {limit}"
+        )
+
+    def tree_distribution(self, progress=None) -> dict[int, int]:
+        """Guesses -> number of secrets, over every secret (``progress(n)`` when done)."""
+        root = self.decision_tree()
+        if progress:
+            progress(root.size)
+        return root.distribution()
+
+    def prepare(self) -> None:
+        self.decision_tree()
+
+    # -- any position ------------------------------------------------------------------------
+
+    def node(self, state: SolverState) -> OptimalNode:
+        """The optimal subtree from ``state``: its guess is an optimal next guess, its cost
+        the least total number of guesses (this one included) over the candidates left."""
+        if not state.history and self.first is None or self._tree is not None:
+            node: OptimalNode | None = self.decision_tree()
+            pegs, win = self.rules.pegs, self.rules.pegs * (self.rules.pegs + 1)
+            for code, reply in state.history:
+                if node is None or node.guess != self.space.index(code.colors):
+                    node = None
+                    break
+                f = reply.to_int(pegs)
+                node = None if f == win else node.children.get(f)
+            if node is not None:
+                return node
+        key = tuple((code.colors, reply) for code, reply in state.history)
+        if key not in self._positions:
+            left = self.rules.max_guesses - len(state.history)
+            if left < 1:
+                raise StrategyError(f"no guesses are left of the {self.rules.max_guesses} allowed")
+            cands = state.candidate_indices()
+            guesses = [self.space.index(code.colors) for code, _ in state.history]
+            first = self.first if not state.history else None
+            sol = solve_position(self.rules, cands, guesses, left, first=first, progress=self.progress)
+            if sol is None:
+                raise StrategyError(
+                    f"no strategy finds each of the {len(cands):,} codes still possible within "
+                    f"the {left} guesses left"
+                )
+            self._positions[key] = sol.tree()
+        return self._positions[key]
+
+    def choose(self, state: SolverState) -> int:
+        if not state.history and self.first is not None:
+            return self.first
+        return self.node(state).guess
+
+    def expected_guesses(self, state: SolverState) -> float:
+        """The least expected number of guesses still needed (the next one included), over the
+        codes still possible, each equally likely."""
+        node = self.node(state)
+        return node.cost / node.size
