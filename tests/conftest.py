@@ -24,3 +24,8 @@ def private_history(tmp_path, monkeypatch):
     path = tmp_path / "history.sqlite3"
     monkeypatch.setenv("MASTERMIND_DB", str(path))
     return path
+
+
+def _private_cache(tmp_path, monkeypatch):
+    """Optimal trees go to a fresh directory per test, never to the user's cache."""
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))

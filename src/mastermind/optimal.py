@@ -14,7 +14,7 @@ The tree found does not depend on the number of cores or on the order in which c
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
@@ -159,7 +159,7 @@ class _Scope:
         self.ctls: dict[int, np.ndarray] = {}
         self.failed = False
 
-    def chain(self):
+    def chain(self) -> Iterator[_Scope]:
         scope: _Scope | None = self
         while scope is not None:
             yield scope
@@ -241,7 +241,7 @@ class _Run:
         while True:
             ctl = self.start(scope)
             try:
-                cost = int(kernel.solve(t, cell, left, np.int64(min(budget, kernel.BIG)), group, m,
+                cost = int(kernel.solve(t, cell, left, np.int64(min(budget, FAIL)), group, m,
                                         used, first, mine.stack, mine.arena, ctl, mine.counts,
                                         mine.bnd, mine.bits))  # fmt: skip
             finally:
@@ -297,9 +297,26 @@ def solve_position(
     run = _Run(game, max(1, workers or os.cpu_count() or 1))
     try:
         cost, flat = _solve_set(run, run.root, S, list(guesses), left, FAIL, first, progress)
+    except BaseException:  # Ctrl-C (or a failing progress callback): stop every search first
+        run.interrupt()
+        raise
     finally:
         run.pool.shutdown(wait=True)
-    return None if flat is None else Solution(cost, flat)
+    return None if flat is None else Solution(cost, to_flat(parse(flat)))
+
+
+def to_flat(root: OptimalNode) -> np.ndarray:
+    """The preorder array of a tree, each node's cells in increasing order of reply."""
+    out: list[int] = []
+    stack: list[tuple[int, OptimalNode]] = [(-1, root)]
+    while stack:
+        reply, node = stack.pop()
+        if reply >= 0:
+            out.append(reply)
+        wins = node.size - sum(c.size for c in node.children.values())
+        out += [node.guess, 2 * len(node.children) + wins]
+        stack.extend((f, node.children[f]) for f in sorted(node.children, reverse=True))
+    return np.array(out, dtype=np.int64)
 
 
 def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int,
@@ -321,8 +338,8 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     if n <= 2:
         if left < int(game.t.dmin[n]):
             return FAIL, None
-        cost, flat = _leaf(game, S)
-        return (cost, flat) if cost < budget else (FAIL, None)
+        leaf_cost, leaf = _leaf(game, S)
+        return (leaf_cost, leaf) if leaf_cost < budget else (FAIL, None)
     sym = game.group(guesses)
     if first is None and n <= run.split:
         future = run.pool.submit(run.kernel_call, scope, S, left, budget, sym)

@@ -148,7 +148,7 @@ class Optimal(Strategy):
         limit = self.rules.max_guesses + 1
         while solve_position(self.rules, everything, left=limit, first=self.first) is None:
             limit += 1
-        start = "" if self.first is None else f" starting with that first guess"
+        start = "" if self.first is None else " starting with that first guess"
         return (
             f"no strategy finds every secret of {self.rules.describe()} within "
             f"{self.rules.max_guesses} guesses{start}; the smallest limit that works is {limit}"

@@ -1,0 +1,274 @@
+"""The optimal strategy: published totals, optimality against a plain search, determinism, cache."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import numpy as np
+import pytest
+
+from conftest import SMALL_GAMES
+from mastermind import Rules, SolverState, evaluate, make_strategy, strategy_tree
+from mastermind import optimal as opt
+from mastermind._kernels import optimal as kernel
+from mastermind.code import CodeSpace
+from mastermind.errors import StrategyError
+from mastermind.feedback import score
+from mastermind.strategies.optimal import Optimal
+
+
+def plain_optimum(rules: Rules, secrets, left: int) -> int | None:
+    """The least total number of guesses for ``secrets`` within ``left`` guesses, by trying every
+    guess at every node: no bound, no symmetry, no shortcut (None if no tree fits).
+
+    Results are memoised by the set of secrets (the same set always has the same optimum). A
+    guess that leaves every secret in one cell is skipped: it would recurse on the same set.
+    """
+    space = CodeSpace.of(rules)
+    codes = [space.code(i).colors for i in range(space.size)]
+    won = (rules.pegs, 0)
+
+    @functools.cache
+    def cost(cell: frozenset, left: int) -> float:
+        if left == 0:
+            return float("inf")
+        if len(cell) == 1:
+            return 1
+        best = float("inf")
+        for g in range(space.size):
+            parts: dict = {}
+            for s in cell:
+                parts.setdefault(tuple(score(codes[g], codes[s])), []).append(s)
+            if len(parts) == 1 and won not in parts:
+                continue
+            total = len(cell) + sum(cost(frozenset(p), left - 1) for f, p in parts.items() if f != won)
+            best = min(best, total)
+        return best
+
+    result = cost(frozenset(int(s) for s in secrets), left)
+    return None if result == float("inf") else int(result)
+
+
+def whole(rules: Rules, **kwargs) -> opt.Solution:
+    sol = opt.solve_position(rules, np.arange(rules.size), **kwargs)
+    assert sol is not None
+    return sol
+
+
+# -- published totals (RESULTS.md) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "total", "worst"),
+    [
+        (Rules(), 5625, 6),  # Koyama and Lai
+        (Rules(max_guesses=5), 5626, 5),  # Koyama and Lai, at most 5 guesses
+        (Rules(pegs=3, colors=4), 206, None),
+        (Rules(pegs=4, colors=4), 905, None),
+        (Rules(pegs=5, colors=3), 816, None),
+    ],
+    ids=repr,
+)
+def test_published_totals(rules, total, worst):
+    stats = evaluate(make_strategy("optimal", rules))
+    assert stats.total == total
+    assert stats.games == rules.size and stats.lost == 0
+    if worst is not None:
+        assert stats.max == worst
+    assert stats.first_guess == ("1123" if rules.colors == 6 else stats.first_guess)
+
+
+@pytest.mark.slow
+def test_four_pegs_seven_colours():
+    stats = evaluate(make_strategy("optimal", Rules(pegs=4, colors=7)))
+    assert stats.total == 11228  # Ville 2013
+
+
+def test_an_impossible_guess_limit_names_the_smallest_that_works():
+    with pytest.raises(StrategyError, match=r"within 4 guesses; the smallest limit that works is 5"):
+        evaluate(make_strategy("optimal", Rules(max_guesses=4)))
+
+
+# -- optimality itself, against the plain search ----------------------------------------------
+
+TINY = [
+    Rules(pegs=2, colors=3),
+    Rules(pegs=3, colors=3),
+    Rules(pegs=2, colors=4),
+    Rules(pegs=3, colors=2),
+    Rules(pegs=3, colors=4, repeats=False),
+    Rules(pegs=2, colors=5, repeats=False),
+    Rules(pegs=1, colors=2),
+]
+
+
+@pytest.mark.parametrize("rules", TINY, ids=repr)
+def test_whole_game_is_optimal(rules):
+    sol = whole(rules)
+    assert sol.cost == plain_optimum(rules, range(rules.size), rules.max_guesses)
+    root = opt.check_tree(rules, sol.flat, np.arange(rules.size), rules.max_guesses)
+    assert root.cost == sol.cost
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(pegs=3, colors=3, max_guesses=3), Rules(pegs=2, colors=4, max_guesses=3)], ids=repr
+)
+def test_guess_limit_is_optimal(rules):
+    sol = opt.solve_position(rules, np.arange(rules.size))
+    want = plain_optimum(rules, range(rules.size), rules.max_guesses)
+    assert (sol.cost if sol else None) == want
+    if sol is not None:
+        assert opt.check_tree(rules, sol.flat, np.arange(rules.size), rules.max_guesses).depth() <= 3
+
+
+@pytest.mark.parametrize("rules", [Rules(pegs=3, colors=3), Rules(pegs=3, colors=4, repeats=False)], ids=repr)
+def test_every_position_after_one_guess_is_optimal(rules):
+    """From any position: the search's total equals the plain search's for every first guess and
+    reply, with the history's symmetry in play (and tighter guess limits)."""
+    space = CodeSpace.of(rules)
+    codes = [space.code(i).colors for i in range(space.size)]
+    for g in range(space.size):
+        replies: dict = {}
+        for s in range(space.size):
+            replies.setdefault(score(codes[g], codes[s]), []).append(s)
+        for cell in replies.values():
+            for left in (2, 3, rules.max_guesses - 1):
+                sol = opt.solve_position(rules, np.array(cell), [g], left)
+                assert (sol.cost if sol else None) == plain_optimum(rules, cell, left), (g, cell, left)
+
+
+def test_symmetry_keeps_the_least_code_of_each_class():
+    """Classic first guesses 1111 1112 1122 1123 1234; Bulls and Cows: 1 first guess, 20 second."""
+    game = opt.game_of(Rules())
+    S = np.arange(1296)
+    codes, _ = kernel.root_guesses(game.t, S, 10, kernel.BIG, *game.group([]))
+    assert sorted(str(game.space.code(g)) for g in codes) == ["1111", "1112", "1122", "1123", "1234"]
+    bc = Rules(pegs=4, colors=10, repeats=False)
+    t = opt.game_of(bc).t
+    rel = np.zeros(10, dtype=np.int64)
+
+    def least(played):
+        group, m, used = opt.game_of(bc).group(played)
+        return [g for g in range(bc.size)
+                if kernel.least_in_history_class(t.digits, g, group, 0, m, used, 4, 10, rel)]  # fmt: skip
+
+    firsts = least([])
+    assert len(firsts) == 1
+    assert len(least(firsts)) == 20
+
+
+def test_lower_bound_table():
+    lb, dmin = kernel.bounds(2000, 13)
+    assert [lb[1], lb[2], lb[3], lb[14], lb[15], lb[183]] == [1, 3, 5, 27, 30, 534]
+    assert [dmin[1], dmin[2], dmin[14], dmin[15], dmin[183], dmin[184], dmin[1296]] == [1, 2, 2, 3, 3, 4, 4]
+
+
+# -- determinism ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [Rules(pegs=4, colors=5), Rules(pegs=4, colors=6, repeats=False)], ids=repr)
+def test_same_tree_whatever_the_workers(rules, monkeypatch):
+    serial = whole(rules, workers=1)
+    for split in (2, 8, 64):  # the parallel driver down to cells of size / split
+        monkeypatch.setattr(opt, "SPLIT", split)
+        monkeypatch.setattr(opt, "SERIAL_SET", 4)
+        for workers in (2, 3):
+            again = whole(rules, workers=workers)
+            assert again.cost == serial.cost
+            assert np.array_equal(again.flat, serial.flat), (split, workers)
+
+
+# -- the strategy -----------------------------------------------------------------------------
+
+
+def test_strategy_plays_its_tree_from_any_position():
+    rules = Rules(pegs=3, colors=4)
+    player = make_strategy("optimal", rules)
+    stats = evaluate(player)
+    walked = strategy_tree(player)  # plays choose() node by node
+    assert walked.guess == player.decision_tree().guess
+    assert stats.total == 206
+    state = SolverState(rules)
+    assert player.expected_guesses(state) == pytest.approx(206 / 64)
+    # a position the tree never reaches: searched on its own, and optimal
+    state = state.add("444", "0,0")
+    cands = state.candidate_indices()
+    want = plain_optimum(rules, cands, rules.max_guesses - 1)
+    assert player.expected_guesses(state) == pytest.approx(want / len(cands))
+    assert player.choose(state) in range(rules.size)
+
+
+def test_first_guess_override():
+    rules = Rules(pegs=3, colors=4)
+    forced = make_strategy("optimal", rules, first="111")
+    stats = evaluate(forced)
+    assert stats.first_guess == "111"
+    space = CodeSpace.of(rules)
+    g = space.index((0, 0, 0))
+    cells: dict = {}
+    for s in range(space.size):
+        cells.setdefault(score(space.code(g).colors, space.code(s).colors), []).append(s)
+    want = rules.size + sum(
+        plain_optimum(rules, c, rules.max_guesses - 1) for f, c in cells.items() if f != (3, 0)
+    )
+    assert stats.total == want
+
+
+def test_progress_reports_root_guesses_and_best_total():
+    seen = []
+    whole(Rules(), progress=lambda done, of, best: seen.append((done, of, best)))
+    assert seen and all(0 < done <= of for done, of, _ in seen)
+    assert seen[-1][0] == seen[-1][1] and seen[-1][2] == 5625
+
+
+def test_an_interrupt_stops_the_search():
+    def interrupt(done, of, best):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        opt.solve_position(Rules(pegs=4, colors=5), np.arange(625), progress=interrupt, workers=2)
+
+
+# -- the cache --------------------------------------------------------------------------------
+
+
+def test_the_tree_is_cached_and_a_corrupt_file_is_rebuilt():
+    rules = Rules(pegs=3, colors=4)
+    first = Optimal(rules)
+    assert first.decision_tree().cost == 206
+    path = first.cache_path()
+    assert path.exists()
+    assert Optimal(rules)._load() is not None
+
+    path.write_bytes(b"not a tree")  # garbage
+    assert Optimal(rules)._load() is None
+    assert Optimal(rules).decision_tree().cost == 206  # rebuilt ...
+    assert Optimal(rules)._load() is not None  # ... and saved again
+
+    # a wrong tree with a matching checksum is caught by replaying it
+    with np.load(path) as data:
+        flat, meta = np.array(data["flat"]), json.loads(str(data["meta"]))
+    flat[0] = (flat[0] + 1) % rules.size
+    import hashlib
+
+    meta["sha256"] = hashlib.sha256(flat.tobytes()).hexdigest()
+    np.savez(path, flat=flat, meta=np.array(json.dumps(meta)))
+    assert Optimal(rules)._load() is None
+    assert evaluate(make_strategy("optimal", rules)).total == 206
+
+
+def test_cache_is_keyed_by_the_rules():
+    a, b = Optimal(Rules(pegs=3, colors=4)), Optimal(Rules(pegs=3, colors=4, max_guesses=3))
+    assert a.cache_path() != b.cache_path()
+    assert a.decision_tree().cost == 206
+    assert b._load() is None
+
+
+@pytest.mark.parametrize("rules", SMALL_GAMES, ids=repr)
+def test_conftest_small_games(rules):
+    """Every small game of the suite: a tree that checks out, equal to the walked strategy."""
+    player = make_strategy("optimal", rules)
+    stats = evaluate(player)
+    root = player.decision_tree()
+    assert stats.total == root.cost and stats.distribution == root.distribution()
