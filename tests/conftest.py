@@ -26,6 +26,7 @@ def private_history(tmp_path, monkeypatch):
     return path
 
 
-def _private_cache(tmp_path, monkeypatch):
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
     """Optimal trees go to a fresh directory per test, never to the user's cache."""
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))

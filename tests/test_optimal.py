@@ -76,7 +76,8 @@ def test_published_totals(rules, total, worst):
     assert stats.games == rules.size and stats.lost == 0
     if worst is not None:
         assert stats.max == worst
-    assert stats.first_guess == ("1123" if rules.colors == 6 else stats.first_guess)
+    if rules.colors == 6:
+        assert str(stats.first_guess) == "1123"
 
 
 @pytest.mark.slow
@@ -203,7 +204,7 @@ def test_first_guess_override():
     rules = Rules(pegs=3, colors=4)
     forced = make_strategy("optimal", rules, first="111")
     stats = evaluate(forced)
-    assert stats.first_guess == "111"
+    assert str(stats.first_guess) == "111"
     space = CodeSpace.of(rules)
     g = space.index((0, 0, 0))
     cells: dict = {}

@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -57,22 +57,23 @@ class Optimal(Strategy):
     Args:
         rules: the game.
         first: force the first guess (the rest of the tree is then optimal given it).
-        cache: keep whole trees on disk (default True).
+        cache: option, keep whole trees on disk (default True).
     """
 
     name = "optimal"
     summary = "least expected number of guesses, exact, within the guess limit (Koyama and Lai 1993)"
     #: The whole tree is computed at once (evaluation asks for its distribution directly).
     whole_tree: ClassVar[bool] = True
+    options: ClassVar[dict[str, Any]] = {"cache": True}
 
-    def __init__(self, rules: Rules, first: Code | str | None = None, cache: bool = True) -> None:
-        super().__init__(rules, first)
+    def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any) -> None:
+        super().__init__(rules, first, **options)
         if self.space.size > MATRIX_LIMIT:
             raise StrategyError(
                 f"the optimal search handles games of at most {MATRIX_LIMIT:,} codes; "
                 f"{rules.describe()} has {self.space.size:,}"
             )
-        self.cache = bool(cache)
+        self.cache = bool(self.settings["cache"])
         #: Called as progress(root guesses done, of those left after pruning, best total so far)
         #: during long searches.
         self.progress: Progress | None = None
@@ -197,9 +198,7 @@ class Optimal(Strategy):
             self._positions[key] = sol.tree()
         return self._positions[key]
 
-    def choose(self, state: SolverState) -> int:
-        if not state.history and self.first is not None:
-            return self.first
+    def pick(self, state: SolverState) -> int:
         return self.node(state).guess
 
     def expected_guesses(self, state: SolverState) -> float:
