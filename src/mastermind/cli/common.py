@@ -160,6 +160,37 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | Non
 
 
 
+@contextmanager
+def search_progress(player, label: str) -> Iterator[None]:
+    """While a searching strategy (one with a ``progress`` attribute, e.g. optimal) works: a bar
+    on stderr, when it is a terminal, of its root guesses done out of those left after pruning,
+    with the best total so far."""
+    if not hasattr(player, "progress"):
+        yield
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = console_for(stderr=True)
+    if not console.is_terminal:
+        yield
+        return
+    with Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[best]}"), TimeElapsedColumn(), console=console, transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task(f"{label}: first guesses", total=None, best="")
+
+        def update(done: int, of: int, best: int | None) -> None:
+            shown = "" if best is None else f"best total {best:,}"
+            bar.update(task, completed=done, total=max(of, done), best=shown)
+
+        player.progress = update
+        try:
+            yield
+        finally:
+            player.progress = None
+
+
 # --- shared pieces of the commands below ------------------------------------------------------------
 
 

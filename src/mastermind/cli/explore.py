@@ -17,6 +17,7 @@ from .common import (
     game_options,
     make_player,
     parse_history,
+    search_progress,
     strategy_option,
     thinking,
 )
@@ -59,9 +60,11 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
         state, cands = candidates_or_fail(rules, rows)
     else:  # too many codes to list: only a strategy that does not enumerate can answer
         state, cands = SolverState(rules, rows), None
-    with thinking(console_for(stderr=True), strategy):
-        player = make_player(strategy, rules, seed)
+    player = make_player(strategy, rules, seed)
+    with search_progress(player, f"{strategy} from here"), thinking(console_for(stderr=True), strategy):
         next_guess = notation.format_code(state.space.code(player.choose(state)))
+        # a strategy that knows it (optimal) also tells the expected number of guesses left
+        expected = player.expected_guesses(state) if hasattr(player, "expected_guesses") else None
     if cands is None:
         if as_json:
             click.echo(json.dumps({"candidates": None, "guess": next_guess, "sample": []}))
@@ -74,7 +77,10 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
     picked = cands if complete else cands[np.linspace(0, len(cands) - 1, show).round().astype(np.int64)]
     sample = [notation.format_code(state.space.code(i)) for i in picked]
     if as_json:
-        click.echo(json.dumps({"candidates": len(cands), "guess": next_guess, "sample": sample}))
+        out = {"candidates": len(cands), "guess": next_guess, "sample": sample}
+        if expected is not None:
+            out["expected_guesses"] = round(expected, 6)
+        click.echo(json.dumps(out))
         return
     say = console_for().print
     n = len(cands)
@@ -87,6 +93,8 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
         say(f"{n:,} codes are possible; {len(sample)} of them, evenly spread:")
         say("  " + " ".join(sample) + " ...", markup=False)
     say(f"{strategy} plays next: [bold]{next_guess}[/]")
+    if expected is not None:
+        say(f"Expected number of guesses left, this one included: {expected:.4f}", markup=False)
 
 
 @cli.command()

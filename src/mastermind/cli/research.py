@@ -15,6 +15,7 @@ from .common import (
     game_notation,
     game_options,
     progress_bar,
+    search_progress,
     strategy_option,
 )
 
@@ -71,7 +72,9 @@ def evaluate(
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     total = rules.size if secrets is None else len(secrets)
-    with progress_bar(total, f"{strategy} on {rules.describe()}") as advance:
+    with search_progress(player, f"{strategy} on {rules.describe()}"), progress_bar(
+        total, f"{strategy} on {rules.describe()}"
+    ) as advance:
         stats = run(player, secrets, seed=seed, progress=advance)
     if plot:
         _draw([stats], plot)
@@ -152,7 +155,9 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
     from ..strategies import make_strategy
 
     player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
-    with progress_bar(rules.size, f"{strategy} tree on {rules.describe()}") as advance:
+    with search_progress(player, f"{strategy} tree on {rules.describe()}"), progress_bar(
+        rules.size, f"{strategy} tree on {rules.describe()}"
+    ) as advance:
         root = strategy_tree(player, progress=advance, depth=depth)
     notation = game_notation(rules)
     if fmt == "json":

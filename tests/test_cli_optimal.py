@@ -1,0 +1,84 @@
+"""The optimal strategy on the command line, through the real entry point."""
+
+import json
+
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(cli, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_evaluate_classic_json():
+    code, out, _ = run("evaluate", "--strategy", "optimal", "--json")
+    assert code == 0
+    stats = json.loads(out)
+    assert (stats["total"], stats["max"], stats["first_guess"]) == (5625, 6, "1123")
+    assert stats["distribution"] == {"1": 1, "2": 8, "3": 95, "4": 644, "5": 541, "6": 7}
+
+
+def test_evaluate_with_a_guess_limit():
+    code, out, _ = run("evaluate", "-s", "optimal", "--max-guesses", "5", "--json")
+    assert code == 0
+    stats = json.loads(out)
+    assert (stats["total"], stats["max"], stats["lost"]) == (5626, 5, 0)
+
+
+def test_an_impossible_guess_limit_is_one_line_and_status_2():
+    code, out, err = run("evaluate", "-s", "optimal", "--max-guesses", "4")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "the smallest limit that works is 5" in err
+    assert "Traceback" not in err
+
+
+def test_evaluate_no_repeats_game():
+    code, out, _ = run("evaluate", "-s", "optimal", "--pegs", "3", "--colors", "5", "--no-repeats", "--json")
+    assert code == 0
+    stats = json.loads(out)
+    assert stats["games"] == 60 and stats["lost"] == 0
+    # the optimum is at most what any heuristic reaches
+    for name in ("knuth", "expected-size", "entropy", "most-parts"):
+        _, other, _ = run("evaluate", "-s", name, "--pegs", "3", "--colors", "5", "--no-repeats", "--json")
+        assert stats["total"] <= json.loads(other)["total"]
+
+
+def test_solve_gives_the_expected_number_of_guesses_left():
+    code, out, _ = run("solve", "--strategy", "optimal", "--json")
+    assert code == 0
+    got = json.loads(out)
+    assert got["guess"] == "1123" and got["expected_guesses"] == round(5625 / 1296, 6)
+    code, out, _ = run("solve", "-s", "optimal", "1122=1,0", "1344=0,1")
+    assert code == 0
+    assert "44 codes are possible" in out and "optimal plays next:" in out
+    assert "Expected number of guesses left, this one included:" in out
+
+
+def test_solve_off_the_tree_with_too_few_guesses_left():
+    code, _, err = run("solve", "-s", "optimal", "--max-guesses", "2", "1122=0,0")
+    assert code == 2 and "guesses left" in err and "Traceback" not in err
+
+
+def test_tree_in_three_formats():
+    code, out, _ = run("tree", "-s", "optimal", "--pegs", "3", "--colors", "4", "--format", "json")
+    assert code == 0
+    tree = json.loads(out)["tree"]
+
+    def total(node, depth=1):
+        found = node["size"] - sum(c["size"] for c in node["replies"].values())
+        return found * depth + sum(total(c, depth + 1) for c in node["replies"].values())
+
+    assert tree["size"] == 64 and total(tree) == 206
+    code, out, _ = run("tree", "-s", "optimal", "--pegs", "3", "--colors", "4")
+    assert code == 0 and out.splitlines()[1].startswith(tree["guess"])
+    code, out, _ = run("tree", "-s", "optimal", "--pegs", "3", "--colors", "4", "--format", "dot")
+    assert code == 0 and out.startswith("digraph")
+
+
+def test_play_hint_and_guess_use_it():
+    code, out, _ = run("play", "--seed", "1", "-s", "optimal", input="hint\nquit\n")
+    assert "optimal would play 1123" in out
+    code, out, _ = run("guess", "-s", "optimal", "--secret", "3632")
+    assert code == 0 and "Guess 1: 1123" in out and "Found it: 3632" in out
