@@ -1,0 +1,100 @@
+"""Speed of the exact optimal strategy: prints game, optimal total, max, and wall seconds.
+
+Each game runs `mastermind evaluate --strategy optimal --json` in a fresh process with an empty
+tree cache (so the search really runs), after the JIT cache on disk has been filled. Two times
+are printed: the whole process (what the C++ solvers' figures measure: start, tables, search,
+output) and the search alone (the process minus its start-up, measured in the process). The
+best of ``--repeat`` runs is kept (the machine is shared; say so when quoting).
+
+    python benchmarks/optimal.py                  # classic, classic <= 5 guesses, 4x7, 5x5, Bulls and Cows
+    python benchmarks/optimal.py --games 4x7      # a subset
+    python benchmarks/optimal.py --big            # also 4 pegs 8 colours (and with at most 6 guesses)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+GAMES = {
+    "classic": ["--pegs", "4", "--colors", "6"],
+    "classic-max5": ["--pegs", "4", "--colors", "6", "--max-guesses", "5"],
+    "4x7": ["--pegs", "4", "--colors", "7"],
+    "5x5": ["--pegs", "5", "--colors", "5"],
+    "bulls-and-cows": ["--preset", "bulls-and-cows"],
+}
+BIG = {
+    "4x8": ["--pegs", "4", "--colors", "8"],
+    "4x8-max6": ["--pegs", "4", "--colors", "8", "--max-guesses", "6"],
+}
+#: The best C++ solver (mmstrat, one thread, whole process) on this kind of machine (issue 11).
+PEER = {"classic": 0.17, "classic-max5": 1.2, "4x7": 28.0, "5x5": 4.0, "bulls-and-cows": 187.0,
+        "4x8": 8000.0}  # fmt: skip
+
+
+def mastermind() -> str:
+    beside = os.path.join(os.path.dirname(sys.executable), "mastermind")
+    return beside if os.path.exists(beside) else "mastermind"
+
+
+def one(args: list[str]) -> tuple[float, dict]:
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "MASTERMIND_CACHE_DIR": cache}
+        started = time.perf_counter()
+        out = subprocess.run([mastermind(), "evaluate", "--strategy", "optimal", "--json", *args],
+                             env=env, capture_output=True, text=True, check=True)  # fmt: skip
+        return time.perf_counter() - started, json.loads(out.stdout)
+
+
+def startup() -> float:
+    """Wall time of a process that loads everything and searches nothing (a 1-peg game)."""
+    return min(one(["--pegs", "1", "--colors", "2"])[0] for _ in range(3))
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", help="comma-separated subset: " + ", ".join([*GAMES, *BIG]))
+    parser.add_argument("--big", action="store_true", help="also 4 pegs, 8 colours (long)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per game under a minute [3]")
+    options = parser.parse_args()
+    games = {**GAMES, **(BIG if options.big else {})}
+    if options.games:
+        games = {k: v for k, v in {**GAMES, **BIG}.items() if k in options.games.split(",")}
+    print(f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}; "
+          f"load average {os.getloadavg()[0]:.2f} at start")  # fmt: skip
+    print(f"python {platform.python_version()}")
+    one(["--pegs", "3", "--colors", "3"])  # fill the JIT cache on disk
+    base = startup()
+    print(f"process start-up (load, JIT cache, 1-peg game): {base:.2f} s")
+    print(f"{'game':<16}{'total':>8}{'max':>5}{'process s':>11}{'search s':>10}{'mmstrat s':>11}")
+    for label, args in games.items():
+        best, stats = one(args)
+        runs = 1
+        while runs < options.repeat and best < 60:
+            best = min(best, one(args)[0])
+            runs += 1
+        peer = PEER.get(label)
+        print(f"{label:<16}{stats['total']:>8}{stats['max']:>5}{best:>11.2f}{best - base:>10.2f}"
+              f"{'' if peer is None else f'{peer:>11.2f}'}", flush=True)  # fmt: skip
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()
