@@ -9,6 +9,7 @@ best of ``--repeat`` runs is kept (the machine is shared; say so when quoting).
     python benchmarks/optimal.py                  # classic, classic <= 5 guesses, 4x7, 5x5, Bulls and Cows
     python benchmarks/optimal.py --games 4x7      # a subset
     python benchmarks/optimal.py --big            # also 4 pegs 8 colours (and with at most 6 guesses)
+    python benchmarks/optimal.py --games 4x8 --watch   # one run in this process, printing progress
 """
 
 from __future__ import annotations
@@ -57,6 +58,33 @@ def startup() -> float:
     return min(one(["--pegs", "1", "--colors", "2"])[0] for _ in range(3))
 
 
+def watch(label: str, args: list[str]) -> None:
+    """One search in this process (no cache), with a line per first guess tried."""
+    import numpy as np
+
+    from mastermind import Rules
+    from mastermind.optimal import game_of, solve_position
+
+    pairs = dict(zip(args[::2], args[1::2], strict=True))
+    if pairs.get("--preset") == "bulls-and-cows":
+        rules = Rules(pegs=4, colors=10, repeats=False)
+    else:
+        rules = Rules(pegs=int(pairs["--pegs"]), colors=int(pairs["--colors"]),
+                      max_guesses=int(pairs.get("--max-guesses", 10)))  # fmt: skip
+    print(f"{label}: machine {cpu_model()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    started = time.perf_counter()
+    game_of(rules)
+    print(f"tables {time.perf_counter() - started:.1f} s", flush=True)
+
+    def progress(done: int, of: int, best: int | None) -> None:
+        print(f"{time.perf_counter() - started:9.1f} s  first guesses {done}/{of}  best {best}  "
+              f"load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+
+    sol = solve_position(rules, np.arange(rules.size), progress=progress)
+    total = "none" if sol is None else sol.cost
+    print(f"{label}: total {total} in {time.perf_counter() - started:.1f} s", flush=True)
+
+
 def cpu_model() -> str:
     try:
         with open("/proc/cpuinfo") as info:
@@ -73,10 +101,16 @@ def main() -> None:
     parser.add_argument("--games", help="comma-separated subset: " + ", ".join([*GAMES, *BIG]))
     parser.add_argument("--big", action="store_true", help="also 4 pegs, 8 colours (long)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per game under a minute [3]")
+    parser.add_argument("--watch", action="store_true",
+                        help="search in this process, printing each first guess as it is done")  # fmt: skip
     options = parser.parse_args()
     games = {**GAMES, **(BIG if options.big else {})}
     if options.games:
         games = {k: v for k, v in {**GAMES, **BIG}.items() if k in options.games.split(",")}
+    if options.watch:
+        for label, args in games.items():
+            watch(label, args)
+        return
     print(f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}; "
           f"load average {os.getloadavg()[0]:.2f} at start")  # fmt: skip
     print(f"python {platform.python_version()}")
