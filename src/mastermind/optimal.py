@@ -355,13 +355,14 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
         roots = list(zip(codes.tolist(), bounds.tolist(), strict=True))
     best: list = [budget, len(roots), None]  # total, its rank in roots, tree
     lock = threading.Lock()
-    done = [0]
+    finished: set[int] = set()  # ranks of the guesses done (searched, or pruned by the bound)
 
     def report() -> None:
         if progress:
             with lock:
-                of = done[0] + sum(1 for _, b in roots[done[0] :] if b < best[0])
-                progress(done[0], of, None if best[2] is None else best[0])
+                left = sum(1 for r, (_, b) in enumerate(roots) if r not in finished and b < best[0])
+                done = len(finished)
+                progress(done, done + left, None if best[2] is None else best[0])
 
     start = 0
     if budget >= FAIL and roots:
@@ -369,19 +370,19 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
         cost, flat = _split_guess(run, scope, S, guesses, left, g)
         if flat is not None:
             best[:] = [cost, 0, flat]
-        done[0] = 1
+        finished.add(0)
         report()
         start = 1
 
     def attempt(rank: int, g: int) -> None:
         with lock:
             if roots[rank][1] >= best[0] + (rank < best[1]):
-                done[0] += 1
+                finished.add(rank)
                 return
             limit = best[0] + (1 if rank < best[1] else 0)
         cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
         with lock:
-            done[0] += 1
+            finished.add(rank)
             if flat is not None and (cost, rank) < (best[0], best[1]):
                 best[:] = [cost, rank, flat]
         report()
