@@ -32,8 +32,9 @@ Progress = Callable[[int, int, "int | None"], None]
 #: Sets up to this size are solved in one compiled call (no parallel root).
 SERIAL_SET = 48
 
-#: Sets larger than the game's size over this are split over the workers.
-SPLIT = 16
+#: Sets larger than the game's size over this are split over the workers (4 was best of 4, 8 and
+#: 16 on 4x7 and Bulls and Cows, with the machine lightly loaded).
+SPLIT = 4
 
 #: Largest game whose reply matrix (size**2 bytes) is built.
 MATRIX_LIMIT = 1 << 14
