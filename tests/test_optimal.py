@@ -180,6 +180,25 @@ def test_same_tree_whatever_the_workers(rules, monkeypatch):
             assert np.array_equal(again.flat, serial.flat), (split, workers)
 
 
+def test_buffers_too_small_are_grown_and_the_search_run_again(monkeypatch):
+    rules = Rules(pegs=4, colors=4)
+    want = whole(rules, workers=1)
+    monkeypatch.setattr(opt, "STACK_PER_CODE", 0)
+    monkeypatch.setattr(opt, "ARENA_PER_CODE", 0)
+    monkeypatch.setattr(opt, "BUFFER_EXTRA", 64)
+    for workers in (1, 2):
+        got = whole(rules, workers=workers)
+        assert got.cost == want.cost == 905 and np.array_equal(got.flat, want.flat)
+
+
+def test_eight_pegs_replies_beyond_a_64_bit_mask():
+    rules = Rules(pegs=8, colors=2)  # replies up to 8 * 9 = 72: the cell-count path only
+    sol = whole(rules)
+    root = opt.check_tree(rules, sol.flat, np.arange(rules.size), rules.max_guesses)
+    assert root.cost == sol.cost
+    assert sol.cost <= min(evaluate(make_strategy(n, rules)).total for n in ("knuth", "most-parts"))
+
+
 # -- the strategy -----------------------------------------------------------------------------
 
 

@@ -36,6 +36,10 @@ SERIAL_SET = 48
 #: 16 on 4x7 and Bulls and Cows, with the machine lightly loaded).
 SPLIT = 4
 
+#: First sizes of a worker's buffers, in int64 entries per code of the game (and a constant):
+#: the compiled search stops if they are too small, and is run again with twice as much.
+STACK_PER_CODE, ARENA_PER_CODE, BUFFER_EXTRA = 32, 16, 4096
+
 #: Largest game whose reply matrix (size**2 bytes) is built.
 MATRIX_LIMIT = 1 << 14
 
@@ -233,8 +237,8 @@ class _Run:
         mine = self.local
         if not hasattr(mine, "stack"):
             size = self.game.space.size
-            mine.stack = np.empty(32 * size + 8192, dtype=np.int64)
-            mine.arena = np.empty(16 * size + 4096, dtype=np.int64)
+            mine.stack = np.empty(STACK_PER_CODE * size + BUFFER_EXTRA, dtype=np.int64)
+            mine.arena = np.empty(ARENA_PER_CODE * size + BUFFER_EXTRA, dtype=np.int64)
             mine.counts = np.zeros(size * (t.pegs + 1) ** 2, dtype=np.uint16)
             mine.bnd = np.empty(size, dtype=np.int64)
             mine.bits = np.empty(size, dtype=np.uint64)
