@@ -16,6 +16,7 @@ CORE = [
     "mastermind.tree",
     "mastermind.records",
     "mastermind.game",
+    "mastermind.runner",
 ]
 
 

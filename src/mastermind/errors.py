@@ -49,3 +49,11 @@ class SeedError(MastermindError, ValueError):
 
 class StoreError(MastermindError):
     """The history database cannot be used (locked, read-only, corrupt, or from a newer version)."""
+
+
+class ExecutorError(MastermindError, ValueError):
+    """An executor that cannot run: an unknown one, a missing optional package, an unreachable cluster."""
+
+
+class CheckpointError(MastermindError, ValueError):
+    """A checkpoint file that cannot be trusted: damaged, or written by another run."""

@@ -178,9 +178,11 @@ def scratch_size(n: int, pegs: int, colors: int, kinds: int) -> int:
     return size_of(choose_parts(n, pegs, colors, kinds))
 
 
-@njit(cache=True)
-def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch):
+@njit(cache=True, nogil=True)
+def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch, stop):
     """The guess with the least key (score, not a candidate, index) for cands[lo:hi].
+
+    Returns -1 as soon as ``stop[0]`` is set (by another thread: the search is abandoned).
 
     Candidates are scored first, ascending, keeping strict improvements only; then the other
     codes, which must beat the best candidate strictly. A code that is not the lowest of its
@@ -229,6 +231,8 @@ def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch)
     floor = even_split_bound(n, replies + 1, criterion, weights)  # a candidate may also win
     best, best_score = cands[lo], BIG
     for j in range(lo, hi):
+        if stop[0] != 0:
+            return -1
         g = cands[j]
         if check_first and not may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf,
                                              relabel):  # fmt: skip
@@ -261,6 +265,8 @@ def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch)
     # 3. every other code, ascending
     k = lo
     for g in range(digits.shape[0]):
+        if stop[0] != 0:
+            return -1
         while k < hi and cands[k] < g:
             k += 1
         if k < hi and cands[k] == g:
@@ -300,15 +306,16 @@ def workspace_size(n: int, pegs: int, colors: int, kinds: int, max_depth: int) -
     return size_of(subtree_parts(n, pegs, colors, kinds, max_depth))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, max_depth, first,
-            choose_only, work):  # fmt: skip
+            choose_only, work, stop):  # fmt: skip
     """Distribution of the strategy over the secrets ``cands_in``, and the node's guess.
 
     Fills ``work[0 : max_depth + 1]``: entry k >= 1 counts the secrets found with the k-th
     guess, entry 0 is the node's guess: ``first`` if it is >= 0, else the strategy's choice;
     ``depth0`` is that guess's number. With ``choose_only`` only the guess is computed. This is
-    the one serial entry point, so the JIT compiles the search once for every use.
+    the one serial entry point, so the JIT compiles the search once for every use. When
+    ``stop[0]`` is set (by another thread) it returns at once, leaving ``work`` meaningless.
     """
     n = cands_in.shape[0]
     pegs = t.pegs
@@ -338,6 +345,8 @@ def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, ma
         st_blocks[i] = blocks0[i]
     top = 1
     while top > 0:
+        if stop[0] != 0:
+            return
         top -= 1
         lo, hi, depth, used = st_lo[top], st_hi[top], st_depth[top], st_used[top]
         for i in range(pegs):
@@ -351,7 +360,9 @@ def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, ma
         else:
             if depth >= max_depth:
                 raise ValueError("a strategy made no progress")
-            g = choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch)
+            g = choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch, stop)
+            if g < 0:
+                return
         if root:
             dist[0] = g
             if choose_only:
@@ -378,40 +389,42 @@ def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, ma
                 new_blocks[i] = i
         for f in range(nclasses - 1, -1, -1):
             begin = lo + starts[f]
-            stop = lo + starts[f + 1]
-            if stop <= begin:
+            end = lo + starts[f + 1]
+            if end <= begin:
                 continue
             if f == win:
                 dist[depth] += 1
                 continue
-            st_lo[top], st_hi[top], st_depth[top], st_used[top] = begin, stop, depth + 1, new_used
+            st_lo[top], st_hi[top], st_depth[top], st_used[top] = begin, end, depth + 1, new_used
             for i in range(pegs):
                 st_blocks[top * pegs + i] = new_blocks[i]
             top += 1
 
 
-@njit(cache=True, parallel=True)
-def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, work_sizes):
+@njit(cache=True, parallel=True, nogil=True)
+def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, work_sizes, stop):
     """The guess of each of many independent nodes, on all cores."""
     units = offsets.shape[0] - 1
     out = np.empty(units, dtype=np.int64)
     for u in prange(units):
         scratch = np.empty(work_sizes[u], dtype=np.int64)
         out[u] = choose(t, weights, flat, offsets[u], offsets[u + 1], used[u], blocks[u],
-                        criterion, replies, scratch)  # fmt: skip
+                        criterion, replies, scratch, stop)  # fmt: skip
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth,
-             work_sizes):  # fmt: skip
-    """Distributions of many independent subtrees, on all cores (largest first is best)."""
+             work_sizes, stop):  # fmt: skip
+    """Distributions of many independent subtrees, one row each, on all cores (largest first is
+    best). The kernels release the GIL, so a caller may run them in a thread and stay responsive;
+    setting ``stop[0]`` abandons the work within milliseconds."""
     units = offsets.shape[0] - 1
     out = np.zeros((units, max_depth + 1), dtype=np.int64)
     for u in prange(units):
         work = np.empty(work_sizes[u], dtype=np.int64)
         subtree(t, weights, flat[offsets[u] : offsets[u + 1]], used[u], blocks[u], depth[u],
-                criterion, replies, max_depth, -1, False, work)  # fmt: skip
+                criterion, replies, max_depth, -1, False, work, stop)  # fmt: skip
         for k in range(1, max_depth + 1):
             out[u, k] = work[k]
-    return out.sum(axis=0)
+    return out

@@ -18,6 +18,7 @@ from .common import (
     search_progress,
     strategy_option,
 )
+from .scale import checkpoint_file, checkpoint_in, evaluate_whole, executor_options, make_executor, use_runner
 
 
 @cli.command()
@@ -36,6 +37,10 @@ from .common import (
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", metavar="FILE", help="Also draw the distribution as a bar chart (.png, .svg, .pdf).")
+@executor_options(
+    "Record each finished subtree in this file; the same command run again after an interruption "
+    "finishes only what is left [a file under the user cache directory, removed when done]."
+)
 @color_option
 def evaluate(
     rules,
@@ -46,6 +51,7 @@ def evaluate(
     no_tables: bool,
     as_json: bool,
     plot: str | None,
+    scale: dict,
 ) -> None:
     """Play a strategy against every secret and report exact statistics.
 
@@ -55,6 +61,9 @@ def evaluate(
       mastermind evaluate -s most-parts --first 1123 --json
       mastermind evaluate -s entropy --preset bulls-and-cows
       mastermind evaluate -s knuth --plot knuth.png
+      mastermind evaluate -p 6 -c 9 --checkpoint knuth69.jsonl     # Ctrl-C, then again: resumes
+      mastermind evaluate -p 6 -c 9 --executor dask --workers 4      # a local Dask cluster
+      mastermind evaluate -p 7 -c 7 --executor dask --scheduler tcp://head:8786
     """
     from ..code import ENUMERATION_LIMIT
     from ..evaluation import evaluate as run
@@ -71,11 +80,14 @@ def evaluate(
     if seed is None and (sample is not None or player.randomized):
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
-    total = rules.size if secrets is None else len(secrets)
-    with search_progress(player, f"{strategy} on {rules.describe()}"), progress_bar(
-        total, f"{strategy} on {rules.describe()}"
-    ) as advance:
-        stats = run(player, secrets, seed=seed, progress=advance)
+    label = f"{strategy} on {rules.describe()}"
+    if use_runner(player, secrets, scale):
+        with make_executor(scale) as executor:
+            stats = evaluate_whole(player, executor, scale, checkpoint_file(scale), label)
+    else:
+        total = rules.size if secrets is None else len(secrets)
+        with search_progress(player, label), progress_bar(total, label) as advance:
+            stats = run(player, secrets, seed=seed, progress=advance)
     if plot:
         _draw([stats], plot)
     if as_json:
@@ -189,9 +201,19 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
 @click.option("--seed", type=int, metavar="N", help="Seed for sampling and randomised strategies.")
 @click.option("--plot", metavar="FILE", help="Draw the distributions as a bar chart (.png, .svg, .pdf).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per strategy.")
+@executor_options(
+    "A directory in which each whole-tree evaluation records its finished subtrees (one file per "
+    "strategy); the same command run again finishes only what is left [the user cache directory]."
+)
 @color_option
 def compare(
-    rules, strategies: str | None, sample: int | None, seed: int | None, plot: str | None, as_json: bool
+    rules,
+    strategies: str | None,
+    sample: int | None,
+    seed: int | None,
+    plot: str | None,
+    as_json: bool,
+    scale: dict,
 ) -> None:
     """Evaluate several strategies on the same secrets, side by side.
 
@@ -201,6 +223,7 @@ def compare(
       mastermind compare --strategies knuth,expected-size,entropy,most-parts --plot dist.png
       mastermind compare --strategies knuth,entropy --preset bulls-and-cows --sample 500 --seed 1
       mastermind compare --json
+      mastermind compare --pegs 5 --colors 8 --executor dask --workers 2
     """
     from ..errors import StrategyError
     from ..evaluation import evaluate as run
@@ -232,9 +255,17 @@ def compare(
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     per = rules.size if secrets is None else len(secrets)
     results = []
-    with progress_bar(per * len(players), f"{len(players)} strategies on {rules.describe()}") as advance:
+    split = [p for p in players if use_runner(p, secrets, scale, strict=False)]
+    if not split and (scale["executor"] != "local" or scale["checkpoint"]):
+        use_runner(players[0], secrets, scale)  # says why not, exit 2
+    with make_executor(scale) as executor:
         for player in players:
-            results.append(run(player, secrets, seed=seed, progress=advance))
+            label = f"{player.name} on {rules.describe()}"
+            if player in split:
+                results.append(evaluate_whole(player, executor, scale, checkpoint_in(scale, player), label))
+                continue
+            with search_progress(player, label), progress_bar(per, label) as advance:
+                results.append(run(player, secrets, seed=seed, progress=advance))
     if plot:
         _draw(results, plot)
     if as_json:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._kernels import feedback, reference, tree
+from .._kernels import reference, tree
 from .._kernels.tables import CodeTables, symmetry, tables_of
 from ..code import Code
 from ..errors import StrategyError
@@ -23,8 +23,8 @@ from .base import Strategy
 #: Deeper than this a game has stopped making progress (shared with evaluation).
 RUNAWAY_GUESSES = 200
 
-#: Games up to this many codes are evaluated in one compiled call on one core (milliseconds).
-SERIAL_GAME = 8192
+#: A stop flag that is never set, for calls nobody needs to interrupt.
+_NO_STOP = np.zeros(1, dtype=np.int64)
 
 
 class PartitionStrategy(Strategy):
@@ -81,19 +81,23 @@ class PartitionStrategy(Strategy):
             cands = np.arange(min(3, self.space.size), dtype=np.int64)
             self._subtree(t, cands, used, blocks, 1, -1, True)
 
-    def _fast_choice(self, cands: np.ndarray, guesses: Sequence[int]) -> int:
-        """The compiled choice: same key as the reference, on a symmetry-reduced pool."""
+    def _fast_choice(self, cands: np.ndarray, guesses: Sequence[int], stop=None) -> int:
+        """The compiled choice: same key as the reference, on a symmetry-reduced pool (on one
+        core; with ``stop``, meaningless once ``stop[0]`` is set)."""
         if len(cands) <= 2:
             return int(cands[0])
         t = tables_of(self.space)
         used, blocks = symmetry(t, guesses)
-        return int(self._subtree(t, cands, used, blocks, 1, -1, True)[0])
+        return int(self._subtree(t, cands, used, blocks, 1, -1, True, stop)[0])
 
-    def _subtree(self, t: CodeTables, cands, used, blocks, depth, first, choose_only) -> np.ndarray:
+    def _subtree(
+        self, t: CodeTables, cands, used, blocks, depth, first, choose_only, stop=None
+    ) -> np.ndarray:
         """Entry 0: the node's guess; entry k >= 1: secrets found with the k-th guess."""
         work = np.empty(self._work_size(t, len(cands)), dtype=np.int64)
         tree.subtree(t, self.weights, cands, used, blocks, depth, self.criterion, self.replies,
-                     RUNAWAY_GUESSES, first, choose_only, work)  # fmt: skip
+                     RUNAWAY_GUESSES, first, choose_only, work,
+                     _NO_STOP if stop is None else stop)  # fmt: skip
         return work[: RUNAWAY_GUESSES + 1]
 
     def _work_size(self, t: CodeTables, n: int) -> int:
@@ -102,67 +106,47 @@ class PartitionStrategy(Strategy):
     def tree_distribution(self, progress: Callable[[int], None] | None = None) -> dict[int, int]:
         """Guesses -> number of secrets over every secret, computed as one tree in numba.
 
-        The top of the tree is expanded here; every subtree of at most ``unit`` secrets is then
-        solved whole in compiled code, many at a time on all cores, in batches so that the
-        progress bar moves and Ctrl-C is honoured between batches.
+        The tree is split into subtrees and solved on all cores by :mod:`mastermind.runner`
+        (in this process; Ctrl-C is honoured at once).
         """
-        space = self.space
-        t = tables_of(space)
-        pegs = self.rules.pegs
-        win = pegs * (pegs + 1)
-        dist = np.zeros(RUNAWAY_GUESSES + 1, dtype=np.int64)
-        unit = max(64, space.size // 64)
-        first = self.first_guess()
-        if space.size <= SERIAL_GAME:
-            root = np.arange(space.size, dtype=np.int64)
-            used, blocks = symmetry(t, ())
-            dist = self._subtree(t, root, used, blocks, 1, first, False)
-            if progress:
-                progress(space.size)
-            return {k: int(n) for k, n in enumerate(dist[1:], 1) if n}
-        # Expand the top of the tree level by level, choosing each level's guesses on all cores.
-        Level = list[tuple[np.ndarray, tuple[int, ...], int]]
-        level: Level = [(np.arange(space.size, dtype=np.int64), (), 1)]
-        guesses = [first]
-        units: Level = []
-        while level:
-            below: Level = []
-            for (cands, history, depth), g in zip(level, guesses, strict=True):
-                fbs = feedback.replies(t, g, cands)
-                order = np.argsort(fbs, kind="stable")
-                classes, begins = np.unique(fbs[order], return_index=True)
-                for f, group in zip(classes, np.split(cands[order], begins[1:]), strict=True):
-                    if f == win:
-                        dist[depth] += 1
-                        if progress:
-                            progress(1)
-                    elif len(group) <= unit:
-                        units.append((group, (*history, g), depth + 1))
-                    else:
-                        below.append((group, (*history, g), depth + 1))
-            level = below
-            guesses = self._choose_many(t, level) if level else []
-        units.sort(key=lambda u: -len(u[0]))
-        batch_size = max(unit, space.size // 20)
-        i = 0
-        while i < len(units):
-            j, size = i, 0
-            while j < len(units) and (size < batch_size or j == i):
-                size += len(units[j][0])
-                j += 1
-            dist += self._units(t, units[i:j])
-            if progress:
-                progress(size)
-            i = j
-        return {k: int(n) for k, n in enumerate(dist[1:], 1) if n}
+        from ..runner import tree_distribution  # the runner sits above the strategies
 
-    def _choose_many(self, t: CodeTables, nodes) -> list[int]:
+        return tree_distribution(self, progress)
+
+    # --- nodes of the tree, for the runner: a node is (candidates, guesses so far, depth) ---------
+
+    def node_guess(self, cands: np.ndarray, guesses: Sequence[int], stop: np.ndarray) -> int:
+        """The strategy's guess at one node, on one core (meaningless once ``stop[0]`` is set)."""
+        return self._fast_choice(cands, guesses, stop)
+
+    def node_guesses(self, nodes: Sequence[tuple], stop: np.ndarray) -> list[int]:
+        """The strategy's guess at each node, computed on all cores."""
+        t = tables_of(self.space)
         flat, offsets, used, blocks = self._batch(t, nodes)
         kinds = t.shared.shape[0]
         sizes = np.array([tree.scratch_size(len(n[0]), t.pegs, t.colors, kinds) for n in nodes],
                          dtype=np.int64)  # fmt: skip
         return tree.choose_many(t, self.weights, flat, offsets, used, blocks, self.criterion,
-                                self.replies, sizes).tolist()  # fmt: skip
+                                self.replies, sizes, stop).tolist()  # fmt: skip
+
+    def node_distributions(self, nodes: Sequence[tuple], stop: np.ndarray) -> np.ndarray:
+        """One row per node: entry k counts its secrets found with the k-th guess (all cores).
+
+        A node of depth 1 (the root) plays the first guess, the override if one was given.
+        """
+        t = tables_of(self.space)
+        if len(nodes) == 1:
+            cands, guesses, depth = nodes[0]
+            used, blocks = symmetry(t, guesses)
+            first = self.first_guess() if depth == 1 else -1
+            row = self._subtree(t, cands, used, blocks, depth, first, False, stop).copy()
+            row[0] = 0
+            return row[None, :]
+        flat, offsets, used, blocks = self._batch(t, nodes)
+        depth = np.array([n[2] for n in nodes], dtype=np.int64)
+        sizes = np.array([self._work_size(t, len(n[0])) for n in nodes], dtype=np.int64)
+        return tree.subtrees(t, self.weights, flat, offsets, used, blocks, depth, self.criterion,
+                             self.replies, RUNAWAY_GUESSES, sizes, stop)  # fmt: skip
 
     def _batch(self, t: CodeTables, nodes):
         """Nodes (candidates, guesses so far, ...) as flat arrays for the parallel kernels."""
@@ -173,13 +157,6 @@ class PartitionStrategy(Strategy):
         used = np.array([s.used for s in sym], dtype=np.int64)
         blocks = np.array([s.blocks for s in sym], dtype=np.int64).reshape(len(nodes), -1)
         return flat, offsets, used, blocks
-
-    def _units(self, t: CodeTables, units) -> np.ndarray:
-        flat, offsets, used, blocks = self._batch(t, units)
-        depth = np.array([u[2] for u in units], dtype=np.int64)
-        sizes = np.array([self._work_size(t, len(u[0])) for u in units], dtype=np.int64)
-        return tree.subtrees(t, self.weights, flat, offsets, used, blocks, depth, self.criterion,
-                             self.replies, RUNAWAY_GUESSES, sizes)  # fmt: skip
 
 
 class Knuth(PartitionStrategy):

@@ -1,0 +1,147 @@
+"""evaluate and compare with --executor, --checkpoint; Ctrl-C through the real entry point."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_without_dask_the_dask_executor_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if the extra were not installed
+    code, out, err = run("evaluate", "--executor", "dask")
+    assert code == 2 and out == ""
+    assert "pip install 'mastermind-lab[distributed]'" in err and "Traceback" not in err
+
+
+def test_cluster_options_need_the_dask_executor():
+    code, _, err = run("evaluate", "--workers", "2")
+    assert code == 2 and "--executor dask" in err
+    code, _, err = run("evaluate", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2")
+    assert code == 2 and "--workers" in err
+    code, _, err = run("evaluate", "-s", "random", "--checkpoint", "x.jsonl")
+    assert code == 2 and "randomised" in err
+
+
+def test_evaluate_resumes_from_its_checkpoint(tmp_path):
+    path = tmp_path / "knuth.jsonl"
+    args = ["evaluate", "--checkpoint", str(path), "--unit-size", "64", "--json"]
+    code, out, err = run(*args)
+    assert code == 0 and err == ""
+    first = json.loads(out)
+    assert (first["first_guess"], first["total"]) == ("1122", 5801)
+    lines = path.read_text().splitlines()
+    assert len(lines) > 20  # the header, the guesses chosen while splitting, the subtrees
+    path.write_text("\n".join(lines[: len(lines) // 2]) + "\n")  # as if stopped half way
+    code, out, err = run(*args)
+    assert code == 0 and "resuming from" in err
+    again = json.loads(out)
+    assert again["distribution"] == first["distribution"] and again["first_guess"] == "1122"
+
+
+def test_a_damaged_checkpoint_is_one_line_and_exit_2(tmp_path):
+    path = tmp_path / "knuth.jsonl"
+    path.write_text('{"mastermind-checkpoint": 1, "run": {"strategy": "knuth"}}\n')
+    code, out, err = run("evaluate", "--checkpoint", str(path), "--unit-size", "64")
+    assert code == 2 and out == "" and "belongs to another run" in err and len(err.splitlines()) == 1
+
+
+def test_compare_keeps_one_checkpoint_per_strategy(tmp_path):
+    args = ["compare", "--strategies", "knuth,most-parts", "--checkpoint", str(tmp_path), "--unit-size", "64"]
+    code, out, err = run(*args, "--json")
+    assert code == 0, err
+    assert [s["total"] for s in json.loads(out)] == [5801, 5668]
+    assert sorted(p.name.split("-4x6-")[0] for p in tmp_path.iterdir()) == ["knuth", "most-parts"]
+
+
+@pytest.mark.slow
+def test_compare_on_a_local_dask_cluster():
+    code, out, err = run(
+        "compare", "--strategies", "knuth,entropy", "--executor", "dask", "--workers", "2",
+        "--unit-size", "100", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert [(s["first_guess"], s["total"]) for s in json.loads(out)] == [("1122", 5801), ("1234", 5722)]
+
+
+def _interrupt(tmp_path, *extra):
+    """Start a 6-peg 9-colour evaluation as a terminal would (its own process group), wait until it
+    has started its run, press Ctrl-C (SIGINT to the whole group)."""
+    path = tmp_path / "run.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind.cli", "evaluate", "--pegs", "6", "--colors", "9",
+         "--checkpoint", str(path), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 240  # a generous bound for starting on a loaded machine, not a timing
+    while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    return proc, out, err
+
+
+def _group_is_gone(pgid):
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_big_local_evaluation(tmp_path):
+    proc, out, err = _interrupt(tmp_path)
+    assert proc.returncode == 130
+    assert out == "" and "interrupted" in err and "Traceback" not in err
+    assert _group_is_gone(proc.pid)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_dask_evaluation_and_its_cluster(tmp_path):
+    proc, out, err = _interrupt(tmp_path, "--executor", "dask", "--workers", "2")
+    assert proc.returncode == 130
+    assert out == "" and "interrupted" in err and "Traceback" not in err
+    assert _group_is_gone(proc.pid)  # the workers and their nannies are gone too
+
+
+@pytest.mark.slow
+def test_kill_9_loses_nothing_recorded_and_the_same_command_finishes_the_run(tmp_path):
+    path = tmp_path / "run.jsonl"
+    command = [sys.executable, "-m", "mastermind.cli", "evaluate", "-s", "most-parts", "-p", "5", "-c", "8",
+               "--checkpoint", str(path), "--unit-size", "64", "--json"]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240  # a bound for a loaded machine, not a timing
+
+    def units_recorded():
+        return path.exists() and '"unit"' in path.read_text()
+
+    while not units_recorded() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.kill()  # SIGKILL: no handler runs
+    proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before it could be killed")  # pragma: no cover
+    done = path.read_text().count('"unit"')
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert again.returncode == 0, again.stderr
+    # every unit line written whole is used (a line being written when it was killed is dropped)
+    resumed = int(again.stderr.split(f"resuming from {path}: ")[1].split()[0])
+    assert 1 <= resumed <= done
+    stats = json.loads(again.stdout)
+    assert (stats["first_guess"], stats["total"], stats["games"]) == ("11223", 181834, 32768)

@@ -1,0 +1,233 @@
+"""Whole trees cut into units: the same result however they are cut, run, ordered or resumed."""
+
+import json
+import pickle
+import random
+
+import pytest
+
+from conftest import SMALL_GAMES
+from mastermind import Rules, evaluate, make_strategy, runner
+from mastermind.errors import CheckpointError, ExecutorError
+
+KNUTH_CLASSIC = {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}  # Knuth 1977: 5801 guesses in all
+
+
+class OneByOne(runner.Executor):
+    """Solves each unit from its description alone (as a Dask worker does), in a shuffled order,
+    and can stop (as Ctrl-C would) after a number of units."""
+
+    def __init__(self, seed=0, stop_after=None):
+        self.seed, self.stop_after, self.solved = seed, stop_after, []
+
+    def run(self, strategy, plan, units, record):
+        order = list(units)
+        random.Random(self.seed).shuffle(order)
+        for unit in order:
+            if self.stop_after is not None and len(self.solved) == self.stop_after:
+                raise KeyboardInterrupt
+            unit = pickle.loads(pickle.dumps(unit))
+            record([(unit, runner.solve_unit(unit))])
+            self.solved.append(unit.key)
+
+
+@pytest.mark.parametrize("name", ["knuth", "expected-size", "entropy", "most-parts"])
+@pytest.mark.parametrize("rules", [*SMALL_GAMES, Rules()], ids=repr)
+def test_any_cut_gives_the_whole_tree(name, rules):
+    whole = evaluate(make_strategy(name, rules))
+    for unit_size in (1, 7, 50):
+        strategy = make_strategy(name, rules)
+        stats = runner.evaluate(strategy, unit_size=unit_size)
+        assert (stats.first_guess, stats.distribution) == (whole.first_guess, whole.distribution)
+
+
+def test_knuth_classic_in_units_solved_one_by_one_in_any_order():
+    strategy = make_strategy("knuth", Rules())
+    for seed in (1, 2):
+        executor = OneByOne(seed)
+        outcome = runner.run(strategy, executor, unit_size=64)
+        assert outcome.distribution == KNUTH_CLASSIC
+        assert str(strategy.space.code(outcome.first_guess)) == "1122"
+        assert len(executor.solved) == outcome.units > 20
+
+
+def test_first_guess_override_and_a_strategy_without_compiled_trees():
+    rules = Rules()
+    forced = runner.evaluate(make_strategy("knuth", rules, first="1234"), unit_size=100)
+    assert str(forced.first_guess) == "1234"
+    assert forced.distribution == evaluate(make_strategy("knuth", rules, first="1234")).distribution
+    six = runner.run(make_strategy("six-guess", rules), OneByOne(), unit_size=100)
+    assert six.distribution == {1: 1, 2: 1, 3: 1, 4: 351, 5: 729, 6: 213}  # total 6333
+
+
+def test_a_randomised_strategy_has_no_tree_to_split():
+    with pytest.raises(ValueError, match="randomised"):
+        runner.plan(make_strategy("random", Rules()))
+
+
+def test_the_cut_follows_the_first_replies_then_splits_big_subtrees():
+    strategy = make_strategy("knuth", Rules())
+    plan = runner.plan(strategy, unit_size=100)
+    assert all(u.size <= 100 for u in plan.units)
+    assert sum(u.size for u in plan.units) + sum(plan.found.values()) == 1296
+    depths = {u.depth for u in plan.units}
+    assert 2 in depths and 3 in depths  # small reply classes of 1122 whole, big ones cut again
+    assert runner.plan(strategy).units == [runner.Unit(strategy.spec(), (), 1296)]
+
+
+# --- checkpoints ------------------------------------------------------------------------------
+
+
+def test_an_interrupted_run_resumes_and_computes_only_what_is_left(tmp_path):
+    path = tmp_path / "run.jsonl"
+    strategy = make_strategy("knuth", Rules())
+    first = OneByOne(seed=3, stop_after=25)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(strategy, first, checkpoint=path, unit_size=64)
+    again = OneByOne(seed=4)
+    outcome = runner.run(strategy, again, checkpoint=path, unit_size=64)
+    assert outcome.distribution == KNUTH_CLASSIC
+    assert outcome.resumed == 25
+    assert set(again.solved).isdisjoint(first.solved)
+    assert len(again.solved) == outcome.units - 25
+    # once finished, a third run has nothing left to do
+    third = OneByOne()
+    assert runner.run(strategy, third, checkpoint=path, unit_size=64).distribution == KNUTH_CLASSIC
+    assert third.solved == []
+
+
+def test_a_line_cut_short_by_a_killed_process_is_dropped(tmp_path):
+    path = tmp_path / "run.jsonl"
+    strategy = make_strategy("most-parts", Rules())
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(strategy, OneByOne(stop_after=10), checkpoint=path, unit_size=64)
+    with open(path, "a") as out:
+        out.write('{"check": "0123", "unit": {"key": "7:1/')  # kill -9 in the middle of a write
+    again = OneByOne()
+    outcome = runner.run(strategy, again, checkpoint=path, unit_size=64)
+    assert outcome.resumed == 10 and len(again.solved) == outcome.units - 10
+    assert sum(k * n for k, n in outcome.distribution.items()) == 5668  # Kooi 2005
+    assert all(json.loads(line) for line in path.read_text().splitlines())  # the cut line is gone
+
+
+def _interrupted(path, name="knuth"):
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(make_strategy(name, Rules()), OneByOne(stop_after=5), checkpoint=path, unit_size=64)
+    return path.read_text().splitlines()
+
+
+def test_a_damaged_checkpoint_is_refused(tmp_path):
+    path = tmp_path / "run.jsonl"
+    lines = _interrupted(path)
+    item = json.loads(lines[-1])
+    assert "unit" in item
+    first_class = next(iter(item["unit"]["distribution"]))
+    item["unit"]["distribution"][first_class] += 1  # one secret too many: the checksum fails
+    path.write_text("\n".join([*lines[:-1], json.dumps(item)]) + "\n")
+    with pytest.raises(CheckpointError, match=f"damaged at line {len(lines)}"):
+        runner.run(make_strategy("knuth", Rules()), OneByOne(), checkpoint=path, unit_size=64)
+
+
+def test_a_unit_that_does_not_fit_the_plan_is_refused_even_with_a_good_checksum(tmp_path):
+    path = tmp_path / "run.jsonl"
+    lines = _interrupted(path)
+    item = json.loads(lines[-1])
+    dist = item["unit"]["distribution"]
+    dist[max(dist, key=int)] += 1
+    item["check"] = runner._check(item["unit"])
+    path.write_text("\n".join([*lines[:-1], json.dumps(item)]) + "\n")
+    with pytest.raises(CheckpointError, match="damaged"):
+        runner.run(make_strategy("knuth", Rules()), OneByOne(), checkpoint=path, unit_size=64)
+
+
+def test_a_checkpoint_of_another_run_or_not_a_checkpoint_is_refused(tmp_path):
+    path = tmp_path / "run.jsonl"
+    _interrupted(path, "entropy")
+    with pytest.raises(CheckpointError, match="belongs to another run"):
+        runner.run(make_strategy("knuth", Rules()), OneByOne(), checkpoint=path, unit_size=64)
+    with pytest.raises(CheckpointError, match="belongs to another run"):  # another cut
+        runner.run(make_strategy("entropy", Rules()), OneByOne(), checkpoint=path, unit_size=65)
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes\n")
+    with pytest.raises(CheckpointError, match="not a mastermind checkpoint"):
+        runner.run(make_strategy("knuth", Rules()), OneByOne(), checkpoint=other, unit_size=64)
+    assert other.read_text() == "my notes\n"
+
+
+def test_the_default_checkpoint_is_named_by_the_run():
+    a = runner.default_checkpoint(make_strategy("knuth", Rules()))
+    b = runner.default_checkpoint(make_strategy("knuth", Rules(), first="1123"))
+    c = runner.default_checkpoint(make_strategy("knuth", Rules(pegs=5, colors=8)))
+    assert len({a, b, c}) == 3
+    assert a.name.startswith("knuth-4x6-") and c.name.startswith("knuth-5x8-")
+    assert a == runner.default_checkpoint(make_strategy("knuth", Rules()))
+
+
+def test_progress_counts_units_and_secrets():
+    seen = []
+    runner.run(make_strategy("knuth", Rules()), progress=seen.append, unit_size=64)
+    solve = [p for p in seen if p.stage == "solve"]
+    assert solve[-1].units_done == solve[-1].units and solve[-1].secrets_done == 1296
+    assert [p.secrets_done for p in solve] == sorted(p.secrets_done for p in solve)
+    assert any(p.stage == "split" for p in seen)
+
+
+# --- Dask -------------------------------------------------------------------------------------
+
+
+def test_without_dask_the_executor_says_how_to_install_it(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import fails as if not installed
+    with pytest.raises(ExecutorError, match=r"pip install 'mastermind-lab\[distributed\]'"):
+        runner.make_executor("dask")
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    executor = runner.DaskExecutor(workers=2)
+    yield executor
+    executor.close()
+
+
+@pytest.mark.slow
+def test_dask_gives_the_local_result(dask_cluster):
+    strategy = make_strategy("knuth", Rules())
+    stats = runner.evaluate(strategy, dask_cluster, unit_size=64)
+    assert str(stats.first_guess) == "1122" and stats.distribution == KNUTH_CLASSIC
+    rules = Rules(pegs=4, colors=5, repeats=False)
+    local = evaluate(make_strategy("entropy", rules))
+    assert runner.evaluate(make_strategy("entropy", rules), dask_cluster, unit_size=5).distribution == (
+        local.distribution
+    )
+
+
+@pytest.mark.slow
+def test_dask_resumes_a_checkpoint(dask_cluster, tmp_path):
+    path = tmp_path / "run.jsonl"
+    strategy = make_strategy("expected-size", Rules())
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(strategy, OneByOne(stop_after=30), checkpoint=path, unit_size=64)
+    outcome = runner.run(strategy, dask_cluster, checkpoint=path, unit_size=64)
+    assert outcome.resumed == 30
+    assert outcome.distribution == {1: 1, 2: 10, 3: 54, 4: 645, 5: 583, 6: 3}  # total 5696
+
+
+@pytest.mark.slow
+def test_the_units_of_a_lost_dask_worker_are_computed_again(dask_cluster):
+    import os
+    import signal
+
+    client = dask_cluster.client
+    victim = sorted(client.run(os.getpid).items())[0][1]
+    killed = []
+
+    def kill_once(status):
+        if status.stage == "solve" and status.units_done >= 1 and not killed:
+            os.kill(victim, signal.SIGKILL)
+            killed.append(status.units_done)
+
+    outcome = runner.run(make_strategy("knuth", Rules()), dask_cluster, progress=kill_once, unit_size=32)
+    assert killed and killed[0] < outcome.units
+    assert outcome.distribution == KNUTH_CLASSIC
+    client.wait_for_workers(2, timeout=30)  # the nanny starts a new worker
