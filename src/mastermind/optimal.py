@@ -2,13 +2,10 @@
 
 :func:`solve_position` finds the least total number of guesses over the secrets still possible
 (the expected case times their number), within the guesses left, and a tree that reaches it.
-The compiled search is in :mod:`mastermind._kernels.optimal`; this module runs it on all cores:
-the guesses of the position (its "root guesses", only the least of each symmetry class, in
-order of their lower bound) are tried one after another, and the cells a root guess leaves are
-solved in parallel, largest first, each with the budget left by the others' bounds or exact
-costs. The compiled calls release the GIL and are polled, so Ctrl-C stops the search at once.
-The tree found does not depend on the number of cores or on the order in which cells finish
-(see the module documentation of the kernel).
+The compiled search is in :mod:`mastermind._kernels.optimal`; this module runs it on all cores
+from Python threads (the compiled calls release the GIL): see :func:`_solve_set`. The main
+thread polls the workers, so Ctrl-C stops every compiled search at once. The tree found does
+not depend on the number of workers or on the order in which their work finishes.
 """
 
 from __future__ import annotations

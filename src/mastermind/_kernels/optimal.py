@@ -221,26 +221,67 @@ def node_parts(n, size, pegs, colors, m):
 
 
 @njit(cache=True)
+def _count_cells(fbm, S, n, size, nrep, dlb, counts, bnd):
+    """Every guess's cell sizes (``counts[g * nrep + f]``) and bound (``bnd[g]``), reading the
+    reply matrix secret by secret: it is symmetric, so row s is the reply of every guess to s."""
+    for g in range(size):
+        bnd[g] = n
+    for j in range(n):
+        row = fbm[S[j]]
+        for g in range(size):
+            i = g * nrep + row[g]
+            c = counts[i]
+            counts[i] = c + 1
+            bnd[g] += dlb[c]
+    for j in range(n):  # a guess that is a secret was counted a cell of 1 for its win
+        bnd[S[j]] -= dlb[0]
+
+
+@njit(cache=True)
+def _clear_cells(fbm, S, n, size, nrep, counts):
+    if n < nrep:
+        for j in range(n):
+            row = fbm[S[j]]
+            for g in range(size):
+                counts[g * nrep + row[g]] = 0
+    else:
+        counts[:] = 0
+
+
+@njit(cache=True, inline="always")
+def _feasible(counts, g, n, nrep, win, dmin, left):
+    """Whether no cell of g holds every secret, and each can be finished in time."""
+    biggest = 0
+    for f in range(nrep):
+        c = counts[g * nrep + f]
+        if f != win and c > biggest:
+            biggest = c
+    return biggest < n and dmin[biggest] <= left - 1
+
+
+@njit(cache=True)
 def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, glist,
                   gbound, relabel, absent_list):  # fmt: skip
     """Bound every playable least guess of its class; returns how many were kept (those whose
     bound is below ``budget``), with their codes in ``glist`` (ascending) and bounds in
     ``gbound``.
 
-    The replies are read secret by secret: the reply matrix is symmetric, so row s holds the
-    reply of every guess to secret s, read in order; ``counts`` (size * replies, all zero on
-    entry and on exit) holds every guess's cell sizes, ``bnd`` (size) every guess's bound.
+    The replies are read secret by secret along the rows of the (symmetric) reply matrix. First
+    the set of replies each guess sees, as a bit mask (a vectorisable OR per guess and secret):
+    ``lb[c] >= 2c - 1`` for every cell, with equality up to b + 1 secrets, so
+    ``n + 2 (n - w) - k`` for k cells (w: the guess is a secret) is a bound, exact when
+    ``n <= b + 1``. Otherwise the guesses it leaves below the budget that are least of their
+    class get their exact bound from their cell sizes: counted one guess at a time (giving up
+    at the budget) when they are few, else for every guess in one more pass. ``counts``
+    (size * replies, all zero on entry and on exit), ``bnd`` and ``bits`` (size) are scratch.
     """
     fbm, digits, dlb, dmin = t.fbm, t.digits, t.dlb, t.dmin
     pegs, colors = t.pegs, t.colors
     size = digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
-    small = n <= t.replies + 1 and win < 64
-    if small:
-        # Every cell has at most b + 1 secrets, where lb[c] = 2c - 1: the bound is
-        # n + 2 (n - w) - k for k cells (w: the guess is a secret), so the set of replies seen
-        # (a bit mask, one vectorisable pass per secret) is all that is needed.
+    masks = win < 64  # up to 7 pegs: the replies fit a 64-bit mask
+    if masks:
         for g in range(size):
             bits[g] = 0
         for j in range(n):
@@ -262,17 +303,7 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
             else:
                 bnd[g] = 3 * n - 2 * w - k
     else:
-        for g in range(size):
-            bnd[g] = n
-        for j in range(n):
-            row = fbm[S[j]]
-            for g in range(size):
-                i = g * nrep + row[g]
-                c = counts[i]
-                counts[i] = c + 1
-                bnd[g] += dlb[c]
-        for j in range(n):  # a guess that is a secret was counted a cell of 1 for its win
-            bnd[S[j]] -= dlb[0]
+        _count_cells(fbm, S, n, size, nrep, dlb, counts, bnd)
     present = np.int64(0)
     for j in range(n):
         present |= t.cmask[S[j]]
@@ -294,27 +325,54 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
             digits, g, group, gbase, m, used, pegs, colors, relabel
         ):
             continue
-        if not small:
-            biggest = 0
-            for f in range(nrep):
-                c = counts[g * nrep + f]
-                if f != win and c > biggest:
-                    biggest = c
-            if biggest == n or dmin[biggest] > left - 1:
-                continue
+        if not masks and not _feasible(counts, g, n, nrep, win, dmin, left):
+            continue
         glist[k] = g
         gbound[k] = bnd[g]
         k += 1
-    if small:
-        pass
-    elif n < nrep:  # clear what was counted
-        for j in range(n):
-            row = fbm[S[j]]
-            for g in range(size):
-                counts[g * nrep + row[g]] = 0
-    else:
-        counts[:] = 0
-    return k
+    if not masks:
+        _clear_cells(fbm, S, n, size, nrep, counts)
+        return k
+    if n <= t.replies + 1 or k == 0:
+        return k
+    kept = 0
+    if 4 * k < size:  # few: one at a time, giving up at the budget
+        hist = counts[:nrep]
+        seen = counts[nrep : 2 * nrep]
+        for i in range(k):
+            g = glist[i]
+            bound = n
+            touched = 0
+            biggest = 0
+            for j in range(n):
+                f = fbm[g, S[j]]
+                c = hist[f]
+                hist[f] = c + 1
+                if c == 0:
+                    seen[touched] = f
+                    touched += 1
+                if f != win:
+                    bound += dlb[c]
+                    if c + 1 > biggest:
+                        biggest = c + 1
+                    if bound >= budget:
+                        break
+            for q in range(touched):
+                hist[seen[q]] = 0
+            if bound < budget and biggest < n and dmin[biggest] <= left - 1:
+                glist[kept] = g
+                gbound[kept] = bound
+                kept += 1
+        return kept
+    _count_cells(fbm, S, n, size, nrep, dlb, counts, bnd)  # many: every guess in one pass
+    for i in range(k):
+        g = glist[i]
+        if bnd[g] < budget and _feasible(counts, g, n, nrep, win, dmin, left):
+            glist[kept] = g
+            gbound[kept] = bnd[g]
+            kept += 1
+    _clear_cells(fbm, S, n, size, nrep, counts)
+    return kept
 
 
 @njit(cache=True)
