@@ -75,6 +75,12 @@ def test_compare_on_a_local_dask_cluster():
     assert [(s["first_guess"], s["total"]) for s in json.loads(out)] == [("1122", 5801), ("1234", 5722)]
 
 
+def _hear_ctrl_c():
+    """In the child: SIGINT as on a terminal, even when the tests run as a background job (which
+    starts with SIGINT ignored, and children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(tmp_path, *extra):
     """Start a 6-peg 9-colour evaluation as a terminal would (its own process group), wait until it
     has started its run, press Ctrl-C (SIGINT to the whole group)."""
@@ -83,6 +89,7 @@ def _interrupt(tmp_path, *extra):
         [sys.executable, "-m", "mastermind.cli", "evaluate", "--pegs", "6", "--colors", "9",
          "--checkpoint", str(path), *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=_hear_ctrl_c,
     )  # fmt: skip
     deadline = time.monotonic() + 240  # a generous bound for starting on a loaded machine, not a timing
     while not path.exists() and proc.poll() is None and time.monotonic() < deadline:

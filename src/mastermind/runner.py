@@ -422,6 +422,7 @@ class DaskExecutor(Executor):
         self.workers = workers
         self._client: Any = None
         self._cluster: Any = None
+        self._pids: list[int] = []
 
     @staticmethod
     def require() -> None:
@@ -459,6 +460,7 @@ class DaskExecutor(Executor):
                     if main:
                         signal.signal(signal.SIGINT, handler)
                 self._client = Client(self._cluster)
+                self._pids = sorted(self._client.run(os.getpid).values())
             else:
                 self._client = Client(self.address, timeout=10)
         except (OSError, TimeoutError) as err:
@@ -518,6 +520,27 @@ class DaskExecutor(Executor):
             for i, task in enumerate(tasks)
         ]
         self._gather(futures, lambda i, dists: record(list(zip(tasks[i], dists, strict=True))))
+
+    def abandon(self) -> None:
+        """For a process about to exit on Ctrl-C, without the orderly shutdown (a second or more
+        on a busy machine): the workers of a cluster started here are killed at once (SIGKILL;
+        one started again after a loss is not known here, and ends with this process); the
+        connection to a cluster given by its address is closed, and that cluster runs on."""
+        if self._cluster is not None:
+            self._kill_local_workers()
+        elif self._client is not None:
+            with contextlib.suppress(Exception):
+                self._client.close(timeout=1)
+        self._client = self._cluster = None
+
+    def _kill_local_workers(self) -> None:
+        import psutil  # a dependency of distributed
+
+        for pid in self._pids:
+            with contextlib.suppress(OSError, psutil.Error):
+                if psutil.Process(pid).ppid() == os.getpid():  # still our worker, not a reused pid
+                    os.kill(pid, signal.SIGKILL)
+        self._pids = []
 
     def close(self) -> None:
         client, cluster = self._client, self._cluster

@@ -56,11 +56,11 @@ def executor_options(checkpoint_help: str) -> Callable[[Callable], Callable]:
 def make_executor(scale: dict[str, Any]) -> Iterator[Any]:
     """The executor the options ask for, closed after use.
 
-    On Ctrl-C with a Dask cluster started here, the tasks are cancelled and the workers told to
-    drop what they compute; then the command ends at once rather than wait for the cluster's
-    orderly shutdown (a second or more on a busy machine): the worker processes of a local
-    cluster end with the process that started them, and every finished subtree is already in
-    the checkpoint.
+    On Ctrl-C the run's kernels have stopped (local) or its tasks are cancelled and the workers
+    told to drop what they compute (Dask); every finished subtree is already on disk in the
+    checkpoint and the progress display is gone. Then the command ends at once, with os._exit,
+    rather than wait for an orderly shutdown of the cluster and of the interpreter (together
+    a second or more on a busy machine); a local cluster's worker processes are killed first.
     """
     from ..runner import DaskExecutor
     from ..runner import make_executor as make
@@ -73,13 +73,12 @@ def make_executor(scale: dict[str, Any]) -> Iterator[Any]:
     try:
         yield executor.__enter__()
     except KeyboardInterrupt:
-        if isinstance(executor, DaskExecutor) and scale["scheduler"] is None:
-            click.echo("mastermind: interrupted", err=True)
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(130)
-        executor.close()
-        raise
+        if isinstance(executor, DaskExecutor):
+            executor.abandon()
+        click.echo("mastermind: interrupted", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     except BaseException:
         executor.close()
         raise

@@ -1,0 +1,168 @@
+"""Whole-tree evaluations through the runner: the local executor against a Dask LocalCluster.
+
+    python benchmarks/dask_scale.py overhead [--pegs 5 --colors 8] [--repeat 3]
+        every partition strategy, local executor and a 2-worker LocalCluster, best of N each
+    python benchmarks/dask_scale.py run --pegs 6 --colors 9 --strategy knuth --executor dask --workers 2
+        one whole evaluation, with its time, units and result (--checkpoint FILE to resume one)
+    python benchmarks/dask_scale.py ctrl-c [--after 5 --repeat 3] [-- --executor dask --workers 2]
+        how long `mastermind evaluate -p 6 -c 9` takes to exit after Ctrl-C (SIGINT to its process
+        group, as a terminal sends it), N seconds after its run has started
+
+Times are the run alone: the cluster is started and every worker has loaded the strategy's
+compiled kernels first (both reported apart). Needs the distributed extra for --executor dask.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+
+from mastermind import Rules, make_strategy, runner
+
+STRATEGIES = ["knuth", "expected-size", "entropy", "most-parts"]
+
+
+def once(name: str, rules: Rules, executor: runner.Executor, checkpoint: str | None = None):
+    strategy = make_strategy(name, rules)
+    started = time.perf_counter()
+    executor.prepare(strategy)
+    prepared = time.perf_counter() - started
+    last = [time.perf_counter()]
+
+    def progress(status: runner.RunProgress) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 60:
+            last[0] = now
+            print(f"  {status.stage}: {status.units_done}/{status.units} units, "
+                  f"{status.secrets_done:,}/{status.secrets:,} secrets", flush=True)  # fmt: skip
+
+    outcome = runner.run(strategy, executor, checkpoint=checkpoint, progress=progress)
+    return strategy, outcome, prepared
+
+
+def overhead(args: argparse.Namespace) -> None:
+    rules = Rules(pegs=args.pegs, colors=args.colors)
+    print(f"{rules.describe()}: best of {args.repeat}, seconds of the run after warm-up")
+    print(f"{'strategy':<14} {'local':>8} {'dask x2':>8} {'ratio':>6} {'units':>6}  total (identical)")
+    started = time.perf_counter()
+    with runner.DaskExecutor(workers=2) as dask:
+        print(f"(2-worker LocalCluster started in {time.perf_counter() - started:.2f} s)")
+        for name in args.strategies.split(","):
+            local_best = dask_best = float("inf")
+            results = set()
+            for _ in range(args.repeat):
+                _, out, _ = once(name, rules, runner.LocalExecutor())
+                local_best = min(local_best, out.seconds)
+                results.add((out.first_guess, tuple(out.distribution.items())))
+                _, out, _ = once(name, rules, dask)
+                dask_best = min(dask_best, out.seconds)
+                results.add((out.first_guess, tuple(out.distribution.items())))
+            assert len(results) == 1, f"{name}: local and Dask differ: {results}"
+            total = sum(k * n for k, n in out.distribution.items())
+            print(f"{name:<14} {local_best:8.2f} {dask_best:8.2f} {dask_best / local_best:6.2f} "
+                  f"{out.units:6d}  {total}", flush=True)  # fmt: skip
+
+
+def one_run(args: argparse.Namespace) -> None:
+    rules = Rules(pegs=args.pegs, colors=args.colors)
+    started = time.perf_counter()
+    if args.executor == "dask":
+        executor: runner.Executor = runner.DaskExecutor(workers=args.workers)
+        executor.__enter__()
+        print(f"{args.workers}-worker LocalCluster started in {time.perf_counter() - started:.2f} s")
+    else:
+        if args.workers:
+            import numba
+
+            numba.set_num_threads(args.workers)
+        executor = runner.LocalExecutor()
+    try:
+        strategy, out, prepared = once(args.strategy, rules, executor, args.checkpoint)
+    finally:
+        executor.close()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    total = sum(k * n for k, n in out.distribution.items())
+    where = args.executor + (f" x{args.workers}" if args.workers else f" ({os.cpu_count()} cores)")
+    print(f"{args.strategy} on {rules.describe()} [{where}]: first {strategy.space.code(out.first_guess)}, "
+          f"total {total}, mean {total / strategy.space.size:.4f}, max {max(out.distribution)}; "
+          f"run {out.seconds:.1f} s (prepare {prepared:.1f} s), {out.units} units "
+          f"({out.resumed} from the checkpoint), driver peak {peak} MiB")  # fmt: skip
+    print("distribution", out.distribution)
+
+
+def _hear_ctrl_c() -> None:
+    """In the child: SIGINT as on a terminal, even when this script runs as a background job
+    (which starts with SIGINT ignored, and children inherit that)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _alive_in_group(pgid: int) -> bool:
+    """Whether a process of the group still runs (ended ones waiting to be reaped do not count)."""
+    import subprocess
+
+    states = subprocess.run(["ps", "-o", "stat=", "-g", str(pgid)], capture_output=True, text=True).stdout
+    return any(not state.startswith("Z") for state in states.split())
+
+
+def ctrl_c(args: argparse.Namespace) -> None:
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+
+    extra = [a for a in args.extra if a != "--"]
+    print(f"mastermind evaluate -p 6 -c 9 {' '.join(extra)}: SIGINT {args.after} s after the run starts")
+    for _ in range(args.repeat):
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "run.jsonl")
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "mastermind.cli", "evaluate", "-p", "6", "-c", "9",
+                 "--checkpoint", path, *extra],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                preexec_fn=_hear_ctrl_c,
+            )  # fmt: skip
+            while not os.path.exists(path) and proc.poll() is None:
+                time.sleep(0.05)
+            time.sleep(args.after)
+            sent = time.perf_counter()
+            os.killpg(proc.pid, signal.SIGINT)
+            _, err = proc.communicate(timeout=120)
+            gone = time.perf_counter() - sent
+            while _alive_in_group(proc.pid):  # and its group (a local cluster's workers) has ended
+                time.sleep(0.01)
+            ended = time.perf_counter() - sent
+            print(f"  exit {proc.returncode} after {gone:.2f} s, every process of its group ended "
+                  f"after {ended:.2f} s; stderr: {err.strip()!r}", flush=True)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    a = sub.add_parser("overhead")
+    a.add_argument("--pegs", type=int, default=5)
+    a.add_argument("--colors", type=int, default=8)
+    a.add_argument("--repeat", type=int, default=3)
+    a.add_argument("--strategies", default=",".join(STRATEGIES))
+    b = sub.add_parser("run")
+    b.add_argument("--pegs", type=int, required=True)
+    b.add_argument("--colors", type=int, required=True)
+    b.add_argument("--strategy", default="knuth")
+    b.add_argument("--executor", choices=["local", "dask"], default="local")
+    b.add_argument("--workers", type=int)
+    b.add_argument("--checkpoint")
+    c = sub.add_parser("ctrl-c")
+    c.add_argument("--after", type=float, default=5)
+    c.add_argument("--repeat", type=int, default=3)
+    c.add_argument("extra", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    {"overhead": overhead, "run": one_run, "ctrl-c": ctrl_c}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
