@@ -138,14 +138,14 @@ def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
                     )  # fmt: skip
                 else:  # resumed work is there from the start and does not speed up the ETA
                     state["task"] = bar.add_task(
-                        label, total=status.secrets, completed=status.secrets_done, units=""
+                        label, total=status.secrets, completed=status.secrets_done, units="secrets"
                     )
             if status.stage == "split":
                 bar.update(state["task"], total=status.units, completed=status.units_done)
             else:
                 bar.update(
                     state["task"], completed=status.secrets_done,
-                    units=f"subtrees {status.units_done}/{status.units}",
+                    units=f"secrets, subtrees {status.units_done}/{status.units}",
                 )  # fmt: skip
 
         yield update
