@@ -152,3 +152,24 @@ def test_kill_9_loses_nothing_recorded_and_the_same_command_finishes_the_run(tmp
     assert 1 <= resumed <= done
     stats = json.loads(again.stdout)
     assert (stats["first_guess"], stats["total"], stats["games"]) == ("11223", 181834, 32768)
+
+
+@pytest.mark.slow
+def test_evaluate_on_an_existing_cluster_by_its_address():
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
+        code, out, err = run(
+            "evaluate", "-s", "expected-size", "--executor", "dask", "--scheduler", cluster.scheduler_address,
+            "--unit-size", "64", "--json",
+        )  # fmt: skip
+        assert code == 0, err
+        assert (json.loads(out)["first_guess"], json.loads(out)["total"]) == ("1123", 5696)
+        assert len(cluster.workers) == 2  # the cluster is not ours to shut down
+
+
+@pytest.mark.slow  # waits for the connection to time out
+def test_an_unreachable_scheduler_is_one_line_and_exit_2():
+    code, out, err = run("evaluate", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9")
+    assert code == 2 and out == ""
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and "Traceback" not in err
