@@ -272,17 +272,21 @@ def guess(
             return "again"
         return "reply"
 
+    def read(prompt: str) -> tuple[str, str]:
+        """The next non-empty line and what :func:`command` made of it; the end of input stops."""
+        while True:
+            line = ask(prompt, err=as_json)
+            if line is None:
+                stop()
+            if line:
+                return command(line), line
+
     def repair(problem: str) -> None:
         """Show what is wrong and take commands until a row is corrected or taken back."""
         say(f"[bold red]{escape(problem[0].upper() + problem[1:])}.[/]")
         board(console, notation, game.history, rules)
         while True:
-            line = ask("fix ROW REPLY, undo or quit> ", err=as_json)
-            if line is None:
-                stop()
-            if not line:
-                continue
-            outcome = command(line)
+            outcome, _ = read("fix ROW REPLY, undo or quit> ")
             if outcome == "again":
                 return
             if outcome == "reply":
@@ -318,12 +322,7 @@ def guess(
             say(f"  reply: {move.reply}", markup=False)
             continue
         while True:
-            line = ask("your reply> ", err=as_json)
-            if line is None:
-                stop()
-            if not line:
-                continue
-            outcome = command(line)
+            outcome, line = read("your reply> ")
             if outcome == "again":
                 break
             if outcome == "ask":
