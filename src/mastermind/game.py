@@ -131,6 +131,7 @@ class Game:
         self._player: Strategy | None = None
         self._proposals: dict[tuple[Move, ...], Code] = {}
         self._strategy_problem: Problem | None = None
+        self._problems: dict[tuple[Move, ...], Problem | None] = {}
         if self.breaker is not None:
             self.player()  # a strategy that cannot play this game: refused before the game starts
 
@@ -204,6 +205,12 @@ class Game:
             return None
         if not self.space.enumerable:
             return self._strategy_problem
+        key = tuple(self.moves)
+        if key not in self._problems:  # read several times a move: diagnosed once per history
+            self._problems = {key: self._diagnose()}
+        return self._problems[key]
+
+    def _diagnose(self) -> Problem | None:
         history = self.history
         rows = smallest_contradiction(self.rules, history)
         if rows is None:
