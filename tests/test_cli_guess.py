@@ -53,8 +53,9 @@ def test_bad_replies_are_explained_and_asked_again():
     script = ["x", "5,0", "3,1", "1,2,3", "", "help", "board"] + KNUTH_REPLIES
     code, out, _ = run("guess", input="\n".join(script) + "\n")
     assert code == 0
-    assert "Not a reply: 'x' is not a reply: write BLACK,WHITE (e.g. 1,2) or pegs (e.g. BWW)" in out
-    assert "impossible reply '5,0': 5 black and 0 white cannot happen (there are only 4 pegs)" in out
+    assert "'x' is not a reply: write BLACK,WHITE (e.g. 1,2) or pegs (e.g. BWW). Try again" in out
+    assert "Not a reply" not in out  # said once
+    assert "impossible reply '5,0': there are only 4 pegs" in out
     assert "impossible reply '3,1'" in out and "the last peg cannot be right in another place" in out
     assert "'1,2,3' is not a reply" in out
     assert "fix ROW REPLY: correct an earlier reply" in out

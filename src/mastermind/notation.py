@@ -8,6 +8,7 @@ names the token it could not read and why.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ from .code import Code
 from .errors import FeedbackError, NotationError
 from .feedback import Feedback, possible_feedbacks
 from .rules import Rules
+from .text import plural, quote
 
 DIGITS = "123456789"
 DIGITS0 = "0123456789"
@@ -59,7 +61,7 @@ class Notation:
     def __post_init__(self) -> None:
         style = self.style or default_style(self.rules.colors)
         if style not in STYLES:
-            raise NotationError(f"unknown notation {style!r}; choose one of: {', '.join(STYLES)}")
+            raise NotationError(f"unknown notation {quote(style)}; choose one of: {', '.join(STYLES)}")
         if len(STYLES[style]) < self.rules.colors:
             raise NotationError(
                 f"notation {style!r} has only {len(STYLES[style])} symbols, "
@@ -92,14 +94,15 @@ class Notation:
         pegs = self.rules.pegs
         if len(token) != pegs:
             raise NotationError(
-                f"{raw.strip()!r} has {len(token)} symbols; a code has {pegs} pegs, e.g. {self.example()}"
+                f"{quote(raw.strip())} has {plural(len(token), 'symbol')}; a code has {plural(pegs, 'peg')}, "
+                f"e.g. {self.example()}"
             )
         last_error = ""
         for alphabet in self._alphabets(token):
             bad = [ch for ch in token if ch not in alphabet]
             if bad:
                 last_error = (
-                    f"{raw.strip()!r}: {bad[0]!r} is not a colour of this game "
+                    f"{quote(raw.strip())}: {bad[0]!r} is not a colour of this game "
                     f"(colours are {self.describe_symbols()})"
                 )
                 continue
@@ -107,7 +110,7 @@ class Notation:
             if not self.rules.repeats and len(set(colors)) != pegs:
                 repeated = next(ch for ch in token if token.count(ch) > 1)
                 raise NotationError(
-                    f"{raw.strip()!r}: colour {repeated!r} repeats, and this game allows no repeats"
+                    f"{quote(raw.strip())}: colour {repeated!r} repeats, and this game allows no repeats"
                 )
             return Code(colors)
         raise NotationError(last_error)
@@ -151,16 +154,17 @@ class Notation:
         where = f"history item {n} " if n is not None else ""
         sep = "=" if "=" in item else (":" if ":" in item else None)
         if sep is None:
-            raise NotationError(f"{where}{item!r} is not GUESS=BLACK,WHITE (e.g. {self.example()}=1,0)")
+            raise NotationError(f"{where}{quote(item)} is not GUESS=BLACK,WHITE (e.g. {self.example()}=1,0)")
         guess_text, feedback_text = item.split(sep, 1)
         if not feedback_text.strip():
             raise NotationError(
-                f"{where}{item!r} has no reply after {sep!r}: write BLACK,WHITE (e.g. 1,0), or - for none"
+                f"{where}{quote(item)} has no reply after {sep!r}: write BLACK,WHITE (e.g. 1,0), "
+                "or - for none"
             )
         try:
             return self.parse_code(guess_text), self.parse_feedback(feedback_text)
         except NotationError as err:
-            raise type(err)(f"{where}{item!r}: {err}") from None
+            raise type(err)(f"{where}{quote(item)}: {err}") from None
 
     def format_history(self, history: Iterable[tuple[Code | Sequence[int], Feedback]]) -> str:
         return " ".join(f"{self.format_code(g)}={f.black},{f.white}" for g, f in history)
@@ -173,7 +177,7 @@ def parse_feedback(text: str, rules: Rules) -> Feedback:
     (Feedback(black=1, white=2), Feedback(black=1, white=2))
     """
     raw = str(text).strip()
-    token = raw.strip("()[] ").lower()
+    token = ascii_digits(raw).strip("()[] ").lower()
     if token in ("", "-", "none", "0"):
         fb = Feedback(0, 0)
     elif re.fullmatch(r"[bw\s]+", token):
@@ -181,32 +185,49 @@ def parse_feedback(text: str, rules: Rules) -> Feedback:
     else:
         m = re.fullmatch(r"(\d+)\s*[,;/ ]\s*(\d+)", token)
         if not m:
-            raise FeedbackError(f"{raw!r} is not a reply: write BLACK,WHITE (e.g. 1,2) or pegs (e.g. BWW)")
-        fb = Feedback(int(m.group(1)), int(m.group(2)))
+            raise FeedbackError(
+                f"{quote(raw)} is not a reply: write BLACK,WHITE (e.g. 1,2) or pegs (e.g. BWW)"
+            )
+        fb = Feedback(_count(m.group(1), rules), _count(m.group(2), rules))
     check_feedback(fb, rules, raw)
     return fb
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with every decimal digit of any script (Arabic-Indic, Devanagari...) written 0-9.
+
+    >>> ascii_digits("\u0661\u0661\u0662\u0662")
+    '1122'
+    """
+    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in text)
+
+
+def _count(digits: str, rules: Rules) -> int:
+    """A number of key pegs; one with more digits than a game has pegs stands for "too many" (an int
+    of thousands of digits is refused by Python, and no game has that many pegs)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= len(str(rules.pegs)) else rules.pegs + 1
 
 
 def check_feedback(fb: Feedback, rules: Rules, raw: str | None = None) -> None:
     """Raise FeedbackError if no guess and secret of this game give ``fb``."""
     if fb in possible_feedbacks(rules.pegs, rules.colors, rules.repeats):
         return
-    shown = repr(raw) if raw is not None else f"{fb.black},{fb.white}"
+    shown = quote(raw) if raw is not None else f"{fb.black},{fb.white}"
     p = rules.pegs
     if fb.black + fb.white > p:
-        why = f"there are only {p} pegs"
+        why = f"there {'is' if p == 1 else 'are'} only {plural(p, 'peg')}"
     elif fb.black == p - 1 and fb.white == 1:
         why = (
             "with 1 peg there is no other place for a colour to be in"
             if p == 1
-            else f"if {p - 1} pegs are right, the last peg cannot be right in another place"
+            else f"if {plural(p - 1, 'peg')} {'is' if p == 2 else 'are'} right, the last peg cannot be "
+            "right in another place"
         )
     else:
         least = 2 * p - rules.colors
-        why = f"without repeats any two codes share at least {least} colours"
-    raise FeedbackError(
-        f"impossible reply {shown}: {fb.black} black and {fb.white} white cannot happen ({why})"
-    )
+        why = f"without repeats any two codes share at least {plural(least, 'colour')}"
+    raise FeedbackError(f"impossible reply {shown}: {why}")
 
 
 def format_pegs(fb: Feedback) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import MastermindError
+from .text import quote
 
 if TYPE_CHECKING:
     from .evaluation import Stats
@@ -27,9 +28,9 @@ def check_plot_path(path: str | Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in FORMATS:
-        raise PlotError(f"cannot draw {str(path)!r}: the file name must end in .{', .'.join(FORMATS)}")
+        raise PlotError(f"cannot draw {quote(path)}: the file name must end in .{', .'.join(FORMATS)}")
     if not path.parent.exists():
-        raise PlotError(f"cannot draw {str(path)!r}: folder {str(path.parent)!r} does not exist")
+        raise PlotError(f"cannot draw {quote(path)}: folder {quote(path.parent)} does not exist")
     return path
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from math import perm
 
 from .errors import RulesError
+from .text import plural, quote
 
 MIN_PEGS, MAX_PEGS = 1, 10
 MIN_COLORS, MAX_COLORS = 2, 36
@@ -56,7 +57,7 @@ class Rules:
     def describe(self) -> str:
         """A short human description, e.g. '4 pegs, 6 colours, repeats allowed'."""
         rep = "repeats allowed" if self.repeats else "no repeats"
-        return f"{self.pegs} pegs, {self.colors} colours, {rep}"
+        return f"{plural(self.pegs, 'peg')}, {plural(self.colors, 'colour')}, {rep}"
 
     def __repr__(self) -> str:
         extra = ""
@@ -80,4 +81,4 @@ def find_rules(name: str) -> Rules:
     try:
         return PRESETS[key]
     except KeyError:
-        raise RulesError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}") from None
+        raise RulesError(f"unknown preset {quote(name)}; choose one of: {', '.join(PRESETS)}") from None

@@ -375,7 +375,9 @@ def resumable(store, kind: str, which: str):
             fail(f"there is no unfinished {kind} game in the history {store.path} to resume")
         return stored
     if not which.isdigit():
-        fail(f"--resume takes a game's id (a number, see 'mastermind history'), not {which!r}")
+        from ..text import quote
+
+        fail(f"--resume takes a game's id (a number, see 'mastermind history'), not {quote(which)}")
     stored = store.get(int(which))
     if stored.kind != kind:
         fail(f"game {stored.id} is a {stored.kind} game, not a {kind} game")

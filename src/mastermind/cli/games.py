@@ -330,6 +330,6 @@ def guess(
             try:
                 game.reply(notation.parse_feedback(line))
             except MastermindError as err:
-                say(f"[red]Not a reply:[/] {escape(str(err))}. Try again (or type help).")
+                say(f"[red]{escape(str(err))}.[/] Try again (or type help).")
                 continue
             break

@@ -12,6 +12,7 @@ from typing import Any
 from ..code import Code
 from ..errors import StrategyError
 from ..rules import Rules
+from ..text import quote
 from .base import Strategy, StrategySpec
 from .counter import Counter
 from .optimal import Optimal
@@ -37,7 +38,8 @@ def find_strategy(name: str) -> type[Strategy]:
     for cls in STRATEGIES:
         if cls.name == key:
             return cls
-    raise StrategyError(f"unknown strategy {name!r}; choose one of: {', '.join(s.name for s in STRATEGIES)}")
+    names = ", ".join(s.name for s in STRATEGIES)
+    raise StrategyError(f"unknown strategy {quote(name)}; choose one of: {names}")
 
 
 def make_strategy(name: str, rules: Rules, first: Code | str | int | None = None, **options: Any) -> Strategy:

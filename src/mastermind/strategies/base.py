@@ -14,6 +14,7 @@ from ..errors import StrategyError
 from ..notation import Notation
 from ..rules import Rules
 from ..solver import SolverState
+from ..text import quote
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class Strategy(ABC):
         unknown = sorted(set(options) - set(self.options))
         if unknown:
             takes = f"it takes {', '.join(self.options)}" if self.options else "it takes none"
-            raise StrategyError(f"{self.name} has no option {unknown[0]!r}; {takes}")
+            raise StrategyError(f"{self.name} has no option {quote(unknown[0])}; {takes}")
         for key, value in options.items():
             default = self.options[key]
             if type(value) is not type(default):
