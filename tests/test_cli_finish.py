@@ -45,3 +45,30 @@ def test_plurals_agree():
 def test_a_bad_reply_says_so_once():
     code, out, _ = run("guess", "--no-history", input="zz\nquit\n")
     assert "'zz' is not a reply" in out and "Not a reply" not in out
+
+
+def test_a_code_may_be_typed_in_any_notation_that_fits_the_game_everywhere():
+    code, out, _ = run("play", "--seed", "1", "--no-history", input="RRGG\nquit\n")
+    assert "1  1  2  2" in out and "Not a guess" not in out
+    code, out, _ = run("play", "--seed", "1", "--no-history", "--notation", "colors", input="aabb\nquit\n")
+    assert "R  R  G  G" in out and "Not a guess" not in out
+    arabic = "\u0661\u0661\u0662\u0662"  # 1122 in Arabic-Indic digits
+    assert run("solve", f"{arabic}=1,0")[1] == run("solve", "RRGG=1,0")[1] == run("solve", "1122=1,0")[1]
+    bulls = ("--preset", "bulls-and-cows", "--no-history")
+    code, out, _ = run("guess", "--secret", "YOPC", "--first", "abcd", *bulls)
+    assert code == 0 and "Guess 1: 0123" in out and "Found it: 3456" in out
+    code, out, _ = run("guess", "--secret", "ygbr", "--first", "aabb", "--no-history")
+    assert code == 0 and "Guess 1: 1122" in out and "Found it: 4231" in out
+    code, out, _ = run("partition", "--guess", "RRGG", "--guess", "a a b c")
+    assert code == 0 and "1122" in out and "1123" in out
+    code, out, _ = run("evaluate", "--first", "RRGB", "--json")
+    assert code == 0 and '"first_guess": "1123"' in out
+
+
+def test_what_cannot_be_read_is_quoted_as_typed():
+    code, _, err = run("solve", "ABGX=1,0")
+    one_line_error(code, err, "'X' is not a colour of this game (type colours as 1-6, a-f or RGBYOP)")
+    code, _, err = run("solve", "ABGG=1,0")
+    one_line_error(code, err, "'ABGG': it mixes notations")
+    code, _, err = run("solve", "BBBB=1,0")  # 2222 in letters, 3333 in colours: not guessed
+    one_line_error(code, err, "'BBBB' could be 2222 (in letters) or 3333 (in colours)")

@@ -54,7 +54,7 @@ def test_bad_guesses_are_explained_and_asked_again_nothing_lost():
     assert code == 0
     assert "'12' has 2 symbols; a code has 3 pegs, e.g. 123. Try again" in out
     assert "'1234' has 4 symbols" in out
-    assert "'x' is not a colour of this game (colours are 1-4)" in out
+    assert "'x' is not a colour of this game (type colours as 1-4, a-d or RGBY)" in out
     assert "(no guesses yet)" in out  # board before any guess
     assert "undo: take back the last guess" in out  # help
     # the bad lines cost no guess: the win is on guess 2

@@ -32,6 +32,9 @@ COLOR_INITIALS = "rgbyopcwkm"
 STYLES = {"digits": DIGITS, "digits0": DIGITS0, "letters": LETTERS, "alnum": ALNUM,
           "colors": COLOR_INITIALS}  # fmt: skip
 
+_NAMES = {"digits": "digits", "digits0": "digits", "letters": "letters", "alnum": "digits and letters",
+          "colors": "colours"}  # fmt: skip
+
 _SEPARATORS = re.compile(r"[\s,;\-_./|]+")
 
 
@@ -44,6 +47,10 @@ def default_style(colors: int) -> str:
     if colors <= 26:
         return "letters"
     return "alnum"
+
+
+def _span(style: str, symbols: str) -> str:
+    return "".join(symbols).upper() if style == "colors" else f"{symbols[0]}-{symbols[-1]}"
 
 
 @dataclass(frozen=True)
@@ -74,46 +81,61 @@ class Notation:
         """The symbol of each colour, in colour order."""
         return STYLES[self.style][: self.rules.colors]
 
-    def _alphabets(self, token: str) -> list[str]:
-        """The alphabets a token may be written in: the game's own first, then lenient ones."""
-        own = self.symbols
-        out = [own]
+    def readings(self) -> list[tuple[str, str]]:
+        """Every notation a code of this game may be typed in, as (style, symbols): the game's own
+        first, then digits, letters and colours where they have a symbol for every colour."""
         colors = self.rules.colors
-        if token.isdigit() and self.style in ("letters", "colors") and colors <= 9:
-            out.append(DIGITS[:colors])
-        if token.isalpha() and self.style in ("digits", "digits0") and colors <= 26:
-            out.append(LETTERS[:colors])
+        out = [(self.style, self.symbols)]
+        for style in ("digits0" if colors == 10 else "digits", "letters", "colors"):
+            if style != self.style and len(STYLES[style]) >= colors:
+                out.append((style, STYLES[style][:colors]))
         return out
 
+    def describe_input(self) -> str:
+        """How codes may be typed, for messages: '1-6, a-f or RGBYOP'."""
+        ways = [self.describe_symbols() if style == self.style else _span(style, symbols)
+                for style, symbols in self.readings()]  # fmt: skip
+        return ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1]
+
     def parse_code(self, text: str) -> Code:
-        """Read a code; raise NotationError naming the bad token and why."""
-        raw = str(text)
-        token = _SEPARATORS.sub("", raw.strip()).lower()
+        """Read a code typed in any notation that fits the game (see :meth:`readings`), in any case,
+        with digits of any script; raise NotationError quoting what was typed and saying why.
+
+        >>> n = Notation(Rules())
+        >>> [str(n.parse_code(t)) for t in ("1122", "a a b b", "RRGG", "\u0661\u0661\u0662\u0662")]
+        ['1122', '1122', '1122', '1122']
+        """
+        raw = str(text).strip()
+        typed = _SEPARATORS.sub("", raw)
+        token = ascii_digits(typed).lower()
+        if len(token) != len(typed):  # a letter whose lower case is longer: quote the lower case
+            typed = token
         if not token:
             raise NotationError("empty code: type one symbol per peg, e.g. " + self.example())
         pegs = self.rules.pegs
         if len(token) != pegs:
             raise NotationError(
-                f"{quote(raw.strip())} has {plural(len(token), 'symbol')}; a code has {plural(pegs, 'peg')}, "
+                f"{quote(raw)} has {plural(len(token), 'symbol')}; a code has {plural(pegs, 'peg')}, "
                 f"e.g. {self.example()}"
             )
-        last_error = ""
-        for alphabet in self._alphabets(token):
-            bad = [ch for ch in token if ch not in alphabet]
-            if bad:
-                last_error = (
-                    f"{quote(raw.strip())}: {bad[0]!r} is not a colour of this game "
-                    f"(colours are {self.describe_symbols()})"
-                )
-                continue
-            colors = tuple(alphabet.index(ch) for ch in token)
-            if not self.rules.repeats and len(set(colors)) != pegs:
-                repeated = next(ch for ch in token if token.count(ch) > 1)
-                raise NotationError(
-                    f"{quote(raw.strip())}: colour {repeated!r} repeats, and this game allows no repeats"
-                )
-            return Code(colors)
-        raise NotationError(last_error)
+        found: dict[tuple[int, ...], str] = {}  # each reading of the token, and its notation
+        for style, symbols in self.readings():
+            if all(ch in symbols for ch in token):
+                found.setdefault(tuple(symbols.index(ch) for ch in token), style)
+        if not found:
+            known = "".join(symbols for _, symbols in self.readings())
+            bad = next((typed[i] for i, ch in enumerate(token) if ch not in known), None)
+            what = f"{bad!r} is not a colour of this game" if bad else "it mixes notations"
+            raise NotationError(f"{quote(raw)}: {what} (type colours as {self.describe_input()})")
+        own = [c for c, style in found.items() if style == self.style]
+        if not own and len(found) > 1:
+            ways = " or ".join(f"{self.format_code(c)} (in {_NAMES[style]})" for c, style in found.items())
+            raise NotationError(f"{quote(raw)} could be {ways}: type it as this game writes it")
+        colors = own[0] if own else next(iter(found))
+        if not self.rules.repeats and len(set(colors)) != pegs:
+            repeated = next(typed[i] for i, c in enumerate(colors) if colors.count(c) > 1)
+            raise NotationError(f"{quote(raw)}: colour {repeated!r} repeats, and this game allows no repeats")
+        return Code(colors)
 
     def format_code(self, code: Code | Sequence[int]) -> str:
         """Write a code in this notation."""

@@ -57,8 +57,9 @@ def game_options(command: Callable) -> Callable:
     @click.option(
         "--notation", type=click.Choice(["digits", "letters", "colors"]), metavar="STYLE",
         help="How codes are written: digits (1122; 0-9 with 10 colours), letters (aabb) or colors "
-        "(RRGB: Red Green Blue Yellow Orange Purple Cyan White blacK Magenta). Input may be "
-        "in any of them that fits the game.",
+        "(RRGB: Red Green Blue Yellow Orange Purple Cyan White blacK Magenta). A code may be typed "
+        "in any of them that has a symbol for every colour of the game, in either case, with digits "
+        "of any script; a code that reads differently in two of them is refused.",
     )  # fmt: skip
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:
