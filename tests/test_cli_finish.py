@@ -72,3 +72,12 @@ def test_what_cannot_be_read_is_quoted_as_typed():
     one_line_error(code, err, "'ABGG': it mixes notations")
     code, _, err = run("solve", "BBBB=1,0")  # 2222 in letters, 3333 in colours: not guessed
     one_line_error(code, err, "'BBBB' could be 2222 (in letters) or 3333 (in colours)")
+
+
+def test_partition_refuses_a_strategy_it_would_not_use():
+    code, _, err = run("partition", "--guess", "1122", "-s", "nope")
+    one_line_error(code, err, "unknown strategy 'nope'")
+    code, _, err = run("partition", "--guess", "1122", "-s", "entropy")
+    one_line_error(code, err, "with --guess it does nothing")
+    code, out, _ = run("partition", "-s", "entropy", "1122=1,0")  # without --guess, the strategy's guess
+    assert code == 0 and "1345" in out.splitlines()[1]  # entropy, not knuth (1344)

@@ -136,6 +136,12 @@ def registered_name(ctx: click.Context, param: click.Parameter, value: str | Non
     return None if value is None else find_strategy(value).name
 
 
+def strategy_given() -> bool:
+    """Whether --strategy was given on the command line (not its default)."""
+    ctx = click.get_current_context()
+    return ctx.get_parameter_source("strategy") == click.core.ParameterSource.COMMANDLINE
+
+
 def strategy_option(command: Callable) -> Callable:
     return click.option(
         "--strategy", "-s", cls=StrategyOption, default="knuth", show_default=True, metavar="NAME",

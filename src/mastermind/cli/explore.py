@@ -18,6 +18,7 @@ from .common import (
     make_player,
     parse_history,
     search_progress,
+    strategy_given,
     strategy_option,
     thinking,
 )
@@ -147,6 +148,8 @@ def partition(
     space = CodeSpace.of(rules)
     rows = parse_history(rules, history)
     codes = [notation.parse_code(g) for g in guesses]
+    if codes and strategy_given():
+        fail("--strategy picks the guess to score when no --guess is given; with --guess it does nothing")
     if candidates is not None:
         from ..solver import SolverState
 
