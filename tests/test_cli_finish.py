@@ -1,5 +1,6 @@
 """More rough edges a new user hit: each refused in one line with exit status 2, or made to work."""
 
+import pytest
 from click.testing import CliRunner
 
 from mastermind.cli import cli
@@ -81,3 +82,10 @@ def test_partition_refuses_a_strategy_it_would_not_use():
     one_line_error(code, err, "with --guess it does nothing")
     code, out, _ = run("partition", "-s", "entropy", "1122=1,0")  # without --guess, the strategy's guess
     assert code == 0 and "1345" in out.splitlines()[1]  # entropy, not knuth (1344)
+
+
+@pytest.mark.parametrize("command", [["evaluate"], ["compare", "--strategies", "knuth"]])
+def test_an_empty_plot_path_is_refused_before_any_work(command):
+    code, out, err = run(*command, "--pegs", "2", "--colors", "3", "--plot", "")
+    one_line_error(code, err, "no file to draw in")
+    assert out == ""

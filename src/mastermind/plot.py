@@ -25,6 +25,8 @@ def check_plot_path(path: str | Path) -> Path:
 
     Called before any work is done, so a long evaluation is not lost to a typo in the file name.
     """
+    if not str(path).strip():
+        raise PlotError(f"no file to draw in: give a file name ending in .{', .'.join(FORMATS)}")
     path = Path(path)
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in FORMATS:

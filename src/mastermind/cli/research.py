@@ -71,7 +71,7 @@ def evaluate(
     from ..plot import check_plot_path
     from ..strategies import make_strategy
 
-    if plot:
+    if plot is not None:
         check_plot_path(plot)
     player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
     if sample is None and rules.size > ENUMERATION_LIMIT:
@@ -88,7 +88,7 @@ def evaluate(
         total = rules.size if secrets is None else len(secrets)
         with search_progress(player, label), progress_bar(total, label) as advance:
             stats = run(player, secrets, seed=seed, progress=advance)
-    if plot:
+    if plot is not None:
         _draw([stats], plot)
     if as_json:
         click.echo(json.dumps(stats.to_dict(game_notation(rules))))
@@ -237,7 +237,7 @@ def compare(
     chosen = names is not None
     names = names or [cls.name for cls in STRATEGIES]
     names = list(dict.fromkeys(find_strategy(n).name for n in names))  # checked, each once
-    if plot:
+    if plot is not None:
         check_plot_path(plot)
     players = []
     for name in names:
@@ -266,7 +266,7 @@ def compare(
                 continue
             with search_progress(player, label), progress_bar(per, label) as advance:
                 results.append(run(player, secrets, seed=seed, progress=advance))
-    if plot:
+    if plot is not None:
         _draw(results, plot)
     if as_json:
         click.echo(json.dumps([s.to_dict(game_notation(rules)) for s in results]))
