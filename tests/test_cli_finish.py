@@ -1,5 +1,7 @@
 """More rough edges a new user hit: each refused in one line with exit status 2, or made to work."""
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -89,3 +91,14 @@ def test_an_empty_plot_path_is_refused_before_any_work(command):
     code, out, err = run(*command, "--pegs", "2", "--colors", "3", "--plot", "")
     one_line_error(code, err, "no file to draw in")
     assert out == ""
+
+
+def test_solve_counts_the_codes_left_in_a_game_too_large_to_enumerate_when_few():
+    big = ("--pegs", "8", "--colors", "10", "-s", "counter")
+    code, out, _ = run("solve", *big, "12345678=8,0")
+    assert code == 0 and "1 code is possible: the secret is 12345678." in out
+    code, out, _ = run("solve", *big, "--json", "12345678=7,0", "--show", "100")  # one peg wrong: 8 x 9
+    data = json.loads(out)
+    assert data["candidates"] == 72 and data["sample"][:3] == ["02345678", "10345678", "11345678"]
+    code, out, _ = run("solve", *big, "12345678=7,0")
+    assert "More than 20 codes are possible" in out and "02345678 10345678" in out

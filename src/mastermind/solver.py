@@ -117,6 +117,37 @@ def _narrow(space: CodeSpace, cands: np.ndarray, code: Code, fb: Feedback) -> np
     return cands[got == fb.to_int(space.pegs)]
 
 
+def first_candidates(rules: Rules, history: Sequence[Row], limit: int) -> list[Code]:
+    """The first ``limit`` codes, in numeric order, consistent with ``history``: fewer when fewer fit.
+
+    Found one after another by the counter's skip-ahead search, so it serves games too large to
+    enumerate (the cost grows with ``limit`` and with how sparse the candidates are).
+
+    >>> rows = Notation(Rules(pegs=8, colors=10)).parse_history("12345678=8,0")
+    >>> first_candidates(Rules(pegs=8, colors=10), rows, 5)
+    [Code((1, 2, 3, 4, 5, 6, 7, 8))]
+    """
+    from ._kernels import search
+
+    rows = [(code.colors, fb) for code, fb in history]
+    found: list[Code] = []
+    start = [0] * rules.pegs
+    while len(found) < limit:
+        colors = search.find_first(rules.pegs, rules.colors, rules.repeats, rows, start=start)
+        if colors is None:
+            break
+        found.append(Code(colors))
+        start = list(colors)  # the next counter value after this code
+        i = rules.pegs - 1
+        while i >= 0 and start[i] == rules.colors - 1:
+            start[i] = 0
+            i -= 1
+        if i < 0:
+            break
+        start[i] += 1
+    return found
+
+
 def smallest_contradiction(rules: Rules, history: Sequence[Row]) -> tuple[int, ...] | None:
     """Positions of a smallest set of rows that no code satisfies together, or None if consistent.
 

@@ -66,13 +66,25 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
         next_guess = notation.format_code(state.space.code(player.choose(state)))
         # a strategy that knows it (optimal) also tells the expected number of guesses left
         expected = player.expected_guesses(state) if hasattr(player, "expected_guesses") else None
-    if cands is None:
+    if cands is None:  # too many codes to enumerate: the first few that fit, found by search
+        from ..solver import first_candidates
+
+        first = [notation.format_code(c) for c in first_candidates(rules, rows, show + 1)]
+        count = len(first) if len(first) <= show else None  # exact only when they all were found
         if as_json:
-            click.echo(json.dumps({"candidates": None, "guess": next_guess, "sample": []}))
+            click.echo(json.dumps({"candidates": count, "guess": next_guess, "sample": first[:show]}))
+            return
+        say = console_for().print
+        if count == 1:
+            say(f"1 code is possible: the secret is [bold]{first[0]}[/].")
+        elif count is not None:
+            say(f"{count:,} codes are possible:")
+            say("  " + " ".join(first), markup=False)
         else:
-            say = console_for().print
-            say(f"{state.space.size:,} codes in all: too many to list or count.", markup=False)
-            say(f"{strategy} plays next: [bold]{next_guess}[/]")
+            say(f"More than {show:,} codes are possible (of {state.space.size:,}: too many to count); "
+                f"the first {show:,}:", markup=False)  # fmt: skip
+            say("  " + " ".join(first[:show]) + " ...", markup=False)
+        say(f"{strategy} plays next: [bold]{next_guess}[/]")
         return
     complete = len(cands) <= show
     picked = cands if complete else cands[np.linspace(0, len(cands) - 1, show).round().astype(np.int64)]
