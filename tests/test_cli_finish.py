@@ -102,3 +102,27 @@ def test_solve_counts_the_codes_left_in_a_game_too_large_to_enumerate_when_few()
     assert data["candidates"] == 72 and data["sample"][:3] == ["02345678", "10345678", "11345678"]
     code, out, _ = run("solve", *big, "12345678=7,0")
     assert "More than 20 codes are possible" in out and "02345678 10345678" in out
+
+
+def test_tree_stops_at_the_guess_limit_and_marks_the_codes_lost_as_evaluate_counts_them():
+    small = ("--pegs", "2", "--colors", "3", "--max-guesses", "2")
+    code, out, _ = run("tree", *small)
+    assert code == 0
+    assert out.splitlines()[1:] == [
+        "11  (9 codes)",
+        "  0,0: 4 -> 22",
+        "      0,0: 1 -> lost",
+        "      1,0: 2 -> lost",
+        "  1,0: 4 -> 12",
+        "      0,1: 1 -> lost",
+        "      0,2: 1 -> lost",
+        "      1,0: 1 -> lost",
+        "lost: 6 codes not found in 2 guesses",
+    ]
+    assert json.loads(run("evaluate", *small, "--json")[1])["lost"] == 6
+    tree = json.loads(run("tree", *small, "--format", "json")[1])
+    assert tree["max_guesses"] == 2
+    assert tree["tree"]["replies"]["0,0"]["replies"]["1,0"] == {"lost": True, "size": 2}
+    assert 'label="lost\\n2", style=dashed' in run("tree", *small, "--format", "dot")[1]
+    code, out, _ = run("tree", "--pegs", "2", "--colors", "3")  # the default limit, 10, cuts nothing
+    assert "lost" not in out and "0,2: 1 -> 32  wins" in out

@@ -169,13 +169,15 @@ def sample_secrets(rules: Rules, count: int, seed: int | None = None) -> np.ndar
 def strategy_tree(strategy: Strategy, progress: Progress | None = None, depth: int | None = None) -> Node:
     """The decision tree of a deterministic strategy: whole, or its first ``depth`` + 1 guesses.
 
-    With ``depth``, nodes of guess number depth + 1 have their guess and size but no children.
+    With ``depth``, nodes of guess number depth + 1 have their guess and size but no children. The
+    tree is never grown past the game's guess limit: the nodes one guess past it hold the codes lost.
     """
     if strategy.randomized:
         raise StrategyError(f"{strategy.name} is randomised: it has no single tree")
     space = CodeSpace.of(strategy.rules)
     root = Node(guess=strategy.first_guess(), size=space.size)
-    _walk(strategy, SolverState(strategy.rules), 1, {}, progress, root, root.guess, depth)
+    limit = strategy.rules.max_guesses if depth is None else min(depth, strategy.rules.max_guesses)
+    _walk(strategy, SolverState(strategy.rules), 1, {}, progress, root, root.guess, limit)
     return root
 
 

@@ -1,6 +1,8 @@
 """Strategy trees: a guess, how many secrets reach it, and a subtree for each reply.
 
 A tree renders itself as an outline, nested dicts or Graphviz DOT, writing codes in a Notation.
+The game's guess limit (``notation.rules.max_guesses``) cuts it: the codes a reply leaves after
+the last guess allowed are lost, and shown as such.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 from .code import CodeSpace
 from .feedback import Feedback
 from .notation import Notation
+from .text import plural
 
 
 @dataclass
@@ -33,26 +36,41 @@ class Node:
         pegs = notation.rules.pegs
         width = len(str(self.size))
         lines = [f"{notation.format_code(space.code(self.guess))}  ({self.size} codes)"]
+        limit = notation.rules.max_guesses
+        lost = 0
 
         def walk(node: Node, level: int) -> None:
+            nonlocal lost
             if depth is not None and level >= depth:
                 return
             for f, child in sorted(node.children.items()):
-                guess = notation.format_code(space.code(child.guess))
-                mark = "  wins" if child.size == 1 else ""
                 reply = Feedback.from_int(f, pegs)
-                lines.append(f"{'    ' * (level - 1)}  {reply}: {child.size:>{width}} -> {guess}{mark}")
-                walk(child, level + 1)
+                if level >= limit:  # the next guess would be one too many
+                    what = "lost"
+                    lost += child.size
+                else:
+                    guess = notation.format_code(space.code(child.guess))
+                    what = guess + ("  wins" if child.size == 1 else "")
+                lines.append(f"{'    ' * (level - 1)}  {reply}: {child.size:>{width}} -> {what}")
+                if level < limit:
+                    walk(child, level + 1)
 
         walk(self, 1)
+        if lost:
+            lines.append(f"lost: {plural(lost, 'code')} not found in {plural(limit, 'guess', 'guesses')}")
         return "\n".join(lines)
 
     def to_dict(self, notation: Notation, depth: int | None = None) -> dict[str, Any]:
-        """Nested dicts: {"guess", "size", "replies": {"B,W": subtree}}."""
+        """Nested dicts: {"guess", "size", "replies": {"B,W": subtree}}; the codes a reply leaves after
+        the last guess allowed: {"lost": true, "size"}."""
         space = CodeSpace.of(notation.rules)
         pegs = notation.rules.pegs
 
+        limit = notation.rules.max_guesses
+
         def walk(node: Node, level: int) -> dict[str, Any]:
+            if level > limit:
+                return {"lost": True, "size": node.size}
             out: dict[str, Any] = {"guess": notation.format_code(space.code(node.guess)), "size": node.size}
             if depth is None or level < depth:
                 out["replies"] = {
@@ -73,11 +91,15 @@ class Node:
             "  edge [fontname=monospace];",
         ]
         counter = 0
+        limit = notation.rules.max_guesses
 
         def walk(node: Node, level: int) -> int:
             nonlocal counter
             me = counter
             counter += 1
+            if level > limit:
+                lines.append(f'  n{me} [label="lost\\n{node.size}", style=dashed];')
+                return me
             shape = ", style=rounded" if node.size == 1 else ""
             code = notation.format_code(space.code(node.guess))
             lines.append(f'  n{me} [label="{code}\\n{node.size}"{shape}];')

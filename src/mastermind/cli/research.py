@@ -178,6 +178,7 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
             "pegs": rules.pegs,
             "colors": rules.colors,
             "repeats": rules.repeats,
+            "max_guesses": rules.max_guesses,
             "tree": root.to_dict(notation, depth),
         }
         click.echo(json.dumps(out))
