@@ -126,3 +126,15 @@ def test_tree_stops_at_the_guess_limit_and_marks_the_codes_lost_as_evaluate_coun
     assert 'label="lost\\n2", style=dashed' in run("tree", *small, "--format", "dot")[1]
     code, out, _ = run("tree", "--pegs", "2", "--colors", "3")  # the default limit, 10, cuts nothing
     assert "lost" not in out and "0,2: 1 -> 32  wins" in out
+
+
+def test_options_given_with_a_preset_override_it_and_say_so():
+    code, out, err = run("solve", "--preset", "super", "--pegs", "4", "--json")
+    assert code == 0 and json.loads(out)["candidates"] == 8**4
+    assert err == (
+        "mastermind: note: preset super with --pegs 4 is 4 pegs, 8 colours, repeats allowed "
+        "(options given override the preset)\n"
+    )
+    code, out, err = run("solve", "--preset", "bulls-and-cows", "--no-repeats", "--json")
+    assert code == 0 and err == ""  # nothing overridden: nothing said
+    assert "override its values" in run("solve", "--help")[1]

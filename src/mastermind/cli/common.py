@@ -39,7 +39,25 @@ def _rules_from(options: dict[str, Any]):
     colors = options["colors"] if options["colors"] is not None else base.colors
     repeats = base.repeats and not options["no_repeats"]
     max_guesses = options["max_guesses"] if options["max_guesses"] is not None else base.max_guesses
-    return Rules(pegs=pegs, colors=colors, repeats=repeats, max_guesses=max_guesses)
+    rules = Rules(pegs=pegs, colors=colors, repeats=repeats, max_guesses=max_guesses)
+    if options["preset"] is not None and rules != base:  # say which wins: the options given
+        names = ("pegs", "colors", "max_guesses")
+        changed = [f"--{name.replace('_', '-')} {getattr(rules, name)}" for name in names
+                   if getattr(rules, name) != getattr(base, name)]  # fmt: skip
+        changed += ["--no-repeats"] if rules.repeats != base.repeats else []
+        limit = f", {rules.max_guesses} guesses" if rules.max_guesses != base.max_guesses else ""
+        click.echo(
+            f"mastermind: note: preset {base_name(options['preset'])} with {' '.join(changed)} is "
+            f"{rules.describe()}{limit} (options given override the preset)", err=True,
+        )  # fmt: skip
+    return rules
+
+
+def base_name(preset: str) -> str:
+    from ..rules import PRESETS, find_rules
+
+    found = find_rules(preset)
+    return next(name for name, rules in PRESETS.items() if rules == found)
 
 
 def game_options(command: Callable) -> Callable:
@@ -48,7 +66,8 @@ def game_options(command: Callable) -> Callable:
     @click.option(
         "--preset",
         metavar="NAME",
-        help="classic (4x6), super (5x8) or bulls-and-cows (4 of 10 digits, no repeats).",
+        help="classic (4x6), super (5x8) or bulls-and-cows (4 of 10 digits, no repeats). The other "
+        "game options given override its values (--preset super --pegs 4: 4 pegs, 8 colours).",
     )
     @click.option("--pegs", "-p", type=int, metavar="N", help="Pegs per code, 1-10 [4].")
     @click.option("--colors", "--colours", "-c", type=int, metavar="N", help="Colours, 2-36 [6].")
