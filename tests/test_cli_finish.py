@@ -138,3 +138,10 @@ def test_options_given_with_a_preset_override_it_and_say_so():
     code, out, err = run("solve", "--preset", "bulls-and-cows", "--no-repeats", "--json")
     assert code == 0 and err == ""  # nothing overridden: nothing said
     assert "override its values" in run("solve", "--help")[1]
+
+
+@pytest.mark.parametrize("option", ["--secret", "--first"])
+def test_an_empty_code_option_is_refused_not_taken_as_absent(option):
+    code, out, err = run("guess", option, "", "--no-history", input="1,0\n")
+    one_line_error(code, err, "empty code: type one symbol per peg, e.g. 1234")
+    assert out == ""
