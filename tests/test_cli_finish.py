@@ -145,3 +145,24 @@ def test_an_empty_code_option_is_refused_not_taken_as_absent(option):
     code, out, err = run("guess", option, "", "--no-history", input="1,0\n")
     one_line_error(code, err, "empty code: type one symbol per peg, e.g. 1234")
     assert out == ""
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["evaluate", "-s", "counter", "--pegs", "10", "--colors", "10", "--sample", "10000000000"],
+         "a sample of all 10,000,000,000 secrets of 10 pegs, 10 colours, repeats allowed is too large"),
+        (["evaluate", "-s", "counter", "--pegs", "10", "--colors", "10", "--sample", "1000000000"],
+         "a sample of 1,000,000,000 secrets is too large to hold; a sample has at most 8,388,608"),
+        (["compare", "--strategies", "counter", "--pegs", "9", "--colors", "9", "--sample", "400000000"],
+         "a sample of all 387,420,489 secrets"),
+    ],
+)
+def test_a_sample_too_large_to_hold_is_refused_before_any_allocation(args, words):
+    code, out, err = run(*args)
+    one_line_error(code, err, words)
+
+
+def test_a_sample_larger_than_a_small_game_is_the_whole_game():
+    code, out, _ = run("evaluate", "--pegs", "2", "--colors", "3", "--sample", "10000000000", "--json")
+    assert code == 0 and json.loads(out)["games"] == 9

@@ -47,6 +47,10 @@ class SeedError(MastermindError, ValueError):
     """A seed that cannot seed a generator (negative, or not a whole number)."""
 
 
+class SampleError(MastermindError, ValueError):
+    """A sample of secrets that cannot be drawn: more than can be held in memory."""
+
+
 class StoreError(MastermindError):
     """The history database cannot be used (locked, read-only, corrupt, or from a newer version)."""
 

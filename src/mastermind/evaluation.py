@@ -10,8 +10,8 @@ import numpy as np
 
 from ._kernels import feedback as kfeedback
 from ._kernels.tables import tables_of
-from .code import Code, CodeSpace
-from .errors import StrategyError
+from .code import ENUMERATION_LIMIT, Code, CodeSpace
+from .errors import SampleError, StrategyError
 from .feedback import Feedback
 from .notation import Notation
 from .rules import Rules
@@ -148,11 +148,18 @@ def evaluate(
 def sample_secrets(rules: Rules, count: int, seed: int | None = None) -> np.ndarray:
     """``count`` distinct secrets drawn uniformly at random (all of them if count >= size).
 
-    Works without enumerating the code space, so it serves games of any size.
+    Works without enumerating the code space, so it serves games of any size; but a sample is held
+    in memory, so it has at most ENUMERATION_LIMIT secrets (SampleError otherwise).
     """
     space = CodeSpace.of(rules)
-    if count >= space.size:
+    if count >= space.size and space.enumerable:
         return np.arange(space.size, dtype=np.int64)
+    if count > ENUMERATION_LIMIT:
+        whole = f"all {space.size:,} secrets of {rules.describe()}" if count >= space.size else ""
+        raise SampleError(
+            f"a sample of {whole or f'{count:,} secrets'} is too large to hold; "
+            f"a sample has at most {ENUMERATION_LIMIT:,} secrets"
+        )
     rng = generator(seed)
     if space.size <= 1 << 26:
         return np.sort(rng.choice(space.size, size=count, replace=False)).astype(np.int64)
