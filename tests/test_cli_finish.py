@@ -166,3 +166,19 @@ def test_a_sample_too_large_to_hold_is_refused_before_any_allocation(args, words
 def test_a_sample_larger_than_a_small_game_is_the_whole_game():
     code, out, _ = run("evaluate", "--pegs", "2", "--colors", "3", "--sample", "10000000000", "--json")
     assert code == 0 and json.loads(out)["games"] == 9
+
+
+def test_bulls_and_cows_speaks_of_bulls_cows_and_digits():
+    bulls = ("--preset", "bulls-and-cows", "--no-history")
+    code, out, _ = run("guess", *bulls, input="help\nzz\nBCC\nquit\n")
+    assert out.startswith("Think of a secret: 4 pegs, digits 0-9, no digit repeats. I have 10 guesses. "
+                          "Reply BULLS,COWS (e.g. 1,2), key pegs (BCC) or - for none")  # fmt: skip
+    assert "'zz' is not a reply: write BULLS,COWS (e.g. 1,2) or pegs (e.g. BCC)" in out
+    assert "Guess 2: 0145   (216 codes possible)" in out  # BCC read as 1 bull, 2 cows
+    code, out, _ = run("play", *bulls, "--seed", "2", input="0123\n1123\nquit\n")
+    assert "1 bull, 2 cows" in out and "black" not in out and "colour" not in out
+    assert "'1123': digit '1' repeats" in out
+    code, _, err = run("solve", "--preset", "bulls-and-cows", "0x23=1,0")
+    one_line_error(code, err, "'x' is not a digit of this game (type digits as 0-9, a-j or RGBYOPCWKM)")
+    code, out, _ = run("play", "--seed", "2", "--no-history", input="1123\nquit\n")  # Mastermind unchanged
+    assert "colours 1-6" in out and "2 black, 0 white" in out

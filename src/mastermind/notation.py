@@ -49,6 +49,46 @@ def default_style(colors: int) -> str:
     return "alnum"
 
 
+@dataclass(frozen=True)
+class Terms:
+    """The words a game speaks: Mastermind's black and white key pegs and colours, or the bulls,
+    cows and digits of Bulls and Cows (see :attr:`Notation.terms`).
+
+    >>> MASTERMIND.reply(Feedback(1, 2)), BULLS_AND_COWS.reply(Feedback(1, 2))
+    ('1 black, 2 white', '1 bull, 2 cows')
+    """
+
+    black: str  # a right symbol in the right place
+    white: str  # a right symbol in another place
+    symbol: str  # what a peg holds: a colour, a digit
+    counted: bool  # whether black and white take a plural (1 bull, 2 bulls)
+
+    @property
+    def keys(self) -> str:
+        """The letters of the key pegs, black first: BW, or BC."""
+        return (self.black[0] + self.white[0]).upper()
+
+    @property
+    def reply_form(self) -> str:
+        """How a reply is written, for messages: BLACK,WHITE or BULLS,COWS."""
+        many = "S" if self.counted else ""
+        return f"{self.black.upper()}{many},{self.white.upper()}{many}"
+
+    def reply(self, fb: Feedback) -> str:
+        """A reply in words: '1 black, 2 white', or '1 bull, 2 cows'."""
+        if self.counted:
+            return f"{plural(fb.black, self.black)}, {plural(fb.white, self.white)}"
+        return f"{fb.black} {self.black}, {fb.white} {self.white}"
+
+    def pegs(self, fb: Feedback) -> str:
+        """Key pegs as letters: ``BWW`` (``BCC``); ``-`` for none."""
+        return self.keys[0] * fb.black + self.keys[1] * fb.white or "-"
+
+
+MASTERMIND = Terms("black", "white", "colour", counted=False)
+BULLS_AND_COWS = Terms("bull", "cow", "digit", counted=True)
+
+
 def _span(style: str, symbols: str) -> str:
     return "".join(symbols).upper() if style == "colors" else f"{symbols[0]}-{symbols[-1]}"
 
@@ -75,6 +115,13 @@ class Notation:
                 f"this game has {self.rules.colors} colours"
             )
         object.__setattr__(self, "style", style)
+
+    @property
+    def terms(self) -> Terms:
+        """The game's words: Bulls and Cows (ten digits 0-9, none repeated) speaks of bulls, cows and
+        digits; every other game of black and white key pegs and colours."""
+        bulls = self.style == "digits0" and self.rules.colors == 10 and not self.rules.repeats
+        return BULLS_AND_COWS if bulls else MASTERMIND
 
     @property
     def symbols(self) -> str:
@@ -125,8 +172,9 @@ class Notation:
         if not found:
             known = "".join(symbols for _, symbols in self.readings())
             bad = next((typed[i] for i, ch in enumerate(token) if ch not in known), None)
-            what = f"{bad!r} is not a colour of this game" if bad else "it mixes notations"
-            raise NotationError(f"{quote(raw)}: {what} (type colours as {self.describe_input()})")
+            word = self.terms.symbol
+            what = f"{bad!r} is not a {word} of this game" if bad else "it mixes notations"
+            raise NotationError(f"{quote(raw)}: {what} (type {word}s as {self.describe_input()})")
         own = [c for c, style in found.items() if style == self.style]
         if not own and len(found) > 1:
             ways = " or ".join(f"{self.format_code(c)} (in {_NAMES[style]})" for c, style in found.items())
@@ -134,7 +182,9 @@ class Notation:
         colors = own[0] if own else next(iter(found))
         if not self.rules.repeats and len(set(colors)) != pegs:
             repeated = next(typed[i] for i, c in enumerate(colors) if colors.count(c) > 1)
-            raise NotationError(f"{quote(raw)}: colour {repeated!r} repeats, and this game allows no repeats")
+            raise NotationError(
+                f"{quote(raw)}: {self.terms.symbol} {repeated!r} repeats, and this game allows no repeats"
+            )
         return Code(colors)
 
     def format_code(self, code: Code | Sequence[int]) -> str:
@@ -158,7 +208,7 @@ class Notation:
 
     def parse_feedback(self, text: str) -> Feedback:
         """Read ``"1,2"``, ``"1 2"``, ``"(1,2)"``, ``"BWW"`` or ``"-"`` (none) and check it can occur."""
-        return parse_feedback(text, self.rules)
+        return parse_feedback(text, self.rules, self.terms)
 
     # histories --------------------------------------------------------------------------------
 
@@ -176,11 +226,13 @@ class Notation:
         where = f"history item {n} " if n is not None else ""
         sep = "=" if "=" in item else (":" if ":" in item else None)
         if sep is None:
-            raise NotationError(f"{where}{quote(item)} is not GUESS=BLACK,WHITE (e.g. {self.example()}=1,0)")
+            raise NotationError(
+                f"{where}{quote(item)} is not GUESS={self.terms.reply_form} (e.g. {self.example()}=1,0)"
+            )
         guess_text, feedback_text = item.split(sep, 1)
         if not feedback_text.strip():
             raise NotationError(
-                f"{where}{quote(item)} has no reply after {sep!r}: write BLACK,WHITE (e.g. 1,0), "
+                f"{where}{quote(item)} has no reply after {sep!r}: write {self.terms.reply_form} (e.g. 1,0), "
                 "or - for none"
             )
         try:
@@ -192,8 +244,9 @@ class Notation:
         return " ".join(f"{self.format_code(g)}={f.black},{f.white}" for g, f in history)
 
 
-def parse_feedback(text: str, rules: Rules) -> Feedback:
-    """Read a reply and check that it can occur in this game.
+def parse_feedback(text: str, rules: Rules, terms: Terms = MASTERMIND) -> Feedback:
+    """Read a reply and check that it can occur in this game; ``terms`` words the errors, and its
+    key-peg letters are read too (C for a cow), besides B and W.
 
     >>> parse_feedback("BWW", Rules()), parse_feedback("1,2", Rules())
     (Feedback(black=1, white=2), Feedback(black=1, white=2))
@@ -202,16 +255,17 @@ def parse_feedback(text: str, rules: Rules) -> Feedback:
     token = ascii_digits(raw).strip("()[] ").lower()
     if token in ("", "-", "none", "0"):
         fb = Feedback(0, 0)
-    elif re.fullmatch(r"[bw\s]+", token):
-        fb = Feedback(token.count("b"), token.count("w"))
+    elif re.fullmatch(rf"[bw{terms.keys.lower()}\s]+", token):
+        fb = Feedback(token.count("b"), len(token.replace(" ", "")) - token.count("b"))
     else:
         m = re.fullmatch(r"(\d+)\s*[,;/ ]\s*(\d+)", token)
         if not m:
             raise FeedbackError(
-                f"{quote(raw)} is not a reply: write BLACK,WHITE (e.g. 1,2) or pegs (e.g. BWW)"
+                f"{quote(raw)} is not a reply: write {terms.reply_form} (e.g. 1,2) "
+                f"or pegs (e.g. {terms.pegs(Feedback(1, 2))})"
             )
         fb = Feedback(_count(m.group(1), rules), _count(m.group(2), rules))
-    check_feedback(fb, rules, raw)
+    check_feedback(fb, rules, raw, terms)
     return fb
 
 
@@ -231,7 +285,7 @@ def _count(digits: str, rules: Rules) -> int:
     return int(digits) if len(digits) <= len(str(rules.pegs)) else rules.pegs + 1
 
 
-def check_feedback(fb: Feedback, rules: Rules, raw: str | None = None) -> None:
+def check_feedback(fb: Feedback, rules: Rules, raw: str | None = None, terms: Terms = MASTERMIND) -> None:
     """Raise FeedbackError if no guess and secret of this game give ``fb``."""
     if fb in possible_feedbacks(rules.pegs, rules.colors, rules.repeats):
         return
@@ -241,17 +295,17 @@ def check_feedback(fb: Feedback, rules: Rules, raw: str | None = None) -> None:
         why = f"there {'is' if p == 1 else 'are'} only {plural(p, 'peg')}"
     elif fb.black == p - 1 and fb.white == 1:
         why = (
-            "with 1 peg there is no other place for a colour to be in"
+            f"with 1 peg there is no other place for a {terms.symbol} to be in"
             if p == 1
             else f"if {plural(p - 1, 'peg')} {'is' if p == 2 else 'are'} right, the last peg cannot be "
             "right in another place"
         )
     else:
         least = 2 * p - rules.colors
-        why = f"without repeats any two codes share at least {plural(least, 'colour')}"
+        why = f"without repeats any two codes share at least {plural(least, terms.symbol)}"
     raise FeedbackError(f"impossible reply {shown}: {why}")
 
 
 def format_pegs(fb: Feedback) -> str:
     """Key pegs as letters: ``BWW``; ``-`` for none."""
-    return "B" * fb.black + "W" * fb.white or "-"
+    return MASTERMIND.pegs(fb)

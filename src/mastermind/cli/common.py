@@ -301,11 +301,14 @@ def code_text(notation, code):
     return text
 
 
-def keys_text(console, fb, pegs: int):
+def keys_text(console, fb, pegs: int, terms=None):
     from rich.text import Text
 
+    from ..notation import MASTERMIND
+
     utf = (console.encoding or "").lower().startswith("utf")
-    black, white, empty = ("●", "○", "·") if utf else ("B", "W", ".")
+    keys = (terms or MASTERMIND).keys
+    black, white, empty = ("●", "○", "·") if utf else (keys[0], keys[1], ".")
     text = Text()
     text.append(black * fb.black, style="bold red")
     text.append(white * fb.white, style="bold white")
@@ -336,8 +339,8 @@ def board_row(console, notation, number: int, code, fb, rules) -> None:
     row = Text(f"  {number:>{len(str(rules.max_guesses))}}  ")
     row.append_text(code_text(notation, code))
     row.append("   ")
-    row.append_text(keys_text(console, fb, rules.pegs))
-    row.append(f"   {fb.black} black, {fb.white} white", style="dim")
+    row.append_text(keys_text(console, fb, rules.pegs, notation.terms))
+    row.append(f"   {notation.terms.reply(fb)}", style="dim")
     console.print(row)
 
 

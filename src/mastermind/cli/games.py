@@ -48,6 +48,21 @@ def guesses(n: int) -> str:
     return f"{n} guess{'es' if n != 1 else ''}"
 
 
+def game_words(notation) -> str:
+    """The game in the words it speaks: '4 pegs, colours 1-6, repeats allowed'."""
+    rules, word = notation.rules, notation.terms.symbol
+    repeats = "repeats allowed" if rules.repeats else f"no {word} repeats"
+    return f"{rules.pegs} pegs, {word}s {notation.describe_symbols()}, {repeats}"
+
+
+def reply_words(notation) -> str:
+    """How to reply, in the game's words: 'Reply BLACK,WHITE (e.g. 1,2), key pegs (BWW) or - for none'."""
+    from ..feedback import Feedback
+
+    terms = notation.terms
+    return f"Reply {terms.reply_form} (e.g. 1,2), key pegs ({terms.pegs(Feedback(1, 2))}) or - for none"
+
+
 # --- play: the user breaks the computer's code ------------------------------------------------------
 
 
@@ -93,9 +108,8 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
     console = console_for(stderr=as_json)
     say = console.print
     say(
-        f"I have chosen a secret: {rules.pegs} pegs, colours {notation.describe_symbols()}, "
-        f"{'repeats allowed' if rules.repeats else 'no colour repeats'}. "
-        f"You have {rules.max_guesses} guesses. Type a guess, or help.",
+        f"I have chosen a secret: {game_words(notation)}. You have {rules.max_guesses} guesses. "
+        "Type a guess, or help.",
         markup=False,
     )
     if resume is not None:
@@ -222,10 +236,8 @@ def guess(
         board(console, notation, game.history, rules)
     elif secret_code is None:
         say(
-            f"Think of a secret: {rules.pegs} pegs, colours {notation.describe_symbols()}, "
-            f"{'repeats allowed' if rules.repeats else 'no colour repeats'}. I have "
-            f"{rules.max_guesses} guesses. Reply BLACK,WHITE (e.g. 1,2), key pegs (BWW) or - for none; "
-            "or type help.",
+            f"Think of a secret: {game_words(notation)}. I have {rules.max_guesses} guesses. "
+            f"{reply_words(notation)}; or type help.",
             markup=False,
         )
 
@@ -242,9 +254,8 @@ def guess(
             stop()
         if verb in ("help", "?"):
             say(
-                "Reply with black,white (1,2), key pegs (BWW) or - for none. fix ROW REPLY: "
-                "correct an earlier reply (e.g. fix 2 0,1); undo: take back the last reply; "
-                "board: show the board; quit: stop.",
+                f"{reply_words(notation)}. fix ROW REPLY: correct an earlier reply (e.g. fix 2 0,1); "
+                "undo: take back the last reply; board: show the board; quit: stop.",
                 markup=False,
             )
             return "ask"

@@ -171,7 +171,7 @@ def match(
                 try:
                     events = m.reply(notation.parse_feedback(line))
                 except MastermindError as err:
-                    say(f"[red]Not a reply:[/] {escape(str(err))}.")
+                    say(f"[red]{escape(str(err))}.[/]")
                     continue
             for event in events:
                 show(say, console, notation, rules, m, event, who)
