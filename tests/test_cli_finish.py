@@ -182,3 +182,43 @@ def test_bulls_and_cows_speaks_of_bulls_cows_and_digits():
     one_line_error(code, err, "'x' is not a digit of this game (type digits as 0-9, a-j or RGBYOPCWKM)")
     code, out, _ = run("play", "--seed", "2", "--no-history", input="1123\nquit\n")  # Mastermind unchanged
     assert "colours 1-6" in out and "2 black, 0 white" in out
+
+
+def _rows(path):
+    import csv
+
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.mark.parametrize(
+    "args", [["-s", "knuth"], ["-s", "random", "--seed", "3"], ["--sample", "50", "--seed", "1"]]
+)
+def test_per_secret_writes_each_secret_its_guesses_and_the_games_evaluate_scored(tmp_path, args):
+    path = tmp_path / "games.csv"
+    code, out, err = run("evaluate", *args, "--json", "--per-secret", str(path))
+    assert code == 0 and f"games written to {path}" in err
+    stats, rows = json.loads(out), _rows(path)
+    assert len(rows) == stats["games"]
+    counts = {}
+    for row in rows:
+        played = row["played"].split()
+        assert int(row["guesses"]) == len(played) and played[-1] == row["secret"]
+        counts[row["guesses"]] = counts.get(row["guesses"], 0) + 1
+    assert counts == stats["distribution"]
+
+
+def test_per_secret_game_is_the_game_guess_plays(tmp_path):
+    path = tmp_path / "knuth.csv"
+    assert run("evaluate", "--per-secret", str(path))[0] == 0
+    row = next(r for r in _rows(path) if r["secret"] == "3632")
+    record = json.loads(run("guess", "--secret", "3632", "--json", "--no-history")[1])
+    assert row["played"].split() == [m["guess"] for m in record["moves"]]
+
+
+@pytest.mark.parametrize("name, words", [("", "no file to write in"), ("x.txt", "must end in .csv"),
+                                         ("nope/x.csv", "folder 'nope' does not exist")])  # fmt: skip
+def test_a_bad_per_secret_file_is_refused_before_any_work(name, words):
+    code, out, err = run("evaluate", "--per-secret", name)
+    one_line_error(code, err, words)
+    assert out == ""

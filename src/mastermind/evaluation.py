@@ -204,6 +204,41 @@ def guesses_per_secret(strategy: Strategy, progress: Progress | None = None) -> 
     return found
 
 
+def games_per_secret(
+    strategy: Strategy,
+    secrets: Sequence[int] | np.ndarray | None = None,
+    *,
+    seed: int | None = None,
+    progress: Progress | None = None,
+) -> dict[int, tuple[int, ...]]:
+    """For each secret (a code index), the guesses the strategy plays to find it, the last one the
+    secret: the games :func:`evaluate` scores, with the same ``secrets`` and ``seed``.
+
+    >>> from mastermind.strategies import make_strategy
+    >>> games = games_per_secret(make_strategy("knuth", Rules(pegs=2, colors=3)))
+    >>> [Notation(Rules(pegs=2, colors=3)).format_code(CodeSpace.of(Rules(pegs=2, colors=3)).code(g))
+    ...  for g in games[7]]
+    ['11', '22', '23', '32']
+    """
+    space = CodeSpace.of(strategy.rules)
+    strategy.prepare()
+    if secrets is None and not strategy.randomized:
+        space.require_enumerable()
+        games: dict[int, tuple[int, ...]] = {}
+        first = strategy.first_guess()
+        _walk(strategy, SolverState(strategy.rules), 1, {}, progress, guess=first, games=games)
+        return dict(sorted(games.items()))
+    if secrets is None:
+        space.require_enumerable()
+        secrets = np.arange(space.size, dtype=np.int64)
+    out = {}
+    for secret in secrets:
+        out[int(secret)] = tuple(play(strategy, int(secret), seed=seed))
+        if progress:
+            progress(1)
+    return out
+
+
 def _walk(
     strategy: Strategy,
     state: SolverState,
@@ -214,11 +249,12 @@ def _walk(
     guess: int | None = None,
     limit: int | None = None,
     found: np.ndarray | None = None,
+    games: dict[int, tuple[int, ...]] | None = None,
 ) -> None:
     """Play the strategy from ``state`` against all of its candidates at once.
 
     Below guess number ``limit`` + 1 nothing is expanded (for trees shown to a depth). ``found``,
-    if given, gets the guess number at which each secret is found.
+    if given, gets the guess number at which each secret is found; ``games`` the guesses played.
     """
     if depth > RUNAWAY_GUESSES:
         raise StrategyError(f"{strategy.name} made no progress after {RUNAWAY_GUESSES} guesses")
@@ -244,6 +280,8 @@ def _walk(
             distribution[depth] = distribution.get(depth, 0) + 1
             if found is not None:
                 found[guess] = depth
+            if games is not None:
+                games[guess] = (*(space.index(g.colors) for g, _ in state.history), guess)
             if progress:
                 progress(1)
             continue
@@ -252,7 +290,7 @@ def _walk(
         if node is not None:
             child = node.children[f] = Node(guess=-1, size=len(group))
         child_state = state._child(code, Feedback.from_int(f, pegs), group)
-        _walk(strategy, child_state, depth + 1, distribution, progress, child, None, limit, found)
+        _walk(strategy, child_state, depth + 1, distribution, progress, child, None, limit, found, games)
 
 
 def play(

@@ -37,6 +37,11 @@ from .scale import checkpoint_file, checkpoint_in, evaluate_whole, executor_opti
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", metavar="FILE", help="Also draw the distribution as a bar chart (.png, .svg, .pdf).")
+@click.option(
+    "--per-secret", metavar="FILE.csv",
+    help="Also write each secret, its number of guesses and the guesses played, one row per secret "
+    "(the games are played again, recording each).",
+)  # fmt: skip
 @executor_options(
     "Record each finished subtree in this file; the same command run again after an interruption "
     "finishes only what is left [a file under the user cache directory, removed when done]."
@@ -51,6 +56,7 @@ def evaluate(
     no_tables: bool,
     as_json: bool,
     plot: str | None,
+    per_secret: str | None,
     scale: dict,
 ) -> None:
     """Play a strategy against every secret and report exact statistics.
@@ -61,6 +67,7 @@ def evaluate(
       mastermind evaluate -s most-parts --first 1123 --json
       mastermind evaluate -s entropy --preset bulls-and-cows
       mastermind evaluate -s knuth --plot knuth.png
+      mastermind evaluate -s knuth --per-secret knuth.csv    # secret,guesses,played
       mastermind evaluate -p 6 -c 9 --checkpoint knuth69.jsonl     # Ctrl-C, then again: resumes
       mastermind evaluate -p 6 -c 9 --executor dask --workers 4      # a local Dask cluster
       mastermind evaluate -p 7 -c 7 --executor dask --scheduler tcp://head:8786
@@ -73,6 +80,8 @@ def evaluate(
 
     if plot is not None:
         check_plot_path(plot)
+    if per_secret is not None:
+        check_output_path(per_secret, ".csv")
     player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
     if sample is None and rules.size > ENUMERATION_LIMIT:
         fail(f"{rules.describe()} has {rules.size:,} codes, too many to play every secret; "
@@ -90,10 +99,50 @@ def evaluate(
             stats = run(player, secrets, seed=seed, progress=advance)
     if plot is not None:
         _draw([stats], plot)
+    if per_secret is not None:
+        _write_games(player, secrets, seed, per_secret, label)
     if as_json:
         click.echo(json.dumps(stats.to_dict(game_notation(rules))))
         return
     _print_stats(stats)
+
+
+def check_output_path(path: str, suffix: str) -> None:
+    """A file to write: named, ending in ``suffix``, in a folder that exists; checked before any work."""
+    from pathlib import Path
+
+    from ..text import quote
+
+    if not path.strip():
+        fail(f"no file to write in: give a file name ending in {suffix}")
+    if not path.lower().endswith(suffix):
+        fail(f"cannot write {quote(path)}: the file name must end in {suffix}")
+    if not Path(path).resolve().parent.is_dir():
+        fail(f"cannot write {quote(path)}: folder {quote(str(Path(path).parent))} does not exist")
+
+
+def _write_games(player, secrets, seed: int | None, path: str, label: str) -> None:
+    """Each secret, its number of guesses and the guesses, as CSV: the games of the evaluation."""
+    import csv
+
+    from ..code import CodeSpace
+    from ..evaluation import games_per_secret
+
+    notation = game_notation(player.rules)
+    space = CodeSpace.of(player.rules)
+    total = space.size if secrets is None else len(secrets)
+    with progress_bar(total, f"{label}: each game") as advance:
+        games = games_per_secret(player, secrets, seed=seed, progress=advance)
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(["secret", "guesses", "played"])
+            for secret, played in games.items():
+                codes = " ".join(notation.format_code(space.code(g)) for g in played)
+                writer.writerow([notation.format_code(space.code(secret)), len(played), codes])
+    except OSError as err:
+        fail(f"cannot write {path}: {err.strerror or err}")
+    click.echo(f"games written to {path}", err=True)
 
 
 def _draw(stats: list, path: str) -> None:
