@@ -222,3 +222,33 @@ def test_a_bad_per_secret_file_is_refused_before_any_work(name, words):
     code, out, err = run("evaluate", "--per-secret", name)
     one_line_error(code, err, words)
     assert out == ""
+
+
+def _png_size(path):
+    import struct
+
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return struct.unpack(">II", head[16:24])
+
+
+def test_charts_label_their_bars_name_one_strategy_in_the_title_and_are_sharp(tmp_path):
+    from mastermind import Rules, evaluate, make_strategy
+    from mastermind.plot import PNG_DPI, chart
+
+    one = evaluate(make_strategy("knuth", Rules()))
+    ax = chart([one]).axes[0]
+    assert ax.get_legend() is None and "knuth on 4 pegs" in ax.get_title() and "mean 4.4761" in ax.get_title()
+    assert [t.get_text() for t in ax.texts] == ["1", "6", "62", "533", "694"]
+    two = evaluate(make_strategy("entropy", Rules()))
+    ax = chart([one, two], log=True).axes[0]
+    assert ax.get_yscale() == "log" and len(ax.get_legend().get_texts()) == 2
+    path = tmp_path / "knuth.png"
+    code, _, _ = run("evaluate", "--plot", str(path), "--log")
+    width, height = _png_size(path)
+    assert code == 0 and height == round(4.5 * PNG_DPI) and PNG_DPI >= 150
+
+
+def test_log_without_a_plot_is_refused():
+    code, _, err = run("evaluate", "--log")
+    one_line_error(code, err, "give --plot FILE too")

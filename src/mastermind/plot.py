@@ -10,6 +10,8 @@ from .errors import MastermindError
 from .text import quote
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from .evaluation import Stats
 
 #: File types a chart can be written as, by suffix.
@@ -36,26 +38,52 @@ def check_plot_path(path: str | Path) -> Path:
     return path
 
 
-def plot_distributions(stats: Sequence[Stats], path: str | Path) -> Path:
-    """Draw each strategy's distribution of guesses as grouped bars; the file type follows the suffix."""
+#: Dots per inch of a PNG chart (SVG and PDF are vector images).
+PNG_DPI = 160
+
+
+def plot_distributions(stats: Sequence[Stats], path: str | Path, log: bool = False) -> Path:
+    """Draw each strategy's distribution of guesses as grouped bars, each bar labelled with its count;
+    ``log``: a logarithmic count axis, for distributions with small and large counts. One strategy is
+    named in the title; several in a legend inside the chart. The file type follows the suffix."""
+    path = check_plot_path(path)
+    chart(stats, log).savefig(path, dpi=PNG_DPI)
+    return path
+
+
+def chart(stats: Sequence[Stats], log: bool = False) -> Figure:
+    """The figure :func:`plot_distributions` writes."""
     from matplotlib.figure import Figure
 
-    path = check_plot_path(path)
     guesses = sorted({k for s in stats for k in s.distribution})
-    fig = Figure(figsize=(max(6.0, 1.0 + 0.9 * len(guesses)) + 3.0, 4.0), layout="constrained")
+    wide = 1.0 + 0.9 * len(guesses) * max(1, len(stats)) ** 0.5  # room for each group of bars
+    fig = Figure(figsize=(min(max(6.0, wide), 13.0), 4.5), layout="constrained")
     ax = fig.subplots()
     width = 0.8 / max(1, len(stats))
+    font = 8 if len(stats) > 2 else 9
     for i, s in enumerate(stats):
         xs = [k + (i - (len(stats) - 1) / 2) * width for k in guesses]
+        counts = [s.distribution.get(k, 0) for k in guesses]
         label = f"{s.strategy} (mean {s.mean:.3f}, max {s.max})"
-        ax.bar(xs, [s.distribution.get(k, 0) for k in guesses], width=width, label=label)
+        bars = ax.bar(xs, counts, width=width, label=label)
+        ax.bar_label(bars, labels=[f"{n:,}" if n else "" for n in counts], fontsize=font, padding=1)
     ax.set_xticks(guesses)
     ax.set_xlabel("guesses to find the secret")
-    ax.set_ylabel("secrets")
+    ax.set_ylabel("secrets" + (" (log scale)" if log else ""))
+    if log:
+        from matplotlib.ticker import FuncFormatter
+
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    ax.margins(y=0.25 if log else 0.12)  # room for the labels above the tallest bar
     if stats:
         rules = stats[0].rules
         what = "a sample of secrets" if any(s.sample for s in stats) else f"all {stats[0].codes:,} secrets"
-        ax.set_title(f"{rules.describe()}: {what}")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)  # beside, not over, the bars
-    fig.savefig(path)
-    return path
+        title = f"{rules.describe()}: {what}"
+        if len(stats) == 1:
+            only = stats[0]
+            title = f"{only.strategy} on {title}\nmean {only.mean:.4f}, max {only.max}"
+        ax.set_title(title)
+    if len(stats) > 1:
+        ax.legend(loc="best", fontsize=font, framealpha=0.8)
+    return fig

@@ -37,6 +37,7 @@ from .scale import checkpoint_file, checkpoint_in, evaluate_whole, executor_opti
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", metavar="FILE", help="Also draw the distribution as a bar chart (.png, .svg, .pdf).")
+@click.option("--log", is_flag=True, help="With --plot: a logarithmic count axis (for small counts).")
 @click.option(
     "--per-secret", metavar="FILE.csv",
     help="Also write each secret, its number of guesses and the guesses played, one row per secret "
@@ -56,6 +57,7 @@ def evaluate(
     no_tables: bool,
     as_json: bool,
     plot: str | None,
+    log: bool,
     per_secret: str | None,
     scale: dict,
 ) -> None:
@@ -78,6 +80,8 @@ def evaluate(
     from ..plot import check_plot_path
     from ..strategies import make_strategy
 
+    if log and plot is None:
+        fail("--log draws the chart's counts on a log scale: give --plot FILE too")
     if plot is not None:
         check_plot_path(plot)
     if per_secret is not None:
@@ -98,7 +102,7 @@ def evaluate(
         with search_progress(player, label), progress_bar(total, label) as advance:
             stats = run(player, secrets, seed=seed, progress=advance)
     if plot is not None:
-        _draw([stats], plot)
+        _draw([stats], plot, log)
     if per_secret is not None:
         _write_games(player, secrets, seed, per_secret, label)
     if as_json:
@@ -145,10 +149,10 @@ def _write_games(player, secrets, seed: int | None, path: str, label: str) -> No
     click.echo(f"games written to {path}", err=True)
 
 
-def _draw(stats: list, path: str) -> None:
+def _draw(stats: list, path: str, log: bool) -> None:
     from ..plot import plot_distributions
 
-    written = plot_distributions(stats, path)
+    written = plot_distributions(stats, path, log=log)
     click.echo(f"chart written to {written}", err=True)
 
 
@@ -250,6 +254,7 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
 )  # fmt: skip
 @click.option("--seed", type=int, metavar="N", help="Seed for sampling and randomised strategies.")
 @click.option("--plot", metavar="FILE", help="Draw the distributions as a bar chart (.png, .svg, .pdf).")
+@click.option("--log", is_flag=True, help="With --plot: a logarithmic count axis (for small counts).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per strategy.")
 @executor_options(
     "A directory in which each whole-tree evaluation records its finished subtrees (one file per "
@@ -262,6 +267,7 @@ def compare(
     sample: int | None,
     seed: int | None,
     plot: str | None,
+    log: bool,
     as_json: bool,
     scale: dict,
 ) -> None:
@@ -287,6 +293,8 @@ def compare(
     chosen = names is not None
     names = names or [cls.name for cls in STRATEGIES]
     names = list(dict.fromkeys(find_strategy(n).name for n in names))  # checked, each once
+    if log and plot is None:
+        fail("--log draws the chart's counts on a log scale: give --plot FILE too")
     if plot is not None:
         check_plot_path(plot)
     players = []
@@ -317,7 +325,7 @@ def compare(
             with search_progress(player, label), progress_bar(per, label) as advance:
                 results.append(run(player, secrets, seed=seed, progress=advance))
     if plot is not None:
-        _draw(results, plot)
+        _draw(results, plot, log)
     if as_json:
         click.echo(json.dumps([s.to_dict(game_notation(rules)) for s in results]))
         return
