@@ -252,3 +252,30 @@ def test_charts_label_their_bars_name_one_strategy_in_the_title_and_are_sharp(tm
 def test_log_without_a_plot_is_refused():
     code, _, err = run("evaluate", "--log")
     one_line_error(code, err, "give --plot FILE too")
+
+
+def test_a_long_evaluation_is_announced_first_with_how_to_stop_it(monkeypatch):
+    import mastermind.evaluation as evaluation
+
+    seen = []
+
+    def estimate(player):
+        seen.append(player.space.size)
+        return 11_000.0  # the cost model's answer is not what this test checks
+
+    monkeypatch.setattr(evaluation, "estimate_seconds", estimate)
+    monkeypatch.setattr("mastermind.cli.research.ESTIMATE_FROM", 10)  # as if 3x3 were large
+    code, out, err = run("evaluate", "--pegs", "2", "--colors", "3", "--json")
+    assert code == 0 and seen == [] and err == ""  # small games: no estimate at all
+    code, out, err = run("evaluate", "--pegs", "3", "--colors", "3", "--json")
+    assert code == 0 and seen == [27]
+    assert err.startswith("mastermind: note: knuth on 27 codes: roughly 3 hours on this machine")
+    assert "Ctrl-C stops" in err
+
+
+def test_the_estimate_has_a_cost_model_only_for_partition_strategies():
+    from mastermind import Rules, make_strategy
+    from mastermind.evaluation import estimate_seconds
+
+    assert estimate_seconds(make_strategy("counter", Rules())) is None
+    assert estimate_seconds(make_strategy("knuth", Rules(pegs=6, colors=9))) > 0

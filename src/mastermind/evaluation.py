@@ -145,6 +145,32 @@ def evaluate(
     )
 
 
+#: The game an estimate is calibrated on: a few tenths of a second for a partition strategy.
+CALIBRATION_RULES = Rules(pegs=5, colors=6)
+
+#: How a partition strategy's whole-tree time grows with the number of codes: as codes ** GROWTH.
+#: Fitted to Knuth's measured runs on the development machine: 5x6 0.2 s, 5x8 1.2 s, 6x9 about 6
+#: minutes, 7x7 about 8 minutes (docs/performance.md, docs/scale.md): exponents 1.3 to 1.8.
+GROWTH = 1.7
+
+
+def estimate_seconds(strategy: Strategy) -> float | None:
+    """A rough guess of how long :func:`evaluate` takes over every secret on this machine, or None
+    where the cost model does not apply (strategies other than the partition ones).
+
+    The cost model: the same strategy is timed now on 5 pegs and 6 colours, and the time scaled
+    by (codes / 7,776) ** GROWTH. Pruning makes the real growth vary from game to game (games
+    without repeats were relatively slower), so take the answer as an order of magnitude.
+    """
+    from .strategies import PartitionStrategy, make_strategy
+
+    if not isinstance(strategy, PartitionStrategy):
+        return None
+    small = make_strategy(strategy.name, CALIBRATION_RULES, **dict(strategy.spec().options))
+    seconds = evaluate(small).seconds
+    return seconds * (strategy.space.size / CALIBRATION_RULES.size) ** GROWTH
+
+
 def sample_secrets(rules: Rules, count: int, seed: int | None = None) -> np.ndarray:
     """``count`` distinct secrets drawn uniformly at random (all of them if count >= size).
 

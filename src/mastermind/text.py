@@ -27,3 +27,15 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     ('1 symbol', '4 pegs', '2 guesses')
     """
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def duration(seconds: float) -> str:
+    """A rough duration in words: the unit that reads best, rounded.
+
+    >>> duration(42), duration(700), duration(11_000), duration(400_000)
+    ('40 seconds', '12 minutes', '3 hours', '5 days')
+    """
+    for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
+        if seconds >= 1.5 * size:
+            return plural(round(seconds / size), unit)
+    return plural(max(1, int(round(seconds, -1) if seconds >= 10 else round(seconds))), "second")

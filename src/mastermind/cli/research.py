@@ -94,6 +94,8 @@ def evaluate(
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     label = f"{strategy} on {rules.describe()}"
+    if secrets is None:
+        warn_if_long(player)
     if use_runner(player, secrets, scale):
         with make_executor(scale) as executor:
             stats = evaluate_whole(player, executor, scale, checkpoint_file(scale), label)
@@ -147,6 +149,27 @@ def _write_games(player, secrets, seed: int | None, path: str, label: str) -> No
     except OSError as err:
         fail(f"cannot write {path}: {err.strerror or err}")
     click.echo(f"games written to {path}", err=True)
+
+
+#: Games with fewer codes than this are evaluated without an estimate (the calibration would cost more
+#: than it saves); runs estimated at more seconds than LONG_RUN are announced.
+ESTIMATE_FROM, LONG_RUN = 100_000, 60
+
+
+def warn_if_long(player) -> None:
+    """Before a long evaluation, say on stderr about how long it will take, and how to stop it."""
+    from ..evaluation import estimate_seconds
+    from ..text import duration
+
+    if player.space.size < ESTIMATE_FROM:
+        return
+    seconds = estimate_seconds(player)
+    if seconds is not None and seconds >= LONG_RUN:
+        click.echo(
+            f"mastermind: note: {player.name} on {player.space.size:,} codes: roughly {duration(seconds)} on "
+            "this machine (scaled from a small game timed just now: an order of magnitude); "
+            "Ctrl-C stops, and the same command again resumes", err=True,
+        )  # fmt: skip
 
 
 def _draw(stats: list, path: str, log: bool) -> None:
@@ -319,6 +342,8 @@ def compare(
     with make_executor(scale) as executor:
         for player in players:
             label = f"{player.name} on {rules.describe()}"
+            if secrets is None:
+                warn_if_long(player)
             if player in split:
                 results.append(evaluate_whole(player, executor, scale, checkpoint_in(scale, player), label))
                 continue

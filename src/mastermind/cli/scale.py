@@ -124,7 +124,10 @@ def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
         TextColumn("{task.fields[units]}"), TimeElapsedColumn(), TimeRemainingColumn(),
         console=console, transient=True,
     ) as bar:  # fmt: skip
-        state: dict[str, Any] = {"task": None, "stage": None}
+        # Until the runner first reports (choosing the first guess of a big game takes a while), a
+        # pulsing bar and the time elapsed show that work is going on.
+        first = bar.add_task(f"{label}: choosing the first guess", total=None, units="")
+        state: dict[str, Any] = {"task": first, "stage": "start"}
 
         def update(status) -> None:
             if status.stage != state["stage"]:  # a fresh task for each stage, so the ETA is fresh
