@@ -279,3 +279,10 @@ def test_the_estimate_has_a_cost_model_only_for_partition_strategies():
 
     assert estimate_seconds(make_strategy("counter", Rules())) is None
     assert estimate_seconds(make_strategy("knuth", Rules(pegs=6, colors=9))) > 0
+
+
+def test_small_games_are_spoken_of_in_the_singular_with_replies_that_can_occur():
+    code, out, _ = run("guess", "--pegs", "1", "--colors", "2", "--no-history", input="zz\nquit\n")
+    assert out.startswith("Think of a secret: 1 peg, colours 1-2, repeats allowed. I have 10 guesses. "
+                          "Reply BLACK,WHITE (e.g. 1,0), key pegs (B) or - for none")  # fmt: skip
+    assert "'zz' is not a reply: write BLACK,WHITE (e.g. 1,0) or pegs (e.g. B)" in out

@@ -261,12 +261,22 @@ def parse_feedback(text: str, rules: Rules, terms: Terms = MASTERMIND) -> Feedba
         m = re.fullmatch(r"(\d+)\s*[,;/ ]\s*(\d+)", token)
         if not m:
             raise FeedbackError(
-                f"{quote(raw)} is not a reply: write {terms.reply_form} (e.g. 1,2) "
-                f"or pegs (e.g. {terms.pegs(Feedback(1, 2))})"
+                f"{quote(raw)} is not a reply: write {terms.reply_form} (e.g. {example_reply(rules)}) "
+                f"or pegs (e.g. {terms.pegs(example_reply(rules))})"
             )
         fb = Feedback(_count(m.group(1), rules), _count(m.group(2), rules))
     check_feedback(fb, rules, raw, terms)
     return fb
+
+
+def example_reply(rules: Rules) -> Feedback:
+    """A reply that can occur in this game, for messages: 1,2 where it can, else 1,1 or 1,0.
+
+    >>> str(example_reply(Rules())), str(example_reply(Rules(pegs=2))), str(example_reply(Rules(pegs=1)))
+    ('1,2', '1,0', '1,0')
+    """
+    possible = possible_feedbacks(rules.pegs, rules.colors, rules.repeats)
+    return next((fb for fb in (Feedback(1, 2), Feedback(1, 1)) if fb in possible), Feedback(1, 0))
 
 
 def ascii_digits(text: str) -> str:

@@ -50,17 +50,19 @@ def guesses(n: int) -> str:
 
 def game_words(notation) -> str:
     """The game in the words it speaks: '4 pegs, colours 1-6, repeats allowed'."""
+    from ..text import plural
+
     rules, word = notation.rules, notation.terms.symbol
     repeats = "repeats allowed" if rules.repeats else f"no {word} repeats"
-    return f"{rules.pegs} pegs, {word}s {notation.describe_symbols()}, {repeats}"
+    return f"{plural(rules.pegs, 'peg')}, {word}s {notation.describe_symbols()}, {repeats}"
 
 
 def reply_words(notation) -> str:
     """How to reply, in the game's words: 'Reply BLACK,WHITE (e.g. 1,2), key pegs (BWW) or - for none'."""
-    from ..feedback import Feedback
+    from ..notation import example_reply
 
-    terms = notation.terms
-    return f"Reply {terms.reply_form} (e.g. 1,2), key pegs ({terms.pegs(Feedback(1, 2))}) or - for none"
+    terms, example = notation.terms, example_reply(notation.rules)
+    return f"Reply {terms.reply_form} (e.g. {example}), key pegs ({terms.pegs(example)}) or - for none"
 
 
 # --- play: the user breaks the computer's code ------------------------------------------------------
