@@ -17,6 +17,8 @@ CORE = [
     "mastermind.records",
     "mastermind.game",
     "mastermind.runner",
+    "mastermind.store",
+    "mastermind.stats",
 ]
 
 

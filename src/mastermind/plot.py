@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from .evaluation import Stats
+    from .stats import GameStats
 
 #: File types a chart can be written as, by suffix.
 FORMATS = ("png", "svg", "pdf")
@@ -87,3 +88,34 @@ def chart(stats: Sequence[Stats], log: bool = False) -> Figure:
     if len(stats) > 1:
         ax.legend(loc="best", fontsize=font, framealpha=0.8)
     return fig
+
+
+def plot_game_stats(stats: Sequence[GameStats], path: str | Path) -> Path:
+    """Draw a player's record: for each game size, the won games by the guesses they took and one
+    bar of the games not won, each bar labelled with its count."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    path = check_plot_path(path)
+    if not stats:
+        raise PlotError(f"cannot draw {quote(path)}: there are no finished games to draw")
+    fig = Figure(figsize=(7.0, 0.5 + 3.0 * len(stats)), layout="constrained")
+    axes = fig.subplots(len(stats), 1, squeeze=False)[:, 0]
+    for ax, s in zip(axes, stats, strict=True):
+        top = max(s.distribution, default=0)
+        labels = [str(k) for k in range(1, top + 1)] + ["not won"]
+        counts = [s.distribution.get(k, 0) for k in range(1, top + 1)] + [s.played - s.won]
+        colors = ["tab:blue"] * top + ["tab:gray"]
+        bars = ax.bar(labels, counts, color=colors)
+        ax.bar_label(bars, labels=[f"{n:,}" if n else "" for n in counts], padding=2)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylim(0, max(counts) * 1.15 + 0.5)  # room for the labels above the tallest bar
+        ax.set_xlabel("guesses to break the code")
+        ax.set_ylabel("games")
+        mean = s.mean_guesses
+        figures = f"{s.played} played, {s.won} won ({s.win_rate:.0%})"
+        if mean is not None:
+            figures += f", mean {mean:.2f} guesses"
+        ax.set_title(f"{s.rules.describe()}, {s.rules.max_guesses} guesses: {figures}", fontsize="medium")
+    fig.savefig(path, dpi=PNG_DPI)
+    return path

@@ -113,3 +113,74 @@ def show_game(stored) -> None:
         console.print(f"  {game.rules.describe()}, {game.rules.max_guesses} guesses", markup=False)
         secret = game.secret if game.over else None
         board(console, Notation(game.rules), game.history, game.rules, secret)
+
+
+@cli.command()
+@click.option(
+    "--kind", type=click.Choice(["play", "guess"]), default="play", show_default=True,
+    help="play: your games breaking the computer's code; guess: the computer breaking yours.",
+)  # fmt: skip
+@click.option(
+    "--db", metavar="PATH", type=click.Path(dir_okay=False),
+    help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
+)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="A JSON list, one object per game size.")
+@click.option("--plot", metavar="FILE", help="Also draw the guesses as bar charts (.png, .svg, .pdf).")
+@color_option
+def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
+    """Your record from the history: games played and won, guesses, streaks, per game size.
+
+    Only finished games count, one table row per game size (pegs, colours, repeats, guesses
+    allowed). By default the games of 'play', where you break the computer's code: won is the
+    code broken, and a game lost (out of guesses) or given up is played and not won; the mean
+    and the distribution are of the guesses of the won games. --kind guess gives the same
+    figures for the computer breaking the codes you kept. Matches have their own score (see
+    'mastermind history ID') and are not counted. A streak is a run of won games in the order
+    they were started: the best one, and the current one (0 if the latest game was not won).
+
+    \b
+    Examples:
+      mastermind stats
+      mastermind stats --json
+      mastermind stats --plot record.png
+    """
+    from ..plot import check_plot_path, plot_game_stats
+    from ..records import rules_to_dict
+    from ..stats import game_stats
+
+    if plot:
+        check_plot_path(plot)
+    store = open_store(db)
+    groups = game_stats(store.games(kind), kind)
+    finished = [s for s in groups if s.played]
+    if plot:
+        written = plot_game_stats(finished, plot)
+        click.echo(f"chart written to {written}", err=True)
+    if as_json:
+        click.echo(json.dumps([s.to_dict() for s in groups]))
+        return
+    if not finished:
+        waiting = sum(s.unfinished for s in groups)
+        more = f" ({waiting} unfinished: mastermind {kind} --resume)" if waiting else ""
+        click.echo(f"No finished {kind} games in the history yet{more}.")
+        return
+    from rich.table import Table
+
+    who = "Your games breaking the computer's code" if kind == "play" else "The computer breaking your codes"
+    table = Table(title=f"{who} ({store.path})", title_justify="left")
+    for column in ("game", "played", "won", "win rate", "mean", "distribution", "not won", "best streak",
+                   "current"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("game", "distribution", "not won") else "right")
+    for s in finished:
+        mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
+        dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items()) or "-"
+        not_won = f"{s.lost} lost, {s.gave_up} gave up"
+        table.add_row(
+            short_rules(rules_to_dict(s.rules)), str(s.played), str(s.won), f"{s.win_rate:.0%}", mean, dist,
+            not_won, str(s.best_streak), str(s.current_streak),
+        )  # fmt: skip
+    console_for().print(table)
+    waiting = sum(s.unfinished for s in groups)
+    if waiting:
+        click.echo(f"{waiting} unfinished game{'s' if waiting != 1 else ''} not counted "
+                   f"(mastermind {kind} --resume).")  # fmt: skip
