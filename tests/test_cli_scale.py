@@ -36,7 +36,8 @@ def test_cluster_options_need_the_dask_executor():
 
 def test_evaluate_resumes_from_its_checkpoint(tmp_path):
     path = tmp_path / "knuth.jsonl"
-    args = ["evaluate", "--checkpoint", str(path), "--unit-size", "64", "--json"]
+    # --no-history: the second run must come from the checkpoint, not from the history's stored run
+    args = ["evaluate", "--checkpoint", str(path), "--unit-size", "64", "--json", "--no-history"]
     code, out, err = run(*args)
     assert code == 0 and err == ""
     first = json.loads(out)
@@ -58,11 +59,13 @@ def test_a_damaged_checkpoint_is_one_line_and_exit_2(tmp_path):
 
 
 def test_compare_keeps_one_checkpoint_per_strategy(tmp_path):
-    args = ["compare", "--strategies", "knuth,most-parts", "--checkpoint", str(tmp_path), "--unit-size", "64"]
+    folder = tmp_path / "checkpoints"  # (the test's history database is in tmp_path)
+    folder.mkdir()
+    args = ["compare", "--strategies", "knuth,most-parts", "--checkpoint", str(folder), "--unit-size", "64"]
     code, out, err = run(*args, "--json")
     assert code == 0, err
     assert [s["total"] for s in json.loads(out)] == [5801, 5668]
-    assert sorted(p.name.split("-4x6-")[0] for p in tmp_path.iterdir()) == ["knuth", "most-parts"]
+    assert sorted(p.name.split("-4x6-")[0] for p in folder.iterdir()) == ["knuth", "most-parts"]
 
 
 @pytest.mark.slow

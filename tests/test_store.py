@@ -14,7 +14,7 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
     path = tmp_path / "h.sqlite3"
     path.touch()  # an empty file is an SQLite database of user_version 0
     with Store(path) as store:
-        assert store.version == SCHEMA_VERSION == 1
+        assert store.version == SCHEMA_VERSION == 2
         assert store.games() == []
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -22,7 +22,7 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
     assert columns == ["id", "kind", "started", "updated", "rules", "finished", "outcome", "record"]
     db.close()
     with Store(path) as store:  # opening again migrates nothing and keeps the version
-        assert store.version == 1
+        assert store.version == 2
 
 
 def test_a_game_is_saved_move_by_move_and_read_back_the_same(tmp_path):

@@ -11,9 +11,10 @@ import numpy as np
 from ._kernels import feedback as kfeedback
 from ._kernels.tables import tables_of
 from .code import ENUMERATION_LIMIT, Code, CodeSpace
-from .errors import SampleError, StrategyError
+from .errors import RecordError, SampleError, StrategyError
 from .feedback import Feedback
 from .notation import Notation
+from .records import package_version, rules_from_dict, rules_to_dict
 from .rules import Rules
 from .seeds import generator
 from .solver import SolverState
@@ -85,6 +86,55 @@ class Stats:
             "distribution": {str(k): n for k, n in sorted(self.distribution.items())},
             "seconds": round(self.seconds, 6),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Stats:
+        """The statistics that :meth:`to_dict` wrote (codes in the game's own notation).
+
+        >>> from mastermind.strategies import make_strategy
+        >>> stats = evaluate(make_strategy("knuth", Rules(pegs=2, colors=3)))
+        >>> Stats.from_dict(stats.to_dict()).to_dict() == stats.to_dict()
+        True
+        """
+        try:
+            rules = rules_from_dict(data)
+            first = data["first_guess"]
+            return cls(
+                strategy=data["strategy"],
+                rules=rules,
+                first_guess=None if first == "random" else Notation(rules).parse_code(first),
+                distribution={int(k): int(n) for k, n in data["distribution"].items()},
+                seconds=float(data["seconds"]),
+                codes=int(data["codes"]),
+                sample=bool(data["sample"]),
+                seed=data["seed"],
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise RecordError(f"a run record is incomplete: {err!r}") from None
+
+
+def run_key(strategy: Strategy, sample: int | None = None, seed: int | None = None) -> dict:
+    """What makes two evaluations the same run, so that a stored one may stand for a new one: the
+    strategy with its first-guess override and options, the rules, the sample size, the seed where
+    it matters (a sample, or a randomised strategy), and the package version that computed it.
+
+    >>> from mastermind.strategies import make_strategy
+    >>> key = run_key(make_strategy("knuth", Rules(pegs=3, colors=4)), seed=5)
+    >>> (key["strategy"], key["first"], key["seed"], key["rules"]["pegs"])
+    ('knuth', None, None, 3)
+    """
+    spec = strategy.spec()
+    rules = strategy.rules
+    first = None if spec.first is None else Notation(rules).format_code(CodeSpace.of(rules).code(spec.first))
+    return {
+        "strategy": spec.name,
+        "first": first,
+        "options": dict(spec.options),
+        "rules": rules_to_dict(rules),
+        "sample": sample,
+        "seed": seed if sample is not None or strategy.randomized else None,
+        "version": package_version(),
+    }
 
 
 def evaluate(

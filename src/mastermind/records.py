@@ -23,6 +23,16 @@ from .rules import Rules
 RECORD_VERSION = 1
 
 
+def package_version() -> str:
+    """The installed mastermind-lab's version, which records of runs and cached results carry."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mastermind-lab")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+        return "unknown"
+
+
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
     return {
         "pegs": rules.pegs,

@@ -42,6 +42,7 @@ from ._kernels.tables import tables_of
 from .errors import CheckpointError, ExecutorError, StrategyError
 from .evaluation import Stats, _walk
 from .feedback import Feedback
+from .records import package_version
 from .solver import SolverState
 from .strategies import PartitionStrategy, Strategy, StrategySpec
 
@@ -577,15 +578,6 @@ def make_executor(name: str, address: str | None = None, workers: int | None = N
 _MAGIC = "mastermind-checkpoint"
 
 
-def _package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("mastermind-lab")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
-        return "unknown"
-
-
 def run_identity(spec: StrategySpec, unit_size: int) -> dict[str, Any]:
     """What a checkpoint must match to be trusted: the strategy, the game, the cut, the package."""
     return {
@@ -594,7 +586,7 @@ def run_identity(spec: StrategySpec, unit_size: int) -> dict[str, Any]:
         "first": spec.first,
         "options": [[k, v] for k, v in spec.options],
         "unit_size": unit_size,
-        "version": _package_version(),
+        "version": package_version(),
     }
 
 

@@ -51,6 +51,27 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "CREATE INDEX games_by_kind ON games (kind, finished, id)",
     ],
+    [
+        # evaluation runs: ``key`` is the canonical JSON of what makes two runs the same (strategy,
+        # first guess and options, rules, sample and seed where they matter, package version)
+        """CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL,
+            created TEXT NOT NULL,
+            strategy TEXT NOT NULL,
+            options TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            version TEXT NOT NULL,
+            sample INTEGER,
+            seed INTEGER,
+            total INTEGER NOT NULL,
+            max INTEGER NOT NULL,
+            distribution TEXT NOT NULL,
+            seconds REAL NOT NULL,
+            record TEXT NOT NULL
+        )""",
+        "CREATE INDEX runs_by_key ON runs (key, id)",
+    ],
 ]
 
 #: The schema version this package writes.
@@ -88,6 +109,20 @@ def outcome_of(record: dict[str, Any]) -> str:
         return "playing"
     winner = record.get("winner")
     return "draw" if winner is None else f"player {winner}"
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A row of the runs table: an evaluation's key (what makes two runs the same) and its result."""
+
+    id: int
+    created: str
+    key: dict[str, Any]
+    record: dict[str, Any]
+
+
+def _canonical(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def _now() -> str:
@@ -208,6 +243,36 @@ class Store:
         )
         return rows[0] if rows else None
 
+    # -- evaluation runs ---------------------------------------------------------------------------
+
+    def add_run(self, key: dict[str, Any], record: dict[str, Any]) -> int:
+        """Store a complete evaluation run: ``key`` as made by :func:`mastermind.evaluation.run_key`,
+        ``record`` the run's statistics (:meth:`mastermind.evaluation.Stats.to_dict`); returns its id."""
+        options = {"first": key.get("first"), "options": key.get("options", {})}
+        row = self._write(
+            "INSERT INTO runs (key, created, strategy, options, rules, version, sample, seed, total, max, "
+            "distribution, seconds, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (_canonical(key), _now(), key["strategy"], json.dumps(options), json.dumps(key["rules"]),
+             key["version"], key.get("sample"), key.get("seed"), record["total"], record["max"],
+             json.dumps(record["distribution"]), record["seconds"], json.dumps(record)),
+        )  # fmt: skip
+        assert row is not None
+        return row
+
+    def find_run(self, key: dict[str, Any]) -> StoredRun | None:
+        """The latest stored run with this key, or None."""
+        rows = self._rows("SELECT id, created, key, record FROM runs WHERE key = ? ORDER BY id DESC LIMIT 1",
+                          (_canonical(key),))  # fmt: skip
+        return self._run(rows[0]) if rows else None
+
+    def runs(self) -> list[StoredRun]:
+        """Every stored run, oldest first."""
+        return [self._run(r) for r in self._rows("SELECT id, created, key, record FROM runs ORDER BY id", ())]
+
+    @staticmethod
+    def _run(row: tuple[Any, ...]) -> StoredRun:
+        return StoredRun(row[0], row[1], json.loads(row[2]), json.loads(row[3]))
+
     def _write(self, sql: str, params: tuple[Any, ...]) -> int | None:
         try:
             with self._transaction():
@@ -216,11 +281,14 @@ class Store:
         except sqlite3.Error as err:
             raise self._error(err) from None
 
-    def _read(self, sql: str, params: tuple[Any, ...]) -> list[StoredGame]:
+    def _rows(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         try:
-            rows = self.db.execute(sql, params).fetchall()
+            return self.db.execute(sql, params).fetchall()
         except sqlite3.Error as err:
             raise self._error(err) from None
+
+    def _read(self, sql: str, params: tuple[Any, ...]) -> list[StoredGame]:
+        rows = self._rows(sql, params)
         return [
             StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], json.loads(r[7]))
             for r in rows

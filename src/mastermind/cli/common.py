@@ -369,13 +369,17 @@ def open_store(db: str | None, hint: str = ""):
     return store
 
 
+def db_option(command: Callable) -> Callable:
+    return click.option(
+        "--db", metavar="PATH", type=click.Path(dir_okay=False),
+        help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
+    )(command)  # fmt: skip
+
+
 def history_options(command: Callable) -> Callable:
     """``--db PATH`` and ``--no-history``; passes ``store`` (None when the history is off)."""
 
-    @click.option(
-        "--db", metavar="PATH", type=click.Path(dir_okay=False),
-        help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
-    )  # fmt: skip
+    @db_option
     @click.option("--no-history", is_flag=True, help="Do not save this game in the history.")
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:

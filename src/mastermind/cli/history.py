@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from . import cli
-from .common import board, color_option, console_for, open_store
+from .common import board, color_option, console_for, db_option, open_store
 
 
 def short_rules(rules: dict[str, Any]) -> str:
@@ -47,10 +47,7 @@ def entry(stored) -> dict[str, Any]:
 
 @cli.command()
 @click.argument("game_id", type=int, required=False, metavar="[ID]")
-@click.option(
-    "--db", metavar="PATH", type=click.Path(dir_okay=False),
-    help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
-)  # fmt: skip
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="The records as JSON (one object with ID).")
 @color_option
 def history(game_id: int | None, db: str | None, as_json: bool) -> None:
@@ -120,10 +117,7 @@ def show_game(stored) -> None:
     "--kind", type=click.Choice(["play", "guess"]), default="play", show_default=True,
     help="play: your games breaking the computer's code; guess: the computer breaking yours.",
 )  # fmt: skip
-@click.option(
-    "--db", metavar="PATH", type=click.Path(dir_okay=False),
-    help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
-)  # fmt: skip
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="A JSON list, one object per game size.")
 @click.option("--plot", metavar="FILE", help="Also draw the guesses as bar charts (.png, .svg, .pdf).")
 @color_option

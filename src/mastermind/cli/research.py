@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -10,15 +13,100 @@ from . import cli
 from .common import (
     color_option,
     console_for,
+    db_option,
     fail,
     fresh_seed,
     game_notation,
     game_options,
+    open_store,
     progress_bar,
     search_progress,
     strategy_option,
 )
 from .scale import checkpoint_file, checkpoint_in, evaluate_whole, executor_options, make_executor, use_runner
+
+# --- evaluation runs in the history -----------------------------------------------------------------
+
+
+def run_history_options(command: Callable) -> Callable:
+    """``--db``, ``--no-history`` and ``--recompute``; passes ``runs`` (a :class:`Runs`, or None
+    when the history is off)."""
+
+    @db_option
+    @click.option(
+        "--no-history", is_flag=True,
+        help="Neither look the run up in the history nor save it there.",
+    )  # fmt: skip
+    @click.option(
+        "--recompute", is_flag=True,
+        help="Evaluate even when the same run is in the history (the new run is saved too).",
+    )  # fmt: skip
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> Any:
+        db, off, recompute = kwargs.pop("db"), kwargs.pop("no_history"), kwargs.pop("recompute")
+        store = None if off else open_store(db, "; use --no-history to evaluate without it")
+        kwargs["runs"] = None if store is None else Runs(store, recompute)
+        return command(**kwargs)
+
+    return wrapper
+
+
+class Runs:
+    """Complete evaluations saved in the history, and taken from it when the same run is asked
+    for again (same strategy, first guess and options, rules, sample, seed where it matters, and
+    package version): a seed drawn for this command never matches, so a randomised run is taken
+    from the history only when its seed is given."""
+
+    def __init__(self, store, recompute: bool) -> None:
+        self.store = store
+        self.recompute = recompute
+        self.origin: dict[int, Any] = {}  # id(stats) -> the stored run it was read from
+
+    def find(self, player, sample: int | None, seed: int | None, drawn: bool):
+        """The stored run's statistics, said on stderr, or None (then evaluate it)."""
+        from ..evaluation import Stats, run_key
+
+        key = run_key(player, sample, seed)
+        if self.recompute or (drawn and key["seed"] is not None):
+            return None
+        stored = self.store.find_run(key)
+        if stored is None:
+            return None
+        stats = Stats.from_dict(stored.record)
+        stats.seed = seed  # shown as asked (a deterministic whole run does not depend on it)
+        self.origin[id(stats)] = stored
+        from .history import when
+
+        click.echo(
+            f"mastermind: {player.name} on {player.rules.describe()}: taken from the history (run "
+            f"{stored.id} of {when(stored.created)}, {stats.seconds:.3g} s); --recompute runs it again",
+            err=True,
+        )  # fmt: skip
+        return stats
+
+    def save(self, player, sample: int | None, seed: int | None, stats) -> None:
+        """Save a complete run; a database that fails now is a warning (the result is still shown)."""
+        from ..errors import StoreError
+        from ..evaluation import run_key
+        from ..notation import Notation
+
+        try:
+            self.store.add_run(run_key(player, sample, seed), stats.to_dict(Notation(stats.rules)))
+        except StoreError as err:
+            click.echo(f"mastermind: warning: {err}; this run was not saved", err=True)
+
+    def to_dict(self, stats, notation) -> dict:
+        """The run's JSON; one taken from the history says so in ``from_history``."""
+        data = stats.to_dict(notation)
+        stored = self.origin.get(id(stats))
+        if stored is not None:
+            data["from_history"] = {"run": stored.id, "created": stored.created}
+        return data
+
+
+def _to_dict(runs: Runs | None, stats, notation) -> dict:
+    return stats.to_dict(notation) if runs is None else runs.to_dict(stats, notation)
+
 
 
 @cli.command()
@@ -47,6 +135,7 @@ from .scale import checkpoint_file, checkpoint_in, evaluate_whole, executor_opti
     "Record each finished subtree in this file; the same command run again after an interruption "
     "finishes only what is left [a file under the user cache directory, removed when done]."
 )
+@run_history_options
 @color_option
 def evaluate(
     rules,
@@ -60,8 +149,13 @@ def evaluate(
     log: bool,
     per_secret: str | None,
     scale: dict,
+    runs: Runs | None,
 ) -> None:
     """Play a strategy against every secret and report exact statistics.
+
+    Each complete run is saved in the history; the same run asked for again (same strategy,
+    first guess and options, rules, sample and seed, package version) is taken from there, as
+    stderr says, unless --recompute. A randomised strategy's run is reused only when --seed is given.
 
     \b
     Examples:
@@ -90,25 +184,30 @@ def evaluate(
     if sample is None and rules.size > ENUMERATION_LIMIT:
         fail(f"{rules.describe()} has {rules.size:,} codes, too many to play every secret; "
              "evaluate a sample of them with --sample N")  # fmt: skip
-    if seed is None and (sample is not None or player.randomized):
+    drawn = seed is None and (sample is not None or player.randomized)
+    if drawn:
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     label = f"{strategy} on {rules.describe()}"
-    if secrets is None:
-        warn_if_long(player)
-    if use_runner(player, secrets, scale):
-        with make_executor(scale) as executor:
-            stats = evaluate_whole(player, executor, scale, checkpoint_file(scale), label)
-    else:
-        total = rules.size if secrets is None else len(secrets)
-        with search_progress(player, label), progress_bar(total, label) as advance:
-            stats = run(player, secrets, seed=seed, progress=advance)
+    stats = runs.find(player, sample, seed, drawn) if runs is not None else None
+    if stats is None:
+        if secrets is None:
+            warn_if_long(player)
+        if use_runner(player, secrets, scale):
+            with make_executor(scale) as executor:
+                stats = evaluate_whole(player, executor, scale, checkpoint_file(scale), label)
+        else:
+            total = rules.size if secrets is None else len(secrets)
+            with search_progress(player, label), progress_bar(total, label) as advance:
+                stats = run(player, secrets, seed=seed, progress=advance)
+        if runs is not None:
+            runs.save(player, sample, seed, stats)
     if plot is not None:
         _draw([stats], plot, log)
     if per_secret is not None:
         _write_games(player, secrets, seed, per_secret, label)
     if as_json:
-        click.echo(json.dumps(stats.to_dict(game_notation(rules))))
+        click.echo(json.dumps(_to_dict(runs, stats, game_notation(rules))))
         return
     _print_stats(stats)
 
@@ -283,6 +382,7 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
     "A directory in which each whole-tree evaluation records its finished subtrees (one file per "
     "strategy); the same command run again finishes only what is left [the user cache directory]."
 )
+@run_history_options
 @color_option
 def compare(
     rules,
@@ -293,8 +393,12 @@ def compare(
     log: bool,
     as_json: bool,
     scale: dict,
+    runs: Runs | None,
 ) -> None:
     """Evaluate several strategies on the same secrets, side by side.
+
+    Each complete run is saved in the history, and a strategy's run that is there already is
+    taken from it (see 'mastermind evaluate --help'); --recompute evaluates every strategy again.
 
     \b
     Examples:
@@ -331,28 +435,35 @@ def compare(
             click.echo(f"mastermind: skipped {name}: {err}", err=True)
     if not players:
         fail(f"no strategy can play {rules.describe()} as a whole; try --sample N")
-    if seed is None and (sample is not None or any(p.randomized for p in players)):
+    drawn = seed is None and (sample is not None or any(p.randomized for p in players))
+    if drawn:
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     per = rules.size if secrets is None else len(secrets)
-    results = []
     split = [p for p in players if use_runner(p, secrets, scale, strict=False)]
     if not split and (scale["executor"] != "local" or scale["checkpoint"]):
         use_runner(players[0], secrets, scale)  # says why not, exit 2
-    with make_executor(scale) as executor:
-        for player in players:
-            label = f"{player.name} on {rules.describe()}"
-            if secrets is None:
-                warn_if_long(player)
-            if player in split:
-                results.append(evaluate_whole(player, executor, scale, checkpoint_in(scale, player), label))
-                continue
-            with search_progress(player, label), progress_bar(per, label) as advance:
-                results.append(run(player, secrets, seed=seed, progress=advance))
+    found: dict[int, Any] = {id(p): runs.find(p, sample, seed, drawn) if runs else None for p in players}
+    todo = [p for p in players if found[id(p)] is None]
+    if todo:
+        with make_executor(scale) as executor:
+            for player in todo:
+                label = f"{player.name} on {rules.describe()}"
+                if secrets is None:
+                    warn_if_long(player)
+                if player in split:
+                    stats = evaluate_whole(player, executor, scale, checkpoint_in(scale, player), label)
+                else:
+                    with search_progress(player, label), progress_bar(per, label) as advance:
+                        stats = run(player, secrets, seed=seed, progress=advance)
+                if runs is not None:
+                    runs.save(player, sample, seed, stats)
+                found[id(player)] = stats
+    results = [found[id(p)] for p in players]
     if plot is not None:
         _draw(results, plot, log)
     if as_json:
-        click.echo(json.dumps([s.to_dict(game_notation(rules)) for s in results]))
+        click.echo(json.dumps([_to_dict(runs, s, game_notation(rules)) for s in results]))
         return
     from rich import box
     from rich.table import Table
@@ -370,4 +481,3 @@ def compare(
             s.strategy, _first_text(s), f"{s.total:,}", mean, str(s.max), dist, f"{s.seconds:.2f}"
         )  # fmt: skip
     console_for().print(table)
-

@@ -21,6 +21,7 @@ import numpy as np
 from ..code import Code
 from ..errors import StrategyError
 from ..optimal import MATRIX_LIMIT, OptimalNode, Progress, Solution, check_tree, solve_position
+from ..records import package_version
 from ..rules import Rules
 from ..solver import SolverState
 from .base import Strategy
@@ -30,15 +31,6 @@ CACHE_FORMAT = 1
 
 #: Environment variable that moves the cache (the tests use it).
 CACHE_ENV = "MASTERMIND_CACHE_DIR"
-
-
-def package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("mastermind-lab")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "0"
 
 
 def cache_dir() -> Path:
