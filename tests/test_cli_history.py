@@ -180,3 +180,54 @@ def test_a_database_that_fails_mid_game_is_one_warning_and_the_game_goes_on(tmp_
     assert "warning: the history database" in err and "this game goes on without being saved" in err
     with Store(tmp_path / "h.db") as again:
         assert again.get(recorder.id).record["moves"] == []  # the row as it was last saved
+
+
+def test_the_history_is_exported_as_csv_one_row_per_game_or_per_move(tmp_path):
+    import csv
+    import io
+
+    db = str(tmp_path / "h.db")
+    assert run("guess", "--db", db, *SMALL, "--secret", "123")[0] == 0
+    assert run("match", "--db", db, *SMALL, "--players", "knuth,entropy", "--seed", "2")[0] == 0
+    run("play", "--db", db, *SMALL, "--seed", "1", input="111\n")  # the end of input: given up
+    with Store(db) as store:
+        guess, match, play = store.games()
+    code, out, err = run("history", "--db", db, "--csv", "-")
+    assert code == 0 and err == ""
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["id"] for r in rows] == ["1", "2", "3"]
+    assert rows[0] == {
+        "id": "1", "started": guess.started, "updated": guess.updated, "kind": "guess", "pegs": "3",
+        "colors": "4", "repeats": "1", "max_guesses": "10", "guesses": str(len(guess.record["moves"])),
+        "outcome": "won", "finished": "1",
+    }  # fmt: skip
+    assert rows[1]["guesses"] == str(sum(g["guesses"] for g in match.record["games"]))
+    assert (rows[2]["kind"], rows[2]["outcome"], rows[2]["guesses"]) == ("play", "gave-up", "1")
+    path = tmp_path / "moves.csv"
+    code, _, err = run("history", "--db", db, "--csv", str(path), "--moves")
+    moves = list(csv.DictReader(path.open(newline="")))
+    assert code == 0 and err == f"{len(moves)} moves written to {path}\n"
+    assert len(moves) == sum(int(r["guesses"]) for r in rows)
+    last = [m for m in moves if m["id"] == "1"][-1]
+    assert (last["game"], last["guess"], last["black"], last["white"]) == ("", "123", "3", "0")
+    in_match = [m for m in moves if m["id"] == "2"]
+    assert {m["game"] for m in in_match} == {"1", "2"}
+    for number in ("1", "2"):
+        game = [m for m in in_match if m["game"] == number]
+        assert [m["move"] for m in game] == [str(i) for i in range(1, len(game) + 1)]
+        assert game[-1]["black"] == "3"  # each game of the match ends with its code broken
+    code, out, _ = run("history", "2", "--db", db, "--csv", "-")  # one game
+    assert [r["id"] for r in csv.DictReader(io.StringIO(out))] == ["2"]
+
+
+def test_csv_errors_are_one_line(tmp_path):
+    db = str(tmp_path / "h.db")
+    for args, message in [
+        (["--csv", str(tmp_path / "no" / "x.csv")], "cannot write"),
+        (["--csv", str(tmp_path)], "is a directory"),
+        (["--csv", "-", "--json"], "choose one"),
+        (["--moves"], "add --csv FILE"),
+        (["5", "--csv", "-"], "there is no game 5 in the history"),
+    ]:
+        code, out, err = run("history", "--db", db, *args)
+        assert code == 2 and out == "" and err.count("\n") == 1 and message in err, (args, err)

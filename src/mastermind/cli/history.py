@@ -8,8 +8,9 @@ from typing import Any
 
 import click
 
+from ..store import moves_of
 from . import cli
-from .common import board, color_option, console_for, db_option, open_store
+from .common import board, color_option, console_for, db_option, fail, open_store
 
 
 def short_rules(rules: dict[str, Any]) -> str:
@@ -20,13 +21,6 @@ def short_rules(rules: dict[str, Any]) -> str:
     if rules["max_guesses"] != 10:
         text += f" /{rules['max_guesses']}"
     return text
-
-
-def moves_of(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A game's moves; a match's, game after game, each with the number of its game."""
-    if record["kind"] != "match":
-        return list(record["moves"])
-    return [{"game": g["number"], **m} for g in record["games"] for m in g["game"]["moves"]]
 
 
 def when(stamp: str) -> str:
@@ -49,8 +43,18 @@ def entry(stored) -> dict[str, Any]:
 @click.argument("game_id", type=int, required=False, metavar="[ID]")
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="The records as JSON (one object with ID).")
+@click.option(
+    "--csv", "csv_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+    help="Write the games as CSV to FILE (- for stdout): id, started, updated, kind, pegs, colors, "
+    "repeats, max_guesses, guesses, outcome, finished.",
+)  # fmt: skip
+@click.option(
+    "--moves", is_flag=True,
+    help="With --csv: one row per move instead (id, kind, the rules, game in a match, move, guess, "
+    "black, white, outcome, finished).",
+)  # fmt: skip
 @color_option
-def history(game_id: int | None, db: str | None, as_json: bool) -> None:
+def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | None, moves: bool) -> None:
     """The games saved by play, guess and match: a list, or game ID's board.
 
     Every game is saved after each move, so a game that was stopped or killed is listed as
@@ -61,8 +65,17 @@ def history(game_id: int | None, db: str | None, as_json: bool) -> None:
       mastermind history
       mastermind history 3
       mastermind history --json
+      mastermind history --csv games.csv
+      mastermind history --csv - --moves       # one row per move, on stdout
     """
+    if as_json and csv_path is not None:
+        fail("--json and --csv are two outputs: choose one")
+    if moves and csv_path is None:
+        fail("--moves is a layout of --csv: add --csv FILE (or --csv - for stdout)")
     store = open_store(db)
+    if csv_path is not None:
+        export(store, game_id, csv_path, moves)
+        return
     if game_id is not None:
         stored = store.get(game_id)
         if as_json:
@@ -83,6 +96,24 @@ def history(game_id: int | None, db: str | None, as_json: bool) -> None:
         n = len(moves_of(g.record))
         done = "yes" if g.finished else "no"
         click.echo(f"{g.id:>4}  {when(g.started):16}  {g.kind:5}  {rules:16}  {n:>7}  {g.outcome:9}  {done}")
+
+
+def export(store, game_id: int | None, path: str, moves: bool) -> None:
+    """Game ``game_id`` (or every game) as CSV to ``path``, - for stdout."""
+    import sys
+
+    from ..store import write_csv
+
+    games = [store.get(game_id)] if game_id is not None else store.games()
+    if path == "-":
+        write_csv(games, sys.stdout, moves)
+        return
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as stream:
+            rows = write_csv(games, stream, moves)
+    except OSError as err:
+        fail(f"cannot write {path}: {err.strerror or err}")
+    click.echo(f"{rows} {'move' if moves else 'game'}{'s' if rows != 1 else ''} written to {path}", err=True)
 
 
 def show_game(stored) -> None:
