@@ -231,3 +231,52 @@ def test_csv_errors_are_one_line(tmp_path):
     ]:
         code, out, err = run("history", "--db", db, *args)
         assert code == 2 and out == "" and err.count("\n") == 1 and message in err, (args, err)
+
+
+def test_two_sessions_write_at_once_and_both_games_are_intact(tmp_path):
+    """Two real processes play into the same database at the same time: each move of each game is
+    committed, and neither player hears of the other (no 'database is locked')."""
+    import itertools
+
+    db = tmp_path / "h.db"
+    rules = Rules(pegs=3, colors=4, max_guesses=30)
+    players = []
+    for seed in (1, 2):
+        game = Game.breaking(rules, seed=seed)
+        codes = ["".join(c) for c in itertools.product("1234", repeat=3)]
+        wrong = [c for c in codes if c != game.notation.format_code(game.secret)][:30]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "mastermind.cli", "play", "--db", str(db), "--seed", str(seed), *SMALL,
+             "--max-guesses", "30", "--no-color"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        players.append((proc, wrong))
+    try:
+        deadline = time.monotonic() + 120  # a generous wait for a slow machine, not a measurement
+        started = 0
+        while started < 2 and time.monotonic() < deadline and all(p.poll() is None for p, _ in players):
+            time.sleep(0.05)
+            if db.exists():
+                with Store(db) as store:
+                    started = len(store.games())
+        assert started == 2  # both wait for their first guess: now both get all their guesses at once
+        for proc, wrong in players:
+            assert proc.stdin is not None
+            proc.stdin.write("".join(f"{c}\n" for c in wrong))
+            proc.stdin.flush()
+        outputs = [proc.communicate(timeout=120) for proc, _ in players]
+    finally:
+        for proc, _ in players:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    for (proc, _), (out, err) in zip(players, outputs, strict=True):
+        assert proc.returncode == 1, err  # out of guesses: not won
+        assert err == "" and "Out of guesses." in out
+    with Store(db) as store:
+        games = store.games()
+    assert sorted(g.record["seed"] for g in games) == [1, 2]
+    for g in games:
+        _, wrong = players[g.record["seed"] - 1]
+        assert (g.finished, g.outcome) == (True, "lost")
+        assert [m["guess"] for m in g.record["moves"]] == wrong
