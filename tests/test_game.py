@@ -245,3 +245,37 @@ def test_the_hardest_codemaker_picks_a_secret_that_costs_the_breaker_most():
     for g in match.record()["games"]:
         assert g["guesses"] == depths.max()
 
+
+
+@pytest.mark.parametrize("codemaker", ["random", "hardest"])
+def test_a_match_read_back_from_its_record_goes_on_as_if_never_stopped(codemaker):
+    """The secrets and seeds drawn after a match was stopped and read back are those it would have
+    drawn anyway: the same seed, the same match, interrupted or not."""
+    rules = Rules(pegs=3, colors=4)
+    whole = Match(rules, ["knuth", "random"], games=6, seed=11, codemaker=codemaker)
+    whole.play_out()
+    for stop in (0, 1, 3, 7, 12):  # a few moves in, mid-game, between games
+        match = Match(rules, ["knuth", "random"], games=6, seed=11, codemaker=codemaker)
+        for _ in range(stop):
+            match.advance()
+        again = Match.from_record(json.loads(json.dumps(match.record())))
+        again.play_out()
+        assert again.record() == whole.record(), stop
+
+
+def test_a_replayed_game_is_counted_when_a_match_is_read_back():
+    match = Match(CLASSIC, ["human", "knuth"], games=2, seed=1)
+    match.set_secret(None)
+    for reply in ["1,0", "0,1", "1,2", "1,2", "0,2"]:  # wrong information: the game is replayed
+        match.advance()
+        match.reply(reply)
+    for reply in ["1,0", "0,1", "1,2", "1,1", "4,0"]:
+        match.advance()
+        match.reply(reply)
+    again = Match.from_record(match.record())
+    assert again.record() == match.record()
+    match.play_out()  # knuth makes the code of game 2
+    again.play_out()
+    assert again.waiting_for == "guess" and match.waiting_for == "guess"
+    assert again.current.game.secret == match.current.game.secret
+    assert again.current.game.seed == match.current.game.seed

@@ -367,7 +367,16 @@ class Game:
             game.gave_up = record.get("outcome") == "gave-up"
         except (KeyError, TypeError, AssertionError) as err:
             raise RecordError(f"a game record is incomplete: {err!r}") from None
+        if game.breaker is not None and not game.over and game.player().randomized:
+            game._choose_again()
         return game
+
+    def _choose_again(self) -> None:
+        """A randomised breaker's choices made again, one per row, so that its generator is where
+        it was when the game was stopped: the game goes on with the guesses it would have made."""
+        player = self.player()
+        for row in range(len(self.moves)):
+            player.choose(SolverState(self.rules, self.history[:row]))
 
     # -- helpers -----------------------------------------------------------------------------------
 
@@ -639,6 +648,7 @@ class Match:
                 r = Round(g["number"], g["maker"], g["breaker"], game, g["replayed"], g["points"])
                 r.referee = g["referee"]
                 match.rounds.append(r)
+                match._draw_again(r)
             if not match.rounds:
                 match.rounds = [Round(1, maker=1, breaker=2)]
             elif match.current.points is not None and len(match.rounds) < match.games:
@@ -673,6 +683,15 @@ class Match:
             seed=self._rng.randrange(2**31),
             kind="match",
         )
+
+    def _draw_again(self, r: Round) -> None:
+        """Draw again what round ``r`` drew from the match's generator (a computer's secret, then a
+        seed for each game, replays included), so that a match read back from its record draws
+        next what it would have drawn had it never stopped."""
+        if not self.is_human(r.maker):
+            self._computer_secret(r)
+        for _ in range(1 + r.replayed):
+            self._rng.randrange(2**31)
 
     def _computer_secret(self, r: Round) -> Code:
         space = CodeSpace.of(self.rules)
