@@ -80,3 +80,76 @@ def test_ctrl_c_stops_the_match_with_the_score_so_far():
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1 and "Traceback" not in err
     assert "Match stopped after 0 of 2 games" in out
+
+
+def test_a_match_killed_mid_game_resumes_from_its_last_move(tmp_path):
+    """A real process, killed with SIGKILL in game 2 after two guesses, loses nothing that was
+    played: the match goes on with the same secret, rows and score."""
+    import os
+    import time
+
+    from mastermind.game import Match
+    from mastermind.rules import Rules
+    from mastermind.store import Store
+
+    db = tmp_path / "h.db"
+    model = Match(Rules(), ["human", "knuth"], 2, seed=1)
+    model.set_secret("1234")
+    model.play_out()  # knuth breaks 1234, then makes the code of game 2: the one to find
+    secret = model.current.game.notation.format_code(model.current.game.secret)
+    first, second = [c for c in ("1111", "2222", "3333") if c != secret][:2]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind.cli", "match", "--players", "human,knuth", "--seed", "1",
+         "--db", str(db)],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(f"1234\n{first}\n{second}\n".encode())
+        proc.stdin.flush()  # the input stays open: the match waits for a third guess
+        deadline = time.monotonic() + 60  # a generous wait for a slow machine, not a measurement
+        moves = 0
+        while moves < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+            if db.exists():
+                with Store(db) as store:
+                    games = store.games()
+                rounds = games[0].record["games"] if games else []
+                moves = len(rounds[1]["game"]["moves"]) if len(rounds) > 1 else 0
+        assert moves == 2
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert proc.stdin is not None
+        proc.stdin.close()
+    assert proc.returncode == -signal.SIGKILL
+    with Store(db) as store:
+        [stored] = store.games()
+    assert (stored.kind, stored.finished, stored.outcome) == ("match", False, "playing")
+    game_1, game_2 = stored.record["games"]
+    assert game_1["secret"] == "1234" and game_1["finished"] and game_2["secret"] == secret
+    assert [m["guess"] for m in game_2["game"]["moves"]] == [first, second]
+    result = CliRunner().invoke(cli, ["match", "--db", str(db), "--resume"], input=f"{secret}\n")
+    assert result.exit_code == 0, result.output
+    score = f"Score: player 1 (human) {game_1['guesses']}, player 2 (knuth) 0."
+    assert f"Resuming match {stored.id}: 1 of 2 games played. {score}" in result.stdout
+    assert "Game 2: broken in 3 guesses." in result.stdout
+    with Store(db) as store:
+        done = store.get(stored.id)
+    assert done.finished and done.record["games"][0] == game_1
+    assert [m["guess"] for m in done.record["games"][1]["game"]["moves"]] == [first, second, secret]
+    assert done.record["score"] == [game_1["guesses"], 3]
+    model.guess(first), model.guess(second), model.guess(secret)
+    assert done.record == model.record()  # the match as if it had never been stopped
+
+
+def test_match_resume_errors_are_one_line(tmp_path):
+    db = str(tmp_path / "h.db")
+    code, _, err = run("--db", db, "--resume")
+    assert code == 2 and "there is no unfinished match in the history" in err and err.count("\n") == 1
+    assert run("--db", db, "--players", "knuth,entropy")[0] == 0
+    code, _, err = run("--db", db, "--resume", "1")
+    assert code == 2 and "match 1 is over" in err and err.count("\n") == 1
+    code, _, err = run("--db", db)
+    assert code == 2 and "Missing option '--players'" in err and err.count("\n") == 1

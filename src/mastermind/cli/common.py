@@ -400,12 +400,16 @@ def resume_option(command: Callable) -> Callable:
 
 def resumable(store, kind: str, which: str):
     """The stored game to resume: the latest unfinished one of ``kind``, or game ``which``."""
+    def noun_of(kind: str) -> str:
+        return "match" if kind == "match" else f"{kind} game"
+
+    noun = noun_of(kind)
     if store is None:
         fail("--resume needs the history, and --no-history turns it off")
     if which == "latest":
         stored = store.latest_unfinished(kind)
         if stored is None:
-            fail(f"there is no unfinished {kind} game in the history {store.path} to resume")
+            fail(f"there is no unfinished {noun} in the history {store.path} to resume")
         return stored
     if not which.isdigit():
         from ..text import quote
@@ -413,9 +417,10 @@ def resumable(store, kind: str, which: str):
         fail(f"--resume takes a game's id (a number, see 'mastermind history'), not {quote(which)}")
     stored = store.get(int(which))
     if stored.kind != kind:
-        fail(f"game {stored.id} is a {stored.kind} game, not a {kind} game")
+        fail(f"game {stored.id} is a {noun_of(stored.kind)}, not a {noun}")
     if stored.finished:
-        fail(f"game {stored.id} is over ({stored.outcome}): there is nothing to resume")
+        fail(f"{'match' if kind == 'match' else 'game'} {stored.id} is over ({stored.outcome}): there is "
+             "nothing to resume")  # fmt: skip
     return stored
 
 

@@ -21,9 +21,11 @@ from .common import (
     color_option,
     console_for,
     escape,
+    fail,
     game_notation,
     game_options,
     history_options,
+    resumable,
     strategy_option,
 )
 
@@ -54,9 +56,9 @@ def hidden(prompt: str, err: bool) -> str | None:
 @game_options
 @strategy_option
 @click.option(
-    "--players", required=True, metavar="A,B",
+    "--players", metavar="A,B",
     help="Two players, each 'human' or a strategy name: knuth,entropy is a strategy tournament; "
-    "human,human shares the keyboard with the computer as referee.",
+    "human,human shares the keyboard with the computer as referee. Required, except with --resume.",
 )  # fmt: skip
 @click.option(
     "--games", type=int, default=2, show_default=True, metavar="N", help="Games to play: an even number."
@@ -73,10 +75,15 @@ def hidden(prompt: str, err: bool) -> str | None:
 @click.option("--seed", type=int, metavar="N", help="Seed of the computers' secrets.")
 @click.option("--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the match's record.")
 @history_options
+@click.option(
+    "--resume", is_flag=False, flag_value="latest", default=None, metavar="[ID]",
+    help="Go on with the latest unfinished match in the history (or match ID) from its last move: the "
+    "same players, games, secrets and score; the other options are then ignored.",
+)  # fmt: skip
 @color_option
 def match(
-    rules, strategy: str, players: str, games: int, scoring: str, maker: str, seed: int | None, as_json: bool,
-    store,
+    rules, strategy: str, players: str | None, games: int, scoring: str, maker: str, seed: int | None,
+    as_json: bool, store, resume: str | None,
 ) -> None:
     """A match between two players: each game one makes a code and the other breaks it.
 
@@ -92,13 +99,21 @@ def match(
       mastermind match --players human,knuth --games 2
       mastermind match --players human,human --scoring codebreaker
       mastermind match --players knuth,most-parts --codemaker hardest --json
+      mastermind match --resume               # after Ctrl-C or a crash: go on from the last move
     """
     from ..errors import MastermindError
     from ..game import SCORING_RULES, Match
 
-    names = [p.strip() for p in players.split(",")]
-    m = Match(rules, names, games, scoring, seed, maker, strategy)
-    recorder = Recorder(store)
+    if resume is not None:
+        stored = resumable(store, "match", resume)
+        m = Match.from_record(stored.record)
+        recorder = Recorder(store, stored.id)
+        rules, games, scoring = m.rules, m.games, m.scoring
+    elif players is None:
+        fail("Missing option '--players' (two players, e.g. human,knuth), or --resume to go on with a match")
+    else:
+        m = Match(rules, [p.strip() for p in players.split(",")], games, scoring, seed, maker, strategy)
+        recorder = Recorder(store)
     notation = game_notation(rules)
     console = console_for(stderr=as_json)
     say = console.print
@@ -125,6 +140,10 @@ def match(
             f"seed {m.seed}: {who(1)} against {who(2)}. Scoring: {scoring} ({SCORING_RULES[scoring]}).",
             markup=False,
         )
+        if resume is not None:
+            played = sum(r.points is not None for r in m.rounds)
+            say(f"Resuming match {recorder.id}: {played} of {games} games played. Score: {totals()}.",
+                markup=False)  # fmt: skip
         while not m.over:
             recorder.save(m.record())  # every move is committed before the next one is asked
             r = m.current
@@ -132,6 +151,8 @@ def match(
                 announced = r.number
                 roles = f"{who(r.maker)} makes the code, {who(r.breaker)} breaks it"
                 say(f"[bold]Game {r.number} of {games}:[/] {roles}.")
+                for row, move in enumerate(r.game.moves if r.game else [], 1):  # a resumed game's rows
+                    board_row(console, notation, row, move.guess, move.reply, rules)
             wait = m.waiting_for
             if wait == "computer":
                 events = m.advance()
