@@ -280,3 +280,76 @@ def test_two_sessions_write_at_once_and_both_games_are_intact(tmp_path):
         _, wrong = players[g.record["seed"] - 1]
         assert (g.finished, g.outcome) == (True, "lost")
         assert [m["guess"] for m in g.record["moves"]] == wrong
+
+
+def _as_a_user_without_override(path) -> list[str]:
+    """A command prefix under which file modes apply: none for an ordinary user; as root (which
+    writes through any mode), setpriv without CAP_DAC_OVERRIDE. Skips when file modes cannot be
+    made to apply here; checks that ``path``, read-only, really cannot be opened for writing."""
+    import shutil
+
+    import pytest
+
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: a read-only file would still be writable")
+        prefix = ["setpriv", "--bounding-set=-dac_override", "--inh-caps=-dac_override"]
+    probe = subprocess.run(
+        [*prefix, sys.executable, "-c", f"open({str(path)!r}, 'r+b')"], capture_output=True, text=True,
+        check=False,
+    )  # fmt: skip
+    if "PermissionError" not in probe.stderr:
+        pytest.skip(f"a read-only file can be written here ({probe.stderr.strip() or 'no error'})")
+    return prefix
+
+
+def test_a_read_only_database_is_one_line_and_exit_2_but_no_history_plays(tmp_path):
+    db = tmp_path / "h.db"
+    run("play", "--db", str(db), *SMALL, "--seed", "1", input="quit\n")
+    before = db.read_bytes()
+    db.chmod(0o444)
+    prefix = _as_a_user_without_override(db)
+
+    def mastermind(*args):
+        return subprocess.run(
+            [*prefix, sys.executable, "-m", "mastermind.cli", *args, "--db", str(db)], input="quit\n",
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+
+    for command, hint in [
+        (["play", *SMALL], "play"), (["guess", *SMALL], "play"),
+        (["match", "--players", "knuth,knuth"], "play"),
+        (["evaluate", *SMALL], "evaluate"), (["compare", *SMALL], "evaluate"),
+    ]:  # fmt: skip
+        proc = mastermind(*command)
+        assert proc.returncode == 2, (command, proc.stderr)
+        assert proc.stdout == ""
+        assert proc.stderr == (
+            f"mastermind: error: the history database {db} is read-only; "
+            f"use --no-history to {hint} without it\n"
+        )
+    proc = mastermind("play", *SMALL, "--seed", "1", "--no-history")
+    assert proc.returncode == 1 and "You gave up." in proc.stdout and proc.stderr == ""
+    proc = mastermind("history")  # reading needs no writing
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[1].split()[3:] == ["play", "3x4", "0", "gave-up", "yes"]
+    assert mastermind("stats").returncode == 0
+    assert db.read_bytes() == before
+
+
+def test_a_directory_an_empty_name_or_a_huge_id_is_one_line(tmp_path, monkeypatch):
+    for args, message in [
+        (["play", "--db", str(tmp_path)], "is a directory"),
+        (["history", "--db", str(tmp_path)], "is a directory"),
+        (["stats", "--db", ""], "path is empty"), (["play", "--db", ""], "path is empty"),
+        (["history", "99999999999999999999"], "there is no game 99999999999999999999"),
+        (["play", "--resume", "99999999999999999999"], "there is no game 99999999999999999999"),
+    ]:  # fmt: skip
+        code, out, err = run(*args, input="quit\n")
+        assert code == 2 and out == "" and err.count("\n") == 1 and message in err, (args, err)
+    monkeypatch.setenv("MASTERMIND_DB", str(tmp_path))  # the environment is not checked by click
+    code, out, err = run("play", input="quit\n")
+    assert code == 2 and out == ""
+    assert err == f"mastermind: error: the history database {tmp_path} is a directory, not a file; use " \
+        "--no-history to play without it\n"

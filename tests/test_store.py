@@ -77,13 +77,16 @@ def test_a_newer_schema_is_refused(tmp_path):
 
 def test_a_locked_database_is_one_clear_error(tmp_path):
     path = tmp_path / "h.sqlite3"
-    Store(path).close()
+    store = Store(path, timeout=0.05)
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")  # another session holds the write lock
     try:
-        store = Store(path, timeout=0.05)
         with store, pytest.raises(StoreError, match="is locked by another session"):
             store.add(Game.breaking(Rules(), seed=1).record())
+        with pytest.raises(StoreError, match="is locked by another session"):
+            Store(path, timeout=0.05)  # a writer is told when it opens the database, before any game
+        with Store(path, timeout=0.05, write=False) as reader:  # WAL: reading goes on meanwhile
+            assert reader.games() == []
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -100,3 +103,21 @@ def test_the_default_path_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("MASTERMIND_DB")
     assert default_path().name == "history.sqlite3"
     assert "mastermind-lab" in str(default_path())
+
+
+def test_a_reader_of_a_missing_file_sees_an_empty_history_and_makes_nothing(tmp_path):
+    path = tmp_path / "no" / "h.sqlite3"
+    with Store(path, write=False) as store:
+        assert store.games() == [] and store.runs() == []
+    assert not path.parent.exists()
+
+
+def test_ids_beyond_sqlite_integers_and_empty_paths_are_store_errors(tmp_path):
+    with Store(tmp_path / "h.sqlite3") as store:
+        for game_id in (0, -1, 2**63, 10**20):
+            with pytest.raises(StoreError, match=f"there is no game {game_id} in the history"):
+                store.get(game_id)
+    with pytest.raises(StoreError, match="the history database's path is empty"):
+        Store("")
+    with pytest.raises(StoreError, match="is a directory, not a file"):
+        Store(tmp_path)

@@ -176,24 +176,45 @@ def _now() -> str:
 class Store:
     """The history database at ``path`` (default: :func:`default_path`), opened and migrated.
 
+    With ``write`` (the default) the store checks at once that it can write, so that a read-only
+    file is reported before a game starts rather than at its first move; ``write=False`` is for
+    those who only read (a read-only history can still be listed, and a missing file reads as an
+    empty history without being made).
+
     Raises:
         StoreError: the file cannot be opened or written, is not a database, is locked by another
             session for longer than the busy timeout, or has a newer schema than this package knows.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, timeout: float = BUSY_TIMEOUT, write: bool = True
+    ) -> None:
+        if path is not None and not str(path):
+            raise StoreError("the history database's path is empty")
         self.path = Path(path) if path is not None else default_path()
         self._db: sqlite3.Connection | None = None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.is_dir():
+                raise StoreError(f"the history database {self.path} is a directory, not a file")
+            if not write and not self.path.exists():
+                where = ":memory:"  # nothing to read: an empty history, and nothing made on disk
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                where = str(self.path)
             # autocommit: every transaction is opened explicitly with BEGIN IMMEDIATE
-            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            self._db = sqlite3.connect(where, timeout=timeout, isolation_level=None)
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
             self._migrate()
             self._db.execute("PRAGMA journal_mode = WAL")
             # in WAL mode, NORMAL loses no committed transaction when the process is killed (only a
             # power cut may lose the last few), and spares an fsync per move
             self._db.execute("PRAGMA synchronous = NORMAL")
+            if write:  # a write that is rolled back: nothing reaches the file
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                finally:
+                    self._db.execute("ROLLBACK")
         except (sqlite3.Error, OSError) as err:
             self.close()
             raise self._error(err) from None
@@ -208,6 +229,8 @@ class Store:
         where = f"the history database {self.path}"
         if "not a database" in text or "malformed" in text:
             why = "is corrupt (not an SQLite database)"
+        elif "unable to open" in text and not os.access(self.path.parent, os.W_OK):
+            why = f"cannot be created or opened: folder {self.path.parent} is read-only"
         elif "locked" in text or "busy" in text:
             why = "is locked by another session"
         elif "readonly" in text or "read-only" in text or isinstance(err, PermissionError):
@@ -269,6 +292,8 @@ class Store:
 
     def get(self, game_id: int) -> StoredGame:
         """Game ``game_id``; StoreError if there is none."""
+        if not 0 < game_id < 2**63:  # SQLite's integers
+            raise StoreError(f"there is no game {game_id} in the history")
         row = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
         if not row:
             raise StoreError(f"there is no game {game_id} in the history")

@@ -354,13 +354,14 @@ def escape(text: str) -> str:
 # --- the history: where games are saved as they are played ------------------------------------------
 
 
-def open_store(db: str | None, hint: str = ""):
-    """The history database (``--db``, MASTERMIND_DB or the default); one line and exit 2 if unusable."""
+def open_store(db: str | None, hint: str = "", write: bool = True):
+    """The history database (``--db``, MASTERMIND_DB or the default); one line and exit 2 if unusable
+    (``write``: also if it cannot be written)."""
     from ..errors import StoreError
     from ..store import Store
 
     try:
-        store = Store(db)
+        store = Store(db, write=write)
     except StoreError as err:
         fail(f"{err}{hint}")
     ctx = click.get_current_context(silent=True)

@@ -72,7 +72,7 @@ def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | 
         fail("--json and --csv are two outputs: choose one")
     if moves and csv_path is None:
         fail("--moves is a layout of --csv: add --csv FILE (or --csv - for stdout)")
-    store = open_store(db)
+    store = open_store(db, write=False)
     if csv_path is not None:
         export(store, game_id, csv_path, moves)
         return
@@ -175,7 +175,7 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
 
     if plot:
         check_plot_path(plot)
-    store = open_store(db)
+    store = open_store(db, write=False)
     groups = game_stats(store.games(kind), kind)
     finished = [s for s in groups if s.played]
     if plot:
