@@ -1,4 +1,6 @@
-"""The history: every game kept in a local SQLite database, saved move by move.
+"""The history: every game kept in a local SQLite database, saved move by move, and every complete
+evaluation run (:meth:`Store.add_run`, :meth:`Store.find_run`), so that the same run need not be
+computed twice. :func:`write_csv` exports the games; :mod:`mastermind.stats` sums them up.
 
 Each save is one transaction that rewrites the game's row with its whole record (a few hundred
 bytes), so a process killed at any moment leaves the game as it was after its last move, never
