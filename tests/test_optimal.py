@@ -143,7 +143,7 @@ def test_symmetry_keeps_the_least_code_of_each_class():
     """Classic first guesses 1111 1112 1122 1123 1234; Bulls and Cows: 1 first guess, 20 second."""
     game = opt.game_of(Rules())
     S = np.arange(1296)
-    codes, _ = kernel.root_guesses(game.t, S, 10, kernel.BIG, *game.group([]))
+    codes, _ = game.root_guesses(S, 10, kernel.BIG, game.group([]))
     assert sorted(str(game.space.code(g)) for g in codes) == ["1111", "1112", "1122", "1123", "1234"]
     bc = Rules(pegs=4, colors=10, repeats=False)
     t = opt.game_of(bc).t
@@ -197,6 +197,69 @@ def test_eight_pegs_replies_beyond_a_64_bit_mask():
     root = opt.check_tree(rules, sol.flat, np.arange(rules.size), rules.max_guesses)
     assert root.cost == sol.cost
     assert sol.cost <= min(evaluate(make_strategy(n, rules)).total for n in ("knuth", "most-parts"))
+
+
+# -- games too large for the reply matrix: replies computed where needed ------------------------
+
+
+@pytest.fixture
+def no_matrix(monkeypatch):
+    """Every game searched without the reply matrix, as games over MATRIX_LIMIT codes are."""
+    monkeypatch.setattr(opt, "MATRIX_LIMIT", 0)
+    monkeypatch.setattr(opt, "_GAMES", {})
+    yield
+    assert all(g.t.fbm.shape == (0, 0) for g in opt._GAMES.values())
+
+
+@pytest.mark.parametrize("rules", TINY, ids=repr)
+def test_without_the_matrix_whole_game_is_optimal(rules, no_matrix):
+    sol = whole(rules)
+    assert sol.cost == plain_optimum(rules, range(rules.size), rules.max_guesses)
+    assert opt.check_tree(rules, sol.flat, np.arange(rules.size), rules.max_guesses).cost == sol.cost
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(max_guesses=5), Rules(pegs=4, colors=5), Rules(pegs=5, colors=3),
+     Rules(pegs=4, colors=6, repeats=False), Rules(pegs=8, colors=2)],
+    ids=repr,
+)  # fmt: skip
+def test_without_the_matrix_the_same_tree(rules, monkeypatch):
+    with_matrix = whole(rules)
+    monkeypatch.setattr(opt, "MATRIX_LIMIT", 0)
+    monkeypatch.setattr(opt, "_GAMES", {})
+    without = whole(rules)
+    assert opt.game_of(rules).t.fbm.shape == (0, 0)
+    assert without.cost == with_matrix.cost and np.array_equal(without.flat, with_matrix.flat)
+    # and from a position, with the history's symmetry
+    pegs = range(rules.pegs)
+    colours = tuple(min(i // 2, rules.colors - 1) for i in pegs) if rules.repeats else tuple(pegs)
+    guess = CodeSpace.of(rules).index(colours)
+    cell = np.flatnonzero(opt.game_of(rules).replies(guess, np.arange(rules.size)) == 1)
+    if len(cell) > 2:
+        sol = opt.solve_position(rules, cell, [guess])
+        monkeypatch.setattr(opt, "MATRIX_LIMIT", 1 << 14)
+        again = opt.solve_position(rules, cell, [guess])
+        assert sol is not None and again is not None
+        assert sol.cost == again.cost and np.array_equal(sol.flat, again.flat)
+
+
+def test_a_game_over_the_matrix_limit_is_searched():
+    """5 pegs 7 colours (16,807 codes): the strategy accepts it, and a position deep enough to
+    finish quickly is solved exactly (its total checked by replaying the tree)."""
+    rules = Rules(pegs=5, colors=7)
+    assert rules.size > opt.MATRIX_LIMIT
+    player = make_strategy("optimal", rules)
+    state = SolverState(rules).add("11223", "0,1").add("34455", "1,1").add("52617", "1,2")
+    cands = state.candidate_indices()
+    assert len(cands) == 88
+    node = player.node(state)
+    assert opt.game_of(rules).t.fbm.shape == (0, 0)
+    assert node.size == len(cands)
+    guesses = [player.space.index(c.colors) for c, _ in state.history]
+    sol = opt.solve_position(rules, cands, guesses)
+    assert sol is not None and sol.cost == node.cost
+    assert opt.check_tree(rules, sol.flat, cands, rules.max_guesses - 3).cost == node.cost
 
 
 # -- the strategy -----------------------------------------------------------------------------

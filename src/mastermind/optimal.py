@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._kernels import feedback
 from ._kernels import optimal as kernel
 from ._kernels.tables import tables_of
 from .code import CodeSpace
@@ -37,7 +38,8 @@ SPLIT = 4
 #: the compiled search stops if they are too small, and is run again with twice as much.
 STACK_PER_CODE, ARENA_PER_CODE, BUFFER_EXTRA = 32, 16, 4096
 
-#: Largest game whose reply matrix (size**2 bytes) is built.
+#: Largest game whose reply matrix (size**2 bytes, 268 MB at this size) is built; larger games
+#: compute each reply where it is needed (slower, and the same tree).
 MATRIX_LIMIT = 1 << 14
 
 
@@ -109,18 +111,11 @@ def parse(flat: np.ndarray) -> OptimalNode:
 class SearchGame:
     """The compiled search's tables for one game (built once per game and process)."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, matrix: bool) -> None:
         space = CodeSpace.of(rules)
         space.require_enumerable()
-        if space.size > MATRIX_LIMIT:
-            from .errors import StrategyError
-
-            raise StrategyError(
-                f"the optimal search needs a table of {space.size:,}^2 replies for "
-                f"{rules.describe()}; at most {MATRIX_LIMIT:,} codes are supported"
-            )
         self.space = space
-        codes = tables_of(space)
+        self.codes = codes = tables_of(space)
         b = len(possible_feedbacks(rules.pegs, rules.colors, rules.repeats)) - 1
         lb, dmin = kernel.bounds(space.size, b)
         cmask = np.zeros(space.size, dtype=np.int64)
@@ -128,9 +123,29 @@ class SearchGame:
             cmask |= np.int64(1) << codes.digits[:, i].astype(np.int64)
         dlb = np.zeros(space.size + 1, dtype=np.int64)
         dlb[:-1] = np.diff(lb)
-        self.t = kernel.SearchTables(kernel.reply_matrix(codes), codes.digits, cmask, lb, dlb,
-                                     dmin, rules.pegs, rules.colors, rules.repeats, b)  # fmt: skip
+        fbm = kernel.reply_matrix(codes) if matrix else np.zeros((0, 0), dtype=np.uint8)
+        self.t = kernel.SearchTables(fbm, codes, codes.digits, cmask, lb, dlb, dmin, rules.pegs,
+                                     rules.colors, rules.repeats, b)  # fmt: skip
         self.win = rules.pegs * (rules.pegs + 1)
+        #: cell counts fit 16 bits below 65,536 codes
+        self.count_type = np.uint16 if space.size < 1 << 16 else np.uint32
+
+    def replies(self, guess: int, secrets: np.ndarray) -> np.ndarray:
+        """The reply to ``guess`` of each secret (uint8)."""
+        if self.t.fbm.shape[0]:
+            return self.t.fbm[guess, secrets]
+        return feedback.replies(self.codes, guess, np.asarray(secrets, dtype=np.int64))
+
+    def new_counts(self) -> np.ndarray:
+        """Zeroed cell-count scratch for the compiled search."""
+        return np.zeros(self.space.size * (self.t.pegs + 1) ** 2, dtype=self.count_type)
+
+    def root_guesses(self, S: np.ndarray, left: int, budget: int, sym: tuple[np.ndarray, int, np.int64],
+                     ctl: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+        """The guesses the search tries at S, in its order, and their bounds (see the kernel)."""
+        if ctl is None:
+            ctl = np.zeros(4, dtype=np.int64)
+        return kernel.root_guesses(self.t, S, left, np.int64(budget), *sym, self.new_counts(), ctl)
 
     def group(self, guesses: Sequence[int]) -> tuple[np.ndarray, int, np.int64]:
         g, m, used = kernel.history_group(self.t.digits, np.asarray(guesses, dtype=np.int64),
@@ -138,17 +153,18 @@ class SearchGame:
         return g, int(m), np.int64(used)
 
 
-_GAMES: dict[tuple[int, int, bool], SearchGame] = {}
+_GAMES: dict[tuple[int, int, bool, bool], SearchGame] = {}
 _GAMES_LOCK = threading.Lock()
 
 
 def game_of(rules: Rules) -> SearchGame:
-    key = (rules.pegs, rules.colors, rules.repeats)
+    matrix = rules.size <= MATRIX_LIMIT
+    key = (rules.pegs, rules.colors, rules.repeats, matrix)
     with _GAMES_LOCK:
         if key not in _GAMES:
             if len(_GAMES) >= 2:
                 _GAMES.pop(next(iter(_GAMES)))
-            _GAMES[key] = SearchGame(rules)
+            _GAMES[key] = SearchGame(rules, matrix)
         return _GAMES[key]
 
 
@@ -226,6 +242,36 @@ class _Run:
         for future in futures:
             future.result()
 
+    def root_guesses(self, scope: _Scope, S: np.ndarray, left: int, budget: int,
+                     sym: tuple[np.ndarray, int, np.int64]) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+        """The game's root guesses at S, computed in another thread (seconds in a large game)
+        while this one still hears Ctrl-C."""
+        out: list = []
+
+        def work() -> None:
+            ctl = self.start(scope)
+            try:
+                out.append(self.game.root_guesses(S, left, budget, sym, ctl))
+            except BaseException as err:  # handed to the caller below
+                out.append(err)
+            finally:
+                self.finish(scope, ctl)
+
+        worker = threading.Thread(target=work, name="mastermind-optimal-root", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.1)
+        except KeyboardInterrupt:
+            self.interrupt()
+            worker.join()
+            raise
+        if self.stopped:
+            raise KeyboardInterrupt
+        if isinstance(out[0], BaseException):
+            raise out[0]
+        return out[0]
+
     def kernel_call(self, scope: _Scope, cell: np.ndarray, left: int, budget: int,
                     sym: tuple[np.ndarray, int, np.int64],
                     first: int = -1) -> tuple[int, np.ndarray | None]:  # fmt: skip
@@ -236,16 +282,17 @@ class _Run:
             size = self.game.space.size
             mine.stack = np.empty(STACK_PER_CODE * size + BUFFER_EXTRA, dtype=np.int64)
             mine.arena = np.empty(ARENA_PER_CODE * size + BUFFER_EXTRA, dtype=np.int64)
-            mine.counts = np.zeros(size * (t.pegs + 1) ** 2, dtype=np.uint16)
+            mine.counts = self.game.new_counts()
             mine.bnd = np.empty(size, dtype=np.int64)
             mine.bits = np.empty(size, dtype=np.uint64)
+            mine.rowbuf = np.empty(size, dtype=np.uint8)
         group, m, used = sym
         while True:
             ctl = self.start(scope)
             try:
                 cost = int(kernel.solve(t, cell, left, np.int64(min(budget, FAIL)), group, m,
                                         used, first, mine.stack, mine.arena, ctl, mine.counts,
-                                        mine.bnd, mine.bits))  # fmt: skip
+                                        mine.bnd, mine.bits, mine.rowbuf))  # fmt: skip
             finally:
                 self.finish(scope, ctl)
             if ctl[kernel.OVERFLOW]:
@@ -265,7 +312,7 @@ def _leaf(game: SearchGame, cell: np.ndarray) -> tuple[int, np.ndarray]:
     if len(cell) == 1:
         return 1, np.array([cell[0], 1], dtype=np.int64)
     a, b = int(cell[0]), int(cell[1])
-    return 3, np.array([a, 3, game.t.fbm[a, b], b, 1], dtype=np.int64)
+    return 3, np.array([a, 3, game.replies(a, cell[1:2])[0], b, 1], dtype=np.int64)
 
 
 def solve_position(
@@ -353,7 +400,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     if first is not None:
         roots = [(int(first), 0)]
     else:
-        codes, bounds = kernel.root_guesses(game.t, S, left, np.int64(budget), *sym)
+        codes, bounds = run.root_guesses(scope, S, left, budget, sym)
         roots = list(zip(codes.tolist(), bounds.tolist(), strict=True))
     best: list = [budget, len(roots), None]  # total, its rank in roots, tree
     lock = threading.Lock()
@@ -401,7 +448,7 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
     """cost(S | g) with no budget: every cell at once on the workers, largest first."""
     game = run.game
     n = len(S)
-    replies = game.t.fbm[g, S]
+    replies = game.replies(g, S)
     order = np.argsort(replies, kind="stable")
     values, starts, counts = np.unique(replies[order], return_index=True, return_counts=True)
     cells = {int(f): S[order[s : s + c]] for f, s, c in zip(values, starts, counts, strict=True)
@@ -463,7 +510,7 @@ def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -
             raise ValueError("the tree is deeper than the guess limit")
         if not 0 <= node.guess < game.space.size:
             raise ValueError("a guess out of range")
-        replies = game.t.fbm[node.guess, S]
+        replies = game.replies(node.guess, S)
         wins = int((replies == game.win).sum())
         if node.size != len(S) or wins != node.size - sum(c.size for c in node.children.values()):
             raise ValueError("a node's secrets do not match its guess")

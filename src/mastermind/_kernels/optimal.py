@@ -47,7 +47,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .feedback import counting_sort, replies
+from .feedback import blacks, counting_sort, replies
+from .feedback import reply as code_reply
 from .workspace import carve
 
 BIG = np.int64(1 << 60)
@@ -60,7 +61,9 @@ class SearchTables(NamedTuple):
     """What the optimal search reads for one game (one numba argument).
 
     Attributes:
-        fbm: (size, size) uint8 reply of guess (row) to secret (column).
+        fbm: (size, size) uint8 reply of guess (row) to secret (column), or (0, 0) for a game
+            too large for the matrix: replies are then computed from ``codes`` as needed.
+        codes: the game's :class:`~.tables.CodeTables` (the feedback rule's inputs).
         digits: (size, pegs) uint8 colours of every code.
         cmask: (size,) int64 bit mask of a code's colours.
         lb: (size + 1,) int64 lower bound on the cost of n secrets.
@@ -72,6 +75,7 @@ class SearchTables(NamedTuple):
     """
 
     fbm: np.ndarray
+    codes: object
     digits: np.ndarray
     cmask: np.ndarray
     lb: np.ndarray
@@ -92,6 +96,34 @@ def reply_matrix(t):
     for g in prange(n):
         out[g] = replies(t, g, everything)
     return out
+
+
+@njit(cache=True, inline="always")
+def rep(fbm, codes, g, s):
+    """The reply to guess g when the secret is s: from the matrix ``fbm`` (a search's tables'),
+    or computed from ``codes`` when it is empty. Hot loops take ``fbm`` into a local first: then
+    the compiler sees that the test never changes and keeps the matrix path as tight as without."""
+    if fbm.shape[0] > 0:
+        return np.int64(fbm[g, s])
+    return code_reply(codes, g, s)
+
+
+@njit(cache=True, inline="always")
+def reply_row(t, s, row):
+    """The reply of every code, as guess, to secret s: the matrix's row s (it is symmetric), or
+    computed into ``row`` (size uint8) for a game without the matrix."""
+    if t.fbm.shape[0] > 0:
+        return t.fbm[s]
+    c = t.codes
+    ps = np.int64(c.packed[s])
+    if c.shared.shape[0] > 0:
+        ms = c.msid[s]
+        for g in range(row.shape[0]):
+            row[g] = blacks(np.int64(c.packed[g]), ps, c.pegs, c.width) * c.pegs + c.shared[c.msid[g], ms]
+    else:
+        for g in range(row.shape[0]):
+            row[g] = code_reply(c, g, s)
+    return row
 
 
 def bounds(size: int, b: int) -> tuple[np.ndarray, np.ndarray]:
@@ -221,13 +253,15 @@ def node_parts(n, size, pegs, colors, m):
 
 
 @njit(cache=True)
-def _count_cells(fbm, S, n, size, nrep, dlb, counts, bnd):
+def _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl):
     """Every guess's cell sizes (``counts[g * nrep + f]``) and bound (``bnd[g]``), reading the
-    reply matrix secret by secret: it is symmetric, so row s is the reply of every guess to s."""
+    replies secret by secret (:func:`reply_row`). Stops early if ``ctl[STOP]`` is set."""
     for g in range(size):
         bnd[g] = n
     for j in range(n):
-        row = fbm[S[j]]
+        if ctl[STOP] != 0:
+            return
+        row = reply_row(t, S[j], rowbuf)
         for g in range(size):
             i = g * nrep + row[g]
             c = counts[i]
@@ -238,10 +272,10 @@ def _count_cells(fbm, S, n, size, nrep, dlb, counts, bnd):
 
 
 @njit(cache=True)
-def _clear_cells(fbm, S, n, size, nrep, counts):
-    if n < nrep:
+def _clear_cells(t, S, n, size, nrep, counts):
+    if n < nrep and t.fbm.shape[0] > 0:
         for j in range(n):
-            row = fbm[S[j]]
+            row = t.fbm[S[j]]
             for g in range(size):
                 counts[g * nrep + row[g]] = 0
     else:
@@ -260,8 +294,8 @@ def _feasible(counts, g, n, nrep, win, dmin, left):
 
 
 @njit(cache=True)
-def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, glist,
-                  gbound, relabel, absent_list):  # fmt: skip
+def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist,
+                  gbound, relabel, absent_list, ctl):  # fmt: skip
     """Bound every playable least guess of its class; returns how many were kept (those whose
     bound is below ``budget``), with their codes in ``glist`` (ascending) and bounds in
     ``gbound``.
@@ -273,9 +307,10 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     ``n <= b + 1``. Otherwise the guesses it leaves below the budget that are least of their
     class get their exact bound from their cell sizes: counted one guess at a time (giving up
     at the budget) when they are few, else for every guess in one more pass. ``counts``
-    (size * replies, all zero on entry and on exit), ``bnd`` and ``bits`` (size) are scratch.
+    (size * replies, all zero on entry and on exit), ``bnd``, ``bits`` and ``rowbuf`` (size) are
+    scratch. When ``ctl[STOP]`` is set it returns 0 (a large game's rows take a while).
     """
-    fbm, digits, dlb, dmin = t.fbm, t.digits, t.dlb, t.dmin
+    digits, dlb, dmin, fbm, codes = t.digits, t.dlb, t.dmin, t.fbm, t.codes
     pegs, colors = t.pegs, t.colors
     size = digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
@@ -285,7 +320,9 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
         for g in range(size):
             bits[g] = 0
         for j in range(n):
-            row = fbm[S[j]]
+            if ctl[STOP] != 0:
+                return 0
+            row = reply_row(t, S[j], rowbuf)
             for g in range(size):
                 bits[g] |= np.uint64(1) << np.uint64(row[g])
         winbit = np.uint64(1) << np.uint64(win)
@@ -303,7 +340,7 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
             else:
                 bnd[g] = 3 * n - 2 * w - k
     else:
-        _count_cells(fbm, S, n, size, nrep, dlb, counts, bnd)
+        _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl)
     present = np.int64(0)
     for j in range(n):
         present |= t.cmask[S[j]]
@@ -331,8 +368,8 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
         gbound[k] = bnd[g]
         k += 1
     if not masks:
-        _clear_cells(fbm, S, n, size, nrep, counts)
-        return k
+        _clear_cells(t, S, n, size, nrep, counts)
+        return k if ctl[STOP] == 0 else 0
     if n <= t.replies + 1 or k == 0:
         return k
     kept = 0
@@ -345,7 +382,7 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
             touched = 0
             biggest = 0
             for j in range(n):
-                f = fbm[g, S[j]]
+                f = rep(fbm, codes, g, S[j])
                 c = hist[f]
                 hist[f] = c + 1
                 if c == 0:
@@ -364,23 +401,24 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
                 gbound[kept] = bound
                 kept += 1
         return kept
-    _count_cells(fbm, S, n, size, nrep, dlb, counts, bnd)  # many: every guess in one pass
+    _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl)  # many: one more pass
     for i in range(k):
         g = glist[i]
         if bnd[g] < budget and _feasible(counts, g, n, nrep, win, dmin, left):
             glist[kept] = g
             gbound[kept] = bnd[g]
             kept += 1
-    _clear_cells(fbm, S, n, size, nrep, counts)
-    return kept
+    _clear_cells(t, S, n, size, nrep, counts)
+    return kept if ctl[STOP] == 0 else 0
 
 
 @njit(cache=True)
 def _write_pair(t, S, arena, at):
+    fbm, codes = t.fbm, t.codes
     a, b = S[0], S[1]
     arena[at] = a
     arena[at + 1] = 3  # one cell, and a wins
-    arena[at + 2] = t.fbm[a, b]
+    arena[at + 2] = rep(fbm, codes, a, b)
     arena[at + 3] = b
     arena[at + 4] = 1
     return at + 5
@@ -391,6 +429,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
     """A candidate splitting the others into singletons (cost 2n - 1), or failing that into
     singletons and one pair (2n): returns the cost, or 0 if neither exists."""
     win = t.pegs * (t.pegs + 1)
+    fbm, codes = t.fbm, t.codes
     for want_pair in range(2):
         if want_pair == 1 and (left < 3 or n - 2 > t.replies):
             break
@@ -402,7 +441,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
             pairs = 0
             ok = True
             for j in range(n):
-                f = t.fbm[g, S[j]]
+                f = rep(fbm, codes, g, S[j])
                 c = hist[f]
                 hist[f] = c + 1
                 if c == 0:
@@ -430,10 +469,10 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
                 s = S[j]
                 if s == g:
                     continue
-                f = t.fbm[g, s]
+                f = rep(fbm, codes, g, s)
                 first = True
                 for q in range(j):  # a pair's second secret was written with the first
-                    if S[q] != g and t.fbm[g, S[q]] == f:
+                    if S[q] != g and rep(fbm, codes, g, S[q]) == f:
                         first = False
                         break
                 if not first:
@@ -441,7 +480,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
                 arena[end] = f
                 other = -1
                 for q in range(j + 1, n):
-                    if S[q] != g and t.fbm[g, S[q]] == f:
+                    if S[q] != g and rep(fbm, codes, g, S[q]) == f:
                         other = S[q]
                         break
                 if other < 0:
@@ -451,7 +490,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
                 else:
                     arena[end + 1] = s
                     arena[end + 2] = 3
-                    arena[end + 3] = t.fbm[s, other]
+                    arena[end + 3] = rep(fbm, codes, s, other)
                     arena[end + 4] = other
                     arena[end + 5] = 1
                     end += 6
@@ -464,7 +503,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
 
 @njit(cache=True)
 def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl, counts, bnd,
-           bits, first):  # fmt: skip
+           bits, rowbuf, first):  # fmt: skip
     """The least cost of the n secrets ``stack[s_at : s_at + n]`` (ascending) with ``left``
     guesses at most, if it is below ``budget``; otherwise some value >= budget.
 
@@ -492,7 +531,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
     if n == 2:
         ctl[END] = _write_pair(t, S, arena, at)
         return 3
-    pegs, colors = t.pegs, t.colors
+    pegs, colors, fbm, codes = t.pegs, t.colors, t.fbm, t.codes
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
     size = t.digits.shape[0]
@@ -531,8 +570,8 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
         if ctl[STOP] != 0:
             return BIG
 
-    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, glist,
-                      gbound, relabel, absent_list)  # fmt: skip
+    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf,
+                      glist, gbound, relabel, absent_list, ctl)  # fmt: skip
     if first >= 0:  # only this guess (if it is one of those kept)
         kept = 0
         for i in range(k):
@@ -559,7 +598,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
         # the cells of g, smallest first (ties: lower reply)
         for j in range(n):
             part[j] = S[j]
-            keys[j] = t.fbm[g, S[j]]
+            keys[j] = rep(fbm, codes, g, S[j])
         counting_sort(part, keys, 0, n, nrep, starts, tmp)
         cells = 0
         for f in range(nrep):
@@ -606,7 +645,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
             cell_budget = best - (total - lb[c])
             r = search(t, stack, part_at + lo, np.int64(c), left - 1, cell_budget, cgroup_at, mc,
                        used | t.cmask[g], q, arena, w, ctl, counts, bnd,
-                       bits, np.int64(-1))  # fmt: skip
+                       bits, rowbuf, np.int64(-1))  # fmt: skip
             if r >= cell_budget:
                 ok = False
                 break
@@ -632,11 +671,12 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
 
 
 @njit(cache=True, nogil=True)
-def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits):
+def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits, rowbuf):
     """:func:`search` on the secrets S with the history group ``group``, releasing the GIL:
     both are copied to the start of ``stack``. With ``first`` >= 0 only that guess is tried
-    at S (if it is the least of its class and playable). ``counts`` (size * replies, uint16,
-    all zero), ``bnd`` (size, int64) and ``bits`` (size, uint64) are scratch."""
+    at S (if it is the least of its class and playable). ``counts`` (size * replies, uint16 or
+    uint32 beyond 65,535 codes, all zero), ``bnd`` (size, int64), ``bits`` (size, uint64) and
+    ``rowbuf`` (size, uint8) are scratch."""
     ctl[END] = 0
     n = S.shape[0]
     k = group.shape[0]
@@ -649,25 +689,25 @@ def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, 
         stack[n + j] = group[j]
     return search(t, stack, np.int64(0), np.int64(n), np.int64(left), np.int64(budget),
                   np.int64(n), np.int64(m), np.int64(used), np.int64(n + k), arena, np.int64(0),
-                  ctl, counts, bnd, bits, np.int64(first))  # fmt: skip
+                  ctl, counts, bnd, bits, rowbuf, np.int64(first))  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
-def root_guesses(t, S, left, budget, group, m, used):
+def root_guesses(t, S, left, budget, group, m, used, counts, ctl):
     """The playable least guesses at S with bound below ``budget``: (codes, bounds) in the
-    order the search tries them (bound, then code)."""
-    pegs, colors = t.pegs, t.colors
-    nrep = (pegs + 1) * (pegs + 1)
+    order the search tries them (bound, then code); none if ``ctl[STOP]`` is set meanwhile.
+    ``counts`` is scratch as for :func:`solve`."""
+    colors = t.colors
     size = t.digits.shape[0]
-    counts = np.zeros(size * nrep, dtype=np.uint16)
     bnd = np.zeros(size, dtype=np.int64)
     bits = np.zeros(size, dtype=np.uint64)
+    rowbuf = np.zeros(size, dtype=np.uint8)
     glist = np.zeros(size, dtype=np.int64)
     gbound = np.zeros(size, dtype=np.int64)
     relabel = np.zeros(colors, dtype=np.int64)
     absent_list = np.zeros(colors, dtype=np.int64)
-    k = bound_guesses(t, S, S.shape[0], left, budget, group, 0, m, used, counts, bnd, bits, glist,
-                      gbound, relabel, absent_list)  # fmt: skip
+    k = bound_guesses(t, S, S.shape[0], left, budget, group, 0, m, used, counts, bnd, bits, rowbuf,
+                      glist, gbound, relabel, absent_list, ctl)  # fmt: skip
     order = np.argsort(gbound[:k] * size + glist[:k])
     return glist[:k][order], gbound[:k][order]
 

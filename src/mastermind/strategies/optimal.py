@@ -20,7 +20,7 @@ import numpy as np
 
 from ..code import Code
 from ..errors import StrategyError
-from ..optimal import MATRIX_LIMIT, OptimalNode, Progress, Solution, check_tree, solve_position
+from ..optimal import OptimalNode, Progress, Solution, check_tree, solve_position
 from ..records import package_version
 from ..rules import Rules
 from ..solver import SolverState
@@ -60,11 +60,7 @@ class Optimal(Strategy):
 
     def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any) -> None:
         super().__init__(rules, first, **options)
-        if self.space.size > MATRIX_LIMIT:
-            raise StrategyError(
-                f"the optimal search handles games of at most {MATRIX_LIMIT:,} codes; "
-                f"{rules.describe()} has {self.space.size:,}"
-            )
+        self.space.require_enumerable()
         self.cache = bool(self.settings["cache"])
         #: Called as progress(root guesses done, of those left after pruning, best total so far)
         #: during long searches.
