@@ -11,6 +11,7 @@ import pytest
 from conftest import SMALL_GAMES
 from mastermind import Rules, SolverState, evaluate, make_strategy, strategy_tree
 from mastermind import optimal as opt
+from mastermind._kernels import feedback
 from mastermind._kernels import optimal as kernel
 from mastermind.code import CodeSpace
 from mastermind.errors import StrategyError
@@ -235,7 +236,7 @@ def test_without_the_matrix_the_same_tree(rules, monkeypatch):
     pegs = range(rules.pegs)
     colours = tuple(min(i // 2, rules.colors - 1) for i in pegs) if rules.repeats else tuple(pegs)
     guess = CodeSpace.of(rules).index(colours)
-    cell = np.flatnonzero(opt.game_of(rules).replies(guess, np.arange(rules.size)) == 1)
+    cell = np.flatnonzero(feedback.replies(opt.game_of(rules).codes, guess, np.arange(rules.size)) == 1)
     if len(cell) > 2:
         sol = opt.solve_position(rules, cell, [guess])
         monkeypatch.setattr(opt, "MATRIX_LIMIT", 1 << 14)
@@ -269,8 +270,15 @@ def test_strategy_plays_its_tree_from_any_position():
     rules = Rules(pegs=3, colors=4)
     player = make_strategy("optimal", rules)
     stats = evaluate(player)
-    walked = strategy_tree(player)  # plays choose() node by node
-    assert walked.guess == player.decision_tree().guess
+    walked = strategy_tree(player)  # the reference walk: plays choose() node by node
+
+    def same(a, b) -> None:
+        assert (a.guess, a.size, sorted(a.children)) == (b.guess, b.size, sorted(b.children))
+        for f in a.children:
+            same(a.children[f], b.children[f])
+
+    same(walked, player.decision_tree())
+    assert walked.distribution() == stats.distribution and walked.depth() == stats.max
     assert stats.total == 206
     state = SolverState(rules)
     assert player.expected_guesses(state) == pytest.approx(206 / 64)

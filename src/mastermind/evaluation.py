@@ -336,7 +336,6 @@ def _walk(
         raise StrategyError(f"{strategy.name} made no progress after {RUNAWAY_GUESSES} guesses")
     space = state.space
     pegs = space.pegs
-    nclasses = state.rules.feedback_classes
     cands = state.candidate_indices()
     if guess is None:
         guess = strategy.choose(state)
@@ -344,14 +343,9 @@ def _walk(
         node.guess = guess
     if limit is not None and depth > limit:
         return
-    fbs = kfeedback.replies(tables_of(space), guess, cands)
-    order, starts = kfeedback.split(fbs, nclasses)
     win = pegs * (pegs + 1)
     code = space.code(guess)
-    for f in range(nclasses):
-        lo, hi = starts[f], starts[f + 1]
-        if lo == hi:
-            continue
+    for f, group in kfeedback.cells(tables_of(space), guess, cands):
         if f == win:
             distribution[depth] = distribution.get(depth, 0) + 1
             if found is not None:
@@ -361,7 +355,6 @@ def _walk(
             if progress:
                 progress(1)
             continue
-        group = cands[order[lo:hi]]
         child = None
         if node is not None:
             child = node.children[f] = Node(guess=-1, size=len(group))

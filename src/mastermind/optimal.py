@@ -23,6 +23,7 @@ from ._kernels.tables import tables_of
 from .code import CodeSpace
 from .feedback import possible_feedbacks
 from .rules import Rules
+from .tree import Node
 
 #: progress(root guesses done, root guesses left to try after pruning, best total so far or None)
 Progress = Callable[[int, int, "int | None"], None]
@@ -44,30 +45,12 @@ MATRIX_LIMIT = 1 << 14
 
 
 @dataclass
-class OptimalNode:
-    """A node of an optimal tree: its guess, the number of secrets reaching it, the total number
-    of guesses they still need (this one included), and a subtree per reply other than the win."""
+class OptimalNode(Node):
+    """A node of an optimal tree (a strategy tree, :class:`~mastermind.tree.Node`) with the
+    total number of guesses its secrets still need, this one included."""
 
-    guess: int
-    size: int
-    cost: int
-    children: dict[int, OptimalNode] = field(default_factory=dict)
-
-    def depth(self) -> int:
-        """Guesses the deepest secret below needs (this one included)."""
-        return 1 + max((c.depth() for c in self.children.values()), default=0)
-
-    def distribution(self, start: int = 1) -> dict[int, int]:
-        """Secrets found with each guess number, this node's guess being number ``start``."""
-        out: dict[int, int] = {}
-        stack = [(self, start)]
-        while stack:
-            node, k = stack.pop()
-            found = node.size - sum(c.size for c in node.children.values())
-            if found:
-                out[k] = out.get(k, 0) + found
-            stack.extend((c, k + 1) for c in node.children.values())
-        return dict(sorted(out.items()))
+    cost: int = 0
+    children: dict[int, OptimalNode] = field(default_factory=dict)  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -129,12 +112,6 @@ class SearchGame:
         self.win = rules.pegs * (rules.pegs + 1)
         #: cell counts fit 16 bits below 65,536 codes
         self.count_type = np.uint16 if space.size < 1 << 16 else np.uint32
-
-    def replies(self, guess: int, secrets: np.ndarray) -> np.ndarray:
-        """The reply to ``guess`` of each secret (uint8)."""
-        if self.t.fbm.shape[0]:
-            return self.t.fbm[guess, secrets]
-        return feedback.replies(self.codes, guess, np.asarray(secrets, dtype=np.int64))
 
     def new_counts(self) -> np.ndarray:
         """Zeroed cell-count scratch for the compiled search."""
@@ -312,7 +289,7 @@ def _leaf(game: SearchGame, cell: np.ndarray) -> tuple[int, np.ndarray]:
     if len(cell) == 1:
         return 1, np.array([cell[0], 1], dtype=np.int64)
     a, b = int(cell[0]), int(cell[1])
-    return 3, np.array([a, 3, game.replies(a, cell[1:2])[0], b, 1], dtype=np.int64)
+    return 3, np.array([a, 3, feedback.replies(game.codes, a, cell[1:])[0], b, 1], dtype=np.int64)
 
 
 def solve_position(
@@ -448,11 +425,9 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
     """cost(S | g) with no budget: every cell at once on the workers, largest first."""
     game = run.game
     n = len(S)
-    replies = game.replies(g, S)
-    order = np.argsort(replies, kind="stable")
-    values, starts, counts = np.unique(replies[order], return_index=True, return_counts=True)
-    cells = {int(f): S[order[s : s + c]] for f, s, c in zip(values, starts, counts, strict=True)
-             if f != game.win}  # fmt: skip
+    split = feedback.cells(game.codes, g, S)
+    cells = {f: cell for f, cell in split if f != game.win}
+    found = len(cells) < len(split)
     if any(len(c) == n or int(game.t.dmin[len(c)]) > left - 1 for c in cells.values()):
         return FAIL, None  # useless, or too slow for the guess limit (only if forced)
     below = [*guesses, g]
@@ -491,7 +466,7 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
         raise KeyboardInterrupt
     if attempt.dead():
         return FAIL, None
-    parts = [np.array([g, 2 * len(cells) + int(game.win in values)], dtype=np.int64)]
+    parts = [np.array([g, 2 * len(cells) + int(found)], dtype=np.int64)]
     for f in sorted(cells):
         parts.append(np.array([f], dtype=np.int64))
         parts.append(trees[f])
@@ -501,24 +476,22 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
 def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -> OptimalNode:
     """Parse a tree and confirm that it finds every secret of ``secrets`` (and nothing else)
     within ``left`` guesses, each reply leading where it says. Raises ValueError if not."""
-    game = game_of(rules)
+    space = CodeSpace.of(rules)
+    codes = tables_of(space)
+    win = rules.pegs * (rules.pegs + 1)
     root = parse(flat)
     stack: list[tuple[OptimalNode, np.ndarray, int]] = [(root, np.unique(secrets), left)]
     while stack:
         node, S, k = stack.pop()
         if k < 1:
             raise ValueError("the tree is deeper than the guess limit")
-        if not 0 <= node.guess < game.space.size:
+        if not 0 <= node.guess < space.size:
             raise ValueError("a guess out of range")
-        replies = game.replies(node.guess, S)
-        wins = int((replies == game.win).sum())
-        if node.size != len(S) or wins != node.size - sum(c.size for c in node.children.values()):
+        cells = dict(feedback.cells(codes, node.guess, S))
+        found = node.size - sum(c.size for c in node.children.values())
+        if node.size != len(S) or found != int(win in cells):
             raise ValueError("a node's secrets do not match its guess")
-        for f, child in node.children.items():
-            cell = S[replies == f]
-            if f == game.win or len(cell) == 0:
-                raise ValueError("an impossible reply in the tree")
-            stack.append((child, cell, k - 1))
-        if sum(int((replies == f).sum()) for f in node.children) + wins != len(S):
-            raise ValueError("a reply missing from the tree")
+        if set(node.children) != set(cells) - {win}:
+            raise ValueError("the tree's replies are not those of its secrets")
+        stack.extend((child, cells[f], k - 1) for f, child in node.children.items())
     return root

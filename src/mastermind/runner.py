@@ -249,10 +249,7 @@ def plan(strategy: Strategy, unit_size: int | None = None, *, choose: Chooser | 
     while level:
         below: list[Node] = []
         for (cands, history), g in zip(level, guesses, strict=True):
-            fbs = feedback.replies(tables, g, cands)
-            order = np.argsort(fbs, kind="stable")
-            classes, begins = np.unique(fbs[order], return_index=True)
-            for f, group in zip(classes.tolist(), np.split(cands[order], begins[1:]), strict=True):
+            for f, group in feedback.cells(tables, g, cands):
                 child: History = (*history, (g, f))
                 if f == win:
                     result.found[len(child)] = result.found.get(len(child), 0) + 1

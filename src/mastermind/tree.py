@@ -25,6 +25,22 @@ class Node:
     size: int
     children: dict[int, Node] = field(default_factory=dict)
 
+    def depth(self) -> int:
+        """Guesses the deepest secret below needs (this one included)."""
+        return 1 + max((c.depth() for c in self.children.values()), default=0)
+
+    def distribution(self, start: int = 1) -> dict[int, int]:
+        """Secrets found with each guess number, this node's guess being number ``start``."""
+        out: dict[int, int] = {}
+        stack = [(self, start)]
+        while stack:
+            node, k = stack.pop()
+            found = node.size - sum(c.size for c in node.children.values())
+            if found:
+                out[k] = out.get(k, 0) + found
+            stack.extend((c, k + 1) for c in node.children.values())
+        return dict(sorted(out.items()))
+
     def format(self, notation: Notation, depth: int | None = None) -> str:
         """An indented outline, like Knuth's table.
 

@@ -84,6 +84,15 @@ def counting_sort(items, keys, lo, hi, nclasses, starts, tmp):
     starts[0] = 0
 
 
+def cells(t, guess, cands):
+    """The codes of ``cands`` grouped by their reply to ``guess``: a list of (reply, codes), in
+    increasing order of reply, each group in the order of ``cands``. Every Python walk of a tree
+    (the reference walk, the runner's cutting, the check of an optimal tree) splits a node so."""
+    order, starts = split(replies(t, guess, cands), (t.pegs + 1) * (t.pegs + 1))
+    at = starts.tolist()
+    return [(f, cands[order[at[f] : at[f + 1]]]) for f in range(len(at) - 1) if at[f + 1] > at[f]]
+
+
 @njit(cache=True)
 def split(keys, nclasses):
     """Positions 0..n-1 grouped by ``keys``: (order, starts), class f is order[starts[f]:starts[f+1]]."""
