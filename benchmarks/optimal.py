@@ -10,6 +10,7 @@ best of ``--repeat`` runs is kept (the machine is shared; say so when quoting).
     python benchmarks/optimal.py --games 4x7      # a subset
     python benchmarks/optimal.py --big            # also 4 pegs 8 colours (and with at most 6 guesses)
     python benchmarks/optimal.py --games 4x8 --watch   # one run in this process, printing progress
+    python benchmarks/optimal.py --games 5x5 --cores 1,2   # pinned with taskset to 1, then 2 cores
 """
 
 from __future__ import annotations
@@ -44,19 +45,21 @@ def mastermind() -> str:
     return beside if os.path.exists(beside) else "mastermind"
 
 
-def one(args: list[str]) -> tuple[float, dict]:
+def one(args: list[str], cores: int | None = None) -> tuple[float, dict]:
+    """Wall time and JSON of one process (pinned to the first ``cores`` cores with taskset)."""
+    pin = [] if cores is None else ["taskset", "-c", f"0-{cores - 1}"]
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "MASTERMIND_CACHE_DIR": cache}
         started = time.perf_counter()
-        out = subprocess.run([mastermind(), "evaluate", "--strategy", "optimal", "--json", *args],
+        out = subprocess.run([*pin, mastermind(), "evaluate", "--strategy", "optimal", "--json", *args],
                              env=env, capture_output=True, text=True, check=True)  # fmt: skip
         return time.perf_counter() - started, json.loads(out.stdout)
 
 
-def startup() -> float:
+def startup(cores: int | None = None) -> float:
     """Wall time of a process that loads everything (Python, numba's cached kernels, the
     tables) and searches next to nothing: the 64 codes of 3 pegs, 4 colours (milliseconds)."""
-    return min(one(["--pegs", "3", "--colors", "4"])[0] for _ in range(3))
+    return min(one(["--pegs", "3", "--colors", "4"], cores)[0] for _ in range(3))
 
 
 def watch(label: str, args: list[str]) -> None:
@@ -102,6 +105,8 @@ def main() -> None:
     parser.add_argument("--games", help="comma-separated subset: " + ", ".join([*GAMES, *BIG]))
     parser.add_argument("--big", action="store_true", help="also 4 pegs, 8 colours (long)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per game under a minute [3]")
+    parser.add_argument("--cores", help="comma-separated core counts, e.g. 1,2: each game is run "
+                        "pinned (taskset) to that many cores, a column each")  # fmt: skip
     parser.add_argument("--watch", action="store_true",
                         help="search in this process, printing each first guess as it is done")  # fmt: skip
     options = parser.parse_args()
@@ -116,6 +121,9 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f} at start")  # fmt: skip
     print(f"python {platform.python_version()}")
     one(["--pegs", "3", "--colors", "3"])  # fill the JIT cache on disk
+    if options.cores:
+        by_cores(games, [int(c) for c in options.cores.split(",")], options.repeat)
+        return
     base = startup()
     print(f"process start-up (load, JIT cache, 3 pegs 4 colours): {base:.2f} s")
     print(f"{'game':<16}{'total':>8}{'max':>5}{'process s':>11}{'search s':>10}{'mmstrat s':>11}")
@@ -128,6 +136,24 @@ def main() -> None:
         peer = PEER.get(label)
         print(f"{label:<16}{stats['total']:>8}{stats['max']:>5}{best:>11.2f}{best - base:>10.2f}"
               f"{'' if peer is None else f'{peer:>11.2f}'}", flush=True)  # fmt: skip
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
+def by_cores(games: dict[str, list[str]], cores: list[int], repeat: int) -> None:
+    """Whole-process seconds (best of ``repeat``) of each game pinned to 1, 2, ... cores."""
+    for n in cores:
+        print(f"process start-up on {n} core(s): {startup(n):.2f} s")
+    print(f"{'game':<16}{'total':>8}" + "".join(f"{f'{n} core(s) s':>14}" for n in cores)
+          + f"{'mmstrat s':>11}")  # fmt: skip
+    for label, args in games.items():
+        row = f"{label:<16}"
+        for n in cores:
+            best, stats = min((one(args, n) for _ in range(max(1, repeat))), key=lambda r: r[0])
+            if n == cores[0]:
+                row += f"{stats['total']:>8}"
+            row += f"{best:>14.2f}"
+        peer = PEER.get(label)
+        print(row + ("" if peer is None else f"{peer:>11.2f}"), flush=True)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -309,8 +309,25 @@ def test_first_guess_override():
 def test_progress_reports_root_guesses_and_best_total():
     seen = []
     whole(Rules(), progress=lambda done, of, best: seen.append((done, of, best)))
-    assert seen and all(0 < done <= of for done, of, _ in seen)
+    assert seen and all(0 <= done <= of for done, of, _ in seen)
+    assert [d for d, _, _ in seen] == sorted(d for d, _, _ in seen)
     assert seen[-1][0] == seen[-1][1] and seen[-1][2] == 5625
+    # the first guess's 13 cells (replies other than the win), then the 4 other first guesses,
+    # of which 1111 (bound 5880) is pruned once 5625 is known
+    assert seen[0][1] == 13 + 4 and (13, 16, 5625) in seen and seen[-1] == (16, 16, 5625)
+
+
+def test_progress_moves_with_a_single_root_guess():
+    """Without repeats every first guess is alike (one root guess, as in Bulls and Cows): the
+    progress counts that guess's cells as they are solved."""
+    rules = Rules(pegs=4, colors=6, repeats=False)
+    seen = []
+    sol = whole(rules, progress=lambda done, of, best: seen.append((done, of, best)), workers=2)
+    replies = feedback.cells(opt.game_of(rules).codes, sol.tree().guess, np.arange(rules.size))
+    n = len(replies) - 1  # the win has no cell
+    assert [d for d, _, _ in seen] == sorted(d for d, _, _ in seen)
+    assert len({d for d, _, _ in seen}) > 3 and all(of == n for _, of, _ in seen)
+    assert all(best is None for d, _, best in seen if d < n) and seen[-1] == (n, n, sol.cost)
 
 
 def test_an_interrupt_stops_the_search():

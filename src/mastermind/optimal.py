@@ -25,8 +25,12 @@ from .feedback import possible_feedbacks
 from .rules import Rules
 from .tree import Node
 
-#: progress(root guesses done, root guesses left to try after pruning, best total so far or None)
+#: progress(pieces done, of how many, best total so far or None). The pieces are the cells
+#: (replies) of the first guess searched at the root, then the other root guesses left to try
+#: after pruning: with one root guess only (Bulls and Cows) the bar still moves.
 Progress = Callable[[int, int, "int | None"], None]
+#: tick(cells of a guess solved, of how many)
+Tick = Callable[[int, int], None]
 
 #: Sets up to this size are solved in one compiled call (no parallel root).
 SERIAL_SET = 48
@@ -310,7 +314,6 @@ def solve_position(
     Raises:
         KeyboardInterrupt: when interrupted; every compiled search has stopped by then.
     """
-    import os
 
     game = game_of(rules)
     S = np.unique(np.asarray(secrets, dtype=np.int64))
@@ -320,7 +323,7 @@ def solve_position(
         raise ValueError("no secrets")
     if left < int(game.t.dmin[len(S)]):
         return None
-    run = _Run(game, max(1, workers or os.cpu_count() or 1))
+    run = _Run(game, max(1, workers or _usable_cores()))
     try:
         cost, flat = _solve_set(run, run.root, S, list(guesses), left, FAIL, first, progress)
     except BaseException:  # Ctrl-C (or a failing progress callback): stop every search first
@@ -329,6 +332,16 @@ def solve_position(
     finally:
         run.pool.shutdown(wait=True)
     return None if flat is None else Solution(cost, to_flat(parse(flat)))
+
+
+def _usable_cores() -> int:
+    """The cores this process may run on (taskset and cgroups included, where the system says)."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def to_flat(root: OptimalNode) -> np.ndarray:
@@ -382,28 +395,38 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     best: list = [budget, len(roots), None]  # total, its rank in roots, tree
     lock = threading.Lock()
     finished: set[int] = set()  # ranks of the guesses done (searched, or pruned by the bound)
+    pruned: set[int] = set()  # of those, the ones pruned by the bound (not counted as done)
+    pieces = [0, 0]  # cells of the first guess solved, of how many (when it is split)
 
     def report() -> None:
         if progress:
             with lock:
-                left = sum(1 for r, (_, b) in enumerate(roots) if r not in finished and b < best[0])
-                done = len(finished)
-                progress(done, done + left, None if best[2] is None else best[0])
+                split = 1 if start else 0
+                left = sum(1 for r, (_, b) in enumerate(roots)
+                           if r >= split and r not in finished and b < best[0])  # fmt: skip
+                done = pieces[0] + len(finished) - len(pruned) - (split if 0 in finished else 0)
+                progress(done, done + left + pieces[1] - pieces[0], None if best[2] is None else best[0])
+
+    def tick(done: int, of: int) -> None:
+        pieces[:] = [done, of]
+        report()
 
     start = 0
     if budget >= FAIL and roots:
         g = roots[0][0]
-        cost, flat = _split_guess(run, scope, S, guesses, left, g)
+        start = 1
+        cost, flat = _split_guess(run, scope, S, guesses, left, g, tick if progress else None)
         if flat is not None:
             best[:] = [cost, 0, flat]
         finished.add(0)
+        pieces[0] = pieces[1]
         report()
-        start = 1
 
     def attempt(rank: int, g: int) -> None:
         with lock:
             if roots[rank][1] >= best[0] + (rank < best[1]):
                 finished.add(rank)
+                pruned.add(rank)
                 return
             limit = best[0] + (1 if rank < best[1] else 0)
         cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
@@ -420,9 +443,10 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     return (best[0], best[2]) if best[2] is not None else (FAIL, None)
 
 
-def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int,
-                 g: int) -> tuple[int, np.ndarray | None]:  # fmt: skip
-    """cost(S | g) with no budget: every cell at once on the workers, largest first."""
+def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int, g: int,
+                 tick: Tick | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
+    """cost(S | g) with no budget: every cell at once on the workers, largest first;
+    ``tick(cells solved, cells)`` as they are solved."""
     game = run.game
     n = len(S)
     split = feedback.cells(game.codes, g, S)
@@ -437,30 +461,34 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
     trees: dict[int, np.ndarray] = {}
     lock = threading.Lock()
 
-    def task(f: int, cell: np.ndarray) -> None:
-        if attempt.dead():
-            return
-        cost, flat = run.kernel_call(attempt, cell, left - 1, FAIL, child_sym)
+    def solved(f: int, cost: int, flat: np.ndarray | None) -> None:
         with lock:
             if flat is None:
                 run.fail(attempt)
             else:
                 known[f], trees[f] = cost, flat
+            done = len(known)
+        if tick:
+            tick(done, len(cells))
+
+    def task(f: int, cell: np.ndarray) -> None:
+        if attempt.dead():
+            return
+        solved(f, *run.kernel_call(attempt, cell, left - 1, FAIL, child_sym))
 
     by_size = sorted(cells, key=lambda f: (-len(cells[f]), f))
     futures = []
     for f in by_size:
         if len(cells[f]) <= 2:
             known[f], trees[f] = _leaf(game, cells[f])
-        elif len(cells[f]) <= run.split:
+    if tick:
+        tick(len(known), len(cells))
+    for f in by_size:
+        if 2 < len(cells[f]) <= run.split:
             futures.append(run.pool.submit(task, f, cells[f]))
     for f in by_size:
         if len(cells[f]) > run.split and not attempt.dead():
-            cost, flat = _solve_set(run, attempt, cells[f], below, left - 1, FAIL)
-            if flat is None:
-                run.fail(attempt)
-            else:
-                known[f], trees[f] = cost, flat
+            solved(f, *_solve_set(run, attempt, cells[f], below, left - 1, FAIL))
     run.wait(futures)
     if run.stopped:
         raise KeyboardInterrupt

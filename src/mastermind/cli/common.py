@@ -189,8 +189,8 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | Non
 @contextmanager
 def search_progress(player, label: str) -> Iterator[None]:
     """While a searching strategy (one with a ``progress`` attribute, e.g. optimal) works: a bar
-    on stderr, when it is a terminal, of its root guesses done out of those left after pruning,
-    with the best total so far."""
+    on stderr, when it is a terminal, of its pieces of work done (the first guess's replies, then
+    the other first guesses left after pruning), with the best total so far."""
     if not hasattr(player, "progress"):
         yield
         return
@@ -204,7 +204,7 @@ def search_progress(player, label: str) -> Iterator[None]:
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[best]}"), TimeElapsedColumn(), console=console, transient=True,
     ) as bar:  # fmt: skip
-        task = bar.add_task(f"{label}: first guesses", total=None, best="")
+        task = bar.add_task(f"{label}: searching", total=None, best="")
 
         def update(done: int, of: int, best: int | None) -> None:
             shown = "" if best is None else f"best total {best:,}"
