@@ -82,3 +82,30 @@ def test_play_hint_and_guess_use_it():
     assert "optimal would play 1123" in out
     code, out, _ = run("guess", "-s", "optimal", "--secret", "3632")
     assert code == 0 and "Guess 1: 1123" in out and "Found it: 3632" in out
+
+
+def test_compare_runs_optimal_by_default_only_when_it_is_quick(monkeypatch):
+    from mastermind import Rules
+    from mastermind.strategies import optimal
+
+    game = ["--pegs", "3", "--colors", "4", "--json"]
+    assert optimal.Optimal(Rules(pegs=3, colors=4)).quick()  # 64 codes, nothing cached
+    monkeypatch.setattr(optimal, "QUICK_GAME", 63)  # 64 codes: now "too large" for the default set
+    code, out, err = run("compare", *game)
+    assert code == 0 and "optimal" not in [s["strategy"] for s in json.loads(out)]
+    assert "skipped optimal" in err and "--strategies" in err and "Traceback" not in err
+    code, out, _ = run("compare", "--strategies", "optimal,knuth", *game)  # named: it runs
+    assert code == 0 and [s["strategy"] for s in json.loads(out)] == ["optimal", "knuth"]
+    assert json.loads(out)[0]["total"] == 206
+    # a tree already cached (the run above cached it) is quick whatever the size
+    assert optimal.Optimal(Rules(pegs=3, colors=4)).quick()
+    code, out, err = run("compare", *game)
+    assert code == 0 and "skipped optimal" not in err
+    assert "optimal" in [s["strategy"] for s in json.loads(out)]
+
+
+def test_compare_help_names_the_size_where_optimal_leaves_the_default_set():
+    from mastermind.strategies.optimal import QUICK_GAME
+
+    code, out, _ = run("compare", "--help")
+    assert code == 0 and f"{QUICK_GAME:,} codes" in " ".join(out.split())

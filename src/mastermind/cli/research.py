@@ -368,7 +368,8 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
 @game_options
 @click.option(
     "--strategies", metavar="NAMES",
-    help="Comma-separated strategy names [every registered strategy].",
+    help="Comma-separated strategy names [every registered strategy; optimal only on games of at "
+    "most 3,125 codes or with its tree already cached: its search can take minutes to hours].",
 )  # fmt: skip
 @click.option(
     "--sample", type=click.IntRange(min=1), metavar="N",
@@ -413,6 +414,7 @@ def compare(
     from ..evaluation import sample_secrets
     from ..plot import check_plot_path
     from ..strategies import STRATEGIES, find_strategy, make_strategy
+    from ..strategies.optimal import Optimal
 
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies is not None else None
     if names is not None and not names:
@@ -433,6 +435,13 @@ def compare(
                 raise
             # By default every registered strategy that can play this game takes part.
             click.echo(f"mastermind: skipped {name}: {err}", err=True)
+            continue
+        if not chosen and isinstance(players[-1], Optimal) and not players[-1].quick():
+            players.pop()  # a search of minutes or hours is not run unasked
+            click.echo(
+                f"mastermind: skipped optimal: its search of {rules.describe()} ({rules.size:,} "
+                "codes) may take minutes or hours; name it in --strategies to run it", err=True,
+            )  # fmt: skip
     if not players:
         fail(f"no strategy can play {rules.describe()} as a whole; try --sample N")
     drawn = seed is None and (sample is not None or any(p.randomized for p in players))
