@@ -176,3 +176,24 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2():
     code, out, err = run("evaluate", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2 and out == ""
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and "Traceback" not in err
+
+
+def test_a_finished_run_removes_its_default_checkpoint_and_stale_ones(tmp_path, monkeypatch):
+    """Default checkpoints live under the user cache directory: the run's own is removed when the
+    run is done, and so are those no run can resume (another version's, or not a checkpoint);
+    an unfinished run of this version is kept for its resume."""
+    from mastermind import Rules, make_strategy, runner
+
+    monkeypatch.setattr(runner, "runs_dir", lambda: tmp_path)
+    old = tmp_path / "knuth-4x6-000000000000.jsonl"
+    identity = {**runner.run_identity(make_strategy("knuth", Rules()).spec(), 64), "version": "0.0.0-old"}
+    old.write_text(json.dumps({"mastermind-checkpoint": 1, "run": identity}) + "\n")
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("not a checkpoint\n")
+    other = runner.default_checkpoint(make_strategy("entropy", Rules()), 64)
+    book = runner.Checkpoint(other, runner.run_identity(make_strategy("entropy", Rules()).spec(), 64))
+    book.open()  # an entropy run of this version, interrupted: it may be resumed
+    book.close()
+    code, out, _ = run("evaluate", "--unit-size", "64", "--json")
+    assert code == 0 and json.loads(out)["total"] == 5801
+    assert sorted(tmp_path.iterdir()) == [other]

@@ -80,7 +80,7 @@ def test_five_pegs_eight_colours_is_deterministic_and_equals_the_node_by_node_wa
     """The parallel whole-tree evaluation (batches of subtrees on all cores) must give the same
     result every time, and the same as playing the compiled choice node by node in Python."""
     from mastermind import SolverState
-    from mastermind.evaluation import _walk
+    from mastermind.walk import walk as _walk
 
     rules = Rules(pegs=5, colors=8)
     strategy = make_strategy("most-parts", rules)

@@ -14,6 +14,8 @@ CORE = [
     "mastermind.strategies",
     "mastermind.evaluation",
     "mastermind.tree",
+    "mastermind.walk",
+    "mastermind.results",
     "mastermind.records",
     "mastermind.game",
     "mastermind.runner",
@@ -37,3 +39,19 @@ def test_the_core_imports_without_click_rich_or_textual():
     )
     proc = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_strategies_import_nothing_above_them():
+    """Imports point inwards: the strategies never reach up for the runner or the evaluation
+    (not even lazily, inside a function); those call the strategies."""
+    import ast
+    from pathlib import Path
+
+    import mastermind.strategies
+
+    above = {"runner", "evaluation", "walk", "results", "stats", "cli", "tui", "game", "store"}
+    for path in Path(mastermind.strategies.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level >= 2:
+                top = (node.module or "").split(".")[0]
+                assert top not in above, f"{path.name} imports ..{node.module}"

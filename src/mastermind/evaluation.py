@@ -4,113 +4,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-from ._kernels import feedback as kfeedback
-from ._kernels.tables import tables_of
-from .code import ENUMERATION_LIMIT, Code, CodeSpace
-from .errors import RecordError, SampleError, StrategyError
-from .feedback import Feedback
+from .code import ENUMERATION_LIMIT, CodeSpace
+from .errors import SampleError, StrategyError
 from .notation import Notation
-from .records import package_version, rules_from_dict, rules_to_dict
+from .records import package_version, rules_to_dict
+from .results import Stats
 from .rules import Rules
+from .runner import tree_distribution
 from .seeds import generator
 from .solver import SolverState
 from .strategies import Strategy
 from .strategies.partition import RUNAWAY_GUESSES
 from .tree import Node
+from .walk import walk as _walk
 
 Progress = Callable[[int], None]
-
-
-@dataclass
-class Stats:
-    """How a strategy did against a set of secrets.
-
-    ``distribution`` maps the number of guesses to the number of secrets solved with that many;
-    games are played to the end, and ``lost`` counts those that took more than the rules allow.
-    ``seconds`` is the time of the games (the first guess included), after
-    :meth:`Strategy.prepare` has built the strategy's tables and loaded its compiled code.
-    """
-
-    strategy: str
-    rules: Rules
-    first_guess: Code | None  # None when it varies from game to game
-    distribution: dict[int, int]
-    seconds: float
-    codes: int
-    sample: bool = False
-    seed: int | None = None
-
-    @property
-    def games(self) -> int:
-        return sum(self.distribution.values())
-
-    @property
-    def total(self) -> int:
-        return sum(k * n for k, n in self.distribution.items())
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.games if self.games else 0.0
-
-    @property
-    def max(self) -> int:
-        return max(self.distribution, default=0)
-
-    @property
-    def lost(self) -> int:
-        return sum(n for k, n in self.distribution.items() if k > self.rules.max_guesses)
-
-    def to_dict(self, notation: Notation | None = None) -> dict:
-        """A plain dict for JSON; codes written in ``notation`` (the game's own by default)."""
-        notation = notation or Notation(self.rules)
-        first = "random" if self.first_guess is None else notation.format_code(self.first_guess)
-        return {
-            "strategy": self.strategy,
-            "pegs": self.rules.pegs,
-            "colors": self.rules.colors,
-            "repeats": self.rules.repeats,
-            "max_guesses": self.rules.max_guesses,
-            "codes": self.codes,
-            "games": self.games,
-            "sample": self.sample,
-            "seed": self.seed,
-            "first_guess": first,
-            "total": self.total,
-            "mean": round(self.mean, 6),
-            "max": self.max,
-            "lost": self.lost,
-            "distribution": {str(k): n for k, n in sorted(self.distribution.items())},
-            "seconds": round(self.seconds, 6),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Stats:
-        """The statistics that :meth:`to_dict` wrote (codes in the game's own notation).
-
-        >>> from mastermind.strategies import make_strategy
-        >>> stats = evaluate(make_strategy("knuth", Rules(pegs=2, colors=3)))
-        >>> Stats.from_dict(stats.to_dict()).to_dict() == stats.to_dict()
-        True
-        """
-        try:
-            rules = rules_from_dict(data)
-            first = data["first_guess"]
-            return cls(
-                strategy=data["strategy"],
-                rules=rules,
-                first_guess=None if first == "random" else Notation(rules).parse_code(first),
-                distribution={int(k): int(n) for k, n in data["distribution"].items()},
-                seconds=float(data["seconds"]),
-                codes=int(data["codes"]),
-                sample=bool(data["sample"]),
-                seed=data["seed"],
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise RecordError(f"a run record is incomplete: {err!r}") from None
 
 
 def run_key(strategy: Strategy, sample: int | None = None, seed: int | None = None) -> dict:
@@ -178,8 +89,8 @@ def evaluate(
     else:
         guess = strategy.first_guess()
         first = space.code(guess)
-        if strategy.whole_tree:
-            distribution = strategy.tree_distribution(progress)
+        if strategy.whole_tree:  # compiled, cut into subtrees by the runner, or its own tree
+            distribution = tree_distribution(strategy, progress)
         else:
             _walk(strategy, SolverState(rules), 1, distribution, progress, guess=guess)
     seconds = time.perf_counter() - started
@@ -313,53 +224,6 @@ def games_per_secret(
         if progress:
             progress(1)
     return out
-
-
-def _walk(
-    strategy: Strategy,
-    state: SolverState,
-    depth: int,
-    distribution: dict[int, int],
-    progress: Progress | None,
-    node: Node | None = None,
-    guess: int | None = None,
-    limit: int | None = None,
-    found: np.ndarray | None = None,
-    games: dict[int, tuple[int, ...]] | None = None,
-) -> None:
-    """Play the strategy from ``state`` against all of its candidates at once.
-
-    Below guess number ``limit`` + 1 nothing is expanded (for trees shown to a depth). ``found``,
-    if given, gets the guess number at which each secret is found; ``games`` the guesses played.
-    """
-    if depth > RUNAWAY_GUESSES:
-        raise StrategyError(f"{strategy.name} made no progress after {RUNAWAY_GUESSES} guesses")
-    space = state.space
-    pegs = space.pegs
-    cands = state.candidate_indices()
-    if guess is None:
-        guess = strategy.choose(state)
-    if node is not None:
-        node.guess = guess
-    if limit is not None and depth > limit:
-        return
-    win = pegs * (pegs + 1)
-    code = space.code(guess)
-    for f, group in kfeedback.cells(tables_of(space), guess, cands):
-        if f == win:
-            distribution[depth] = distribution.get(depth, 0) + 1
-            if found is not None:
-                found[guess] = depth
-            if games is not None:
-                games[guess] = (*(space.index(g.colors) for g, _ in state.history), guess)
-            if progress:
-                progress(1)
-            continue
-        child = None
-        if node is not None:
-            child = node.children[f] = Node(guess=-1, size=len(group))
-        child_state = state._child(code, Feedback.from_int(f, pegs), group)
-        _walk(strategy, child_state, depth + 1, distribution, progress, child, None, limit, found, games)
 
 
 def play(

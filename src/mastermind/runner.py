@@ -40,11 +40,12 @@ import numpy as np
 from ._kernels import feedback
 from ._kernels.tables import tables_of
 from .errors import CheckpointError, ExecutorError, StrategyError
-from .evaluation import Stats, _walk
 from .feedback import Feedback
 from .records import package_version
+from .results import Stats
 from .solver import SolverState
 from .strategies import PartitionStrategy, Strategy, StrategySpec
+from .walk import walk
 
 #: Games up to this many codes are one unit unless told otherwise (milliseconds of work).
 SMALL_GAME = 8192
@@ -286,7 +287,7 @@ def _strategy_of(spec: StrategySpec) -> Strategy:
 def _walk_distribution(strategy: Strategy, history: History, cands: np.ndarray) -> dict[int, int]:
     dist: dict[int, int] = {}
     guess = strategy.first_guess() if not history else None
-    _walk(strategy, _state(strategy, history, cands), len(history) + 1, dist, None, guess=guess)
+    walk(strategy, _state(strategy, history, cands), len(history) + 1, dist, None, guess=guess)
     return dist
 
 
@@ -587,15 +588,40 @@ def run_identity(spec: StrategySpec, unit_size: int) -> dict[str, Any]:
     }
 
 
-def default_checkpoint(strategy: Strategy, unit_size: int | None = None) -> Path:
-    """A file under the user cache directory named by the run (strategy, game, cut, version)."""
+def runs_dir() -> Path:
+    """Where default checkpoints are kept: ``runs`` under the user cache directory."""
     from platformdirs import user_cache_dir
 
+    return Path(user_cache_dir("mastermind-lab")) / "runs"
+
+
+def default_checkpoint(strategy: Strategy, unit_size: int | None = None) -> Path:
+    """A file under the user cache directory named by the run (strategy, game, cut, version)."""
     identity = run_identity(strategy.spec(), unit_size_for(strategy, unit_size))
     digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:12]
     rules = strategy.rules
     game = f"{rules.pegs}x{rules.colors}{'' if rules.repeats else '-norep'}"
-    return Path(user_cache_dir("mastermind-lab")) / "runs" / f"{strategy.name}-{game}-{digest}.jsonl"
+    return runs_dir() / f"{strategy.name}-{game}-{digest}.jsonl"
+
+
+def remove_stale_checkpoints(folder: Path | None = None) -> list[Path]:
+    """Delete the checkpoints in ``folder`` (default :func:`runs_dir`) that no run can resume:
+    those of another version of the package (the version is part of a run's identity), and
+    files that are not checkpoints at all. Returns what was removed."""
+    folder = runs_dir() if folder is None else folder
+    removed = []
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        try:
+            with open(path, encoding="utf-8") as lines:
+                header = json.loads(lines.readline())
+            stale = header.get(_MAGIC) != 1 or header["run"]["version"] != package_version()
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            stale = True
+        if stale:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path)
+    return removed
 
 
 def _check(body: dict[str, Any]) -> str:
@@ -841,7 +867,11 @@ def evaluate(
 
 
 def tree_distribution(strategy: Strategy, progress: Callable[[int], None] | None = None) -> dict[int, int]:
-    """Guesses -> secrets over every secret, in this process (for ``evaluate``'s fast path)."""
+    """Guesses -> secrets over every secret, in this process, for a strategy that has a whole
+    tree at once (``evaluate``'s fast path): a compiled one cut into subtrees here, one that
+    computes its own tree (optimal) by itself."""
+    if not _compiled(strategy):
+        return strategy.tree_distribution(progress)
     seen = 0
 
     def advance(status: RunProgress) -> None:

@@ -158,9 +158,10 @@ def evaluate_whole(player, executor, scale: dict[str, Any], checkpoint: Path | N
     """Stats of ``player`` over every secret through the runner, checkpointed.
 
     Without a checkpoint named by the user, a run of more than one subtree is checkpointed under
-    the user cache directory and the file is removed when the run is done.
+    the user cache directory and the file is removed when the run is done, with those there that
+    no run can resume (left by another version of the package).
     """
-    from ..runner import default_checkpoint, evaluate, unit_size_for
+    from ..runner import default_checkpoint, evaluate, remove_stale_checkpoints, unit_size_for
 
     size = scale["unit_size"]
     own = checkpoint is None and unit_size_for(player, size) < player.space.size
@@ -185,6 +186,7 @@ def evaluate_whole(player, executor, scale: dict[str, Any], checkpoint: Path | N
         )  # fmt: skip
     if own and path is not None:
         path.unlink(missing_ok=True)
+        remove_stale_checkpoints(path.parent)
     return stats
 
 

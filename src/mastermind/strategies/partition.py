@@ -6,7 +6,7 @@ broken by one shared key: (score, 0 if the guess is still a candidate else 1, nu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -102,16 +102,6 @@ class PartitionStrategy(Strategy):
 
     def _work_size(self, t: CodeTables, n: int) -> int:
         return tree.workspace_size(n, t.pegs, t.colors, t.shared.shape[0], RUNAWAY_GUESSES)
-
-    def tree_distribution(self, progress: Callable[[int], None] | None = None) -> dict[int, int]:
-        """Guesses -> number of secrets over every secret, computed as one tree in numba.
-
-        The tree is split into subtrees and solved on all cores by :mod:`mastermind.runner`
-        (in this process; Ctrl-C is honoured at once).
-        """
-        from ..runner import tree_distribution  # the runner sits above the strategies
-
-        return tree_distribution(self, progress)
 
     # --- nodes of the tree, for the runner: a node is (candidates, guesses so far, depth) ---------
 

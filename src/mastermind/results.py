@@ -1,0 +1,99 @@
+"""What a strategy did against a set of secrets: the distribution of guesses, and its figures."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .code import Code
+from .errors import RecordError
+from .notation import Notation
+from .records import rules_from_dict
+from .rules import Rules
+
+
+@dataclass
+class Stats:
+    """How a strategy did against a set of secrets.
+
+    ``distribution`` maps the number of guesses to the number of secrets solved with that many;
+    games are played to the end, and ``lost`` counts those that took more than the rules allow.
+    ``seconds`` is the time of the games (the first guess included), after
+    :meth:`Strategy.prepare` has built the strategy's tables and loaded its compiled code.
+    """
+
+    strategy: str
+    rules: Rules
+    first_guess: Code | None  # None when it varies from game to game
+    distribution: dict[int, int]
+    seconds: float
+    codes: int
+    sample: bool = False
+    seed: int | None = None
+
+    @property
+    def games(self) -> int:
+        return sum(self.distribution.values())
+
+    @property
+    def total(self) -> int:
+        return sum(k * n for k, n in self.distribution.items())
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
+    @property
+    def max(self) -> int:
+        return max(self.distribution, default=0)
+
+    @property
+    def lost(self) -> int:
+        return sum(n for k, n in self.distribution.items() if k > self.rules.max_guesses)
+
+    def to_dict(self, notation: Notation | None = None) -> dict:
+        """A plain dict for JSON; codes written in ``notation`` (the game's own by default)."""
+        notation = notation or Notation(self.rules)
+        first = "random" if self.first_guess is None else notation.format_code(self.first_guess)
+        return {
+            "strategy": self.strategy,
+            "pegs": self.rules.pegs,
+            "colors": self.rules.colors,
+            "repeats": self.rules.repeats,
+            "max_guesses": self.rules.max_guesses,
+            "codes": self.codes,
+            "games": self.games,
+            "sample": self.sample,
+            "seed": self.seed,
+            "first_guess": first,
+            "total": self.total,
+            "mean": round(self.mean, 6),
+            "max": self.max,
+            "lost": self.lost,
+            "distribution": {str(k): n for k, n in sorted(self.distribution.items())},
+            "seconds": round(self.seconds, 6),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Stats:
+        """The statistics that :meth:`to_dict` wrote (codes in the game's own notation).
+
+        >>> from mastermind import evaluate, make_strategy
+        >>> stats = evaluate(make_strategy("knuth", Rules(pegs=2, colors=3)))
+        >>> Stats.from_dict(stats.to_dict()).to_dict() == stats.to_dict()
+        True
+        """
+        try:
+            rules = rules_from_dict(data)
+            first = data["first_guess"]
+            return cls(
+                strategy=data["strategy"],
+                rules=rules,
+                first_guess=None if first == "random" else Notation(rules).parse_code(first),
+                distribution={int(k): int(n) for k, n in data["distribution"].items()},
+                seconds=float(data["seconds"]),
+                codes=int(data["codes"]),
+                sample=bool(data["sample"]),
+                seed=data["seed"],
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise RecordError(f"a run record is incomplete: {err!r}") from None

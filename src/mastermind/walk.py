@@ -1,0 +1,69 @@
+"""The plain reference walk of a strategy's tree: ``choose`` at every node, in Python.
+
+Every fast path (the compiled trees of the partition strategies, the runner's subtrees, the
+optimal tree) is tested against it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ._kernels import feedback as kfeedback
+from ._kernels.tables import tables_of
+from .errors import StrategyError
+from .feedback import Feedback
+from .solver import SolverState
+from .strategies import Strategy
+from .strategies.partition import RUNAWAY_GUESSES
+from .tree import Node
+
+Progress = Callable[[int], None]
+
+
+def walk(
+    strategy: Strategy,
+    state: SolverState,
+    depth: int,
+    distribution: dict[int, int],
+    progress: Progress | None,
+    node: Node | None = None,
+    guess: int | None = None,
+    limit: int | None = None,
+    found: np.ndarray | None = None,
+    games: dict[int, tuple[int, ...]] | None = None,
+) -> None:
+    """Play the strategy from ``state`` against all of its candidates at once.
+
+    Below guess number ``limit`` + 1 nothing is expanded (for trees shown to a depth). ``found``,
+    if given, gets the guess number at which each secret is found; ``games`` the guesses played.
+    """
+    if depth > RUNAWAY_GUESSES:
+        raise StrategyError(f"{strategy.name} made no progress after {RUNAWAY_GUESSES} guesses")
+    space = state.space
+    pegs = space.pegs
+    cands = state.candidate_indices()
+    if guess is None:
+        guess = strategy.choose(state)
+    if node is not None:
+        node.guess = guess
+    if limit is not None and depth > limit:
+        return
+    win = pegs * (pegs + 1)
+    code = space.code(guess)
+    for f, group in kfeedback.cells(tables_of(space), guess, cands):
+        if f == win:
+            distribution[depth] = distribution.get(depth, 0) + 1
+            if found is not None:
+                found[guess] = depth
+            if games is not None:
+                games[guess] = (*(space.index(g.colors) for g, _ in state.history), guess)
+            if progress:
+                progress(1)
+            continue
+        child = None
+        if node is not None:
+            child = node.children[f] = Node(guess=-1, size=len(group))
+        child_state = state._child(code, Feedback.from_int(f, pegs), group)
+        walk(strategy, child_state, depth + 1, distribution, progress, child, None, limit, found, games)
