@@ -184,11 +184,13 @@ def test_a_finished_run_removes_its_default_checkpoint_and_stale_ones(tmp_path, 
     an unfinished run of this version is kept for its resume."""
     from mastermind import Rules, make_strategy, runner
 
-    monkeypatch.setattr(runner, "runs_dir", lambda: tmp_path)
-    old = tmp_path / "knuth-4x6-000000000000.jsonl"
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    monkeypatch.setattr(runner, "runs_dir", lambda: runs)
+    old = runs / "knuth-4x6-000000000000.jsonl"
     identity = {**runner.run_identity(make_strategy("knuth", Rules()).spec(), 64), "version": "0.0.0-old"}
     old.write_text(json.dumps({"mastermind-checkpoint": 1, "run": identity}) + "\n")
-    junk = tmp_path / "junk.jsonl"
+    junk = runs / "junk.jsonl"
     junk.write_text("not a checkpoint\n")
     other = runner.default_checkpoint(make_strategy("entropy", Rules()), 64)
     book = runner.Checkpoint(other, runner.run_identity(make_strategy("entropy", Rules()).spec(), 64))
@@ -196,4 +198,4 @@ def test_a_finished_run_removes_its_default_checkpoint_and_stale_ones(tmp_path, 
     book.close()
     code, out, _ = run("evaluate", "--unit-size", "64", "--json")
     assert code == 0 and json.loads(out)["total"] == 5801
-    assert sorted(tmp_path.iterdir()) == [other]
+    assert sorted(runs.iterdir()) == [other]
