@@ -187,6 +187,22 @@ class Notation:
             )
         return Code(colors)
 
+    def color_of(self, symbol: str) -> int | None:
+        """The colour one typed symbol stands for (read as leniently as :meth:`parse_code` reads
+        codes), or None: for front ends that take a code one key at a time.
+
+        >>> n = Notation(Rules())
+        >>> n.color_of("3"), n.color_of("C"), n.color_of("7")
+        (2, 2, None)
+        """
+        ch = str(symbol).lower()
+        if len(ch) != 1:
+            return None
+        for alphabet in self._alphabets(ch):
+            if ch in alphabet:
+                return alphabet.index(ch)
+        return None
+
     def format_code(self, code: Code | Sequence[int]) -> str:
         """Write a code in this notation."""
         symbols = self.symbols

@@ -1,0 +1,149 @@
+"""The Textual app: the board screen, with the menu, settings, history and help around it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from ..errors import StoreError
+from ..game import Game, Match
+from .game_screen import GameScreen
+from .screens import HelpScreen, HistoryScreen, MenuScreen, SettingsScreen
+from .settings import Settings
+
+CSS = """
+Screen { background: $background; }
+#main { height: 1fr; }
+#board { width: auto; min-width: 34; max-width: 62; height: 1fr; padding: 0 1; border-right: tall $panel; }
+.row { height: 1; width: auto; }
+.row.current { background: $primary 25%; }
+.row.current .number { color: $accent; text-style: bold; }
+.row.selected { background: $primary 30%; }
+.row.problem .number { background: $error; color: $text; }
+.row.problem .keys { background: $error 40%; }
+.number { width: 5; color: $text-muted; content-align: right middle; padding-right: 1; }
+.code { width: auto; height: 1; }
+.peg { width: 3; height: 1; margin-right: 1; }
+.keys { width: auto; min-width: 8; padding: 0 1; }
+.count { width: 7; color: $text-muted; }
+#secret-row { margin-top: 1; }
+#side { width: 1fr; min-width: 30; padding: 0 1; }
+#score { border: round $accent; padding: 0 1; height: auto; margin-bottom: 1; }
+#status { height: auto; min-height: 2; }
+#palette { layout: grid; grid-size: 8; grid-columns: 4; grid-rows: 1; grid-gutter: 1 0; height: auto;
+           margin: 1 0 0 0; }
+.chip { width: 3; height: 1; }
+.chip:hover { text-style: reverse; }
+#help-line { color: $text-muted; height: auto; margin-top: 1; }
+#submit { margin-top: 1; min-width: 14; }
+#info { height: auto; margin-top: 1; }
+#corrections { height: auto; max-height: 8; }
+.correction { width: 100%; margin-top: 0; }
+#log { height: auto; margin-top: 1; color: $text-muted; border-top: solid $panel; }
+.dialog { background: $surface; border: thick $primary; padding: 1 2; }
+.dialog-title { text-style: bold; color: $accent; margin-bottom: 1; }
+MenuScreen, HelpScreen, SettingsScreen { align: center middle; }
+#menu { width: 44; height: auto; }
+#menu-list { height: auto; border: none; }
+#help { width: 90%; max-width: 100; height: 90%; }
+#settings { width: 64; max-width: 100%; height: auto; max-height: 100%; }
+.form { grid-size: 2; grid-columns: 10 1fr; grid-rows: 1; grid-gutter: 1 1; height: auto; }
+#settings-error { height: auto; margin: 1 0; }
+.buttons { height: auto; }
+.buttons Button { margin-right: 2; min-width: 10; }
+#history { padding: 0 1; }
+#stats { height: auto; margin: 1 0; }
+#games { height: 1fr; }
+"""
+
+
+class MastermindApp(App[None]):
+    """Mastermind in the terminal (and, through ``mastermind web``, in a browser)."""
+
+    TITLE = "Mastermind"
+    CSS = CSS
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        store: Any = None,
+        settings_path: Path | None = None,
+        pace: float = 0.4,
+        history: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.seed = seed
+        self.settings_path = settings_path
+        self.settings = Settings.load(settings_path)
+        self.pace = pace
+        self.store_warning: str | None = None
+        if store is None and history:
+            from ..store import Store
+
+            try:
+                store = Store()
+            except StoreError as err:
+                self.store_warning = f"{err}; games are not saved"
+        self.store = store
+
+    def on_mount(self) -> None:
+        self.push_screen(GameScreen(self.settings, self.store, self.pace, self.seed))
+        if self.store_warning:
+            self.notify(self.store_warning, severity="warning", timeout=10)
+
+    @property
+    def board(self) -> GameScreen:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        raise LookupError("no board")  # pragma: no cover - the board is always at the bottom
+
+    def check_settings(self, settings: Settings) -> None:
+        """Raise the engine's error if the settings make no game (a strategy that cannot play it...)."""
+        if settings.mode == "match":
+            s = settings
+            Match(s.rules, s.players, s.games, s.scoring, strategy=s.strategy)
+        elif settings.mode == "guess":
+            Game.solving(settings.rules, settings.strategy)
+        else:
+            Game.breaking(settings.rules, strategy=settings.strategy)
+
+    def start(self, settings: Settings) -> None:
+        """A new game with ``settings``, which are remembered for next time."""
+        self.settings = settings
+        problem = settings.save(self.settings_path)
+        if problem:
+            self.notify(problem, severity="warning")
+        self.switch_screen(GameScreen(settings, self.store, self.pace))
+
+    def action_menu(self) -> None:
+        def chosen(choice: str | None) -> None:
+            if choice == "new":
+                self.board.new_game()
+            elif choice == "settings":
+                self.action_settings()
+            elif choice == "give-up":
+                self.board.give_up()
+            elif choice == "history":
+                self.push_screen(HistoryScreen(self.store))
+            elif choice == "help":
+                self.action_help()
+            elif choice == "quit":
+                self.exit()
+
+        self.push_screen(MenuScreen(), chosen)
+
+    def action_settings(self) -> None:
+        def chosen(settings: Settings | None) -> None:
+            if settings is not None:
+                self.start(settings)
+
+        self.push_screen(SettingsScreen(self.settings), chosen)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())

@@ -1,0 +1,200 @@
+"""The pieces of the board: code pegs, key pegs, the rows, the palette.
+
+Every colour is drawn as a coloured peg that also shows the colour's symbol in the game's
+notation (what the player types), so the board reads without telling colours apart. Key pegs
+are shapes (● black, ○ white, · none) followed by their count in words' initials (2B 1W).
+"""
+
+from __future__ import annotations
+
+import colorsys
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ..feedback import Feedback
+from ..notation import COLOR_NAMES, Notation
+
+#: Peg colours in the order of the notation's colour names (red, green, blue, ...), as hex.
+_BASE_COLORS = (
+    "#d7263d", "#2e9e44", "#2f6fdf", "#f4d03f", "#f07f13", "#8e44ad", "#1fb5c4", "#eeeeee",
+    "#3b3b3b", "#e040a0",
+)  # fmt: skip
+
+BLACK_KEY, WHITE_KEY, NO_KEY = "●", "○", "·"
+
+
+def peg_color(color: int) -> str:
+    """The background of a code peg: the named colours first, then hues spread around the wheel."""
+    if color < len(_BASE_COLORS):
+        return _BASE_COLORS[color]
+    hue = (color * 0.618034) % 1.0
+    r, g, b = colorsys.hls_to_rgb(hue, 0.45 + 0.15 * (color % 3) / 2, 0.75)
+    return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+
+
+def ink_for(background: str) -> str:
+    """Black or white, whichever reads better on ``background``."""
+    r, g, b = (int(background[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
+
+
+def color_name(color: int) -> str:
+    return COLOR_NAMES[color] if color < len(COLOR_NAMES) else f"colour {color + 1}"
+
+
+def peg_text(notation: Notation, color: int | None, width: int = 3) -> Text:
+    """One code peg: its symbol on its colour, or an empty hole."""
+    if color is None:
+        return Text("·".center(width), style="#6b7b86")
+    symbol = notation.format_code([color])
+    bg = peg_color(color)
+    return Text(symbol.center(width), style=f"bold {ink_for(bg)} on {bg}")
+
+
+def code_text(notation: Notation, colors, gap: str = " ") -> Text:
+    text = Text()
+    for i, c in enumerate(colors):
+        if i:
+            text.append(gap)
+        text.append_text(peg_text(notation, c))
+    return text
+
+
+def keys_text(reply: Feedback | None, pegs: int) -> Text:
+    """Key pegs as shapes, one per peg of the code, and the count: ●●○·  2B 1W."""
+    text = Text()
+    if reply is None:
+        text.append(" ".join(NO_KEY * pegs), style="#4b5963")
+        return text
+    shapes = [BLACK_KEY] * reply.black + [WHITE_KEY] * reply.white
+    shapes += [NO_KEY] * (pegs - len(shapes))
+    for i, s in enumerate(shapes):
+        if i:
+            text.append(" ")
+        style = "bold #ff5f5f" if s == BLACK_KEY else ("bold #ffffff" if s == WHITE_KEY else "#4b5963")
+        text.append(s, style=style)
+    return text
+
+
+def count_text(reply: Feedback | None) -> Text:
+    if reply is None:
+        return Text("")
+    return Text(f"{reply.black}B {reply.white}W", style="bold")
+
+
+class Peg(Static):
+    """One hole of a row (row 0: the code's row); a click on it in the row being entered puts
+    the cursor there."""
+
+    @dataclass
+    class Clicked(Message):
+        row: int
+        index: int
+
+    def __init__(self, row: int, index: int) -> None:
+        super().__init__(id=f"peg-{row}-{index}", classes="peg")
+        self.row = row
+        self.index = index
+
+    def on_click(self, event: events.Click) -> None:
+        self.post_message(self.Clicked(self.row, self.index))
+
+
+class KeyHoles(Static):
+    """The key pegs of a row; in a row whose reply is being entered, a click on a hole cycles it
+    through none, black and white."""
+
+    @dataclass
+    class Clicked(Message):
+        row: int
+        hole: int
+
+    def __init__(self, row: int) -> None:
+        super().__init__(id=f"keys-{row}", classes="keys")
+        self.row = row
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Clicked(self.row, max(0, event.x) // 2))
+
+
+class BoardRow(Horizontal):
+    """One row of the board: its number, the code pegs, the key pegs and their count."""
+
+    @dataclass
+    class Clicked(Message):
+        row: int
+
+    def __init__(self, row: int, pegs: int) -> None:
+        super().__init__(id=f"row-{row}", classes="row")
+        self.row = row
+        self.pegs = pegs
+
+    def compose(self) -> ComposeResult:
+        yield Static(f" {self.row:>3}", classes="number")
+        with Horizontal(classes="code"):
+            for i in range(self.pegs):
+                yield Peg(self.row, i)
+        yield KeyHoles(self.row)
+        yield Static("", classes="count")
+
+    def on_click(self, event: events.Click) -> None:
+        self.post_message(self.Clicked(self.row))
+
+    def show(
+        self,
+        notation: Notation,
+        colors,
+        reply: Feedback | None,
+        cursor: int | None = None,
+        marked: bool = False,
+    ) -> None:
+        """Draw the row: ``colors`` (None for an empty hole), the reply (None: not given yet) and,
+        in the row being entered, the cursor under one hole; ``marked``: the row being played."""
+        self.query_one(".number", Static).update(f"{'▶' if marked else ' '}{self.row:>3}")
+        for i, peg in enumerate(self.query(Peg).results(Peg)):
+            color = colors[i] if i < len(colors) else None
+            text = peg_text(notation, color)
+            if cursor == i:
+                text.stylize("underline reverse" if color is None else "underline")
+            peg.update(text)
+            peg.set_class(cursor == i, "cursor")
+        self.query_one(KeyHoles).update(keys_text(reply, self.pegs))
+        self.query_one(".count", Static).update(count_text(reply))
+
+
+class PaletteColor(Static):
+    """A colour to pick with the mouse (or by typing its symbol)."""
+
+    @dataclass
+    class Picked(Message):
+        color: int
+
+    def __init__(self, notation: Notation, color: int) -> None:
+        super().__init__(id=f"color-{color}", classes="chip")
+        self.color = color
+        self.tooltip = f"{color_name(color)}: type {notation.format_code([color])}"
+        self.update(peg_text(notation, color))
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Picked(self.color))
+
+
+class Palette(Widget):
+    """Every colour of the game, in order, with its symbol."""
+
+    def __init__(self, notation: Notation) -> None:
+        super().__init__(id="palette")
+        self.notation = notation
+
+    def compose(self) -> ComposeResult:
+        for color in range(self.notation.rules.colors):
+            yield PaletteColor(self.notation, color)

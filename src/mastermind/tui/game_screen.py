@@ -1,0 +1,697 @@
+"""The board screen: one game or one match, driven by the keyboard and the mouse.
+
+The screen only reads keys and clicks, calls :class:`~mastermind.game.Game` and
+:class:`~mastermind.game.Match`, and draws what they say: whether a guess may be made, the
+replies, hints, contradictions and their corrections, the score, all come from the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Static
+
+from ..code import Code
+from ..errors import ContradictionError, MastermindError, StoreError
+from ..feedback import Feedback
+from ..game import Event, Game, Match
+from ..notation import Notation
+from .board import BoardRow, KeyHoles, Palette, PaletteColor, Peg, code_text, color_name, peg_text
+from .settings import MODES, Settings
+
+Expect = Literal["code", "secret", "reply"] | None
+
+
+class Recorder:
+    """Saves the game's (or the match's) record to the history after every change, as the
+    command line does; if the database fails, the game goes on unsaved and says so once."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.id: int | None = None
+        self.warning: str | None = None
+
+    def save(self, record: dict[str, Any]) -> None:
+        if self.store is None:
+            return
+        try:
+            if self.id is None:
+                self.id = self.store.add(record)
+            else:
+                self.store.save(self.id, record)
+        except StoreError as err:
+            self.warning = f"{err}; this game goes on without being saved"
+            self.store = None
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 'es' if word.endswith('s') else 's'}"
+
+
+class GameScreen(Screen):
+    """The board and what goes with it: the palette, the status, hints and problems, the score."""
+
+    BINDINGS = [
+        Binding("enter", "submit", "Enter"),
+        Binding("backspace", "erase", "Erase", show=False),
+        Binding("delete", "clear", "Clear", show=False),
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+        Binding("up", "select(-1)", "Row up", show=False),
+        Binding("down", "select(1)", "Row down", show=False),
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("question_mark", "hint", "Hint"),
+        Binding("f1", "app.help", "Help"),
+        Binding("escape", "app.menu", "Menu"),
+    ]
+
+    def __init__(self, settings: Settings, store: Any, pace: float = 0.4, seed: int | None = None) -> None:
+        super().__init__()
+        self.seed = seed  # the first game's (or match's) seed; later ones are drawn
+        self.settings = settings
+        self.store = store
+        self.pace = pace  # seconds between two computer moves of a match
+        self.rules = settings.rules
+        self.notation = Notation(self.rules)
+        self.game: Game
+        self.match: Match | None = None
+        self.busy = False
+        self.generation = 0  # a computer's result for an abandoned game is dropped
+        self.entry: list[int | None] = []
+        self.cursor = 0
+        self.keys: list[str] = []  # the key pegs being entered: "b" and "w"
+        self.selected: int | None = None  # a played row chosen to fix (1-based); None: the pending row
+        self.message: Text = Text("")
+        self.info: Text = Text("")
+        self.log_lines: list[str] = []
+        self.warned: Code | None = None
+        self.recorder = Recorder(store)
+        self._ready = False  # drawn once mounted
+        self._new_game()
+
+    # -- layout ------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="◉")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="board", can_focus=False):
+                for row in range(1, self.rules.max_guesses + 1):
+                    yield BoardRow(row, self.rules.pegs)
+                with Horizontal(id="secret-row", classes="row"):
+                    yield Static("", id="secret-label", classes="number")
+                    with Horizontal(classes="code"):
+                        for i in range(self.rules.pegs):
+                            yield Peg(0, i)
+            with Vertical(id="side"):
+                yield Static("", id="score")
+                yield Static("", id="status")
+                yield Palette(self.notation)
+                yield Static("", id="help-line")
+                yield unfocusable(Button("Guess", id="submit", compact=True))
+                yield Static("", id="info")
+                yield VerticalScroll(id="corrections", can_focus=False)
+                yield Static("", id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Mastermind"
+        r = self.rules
+        game = f"{r.pegs}×{r.colors}{'' if r.repeats else ' no repeats'}, {plural(r.max_guesses, 'guess')}"
+        self.sub_title = f"{MODES[self.settings.mode]} · {game}"
+        self._ready = True
+        self.refresh_view()
+        self.call_after_refresh(self.next_step)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._scroll_to_current)
+
+    # -- starting ----------------------------------------------------------------------------------
+
+    def _new_game(self) -> None:
+        s = self.settings
+        seed, self.seed = self.seed, None
+        self.generation += 1
+        self.recorder = Recorder(self.store)
+        self.match = None
+        self.log_lines = []
+        if s.mode == "match":
+            self.match = Match(self.rules, s.players, s.games, s.scoring, seed=seed, strategy=s.strategy)
+            self.game = Game(self.rules)  # nothing played yet: an empty board
+        elif s.mode == "guess":
+            self.game = Game.solving(self.rules, s.strategy, seed=seed)
+        else:
+            self.game = Game.breaking(self.rules, seed=seed, strategy=s.strategy)
+        self._reset_entry()
+        self.info = Text("")
+        self.message = Text("")
+
+    def new_game(self) -> None:
+        self.busy = False
+        self._new_game()
+        self.refresh_view()
+        self.next_step()
+
+    def _reset_entry(self) -> None:
+        self.entry = [None] * self.rules.pegs
+        self.cursor = 0
+        self.keys = []
+        self.selected = None
+        self.warned = None
+
+    # -- what is asked of the person now -----------------------------------------------------------
+
+    @property
+    def expects(self) -> Expect:
+        if self.busy:
+            return None
+        if self.match is not None:
+            wait = self.match.waiting_for
+            return {"secret": "secret", "guess": "code", "reply": "reply"}.get(wait or "")  # type: ignore[return-value]
+        if self.game.over:
+            return None
+        if self.game.breaker is None:
+            return "code"
+        return "reply" if self.game.pending is not None or self.game.problem is not None else None
+
+    def next_step(self) -> None:
+        """Let the computer move if it is its turn: the guess of a strategy breaking the person's
+        code, or a computer's move in a match."""
+        if self.busy:
+            return
+        if self.match is not None:
+            if self.match.waiting_for == "computer":
+                self.set_timer(self.pace, self._match_advance) if self.pace else self._match_advance()
+            return
+        game = self.game
+        if game.breaker is not None and not game.over and game.pending is None and game.problem is None:
+            self.think(game.proposal, self._proposed)
+
+    def think(self, job: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run ``job`` (a strategy's choice) off the screen's thread, then ``done`` with its result;
+        a MastermindError is shown instead."""
+        self.busy = True
+        generation = self.generation
+        self.refresh_view()
+
+        def work() -> None:
+            try:
+                result, error = job(), None
+            except MastermindError as err:
+                result, error = None, err
+            self.app.call_from_thread(finish, result, error)
+
+        def finish(result: Any, error: MastermindError | None) -> None:
+            if generation != self.generation:
+                return
+            self.busy = False
+            if error is not None:
+                self.failed(error)
+            else:
+                done(result)
+            self.refresh_view()
+
+        self.run_worker(work, thread=True, group="think")
+
+    def failed(self, error: MastermindError) -> None:
+        if isinstance(error, ContradictionError) and self.game.moves:
+            self.info = Text(f"{error}. Fix a row (select it with ↑↓ and enter its reply) or undo.", "red")
+        else:
+            self.message = Text(str(error), "red")
+
+    def _proposed(self, code: Code) -> None:
+        self.game.guess(code)  # the strategy's guess waits for the person's reply
+        left = self.game.candidates()
+        codes = "" if left is None else f" ({plural(left, 'code')} possible)"
+        self.message = Text(f"My guess {self.game.turn}: {self.notation.format_code(code)}{codes}")
+
+    def _match_advance(self) -> None:
+        match = self.match
+        if match is None or self.busy or match.waiting_for != "computer":
+            return
+        self.think(match.advance, self._match_events)
+
+    def _match_events(self, events_: list[Event]) -> None:
+        assert self.match is not None
+        m = self.match
+        for ev in events_:
+            r = ev.round
+            if ev.kind == "replayed" and ev.problem is not None:
+                self.add_log(f"Game {r.number}: the replies contradict each other; it is played again "
+                         f"and player {m.penalty_to(r)} gets 3 points.")  # fmt: skip
+                self.info = Text(ev.problem.message, "red")
+            elif ev.kind == "round-over" and r.game is not None and r.points is not None:
+                g = r.game
+                secret = self.notation.format_code(g.secret) if g.secret is not None else "?"
+                how = f"broken in {plural(len(g.moves), 'guess')}" if g.outcome == "won" else g.outcome
+                self.add_log(f"Game {r.number}: {secret} {how}; points {r.points[0]}-{r.points[1]}.")
+            elif ev.kind == "match-over":
+                winner = m.winner
+                self.add_log("Match over: " + ("a draw." if winner is None else f"player {winner} wins."))
+        if m.current.game is not None:
+            self.game = m.current.game
+        self.recorder.save(m.record())
+        self.next_step()
+
+    def add_log(self, line: str) -> None:
+        self.log_lines.append(line)
+
+    # -- keys and clicks ---------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        ch = event.character
+        if not ch or not ch.isprintable() or ch.isspace():
+            return
+        expects = self.expects
+        if expects in ("code", "secret"):
+            color = self.notation.color_of(ch)
+            if color is not None:
+                event.stop()
+                self.put(color)
+        elif expects == "reply" and ch.lower() in "bw":
+            event.stop()
+            self.add_key(ch.lower())
+        elif expects == "reply" and ch.isdigit() and self.game.problem is not None:
+            event.stop()
+            self.apply_correction(int(ch))
+
+    def put(self, color: int) -> None:
+        """Put ``color`` in the hole under the cursor and move on."""
+        self.entry[self.cursor] = color
+        self.cursor = min(self.cursor + 1, self.rules.pegs - 1)
+        self.message = Text("")
+        self.refresh_view()
+
+    def add_key(self, key: str) -> None:
+        if len(self.keys) < self.rules.pegs:
+            self.keys.append(key)
+            self.keys.sort()  # black pegs first
+        self.refresh_view()
+
+    def action_move(self, step: int) -> None:
+        if self.expects in ("code", "secret"):
+            self.cursor = max(0, min(self.rules.pegs - 1, self.cursor + step))
+            self.refresh_view()
+
+    def action_erase(self) -> None:
+        """Backspace: the hole before the cursor (or under it, at the end) is emptied."""
+        expects = self.expects
+        if expects in ("code", "secret"):
+            if self.entry[self.cursor] is None and self.cursor > 0:
+                self.cursor -= 1
+            self.entry[self.cursor] = None
+            self.refresh_view()
+        elif expects == "reply" and self.keys:
+            self.keys.pop()
+            self.refresh_view()
+
+    def action_clear(self) -> None:
+        if self.expects in ("code", "secret"):
+            self.entry[self.cursor] = None
+        elif self.expects == "reply":
+            self.keys = []
+        self.refresh_view()
+
+    def action_select(self, step: int) -> None:
+        """Up and down choose the row whose reply is entered: any played row can be fixed."""
+        if self.expects != "reply" or self.match is not None:
+            return
+        rows = len(self.game.moves)
+        current = self.selected if self.selected is not None else rows + 1
+        last = rows + 1 if self.game.pending is not None else rows
+        target = max(1, min(last, current + step))
+        self.choose_row(target)
+
+    def choose_row(self, row: int) -> None:
+        game = self.game
+        if row <= len(game.moves):
+            self.selected = row
+            reply = game.moves[row - 1].reply
+            self.keys = ["b"] * reply.black + ["w"] * reply.white
+        else:
+            self.selected = None
+            self.keys = []
+        self.refresh_view()
+
+    @on(Peg.Clicked)
+    def peg_clicked(self, message: Peg.Clicked) -> None:
+        """A click on a hole of the row being entered puts the cursor there."""
+        expects = self.expects
+        row = self.game.turn if expects == "code" else 0 if expects == "secret" else None
+        if message.row == row:
+            message.stop()
+            self.cursor = message.index
+            self.refresh_view()
+
+    @on(BoardRow.Clicked)
+    def row_clicked(self, message: BoardRow.Clicked) -> None:
+        """A click on a played row, when replies are entered, chooses it to be fixed."""
+        if self.expects == "reply" and self.match is None and message.row <= self.game.turn:
+            self.choose_row(message.row)
+
+    @on(KeyHoles.Clicked)
+    def keys_clicked(self, message: KeyHoles.Clicked) -> None:
+        """A click on a key hole of the row being replied to cycles it: none, black, white."""
+        if self.expects != "reply":
+            return
+        if self.match is None and message.row != (self.selected or self.game.turn):
+            if message.row > len(self.game.moves) + (self.game.pending is not None):
+                return
+            self.choose_row(message.row)
+        elif self.match is not None and message.row != self.game.turn:
+            return
+        holes = [*self.keys, *[""] * (self.rules.pegs - len(self.keys))]
+        if message.hole < len(holes):
+            holes[message.hole] = {"": "b", "b": "w", "w": ""}[holes[message.hole]]
+        self.keys = sorted(k for k in holes if k)
+        self.refresh_view()
+
+    @on(PaletteColor.Picked)
+    def color_picked(self, message: PaletteColor.Picked) -> None:
+        if self.expects in ("code", "secret"):
+            self.put(message.color)
+
+    @on(Button.Pressed, "#submit")
+    def submit_pressed(self) -> None:
+        self.action_submit()
+
+    @on(Button.Pressed, ".correction")
+    def correction_pressed(self, event: Button.Pressed) -> None:
+        number = int((event.button.id or "fix-0").rsplit("-", 1)[1])
+        self.apply_correction(number)
+
+    # -- the moves ---------------------------------------------------------------------------------
+
+    def action_submit(self) -> None:
+        expects = self.expects
+        if expects is None:
+            if self.match.over if self.match is not None else self.game.over:
+                self.new_game()
+            return
+        try:
+            if expects == "code":
+                self.submit_guess()
+            elif expects == "secret":
+                self.submit_secret()
+            else:
+                self.submit_reply()
+        except MastermindError as err:
+            self.message = Text(str(err), "red")
+        self.refresh_view()
+
+    def _entered_code(self) -> Code | None:
+        if any(c is None for c in self.entry):
+            missing = sum(c is None for c in self.entry)
+            self.message = Text(f"{plural(missing, 'hole')} still empty: a code has {self.rules.pegs} pegs.",
+                                "red")  # fmt: skip
+            return None
+        return Code(tuple(c for c in self.entry if c is not None))
+
+    def submit_guess(self) -> None:
+        code = self._entered_code()
+        if code is None:
+            return
+        game = self.game
+        self.game.space.check_code(code.colors)  # no repeats where the game forbids them: said first
+        row = game.repeat_of(code)
+        if row is not None and self.warned != code:
+            self.warned = code
+            self.message = Text(f"You played {self.notation.format_code(code)} already (row {row}): "
+                                "Enter again to play it anyway.", "yellow")  # fmt: skip
+            return
+        if self.match is not None:
+            self._match_events(self.match.guess(code))
+        else:
+            game.guess(code)
+            self.recorder.save(game.record())
+            self._announce_end()
+        self._reset_entry()
+        self.info = Text("")
+
+    def submit_secret(self) -> None:
+        assert self.match is not None
+        if all(c is None for c in self.entry):
+            events_ = self.match.set_secret(None)  # no secret: the codemaker replies to every guess
+        else:
+            code = self._entered_code()
+            if code is None:
+                return
+            events_ = self.match.set_secret(code)
+        self._reset_entry()
+        self._match_events(events_)
+
+    def submit_reply(self) -> None:
+        reply = self.notation.parse_feedback("".join(self.keys) or "-")
+        if self.match is not None:
+            self._match_events(self.match.reply(reply))
+        elif self.selected is not None and self.selected <= len(self.game.moves):
+            self.game.fix(self.selected, reply)
+            self._after_reply(f"Row {self.selected} is now {reply.black}B {reply.white}W.")
+        else:
+            self.game.reply(reply)
+            self._after_reply()
+
+    def _after_reply(self, said: str = "") -> None:
+        self.message = Text(said)
+        self.recorder.save(self.game.record())
+        self._reset_entry()
+        problem = self.game.problem
+        if problem is not None:  # the last row involved is chosen to be fixed first
+            self.choose_row(problem.rows[-1] + 1)
+        self.info = Text("")
+        self._announce_end()
+        self.next_step()
+
+    def apply_correction(self, number: int) -> None:
+        problem = self.game.problem
+        if self.match is not None or problem is None or not 1 <= number <= len(problem.corrections):
+            return
+        fix = problem.corrections[number - 1]
+        self.game.fix(fix.row + 1, fix.reply)
+        self._after_reply(f"Row {fix.row + 1} is now {fix.reply.black}B {fix.reply.white}W.")
+        self.refresh_view()
+
+    def _announce_end(self) -> None:
+        game = self.game
+        if not game.over or self.match is not None:
+            return
+        n = plural(len(game.moves), "guess")
+        if game.breaker is None:
+            text = f"You broke the code in {n}!" if game.outcome == "won" else (
+                f"The secret was {self.notation.format_code(game.secret or Code(()))}.")  # fmt: skip
+        else:
+            text = (f"Found it: {self.notation.format_code(game.moves[-1].guess)} in {n}."
+                    if game.outcome == "won" else f"I could not find it in {n}.")  # fmt: skip
+        style = "bold green" if game.outcome == "won" else "bold yellow"
+        self.message = Text(f"{text} Enter: a new game.", style)
+
+    def action_undo(self) -> None:
+        if self.busy:
+            return
+        if self.match is not None:
+            self.message = Text("A match has no undo: every move counts.", "yellow")
+        elif not self.game.moves or self.game.gave_up:
+            self.message = Text("Nothing to undo.", "yellow")
+        else:
+            self.game.undo()
+            self.recorder.save(self.game.record())
+            self._reset_entry()
+            self.info = Text("")
+            self.message = Text("Took back the last row.")
+            self.next_step()
+        self.refresh_view()
+
+    def action_hint(self) -> None:
+        if self.expects != "code":
+            return
+        game = self.game
+        self.think(game.hint, self._hinted)
+
+    def _hinted(self, hint: Any) -> None:
+        guess = self.notation.format_code(hint.guess)
+        left = "" if hint.candidates is None else f"{plural(hint.candidates, 'code')} still possible; "
+        pegs = code_text(self.notation, hint.guess)
+        self.info = Text.assemble(f"Hint: {left}{hint.strategy} would play ", pegs, f" ({guess}).")
+        if self.match is None:
+            self.recorder.save(self.game.record()) if self.game.moves else None
+
+    def give_up(self) -> None:
+        if self.busy:
+            return
+        if self.match is not None:
+            if self.match.waiting_for != "guess":
+                self.message = Text("Only a person breaking a code can give up.", "yellow")
+                self.refresh_view()
+                return
+            self._match_events(self.match.give_up())
+        elif not self.game.over:
+            self.game.give_up()
+            self.recorder.save(self.game.record())
+            self._announce_end()
+        self.refresh_view()
+
+    # -- drawing -----------------------------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        if not self._ready:
+            return
+        game, notation, expects = self.game, self.notation, self.expects
+        problem_rows = set(game.problem.rows) if game.problem is not None else set()
+        for row_widget in self.query(BoardRow).results(BoardRow):
+            row = row_widget.row
+            current = row == game.turn and not game.over and (expects == "code" or game.pending is not None)
+            if row <= len(game.moves):
+                move = game.moves[row - 1]
+                reply: Feedback | None = move.reply
+                if self.selected == row:
+                    reply = self._keys_reply()
+                row_widget.show(notation, move.guess.colors, reply, marked=self.selected == row)
+            elif current and expects == "code":
+                row_widget.show(notation, self.entry, None, cursor=self.cursor, marked=True)
+            elif current and game.pending is not None:
+                reply = self._keys_reply() if expects == "reply" and self.selected is None else None
+                row_widget.show(notation, game.pending.colors, reply, marked=self.selected is None)
+            else:
+                row_widget.show(notation, [], None)
+            row_widget.set_class(current, "current")
+            row_widget.set_class(row == self.selected, "selected")
+            row_widget.set_class(row - 1 in problem_rows, "problem")
+        self._draw_secret_row(expects)
+        self._draw_side(expects)
+        self._scroll_to_current()
+
+    def _keys_reply(self) -> Feedback:
+        return Feedback(self.keys.count("b"), self.keys.count("w"))
+
+    def _draw_secret_row(self, expects: Expect) -> None:
+        """The code's row under the board: the code being chosen, hidden while it is being broken,
+        shown once the game is over."""
+        game = self.game
+        label = self.query_one("#secret-label", Static)
+        label.update(Text("code", "bold" if expects == "secret" else "dim"))
+        kept = game.secret is not None or game.breaker is not None  # by the computer, or in a head
+        hidden = expects != "secret" and kept and not game.over
+        colors: list[int | None] = [None] * self.rules.pegs
+        if expects == "secret":
+            colors = list(self.entry)
+        elif game.over and game.secret is not None:
+            colors = list(game.secret.colors)
+        for peg in self.query_one("#secret-row").query(Peg).results(Peg):
+            if hidden:
+                peg.update(Text(" ? ", "bold #8899aa on #2b3a44"))
+                continue
+            text = peg_text(self.notation, colors[peg.index])
+            if expects == "secret" and peg.index == self.cursor:
+                text.stylize("underline reverse" if colors[peg.index] is None else "underline")
+            peg.update(text)
+
+    def _draw_side(self, expects: Expect) -> None:
+        game, match, rules = self.game, self.match, self.rules
+        score = self.query_one("#score", Static)
+        score.display = match is not None
+        if match is not None:
+            a, b = match.score
+            r = match.current
+            lines = Text.assemble(
+                (f"Player 1 ({match.players[0]}) {a}  ·  Player 2 ({match.players[1]}) {b}\n", "bold"),
+                f"Game {r.number} of {match.games}: player {r.maker} makes the code, player {r.breaker} "
+                f"breaks it ({match.scoring} scoring)",
+            )
+            score.update(lines)
+        status = self.query_one("#status", Static)
+        if self.busy:
+            head = Text("Thinking…", "italic")
+        elif match is not None and match.over:
+            w = match.winner
+            result = "a draw." if w is None else f"player {w} wins."
+            head = Text(f"The match is over: {result}", "bold green")
+        elif expects == "secret":
+            head = Text("Choose the code (Enter with no pegs: you reply to each guess yourself).")
+        elif expects == "code":
+            head = Text(f"Guess {game.turn} of {rules.max_guesses}", "bold")
+        elif expects == "reply":
+            if self.selected is not None:
+                head = Text(f"Fix the reply of row {self.selected}", "bold")
+            elif game.pending is not None:
+                head = Text.assemble((f"Reply to guess {game.turn}: ", "bold"),
+                                     code_text(self.notation, game.pending.colors))  # fmt: skip
+            else:
+                head = Text("The replies contradict each other.", "bold red")
+        else:
+            head = Text("")
+        status.update(Text.assemble(head, "\n", self.message))
+        submit = self.query_one("#submit", Button)
+        submit.display = expects is not None or self.game.over or bool(match and match.over)
+        submit.label = {"code": "Guess", "secret": "Set the code", "reply": "Reply"}.get(
+            expects or "", "New game")
+        palette = self.query_one("#palette")
+        palette.display = expects in ("code", "secret")
+        help_line = self.query_one("#help-line", Static)
+        if expects in ("code", "secret"):
+            sym = notation_range(self.notation)
+            help_line.update(f"Type {sym} or click a colour · ←→ move · Backspace · Enter "
+                             f"{'guesses' if expects == 'code' else 'sets the code'}")  # fmt: skip
+        elif expects == "reply":
+            fix = "" if match is not None else " · ↑↓ choose a row to fix"
+            help_line.update(f"b: black (right colour, right place) · w: white (right colour) · click the "
+                             f"key holes · Backspace · Enter replies{fix}")  # fmt: skip
+        else:
+            help_line.update("")
+        info = self.query_one("#info", Static)
+        problem = game.problem if match is None else None
+        text = self.info
+        if problem is not None:
+            rows = ", ".join(str(r + 1) for r in problem.rows)
+            text = Text(f"Rows {rows} cannot all be true. Correct one reply: choose its row with ↑↓ "
+                        "and enter it, or take a correction (its key, or a click):", "red")  # fmt: skip
+        if self.recorder.warning:
+            text = Text.assemble(text, "\n", (self.recorder.warning, "yellow"))
+        info.update(text)
+        self._draw_corrections(problem)
+        log = self.query_one("#log", Static)
+        log.display = bool(self.log_lines)
+        log.update("\n".join(self.log_lines[-6:]))
+
+    def _draw_corrections(self, problem: Any) -> None:
+        box = self.query_one("#corrections", VerticalScroll)
+        wanted = [] if problem is None else list(problem.corrections)
+        key = tuple(wanted)
+        if getattr(box, "_shown", None) == key:
+            return
+        box._shown = key  # type: ignore[attr-defined]
+        box.remove_children()
+        for n, fix in enumerate(wanted, 1):
+            shortcut = f"{n}: " if n <= 9 else "   "
+            label = (f"{shortcut}row {fix.row + 1} → {fix.reply.black}B {fix.reply.white}W "
+                     f"({plural(fix.candidates, 'code')} left)")  # fmt: skip
+            box.mount(unfocusable(Button(label, id=f"fix-{n}", classes="correction", compact=True)))
+
+    def _scroll_to_current(self) -> None:
+        if not self._ready:
+            return
+        row = self.selected or min(self.game.turn, self.rules.max_guesses)
+        try:
+            widget = self.query_one(f"#row-{row}")
+        except Exception:
+            return
+        self.query_one("#board").scroll_to_widget(widget, animate=False)
+
+
+def unfocusable(button: Button) -> Button:
+    """A button for the mouse: the keys stay with the board (Enter plays, it does not press)."""
+    button.can_focus = False
+    return button
+
+
+def notation_range(notation: Notation) -> str:
+    symbols = notation.format_code(range(notation.rules.colors))
+    return f"{symbols[0]}-{symbols[-1]}" if len(symbols) > 1 else symbols
+
+
+__all__ = ["GameScreen", "color_name"]

@@ -1,0 +1,300 @@
+"""The screens around the board: the menu, the new-game settings, the history, the help."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    Button,
+    Checkbox,
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Label,
+    Markdown,
+    OptionList,
+    Select,
+    Static,
+)
+from textual.widgets.option_list import Option
+
+from ..errors import MastermindError
+from ..game import SCORING_RULES
+from ..notation import Notation
+from ..rules import PRESETS, Rules
+from ..strategies import STRATEGIES
+from .settings import MODES, Settings
+
+# --- the menu ---------------------------------------------------------------------------------------
+
+MENU = [
+    ("new", "n", "New game"),
+    ("settings", "s", "New game with other settings…"),
+    ("give-up", "g", "Give up this game"),
+    ("history", "h", "History and statistics"),
+    ("help", "?", "Help: the rules and the keys"),
+    ("quit", "q", "Quit"),
+]
+
+
+class MenuScreen(ModalScreen[str | None]):
+    """Escape: what to do next, by key or by click; returns the choice."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Back"),
+        *[Binding(key, f"choose('{name}')", label, show=False) for name, key, label in MENU],
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu", classes="dialog"):
+            yield Label("Mastermind", classes="dialog-title")
+            options = [Option(f"{key}  {label}", id=name) for name, key, label in MENU]
+            yield OptionList(*options, id="menu-list")
+
+    @on(OptionList.OptionSelected)
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_choose(self, name: str) -> None:
+        self.dismiss(name)
+
+
+# --- help -------------------------------------------------------------------------------------------
+
+HELP = """\
+# Mastermind
+
+One player, the **codemaker**, chooses a secret code: a row of coloured pegs. The other, the
+**codebreaker**, tries to find it in as few guesses as possible. Every guess gets a reply in key
+pegs:
+
+- **● black**: a peg of the right colour in the right place;
+- **○ white**: a peg of the right colour in another place.
+
+Each peg of the code and of the guess counts once. The code is broken when every key peg is black.
+
+Every colour is also drawn with its symbol (a digit or a letter): type the symbol to play the colour.
+
+## Keys
+| key | what it does |
+|---|---|
+| symbols (1-6, a-f, …) | put a colour in the hole under the cursor |
+| ← → | move the cursor; a click on a hole moves it there |
+| Backspace, Delete | empty a hole |
+| Enter | play the guess; give the reply; start a new game when one is over |
+| b, w | a black or a white key peg, when you reply; a click on a key hole cycles it |
+| ↑ ↓ | choose a played row to fix its reply (the computer breaks your code) |
+| 1-9 | take a suggested correction when your replies contradict each other |
+| ? | a hint: how many codes are still possible, and what the strategy would play |
+| Ctrl+Z | undo the last row |
+| Escape | the menu: new game, settings, give up, history, help, quit |
+| Ctrl+Q | quit |
+
+## Modes
+- **You break the computer's code.** The computer draws a secret; find it.
+- **The computer breaks yours.** Keep a code in mind and reply to its guesses. If your replies
+  contradict each other, the rows involved are marked and the corrections that would mend them are
+  listed: take one, or choose any row with ↑ ↓ and enter its reply again.
+- **A match.** Two players, each a person or a strategy, make and break codes in turn; the score
+  is kept by the chosen rule (standard: the codemaker scores a point per guess).
+
+Every game is saved move by move in the history (the same one as the `mastermind` command's).
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,f1", "dismiss(None)", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help", classes="dialog"):
+            yield Markdown(HELP)
+            yield Button("Back", id="back", variant="primary")
+
+    @on(Button.Pressed, "#back")
+    def back(self) -> None:
+        self.dismiss(None)
+
+
+# --- settings: a new game ---------------------------------------------------------------------------
+
+
+def _strategies() -> list[tuple[str, str]]:
+    return [(s.name, s.name) for s in STRATEGIES]
+
+
+def _preset_of(rules: Rules) -> str:
+    for name, preset in PRESETS.items():
+        if preset == rules:
+            return name
+    return "custom"
+
+
+class SettingsScreen(ModalScreen[Settings | None]):
+    """The next game: mode, rules, strategy, and for a match the players, games and scoring."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "start", "Start")]
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        players = [("human", "human"), *_strategies()]
+        with VerticalScroll(id="settings", classes="dialog"):
+            yield Label("New game", classes="dialog-title")
+            with Grid(classes="form"):
+                yield Label("Mode")
+                yield Select([(v, k) for k, v in MODES.items()], value=s.mode, allow_blank=False, id="mode",
+                             compact=True)  # fmt: skip
+                yield Label("Preset")
+                yield Select([(k, k) for k in [*PRESETS, "custom"]], value=_preset_of(s.rules),
+                             allow_blank=False, id="preset", compact=True)  # fmt: skip
+                yield Label("Pegs")
+                yield Input(str(s.pegs), type="integer", id="pegs", compact=True)
+                yield Label("Colours")
+                yield Input(str(s.colors), type="integer", id="colors", compact=True)
+                yield Label("Repeats")
+                yield Checkbox("a colour may repeat", s.repeats, id="repeats", compact=True)
+                yield Label("Guesses")
+                yield Input(str(s.max_guesses), type="integer", id="max-guesses", compact=True)
+                yield Label("Strategy")
+                yield Select(_strategies(), value=s.strategy, allow_blank=False, id="strategy", compact=True)
+                for n in (1, 2):
+                    yield Label(f"Player {n}", classes="match")
+                    yield Select(players, value=s.players[n - 1], allow_blank=False, id=f"player{n}",
+                                 classes="match", compact=True)  # fmt: skip
+                yield Label("Games", classes="match")
+                yield Input(str(s.games), type="integer", id="games", classes="match", compact=True)
+                yield Label("Scoring", classes="match")
+                yield Select([(k, k) for k in SCORING_RULES], value=s.scoring, allow_blank=False,
+                             id="scoring", classes="match", compact=True)  # fmt: skip
+            yield Static("", id="settings-error")
+            with Horizontal(classes="buttons"):
+                yield Button("Start", id="start", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+
+    def on_mount(self) -> None:
+        self._show_match_fields()
+
+    def _show_match_fields(self) -> None:
+        match = self.query_one("#mode", Select).value == "match"
+        for widget in self.query(".match"):
+            widget.display = match
+
+    @on(Select.Changed, "#mode")
+    def mode_changed(self) -> None:
+        self._show_match_fields()
+
+    @on(Select.Changed, "#preset")
+    def preset_changed(self, event: Select.Changed) -> None:
+        preset = PRESETS.get(str(event.value))
+        if preset is None:
+            return
+        self.query_one("#pegs", Input).value = str(preset.pegs)
+        self.query_one("#colors", Input).value = str(preset.colors)
+        self.query_one("#repeats", Checkbox).value = preset.repeats
+        self.query_one("#max-guesses", Input).value = str(preset.max_guesses)
+
+    @on(Button.Pressed, "#cancel")
+    def cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        def number(widget_id: str) -> int:
+            text = self.query_one(f"#{widget_id}", Input).value.strip()
+            if not text.lstrip("-").isdigit():
+                raise MastermindError(f"{widget_id.replace('-', ' ')} must be a whole number")
+            return int(text)
+
+        def value(widget_id: str) -> str:
+            return str(self.query_one(f"#{widget_id}", Select).value)
+
+        try:
+            rules = Rules(pegs=number("pegs"), colors=number("colors"),
+                          repeats=self.query_one("#repeats", Checkbox).value,
+                          max_guesses=number("max-guesses"))  # fmt: skip
+            Notation(rules)
+            settings = Settings(mode=value("mode"), strategy=value("strategy"),
+                                players=[value("player1"), value("player2")], games=number("games"),
+                                scoring=value("scoring")).with_rules(rules)  # fmt: skip
+            self.app.check_settings(settings)  # type: ignore[attr-defined]
+        except MastermindError as err:
+            self.query_one("#settings-error", Static).update(Text(str(err), "red"))
+            return
+        self.dismiss(settings)
+
+
+# --- history ----------------------------------------------------------------------------------------
+
+
+def _when(stamp: str) -> str:
+    return stamp.replace("T", " ")[:16]
+
+
+def _short_rules(rules: dict[str, Any]) -> str:
+    text = f"{rules['pegs']}x{rules['colors']}"
+    return text + ("" if rules.get("repeats", True) else " no rep.")
+
+
+class HistoryScreen(Screen[None]):
+    """The games of the history, newest first, and the statistics of the finished ones."""
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def __init__(self, store: Any) -> None:
+        super().__init__()
+        self.store = store
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="history"):
+            yield Static("", id="stats")
+            yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "History"
+        stats = self.query_one("#stats", Static)
+        table = self.query_one("#games", DataTable)
+        if self.store is None:
+            stats.update("The history is off: games are not saved.")
+            return
+        games = self.store.games()
+        stats.update(statistics_text(games))
+        table.add_columns("id", "when", "kind", "rules", "guesses", "outcome")
+        for g in reversed(games):
+            record = g.record
+            moves = sum(len(x["game"]["moves"]) for x in record.get("games", [])) if g.kind == "match" else \
+                len(record.get("moves", []))  # fmt: skip
+            table.add_row(str(g.id), _when(g.started), g.kind, _short_rules(record["rules"]), str(moves),
+                          g.outcome if g.finished else f"{g.outcome} (unfinished)")  # fmt: skip
+
+
+def statistics_text(games: list[Any]) -> Text:
+    """The library's statistics of the stored games, one line per kind and game size."""
+    try:
+        from ..stats import KINDS, game_stats
+    except ImportError:  # the statistics module is not in this version of the library
+        return Text(f"{len(games)} games in the history.")
+    from ..records import rules_to_dict
+
+    text = Text()
+    for kind in KINDS:
+        who = "You broke the computer's code" if kind == "play" else "The computer broke yours"
+        for s in game_stats(games, kind):
+            mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
+            text.append(f"{who}, {_short_rules(rules_to_dict(s.rules))}: ", style="bold")
+            text.append(f"{s.played} played, {s.won} won ({s.win_rate:.0%}), mean {mean} guesses, "
+                        f"best streak {s.best_streak}\n")  # fmt: skip
+    if not text:
+        text.append("No finished games yet.")
+    return text

@@ -1,0 +1,96 @@
+"""The app's settings, remembered between sessions in the user's config directory.
+
+MASTERMIND_CONFIG names another file (tests use a temporary one). A missing, unreadable or
+outdated file gives the defaults: settings are a convenience, never a reason not to start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from ..errors import MastermindError
+from ..rules import Rules
+
+#: The environment variable that names the settings file.
+ENV_VAR = "MASTERMIND_CONFIG"
+
+MODES = {
+    "play": "You break the computer's code",
+    "guess": "The computer breaks yours",
+    "match": "A match between two players",
+}
+
+
+def default_path() -> Path:
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("mastermind-lab")) / "tui.json"
+
+
+@dataclass
+class Settings:
+    """What the next game is: its mode, its rules, who plays."""
+
+    mode: str = "play"
+    pegs: int = 4
+    colors: int = 6
+    repeats: bool = True
+    max_guesses: int = 10
+    strategy: str = "knuth"
+    players: list[str] = field(default_factory=lambda: ["human", "knuth"])
+    games: int = 2
+    scoring: str = "standard"
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(pegs=self.pegs, colors=self.colors, repeats=self.repeats, max_guesses=self.max_guesses)
+
+    def with_rules(self, rules: Rules) -> Settings:
+        self.pegs, self.colors, self.repeats, self.max_guesses = (
+            rules.pegs, rules.colors, rules.repeats, rules.max_guesses,
+        )  # fmt: skip
+        return self
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Settings:
+        """The settings in ``path`` (default: :func:`default_path`); the defaults if it cannot be read."""
+        path = path or default_path()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(data, dict):
+            return cls()
+        known = {f.name for f in fields(cls)}
+        defaults = asdict(cls())
+        values: dict[str, Any] = {}
+        for k, v in data.items():
+            if k in known and type(v) is type(defaults[k]):
+                values[k] = v
+        settings = cls(**values)
+        try:
+            settings.rules  # noqa: B018 - a file edited by hand into an impossible game: the defaults
+        except MastermindError:
+            return cls()
+        if settings.mode not in MODES or len(settings.players) != 2:
+            return cls()
+        return settings
+
+    def save(self, path: Path | None = None) -> str | None:
+        """Write the settings (atomically); the reason as text if they could not be written."""
+        path = path or default_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(json.dumps(asdict(self), indent=2) + "\n", encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as err:
+            return f"the settings could not be saved to {path}: {err.strerror or err}"
+        return None

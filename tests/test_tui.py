@@ -1,0 +1,313 @@
+"""The terminal UI, driven as a person drives it: Textual's Pilot presses keys and clicks."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+
+import pytest
+
+pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
+
+from mastermind.feedback import Feedback  # noqa: E402
+from mastermind.store import Store  # noqa: E402
+from mastermind.tui.app import MastermindApp  # noqa: E402
+from mastermind.tui.game_screen import GameScreen  # noqa: E402
+from mastermind.tui.settings import Settings  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def private_settings(tmp_path, monkeypatch):
+    """Every test keeps the app's settings in its own file, never in the user's config directory."""
+    path = tmp_path / "tui.json"
+    monkeypatch.setenv("MASTERMIND_CONFIG", str(path))
+    return path
+
+
+def driven(test):
+    """An async test, run to its end in a fresh event loop (no async plugin needed)."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        asyncio.run(test(*args, **kwargs))
+
+    return run
+
+
+def configure(path, **values) -> None:
+    path.write_text(json.dumps(values))
+
+
+async def settle(app, pilot) -> None:
+    """Wait for the strategy's work (run off the screen's thread) and for the screen to redraw."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def type_code(app, pilot, code: str) -> None:
+    await pilot.press(*code, "enter")
+    await settle(app, pilot)
+
+
+def stored(record_kind: str = "play"):
+    with Store() as store:
+        return [g for g in store.games() if g.kind == record_kind]
+
+
+def board(app) -> GameScreen:
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+@driven
+async def test_a_whole_game_won_with_the_keyboard():
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = board(app)
+        game = screen.game
+        secret = screen.notation.format_code(game.secret)
+        await type_code(app, pilot, "1122")
+        assert [str(m.guess) for m in game.moves] == ["1122"]
+        # a wrong key, arrows and backspace on the way
+        await pilot.press("6", "6", "backspace", "backspace", "left", "right", "left")
+        assert screen.entry == [None] * 4 and screen.cursor == 0
+        await pilot.press(*secret[:3], "9")  # 9 is no colour of this game: nothing happens
+        assert screen.entry[:3] == list(game.secret.colors[:3]) and screen.entry[3] is None
+        await type_code(app, pilot, secret[3])
+        assert game.outcome == "won" and len(game.moves) == 2
+        assert "You broke the code in 2 guesses" in str(screen.message)
+        [saved] = stored()
+        assert saved.finished and saved.outcome == "won"
+        assert [m["guess"] for m in saved.record["moves"]] == ["1122", secret]
+        await pilot.press("enter")  # a new game
+        await pilot.pause()
+        assert board(app).game is not game and not board(app).game.moves
+
+
+@driven
+async def test_a_game_played_with_the_mouse():
+    app = MastermindApp(seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = board(app)
+        secret = screen.game.secret.colors
+        await pilot.click("#color-0")
+        await pilot.click("#color-1")
+        await pilot.click("#peg-1-0")  # back to the first hole
+        await pilot.click("#color-2")
+        assert screen.entry == [2, 1, None, None] and screen.cursor == 1
+        await pilot.click("#peg-1-3")
+        await pilot.click("#color-3")
+        await pilot.click("#peg-1-2")
+        await pilot.click("#color-4")
+        await pilot.click("#submit")
+        await settle(app, pilot)
+        assert [m.guess.colors for m in screen.game.moves] == [(2, 1, 4, 3)]
+        for color in secret:
+            await pilot.click(f"#color-{color}")
+        await pilot.click("#submit")
+        await settle(app, pilot)
+        assert screen.game.outcome == "won"
+        assert stored()[0].outcome == "won"
+
+
+@driven
+async def test_undo_takes_back_a_row_and_the_history_follows():
+    app = MastermindApp(seed=3)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "1122")
+        await type_code(app, pilot, "3456")
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert [str(m.guess) for m in screen.game.moves] == ["1122"]
+        assert [m["guess"] for m in stored()[0].record["moves"]] == ["1122"]
+        assert "Took back" in str(screen.message)
+        await pilot.press("ctrl+z", "ctrl+z")
+        assert not screen.game.moves and "Nothing to undo" in str(screen.message)
+
+
+@driven
+async def test_a_hint_says_how_many_codes_are_left_and_what_knuth_would_play():
+    app = MastermindApp(seed=5)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert "1,296 codes still possible; knuth would play" in str(screen.info)
+        assert "(1122)" in str(screen.info)
+        assert screen.game.hints == 1
+
+
+@driven
+async def test_a_repeated_guess_is_pointed_out_before_it_costs_a_turn():
+    app = MastermindApp(seed=11)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "1234")
+        await type_code(app, pilot, "1234")
+        assert len(screen.game.moves) == 1 and "already (row 1)" in str(screen.message)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert len(screen.game.moves) == 2
+
+
+@driven
+async def test_an_incomplete_guess_is_refused_with_a_reason():
+    app = MastermindApp(seed=11)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "12")
+        assert not screen.game.moves and "2 holes still empty" in str(screen.message)
+
+
+@driven
+async def test_giving_up_shows_the_secret(private_settings):
+    app = MastermindApp(seed=13)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "1122")
+        await pilot.press("escape", "g")
+        await settle(app, pilot)
+        assert screen.game.outcome == "gave-up"
+        assert screen.notation.format_code(screen.game.secret) in str(screen.message)
+        assert stored()[0].outcome == "gave-up"
+
+
+@driven
+async def test_the_computer_breaks_your_code_and_a_contradiction_is_fixed(private_settings):
+    configure(private_settings, mode="guess")
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        game = screen.game
+        assert str(game.pending) == "1122"  # Knuth's first guess, waiting for the reply
+        await pilot.press("b", "w", "backspace", "backspace", "enter")  # no key pegs
+        await settle(app, pilot)
+        assert str(game.pending) == "3345"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert str(game.pending) == "6666"  # all that is left: and it is not that either
+        await pilot.press("enter")
+        await settle(app, pilot)
+        problem = game.problem
+        assert problem is not None and problem.rows == (0, 1, 2)
+        assert sorted(w.id for w in screen.query(".row.problem")) == ["row-1", "row-2", "row-3"]
+        assert "Rows 1, 2, 3 cannot all be true" in str(screen.query_one("#info").render())
+        assert len(screen.query(".correction")) == len(problem.corrections) == 19
+        assert screen.selected == 3  # the last row involved is chosen first
+        # fix row 2 by hand: up to it, enter 1 black and 1 white
+        await pilot.press("up")
+        assert screen.selected == 2
+        await pilot.press("b", "w", "enter")
+        await settle(app, pilot)
+        assert game.moves[1].reply == Feedback(1, 1) and game.problem is None
+        assert game.pending is not None  # the computer guesses again
+        assert stored("guess")[0].record["moves"][1]["reply"] == "1,1"
+
+
+@driven
+async def test_a_suggested_correction_is_taken_with_a_click(private_settings):
+    configure(private_settings, mode="guess")
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(app, pilot)
+        game = board(app).game
+        fix = game.problem.corrections[0]
+        await pilot.click("#fix-1")
+        await settle(app, pilot)
+        assert game.problem is None and game.moves[fix.row].reply == fix.reply
+
+
+@driven
+async def test_settings_start_a_new_kind_of_game_and_are_remembered(private_settings):
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.press("escape", "s")
+        await pilot.pause()
+        app.screen.query_one("#pegs").value = "3"
+        app.screen.query_one("#colors").value = "5"
+        await pilot.click("#start")
+        await settle(app, pilot)
+        screen = board(app)
+        assert (screen.rules.pegs, screen.rules.colors) == (3, 5)
+    assert Settings.load(private_settings).pegs == 3
+
+
+@driven
+async def test_impossible_settings_are_refused_on_the_form(private_settings):
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.press("escape", "s")
+        await pilot.pause()
+        app.screen.query_one("#pegs").value = "11"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert "pegs must be 1 to 10" in str(app.screen.query_one("#settings-error").render())
+
+
+@driven
+async def test_a_match_between_a_person_and_knuth_keeps_the_score(private_settings):
+    configure(private_settings, mode="match", players=["human", "knuth"], games=2)
+    app = MastermindApp(seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        match = screen.match
+        assert match is not None and match.waiting_for == "secret"
+        await type_code(app, pilot, "3632")  # player 1 makes the code; knuth breaks it
+        for _ in range(20):
+            await settle(app, pilot)
+            if match.waiting_for == "guess":
+                break
+        assert match.current.number == 2 and match.rounds[0].points == [5, 0]
+        assert "Game 1: 3632 broken in 5 guesses" in "\n".join(screen.log_lines)
+        secret = screen.notation.format_code(match.current.game.secret)
+        await type_code(app, pilot, secret)
+        assert match.over and match.score == [5, 1]
+        assert "player 1 wins" in str(screen.query_one("#status").render())
+        [saved] = stored("match")
+        assert saved.finished and saved.record["score"] == [5, 1]
+
+
+@driven
+async def test_the_history_screen_lists_the_games(private_settings):
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_code(app, pilot, "1122")
+        await pilot.press("escape", "h")
+        await pilot.pause()
+        table = app.screen.query_one("#games")
+        assert table.row_count == 1
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+
+
+@driven
+async def test_the_board_stays_usable_when_the_terminal_shrinks():
+    app = MastermindApp(seed=2026, pace=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.resize_terminal(60, 16)
+        await pilot.pause()
+        await type_code(app, pilot, "1122")
+        await pilot.pause()
+        assert board(app).game.moves
+        await pilot.click("#color-0")
+        assert board(app).entry[0] == 0
+
+
+def test_bad_settings_files_give_the_defaults(tmp_path):
+    path = tmp_path / "tui.json"
+    assert Settings.load(path) == Settings()
+    path.write_text("{not json")
+    assert Settings.load(path) == Settings()
+    path.write_text(json.dumps({"pegs": 11}))
+    assert Settings.load(path) == Settings()
+    path.write_text(json.dumps({"pegs": 5, "colors": "many"}))
+    assert Settings.load(path).pegs == 5 and Settings.load(path).colors == 6
+    assert Settings(pegs=3).save(path) is None and Settings.load(path).pegs == 3
