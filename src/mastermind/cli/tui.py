@@ -12,9 +12,11 @@ INSTALL = "pip install 'mastermind-lab[tui]'"
 
 def need(module: str, what: str) -> None:
     """One line and exit 2 when the optional extra is not installed."""
-    import importlib.util
+    import importlib
 
-    if importlib.util.find_spec(module) is None:
+    try:
+        importlib.import_module(module)
+    except ImportError:
         fail(f"{what} needs the tui extra ({module} is not installed): {INSTALL}")
 
 

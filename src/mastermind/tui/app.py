@@ -30,10 +30,10 @@ Screen { background: $background; }
 .keys { width: auto; min-width: 8; padding: 0 1; }
 .count { width: 7; color: $text-muted; }
 #secret-row { margin-top: 1; }
-#side { width: 1fr; min-width: 30; padding: 0 1; }
-#score { border: round $accent; padding: 0 1; height: auto; margin-bottom: 1; }
+#side { width: 1fr; min-width: 24; padding: 0 1; scrollbar-size-vertical: 1; }
+#score { background: $boost; border-left: thick $accent; padding: 0 1; height: auto; margin-bottom: 1; }
 #status { height: auto; min-height: 2; }
-#palette { layout: grid; grid-size: 8; grid-columns: 4; grid-rows: 1; grid-gutter: 1 0; height: auto;
+#palette { layout: grid; grid-size: 6; grid-columns: 4; grid-rows: 1; grid-gutter: 1 0; height: auto;
            margin: 1 0 0 0; }
 .chip { width: 3; height: 1; }
 .chip:hover { text-style: reverse; }

@@ -198,3 +198,7 @@ class Palette(Widget):
     def compose(self) -> ComposeResult:
         for color in range(self.notation.rules.colors):
             yield PaletteColor(self.notation, color)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """As many colours to a line as the width takes (a chip and a space each)."""
+        self.styles.grid_size_columns = max(1, (event.size.width + 1) // 4)

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
@@ -109,7 +109,7 @@ class GameScreen(Screen):
                     with Horizontal(classes="code"):
                         for i in range(self.rules.pegs):
                             yield Peg(0, i)
-            with Vertical(id="side"):
+            with VerticalScroll(id="side", can_focus=False):
                 yield Static("", id="score")
                 yield Static("", id="status")
                 yield Palette(self.notation)
@@ -599,9 +599,9 @@ class GameScreen(Screen):
             a, b = match.score
             r = match.current
             lines = Text.assemble(
-                (f"Player 1 ({match.players[0]}) {a}  ·  Player 2 ({match.players[1]}) {b}\n", "bold"),
+                (f"Player 1 ({match.players[0]}): {a}\nPlayer 2 ({match.players[1]}): {b}\n", "bold"),
                 f"Game {r.number} of {match.games}: player {r.maker} makes the code, player {r.breaker} "
-                f"breaks it ({match.scoring} scoring)",
+                f"breaks it; {match.scoring} scoring.",
             )
             score.update(lines)
         status = self.query_one("#status", Static)

@@ -1,0 +1,29 @@
+"""Without the optional tui extra, mastermind tui and mastermind web say how to get it."""
+
+import subprocess
+import sys
+
+import pytest
+
+WITHOUT_TEXTUAL = (
+    "import sys\n"
+    "class Block:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name.split('.')[0] in ('textual', 'textual_serve'):\n"
+    "            raise ModuleNotFoundError(name)\n"
+    "sys.meta_path.insert(0, Block())\n"
+    "from mastermind.cli import main\n"
+    "sys.argv = ['mastermind'] + sys.argv[1:]\n"
+    "main()\n"
+)
+
+
+@pytest.mark.parametrize("command", ["tui", "web"])
+def test_without_the_extra_one_line_says_how_to_install_it(command):
+    proc = subprocess.run(
+        [sys.executable, "-c", WITHOUT_TEXTUAL, command], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert "pip install 'mastermind-lab[tui]'" in proc.stderr
+    assert "Traceback" not in proc.stderr
