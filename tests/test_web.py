@@ -104,13 +104,13 @@ def before(pids: set[int]) -> set[int]:
 
 def test_an_app_process_per_tab_ended_when_the_tab_goes_and_none_left_after_the_server(tmp_path):
     already = set(app_processes())
-    with web_server(tmp_path) as (address, server):
+    with web_server(tmp_path) as (address, server), contextlib.ExitStack() as tabs:
         page = urllib.request.urlopen(f"http://{address}/", timeout=10).read().decode()
         assert "fonts.googleapis" not in page and "https://" not in page  # nothing from outside
         font = re.search(r'href="([^"]+RobotoMono-VariableFont_wght.ttf)"', page)
         assert font and urllib.request.urlopen(font.group(1), timeout=10).status == 200
 
-        first = open_tab(address)
+        first = tabs.enter_context(open_tab(address))
         app = wait_for(lambda: before(already), 20)
         assert len(app) == 1
         [pid] = app
@@ -119,16 +119,13 @@ def test_an_app_process_per_tab_ended_when_the_tab_goes_and_none_left_after_the_
         first.socket.close()  # the tab goes away abruptly: no goodbye
         assert wait_for(lambda: pid not in app_processes(), 15), "the app outlived its tab"
 
-        second = open_tab(address)
-        third = open_tab(address)
+        tabs.enter_context(open_tab(address))
+        tabs.enter_context(open_tab(address))
         apps = wait_for(lambda: len(before(already)) == 2 and before(already), 20)
         assert apps and len(apps) == 2  # each tab its own app
         server.send_signal(signal.SIGINT)
         assert server.wait(15) == 0
         assert wait_for(lambda: not before(already), 10), f"left running: {before(already)}"
-        for ws in (second, third):
-            with contextlib.suppress(Exception):
-                ws.close()
 
 
 def test_the_app_exits_when_its_input_closes(tmp_path):
@@ -166,8 +163,8 @@ def chromium() -> str | None:
 class DevTools:
     """The least of the Chrome DevTools protocol: commands to one page, answers matched by id."""
 
-    def __init__(self, url: str) -> None:
-        self.ws = websockets_sync.connect(url, max_size=None)
+    def __init__(self, ws) -> None:
+        self.ws = ws
         self.next_id = 0
 
     def __call__(self, method: str, **params):
@@ -217,7 +214,7 @@ def test_a_guess_played_in_headless_chromium(tmp_path):
     browser = chromium()
     if browser is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium); the browser test needs it")
-    with web_server(tmp_path) as (address, server):
+    with web_server(tmp_path) as (address, server), contextlib.ExitStack() as stack:
         debug_port = free_port()
         profile = tmp_path / "chromium"
         proc = subprocess.Popen(
@@ -237,7 +234,7 @@ def test_a_guess_played_in_headless_chromium(tmp_path):
 
             target = wait_for(page_target, 30, 0.2)
             assert target, "Chromium did not open its DevTools port"
-            tab = DevTools(target)
+            tab = DevTools(stack.enter_context(websockets_sync.connect(target, max_size=None)))
             tab("Page.enable")
             tab("Page.addScriptToEvaluateOnNewDocument", source=RECORDER)
             tab("Page.navigate", url=f"http://{address}/")
