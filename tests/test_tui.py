@@ -311,3 +311,31 @@ def test_bad_settings_files_give_the_defaults(tmp_path):
     path.write_text(json.dumps({"pegs": 5, "colors": "many"}))
     assert Settings.load(path).pegs == 5 and Settings.load(path).colors == 6
     assert Settings(pegs=3).save(path) is None and Settings.load(path).pegs == 3
+
+
+@driven
+async def test_a_reply_given_by_clicking_the_key_holes(private_settings):
+    configure(private_settings, mode="guess")
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.click("#keys-1", offset=(0, 0))  # the first hole: black
+        await pilot.click("#keys-1", offset=(2, 0))  # the second hole: black,
+        await pilot.click("#keys-1", offset=(2, 0))  # then white
+        assert screen.keys == ["b", "w"]
+        await pilot.click("#submit")
+        await settle(app, pilot)
+        assert screen.game.moves[0].reply == Feedback(1, 1) and screen.game.pending is not None
+
+
+@driven
+async def test_a_match_between_two_strategies_plays_itself_out(private_settings):
+    configure(private_settings, mode="match", players=["knuth", "entropy"], games=2)
+    app = MastermindApp(seed=9, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        match = board(app).match
+        assert match is not None and match.over
+        assert stored("match")[0].record["score"] == match.score
+        assert "Match over" in board(app).log_lines[-1]
