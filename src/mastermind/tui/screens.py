@@ -255,7 +255,7 @@ class HistoryScreen(Screen[None]):
         self.store = store
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon="◉")
         with Vertical(id="history"):
             yield Static("", id="stats")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
@@ -270,7 +270,7 @@ class HistoryScreen(Screen[None]):
             return
         games = self.store.games()
         stats.update(statistics_text(games))
-        table.add_columns("id", "when", "kind", "rules", "guesses", "outcome")
+        table.add_columns("id", "started (UTC)", "kind", "rules", "guesses", "outcome")
         for g in reversed(games):
             record = g.record
             moves = sum(len(x["game"]["moves"]) for x in record.get("games", [])) if g.kind == "match" else \
@@ -283,7 +283,7 @@ def statistics_text(games: list[Any]) -> Text:
     """The library's statistics of the stored games, one line per kind and game size."""
     try:
         from ..stats import KINDS, game_stats
-    except ImportError:  # the statistics module is not in this version of the library
+    except ImportError:  # a library without mastermind.stats (the history issue brings it)
         return Text(f"{len(games)} games in the history.")
     from ..records import rules_to_dict
 
