@@ -27,3 +27,20 @@ def test_without_the_extra_one_line_says_how_to_install_it(command):
     assert proc.stderr.count("\n") == 1, proc.stderr
     assert "pip install 'mastermind-lab[tui]'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_web_on_a_port_already_taken_is_one_line_and_exit_2():
+    pytest.importorskip("textual_serve", reason="the tui extra (textual-serve) is not installed")
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run(
+            [sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"mastermind: error: cannot serve on 127.0.0.1:{port}")
+    assert proc.stderr.count("\n") == 1 and "Serving" not in proc.stdout

@@ -65,4 +65,7 @@ def web(host: str, port: int) -> None:
     need("textual_serve", "the web page")
     from ..tui.web import serve
 
-    serve(host, port)
+    try:
+        serve(host, port)
+    except OSError as err:  # the port is taken, the address is not this machine's...
+        fail(f"cannot serve on {host}:{port}: {err.strerror or err}")

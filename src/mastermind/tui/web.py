@@ -103,7 +103,7 @@ class WebServer(Server):
         self.apps: dict[AppProcess, web.WebSocketResponse] = {}
 
     async def on_startup(self, app: web.Application) -> None:
-        print(f"Serving Mastermind on {self.public_url} (Ctrl+C stops it)", flush=True)
+        """Nothing to say before the server listens (see :meth:`serve`)."""
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """A tab connected: its own app process, ended when the tab goes away."""
@@ -148,10 +148,22 @@ class WebServer(Server):
             process.kill()
 
     def serve(self, debug: bool = False) -> None:
+        """Serve until Ctrl+C or SIGTERM; the address is printed once the server listens."""
+        self.debug = debug
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, self.request_exit)
+
+        def listening(*_: object) -> None:
+            print(f"Serving Mastermind on {self.public_url} (Ctrl+C stops it)", flush=True)
+
         try:
-            super().serve(debug=debug)
+            web.run_app(self._make_app(), host=self.host, port=self.port, handle_signals=False, loop=loop,
+                        print=listening)  # fmt: skip
         finally:
             self.kill_all()
+            loop.close()
 
 
 def _cancelling() -> bool:
