@@ -280,10 +280,15 @@ async def test_the_history_screen_lists_the_games(private_settings):
     app = MastermindApp(seed=2026)
     async with app.run_test(size=(80, 24)) as pilot:
         await type_code(app, pilot, "1122")
+        await type_code(app, pilot, board(app).notation.format_code(board(app).game.secret))
+        await pilot.press("enter")  # a new game, left unfinished
+        await type_code(app, pilot, "1122")
         await pilot.press("escape", "h")
         await pilot.pause()
         table = app.screen.query_one("#games")
-        assert table.row_count == 1
+        assert table.row_count == 2
+        stats = str(app.screen.query_one("#stats").render())
+        assert "You broke the computer's code, 4x6: 1 played, 1 won (100%), mean 2.00 guesses" in stats
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
 

@@ -188,20 +188,21 @@ class Notation:
         return Code(colors)
 
     def color_of(self, symbol: str) -> int | None:
-        """The colour one typed symbol stands for (read as leniently as :meth:`parse_code` reads
-        codes), or None: for front ends that take a code one key at a time.
+        """The colour one typed symbol stands for, or None: for front ends that take a code one key
+        at a time. The game's own symbols first, then any other notation of :meth:`readings` that
+        reads the symbol one way only (in a game of six colours b is a letter and a colour: not read).
 
         >>> n = Notation(Rules())
-        >>> n.color_of("3"), n.color_of("C"), n.color_of("7")
-        (2, 2, None)
+        >>> n.color_of("3"), n.color_of("C"), n.color_of("R"), n.color_of("b"), n.color_of("7")
+        (2, 2, 0, None, None)
         """
-        ch = str(symbol).lower()
+        ch = ascii_digits(str(symbol)).lower()
         if len(ch) != 1:
             return None
-        for alphabet in self._alphabets(ch):
-            if ch in alphabet:
-                return alphabet.index(ch)
-        return None
+        if ch in self.symbols:
+            return self.symbols.index(ch)
+        found = {symbols.index(ch) for _, symbols in self.readings() if ch in symbols}
+        return found.pop() if len(found) == 1 else None
 
     def format_code(self, code: Code | Sequence[int]) -> str:
         """Write a code in this notation."""

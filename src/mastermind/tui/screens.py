@@ -29,6 +29,7 @@ from ..errors import MastermindError
 from ..game import SCORING_RULES
 from ..notation import Notation
 from ..rules import PRESETS, Rules
+from ..store import moves_of
 from ..strategies import STRATEGIES
 from .settings import MODES, Settings
 
@@ -273,19 +274,15 @@ class HistoryScreen(Screen[None]):
         table.add_columns("id", "started (UTC)", "kind", "rules", "guesses", "outcome")
         for g in reversed(games):
             record = g.record
-            moves = sum(len(x["game"]["moves"]) for x in record.get("games", [])) if g.kind == "match" else \
-                len(record.get("moves", []))  # fmt: skip
+            moves = len(moves_of(record))
             table.add_row(str(g.id), _when(g.started), g.kind, _short_rules(record["rules"]), str(moves),
                           g.outcome if g.finished else f"{g.outcome} (unfinished)")  # fmt: skip
 
 
 def statistics_text(games: list[Any]) -> Text:
     """The library's statistics of the stored games, one line per kind and game size."""
-    try:
-        from ..stats import KINDS, game_stats
-    except ImportError:  # a library without mastermind.stats (the history issue brings it)
-        return Text(f"{len(games)} games in the history.")
     from ..records import rules_to_dict
+    from ..stats import KINDS, game_stats
 
     text = Text()
     for kind in KINDS:
