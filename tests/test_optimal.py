@@ -92,6 +92,15 @@ def test_an_impossible_guess_limit_names_the_smallest_that_works():
         evaluate(make_strategy("optimal", Rules(max_guesses=4)))
 
 
+def test_a_limit_the_first_root_guess_cannot_keep_is_no_tree_not_a_broken_one():
+    # 3 pegs 5 colours within 4 guesses: the first root guess fails, so the others were searched
+    # with no budget at all, and a failed search once passed for a tree (an IndexError).
+    rules = Rules(pegs=3, colors=5)
+    assert opt.solve_position(rules, np.arange(rules.size), left=4) is None
+    with pytest.raises(StrategyError, match=r"within 2 guesses; the smallest limit that works is 5"):
+        evaluate(make_strategy("optimal", Rules(pegs=3, colors=5, max_guesses=2), cache=False))
+
+
 # -- optimality itself, against the plain search ----------------------------------------------
 
 TINY = [

@@ -280,7 +280,7 @@ class _Run:
                 mine.stack = np.empty(2 * len(mine.stack), dtype=np.int64)
                 mine.arena = np.empty(2 * len(mine.arena), dtype=np.int64)
                 continue
-            if ctl[kernel.STOP] or cost >= budget:
+            if ctl[kernel.STOP] or cost >= min(budget, FAIL):  # a failed search costs FAIL
                 return FAIL, None
             return cost, mine.arena[: ctl[kernel.END]].copy()
 
