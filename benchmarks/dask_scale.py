@@ -7,6 +7,9 @@
     python benchmarks/dask_scale.py ctrl-c [--after 5 --repeat 3] [-- --executor dask --workers 2]
         how long `mastermind evaluate -p 6 -c 9` takes to exit after Ctrl-C (SIGINT to its process
         group, as a terminal sends it), N seconds after its run has started
+    python benchmarks/dask_scale.py optimal [--games 5x5,4x7] [--repeat 3] [--workers 2]
+        the optimal strategy's search: in this process (threads, the default path), its root in
+        pieces on local threads, and its root in pieces on a LocalCluster; best of N each
 
 Times are the run alone: the cluster is started and every worker has loaded the strategy's
 compiled kernels first (both reported apart). Needs the distributed extra for --executor dask.
@@ -139,6 +142,42 @@ def ctrl_c(args: argparse.Namespace) -> None:
                   f"after {ended:.2f} s; stderr: {err.strip()!r}", flush=True)  # fmt: skip
 
 
+def optimal_search(args: argparse.Namespace) -> None:
+    import numpy as np
+
+    from mastermind.optimal import to_flat
+
+    print(f"optimal search: best of {args.repeat}, seconds after warm-up (tables and compiled code "
+          f"loaded everywhere); {os.cpu_count()} cores")  # fmt: skip
+    dask_column = f"dask x{args.workers}"
+    print(f"{'game':<8} {'local':>8} {'pieces':>8} {dask_column:>8} {'ratio':>6} {'pieces':>7}  total")
+    started = time.perf_counter()
+    with runner.DaskExecutor(workers=args.workers) as dask:
+        print(f"({args.workers}-worker LocalCluster started in {time.perf_counter() - started:.2f} s)")
+        for game in args.games.split(","):
+            pegs, colors = (int(x) for x in game.split("x"))
+            rules = Rules(pegs=pegs, colors=colors)
+            local = runner.LocalExecutor()
+            for executor in (local, dask):
+                executor.prepare(make_strategy("optimal", rules, cache=False))
+            best = {"local": float("inf"), "pieces": float("inf"), "dask": float("inf")}
+            trees, pieces = [], 0
+            for _ in range(args.repeat):
+                strategy = make_strategy("optimal", rules, cache=False)
+                t = time.perf_counter()
+                trees.append(to_flat(strategy.decision_tree()))
+                best["local"] = min(best["local"], time.perf_counter() - t)
+                for name, executor in (("pieces", local), ("dask", dask)):
+                    search = runner.solve_optimal(make_strategy("optimal", rules, cache=False), executor)
+                    best[name] = min(best[name], search.seconds)
+                    trees.append(search.solution.flat)
+                    pieces = search.pieces
+            assert all(np.array_equal(t, trees[0]) for t in trees), f"{game}: the trees differ"
+            total = int(make_strategy("optimal", rules, cache=False).decision_tree().cost)
+            print(f"{game:<8} {best['local']:8.2f} {best['pieces']:8.2f} {best['dask']:8.2f} "
+                  f"{best['dask'] / best['local']:6.2f} {pieces:7d}  {total}", flush=True)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -160,8 +199,12 @@ def main() -> None:
     c.add_argument("--after", type=float, default=5)
     c.add_argument("--repeat", type=int, default=3)
     c.add_argument("extra", nargs=argparse.REMAINDER)
+    d = sub.add_parser("optimal")
+    d.add_argument("--games", default="5x5,4x7")
+    d.add_argument("--repeat", type=int, default=3)
+    d.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    {"overhead": overhead, "run": one_run, "ctrl-c": ctrl_c}[args.command](args)
+    {"overhead": overhead, "run": one_run, "ctrl-c": ctrl_c, "optimal": optimal_search}[args.command](args)
 
 
 if __name__ == "__main__":

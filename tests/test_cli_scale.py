@@ -78,21 +78,61 @@ def test_compare_on_a_local_dask_cluster():
     assert [(s["first_guess"], s["total"]) for s in json.loads(out)] == [("1122", 5801), ("1234", 5722)]
 
 
+def test_optimal_resumes_its_search_from_a_checkpoint(tmp_path, monkeypatch):
+    cache = tmp_path / "trees"
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(cache))
+    path = tmp_path / "optimal.jsonl"
+    args = ["evaluate", "-s", "optimal", "--max-guesses", "5", "--checkpoint", str(path), "--json",
+            "--no-history"]  # fmt: skip
+    code, out, err = run(*args)
+    assert code == 0 and err == ""
+    first = json.loads(out)
+    assert (first["first_guess"], first["total"], first["max"]) == ("1123", 5626, 5)  # Koyama and Lai
+    assert len(list(cache.iterdir())) == 1  # the tree is cached as after a search in this process
+    lines = path.read_text().splitlines()
+    assert len(lines) > 10 and all("piece" in json.loads(line) for line in lines[1:])
+    path.write_text("\n".join(lines[:6]) + "\n")  # as if stopped after 5 pieces
+    for tree in cache.iterdir():
+        tree.unlink()
+    code, out, err = run(*args)
+    assert code == 0 and "resuming from" in err and "5 of" in err
+    assert json.loads(out)["distribution"] == first["distribution"]
+
+
+@pytest.mark.slow
+def test_optimal_on_a_local_dask_cluster_is_the_local_result(tmp_path, monkeypatch):
+    code, out, err = run("evaluate", "-s", "optimal", "-p", "4", "-c", "5", "--json", "--no-history")
+    assert code == 0, err
+    local = json.loads(out)
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "fresh"))  # searched again, on Dask
+    for game in (["-p", "4", "-c", "5"], ["-p", "4", "-c", "5", "--no-repeats"]):
+        code, out, err = run("evaluate", "-s", "optimal", *game, "--executor", "dask", "--workers", "2",
+                             "--json", "--no-history")  # fmt: skip
+        assert code == 0, err
+        if "--no-repeats" in game:
+            assert json.loads(out)["total"] == 462  # 4 pegs 5 colours, no repeats
+            continue
+        dask = json.loads(out)
+        for key in ("first_guess", "distribution", "total"):
+            assert dask[key] == local[key]
+        assert local["total"] == 2463
+    assert len(list((tmp_path / "fresh").iterdir())) == 2  # both trees cached
+
+
 def _hear_ctrl_c():
     """In the child: SIGINT as on a terminal, even when the tests run as a background job (which
     starts with SIGINT ignored, and children inherit that)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _interrupt(tmp_path, *extra):
-    """Start a 6-peg 9-colour evaluation as a terminal would (its own process group), wait until it
-    has started its run, press Ctrl-C (SIGINT to the whole group)."""
+def _interrupt(tmp_path, *extra, game=("--pegs", "6", "--colors", "9")):
+    """Start an evaluation (6 pegs 9 colours by default) as a terminal would (its own process
+    group), wait until it has started its run, press Ctrl-C (SIGINT to the whole group)."""
     path = tmp_path / "run.jsonl"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind.cli", "evaluate", "--pegs", "6", "--colors", "9",
-         "--checkpoint", str(path), *extra],
+        [sys.executable, "-m", "mastermind.cli", "evaluate", *game, "--checkpoint", str(path), *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=_hear_ctrl_c,
+        preexec_fn=_hear_ctrl_c, env={**os.environ, "MASTERMIND_CACHE_DIR": str(tmp_path / "trees")},
     )  # fmt: skip
     deadline = time.monotonic() + 240  # a generous bound for starting on a loaded machine, not a timing
     while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
@@ -128,6 +168,15 @@ def test_ctrl_c_stops_a_dask_evaluation_and_its_cluster(tmp_path):
     assert proc.returncode == 130
     assert out == "" and "interrupted" in err and "Traceback" not in err
     assert _group_is_gone(proc.pid)  # the workers and their nannies are gone too
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_an_optimal_search_on_dask_and_its_cluster(tmp_path):
+    game = ("-s", "optimal", "--pegs", "4", "--colors", "7")  # seconds to a minute of search
+    proc, out, err = _interrupt(tmp_path, "--executor", "dask", "--workers", "2", game=game)
+    assert proc.returncode == 130
+    assert out == "" and "interrupted" in err and "Traceback" not in err
+    assert _group_is_gone(proc.pid)
 
 
 @pytest.mark.slow

@@ -231,3 +231,160 @@ def test_the_units_of_a_lost_dask_worker_are_computed_again(dask_cluster):
     assert killed and killed[0] < outcome.units
     assert outcome.distribution == KNUTH_CLASSIC
     client.wait_for_workers(2, timeout=30)  # the nanny starts a new worker
+
+
+# --- the optimal strategy's root search, in pieces --------------------------------------------
+
+
+class PieceByPiece(runner.Executor):
+    """Solves each piece of an optimal search from its description alone (as a Dask worker
+    does), taking up to ``width`` at a time from the lazy feed and finishing them in a shuffled
+    order; can stop (as Ctrl-C would) after a number of pieces."""
+
+    def __init__(self, seed=0, width=3, stop_after=None, last_first=False):
+        self.rng, self.width, self.stop_after, self.solved = random.Random(seed), width, stop_after, []
+        self.last_first = last_first  # finish the piece taken last first (else a random one)
+
+    def map(self, fn, tasks, each):
+        feed, pending = iter(tasks), []
+        while True:
+            while len(pending) < self.width and (args := next(feed, None)) is not None:
+                pending.append(args)
+            if not pending:
+                return
+            if self.stop_after is not None and len(self.solved) == self.stop_after:
+                raise KeyboardInterrupt
+            args = pending.pop(-1 if self.last_first else self.rng.randrange(len(pending)))
+            result = fn(*pickle.loads(pickle.dumps(args)))
+            self.solved.append(args)
+            each(args, result)
+
+    def run(self, strategy, plan, units, record):  # pragma: no cover - no units here
+        raise AssertionError("the optimal search has no units")
+
+
+def _local_tree(rules, first=None):
+    from mastermind.optimal import to_flat
+
+    return to_flat(make_strategy("optimal", rules, first=first, cache=False).decision_tree())
+
+
+OPTIMAL_GAMES = [
+    (Rules(), None),  # 5625, Koyama and Lai 1993
+    (Rules(max_guesses=5), None),  # 5626
+    (Rules(), "1234"),
+    (Rules(pegs=4, colors=5, repeats=False), None),
+    (Rules(pegs=3, colors=5, max_guesses=5), None),  # the least limit that works
+    (Rules(pegs=2, colors=3), None),
+    (Rules(pegs=1, colors=2), None),
+]
+
+
+@pytest.mark.parametrize(("rules", "first"), OPTIMAL_GAMES, ids=repr)
+def test_the_optimal_search_in_pieces_is_the_local_tree_in_any_order(rules, first):
+    import numpy as np
+
+    local = _local_tree(rules, first)
+    for seed, width in ((1, 1), (2, 3), (3, 8)):
+        strategy = make_strategy("optimal", rules, first=first, cache=False)
+        search = runner.solve_optimal(strategy, PieceByPiece(seed, width))
+        assert np.array_equal(search.solution.flat, local), (seed, width)
+    stats = runner.evaluate(make_strategy("optimal", rules, first=first, cache=False), PieceByPiece())
+    assert stats.distribution == evaluate(make_strategy("optimal", rules, first=first)).distribution
+
+
+def test_the_optimal_search_on_local_threads_and_into_the_cache():
+    import numpy as np
+
+    rules = Rules()
+    strategy = make_strategy("optimal", rules)
+    assert strategy.known_tree() is None
+    search = runner.solve_optimal(strategy, runner.LocalExecutor())
+    assert search.solution.cost == 5625 and search.pieces > 10
+    assert np.array_equal(search.solution.flat, _local_tree(rules))
+    again = make_strategy("optimal", rules)  # a new object: the tree comes from the disk cache
+    assert again.known_tree() is not None and again.known_tree().cost == 5625
+    assert runner.solve_optimal(again, PieceByPiece()).pieces == 0
+
+
+def test_an_interrupted_optimal_search_resumes_with_only_what_is_left(tmp_path):
+    import numpy as np
+
+    path, rules = tmp_path / "optimal.jsonl", Rules(max_guesses=5)
+    first = PieceByPiece(seed=5, stop_after=9)
+    with pytest.raises(KeyboardInterrupt):
+        runner.solve_optimal(make_strategy("optimal", rules, cache=False), first, checkpoint=path)
+    assert len(path.read_text().splitlines()) == 1 + 9  # the header, one line per piece
+    again = PieceByPiece(seed=6)
+    search = runner.solve_optimal(make_strategy("optimal", rules, cache=False), again, checkpoint=path)
+    assert search.resumed == 9 and search.pieces == len(again.solved) > 0
+    assert not {repr(a) for a in again.solved} & {repr(a) for a in first.solved}
+    assert search.solution.cost == 5626 and np.array_equal(search.solution.flat, _local_tree(rules))
+    third = PieceByPiece()
+    done = runner.solve_optimal(make_strategy("optimal", rules, cache=False), third, checkpoint=path)
+    assert third.solved == [] and np.array_equal(done.solution.flat, search.solution.flat)
+
+
+def test_an_optimal_checkpoint_is_trusted_only_whole(tmp_path):
+    path, rules = tmp_path / "optimal.jsonl", Rules()
+    with pytest.raises(KeyboardInterrupt):
+        runner.solve_optimal(make_strategy("optimal", rules, cache=False), PieceByPiece(stop_after=4),
+                             checkpoint=path)  # fmt: skip
+    lines = path.read_text().splitlines()
+    item = json.loads(lines[-1])
+    item["piece"]["cost"] -= 1  # a tree of another cost, with its checksum made good
+    item["check"] = runner._check(item["piece"])
+    path.write_text("\n".join([*lines[:-1], json.dumps(item)]) + "\n")
+    with pytest.raises(CheckpointError, match=f"damaged at line {len(lines)}"):
+        runner.solve_optimal(make_strategy("optimal", rules, cache=False), PieceByPiece(), checkpoint=path)
+    with pytest.raises(CheckpointError, match="belongs to another run"):  # another guess limit
+        runner.solve_optimal(make_strategy("optimal", Rules(max_guesses=5), cache=False), PieceByPiece(),
+                             checkpoint=path)  # fmt: skip
+
+
+def test_ties_go_to_the_root_guess_first_in_the_search_order_even_when_resumed(tmp_path, monkeypatch):
+    import numpy as np
+
+    from mastermind import optimal as opt
+
+    # 4 pegs 2 colours: root guesses 1111 (52 guesses in all), 1112 and 1122 (44 each), searched
+    # in that order here; 1122 is found first and checkpointed, then the run stops. Resumed, 1112
+    # must still be searched with room for a tie (a budget of 45), and win it.
+    rules = Rules(pegs=4, colors=2)
+    space = make_strategy("optimal", rules).space
+    order = [space.index(c) for c in ((0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 1))]
+    searched = opt.SearchGame.root_guesses
+
+    def reordered(self, *args):
+        codes, bounds = searched(self, *args)
+        at = [codes.tolist().index(g) for g in order]
+        return codes[at], bounds[at]
+
+    monkeypatch.setattr(opt.SearchGame, "root_guesses", reordered)
+    costs = {g: opt.solve_piece(rules, (), first=g)[0] for g in order}
+    assert list(costs.values()) == [52, 44, 44]
+    path = tmp_path / "ties.jsonl"
+    stopped = PieceByPiece(width=2, stop_after=4, last_first=True)  # 3 cells of 1111, then 1122
+    with pytest.raises(KeyboardInterrupt):
+        runner.solve_optimal(make_strategy("optimal", rules, cache=False), stopped, checkpoint=path)
+    assert stopped.solved[-1][3] == order[2]
+    resumed = PieceByPiece()
+    search = runner.solve_optimal(make_strategy("optimal", rules, cache=False), resumed, checkpoint=path)
+    assert search.solution.cost == 44 and search.solution.tree().guess == order[1]
+    assert np.array_equal(search.solution.flat, opt.solve_piece(rules, (), first=order[1])[1])
+
+
+def test_a_guess_limit_too_small_for_the_search_in_pieces():
+    from mastermind.errors import StrategyError
+
+    with pytest.raises(StrategyError, match="the smallest limit that works is 5"):
+        runner.solve_optimal(make_strategy("optimal", Rules(max_guesses=4), cache=False), PieceByPiece())
+
+
+@pytest.mark.slow
+def test_the_optimal_search_on_dask_is_the_local_tree(dask_cluster):
+    import numpy as np
+
+    for rules, first in OPTIMAL_GAMES[:5]:
+        search = runner.solve_optimal(make_strategy("optimal", rules, first=first, cache=False), dask_cluster)
+        assert np.array_equal(search.solution.flat, _local_tree(rules, first)), rules

@@ -323,7 +323,7 @@ def solve_position(
         raise ValueError("no secrets")
     if left < int(game.t.dmin[len(S)]):
         return None
-    run = _Run(game, max(1, workers or _usable_cores()))
+    run = _Run(game, max(1, workers or usable_cores()))
     try:
         cost, flat = _solve_set(run, run.root, S, list(guesses), left, FAIL, first, progress)
     except BaseException:  # Ctrl-C (or a failing progress callback): stop every search first
@@ -334,7 +334,7 @@ def solve_position(
     return None if flat is None else Solution(cost, to_flat(parse(flat)))
 
 
-def _usable_cores() -> int:
+def usable_cores() -> int:
     """The cores this process may run on (taskset and cgroups included, where the system says)."""
     import os
 
@@ -499,6 +499,77 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
         parts.append(np.array([f], dtype=np.int64))
         parts.append(trees[f])
     return n + sum(known.values()), np.concatenate(parts)
+
+
+# -- pieces of a root search, solved anywhere ----------------------------------------------------
+#
+# The search at the root of a game can be cut into pieces that any process solves from a short
+# description (see :func:`mastermind.runner.solve_optimal`): the cells of the first root guess,
+# then each other root guess with the best total found so far as its budget.
+
+_ACTIVE: set[_Run] = set()
+_ACTIVE_LOCK = threading.Lock()
+
+
+def stop_pieces() -> None:
+    """Stop, within milliseconds, every piece this process is solving (they raise)."""
+    with _ACTIVE_LOCK:
+        for run in _ACTIVE:
+            run.interrupt()
+
+
+def piece_secrets(rules: Rules, history: Sequence[tuple[int, int]]) -> np.ndarray:
+    """The secrets (ascending code indices) that give ``history``'s (guess, reply) pairs."""
+    game = game_of(rules)
+    S = np.arange(game.space.size, dtype=np.int64)
+    for g, f in history:
+        S = S[feedback.replies(game.codes, g, S) == f]
+    return S
+
+
+def solve_piece(rules: Rules, history: Sequence[tuple[int, int]], budget: int = FAIL,
+                first: int | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
+    """The least cost, below ``budget``, of the secrets that give ``history``'s replies, within the
+    guesses the rules leave after it, and its tree (as :func:`to_flat` writes it); (FAIL, None)
+    when there is none below the budget. ``first`` forces the guess there. One compiled call,
+    in the calling thread, whose tree is the one :func:`solve_position` finds (it does not depend
+    on the workers). Computed from the description alone, in any process.
+
+    Raises:
+        RuntimeError: :func:`stop_pieces` stopped it (nothing is known then).
+    """
+    game = game_of(rules)
+    S = piece_secrets(rules, history)
+    left = rules.max_guesses - len(history)
+    if len(S) == 0:
+        raise ValueError("no secrets give these replies")
+    if len(S) <= 2 and first is None:
+        if left < int(game.t.dmin[len(S)]):
+            return FAIL, None
+        leaf_cost, leaf = _leaf(game, S)
+        return (leaf_cost, leaf) if leaf_cost < budget else (FAIL, None)
+    run = _Run(game, 1)
+    with _ACTIVE_LOCK:
+        _ACTIVE.add(run)
+    try:
+        sym = game.group([g for g, _ in history])
+        cost, flat = run.kernel_call(run.root, S, left, budget, sym, -1 if first is None else first)
+    finally:
+        with _ACTIVE_LOCK:
+            _ACTIVE.discard(run)
+        run.pool.shutdown(wait=False)
+    if run.stopped:
+        raise RuntimeError("stopped: the run was interrupted")
+    return (cost, to_flat(parse(flat))) if flat is not None else (FAIL, None)
+
+
+def join_cells(guess: int, found: bool, trees: dict[int, np.ndarray]) -> np.ndarray:
+    """The tree of a guess whose cells (reply -> tree) are solved: as :func:`to_flat` writes it."""
+    parts = [np.array([guess, 2 * len(trees) + int(found)], dtype=np.int64)]
+    for f in sorted(trees):
+        parts.append(np.array([f], dtype=np.int64))
+        parts.append(trees[f])
+    return to_flat(parse(np.concatenate(parts)))
 
 
 def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -> OptimalNode:

@@ -31,20 +31,24 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import optimal
 from ._kernels import feedback
 from ._kernels.tables import tables_of
 from .errors import CheckpointError, ExecutorError, StrategyError
 from .feedback import Feedback
 from .records import package_version
 from .results import Stats
+from .rules import Rules
 from .solver import SolverState
 from .strategies import PartitionStrategy, Strategy, StrategySpec
+from .strategies.optimal import Optimal
 from .walk import walk
 
 #: Games up to this many codes are one unit unless told otherwise (milliseconds of work).
@@ -102,7 +106,10 @@ class RunProgress(NamedTuple):
     """Where a run stands: its stage, units and secrets done, of how many.
 
     In the ``"split"`` stage the units are the nodes of the current level of the tree whose
-    guesses are being chosen; in the ``"solve"`` stage they are the subtrees.
+    guesses are being chosen; in the ``"solve"`` stage they are the subtrees. The optimal
+    strategy's search has one stage, ``"search"``: its units are the pieces of its root search
+    done and left (see :func:`solve_optimal`), its secrets are 0, and ``best`` is the least
+    total found so far.
     """
 
     stage: str
@@ -110,6 +117,7 @@ class RunProgress(NamedTuple):
     units: int
     secrets_done: int
     secrets: int
+    best: int | None = None
 
 
 ProgressCallback = Callable[[RunProgress], None]
@@ -306,9 +314,10 @@ _STOP = np.zeros(1, dtype=np.int64)
 
 
 def stop_here() -> None:
-    """Abandon, within milliseconds, the unit this process is computing (run on Dask workers
-    when a run is interrupted, so that they are free at once)."""
+    """Abandon, within milliseconds, the unit (or piece of an optimal search) this process is
+    computing (run on Dask workers when a run is interrupted, so that they are free at once)."""
     _STOP[0] = 1
+    optimal.stop_pieces()
 
 
 def solve_units(units: Sequence[Unit]) -> list[dict[int, int]]:
@@ -354,7 +363,37 @@ class Executor(ABC):
 
     def prepare(self, strategy: Strategy) -> None:
         """Load what the strategy needs wherever units will run (timed runs time only the run)."""
-        strategy.prepare()
+        _prepare(strategy)
+
+    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple], each: Callable[[tuple, Any], None]) -> None:
+        """``fn(*args)`` for each ``args`` of ``tasks``, and ``each(args, result)`` in this thread as
+        each finishes, in any order. ``tasks`` is read lazily, as room frees, so a task made later
+        can use what the earlier ones found. By default on threads of this process, one per core
+        (``fn`` must release the GIL); on Ctrl-C (or an error) the tasks running are stopped
+        (:func:`stop_here`) and the exception goes on up."""
+        width = optimal.usable_cores()
+        feed = iter(tasks)
+        running: dict[Future, tuple] = {}
+        with ThreadPoolExecutor(max_workers=width) as pool:
+
+            def top_up() -> None:
+                while len(running) < width and (args := next(feed, None)) is not None:
+                    running[pool.submit(fn, *args)] = args
+
+            try:
+                top_up()
+                while running:
+                    done, _ = wait(running, timeout=0.05, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        each(running.pop(future), future.result())
+                    top_up()
+            except BaseException:
+                for future in running:
+                    future.cancel()
+                while not all(f.done() for f in running):  # one may have started just now
+                    stop_here()
+                    wait(running, timeout=0.05)
+                raise
 
     def close(self) -> None:  # noqa: B027 - most executors hold nothing
         """Release what the executor holds (a cluster)."""
@@ -473,8 +512,37 @@ class DaskExecutor(Executor):
         return self
 
     def prepare(self, strategy: Strategy) -> None:
-        strategy.prepare()
+        _prepare(strategy)
         self.client.run(_prepare_worker, strategy.spec())
+
+    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple], each: Callable[[tuple, Any], None]) -> None:
+        from dask.distributed import as_completed
+
+        width = max(1, sum(self.client.nthreads().values()))
+        feed = iter(tasks)
+        running: dict[str, tuple[Any, tuple]] = {}
+
+        def submit() -> Any:
+            args = next(feed, None)
+            if args is None:
+                return None
+            future = self.client.submit(fn, *args, pure=False)
+            running[future.key] = (future, args)
+            return future
+
+        started = [f for f in (submit() for _ in range(width)) if f is not None]
+        queue = as_completed(started, with_results=True)
+        try:
+            for future, result in queue:
+                each(running.pop(future.key)[1], result)
+                follow = submit()
+                if follow is not None:
+                    queue.add(follow)
+        except BaseException:
+            self.client.cancel([f for f, _ in running.values()])
+            with contextlib.suppress(Exception):
+                self.client.run(stop_here)  # the tasks already running, too
+            raise
 
     def _gather(self, futures: list[Any], each: Callable[[int, Any], None]) -> None:
         """``each(i, result)`` for the i-th future as it finishes; cancel all on any exception."""
@@ -555,7 +623,17 @@ class DaskExecutor(Executor):
 
 
 def _prepare_worker(spec: StrategySpec) -> None:
-    _strategy_of(spec).prepare()
+    _prepare(_strategy_of(spec))
+
+
+def _prepare(strategy: Strategy) -> None:
+    """Load the strategy's tables and compiled code; for the optimal strategy, only those of its
+    search (its own prepare would search the whole tree)."""
+    if not isinstance(strategy, Optimal):
+        strategy.prepare()
+        return
+    optimal.solve_piece(Rules(pegs=2, colors=3), ())  # loads the compiled search
+    optimal.game_of(strategy.rules)
 
 
 def make_executor(name: str, address: str | None = None, workers: int | None = None) -> Executor:
@@ -576,8 +654,9 @@ def make_executor(name: str, address: str | None = None, workers: int | None = N
 _MAGIC = "mastermind-checkpoint"
 
 
-def run_identity(spec: StrategySpec, unit_size: int) -> dict[str, Any]:
-    """What a checkpoint must match to be trusted: the strategy, the game, the cut, the package."""
+def run_identity(spec: StrategySpec, unit_size: int | None) -> dict[str, Any]:
+    """What a checkpoint must match to be trusted: the strategy, the game, the cut (None for the
+    optimal strategy's search, cut by its root guesses), the package."""
     return {
         "strategy": spec.name,
         "rules": repr(spec.rules),
@@ -597,7 +676,7 @@ def runs_dir() -> Path:
 
 def default_checkpoint(strategy: Strategy, unit_size: int | None = None) -> Path:
     """A file under the user cache directory named by the run (strategy, game, cut, version)."""
-    identity = run_identity(strategy.spec(), unit_size_for(strategy, unit_size))
+    identity = run_identity(strategy.spec(), _cut(strategy, unit_size))
     digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:12]
     rules = strategy.rules
     game = f"{rules.pegs}x{rules.colors}{'' if rules.repeats else '-norep'}"
@@ -624,6 +703,10 @@ def remove_stale_checkpoints(folder: Path | None = None) -> list[Path]:
     return removed
 
 
+def _cut(strategy: Strategy, unit_size: int | None) -> int | None:
+    return None if isinstance(strategy, Optimal) else unit_size_for(strategy, unit_size)
+
+
 def _check(body: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -632,7 +715,9 @@ class Checkpoint:
     """What a run has finished, appended to a file as it is finished (JSON lines, fsync'd).
 
     The first line names the run; each other line, with a checksum, is the guess chosen at a
-    node above the units or the distribution of a finished unit. A last line cut short by a
+    node above the units, the distribution of a finished unit, or (the optimal strategy's
+    search) the cost and tree of a finished piece, both null if it found none below its budget.
+    A last line cut short by a
     killed process is dropped; anything else that does not check out, or a file of another
     run, raises CheckpointError: a checkpoint is never half trusted.
     """
@@ -642,6 +727,7 @@ class Checkpoint:
         self.identity = identity
         self.guesses: dict[str, int] = {}
         self.units: dict[str, tuple[int, dict[int, int]]] = {}  # key -> (line number, distribution)
+        self.pieces: dict[str, tuple[int, int | None, np.ndarray | None]] = {}  # key -> (line, cost, tree)
         self._file: Any = None
 
     def open(self) -> None:
@@ -677,15 +763,20 @@ class Checkpoint:
         for number, line in enumerate(lines[1:], 2):
             try:
                 item = json.loads(line)
-                kind = "node" if "node" in item else "unit"
+                kind = next(k for k in ("node", "piece", "unit") if k in item)
                 body = item[kind]
                 ok = _check(body) == item["check"]
                 if kind == "node":
                     self.guesses[str(body["key"])] = int(body["guess"])
+                elif kind == "piece":
+                    cost, tree = body["cost"], body["tree"]
+                    ok = ok and (cost is None) == (tree is None)
+                    flat = None if tree is None else np.array([int(v) for v in tree], dtype=np.int64)
+                    self.pieces[str(body["key"])] = (number, None if cost is None else int(cost), flat)
                 else:
                     dist = {int(k): int(n) for k, n in body["distribution"].items()}
                     self.units[str(body["key"])] = (number, dist)
-            except (ValueError, KeyError, TypeError, AttributeError):
+            except (ValueError, KeyError, TypeError, AttributeError, StopIteration):
                 ok = False
             if not ok:
                 raise self.damaged(number)
@@ -725,6 +816,12 @@ class Checkpoint:
             body = {"key": unit.key, "distribution": {str(k): n for k, n in sorted(dist.items())}}
             items.append({"unit": body, "check": _check(body)})
         self._append(items)
+
+    def record_piece(self, key: str, cost: int | None, flat: np.ndarray | None) -> None:
+        """Append a finished piece of an optimal search; it is on disk when this returns."""
+        body = {"key": key, "cost": cost, "tree": None if flat is None else flat.tolist()}
+        self._append([{"piece": body, "check": _check(body)}])
+        self.pieces[key] = (0, cost, flat)
 
     def close(self) -> None:
         if self._file is not None:
@@ -853,6 +950,8 @@ def evaluate(
     """Statistics of a deterministic strategy over every secret, as :func:`mastermind.evaluate`
     gives them, computed by :func:`run`."""
     executor = executor or LocalExecutor()
+    if isinstance(strategy, Optimal):
+        return _evaluate_optimal(strategy, executor, checkpoint, progress)
     stop = np.zeros(1, dtype=np.int64)
     interruptible(executor.prepare, strategy, stop=stop)  # JIT and tables: not part of the time
     outcome = run(strategy, executor, checkpoint=checkpoint, progress=progress, unit_size=unit_size)
@@ -881,3 +980,195 @@ def tree_distribution(strategy: Strategy, progress: Callable[[int], None] | None
         seen = status.secrets_done
 
     return run(strategy, progress=advance if progress else None).distribution
+
+
+# ---------------------------------------------------------------------------------------------
+# the optimal strategy: its root search in pieces
+
+
+@dataclass
+class Search:
+    """A finished optimal search: the tree, and how the work went (pieces solved now, pieces
+    read back from the checkpoint; both 0 for a tree from the cache)."""
+
+    solution: optimal.Solution
+    pieces: int
+    resumed: int
+    seconds: float
+
+
+def solve_optimal(
+    strategy: Optimal,
+    executor: Executor | None = None,
+    *,
+    checkpoint: str | os.PathLike[str] | None = None,
+    progress: ProgressCallback | None = None,
+) -> Search:
+    """The optimal strategy's whole tree, its root search cut into pieces run by ``executor``.
+
+    As the parallel search of :mod:`mastermind.optimal` does at the root: first every cell
+    (reply) of the first root guess in the search's order, each a piece solved exactly; then each
+    other root guess left after the lower-bound pruning, a piece whose budget is the best total
+    so far (one more for a guess before the best one in that order, which wins ties). The least
+    (total, rank) is kept, so the tree is the one the local search finds, bit for bit, whatever
+    the executor and the order in which pieces finish. With ``checkpoint``, each finished piece
+    is recorded (a piece that found nothing below its budget too: that proves its guess loses),
+    and a run of the same search resumes from it. A finished tree goes into the strategy's cache.
+
+    Raises:
+        StrategyError: no tree finds every secret within the guess limit.
+    """
+    started = time.perf_counter()
+    executor = executor or LocalExecutor()
+    book = None
+    if checkpoint is not None:
+        book = Checkpoint(checkpoint, run_identity(strategy.spec(), None))
+        book.open()
+    try:
+        known = strategy.known_tree()
+        if known is not None:
+            solution, pieces, resumed = optimal.Solution(known.cost, optimal.to_flat(known)), 0, 0
+        else:
+            solution, pieces, resumed = _search(strategy, executor, book, progress)
+            strategy.adopt(solution)
+    finally:
+        if book is not None:
+            book.close()
+    return Search(solution, pieces, resumed, time.perf_counter() - started)
+
+
+def _search(strategy: Optimal, executor: Executor, book: Checkpoint | None,
+            progress: ProgressCallback | None) -> tuple[optimal.Solution, int, int]:  # fmt: skip
+    rules = strategy.rules
+    game = optimal.game_of(rules)
+    n, left, win, dmin = game.space.size, rules.max_guesses, game.win, game.t.dmin
+    S = np.arange(n, dtype=np.int64)
+    fail = optimal.FAIL
+    if n <= 2 or left < int(dmin[n]):
+        cost, flat = optimal.solve_piece(rules, (), first=strategy.first)
+        if flat is None:
+            raise StrategyError(strategy.no_tree_message())
+        return optimal.Solution(cost, flat), 0, 0
+    if strategy.first is not None:
+        roots = [(int(strategy.first), 0)]
+    else:
+        ctl = np.zeros(4, dtype=np.int64)
+        codes, bounds = interruptible(game.root_guesses, S, left, fail, game.group([]), ctl, stop=ctl)
+        if ctl[0]:
+            raise KeyboardInterrupt
+        roots = list(zip(codes.tolist(), bounds.tolist(), strict=True))
+    if not roots:
+        raise StrategyError(strategy.no_tree_message())
+    rank_of = {g: r for r, (g, _) in enumerate(roots)}
+    g0 = roots[0][0]
+    cells = dict(feedback.cells(game.codes, g0, S))
+    found = cells.pop(win, None) is not None
+    playable = all(len(c) < n and int(dmin[len(c)]) <= left - 1 for c in cells.values())
+    costs: dict[int, int | None] = {}
+    trees: dict[int, np.ndarray] = {}
+    best: list[Any] = [fail, len(roots), None]  # total, its rank in roots, tree
+    finished: set[int] = set()  # ranks of the other root guesses searched
+    resumed, solved = 0, 0
+    # what an earlier run finished: each piece checked against this search before it is used
+    for key, (line, kept, tree) in (book.pieces if book is not None else {}).items():
+        kind, _, rest = key.partition(":")
+        try:
+            f = int(rest.split(":")[1]) if kind == "cell" and rest.startswith(f"{g0}:") else -1
+            if len(cells.get(f, ())) > 2:
+                if tree is not None:
+                    if optimal.check_tree(rules, tree, cells[f], left - 1).cost != kept:
+                        raise ValueError("not this cell's tree")
+                    trees[f] = tree
+                costs[f] = kept
+            elif kind == "root" and rank_of.get(int(rest), 0) > 0:
+                rank = rank_of[int(rest)]
+                if tree is not None:
+                    node = optimal.check_tree(rules, tree, S, left)
+                    if node.cost != kept or node.guess != int(rest):
+                        raise ValueError("not this guess's tree")
+                    if (node.cost, rank) < (best[0], best[1]):
+                        best[:] = [node.cost, rank, tree]
+                finished.add(rank)
+            else:
+                raise ValueError("a piece of another search")
+        except ValueError:
+            raise book.damaged(line) from None  # type: ignore[union-attr]
+        resumed += 1
+    tasks = [f for f in sorted(cells, key=lambda f: (-len(cells[f]), f)) if len(cells[f]) > 2]
+
+    def report() -> None:
+        if progress is None:
+            return
+        done = sum(1 for f in tasks if f in costs) + len(finished)
+        todo = sum(1 for f in tasks if f not in costs) if playable else 0
+        todo += sum(1 for r, (_, b) in enumerate(roots) if r and r not in finished and b < best[0])
+        progress(RunProgress("search", done, done + todo, 0, n, None if best[2] is None else best[0]))
+
+    report()
+    if playable:  # the first root guess: its cells, each exactly
+
+        def cell_done(args: tuple, result: tuple[int, np.ndarray | None]) -> None:
+            nonlocal solved
+            solved += 1
+            f = args[1][0][1]
+            cost, flat = result
+            costs[f] = None if flat is None else cost
+            if flat is not None:
+                trees[f] = flat
+            if book is not None:
+                book.record_piece(f"cell:{g0}:{f}", costs[f], flat)
+            report()
+
+        todo = [(rules, ((g0, f),)) for f in tasks if f not in costs]
+        executor.map(optimal.solve_piece, todo, cell_done)
+        for f in cells:
+            if len(cells[f]) <= 2:
+                costs[f], leaf = optimal.solve_piece(rules, ((g0, f),))
+                assert leaf is not None  # a playable guess's cells of one or two secrets
+                trees[f] = leaf
+        if all(costs[f] is not None for f in cells):
+            total = n + sum(costs[f] or 0 for f in cells)
+            if (total, 0) < (best[0], best[1]):
+                best[:] = [total, 0, optimal.join_cells(g0, found, trees)]
+        report()
+
+    def others() -> Iterable[tuple]:  # read as room frees: each with the best total then
+        for rank in range(1, len(roots)):
+            g, bound = roots[rank]
+            ahead = 1 if rank < best[1] else 0
+            if rank not in finished and bound < best[0] + ahead:
+                yield rules, (), min(best[0] + ahead, fail), g
+
+    def root_done(args: tuple, result: tuple[int, np.ndarray | None]) -> None:
+        nonlocal solved
+        solved += 1
+        g = args[3]
+        cost, flat = result
+        rank = rank_of[g]
+        finished.add(rank)
+        if book is not None:
+            book.record_piece(f"root:{g}", None if flat is None else cost, flat)
+        if flat is not None and (cost, rank) < (best[0], best[1]):
+            best[:] = [cost, rank, flat]
+        report()
+
+    executor.map(optimal.solve_piece, others(), root_done)
+    if best[2] is None:
+        raise StrategyError(strategy.no_tree_message())
+    return optimal.Solution(best[0], best[2]), solved, resumed
+
+
+def _evaluate_optimal(strategy: Optimal, executor: Executor, checkpoint, progress) -> Stats:
+    stop = np.zeros(1, dtype=np.int64)
+    if strategy.known_tree() is None:
+        interruptible(executor.prepare, strategy, stop=stop)  # JIT and tables: not part of the time
+    search = solve_optimal(strategy, executor, checkpoint=checkpoint, progress=progress)
+    root = search.solution.tree()
+    return Stats(
+        strategy=strategy.name,
+        rules=strategy.rules,
+        first_guess=strategy.space.code(root.guess),
+        distribution=dict(sorted(root.distribution().items())),
+        seconds=search.seconds,
+        codes=strategy.space.size,
+    )

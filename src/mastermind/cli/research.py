@@ -132,8 +132,9 @@ def _to_dict(runs: Runs | None, stats, notation) -> dict:
     "(the games are played again, recording each).",
 )  # fmt: skip
 @executor_options(
-    "Record each finished subtree in this file; the same command run again after an interruption "
-    "finishes only what is left [a file under the user cache directory, removed when done]."
+    "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
+    "command run again after an interruption finishes only what is left [a file under the user "
+    "cache directory, removed when done]."
 )
 @run_history_options
 @color_option
@@ -167,6 +168,7 @@ def evaluate(
       mastermind evaluate -p 6 -c 9 --checkpoint knuth69.jsonl     # Ctrl-C, then again: resumes
       mastermind evaluate -p 6 -c 9 --executor dask --workers 4      # a local Dask cluster
       mastermind evaluate -p 7 -c 7 --executor dask --scheduler tcp://head:8786
+      mastermind evaluate -s optimal -p 5 -c 5 --executor dask --workers 2   # root guesses split
     """
     from ..code import ENUMERATION_LIMIT
     from ..evaluation import evaluate as run

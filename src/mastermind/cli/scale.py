@@ -86,18 +86,18 @@ def make_executor(scale: dict[str, Any]) -> Iterator[Any]:
 
 
 def use_runner(player, secrets, scale: dict[str, Any], strict: bool = True) -> bool:
-    """Whether the runner computes this evaluation: a deterministic strategy, every secret, and
-    not one that computes its whole tree itself (optimal). Where the runner cannot, options that
-    only it takes are refused (``strict``) or ignored for this strategy (compare)."""
-    from ..strategies import PartitionStrategy
+    """Whether the runner computes this evaluation: a deterministic strategy and every secret;
+    for the optimal strategy, whose search is fastest in this process, only when a Dask cluster
+    or a checkpoint is asked for (the runner then splits its root search). Where the runner
+    cannot, options that only it takes are refused (``strict``) or ignored for this strategy
+    (compare)."""
+    from ..strategies.optimal import Optimal
 
-    own_tree = player.whole_tree and not isinstance(player, PartitionStrategy)
-    if secrets is None and not player.randomized and not own_tree:
+    asked = scale["executor"] != "local" or scale["checkpoint"] is not None
+    if secrets is None and not player.randomized and (asked or not isinstance(player, Optimal)):
         return True
-    if strict and (scale["executor"] != "local" or scale["checkpoint"]):
-        why = "--sample" if secrets is not None else (
-            "a randomised strategy" if player.randomized else f"{player.name}, which computes its tree itself"
-        )  # fmt: skip
+    if strict and asked:
+        why = "--sample" if secrets is not None else "a randomised strategy"
         fail(f"--executor dask and --checkpoint evaluate whole trees, cut into subtrees: not with {why}")
     return False
 
@@ -105,7 +105,9 @@ def use_runner(player, secrets, scale: dict[str, Any], strict: bool = True) -> b
 @contextmanager
 def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
     """A progress display on stderr when it is a terminal: while the tree is split, the guesses
-    chosen; then the secrets and subtrees done, with the time left. Yields the runner's callback."""
+    chosen; then the secrets and subtrees done, with the time left (for the optimal search: the
+    pieces of its root done, of those left, and the best total so far). Yields the runner's
+    callback."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -139,12 +141,19 @@ def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
                         f"{label}: splitting the tree", total=status.units, completed=status.units_done,
                         units="guesses chosen",
                     )  # fmt: skip
+                elif status.stage == "search":  # the optimal search: pieces of its root
+                    state["task"] = bar.add_task(
+                        f"{label}: searching", total=status.units, completed=status.units_done, units=""
+                    )
                 else:  # resumed work is there from the start and does not speed up the ETA
                     state["task"] = bar.add_task(
                         label, total=status.secrets, completed=status.secrets_done, units="secrets"
                     )
             if status.stage == "split":
                 bar.update(state["task"], total=status.units, completed=status.units_done)
+            elif status.stage == "search":
+                best = "" if status.best is None else f"best total {status.best:,}"
+                bar.update(state["task"], total=status.units, completed=status.units_done, units=best)
             else:
                 bar.update(
                     state["task"], completed=status.secrets_done,
@@ -162,20 +171,25 @@ def evaluate_whole(player, executor, scale: dict[str, Any], checkpoint: Path | N
     no run can resume (left by another version of the package).
     """
     from ..runner import default_checkpoint, evaluate, remove_stale_checkpoints, unit_size_for
+    from ..strategies.optimal import Optimal
 
     size = scale["unit_size"]
-    own = checkpoint is None and unit_size_for(player, size) < player.space.size
+    search = isinstance(player, Optimal)  # its root search is checkpointed piece by piece
+    own = checkpoint is None and (search or unit_size_for(player, size) < player.space.size)
+    if search and own and player.known_tree() is not None:
+        own = False  # from the cache: nothing to checkpoint
     path = default_checkpoint(player, size) if own else checkpoint
     told = False
 
     def tell(status, show: Callable[[Any], None] | None) -> None:
         nonlocal told
-        if status.stage == "solve" and not told:
+        if status.stage in ("solve", "search") and not told:
             told = True
             if status.units_done and path is not None:
+                what = "pieces of the search" if search else "subtrees"
                 click.echo(
                     f"mastermind: resuming from {path}: {status.units_done} of {status.units} "
-                    "subtrees already done", err=True,
+                    f"{what} already done", err=True,
                 )  # fmt: skip
         if show:
             show(status)

@@ -146,6 +146,32 @@ class Optimal(Strategy):
         self._tree = root
         return root
 
+    def known_tree(self) -> OptimalNode | None:
+        """The whole tree if it is at hand (found already, or in the cache), else None."""
+        if self._tree is None and self.cache:
+            self._tree = self._load()
+        return self._tree
+
+    def adopt(self, sol: Solution) -> OptimalNode:
+        """Take a whole tree searched elsewhere (by the runner, in pieces): checked against every
+        secret, kept, and cached like one searched here.
+
+        Raises:
+            ValueError: it is not a tree of this game within its guess limit.
+        """
+        everything = np.arange(self.space.size, dtype=np.int64)
+        root = check_tree(self.rules, sol.flat, everything, self.rules.max_guesses)
+        if root.cost != sol.cost or (self.first is not None and root.guess != self.first):
+            raise ValueError("not a tree of this strategy")
+        if self.cache:
+            self._save(sol)
+        self._tree = root
+        return root
+
+    def no_tree_message(self) -> str:
+        """Why there is no tree: the guess limit is too small; names the smallest that works."""
+        return self._no_tree_message(np.arange(self.space.size, dtype=np.int64))
+
     def _no_tree_message(self, everything: np.ndarray) -> str:
         limit = self.rules.max_guesses + 1
         while solve_position(self.rules, everything, left=limit, first=self.first) is None:
