@@ -6,7 +6,8 @@
         one whole evaluation, with its time, units and result (--checkpoint FILE to resume one)
     python benchmarks/dask_scale.py ctrl-c [--after 5 --repeat 3] [-- --executor dask --workers 2]
         how long `mastermind evaluate -p 6 -c 9` takes to exit after Ctrl-C (SIGINT to its process
-        group, as a terminal sends it), N seconds after its run has started
+        group, as a terminal sends it), N seconds after its run has started (--pegs, --colors for
+        another game; an empty cache of optimal trees, so `-- -s optimal` really searches)
     python benchmarks/dask_scale.py optimal [--games 5x5,4x7] [--repeat 3] [--workers 2]
         the optimal strategy's search: in this process (threads, the default path), its root in
         pieces on local threads, and its root in pieces on a LocalCluster; best of N each
@@ -118,15 +119,16 @@ def ctrl_c(args: argparse.Namespace) -> None:
     import tempfile
 
     extra = [a for a in args.extra if a != "--"]
-    print(f"mastermind evaluate -p 6 -c 9 {' '.join(extra)}: SIGINT {args.after} s after the run starts")
+    game = f"-p {args.pegs} -c {args.colors}"
+    print(f"mastermind evaluate {game} {' '.join(extra)}: SIGINT {args.after} s after the run starts")
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "run.jsonl")
             proc = subprocess.Popen(
-                [sys.executable, "-m", "mastermind.cli", "evaluate", "-p", "6", "-c", "9",
-                 "--checkpoint", path, *extra],
+                [sys.executable, "-m", "mastermind.cli", "evaluate", *game.split(), "--checkpoint", path,
+                 *extra],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                preexec_fn=_hear_ctrl_c,
+                preexec_fn=_hear_ctrl_c, env={**os.environ, "MASTERMIND_CACHE_DIR": folder},
             )  # fmt: skip
             while not os.path.exists(path) and proc.poll() is None:
                 time.sleep(0.05)
@@ -198,6 +200,8 @@ def main() -> None:
     c = sub.add_parser("ctrl-c")
     c.add_argument("--after", type=float, default=5)
     c.add_argument("--repeat", type=int, default=3)
+    c.add_argument("--pegs", type=int, default=6)
+    c.add_argument("--colors", type=int, default=9)
     c.add_argument("extra", nargs=argparse.REMAINDER)
     d = sub.add_parser("optimal")
     d.add_argument("--games", default="5x5,4x7")
