@@ -48,7 +48,7 @@ def test_play_is_saved_and_listed_and_shown(tmp_path):
     code, out, _ = run("history", "--db", db, "--json")
     [record] = json.loads(out)
     assert (record["id"], record["kind"], record["finished"], record["outcome"]) == (1, "play", True, "won")
-    assert record["rules"] == {"pegs": 3, "colors": 4, "repeats": True, "max_guesses": 10}
+    assert record["rules"] == {"pegs": 3, "colors": 4, "repeats": True, "max_guesses": 10, "blank": False}
     assert record["moves"] == [{"guess": wrong, "reply": record["moves"][0]["reply"]},
                                {"guess": secret, "reply": "3,0"}]  # fmt: skip
 

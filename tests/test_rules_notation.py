@@ -18,7 +18,7 @@ def test_presets():
     assert find_rules("super") == Rules(pegs=5, colors=8)
     bc = find_rules("Bulls-and-Cows")
     assert (bc.pegs, bc.colors, bc.repeats, bc.size) == (4, 10, False, 5040)
-    with pytest.raises(RulesError, match="classic, super, bulls-and-cows"):
+    with pytest.raises(RulesError, match="classic, super, super-blank, bulls-and-cows"):
         find_rules("chess")
 
 

@@ -2,7 +2,9 @@
 
 Input is lenient: ``"1122"``, ``"1 1 2 2"`` and ``"AABB"`` are the same classic code, and a
 feedback may be ``"1,2"`` or ``"BWW"``. Output is always in one style per game. Every parse error
-names the token it could not read and why.
+names the token it could not read and why. In a game with the blank (an empty hole, see
+:mod:`mastermind.rules`) it is written ``-`` and read as ``-`` or ``.``: ``"12-4-"``; there ``-``
+and ``.`` do not separate pegs.
 """
 
 from __future__ import annotations
@@ -35,7 +37,11 @@ STYLES = {"digits": DIGITS, "digits0": DIGITS0, "letters": LETTERS, "alnum": ALN
 _NAMES = {"digits": "digits", "digits0": "digits", "letters": "letters", "alnum": "digits and letters",
           "colors": "colours"}  # fmt: skip
 
+#: How the blank (an empty hole) is written, and every symbol read as the blank.
+BLANK, BLANK_INPUT = "-", "-."
+
 _SEPARATORS = re.compile(r"[\s,;\-_./|]+")
+_SEPARATORS_BLANK = re.compile(r"[\s,;_/|]+")  # with the blank, "-" and "." are pegs
 
 
 def default_style(colors: int) -> str:
@@ -106,13 +112,14 @@ class Notation:
     style: str = ""
 
     def __post_init__(self) -> None:
-        style = self.style or default_style(self.rules.colors)
+        colors = self.rules.real_colors
+        style = self.style or default_style(colors)
         if style not in STYLES:
             raise NotationError(f"unknown notation {quote(style)}; choose one of: {', '.join(STYLES)}")
-        if len(STYLES[style]) < self.rules.colors:
+        if len(STYLES[style]) < colors:
             raise NotationError(
                 f"notation {style!r} has only {len(STYLES[style])} symbols, "
-                f"this game has {self.rules.colors} colours"
+                f"this game has {colors} colours"
             )
         object.__setattr__(self, "style", style)
 
@@ -125,24 +132,30 @@ class Notation:
 
     @property
     def symbols(self) -> str:
-        """The symbol of each colour, in colour order."""
-        return STYLES[self.style][: self.rules.colors]
+        """The symbol of each colour, in colour order (the blank, if any, is the last: ``-``)."""
+        return STYLES[self.style][: self.rules.real_colors] + self._blank
+
+    @property
+    def _blank(self) -> str:
+        return BLANK if self.rules.blank else ""
 
     def readings(self) -> list[tuple[str, str]]:
         """Every notation a code of this game may be typed in, as (style, symbols): the game's own
-        first, then digits, letters and colours where they have a symbol for every colour."""
-        colors = self.rules.colors
+        first, then digits, letters and colours where they have a symbol for every colour (the
+        blank is ``-`` in all of them)."""
+        colors = self.rules.real_colors
         out = [(self.style, self.symbols)]
         for style in ("digits0" if colors == 10 else "digits", "letters", "colors"):
             if style != self.style and len(STYLES[style]) >= colors:
-                out.append((style, STYLES[style][:colors]))
+                out.append((style, STYLES[style][:colors] + self._blank))
         return out
 
     def describe_input(self) -> str:
         """How codes may be typed, for messages: '1-6, a-f or RGBYOP'."""
-        ways = [self.describe_symbols() if style == self.style else _span(style, symbols)
+        ways = [self._describe_own() if style == self.style else _span(style, symbols.rstrip(BLANK))
                 for style, symbols in self.readings()]  # fmt: skip
-        return ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1]
+        text = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1]
+        return text + self._describe_blank()
 
     def parse_code(self, text: str) -> Code:
         """Read a code typed in any notation that fits the game (see :meth:`readings`), in any case,
@@ -153,10 +166,12 @@ class Notation:
         ['1122', '1122', '1122', '1122']
         """
         raw = str(text).strip()
-        typed = _SEPARATORS.sub("", raw)
+        typed = (_SEPARATORS_BLANK if self.rules.blank else _SEPARATORS).sub("", raw)
         token = ascii_digits(typed).lower()
         if len(token) != len(typed):  # a letter whose lower case is longer: quote the lower case
             typed = token
+        if self.rules.blank:
+            token = "".join(BLANK if ch in BLANK_INPUT else ch for ch in token)
         if not token:
             raise NotationError("empty code: type one symbol per peg, e.g. " + self.example())
         pegs = self.rules.pegs
@@ -199,6 +214,8 @@ class Notation:
         ch = ascii_digits(str(symbol)).lower()
         if len(ch) != 1:
             return None
+        if self.rules.blank and ch in BLANK_INPUT:
+            return self.rules.blank_color
         if ch in self.symbols:
             return self.symbols.index(ch)
         found = {symbols.index(ch) for _, symbols in self.readings() if ch in symbols}
@@ -211,10 +228,17 @@ class Notation:
         return text.upper() if self.style == "colors" else text
 
     def describe_symbols(self) -> str:
-        s = self.symbols
+        """The game's own symbols, for messages: '1-6', or 'R=red, G=green, ...'."""
+        return self._describe_own() + self._describe_blank()
+
+    def _describe_own(self) -> str:
+        s = STYLES[self.style][: self.rules.real_colors]
         if self.style == "colors":
             return ", ".join(f"{i.upper()}={n}" for i, n in zip(s, COLOR_NAMES, strict=False))
-        return f"{s[0]}-{s[-1]}"
+        return f"{s[0]}-{s[-1]}" if len(s) > 1 else s
+
+    def _describe_blank(self) -> str:
+        return ", or - (also .) for an empty hole" if self.rules.blank else ""
 
     def example(self) -> str:
         """A valid example code of this game, for messages."""

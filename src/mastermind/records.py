@@ -5,8 +5,13 @@ A record holds only JSON types (codes are written in the game's own notation, re
 and reading it back gives the same game. Every record carries ``version``; a record from a newer
 version of the package is refused rather than misread.
 
+Version 2 added ``blank`` to the rules (a game with an empty hole as its last colour); a version-1
+record has no blank and reads as such.
+
 >>> rules_from_dict(rules_to_dict(Rules(pegs=5, colors=8, max_guesses=12)))
 Rules(pegs=5, colors=8, max_guesses=12)
+>>> rules_from_dict(rules_to_dict(Rules(pegs=5, colors=9, blank=True)))
+Rules(pegs=5, colors=9, blank=True)
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from .notation import Notation
 from .rules import Rules
 
 #: The version of the record layout written by this package.
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 
 def package_version() -> str:
@@ -34,11 +39,13 @@ def package_version() -> str:
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    """The rules as JSON: ``colors`` counts the blank, which ``blank`` says is the last colour."""
     return {
         "pegs": rules.pegs,
         "colors": rules.colors,
         "repeats": rules.repeats,
         "max_guesses": rules.max_guesses,
+        "blank": rules.blank,
     }
 
 
@@ -49,6 +56,7 @@ def rules_from_dict(data: dict[str, Any]) -> Rules:
             colors=data["colors"],
             repeats=data["repeats"],
             max_guesses=data["max_guesses"],
+            blank=data.get("blank", False),  # absent before version 2
         )
     except (KeyError, TypeError) as err:
         raise RecordError(f"a record's rules are incomplete: {err}") from None

@@ -60,6 +60,7 @@ class Stats:
             "colors": self.rules.colors,
             "repeats": self.rules.repeats,
             "max_guesses": self.rules.max_guesses,
+            "blank": self.rules.blank,
             "codes": self.codes,
             "games": self.games,
             "sample": self.sample,

@@ -1,4 +1,11 @@
-"""The rules of a game: how many pegs, how many colours, whether colours repeat, how many guesses."""
+"""The rules of a game: how many pegs, how many colours, whether colours repeat, how many guesses.
+
+A game may be played with a *blank*: an empty hole used as one more colour, as the 8-colour game is
+played with 9 "colours" when a hole may be left empty (Super Mastermind). The blank is counted in
+``colors`` and is always the last colour (``colors - 1``): to every search, table and kernel it is a
+colour like any other, and feedback scores it as one. Only the way codes are written (``-``) and
+shown (an empty hole) differs.
+"""
 
 from __future__ import annotations
 
@@ -20,12 +27,18 @@ class Rules:
     Rules(pegs=4, colors=6)
     >>> Rules(pegs=4, colors=10, repeats=False).size
     5040
+    >>> Rules(pegs=5, colors=9, blank=True).describe()
+    '5 pegs, 8 colours and the blank, repeats allowed'
+
+    ``colors`` counts every kind of peg, the blank included when ``blank`` is set: the blank is the
+    last colour, ``colors - 1``. A blank needs repeats (any number of holes may be left empty).
     """
 
     pegs: int = 4
     colors: int = 6
     repeats: bool = True
     max_guesses: int = 10
+    blank: bool = False
 
     def __post_init__(self) -> None:
         for name in ("pegs", "colors", "max_guesses"):
@@ -34,8 +47,15 @@ class Rules:
                 raise RulesError(f"{name.replace('_', ' ')} must be a whole number, not {value!r}")
         if not MIN_PEGS <= self.pegs <= MAX_PEGS:
             raise RulesError(f"pegs must be {MIN_PEGS} to {MAX_PEGS}, not {self.pegs}")
+        if not isinstance(self.blank, bool):
+            raise RulesError(f"blank must be true or false, not {self.blank!r}")
         if not MIN_COLORS <= self.colors <= MAX_COLORS:
-            raise RulesError(f"colours must be {MIN_COLORS} to {MAX_COLORS}, not {self.colors}")
+            counted = " (the blank counted as one)" if self.blank else ""
+            raise RulesError(f"colours must be {MIN_COLORS} to {MAX_COLORS}{counted}, not {self.colors}")
+        if self.blank and not self.repeats:
+            raise RulesError(
+                "the blank needs repeats: it is an empty hole, and any number of holes may be left empty"
+            )
         if not self.repeats and self.colors < self.pegs:
             raise RulesError(
                 f"without repeated colours, {self.pegs} pegs need at least {self.pegs} colours "
@@ -54,9 +74,21 @@ class Rules:
         """How many feedback integers exist: black * (pegs + 1) + white < (pegs + 1) ** 2."""
         return (self.pegs + 1) ** 2
 
+    @property
+    def real_colors(self) -> int:
+        """The colours of real pegs: ``colors`` less the blank."""
+        return self.colors - 1 if self.blank else self.colors
+
+    @property
+    def blank_color(self) -> int | None:
+        """The colour number of the blank (the last colour), or None in a game without it."""
+        return self.colors - 1 if self.blank else None
+
     def describe(self) -> str:
         """A short human description, e.g. '4 pegs, 6 colours, repeats allowed'."""
         rep = "repeats allowed" if self.repeats else "no repeats"
+        if self.blank:
+            return f"{plural(self.pegs, 'peg')}, {plural(self.real_colors, 'colour')} and the blank, {rep}"
         return f"{plural(self.pegs, 'peg')}, {plural(self.colors, 'colour')}, {rep}"
 
     def __repr__(self) -> str:
@@ -65,18 +97,22 @@ class Rules:
             extra += ", repeats=False"
         if self.max_guesses != 10:
             extra += f", max_guesses={self.max_guesses}"
+        if self.blank:
+            extra += ", blank=True"
         return f"Rules(pegs={self.pegs}, colors={self.colors}{extra})"
 
 
 PRESETS: dict[str, Rules] = {
     "classic": Rules(pegs=4, colors=6),
     "super": Rules(pegs=5, colors=8),
+    # Super Mastermind with empty holes allowed: 8 colours and the blank as a ninth
+    "super-blank": Rules(pegs=5, colors=9, blank=True),
     "bulls-and-cows": Rules(pegs=4, colors=10, repeats=False),
 }
 
 
 def find_rules(name: str) -> Rules:
-    """The preset called ``name`` (classic, super, bulls-and-cows)."""
+    """The preset called ``name`` (classic, super, super-blank, bulls-and-cows)."""
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     try:
         return PRESETS[key]

@@ -36,7 +36,7 @@ class Main(click.Group):
 def cli() -> None:
     """Mastermind: play, solve, and study codebreaking strategies.
 
-    Every command takes the game options (--pegs, --colors, --no-repeats, --preset,
+    Every command takes the game options (--pegs, --colors, --no-repeats, --blank, --preset,
     --max-guesses) and --help. Codes are written 1122 (or AABB); replies BLACK,WHITE (1,0)
     or key pegs (BW); a history is GUESS=REPLY items: 1122=1,0 1344=0,1.
 

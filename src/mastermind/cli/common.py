@@ -36,15 +36,19 @@ def _rules_from(options: dict[str, Any]):
 
     base = find_rules(options["preset"]) if options["preset"] is not None else PRESETS["classic"]
     pegs = options["pegs"] if options["pegs"] is not None else base.pegs
-    colors = options["colors"] if options["colors"] is not None else base.colors
+    colors = options["colors"] if options["colors"] is not None else base.real_colors
     repeats = base.repeats and not options["no_repeats"]
+    blank = base.blank or options["blank"]
     max_guesses = options["max_guesses"] if options["max_guesses"] is not None else base.max_guesses
-    rules = Rules(pegs=pegs, colors=colors, repeats=repeats, max_guesses=max_guesses)
+    # --colors counts real pegs; the Rules count the blank as one more colour
+    rules = Rules(pegs=pegs, colors=colors + blank, repeats=repeats, max_guesses=max_guesses, blank=blank)
     if options["preset"] is not None and rules != base:  # say which wins: the options given
-        names = ("pegs", "colors", "max_guesses")
-        changed = [f"--{name.replace('_', '-')} {getattr(rules, name)}" for name in names
-                   if getattr(rules, name) != getattr(base, name)]  # fmt: skip
+        given = {"pegs": rules.pegs, "colors": rules.real_colors, "max_guesses": rules.max_guesses}
+        preset = {"pegs": base.pegs, "colors": base.real_colors, "max_guesses": base.max_guesses}
+        changed = [f"--{name.replace('_', '-')} {value}" for name, value in given.items()
+                   if value != preset[name]]  # fmt: skip
         changed += ["--no-repeats"] if rules.repeats != base.repeats else []
+        changed += ["--blank"] if rules.blank != base.blank else []
         limit = f", {rules.max_guesses} guesses" if rules.max_guesses != base.max_guesses else ""
         click.echo(
             f"mastermind: note: preset {base_name(options['preset'])} with {' '.join(changed)} is "
@@ -66,12 +70,18 @@ def game_options(command: Callable) -> Callable:
     @click.option(
         "--preset",
         metavar="NAME",
-        help="classic (4x6), super (5x8) or bulls-and-cows (4 of 10 digits, no repeats). The other "
-        "game options given override its values (--preset super --pegs 4: 4 pegs, 8 colours).",
+        help="classic (4x6), super (5x8), super-blank (5x8 and the blank) or bulls-and-cows (4 of 10 "
+        "digits, no repeats). The other game options given override its values (--preset super "
+        "--pegs 4: 4 pegs, 8 colours).",
     )
     @click.option("--pegs", "-p", type=int, metavar="N", help="Pegs per code, 1-10 [4].")
     @click.option("--colors", "--colours", "-c", type=int, metavar="N", help="Colours, 2-36 [6].")
     @click.option("--no-repeats", is_flag=True, help="A colour may appear only once in a code.")
+    @click.option(
+        "--blank", is_flag=True,
+        help="One more colour: the blank, a hole left empty, written - or . (a code that starts "
+        "with it as an argument: .123, not -123, which reads as an option).",
+    )  # fmt: skip
     @click.option("--max-guesses", type=int, metavar="N", help="Guesses allowed per game [10].")
     @click.option(
         "--notation", type=click.Choice(["digits", "letters", "colors"]), metavar="STYLE",
@@ -82,11 +92,11 @@ def game_options(command: Callable) -> Callable:
     )  # fmt: skip
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:
-        keys = ("preset", "pegs", "colors", "no_repeats", "max_guesses")
+        keys = ("preset", "pegs", "colors", "no_repeats", "blank", "max_guesses")
         options = {k: kwargs.pop(k) for k in keys}
         kwargs["rules"] = _rules_from(options)
         style = kwargs.pop("notation")
-        if style == "digits" and kwargs["rules"].colors == 10:
+        if style == "digits" and kwargs["rules"].real_colors == 10:
             style = "digits0"
         if style:
             from ..notation import Notation
@@ -291,13 +301,18 @@ def peg_style(color: int) -> str:
     return f"bold black on color({16 + (color * 37) % 216})"
 
 
+#: The blank is an empty hole: its symbol on no colour.
+BLANK_STYLE = "dim"
+
+
 def code_text(notation, code):
     from rich.text import Text
 
     text = Text()
     symbols = notation.format_code(code)
+    blank = notation.rules.blank_color
     for color, symbol in zip(code, symbols, strict=True):
-        text.append(f" {symbol} ", style=peg_style(color))
+        text.append(f" {symbol} ", style=BLANK_STYLE if color == blank else peg_style(color))
     return text
 
 

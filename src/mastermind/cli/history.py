@@ -14,8 +14,11 @@ from .common import board, color_option, console_for, db_option, fail, open_stor
 
 
 def short_rules(rules: dict[str, Any]) -> str:
-    """4x6, 3x5 no repeats; /N when the guesses allowed are not the usual 10."""
-    text = f"{rules['pegs']}x{rules['colors']}"
+    """4x6, 3x5 no repeats, 5x8+blank; /N when the guesses allowed are not the usual 10."""
+    if rules.get("blank"):
+        text = f"{rules['pegs']}x{rules['colors'] - 1}+blank"
+    else:
+        text = f"{rules['pegs']}x{rules['colors']}"
     if not rules["repeats"]:
         text += " no repeats"
     if rules["max_guesses"] != 10:

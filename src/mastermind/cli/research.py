@@ -356,6 +356,7 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
             "colors": rules.colors,
             "repeats": rules.repeats,
             "max_guesses": rules.max_guesses,
+            "blank": rules.blank,
             "tree": root.to_dict(notation, depth),
         }
         click.echo(json.dumps(out))
