@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._kernels import feedback
-from ._kernels import optimal as kernel
 from ._kernels.tables import tables_of
 from .code import CodeSpace
 from .feedback import possible_feedbacks
@@ -46,6 +44,19 @@ STACK_PER_CODE, ARENA_PER_CODE, BUFFER_EXTRA = 32, 16, 4096
 #: Largest game whose reply matrix (size**2 bytes, 268 MB at this size) is built; larger games
 #: compute each reply where it is needed (slower, and the same tree).
 MATRIX_LIMIT = 1 << 14
+
+
+def _kernel():
+    """The compiled search, imported (numba with it) only when a search is made."""
+    from ._kernels import optimal
+
+    return optimal
+
+
+def _feedback():
+    from ._kernels import feedback
+
+    return feedback
 
 
 @dataclass
@@ -104,15 +115,15 @@ class SearchGame:
         self.space = space
         self.codes = codes = tables_of(space)
         b = len(possible_feedbacks(rules.pegs, rules.colors, rules.repeats)) - 1
-        lb, dmin = kernel.bounds(space.size, b)
+        lb, dmin = _kernel().bounds(space.size, b)
         cmask = np.zeros(space.size, dtype=np.int64)
         for i in range(rules.pegs):
             cmask |= np.int64(1) << codes.digits[:, i].astype(np.int64)
         dlb = np.zeros(space.size + 1, dtype=np.int64)
         dlb[:-1] = np.diff(lb)
-        fbm = kernel.reply_matrix(codes) if matrix else np.zeros((0, 0), dtype=np.uint8)
-        self.t = kernel.SearchTables(fbm, codes, codes.digits, cmask, lb, dlb, dmin, rules.pegs,
-                                     rules.colors, rules.repeats, b)  # fmt: skip
+        fbm = _kernel().reply_matrix(codes) if matrix else np.zeros((0, 0), dtype=np.uint8)
+        self.t = _kernel().SearchTables(fbm, codes, codes.digits, cmask, lb, dlb, dmin, rules.pegs,
+                                        rules.colors, rules.repeats, b)  # fmt: skip
         self.win = rules.pegs * (rules.pegs + 1)
         #: cell counts fit 16 bits below 65,536 codes
         self.count_type = np.uint16 if space.size < 1 << 16 else np.uint32
@@ -126,10 +137,13 @@ class SearchGame:
         """The guesses the search tries at S, in its order, and their bounds (see the kernel)."""
         if ctl is None:
             ctl = np.zeros(4, dtype=np.int64)
-        return kernel.root_guesses(self.t, S, left, np.int64(budget), *sym, self.new_counts(), ctl)
+        codes, bounds = _kernel().root_guesses(self.t, S, left, np.int64(budget), *sym, self.new_counts(),
+                                               ctl)  # fmt: skip
+        order = np.lexsort((codes, bounds))  # by bound, then code
+        return codes[order], bounds[order]
 
     def group(self, guesses: Sequence[int]) -> tuple[np.ndarray, int, np.int64]:
-        g, m, used = kernel.history_group(self.t.digits, np.asarray(guesses, dtype=np.int64),
+        g, m, used = _kernel().history_group(self.t.digits, np.asarray(guesses, dtype=np.int64),
                                           self.t.pegs, self.t.colors)  # fmt: skip
         return g, int(m), np.int64(used)
 
@@ -187,7 +201,7 @@ class _Run:
         ctl = np.zeros(4, dtype=np.int64)
         with self.lock:
             if self.stopped or scope.dead():
-                ctl[kernel.STOP] = 1
+                ctl[_kernel().STOP] = 1
             for s in scope.chain():
                 s.ctls[id(ctl)] = ctl
         return ctl
@@ -196,19 +210,19 @@ class _Run:
         with self.lock:
             for s in scope.chain():
                 del s.ctls[id(ctl)]
-            self.nodes += int(ctl[kernel.NODES])
+            self.nodes += int(ctl[_kernel().NODES])
 
     def fail(self, scope: _Scope) -> None:
         with self.lock:
             scope.failed = True
             for ctl in scope.ctls.values():
-                ctl[kernel.STOP] = 1
+                ctl[_kernel().STOP] = 1
 
     def interrupt(self) -> None:
         with self.lock:
             self.stopped = True
             for ctl in self.root.ctls.values():
-                ctl[kernel.STOP] = 1
+                ctl[_kernel().STOP] = 1
 
     def wait(self, futures) -> None:
         """Wait for the futures, polling so that Ctrl-C in this thread stops every search."""
@@ -271,21 +285,21 @@ class _Run:
         while True:
             ctl = self.start(scope)
             try:
-                cost = int(kernel.solve(t, cell, left, np.int64(min(budget, FAIL)), group, m,
+                cost = int(_kernel().solve(t, cell, left, np.int64(min(budget, FAIL)), group, m,
                                         used, first, mine.stack, mine.arena, ctl, mine.counts,
                                         mine.bnd, mine.bits, mine.rowbuf))  # fmt: skip
             finally:
                 self.finish(scope, ctl)
-            if ctl[kernel.OVERFLOW]:
+            if ctl[_kernel().OVERFLOW]:
                 mine.stack = np.empty(2 * len(mine.stack), dtype=np.int64)
                 mine.arena = np.empty(2 * len(mine.arena), dtype=np.int64)
                 continue
-            if ctl[kernel.STOP] or cost >= min(budget, FAIL):  # a failed search costs FAIL
+            if ctl[_kernel().STOP] or cost >= min(budget, FAIL):  # a failed search costs FAIL
                 return FAIL, None
-            return cost, mine.arena[: ctl[kernel.END]].copy()
+            return cost, mine.arena[: ctl[_kernel().END]].copy()
 
 
-FAIL = int(kernel.BIG)
+FAIL = 1 << 60  # the kernel's BIG: no tree
 
 
 def _leaf(game: SearchGame, cell: np.ndarray) -> tuple[int, np.ndarray]:
@@ -293,7 +307,7 @@ def _leaf(game: SearchGame, cell: np.ndarray) -> tuple[int, np.ndarray]:
     if len(cell) == 1:
         return 1, np.array([cell[0], 1], dtype=np.int64)
     a, b = int(cell[0]), int(cell[1])
-    return 3, np.array([a, 3, feedback.replies(game.codes, a, cell[1:])[0], b, 1], dtype=np.int64)
+    return 3, np.array([a, 3, _feedback().replies(game.codes, a, cell[1:])[0], b, 1], dtype=np.int64)
 
 
 def solve_position(
@@ -449,7 +463,7 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
     ``tick(cells solved, cells)`` as they are solved."""
     game = run.game
     n = len(S)
-    split = feedback.cells(game.codes, g, S)
+    split = _feedback().cells(game.codes, g, S)
     cells = {f: cell for f, cell in split if f != game.win}
     found = len(cells) < len(split)
     if any(len(c) == n or int(game.t.dmin[len(c)]) > left - 1 for c in cells.values()):
@@ -523,7 +537,7 @@ def piece_secrets(rules: Rules, history: Sequence[tuple[int, int]]) -> np.ndarra
     game = game_of(rules)
     S = np.arange(game.space.size, dtype=np.int64)
     for g, f in history:
-        S = S[feedback.replies(game.codes, g, S) == f]
+        S = S[_feedback().replies(game.codes, g, S) == f]
     return S
 
 
@@ -574,9 +588,13 @@ def join_cells(guess: int, found: bool, trees: dict[int, np.ndarray]) -> np.ndar
 
 def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -> OptimalNode:
     """Parse a tree and confirm that it finds every secret of ``secrets`` (and nothing else)
-    within ``left`` guesses, each reply leading where it says. Raises ValueError if not."""
+    within ``left`` guesses, each reply leading where it says. Raises ValueError if not.
+
+    The replies are scored with numpy, pair by pair along the tree (as many pairs as the tree's
+    total of guesses), so that a cached tree is checked without the compiled kernels."""
+    from ._kernels.reference import feedback_against
+
     space = CodeSpace.of(rules)
-    codes = tables_of(space)
     win = rules.pegs * (rules.pegs + 1)
     root = parse(flat)
     stack: list[tuple[OptimalNode, np.ndarray, int]] = [(root, np.unique(secrets), left)]
@@ -586,7 +604,8 @@ def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -
             raise ValueError("the tree is deeper than the guess limit")
         if not 0 <= node.guess < space.size:
             raise ValueError("a guess out of range")
-        cells = dict(feedback.cells(codes, node.guess, S))
+        replies = feedback_against(space, node.guess, S)
+        cells = {int(f): S[replies == f] for f in np.unique(replies)}
         found = node.size - sum(c.size for c in node.children.values())
         if node.size != len(S) or found != int(win in cells):
             raise ValueError("a node's secrets do not match its guess")

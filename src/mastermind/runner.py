@@ -39,7 +39,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import optimal
-from ._kernels import feedback
 from ._kernels.tables import tables_of
 from .errors import CheckpointError, ExecutorError, StrategyError
 from .feedback import Feedback
@@ -180,6 +179,8 @@ def _state(strategy: Strategy, history: History, candidates: np.ndarray | None =
 def candidates_after(strategy: Strategy, history: History) -> np.ndarray:
     """The secrets (ascending code indices) that give ``history``'s replies."""
     space = strategy.space
+    from ._kernels import feedback  # numba, only when a tree is walked
+
     tables = tables_of(space)
     cands = np.arange(space.size, dtype=np.int64)
     for g, f in history:
@@ -250,6 +251,8 @@ def plan(strategy: Strategy, unit_size: int | None = None, *, choose: Chooser | 
         result.units.append(Unit(spec, (), space.size))
         result.candidates["root"] = everything
         return result
+    from ._kernels import feedback  # numba, only when a tree is cut
+
     tables = tables_of(space)
     pegs = strategy.rules.pegs
     win = pegs * (pegs + 1)
@@ -1061,6 +1064,8 @@ def _search(strategy: Optimal, executor: Executor, book: Checkpoint | None,
         raise StrategyError(strategy.no_tree_message())
     rank_of = {g: r for r, (g, _) in enumerate(roots)}
     g0 = roots[0][0]
+    from ._kernels import feedback  # numba: a search is made
+
     cells = dict(feedback.cells(game.codes, g0, S))
     found = cells.pop(win, None) is not None
     playable = all(len(c) < n and int(dmin[len(c)]) <= left - 1 for c in cells.values())

@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._kernels import feedback as kfeedback
 from ._kernels.tables import tables_of
 from .errors import StrategyError
 from .feedback import Feedback
@@ -52,6 +51,8 @@ def walk(
         return
     win = pegs * (pegs + 1)
     code = space.code(guess)
+    from ._kernels import feedback as kfeedback  # numba, only when a game is walked
+
     for f, group in kfeedback.cells(tables_of(space), guess, cands):
         if f == win:
             distribution[depth] = distribution.get(depth, 0) + 1

@@ -9,7 +9,8 @@ or from the colour counts where that table would be too big.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 _LOW4 = np.int64(0x1111111111111111)
 _LOW8 = np.int64(0x0101010101010101)

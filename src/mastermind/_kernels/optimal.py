@@ -45,10 +45,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
 
-from .feedback import blacks, counting_sort, replies
+from .feedback import blacks, counting_sort
 from .feedback import reply as code_reply
+from .jit import njit, prange
 from .workspace import carve
 
 BIG = np.int64(1 << 60)
@@ -92,9 +92,9 @@ def reply_matrix(t):
     """The reply of every code (row, as guess) to every code (column, as secret)."""
     n = t.digits.shape[0]
     out = np.empty((n, n), dtype=np.uint8)
-    everything = np.arange(n)
     for g in prange(n):
-        out[g] = replies(t, g, everything)
+        for j in range(n):
+            out[g, j] = code_reply(t, np.int64(g), np.int64(j))
     return out
 
 
@@ -694,9 +694,10 @@ def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, 
 
 @njit(cache=True, nogil=True)
 def root_guesses(t, S, left, budget, group, m, used, counts, ctl):
-    """The playable least guesses at S with bound below ``budget``: (codes, bounds) in the
-    order the search tries them (bound, then code); none if ``ctl[STOP]`` is set meanwhile.
-    ``counts`` is scratch as for :func:`solve`."""
+    """The playable least guesses at S with bound below ``budget``: (codes, bounds), unordered
+    (the search tries them by bound, then code: the caller sorts them, so that the JIT need not
+    compile a sort); none if ``ctl[STOP]`` is set meanwhile. ``counts`` is scratch as for
+    :func:`solve`."""
     colors = t.colors
     size = t.digits.shape[0]
     bnd = np.zeros(size, dtype=np.int64)
@@ -706,10 +707,10 @@ def root_guesses(t, S, left, budget, group, m, used, counts, ctl):
     gbound = np.zeros(size, dtype=np.int64)
     relabel = np.zeros(colors, dtype=np.int64)
     absent_list = np.zeros(colors, dtype=np.int64)
-    k = bound_guesses(t, S, S.shape[0], left, budget, group, 0, m, used, counts, bnd, bits, rowbuf,
-                      glist, gbound, relabel, absent_list, ctl)  # fmt: skip
-    order = np.argsort(gbound[:k] * size + glist[:k])
-    return glist[:k][order], gbound[:k][order]
+    zero = np.int64(0)  # not a literal 0: the same compiled bound_guesses as the search's
+    k = bound_guesses(t, S, np.int64(S.shape[0]), left, budget, group, zero, m, used, counts, bnd,
+                      bits, rowbuf, glist, gbound, relabel, absent_list, ctl)  # fmt: skip
+    return glist[:k].copy(), gbound[:k].copy()
 
 
 @njit(cache=True, nogil=True)
@@ -720,9 +721,11 @@ def history_group(digits, guesses, pegs, colors):
     for i in range(2, pegs + 1):
         count *= i
     perms = np.empty((count, pegs), dtype=np.int64)
-    a = np.arange(pegs)
+    a = np.empty(pegs, dtype=np.int64)
     c = np.zeros(pegs, dtype=np.int64)
-    perms[0] = a
+    for i in range(pegs):
+        a[i] = i
+        perms[0, i] = i
     k = 1
     i = 0
     while i < pegs:
@@ -731,7 +734,8 @@ def history_group(digits, guesses, pegs, colors):
                 a[0], a[i] = a[i], a[0]
             else:
                 a[c[i]], a[i] = a[i], a[c[i]]
-            perms[k] = a
+            for j in range(pegs):  # element by element: no broadcasting for the JIT to compile
+                perms[k, j] = a[j]
             k += 1
             c[i] += 1
             i = 0
@@ -751,8 +755,11 @@ def history_group(digits, guesses, pegs, colors):
     ext = np.empty(2 * colors, dtype=np.int64)
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
-        m = child_group(digits, g, group, 0, m, used, pegs, colors, out, 0, ext)
-        group[: m * w] = out[: m * w]
+        zero = np.int64(0)  # not a literal 0: the same compiled child_group as the search's
+        m = child_group(digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors),
+                        out, zero, ext)  # fmt: skip
+        for j in range(m * w):
+            group[j] = out[j]
         for i in range(pegs):
             used |= np.int64(1) << np.int64(digits[g, i])
     # the identity first: it is always there, and it rejects the most

@@ -23,7 +23,8 @@ nowhere are remembered (different prefixes often leave the same state: see :func
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 
 @njit(cache=True)
@@ -142,7 +143,9 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out, memo_a
     # later) and no shared colour (the prefix has it at least as often as any guess): every dead
     # colour then leaves the same rows to satisfy, so if one leads nowhere, all do.
     most = np.zeros(colors, dtype=np.int64)
-    last = np.full(colors, -1, dtype=np.int64)
+    last = np.zeros(colors, dtype=np.int64)
+    for c in range(colors):
+        last[c] = -1
     for r in range(nrows):
         for i in range(pegs):
             c = guesses[r, i]
@@ -152,7 +155,8 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out, memo_a
     # nowhere, it is remembered, and prefixes that reach it again are dropped at once.
     cap = most.copy()
     if not repeats:
-        cap = np.maximum(cap, 1)  # a colour used once is then unavailable
+        for c in range(colors):
+            cap[c] = max(cap[c], 1)  # a colour used once is then unavailable
     key = np.zeros(1 + nrows + colors, dtype=np.int8)
     keys = np.zeros((1, key.shape[0]), dtype=np.int8)
     filled = np.zeros(1, dtype=np.bool_)
@@ -177,7 +181,8 @@ def first_consistent(guesses, blacks, shared, table, repeats, start, out, memo_a
                 h = _signature(key, k + 1, black[k + 1], used, cap)
                 i, there = _slot(keys, filled, key, h)
                 if not there:
-                    keys[i] = key
+                    for q in range(key.shape[0]):  # element by element: nothing to broadcast
+                        keys[i, q] = key[q]
                     filled[i] = True
                     stored += 1
             used[c] -= 1

@@ -22,9 +22,9 @@ candidate, then to the lowest index.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
 from .feedback import blacks, counting_sort, reply
+from .jit import njit, prange
 from .reference import ENTROPY, MAX_CLASS, MOST_PARTS, SUM_SQUARES
 from .workspace import carve, size_of
 
@@ -313,9 +313,10 @@ def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, ma
 
     Fills ``work[0 : max_depth + 1]``: entry k >= 1 counts the secrets found with the k-th
     guess, entry 0 is the node's guess: ``first`` if it is >= 0, else the strategy's choice;
-    ``depth0`` is that guess's number. With ``choose_only`` only the guess is computed. This is
-    the one serial entry point, so the JIT compiles the search once for every use. When
-    ``stop[0]`` is set (by another thread) it returns at once, leaving ``work`` meaningless.
+    ``depth0`` is that guess's number. With ``choose_only`` only the guess is computed. It calls
+    :func:`choose`, compiled once for both: a command that only needs a guess (solve, a hint)
+    calls :func:`choose` alone and compiles no more. When ``stop[0]`` is set (by another
+    thread) it returns at once, leaving ``work`` meaningless.
     """
     n = cands_in.shape[0]
     pegs = t.pegs

@@ -7,7 +7,7 @@ buffer with :func:`carve`, so the two can never disagree. Kernels then allocate 
 
 from __future__ import annotations
 
-from numba import njit
+from .jit import njit
 
 
 @njit(cache=True, inline="always")

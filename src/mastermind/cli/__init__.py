@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from .common import fail
+from .common import compile_notice, fail
 
 
 class Main(click.Group):
@@ -20,7 +20,8 @@ class Main(click.Group):
         from ..errors import MastermindError
 
         try:
-            return super().invoke(ctx)
+            with compile_notice():  # a cold numba cache: say why the first run is slow
+                return super().invoke(ctx)
         except MastermindError as err:
             fail(str(err))
         except click.UsageError as err:

@@ -178,19 +178,93 @@ def strategy_option(command: Callable) -> Callable:
     )(command)  # fmt: skip
 
 
+#: What a terminal is told while the JIT compiles kernels (the first run of a command, or after an
+#: upgrade; later runs load them from numba's cache).
+COMPILING = "compiling the search kernels once (a few seconds)..."
+
+#: The live displays on screen (progress bars, spinners), innermost last: each takes a note to
+#: show (or None to take it away), so that the compile notice does not write across them.
+_live_notes: list[Callable[[str | None], None]] = []
+
+
+class CompileNotice:
+    """One line on a terminal while the JIT compiles: written when compiling starts and erased
+    when it ends; inside a progress bar or spinner it is shown there instead."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.shown = False
+
+    def __call__(self, started: bool) -> None:
+        if _live_notes:
+            _live_notes[-1](COMPILING if started else None)
+        elif started and not self.shown:
+            self.stream.write(COMPILING)
+            self.stream.flush()
+            self.shown = True
+        elif not started:
+            self.clear()
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * len(COMPILING) + "\r")
+            self.stream.flush()
+            self.shown = False
+
+
+@contextmanager
+def compile_notice(stream: Any = None) -> Iterator[CompileNotice | None]:
+    """While the command runs: the compile notice on ``stream`` (stderr), if it is a terminal."""
+    stream = stream if stream is not None else sys.stderr
+    if not stream.isatty():
+        yield None
+        return
+    from .._kernels import on_compile  # imports no numba
+
+    notice = CompileNotice(stream)
+    remove = on_compile(notice)
+    try:
+        yield notice
+    finally:
+        remove()
+        notice.clear()
+
+
+@contextmanager
+def live_note(note: Callable[[str | None], None]) -> Iterator[None]:
+    _live_notes.append(note)
+    try:
+        yield
+    finally:
+        _live_notes.remove(note)
+
+
+def progress_note(bar, **fields: Any) -> Callable[[str | None], None]:
+    """A note shown as one more line of a rich Progress (a pulsing bar), removed when done."""
+    task: list = []
+
+    def note(text: str | None) -> None:
+        if text and not task:
+            task.append(bar.add_task(text, total=None, **fields))
+        elif text is None and task:
+            bar.remove_task(task.pop())
+
+    return note
+
+
 @contextmanager
 def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr when it is a terminal; yields the callback to advance it."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
     console = console_for(stderr=True)  # honours --no-color and NO_COLOR like every other output
     if not console.is_terminal:
         yield None
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
     with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeElapsedColumn(), console=console, transient=True,
-    ) as bar:  # fmt: skip
+    ) as bar, live_note(progress_note(bar)):  # fmt: skip
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
 
@@ -204,16 +278,16 @@ def search_progress(player, label: str) -> Iterator[None]:
     if not hasattr(player, "progress"):
         yield
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     console = console_for(stderr=True)
     if not console.is_terminal:
         yield
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[best]}"), TimeElapsedColumn(), console=console, transient=True,
-    ) as bar:  # fmt: skip
+    ) as bar, live_note(progress_note(bar, best="")):  # fmt: skip
         task = bar.add_task(f"{label}: searching", total=None, best="")
 
         def update(done: int, of: int, best: int | None) -> None:
@@ -247,11 +321,15 @@ def make_player(name: str, rules, seed: int | None, first: str | None = None):
     return player
 
 
-def thinking(console, who: str):
+@contextmanager
+def thinking(console, who: str) -> Iterator[None]:
     """A spinner while a strategy thinks, on a terminal only (it leaves nothing behind)."""
-    from contextlib import nullcontext
-
-    return console.status(f"{who} is thinking...") if console.is_terminal else nullcontext()
+    if not console.is_terminal:
+        yield
+        return
+    text = f"{who} is thinking..."
+    with console.status(text) as status, live_note(lambda note: status.update(f"{text} {note or ''}")):
+        yield
 
 
 def parse_history(rules, items: tuple[str, ...]) -> list:

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from .common import console_for, fail
+from .common import console_for, fail, live_note, progress_note
 
 
 def executor_options(checkpoint_help: str) -> Callable[[Callable], Callable]:
@@ -108,6 +108,10 @@ def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
     chosen; then the secrets and subtrees done, with the time left (for the optimal search: the
     pieces of its root done, of those left, and the best total so far). Yields the runner's
     callback."""
+    console = console_for(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -117,15 +121,11 @@ def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
         TimeRemainingColumn,
     )
 
-    console = console_for(stderr=True)
-    if not console.is_terminal:
-        yield None
-        return
     with Progress(
         TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[units]}"), TimeElapsedColumn(), TimeRemainingColumn(),
         console=console, transient=True,
-    ) as bar:  # fmt: skip
+    ) as bar, live_note(progress_note(bar, units="")):  # fmt: skip
         # Until the runner first reports (choosing the first guess of a big game takes a while), a
         # pulsing bar and the time elapsed show that work is going on.
         first = bar.add_task(f"{label}: choosing the first guess", total=None, units="")

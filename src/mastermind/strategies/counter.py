@@ -14,11 +14,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._kernels import search
 from ..code import Code
 from ..rules import Rules
 from ..solver import SolverState, contradiction
 from .base import Strategy
+
+
+def _search():
+    """The compiled search, imported (numba with it) only when the counter first plays."""
+    from .._kernels import search
+
+    return search
 
 #: How many answers the counter remembers to start later searches from.
 _MEMORY = 4096
@@ -53,7 +59,7 @@ class Counter(Strategy):
         self.tables: bool = self.settings["tables"]
         # An instance attribute: with numeric order the strategy is deterministic.
         self.randomized = self.tables  # type: ignore[misc]
-        self.table = search.identity_table(rules.pegs, rules.colors)
+        self.table = _search().identity_table(rules.pegs, rules.colors)
         self._answers: dict[tuple, np.ndarray] = {}
         if self.tables:
             self.new_game(np.random.default_rng())
@@ -80,9 +86,9 @@ class Counter(Strategy):
         start = self._answers.get(history[:-1]) if history else None
         if start is None:
             start = np.zeros(rules.pegs, dtype=np.int64)
-        guesses, blacks, shared = search.history_arrays(rules.pegs, [(c.colors, fb) for c, fb in history])
+        guesses, blacks, shared = _search().history_arrays(rules.pegs, [(c.colors, fb) for c, fb in history])
         out = np.zeros(rules.pegs, dtype=np.int64)
-        if not search.first_consistent(guesses, blacks, shared, self.table, rules.repeats, start, out):
+        if not _search().first_consistent(guesses, blacks, shared, self.table, rules.repeats, start, out):
             raise contradiction(rules, history)
         if len(self._answers) >= _MEMORY:
             self._answers.clear()

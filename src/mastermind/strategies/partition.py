@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._kernels import reference, tree
+from .._kernels import reference
 from .._kernels.tables import CodeTables, symmetry, tables_of
 from ..code import Code
 from ..errors import StrategyError
@@ -22,6 +22,13 @@ from .base import Strategy
 
 #: Deeper than this a game has stopped making progress (shared with evaluation).
 RUNAWAY_GUESSES = 200
+
+def _tree():
+    """The compiled search, imported (numba with it) only when a strategy first searches."""
+    from .._kernels import tree
+
+    return tree
+
 
 #: A stop flag that is never set, for calls nobody needs to interrupt.
 _NO_STOP = np.zeros(1, dtype=np.int64)
@@ -83,25 +90,31 @@ class PartitionStrategy(Strategy):
 
     def _fast_choice(self, cands: np.ndarray, guesses: Sequence[int], stop=None) -> int:
         """The compiled choice: same key as the reference, on a symmetry-reduced pool (on one
-        core; with ``stop``, meaningless once ``stop[0]`` is set)."""
+        core; with ``stop``, meaningless once ``stop[0]`` is set). It calls the node search
+        that :func:`tree.subtree` calls, so a command that only chooses guesses (solve, a hint)
+        compiles only that."""
         if len(cands) <= 2:
             return int(cands[0])
         t = tables_of(self.space)
         used, blocks = symmetry(t, guesses)
-        return int(self._subtree(t, cands, used, blocks, 1, -1, True, stop)[0])
+        cands = np.ascontiguousarray(cands, dtype=np.int64)
+        n = len(cands)
+        scratch = np.empty(_tree().scratch_size(n, t.pegs, t.colors, t.shared.shape[0]), dtype=np.int64)
+        return int(_tree().choose(t, self.weights, cands, 0, n, used, blocks, self.criterion, self.replies,
+                               scratch, _NO_STOP if stop is None else stop))  # fmt: skip
 
     def _subtree(
         self, t: CodeTables, cands, used, blocks, depth, first, choose_only, stop=None
     ) -> np.ndarray:
         """Entry 0: the node's guess; entry k >= 1: secrets found with the k-th guess."""
         work = np.empty(self._work_size(t, len(cands)), dtype=np.int64)
-        tree.subtree(t, self.weights, cands, used, blocks, depth, self.criterion, self.replies,
+        _tree().subtree(t, self.weights, cands, used, blocks, depth, self.criterion, self.replies,
                      RUNAWAY_GUESSES, first, choose_only, work,
                      _NO_STOP if stop is None else stop)  # fmt: skip
         return work[: RUNAWAY_GUESSES + 1]
 
     def _work_size(self, t: CodeTables, n: int) -> int:
-        return tree.workspace_size(n, t.pegs, t.colors, t.shared.shape[0], RUNAWAY_GUESSES)
+        return _tree().workspace_size(n, t.pegs, t.colors, t.shared.shape[0], RUNAWAY_GUESSES)
 
     # --- nodes of the tree, for the runner: a node is (candidates, guesses so far, depth) ---------
 
@@ -114,9 +127,9 @@ class PartitionStrategy(Strategy):
         t = tables_of(self.space)
         flat, offsets, used, blocks = self._batch(t, nodes)
         kinds = t.shared.shape[0]
-        sizes = np.array([tree.scratch_size(len(n[0]), t.pegs, t.colors, kinds) for n in nodes],
+        sizes = np.array([_tree().scratch_size(len(n[0]), t.pegs, t.colors, kinds) for n in nodes],
                          dtype=np.int64)  # fmt: skip
-        return tree.choose_many(t, self.weights, flat, offsets, used, blocks, self.criterion,
+        return _tree().choose_many(t, self.weights, flat, offsets, used, blocks, self.criterion,
                                 self.replies, sizes, stop).tolist()  # fmt: skip
 
     def node_distributions(self, nodes: Sequence[tuple], stop: np.ndarray) -> np.ndarray:
@@ -135,7 +148,7 @@ class PartitionStrategy(Strategy):
         flat, offsets, used, blocks = self._batch(t, nodes)
         depth = np.array([n[2] for n in nodes], dtype=np.int64)
         sizes = np.array([self._work_size(t, len(n[0])) for n in nodes], dtype=np.int64)
-        return tree.subtrees(t, self.weights, flat, offsets, used, blocks, depth, self.criterion,
+        return _tree().subtrees(t, self.weights, flat, offsets, used, blocks, depth, self.criterion,
                              self.replies, RUNAWAY_GUESSES, sizes, stop)  # fmt: skip
 
     def _batch(self, t: CodeTables, nodes):

@@ -1,0 +1,88 @@
+"""The first run: kernels compile only when a command needs them, and a terminal is told so.
+
+Nothing here is timed (benchmarks/first_run.py measures); these tests check what is imported and
+what is written.
+"""
+
+import io
+import json
+import subprocess
+import sys
+
+from mastermind._kernels.jit import njit
+from mastermind.cli.common import COMPILING, compile_notice, live_note
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def fresh_kernel():
+    """A kernel the JIT has never seen (no cache): calling it compiles."""
+
+    @njit
+    def double(x):
+        return 2 * x
+
+    return double
+
+
+def test_a_terminal_is_told_while_the_kernels_compile_and_the_line_is_erased():
+    stream = Terminal()
+    with compile_notice(stream) as notice:
+        assert notice is not None
+        assert fresh_kernel()(21) == 42
+        assert stream.getvalue() == COMPILING + "\r" + " " * len(COMPILING) + "\r"
+        fresh_kernel()(1.5)  # another compilation: the line again, erased again
+    assert stream.getvalue().count(COMPILING) == 2 and stream.getvalue().endswith("\r")
+    fresh_kernel()(3)  # the command is over: nothing more is written
+    assert stream.getvalue().count(COMPILING) == 2
+
+
+def test_nothing_is_written_where_stderr_is_not_a_terminal():
+    stream = io.StringIO()
+    with compile_notice(stream) as notice:
+        assert notice is None
+        fresh_kernel()(2)
+    assert stream.getvalue() == ""
+
+
+def test_inside_a_progress_display_the_notice_is_a_line_of_that_display():
+    stream, notes = Terminal(), []
+    with compile_notice(stream), live_note(notes.append):
+        fresh_kernel()(5)
+    assert notes == [COMPILING, None] and stream.getvalue() == ""
+
+
+def python(code):
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_numba_is_imported_only_by_a_command_that_runs_a_kernel():
+    out = python(
+        "import sys\n"
+        "import mastermind, mastermind.cli, mastermind.strategies, mastermind.evaluation\n"
+        "import mastermind.runner, mastermind.optimal, mastermind.solver\n"
+        "print('numba' in sys.modules)\n"
+    )
+    assert out == "False\n"
+
+
+def test_a_cached_optimal_tree_is_checked_and_played_without_the_compiled_search(tmp_path):
+    run = (
+        "import json, sys\n"
+        "from click.testing import CliRunner\n"
+        "from mastermind.cli import cli\n"
+        "result = CliRunner().invoke(cli, ['evaluate', '-s', 'optimal', '--pegs', '3', '--colors', '3',"
+        " '--json'])\n"
+        "print(json.dumps([json.loads(result.stdout)['total'], 'numba' in sys.modules]))\n"
+    )
+    env_code = f"import os; os.environ['MASTERMIND_CACHE_DIR'] = {str(tmp_path)!r}\n"
+    first = json.loads(python(env_code + run))
+    again = json.loads(python(env_code + run))
+    assert first[1] is True  # searched: the compiled kernels ran
+    assert again == [first[0], False]  # loaded from the cache and checked in numpy
+    assert list(tmp_path.glob("3x3-*.npz"))
