@@ -24,10 +24,10 @@ import time
 COMMANDS = [
     "solve 1122=1,0",
     "guess --secret 3632 --no-history",
-    "evaluate -s knuth --json",
-    "evaluate -s optimal --json",
-    "evaluate -s counter --json",
-    "evaluate -s knuth --pegs 5 --colors 8 --json",
+    "evaluate -s knuth --json --no-history",
+    "evaluate -s optimal --json --no-history",
+    "evaluate -s counter --json --no-history",
+    "evaluate -s knuth --pegs 5 --colors 8 --json --no-history",
 ]
 
 
@@ -71,10 +71,10 @@ def main() -> None:
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}, numba {numba.__version__}, numpy {numpy.__version__}; "
           f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
-    print(f"{'command':48} {'cold wall':>9} {'cold cpu':>9} {'warm wall':>9} {'warm cpu':>9}")
+    print(f"{'command':58} {'cold wall':>9} {'cold cpu':>9} {'warm wall':>9} {'warm cpu':>9}")
     for command in opts.commands or COMMANDS:
         (cw, cc), (ww, wc) = measure(command, opts.cold, opts.warm)
-        print(f"{command:48} {cw:9.2f} {cc:9.2f} {ww:9.2f} {wc:9.2f}", flush=True)
+        print(f"{command:58} {cw:9.2f} {cc:9.2f} {ww:9.2f} {wc:9.2f}", flush=True)
 
 
 if __name__ == "__main__":

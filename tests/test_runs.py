@@ -53,7 +53,7 @@ def test_a_run_is_stored_with_its_key_and_read_back(tmp_path):
     stats = evaluate(player)
     key = run_key(player)
     assert key == {"strategy": "knuth", "first": "112", "options": {}, "rules": {"pegs": 3, "colors": 4,
-                   "repeats": True, "max_guesses": 10}, "sample": None, "seed": None,
+                   "repeats": True, "max_guesses": 10, "blank": False}, "sample": None, "seed": None,
                    "version": package_version()}  # fmt: skip
     with Store(tmp_path / "h.db") as store:
         run_id = store.add_run(key, stats.to_dict())

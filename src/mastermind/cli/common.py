@@ -71,8 +71,8 @@ def game_options(command: Callable) -> Callable:
         "--preset",
         metavar="NAME",
         help="classic (4x6), super (5x8), super-blank (5x8 and the blank) or bulls-and-cows (4 of 10 "
-        "digits, no repeats). The other game options given override its values (--preset super "
-        "--pegs 4: 4 pegs, 8 colours).",
+        "digits, no repeats). Options given override its values (--preset super --pegs 4: 4 pegs, "
+        "8 colours).",
     )
     @click.option("--pegs", "-p", type=int, metavar="N", help="Pegs per code, 1-10 [4].")
     @click.option("--colors", "--colours", "-c", type=int, metavar="N", help="Colours, 2-36 [6].")
