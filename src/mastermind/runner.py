@@ -134,6 +134,11 @@ def interruptible(fn: Callable[..., Any], *args: Any, stop: np.ndarray) -> Any:
     interrupt goes on up. The thread is a daemon, so even a kernel that did not notice could
     not keep the process alive.
     """
+    # numba is imported lazily (a command that needs no kernel never loads it); import it here,
+    # in the calling thread, so that a Ctrl-C never leaves the interpreter exiting while the
+    # helper thread is halfway through importing it (that ends in a segmentation fault).
+    from ._kernels import jit  # noqa: F401
+
     outcome: dict[str, Any] = {}
 
     def target() -> None:
