@@ -42,6 +42,24 @@ def test_out_of_guesses_is_lost_and_undo_takes_back():
     assert game.outcome == "lost"
 
 
+@pytest.mark.parametrize("end", ["won", "lost", "gave-up"])
+def test_a_finished_game_cannot_be_undone(end):
+    game = Game.breaking(Rules(max_guesses=2), seed=1)
+    wrong = "1111" if game.secret != Code((0, 0, 0, 0)) else "2222"
+    if end == "won":
+        game.guess(game.secret)
+    elif end == "lost":
+        game.guess(wrong)
+        game.guess(wrong)
+    else:
+        game.guess(wrong)
+        game.give_up()
+    rows = list(game.moves)
+    with pytest.raises(GameError, match="the game is over .*cannot be taken back"):
+        game.undo()
+    assert game.moves == rows and game.outcome == end  # the result stands
+
+
 def test_a_hint_names_the_candidates_and_the_strategy_guess_and_is_counted():
     game = Game.breaking(CLASSIC, seed=3)
     hint = game.hint()

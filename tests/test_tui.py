@@ -133,6 +133,22 @@ async def test_undo_takes_back_a_row_and_the_history_follows():
 
 
 @driven
+async def test_undo_after_a_win_is_refused_and_the_result_stands():
+    app = MastermindApp(seed=2026)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "1122")
+        await type_code(app, pilot, screen.notation.format_code(screen.game.secret))
+        assert screen.game.outcome == "won"
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert screen.game.outcome == "won" and len(screen.game.moves) == 2
+        assert "The game is over (the code was broken)" in str(screen.message)
+        [saved] = stored()
+        assert saved.outcome == "won" and len(saved.record["moves"]) == 2
+
+
+@driven
 async def test_a_hint_says_how_many_codes_are_left_and_what_knuth_would_play():
     app = MastermindApp(seed=5)
     async with app.run_test() as pilot:

@@ -43,6 +43,9 @@ from .strategies import Strategy, find_strategy, make_strategy
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
 
+#: A finished game's outcome in words, for messages.
+_OUTCOME_WORDS = {"won": "the code was broken", "lost": "no guesses are left", "gave-up": "it was given up"}
+
 #: The strategy that gives hints unless another is named.
 DEFAULT_STRATEGY = "knuth"
 
@@ -306,9 +309,11 @@ class Game:
     # -- either side -------------------------------------------------------------------------------
 
     def undo(self) -> Move:
-        """Take back the last row (and any guess waiting for its reply)."""
-        if self.gave_up:
-            raise GameError("the game is over")
+        """Take back the last row (and any guess waiting for its reply); never once the game is over
+        (won, lost or given up): its result stands."""
+        if self.over:
+            why = _OUTCOME_WORDS[self.outcome]
+            raise GameError(f"the game is over ({why}): its rows cannot be taken back")
         if not self.moves:
             raise GameError("nothing to undo")
         self.pending = None

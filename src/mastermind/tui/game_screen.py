@@ -496,15 +496,19 @@ class GameScreen(Screen):
             return
         if self.match is not None:
             self.message = Text("A match has no undo: every move counts.", "yellow")
-        elif not self.game.moves or self.game.gave_up:
+        elif not self.game.moves:
             self.message = Text("Nothing to undo.", "yellow")
         else:
-            self.game.undo()
-            self.recorder.save(self.game.record())
-            self._reset_entry()
-            self.info = Text("")
-            self.message = Text("Took back the last row.")
-            self.next_step()
+            try:
+                self.game.undo()
+            except MastermindError as err:  # the game is over: the engine says why
+                self.message = Text(f"{str(err)[0].upper()}{str(err)[1:]}.", "yellow")
+            else:
+                self.recorder.save(self.game.record())
+                self._reset_entry()
+                self.info = Text("")
+                self.message = Text("Took back the last row.")
+                self.next_step()
         self.refresh_view()
 
     def action_hint(self) -> None:
