@@ -87,6 +87,16 @@ def test_contradiction_is_diagnosed_at_once_and_rows_can_be_corrected():
     assert code == 0 and "Guess 6: 3632   (1 code possible)" in out and "Found it: 3632 in 6 guesses." in out
 
 
+def test_a_row_with_rows_after_it_cannot_be_fixed_to_all_black_and_no_row_is_lost():
+    # Knuth's game with row 4 wrong and row 5 truly 0,2: the user first tries row 4 as the win.
+    script = ["1,0", "0,1", "1,2", "1,2", "0,2", "fix 4 4,0", "fix 4 1,1", "board", "quit"]
+    code, out, _ = run("guess", "--no-history", input="\n".join(script) + "\n")
+    assert "Cannot fix: row 4 cannot be all black: you replied to guesses after it (undo them first)." in out
+    assert "Row 4 is now 1462 = 1,1." in out and "Guess 6: 3632" in out
+    assert out.count("   5   6  4  2  5    ○○··") == 2  # row 5 is still there, on the last board too
+    assert code == 1
+
+
 def test_contradiction_repairs_ask_again_on_bad_commands():
     script = WRONG_ROW_4 + [
         "",

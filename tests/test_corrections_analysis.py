@@ -38,12 +38,22 @@ def test_corrections_are_exactly_the_single_replies_that_restore_consistency(sec
         assert found == set()
         return
     expected = set()
+    last = len(rows) - 1
     for i, (g, f) in enumerate(rows):
         for other in possible_feedbacks(3, 4):
+            if other.black == 3 and i < last:
+                continue  # all black ends the game: never on a row with rows after it
             if other != f and consistent(SMALL, [*rows[:i], (g, other), *rows[i + 1 :]]):
                 expected.add((i, other))
     assert found == expected
-    assert (wrong, true_reply) in found  # putting the true reply back always works
+    if true_reply.black < 3 or wrong == last:
+        assert (wrong, true_reply) in found  # putting the true reply back always works
+
+
+def test_no_correction_makes_a_row_with_rows_after_it_all_black():
+    rows = Notation(CLASSIC).parse_history("5316=1,2 3536=2,0 1223=0,1")  # 3536 fits row 3
+    fixes = {(c.row, str(c.reply)) for c in suggest_corrections(CLASSIC, rows)}
+    assert (1, "3,0") in fixes and (1, "4,0") not in fixes
 
 
 def test_corrections_count_the_codes_that_would_fit():

@@ -93,12 +93,16 @@ def test_a_contradiction_is_found_at_once_with_its_corrections_and_a_fix_repairs
     assert game.problem is None and str(game.proposal()) == "3632"
 
 
-def test_a_fix_to_the_all_black_reply_ends_the_game_at_that_row():
+def test_only_the_last_row_can_be_fixed_to_the_all_black_reply_and_no_row_is_lost():
     game = Game.solving(CLASSIC)
     for reply in ["1,0", "0,1", "1,2"]:
         game.reply(reply)
-    game.fix(1, "4,0")
-    assert game.outcome == "won" and len(game.moves) == 1 and str(game.moves[0].guess) == "1122"
+    rows = list(game.moves)
+    with pytest.raises(GameError, match="row 1 cannot be all black: you replied to guesses after it"):
+        game.fix(1, "4,0")
+    assert game.moves == rows and game.outcome == "playing"
+    game.fix(3, "4,0")  # the last row: the game is won there
+    assert game.outcome == "won" and len(game.moves) == 3 and str(game.moves[2].reply) == "4,0"
 
 
 def test_an_impossible_reply_is_refused_and_changes_nothing():

@@ -288,8 +288,9 @@ class Game:
         return move
 
     def fix(self, row: int, reply: Feedback | str) -> Move:
-        """Correct the reply of ``row`` (1-based). A fix to the all-black reply ends the game there:
-        that row's guess was the secret, and the rows after it are dropped."""
+        """Correct the reply of ``row`` (1-based). Only the last row can be fixed to the all-black
+        reply (the game is then won): a row with rows after it was not the secret, or the codemaker
+        would not have replied to the guesses after it; undo them first. No row is ever dropped."""
         if self.secret is not None:
             raise GameError("the computer scores this game itself: there is no reply to fix")
         if self.gave_up:
@@ -298,10 +299,12 @@ class Game:
             rows = f"1 to {len(self.moves)}" if self.moves else "none yet"
             raise GameError(f"there is no row {row} (rows: {rows})")
         fb = self._reply(reply)
+        if fb.black == self.rules.pegs and row < len(self.moves):
+            raise GameError(
+                f"row {row} cannot be all black: you replied to guesses after it (undo them first)"
+            )
         move = Move(self.moves[row - 1].guess, fb)
         self.moves[row - 1] = move
-        if fb.black == self.rules.pegs:
-            del self.moves[row:]
         self.pending = None
         self._strategy_problem = None
         return move

@@ -227,7 +227,8 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
     """Every way to make ``history`` consistent by changing the reply of a single row.
 
     Empty when the history is already consistent, or when no single reply can be blamed (two or
-    more replies are wrong). Ordered by row, then by reply.
+    more replies are wrong). Ordered by row, then by reply. The all-black reply is offered for the
+    last row only: a row with rows after it was not the secret, or the game would have ended there.
 
     >>> rows = Notation(Rules()).parse_history("1122=1,0 1344=0,1 1344=2,0")
     >>> [(c.row, str(c.reply), c.candidates) for c in suggest_corrections(Rules(), rows)]
@@ -249,6 +250,7 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
     fit_after = [everything] * n
     for i in range(n - 2, -1, -1):
         fit_after[i] = fit_after[i + 1] & masks[i + 1]
+    won = Feedback(pegs, 0).to_int(pegs)
     out = []
     for i, (_, fb) in enumerate(history):
         others = np.flatnonzero(fit_before[i] & fit_after[i])
@@ -256,7 +258,7 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
             continue
         values, counts = np.unique(replies[i][others], return_counts=True)
         for value, count in zip(values.tolist(), counts.tolist(), strict=True):
-            if value != fb.to_int(pegs):
+            if value != fb.to_int(pegs) and (i == n - 1 or value != won):
                 out.append(Correction(i, Feedback.from_int(value, pegs), count))
     return out
 

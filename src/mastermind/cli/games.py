@@ -204,8 +204,8 @@ def guess(
 
     Reply BLACK,WHITE (1,2), key pegs (BWW) or - for none. If your replies contradict each
     other you are told at once which rows cannot all be true, and which single reply could be
-    corrected, and to what. Commands: fix ROW REPLY (correct an earlier reply; fixing a row to
-    the all-black reply ends the game there), undo, board, help, quit. Exit status 0 when the
+    corrected, and to what. Commands: fix ROW REPLY (correct an earlier reply; only the last
+    row can be fixed to the all-black reply), undo, board, help, quit. Exit status 0 when the
     code is found, 1 if not (out of guesses, or quit).
 
     \b
