@@ -119,19 +119,36 @@ def test_contradiction_repairs_ask_again_on_bad_commands():
     assert "   5   6  4  2  5" in out  # the board
     assert "undo: take back the last reply" in out
     assert "Took back the last reply." in out and out.count("Guess 5: 6425") == 2
-    assert "Stopped." in out
+    assert "Given up." in out
     code, out, _ = run("guess", input="\n".join(WRONG_ROW_4) + "\n")  # input ends at the fix prompt
-    assert code == 1 and "Stopped." in out
+    assert code == 1 and "Stopped; resume with mastermind guess --resume 2." in out  # not given up
 
 
 def test_undo_and_fix_without_history_and_end_of_input():
     code, out, _ = run("guess", input="undo\nfix 1 0,0\n")
     assert "Nothing to undo." in out and "(rows: none yet)" in out
-    assert code == 1 and "Stopped." in out
+    assert code == 1 and "Stopped; resume with mastermind guess --resume 1." in out
     code, out, _ = run("guess", input="1,0\nundo\nquit\n")
     assert out.count("Guess 1: 1122") == 2 and "Took back the last reply." in out and code == 1
-    code, out, _ = run("guess", input="")
-    assert code == 1 and "Stopped." in out
+    assert "Given up." in out
+    code, out, _ = run("guess", "--no-history", input="")
+    assert code == 1 and "Stopped (the game is not saved in the history: it cannot be resumed)." in out
+
+
+def test_end_of_input_stops_the_game_unfinished_and_it_resumes():
+    from mastermind.store import Store
+
+    code, out, _ = run("play", "--seed", "1", input="1122\n")
+    assert code == 1 and "Stopped; resume with mastermind play --resume 1." in out
+    assert "The secret was" not in out and "gave up" not in out
+    code, out, _ = run("guess", "--json", input="1,0\n")
+    assert code == 1 and json.loads(out)["outcome"] == "playing"
+    with Store() as store:
+        assert [(g.kind, g.finished, len(g.record["moves"])) for g in store.games()] == [
+            ("play", False, 1), ("guess", False, 1),
+        ]  # fmt: skip
+    code, out, _ = run("play", "--resume", "1", input="quit\n")
+    assert code == 1 and "Resuming game 1: 1 guess made." in out and "You gave up." in out
 
 
 def test_out_of_guesses_exits_1():

@@ -189,7 +189,7 @@ def test_the_history_is_exported_as_csv_one_row_per_game_or_per_move(tmp_path):
     db = str(tmp_path / "h.db")
     assert run("guess", "--db", db, *SMALL, "--secret", "123")[0] == 0
     assert run("match", "--db", db, *SMALL, "--players", "knuth,entropy", "--seed", "2")[0] == 0
-    run("play", "--db", db, *SMALL, "--seed", "1", input="111\n")  # the end of input: given up
+    run("play", "--db", db, *SMALL, "--seed", "1", input="111\nquit\n")  # given up
     with Store(db) as store:
         guess, match, play = store.games()
     code, out, err = run("history", "--db", db, "--csv", "-")

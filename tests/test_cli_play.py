@@ -90,11 +90,15 @@ def test_hint_with_another_strategy_and_a_game_too_large_for_it():
 
 
 def test_end_of_input_and_quit_end_the_game_cleanly():
-    for script in ("", "1122\n", "q\n", "exit\n"):
+    for script in ("q\n", "1122\nexit\n", "quit\n"):
         code, out, err = run("play", "--seed", "4", input=script)
         assert code == 1
         assert "You gave up. The secret was" in out
         assert err == ""
+    for script in ("", "1122\n"):  # the end of input stops the game without giving it up
+        code, out, err = run("play", "--seed", "4", input=script)
+        assert code == 1 and err == ""
+        assert "Stopped; resume with mastermind play --resume" in out and "The secret was" not in out
 
 
 def test_json_record_on_stdout_board_on_stderr():

@@ -548,3 +548,15 @@ class Recorder:
             self.store = None
             return
         self._last = text
+
+    def resume_hint(self, command: str) -> str:
+        """How to go on with the saved game: '; resume with mastermind play --resume 3' (with --db
+        when the history is not the default one), or why it cannot be resumed."""
+        import shlex
+
+        from ..store import default_path
+
+        if self.store is None or self.id is None:
+            return " (the game is not saved in the history: it cannot be resumed)"
+        db = "" if self.store.path == default_path() else f" --db {shlex.quote(str(self.store.path))}"
+        return f"; resume with mastermind {command}{db} --resume {self.id}"

@@ -44,6 +44,12 @@ def finish(game, as_json: bool, recorder: Recorder) -> NoReturn:
     sys.exit(EXIT_OK if game.outcome == "won" else EXIT_NOT_WON)
 
 
+def pause(say, game, as_json: bool, recorder: Recorder, command: str) -> NoReturn:
+    """End of input: the game stops unfinished, saved to be resumed (not given up: quit does that)."""
+    say(f"Stopped{recorder.resume_hint(command)}.", markup=False)
+    finish(game, as_json, recorder)
+
+
 def guesses(n: int) -> str:
     return f"{n} guess{'es' if n != 1 else ''}"
 
@@ -84,9 +90,10 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
     Type a guess (1122, "1 1 2 2" or AABB); the board is drawn again with the key pegs: one
     black (red) for each peg of the right colour in the right place, one white for each other
     peg of the right colour. Commands: hint (the --strategy's guess and how many codes are
-    still possible), undo, board, help, quit (a code that spells a command can be typed with
-    spaces: h i n t). A guess you played already is pointed out first: type it again to play it
-    anyway. Exit status 0 if you break the code, 1 if not.
+    still possible), undo, board, help, quit (give up: the secret is shown). A code that spells
+    a command can be typed with spaces between its pegs. A guess you played already is pointed
+    out first: type it again to play it anyway. The end of input (Ctrl-D) or Ctrl-C stops the
+    game unfinished: --resume goes on with it. Exit status 0 if you break the code, 1 if not.
 
     \b
     Examples:
@@ -121,7 +128,9 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
     while not game.over:
         recorder.save(game.record())  # every move is committed before the next line is read
         line = ask(f"guess {game.turn} of {rules.max_guesses}> ", err=as_json)
-        if line is None or line.lower() in QUIT:  # end of input, or quit
+        if line is None:  # end of input: the game waits in the history
+            pause(say, game, as_json, recorder, "play")
+        if line.lower() in QUIT:
             game.give_up()
             say(f"You gave up. The secret was {notation.format_code(game.secret)}.", markup=False)
             finish(game, as_json, recorder)
@@ -205,8 +214,9 @@ def guess(
     Reply BLACK,WHITE (1,2), key pegs (BWW) or - for none. If your replies contradict each
     other you are told at once which rows cannot all be true, and which single reply could be
     corrected, and to what. Commands: fix ROW REPLY (correct an earlier reply; only the last
-    row can be fixed to the all-black reply), undo, board, help, quit. Exit status 0 when the
-    code is found, 1 if not (out of guesses, or quit).
+    row can be fixed to the all-black reply), undo, board, help, quit (give up). The end of input
+    (Ctrl-D) or Ctrl-C stops the game unfinished: --resume goes on with it. Exit status 0 when
+    the code is found, 1 if not (out of guesses, quit, or stopped).
 
     \b
     Examples:
@@ -244,7 +254,7 @@ def guess(
         )
 
     def stop() -> NoReturn:
-        say("Stopped.")
+        say("Given up.")
         game.give_up()
         finish(game, as_json, recorder)
 
@@ -257,7 +267,7 @@ def guess(
         if verb in ("help", "?"):
             say(
                 f"{reply_words(notation)}. fix ROW REPLY: correct an earlier reply (e.g. fix 2 0,1); "
-                "undo: take back the last reply; board: show the board; quit: stop.",
+                "undo: take back the last reply; board: show the board; quit: give up.",
                 markup=False,
             )
             return "ask"
@@ -286,11 +296,12 @@ def guess(
         return "reply"
 
     def read(prompt: str) -> tuple[str, str]:
-        """The next non-empty line and what :func:`command` made of it; the end of input stops."""
+        """The next non-empty line and what :func:`command` made of it; the end of input stops the
+        game unfinished."""
         while True:
             line = ask(prompt, err=as_json)
             if line is None:
-                stop()
+                pause(say, game, as_json, recorder, "guess")
             if line:
                 return command(line), line
 
