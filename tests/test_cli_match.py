@@ -38,6 +38,9 @@ def test_a_strategy_tournament_prints_the_match_record():
 def test_an_odd_number_of_games_and_unknown_players_are_refused_in_one_line():
     for args, message in [
         (["--players", "knuth,entropy", "--games", "3"], "even number of games"),
+        (["--players", "knuth,entropy", "--games", "0"], "a match has at least 2 games"),
+        (["--players", "knuth,entropy", "--games", "-2"], "a match has at least 2 games"),
+        (["--players", "knuth,entropy", "--games", "99999999999999999999"], "at most 10,000 games"),
         (["--players", "knuth"], "two players"),
         (["--players", "knuth,nobody"], "unknown strategy 'nobody'"),
         (["--players", "knuth,entropy", "--scoring", "most"], "'most' is not one of"),

@@ -189,6 +189,17 @@ def test_an_odd_number_of_games_is_refused():
         Match(CLASSIC, ["knuth", "entropy"], games=3)
 
 
+@pytest.mark.parametrize("games", [0, -2, 1])
+def test_a_match_has_at_least_two_games(games):
+    with pytest.raises(GameError, match=f"a match has at least 2 games .*, not {games}$"):
+        Match(CLASSIC, ["knuth", "entropy"], games=games)
+
+
+def test_a_match_has_at_most_so_many_games():
+    with pytest.raises(GameError, match="at most 10,000 games, not '99999999999999999999'$"):
+        Match(CLASSIC, ["knuth", "entropy"], games=99999999999999999999)
+
+
 def test_a_strategy_tournament_alternates_roles_and_scores_by_the_default_rule():
     match = Match(CLASSIC, ["knuth", "entropy"], games=4, seed=5)
     match.play_out()

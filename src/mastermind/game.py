@@ -40,6 +40,7 @@ from .rules import Rules
 from .seeds import check_seed, generator
 from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
 from .strategies import Strategy, find_strategy, make_strategy
+from .text import quote
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
 
@@ -423,6 +424,9 @@ SCORING_RULES: dict[str, str] = {
 #: Points for showing that the codemaker's replies contradict each other (the game is replayed).
 WRONG_INFORMATION_POINTS = 3
 
+#: The most games a match may have (a strategy tournament of this many takes minutes).
+MAX_MATCH_GAMES = 10_000
+
 #: How a computer codemaker chooses its secret.
 CODEMAKERS = ("random", "hardest")
 
@@ -486,7 +490,11 @@ class Match:
     ) -> None:
         if len(players) != 2:
             raise GameError(f"a match has two players, not {len(players)}")
-        if games < 2 or games % 2:
+        if games < 2:
+            raise GameError(f"a match has at least 2 games (each player makes a code), not {games}")
+        if games > MAX_MATCH_GAMES:
+            raise GameError(f"a match has at most {MAX_MATCH_GAMES:,} games, not {quote(games)}")
+        if games % 2:
             raise GameError(f"a match has an even number of games (each makes as many codes), not {games}")
         if scoring not in SCORING_RULES:
             raise GameError(f"unknown scoring rule {scoring!r}; choose one of: {', '.join(SCORING_RULES)}")

@@ -61,7 +61,8 @@ def hidden(prompt: str, err: bool) -> str | None:
     "human,human shares the keyboard with the computer as referee. Required, except with --resume.",
 )  # fmt: skip
 @click.option(
-    "--games", type=int, default=2, show_default=True, metavar="N", help="Games to play: an even number."
+    "--games", type=int, default=2, show_default=True, metavar="N",
+    help="Games to play: an even number, 2 to 10,000.",
 )
 @click.option(
     "--scoring", type=click.Choice(["standard", "codebreaker", "codemaker"]), default="standard",
