@@ -164,8 +164,14 @@ def test_a_sample_too_large_to_hold_is_refused_before_any_allocation(args, words
 
 
 def test_a_sample_larger_than_a_small_game_is_the_whole_game():
-    code, out, _ = run("evaluate", "--pegs", "2", "--colors", "3", "--sample", "10000000000", "--json")
+    code, out, err = run("evaluate", "--pegs", "2", "--colors", "3", "--sample", "10000000000", "--json")
     assert code == 0 and json.loads(out)["games"] == 9
+    assert err == (
+        "mastermind: note: a sample of 10,000,000,000 covers every secret: all 9 secrets of 2 pegs, "
+        "3 colours, repeats allowed are played\n"
+    )
+    code, _, err = run("compare", "--strategies", "knuth,random", "--sample", "5000", "--seed", "1")
+    assert code == 0 and "a sample of 5,000 covers every secret: all 1,296 secrets" in err
 
 
 def test_bulls_and_cows_speaks_of_bulls_cows_and_digits():

@@ -190,6 +190,7 @@ def evaluate(
     if drawn:
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
+    note_whole_sample(rules, sample)
     label = f"{strategy} on {rules.describe()}"
     stats = runs.find(player, sample, seed, drawn) if runs is not None else None
     if stats is None:
@@ -255,6 +256,16 @@ def _write_games(player, secrets, seed: int | None, path: str, label: str) -> No
 #: Games with fewer codes than this are evaluated without an estimate (the calibration would cost more
 #: than it saves); runs estimated at more seconds than LONG_RUN are announced.
 ESTIMATE_FROM, LONG_RUN = 100_000, 60
+
+
+def note_whole_sample(rules, sample: int | None) -> None:
+    """Say on stderr when --sample asks for as many secrets as the game has, or more: every secret
+    is played, none drawn."""
+    if sample is not None and sample >= rules.size:
+        click.echo(
+            f"mastermind: note: a sample of {sample:,} covers every secret: all {rules.size:,} secrets "
+            f"of {rules.describe()} are played", err=True,
+        )  # fmt: skip
 
 
 def warn_if_long(player) -> None:
@@ -451,6 +462,7 @@ def compare(
     if drawn:
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
+    note_whole_sample(rules, sample)
     per = rules.size if secrets is None else len(secrets)
     split = [p for p in players if use_runner(p, secrets, scale, strict=False)]
     if not split and (scale["executor"] != "local" or scale["checkpoint"]):
