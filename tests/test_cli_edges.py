@@ -18,6 +18,8 @@ def run(*args, input=None):
     [
         ["solve", "--seed", "-1"],
         ["evaluate", "--seed", "-1", "--sample", "5"],
+        ["evaluate", "--seed", "-1"],  # no sample, a deterministic strategy: the seed is unused, still refused
+        ["compare", "--seed", "-1", "--strategies", "knuth"],
         ["evaluate", "-s", "random", "--seed", "-1", "--pegs", "2", "--colors", "3"],
         ["compare", "--seed", "-1", "--sample", "5"],
         ["guess", "--seed", "-1", "--secret", "1234"],

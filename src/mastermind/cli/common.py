@@ -304,6 +304,17 @@ def search_progress(player, label: str) -> Iterator[None]:
 # --- shared pieces of the commands below ------------------------------------------------------------
 
 
+def seed_option(help: str) -> Callable:
+    """--seed N, checked as it is read (a negative seed is refused even where no seed is used)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+        from ..seeds import check_seed
+
+        return check_seed(value)
+
+    return click.option("--seed", type=int, metavar="N", callback=check, help=help)
+
+
 def fresh_seed() -> int:
     import secrets
 

@@ -18,6 +18,7 @@ from .common import (
     make_player,
     parse_history,
     search_progress,
+    seed_option,
     strategy_given,
     strategy_option,
     thinking,
@@ -32,7 +33,7 @@ from .common import (
     "--show", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
     help="List every candidate when there are at most N, otherwise a sample of N.",
 )  # fmt: skip
-@click.option("--seed", type=int, metavar="N", help="Seed for randomised strategies.")
+@seed_option("Seed for randomised strategies.")
 @click.option(
     "--json", "as_json", is_flag=True, help='Print {"candidates": N, "guess": ..., "sample": [...]}.'
 )

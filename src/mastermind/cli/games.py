@@ -28,6 +28,7 @@ from .common import (
     history_options,
     resumable,
     resume_option,
+    seed_option,
     strategy_option,
     thinking,
 )
@@ -77,7 +78,7 @@ def reply_words(notation) -> str:
 @cli.command()
 @game_options
 @strategy_option
-@click.option("--seed", type=int, metavar="N", help="Seed for the secret: the same seed, the same game.")
+@seed_option("Seed for the secret: the same seed, the same game.")
 @click.option(
     "--json", "as_json", is_flag=True, help="Board on stderr; at the end, the game's record as JSON."
 )
@@ -198,7 +199,7 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
 @strategy_option
 @click.option("--secret", metavar="CODE", help="Let the computer score its own guesses (a demonstration).")
 @click.option("--first", metavar="CODE", help="Override the strategy's first guess.")
-@click.option("--seed", type=int, metavar="N", help="Seed for randomised strategies.")
+@seed_option("Seed for randomised strategies.")
 @click.option(
     "--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the game's record as JSON."
 )

@@ -26,6 +26,7 @@ from .common import (
     game_options,
     history_options,
     resumable,
+    seed_option,
     strategy_option,
 )
 
@@ -73,7 +74,7 @@ def hidden(prompt: str, err: bool) -> str | None:
     help="How a computer makes its code: uniformly at random, or the secret that costs the breaker's "
     "strategy the most guesses (against a person: the --strategy's).",
 )  # fmt: skip
-@click.option("--seed", type=int, metavar="N", help="Seed of the computers' secrets.")
+@seed_option("Seed of the computers' secrets.")
 @click.option("--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the match's record.")
 @history_options
 @click.option(

@@ -21,6 +21,7 @@ from .common import (
     open_store,
     progress_bar,
     search_progress,
+    seed_option,
     strategy_option,
 )
 from .scale import checkpoint_file, checkpoint_in, evaluate_whole, executor_options, make_executor, use_runner
@@ -119,7 +120,7 @@ def _to_dict(runs: Runs | None, stats, notation) -> dict:
     metavar="N",
     help="Evaluate a random sample of N secrets instead of all of them.",
 )
-@click.option("--seed", type=int, metavar="N", help="Seed for sampling and randomised strategies.")
+@seed_option("Seed for sampling and randomised strategies.")
 @click.option(
     "--no-tables", is_flag=True, help="counter: plain numeric order instead of random colour tables."
 )
@@ -389,7 +390,7 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
     "--sample", type=click.IntRange(min=1), metavar="N",
     help="Evaluate a random sample of N secrets instead of all of them.",
 )  # fmt: skip
-@click.option("--seed", type=int, metavar="N", help="Seed for sampling and randomised strategies.")
+@seed_option("Seed for sampling and randomised strategies.")
 @click.option("--plot", metavar="FILE", help="Draw the distributions as a bar chart (.png, .svg, .pdf).")
 @click.option("--log", is_flag=True, help="With --plot: a logarithmic count axis (for small counts).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per strategy.")
