@@ -18,7 +18,7 @@ def run(*args, input=None):
     [
         ["solve", "--seed", "-1"],
         ["evaluate", "--seed", "-1", "--sample", "5"],
-        ["evaluate", "--seed", "-1"],  # no sample, a deterministic strategy: the seed is unused, still refused
+        ["evaluate", "--seed", "-1"],  # the seed unused (no sample, deterministic): refused
         ["compare", "--seed", "-1", "--strategies", "knuth"],
         ["evaluate", "-s", "random", "--seed", "-1", "--pegs", "2", "--colors", "3"],
         ["compare", "--seed", "-1", "--sample", "5"],

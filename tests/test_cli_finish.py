@@ -96,7 +96,7 @@ def test_an_empty_plot_path_is_refused_before_any_work(command):
 def test_solve_counts_the_codes_left_in_a_game_too_large_to_enumerate_when_few():
     big = ("--pegs", "8", "--colors", "10", "-s", "counter")
     code, out, _ = run("solve", *big, "12345678=8,0")
-    assert code == 0 and "1 code is possible: the secret is 12345678." in out
+    assert code == 0 and "Solved: the secret is 12345678" in out and "too many" not in out
     code, out, _ = run("solve", *big, "--json", "12345678=7,0", "--show", "100")  # one peg wrong: 8 x 9
     data = json.loads(out)
     assert data["candidates"] == 72 and data["sample"][:3] == ["02345678", "10345678", "11345678"]
@@ -292,3 +292,24 @@ def test_small_games_are_spoken_of_in_the_singular_with_replies_that_can_occur()
     assert out.startswith("Think of a secret: 1 peg, colours 1-2, repeats allowed. I have 10 guesses. "
                           "Reply BLACK,WHITE (e.g. 1,0), key pegs (B) or - for none")  # fmt: skip
     assert "'zz' is not a reply: write BLACK,WHITE (e.g. 1,0) or pegs (e.g. B)" in out
+
+
+def test_solve_after_the_winning_reply_says_it_is_solved_instead_of_playing_the_secret_again():
+    code, out, _ = run("solve", "1344=0,1", "1356=4,0", "--pegs", "4")
+    assert code == 2  # 1356 cannot be the secret after 1344=0,1: the diagnosis, not "solved"
+    code, out, _ = run("solve", "1122=1,0", "1344=4,0")
+    assert code == 0 and "Solved: the secret is 1344, found in 2 guesses." in out and "plays next" not in out
+    code, out, _ = run("solve", "--json", "1122=4,0")
+    assert json.loads(out) == {"candidates": 1, "guess": None, "solved": True, "secret": "1122"}
+
+
+def test_a_checkpoint_in_a_missing_folder_is_refused_before_any_work(tmp_path):
+    where = tmp_path / "missing" / "run.jsonl"
+    code, _, err = run("evaluate", "--pegs", "2", "--colors", "3", "--checkpoint", str(where), "--no-history")
+    one_line_error(code, err, "folder", "does not exist")
+    assert not where.parent.exists()
+
+
+def test_one_guess_is_singular():
+    code, out, _ = run("play", "--max-guesses", "1", "--seed", "1", "--no-history", input="1234\n")
+    assert "You have 1 guess." in out

@@ -667,7 +667,7 @@ def run_identity(spec: StrategySpec, unit_size: int | None) -> dict[str, Any]:
     optimal strategy's search, cut by its root guesses), the package."""
     return {
         "strategy": spec.name,
-        "rules": repr(spec.rules),
+        "rules": spec.rules.describe(),
         "first": spec.first,
         "options": [[k, v] for k, v in spec.options],
         "unit_size": unit_size,

@@ -51,7 +51,7 @@ class Node:
         space = CodeSpace.of(notation.rules)
         pegs = notation.rules.pegs
         width = len(str(self.size))
-        lines = [f"{notation.format_code(space.code(self.guess))}  ({self.size} codes)"]
+        lines = [f"{notation.format_code(space.code(self.guess))}  ({self.size:,} codes)"]
         limit = notation.rules.max_guesses
         lost = 0
 

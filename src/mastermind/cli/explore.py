@@ -58,6 +58,18 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
 
     notation = game_notation(rules)
     rows = parse_history(rules, history)
+    if rows and rows[-1][1].black == rules.pegs:  # the last guess was the secret: nothing to choose
+        if SolverState(rules).space.enumerable:
+            candidates_or_fail(rules, rows)  # the earlier replies must fit it too
+        secret = notation.format_code(rows[-1][0])
+        if as_json:
+            click.echo(json.dumps({"candidates": 1, "guess": None, "solved": True, "secret": secret}))
+        else:
+            from ..text import plural
+
+            console_for().print(f"Solved: the secret is [bold]{secret}[/], found in "
+                                f"{plural(len(rows), 'guess', 'guesses')}.")  # fmt: skip
+        return
     if SolverState(rules).space.enumerable:
         state, cands = candidates_or_fail(rules, rows)
     else:  # too many codes to list: only a strategy that does not enumerate can answer

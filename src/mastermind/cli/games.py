@@ -118,7 +118,7 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
     console = console_for(stderr=as_json)
     say = console.print
     say(
-        f"I have chosen a secret: {game_words(notation)}. You have {rules.max_guesses} guesses. "
+        f"I have chosen a secret: {game_words(notation)}. You have {guesses(rules.max_guesses)}. "
         "Type a guess, or help.",
         markup=False,
     )
@@ -328,7 +328,7 @@ def guess(
             say(f"[bold green]Found it: {found} in {guesses(len(game.moves))}.[/]")
             finish(game, as_json, recorder)
         if game.outcome == "lost":
-            say(f"I could not find it in {rules.max_guesses} guesses.")
+            say(f"I could not find it in {guesses(rules.max_guesses)}.")
             finish(game, as_json, recorder)
         try:
             with thinking(console, game.strategy_name):

@@ -134,7 +134,8 @@ def show_game(stored) -> None:
     games: list[tuple[int | None, Game]]
     if stored.kind == "match":
         m = Match.from_record(record)
-        console.print(f"Players: {', '.join(m.players)}; scoring {m.scoring}; score {m.score}.", markup=False)
+        score = ", ".join(f"{player} {points}" for player, points in zip(m.players, m.score, strict=True))
+        console.print(f"Players: {', '.join(m.players)}; scoring {m.scoring}; score {score}.", markup=False)
         games = [(r.number, r.game) for r in m.rounds if r.game is not None]
     else:
         games = [(None, Game.from_record(record))]

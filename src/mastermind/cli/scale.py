@@ -44,6 +44,12 @@ def executor_options(checkpoint_help: str) -> Callable[[Callable], Callable]:
                 fail("--scheduler and --workers go with --executor dask")
             if scale["scheduler"] and scale["workers"]:
                 fail("a cluster given by --scheduler has its own workers: drop --workers")
+            where = scale["checkpoint"]
+            if where is not None and not (Path(where).is_dir() or Path(where).resolve().parent.is_dir()):
+                from ..text import quote
+
+                fail(f"cannot write the checkpoint {quote(where)}: folder {quote(str(Path(where).parent))} "
+                     "does not exist")  # fmt: skip
             kwargs["scale"] = scale
             return command(**kwargs)
 

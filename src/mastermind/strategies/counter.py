@@ -48,7 +48,7 @@ class Counter(Strategy):
     """
 
     name = "counter"
-    summary = "first consistent code in counter order with random colour tables (Shapiro's strategy without)"
+    summary = "first consistent code in counter order, random colour tables (without: Shapiro's strategy)"
     randomized = True
     enumerates = False
 
