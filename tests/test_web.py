@@ -64,18 +64,22 @@ def wait_for(condition, timeout: float, step: float = 0.1):
 
 
 @contextlib.contextmanager
-def web_server(tmp_path):
-    """``mastermind web`` on a free local port; yields its address; stopped with Ctrl+C (SIGINT)."""
-    port = free_port()
+def web_server(tmp_path, *options: str):
+    """``mastermind web`` on a free local port (or as OPTIONS say); yields its address; stopped with
+    Ctrl+C (SIGINT)."""
+    if not options:
+        options = ("--port", str(free_port()))
     env = {**os.environ, "MASTERMIND_CONFIG": str(tmp_path / "tui.json")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)],
+        [sys.executable, "-m", "mastermind.cli", "web", *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
     )  # fmt: skip
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        assert f"http://127.0.0.1:{port}" in line, line
+        printed = re.search(r"http://[^:/]+:(\d+)", line)
+        assert printed, line
+        port = int(printed.group(1))
 
         def listening() -> bool:
             with socket.socket() as s:
@@ -108,7 +112,7 @@ def test_an_app_process_per_tab_ended_when_the_tab_goes_and_none_left_after_the_
         page = urllib.request.urlopen(f"http://{address}/", timeout=10).read().decode()
         assert "fonts.googleapis" not in page and "https://" not in page  # nothing from outside
         font = re.search(r'href="([^"]+RobotoMono-VariableFont_wght.ttf)"', page)
-        assert font and urllib.request.urlopen(font.group(1), timeout=10).status == 200
+        assert font and urllib.request.urlopen(f"http://{address}{font.group(1)}", timeout=10).status == 200
 
         first = tabs.enter_context(open_tab(address))
         app = wait_for(lambda: before(already), 20)
@@ -126,6 +130,21 @@ def test_an_app_process_per_tab_ended_when_the_tab_goes_and_none_left_after_the_
         server.send_signal(signal.SIGINT)
         assert server.wait(15) == 0
         assert wait_for(lambda: not before(already), 10), f"left running: {before(already)}"
+
+
+def test_the_page_is_addressed_as_the_browser_reached_it_and_port_0_prints_the_port_bound(tmp_path):
+    """Served on every address (0.0.0.0), the page names no 0.0.0.0: a browser on another machine
+    loads the script, the fonts and the websocket from the host it asked; port 0 prints the real port."""
+    with web_server(tmp_path, "--host", "0.0.0.0", "--port", "0") as (address, server):
+        port = int(address.rsplit(":", 1)[1])
+        assert port != 0
+        request = urllib.request.Request(f"http://{address}/", headers={"Host": f"mastermind.example:{port}"})
+        page = urllib.request.urlopen(request, timeout=10).read().decode()
+        assert "0.0.0.0" not in page and "127.0.0.1" not in page
+        assert f'data-session-websocket-url="ws://mastermind.example:{port}/ws"' in page
+        script = re.search(r'<script src="([^"]+)"', page)
+        assert script and script.group(1).startswith("/static/")  # from the page's own host
+        assert urllib.request.urlopen(f"http://{address}{script.group(1)}", timeout=10).status == 200
 
 
 def test_the_app_exits_when_its_input_closes(tmp_path):

@@ -11,7 +11,9 @@ goes on running. Here instead:
   the server even if the server is killed outright.
 
 The page is this package's own (templates/app_index.html): it loads nothing from outside the
-server, and its font is the one textual-serve bundles, so it works with no internet.
+server, and its font is the one textual-serve bundles, so it works with no internet. Its addresses
+are the ones the browser reached it by (the request's Host), never the address the server listens
+on: served on 0.0.0.0, a browser on another machine loads it whole.
 """
 
 from __future__ import annotations
@@ -20,15 +22,18 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 from typing import Any
 
+import aiohttp_jinja2
 from aiohttp import WSCloseCode, web
 from textual.drivers.web_driver import WebDriver
 from textual.messages import ExitApp
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
+from yarl import URL
 
 #: Seconds an app is given to quit by itself before its process group is killed.
 QUIT_GRACE = 2.0
@@ -105,6 +110,20 @@ class WebServer(Server):
     async def on_startup(self, app: web.Application) -> None:
         """Nothing to say before the server listens (see :meth:`serve`)."""
 
+    @aiohttp_jinja2.template("app_index.html")
+    async def handle_index(self, request: web.Request) -> dict[str, Any]:
+        """The page, its script, fonts and websocket addressed from the host the browser asked for."""
+        router = request.app.router
+        websocket = URL.build(scheme="wss" if request.secure else "ws", authority=request.host,
+                              path=router["websocket"].url_for().path)  # fmt: skip
+        font_size = request.query.get("fontsize", "")
+        return {
+            "font_size": int(font_size) if font_size.isdigit() else 16,
+            "app_websocket_url": str(websocket),
+            "config": {"static": {"url": str(router["static"].url_for(filename="/")).rstrip("/") + "/"}},
+            "application": {"name": self.title},
+        }
+
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """A tab connected: its own app process, ended when the tab goes away."""
 
@@ -148,22 +167,26 @@ class WebServer(Server):
             process.kill()
 
     def serve(self, debug: bool = False) -> None:
-        """Serve until Ctrl+C or SIGTERM; the address is printed once the server listens."""
+        """Serve until Ctrl+C or SIGTERM; the address (with the port bound, port 0 too) is printed once
+        the server listens. OSError when the address cannot be listened on (the port taken...)."""
         self.debug = debug
         self.initialize_logging()
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        listener = socket.create_server((self.host, self.port), family=family)
+        address = URL.build(scheme="http", host=self.host, port=listener.getsockname()[1])
         loop = asyncio.new_event_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, self.request_exit)
 
         def listening(*_: object) -> None:
-            print(f"Serving Mastermind on {self.public_url} (Ctrl+C stops it)", flush=True)
+            print(f"Serving Mastermind on {address} (Ctrl+C stops it)", flush=True)
 
         try:
-            web.run_app(self._make_app(), host=self.host, port=self.port, handle_signals=False, loop=loop,
-                        print=listening)  # fmt: skip
+            web.run_app(self._make_app(), sock=listener, handle_signals=False, loop=loop, print=listening)
         finally:
             self.kill_all()
             loop.close()
+            listener.close()
 
 
 def _cancelling() -> bool:
