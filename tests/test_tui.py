@@ -231,6 +231,25 @@ async def test_the_computer_breaks_your_code_and_a_contradiction_is_fixed(privat
         assert stored("guess")[0].record["moves"][1]["reply"] == "1,1"
 
 
+def shown_keys(app) -> set[str]:
+    """The actions the footer offers now (hidden and disabled ones left out)."""
+    return {b.binding.action for b in app.screen.active_bindings.values() if b.enabled and b.binding.show}
+
+
+@driven
+async def test_no_hint_is_offered_when_the_computer_breaks_your_code(private_settings):
+    configure(private_settings, mode="guess")
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert "hint" not in shown_keys(app) and "undo" in shown_keys(app)
+    configure(private_settings, mode="break")
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert "hint" in shown_keys(app)
+
+
 @driven
 async def test_a_suggested_correction_is_taken_with_a_click(private_settings):
     configure(private_settings, mode="guess")

@@ -511,6 +511,15 @@ class GameScreen(Screen):
                 self.next_step()
         self.refresh_view()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A hint is for a person breaking a code: none offered where the computer breaks the
+        person's (hidden), greyed out in a match while the person is not guessing."""
+        if action != "hint":
+            return True
+        if self.settings.mode == "guess":
+            return False
+        return True if self.expects == "code" else None
+
     def action_hint(self) -> None:
         if self.expects != "code":
             return
@@ -569,6 +578,7 @@ class GameScreen(Screen):
         self._draw_secret_row(expects)
         self._draw_side(expects)
         self._scroll_to_current()
+        self.refresh_bindings()
 
     def _keys_reply(self) -> Feedback:
         return Feedback(self.keys.count("b"), self.keys.count("w"))
