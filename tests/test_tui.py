@@ -291,6 +291,9 @@ async def test_impossible_settings_are_refused_on_the_form(private_settings):
         await pilot.click("#start")
         await pilot.pause()
         assert "pegs must be 1 to 10" in str(app.screen.query_one("#settings-error").render())
+        app.screen.query_one("#pegs").value = "4"  # corrected: the error goes
+        await pilot.pause()
+        assert str(app.screen.query_one("#settings-error").render()).strip() == ""
 
 
 @driven

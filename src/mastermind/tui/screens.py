@@ -204,6 +204,13 @@ class SettingsScreen(ModalScreen[Settings | None]):
         self.query_one("#repeats", Checkbox).value = preset.repeats
         self.query_one("#max-guesses", Input).value = str(preset.max_guesses)
 
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    def edited(self) -> None:
+        """A value changed: the error about the last one refused no longer holds."""
+        self.query_one("#settings-error", Static).update("")
+
     @on(Button.Pressed, "#cancel")
     def cancel(self) -> None:
         self.dismiss(None)
