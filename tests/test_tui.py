@@ -359,6 +359,37 @@ def test_bad_settings_files_give_the_defaults(tmp_path):
     assert Settings(pegs=3).save(path) is None and Settings.load(path).pegs == 3
 
 
+def notices(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+@pytest.mark.parametrize("text, why", [
+    ("{not json", "not JSON"),
+    ("[4, 6]", "not a JSON object"),
+    ('{"pegs": 11}', "pegs must be 1 to 10"),
+    ('{"pegs": 5, "colors": "many", "sound": true}', "colors, sound ignored"),
+    ('{"mode": "chess"}', "no mode 'chess'"),
+    ('{"strategy": "nope"}', "unknown strategy 'nope'"),
+])  # fmt: skip
+@driven
+async def test_a_bad_settings_file_is_said_once_and_the_defaults_used(private_settings, text, why):
+    private_settings.write_text(text)
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        [notice] = notices(app)
+        assert str(private_settings) in notice and why in notice, notice
+        assert board(app).rules.pegs == (5 if "many" in text else 4)
+
+
+@driven
+async def test_no_word_about_settings_never_saved(private_settings):
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert notices(app) == []
+
+
 @driven
 async def test_a_reply_given_by_clicking_the_key_holes(private_settings):
     configure(private_settings, mode="guess")

@@ -8,11 +8,11 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
-from ..errors import StoreError
+from ..errors import MastermindError, StoreError
 from ..game import Game, Match
 from .game_screen import GameScreen
 from .screens import HelpScreen, HistoryScreen, MenuScreen, SettingsScreen
-from .settings import Settings
+from .settings import Settings, default_path
 
 CSS = """
 Screen { background: $background; }
@@ -79,7 +79,12 @@ class MastermindApp(App[None]):
         super().__init__()
         self.seed = seed
         self.settings_path = settings_path
-        self.settings = Settings.load(settings_path)
+        self.settings, self.settings_warning = Settings.read(settings_path)
+        try:
+            self.check_settings(self.settings)
+        except MastermindError as err:  # a file edited by hand: a strategy or a player unknown...
+            self.settings = Settings()
+            self.settings_warning = f"{settings_path or default_path()}: {err}; the default settings are used"
         self.pace = pace
         self.store_warning: str | None = None
         if store is None and history:
@@ -93,8 +98,9 @@ class MastermindApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(GameScreen(self.settings, self.store, self.pace, self.seed))
-        if self.store_warning:
-            self.notify(self.store_warning, severity="warning", timeout=10)
+        for warning in (self.settings_warning, self.store_warning):
+            if warning:
+                self.notify(warning, severity="warning", timeout=10)
 
     @property
     def board(self) -> GameScreen:

@@ -1,7 +1,8 @@
 """The app's settings, remembered between sessions in the user's config directory.
 
 MASTERMIND_CONFIG names another file (tests use a temporary one). A missing, unreadable or
-outdated file gives the defaults: settings are a convenience, never a reason not to start.
+outdated file gives the defaults: settings are a convenience, never a reason not to start; what
+was wrong with the file is said once (the app shows it as a notification).
 """
 
 from __future__ import annotations
@@ -61,27 +62,43 @@ class Settings:
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:
         """The settings in ``path`` (default: :func:`default_path`); the defaults if it cannot be read."""
+        return cls.read(path)[0]
+
+    @classmethod
+    def read(cls, path: Path | None = None) -> tuple[Settings, str | None]:
+        """The settings in ``path`` (default: :func:`default_path`), and what was wrong with the file
+        (None when nothing was, or when there is no file yet): a file that cannot be read or makes no
+        game gives the defaults; values of the wrong kind, or unknown, are left out."""
         path = path or default_path()
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return cls()
+        except FileNotFoundError:
+            return cls(), None
+        except OSError as err:
+            return cls(), f"{path} cannot be read ({err.strerror or err}); the default settings are used"
+        except ValueError:
+            return cls(), f"{path} is not JSON; the default settings are used"
         if not isinstance(data, dict):
-            return cls()
+            return cls(), f"{path} is not a JSON object; the default settings are used"
         known = {f.name for f in fields(cls)}
         defaults = asdict(cls())
         values: dict[str, Any] = {}
+        ignored = []
         for k, v in data.items():
             if k in known and type(v) is type(defaults[k]):
                 values[k] = v
+            else:
+                ignored.append(k)
         settings = cls(**values)
         try:
             settings.rules  # noqa: B018 - a file edited by hand into an impossible game: the defaults
-        except MastermindError:
-            return cls()
-        if settings.mode not in MODES or len(settings.players) != 2:
-            return cls()
-        return settings
+        except MastermindError as err:
+            return cls(), f"{path}: {err}; the default settings are used"
+        if settings.mode not in MODES:
+            return cls(), f"{path}: no mode {settings.mode!r}; the default settings are used"
+        if len(settings.players) != 2:
+            return cls(), f"{path}: a match has 2 players; the default settings are used"
+        return settings, f"{path}: {', '.join(ignored)} ignored" if ignored else None
 
     def save(self, path: Path | None = None) -> str | None:
         """Write the settings (atomically); the reason as text if they could not be written."""
