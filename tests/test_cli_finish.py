@@ -177,9 +177,9 @@ def test_a_sample_larger_than_a_small_game_is_the_whole_game():
 def test_bulls_and_cows_speaks_of_bulls_cows_and_digits():
     bulls = ("--preset", "bulls-and-cows", "--no-history")
     code, out, _ = run("guess", *bulls, input="help\nzz\nBCC\nquit\n")
-    assert out.startswith("Think of a secret: 4 pegs, digits 0-9, no digit repeats. I have 10 guesses. "
-                          "Reply BULLS,COWS (e.g. 1,2), key pegs (BCC) or - for none")  # fmt: skip
-    assert "'zz' is not a reply: write BULLS,COWS (e.g. 1,2) or pegs (e.g. BCC)" in out
+    assert out.startswith("Think of a secret: 4 digits 0-9, no digit repeats. I have 10 guesses. "
+                          "Reply BULLS,COWS (e.g. 1,2), key pegs (BCC or BWW) or - for none")  # fmt: skip
+    assert "'zz' is not a reply: write BULLS,COWS (e.g. 1,2) or pegs (e.g. BCC or BWW)" in out
     assert "Guess 2: 0145   (216 codes possible)" in out  # BCC read as 1 bull, 2 cows
     code, out, _ = run("play", *bulls, "--seed", "2", input="0123\n1123\nquit\n")
     assert "1 bull, 2 cows" in out and "black" not in out and "colour" not in out
@@ -188,6 +188,25 @@ def test_bulls_and_cows_speaks_of_bulls_cows_and_digits():
     one_line_error(code, err, "'x' is not a digit of this game (type digits as 0-9, a-j or RGBYOPCWKM)")
     code, out, _ = run("play", "--seed", "2", "--no-history", input="1123\nquit\n")  # Mastermind unchanged
     assert "colours 1-6" in out and "2 black, 0 white" in out
+
+
+def test_bulls_and_cows_says_digits_where_mastermind_says_pegs():
+    bulls = ("--preset", "bulls-and-cows", "--no-history")
+    code, out, _ = run("guess", *bulls, input="5,0\n3,1\nBWW\nquit\n")
+    assert "impossible reply '5,0': there are only 4 digits" in out
+    assert ("impossible reply '3,1': if 3 digits are right, the last digit cannot be right in another "
+            "place") in out
+    assert "Guess 2:" in out  # BWW read as 1 bull, 2 cows
+    assert "4 pegs" not in out
+    code, out, _ = run("play", *bulls, "--seed", "2", input="help\nquit\n")
+    assert out.startswith("I have chosen a secret: 4 digits 0-9, no digit repeats.")
+    assert "Type a code of 4 digits (e.g. " in out and "4 pegs" not in out
+    code, _, err = run("solve", "--preset", "bulls-and-cows", "1234=5,0")
+    one_line_error(code, err, "impossible reply '5,0': there are only 4 digits")
+    code, _, err = run("solve", "1122=5,0")  # Mastermind unchanged
+    one_line_error(code, err, "impossible reply '5,0': there are only 4 pegs")
+    code, out, _ = run("solve", "--help")
+    assert "GUESS=BLACK,WHITE" in out and "GUESS=BULLS,COWS" in out
 
 
 def _rows(path):

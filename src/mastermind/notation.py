@@ -68,6 +68,7 @@ class Terms:
     white: str  # a right symbol in another place
     symbol: str  # what a peg holds: a colour, a digit
     counted: bool  # whether black and white take a plural (1 bull, 2 bulls)
+    place: str = "peg"  # one place of a code: a peg, a digit
 
     @property
     def keys(self) -> str:
@@ -90,9 +91,26 @@ class Terms:
         """Key pegs as letters: ``BWW`` (``BCC``); ``-`` for none."""
         return self.keys[0] * fb.black + self.keys[1] * fb.white or "-"
 
+    def pegs_read(self, fb: Feedback) -> str:
+        """The key-peg letters read for ``fb``: ``BWW``, or ``BCC or BWW`` (B and W are always read).
+
+        >>> BULLS_AND_COWS.pegs_read(Feedback(1, 2))
+        'BCC or BWW'
+        """
+        own = self.pegs(fb)
+        black_white = MASTERMIND.pegs(fb)
+        return own if own == black_white else f"{own} or {black_white}"
+
+    def code_of(self, rules: Rules, symbols: str = "") -> str:
+        """A code of the game in words: '4 pegs, colours 1-6', or '4 digits 0-9' where a place is a
+        symbol (``symbols`` describes them, as :meth:`Notation.describe_symbols` does)."""
+        if self.place == self.symbol:
+            return f"{plural(rules.pegs, self.place)} {symbols}".rstrip()
+        return f"{plural(rules.pegs, self.place)}, {self.symbol}s {symbols}".rstrip()
+
 
 MASTERMIND = Terms("black", "white", "colour", counted=False)
-BULLS_AND_COWS = Terms("bull", "cow", "digit", counted=True)
+BULLS_AND_COWS = Terms("bull", "cow", "digit", counted=True, place="digit")
 
 
 def _span(style: str, symbols: str) -> str:
@@ -174,10 +192,10 @@ class Notation:
             token = "".join(BLANK if ch in BLANK_INPUT else ch for ch in token)
         if not token:
             raise NotationError("empty code: type one symbol per peg, e.g. " + self.example())
-        pegs = self.rules.pegs
+        pegs, place = self.rules.pegs, self.terms.place
         if len(token) != pegs:
             raise NotationError(
-                f"{quote(raw)} has {plural(len(token), 'symbol')}; a code has {plural(pegs, 'peg')}, "
+                f"{quote(raw)} has {plural(len(token), 'symbol')}; a code has {plural(pegs, place)}, "
                 f"e.g. {self.example()}"
             )
         found: dict[tuple[int, ...], str] = {}  # each reading of the token, and its notation
@@ -303,7 +321,7 @@ def parse_feedback(text: str, rules: Rules, terms: Terms = MASTERMIND) -> Feedba
         if not m:
             raise FeedbackError(
                 f"{quote(raw)} is not a reply: write {terms.reply_form} (e.g. {example_reply(rules)}) "
-                f"or pegs (e.g. {terms.pegs(example_reply(rules))})"
+                f"or pegs (e.g. {terms.pegs_read(example_reply(rules))})"
             )
         fb = Feedback(_count(m.group(1), rules), _count(m.group(2), rules))
     check_feedback(fb, rules, raw, terms)
@@ -342,13 +360,14 @@ def check_feedback(fb: Feedback, rules: Rules, raw: str | None = None, terms: Te
         return
     shown = quote(raw) if raw is not None else f"{fb.black},{fb.white}"
     p = rules.pegs
+    place = terms.place
     if fb.black + fb.white > p:
-        why = f"there {'is' if p == 1 else 'are'} only {plural(p, 'peg')}"
+        why = f"there {'is' if p == 1 else 'are'} only {plural(p, place)}"
     elif fb.black == p - 1 and fb.white == 1:
         why = (
-            f"with 1 peg there is no other place for a {terms.symbol} to be in"
+            f"with 1 {place} there is no other place for a {terms.symbol} to be in"
             if p == 1
-            else f"if {plural(p - 1, 'peg')} {'is' if p == 2 else 'are'} right, the last peg cannot be "
+            else f"if {plural(p - 1, place)} {'is' if p == 2 else 'are'} right, the last {place} cannot be "
             "right in another place"
         )
     else:

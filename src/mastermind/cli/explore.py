@@ -41,9 +41,9 @@ from .common import (
 def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int | None, as_json: bool) -> None:
     """What the guesses and replies so far leave possible, and what to play next.
 
-    HISTORY is GUESS=BLACK,WHITE items (1122=1,0 1344=0,1); none means the start of a game. A
-    contradictory history is diagnosed (which rows, which reply could be corrected) with exit
-    status 2.
+    HISTORY is GUESS=BLACK,WHITE items (1122=1,0 1344=0,1), GUESS=BULLS,COWS in Bulls and Cows;
+    none means the start of a game. A contradictory history is diagnosed (which rows, which reply
+    could be corrected) with exit status 2.
 
     \b
     Examples:

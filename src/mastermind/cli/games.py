@@ -57,11 +57,9 @@ def guesses(n: int) -> str:
 
 def game_words(notation) -> str:
     """The game in the words it speaks: '4 pegs, colours 1-6, repeats allowed'."""
-    from ..text import plural
-
-    rules, word = notation.rules, notation.terms.symbol
-    repeats = "repeats allowed" if rules.repeats else f"no {word} repeats"
-    return f"{plural(rules.pegs, 'peg')}, {word}s {notation.describe_symbols()}, {repeats}"
+    rules, terms = notation.rules, notation.terms
+    repeats = "repeats allowed" if rules.repeats else f"no {terms.symbol} repeats"
+    return f"{terms.code_of(rules, notation.describe_symbols())}, {repeats}"
 
 
 def reply_words(notation) -> str:
@@ -69,7 +67,7 @@ def reply_words(notation) -> str:
     from ..notation import example_reply
 
     terms, example = notation.terms, example_reply(notation.rules)
-    return f"Reply {terms.reply_form} (e.g. {example}), key pegs ({terms.pegs(example)}) or - for none"
+    return f"Reply {terms.reply_form} (e.g. {example}), key pegs ({terms.pegs_read(example)}) or - for none"
 
 
 # --- play: the user breaks the computer's code ------------------------------------------------------
@@ -138,7 +136,7 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
         command = line.lower()
         if command in ("help", "?"):
             say(
-                f"Type a code of {rules.pegs} pegs (e.g. {notation.example()}); hint: ask "
+                f"Type a code of {notation.terms.code_of(rules)} (e.g. {notation.example()}); hint: ask "
                 f"{game.strategy_name}; undo: take back the last guess; board: show the board; "
                 "quit: give up.",
                 markup=False,
