@@ -117,3 +117,24 @@ def test_notation_option_reads_and_writes_one_style():
     assert json.loads(out)["candidates"] == 256
     code, _, err = run("evaluate", "--notation", "colors", "--colors", "12")
     assert code == 2 and "only 10 symbols" in err
+
+
+def test_the_top_level_help_says_which_commands_take_the_game_options_and_no_color():
+    """The claim in `mastermind --help` is checked against every command's own options."""
+    import re
+
+    code, out, _ = run("--help")
+    assert code == 0
+    text = " ".join(out.split())
+    game = re.search(r"--notation\) are taken by ([a-z, ]+) and (\w+);", text)
+    plain = re.search(r"--no-color by those and ([a-z, ]+?);", text)
+    assert game and plain, text
+    game_commands = {*game.group(1).split(", "), game.group(2)}
+    color_commands = game_commands | set(plain.group(1).split(" and "))
+    for name, command in cli.commands.items():
+        options = {opt for p in command.params for opt in p.opts}
+        game_options = {"--pegs", "--colors", "--no-repeats", "--blank", "--preset", "--max-guesses",
+                        "--notation"}
+        has_game = game_options <= options
+        assert has_game == (name in game_commands), name
+        assert ("--no-color" in options) == (name in color_commands), name

@@ -37,9 +37,11 @@ class Main(click.Group):
 def cli() -> None:
     """Mastermind: play, solve, and study codebreaking strategies.
 
-    Every command takes the game options (--pegs, --colors, --no-repeats, --blank, --preset,
-    --max-guesses) and --help. Codes are written 1122 (or AABB); replies BLACK,WHITE (1,0)
-    or key pegs (BW); a history is GUESS=REPLY items: 1122=1,0 1344=0,1.
+    The game options (--pegs, --colors, --no-repeats, --blank, --preset, --max-guesses,
+    --notation) are taken by play, guess, solve, partition, tree, evaluate, compare and match;
+    --no-color by those and history and stats; --help by every command. Codes are written 1122
+    (or AABB); replies BLACK,WHITE (1,0) or key pegs (BW); a history is GUESS=REPLY items:
+    1122=1,0 1344=0,1.
 
     \b
     Examples:
