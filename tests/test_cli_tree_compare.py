@@ -24,7 +24,7 @@ def test_tree_text_is_knuths_table():
     code, out, _ = run("tree", "--strategy", "knuth", "--depth", "2")
     assert code == 0
     lines = out.splitlines()
-    assert lines[1] == "1122  (1296 codes)"
+    assert lines[1] == "1122  (1,296 codes)"
     seconds = {line.split()[0]: line.split()[-1] for line in lines[2:]}
     # RESULTS.md: Knuth's second guesses after 1122
     assert seconds == {

@@ -42,7 +42,7 @@ from . import optimal
 from ._kernels.tables import tables_of
 from .errors import CheckpointError, ExecutorError, StrategyError
 from .feedback import Feedback
-from .records import package_version
+from .records import package_version, rules_from_dict, rules_to_dict
 from .results import Stats
 from .rules import Rules
 from .solver import SolverState
@@ -667,7 +667,7 @@ def run_identity(spec: StrategySpec, unit_size: int | None) -> dict[str, Any]:
     optimal strategy's search, cut by its root guesses), the package."""
     return {
         "strategy": spec.name,
-        "rules": spec.rules.describe(),
+        "rules": rules_to_dict(spec.rules),
         "first": spec.first,
         "options": [[k, v] for k, v in spec.options],
         "unit_size": unit_size,
@@ -840,7 +840,12 @@ class Checkpoint:
 def _describe(run: Any) -> str:
     if not isinstance(run, dict):
         return "unknown"
-    return f"{run.get('strategy')} on {run.get('rules')}, version {run.get('version')}"
+    try:
+        rules = rules_from_dict(run["rules"])
+        game = f"{rules.describe()}, at most {rules.max_guesses} guesses"
+    except Exception:  # a damaged or foreign header: say what it holds
+        game = repr(run.get("rules"))
+    return f"{run.get('strategy')} on {game}, version {run.get('version')}"
 
 
 # ---------------------------------------------------------------------------------------------
