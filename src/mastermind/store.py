@@ -379,6 +379,37 @@ class Store:
         self.close()
 
 
+class Recorder:
+    """Saves a game's (or a match's) record whenever it changed, for every front end: a row is made
+    on the first save and rewritten, in one transaction, after every move. If the database fails
+    during a game, ``warning`` says so, ``store`` becomes None and the game goes on unrecorded:
+    nothing typed is lost. ``save`` returns the new warning, once."""
+
+    def __init__(self, store: Store | None, game_id: int | None = None) -> None:
+        self.store = store
+        self.id = game_id
+        self.warning: str | None = None
+        self._last: str | None = None
+
+    def save(self, record: dict[str, Any]) -> str | None:
+        if self.store is None:
+            return None
+        text = json.dumps(record, sort_keys=True)
+        if text == self._last:
+            return None
+        try:
+            if self.id is None:
+                self.id = self.store.add(record)
+            else:
+                self.store.save(self.id, record)
+        except StoreError as err:
+            self.warning = f"{err}; this game goes on without being saved"
+            self.store = None
+            return self.warning
+        self._last = text
+        return None
+
+
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception."""
 

@@ -11,6 +11,8 @@ from typing import Any, NoReturn
 
 import click
 
+from .. import store as store_module
+
 #: Exit statuses: 0 done (a game won), 1 a game not won (lost, or given up), 2 bad input.
 EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
 
@@ -529,36 +531,15 @@ def resumable(store, kind: str, which: str):
     return stored
 
 
-class Recorder:
-    """Saves a game's (or a match's) record to the history whenever it changed: a row is made on
-    the first save and rewritten, in one transaction, after every move. If the database fails
-    during a game, one warning is shown and the game goes on unrecorded: nothing typed is lost."""
+class Recorder(store_module.Recorder):
+    """The history's recorder (mastermind.store.Recorder), which also prints its warning once and
+    says how to resume."""
 
-    def __init__(self, store, game_id: int | None = None) -> None:
-        self.store = store
-        self.id = game_id
-        self._last: str | None = None
-
-    def save(self, record: dict[str, Any]) -> None:
-        import json
-
-        from ..errors import StoreError
-
-        if self.store is None:
-            return
-        text = json.dumps(record, sort_keys=True)
-        if text == self._last:
-            return
-        try:
-            if self.id is None:
-                self.id = self.store.add(record)
-            else:
-                self.store.save(self.id, record)
-        except StoreError as err:
-            click.echo(f"mastermind: warning: {err}; this game goes on without being saved", err=True)
-            self.store = None
-            return
-        self._last = text
+    def save(self, record: dict[str, Any]) -> str | None:
+        warning = super().save(record)
+        if warning:
+            click.echo(f"mastermind: warning: {warning}", err=True)
+        return warning
 
     def resume_hint(self, command: str) -> str:
         """How to go on with the saved game: '; resume with mastermind play --resume 3' (with --db

@@ -19,40 +19,20 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from ..code import Code
-from ..errors import ContradictionError, MastermindError, StoreError
+from ..errors import ContradictionError, MastermindError
 from ..feedback import Feedback
 from ..game import Event, Game, Match
 from ..notation import Notation
+from ..store import Recorder
+from ..text import plural as text_plural
 from .board import BoardRow, KeyHoles, Palette, PaletteColor, Peg, code_text, color_name, peg_text
 from .settings import MODES, Settings
 
 Expect = Literal["code", "secret", "reply"] | None
 
 
-class Recorder:
-    """Saves the game's (or the match's) record to the history after every change, as the
-    command line does; if the database fails, the game goes on unsaved and says so once."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self.id: int | None = None
-        self.warning: str | None = None
-
-    def save(self, record: dict[str, Any]) -> None:
-        if self.store is None:
-            return
-        try:
-            if self.id is None:
-                self.id = self.store.add(record)
-            else:
-                self.store.save(self.id, record)
-        except StoreError as err:
-            self.warning = f"{err}; this game goes on without being saved"
-            self.store = None
-
-
 def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 'es' if word.endswith('s') else 's'}"
+    return text_plural(n, word, word + "es" if word.endswith("s") else None)
 
 
 class GameScreen(Screen):
