@@ -24,6 +24,8 @@ import sys
 import tempfile
 import time
 
+from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
+
 GAMES = {
     "classic": ["--pegs", "4", "--colors", "6"],
     "classic-max5": ["--pegs", "4", "--colors", "6", "--max-guesses", "5"],
@@ -87,17 +89,6 @@ def watch(label: str, args: list[str]) -> None:
     sol = solve_position(rules, np.arange(rules.size), progress=progress)
     total = "none" if sol is None else sol.cost
     print(f"{label}: total {total} in {time.perf_counter() - started:.1f} s", flush=True)
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main() -> None:

@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 
+from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
+
 STRATEGIES = ["knuth", "expected-size", "entropy", "most-parts"]
 GAMES = [("4x6", 4, 6, True), ("4x7", 4, 7, True), ("4x8", 4, 8, True),
          ("bulls-and-cows", 4, 10, False), ("5x8", 5, 8, True)]  # fmt: skip
@@ -71,17 +73,6 @@ def command_line(cache_dir: str | None) -> float:
     subprocess.run([exe, "evaluate", "--strategy", "knuth", "--json"], env=env,
                    capture_output=True, check=True)  # fmt: skip
     return time.perf_counter() - started
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main() -> None:
