@@ -30,3 +30,39 @@ def private_history(tmp_path, monkeypatch):
 def private_cache(tmp_path, monkeypatch):
     """Optimal trees go to a fresh directory per test, never to the user's cache."""
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def kill_after_moves(args, typed, db, moves_saved, moves=2):
+    """Run ``python -m mastermind.cli ARGS`` as a real process, type ``typed`` with the input left
+    open, wait until ``moves_saved(games in db)`` reaches ``moves``, then kill it with SIGKILL.
+    Returns the number of moves seen saved and the process's exit status."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from mastermind.store import Store
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind.cli", *args, "--db", str(db)],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    seen = 0
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(typed.encode())
+        proc.stdin.flush()  # the input stays open: the command waits for more
+        deadline = time.monotonic() + 60  # a generous wait for a slow machine, not a measurement
+        while seen < moves and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+            if db.exists():
+                with Store(db) as store:
+                    seen = moves_saved(store.games())
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert proc.stdin is not None
+        proc.stdin.close()
+    return seen, proc.returncode

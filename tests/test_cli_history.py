@@ -9,6 +9,7 @@ import time
 
 from click.testing import CliRunner
 
+from conftest import kill_after_moves
 from mastermind import Rules
 from mastermind.cli import cli
 from mastermind.game import Game
@@ -125,30 +126,9 @@ def test_a_killed_game_keeps_every_committed_move_and_resumes(tmp_path):
     game = Game.breaking(Rules(), seed=1)
     secret = game.notation.format_code(game.secret)
     first, second = two_wrong_guesses(secret, 4, 6)
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind.cli", "play", "--db", str(db), "--seed", "1"],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-    )  # fmt: skip
-    try:
-        assert proc.stdin is not None
-        proc.stdin.write(f"{first}\n{second}\n".encode())
-        proc.stdin.flush()  # the input stays open: the game waits for a third guess
-        deadline = time.monotonic() + 60  # a generous wait for a slow machine, not a measurement
-        moves = 0
-        while moves < 2 and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.05)
-            if db.exists():
-                with Store(db) as store:
-                    games = store.games()
-                moves = len(games[0].record["moves"]) if games else 0
-        assert moves == 2
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        assert proc.stdin is not None
-        proc.stdin.close()
-    assert proc.returncode == -signal.SIGKILL
+    seen, status = kill_after_moves(["play", "--seed", "1"], f"{first}\n{second}\n", db,
+                                    lambda games: len(games[0].record["moves"]) if games else 0)  # fmt: skip
+    assert seen == 2 and status == -signal.SIGKILL
     with Store(db) as store:
         [stored] = store.games()
     assert (stored.finished, stored.outcome) == (False, "playing")

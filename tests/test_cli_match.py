@@ -7,6 +7,7 @@ import sys
 
 from click.testing import CliRunner
 
+from conftest import kill_after_moves
 from mastermind.cli import cli
 
 WRONG_THEN_RIGHT = ["", "1,0", "0,1", "1,2", "1,2", "0,2", "1,0", "0,1", "1,2", "1,1", "4,0"]
@@ -88,8 +89,6 @@ def test_ctrl_c_stops_the_match_with_the_score_so_far():
 def test_a_match_killed_mid_game_resumes_from_its_last_move(tmp_path):
     """A real process, killed with SIGKILL in game 2 after two guesses, loses nothing that was
     played: the match goes on with the same secret, rows and score."""
-    import os
-    import time
 
     from mastermind.game import Match
     from mastermind.rules import Rules
@@ -101,32 +100,13 @@ def test_a_match_killed_mid_game_resumes_from_its_last_move(tmp_path):
     model.play_out()  # knuth breaks 1234, then makes the code of game 2: the one to find
     secret = model.current.game.notation.format_code(model.current.game.secret)
     first, second = [c for c in ("1111", "2222", "3333") if c != secret][:2]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind.cli", "match", "--players", "human,knuth", "--seed", "1",
-         "--db", str(db)],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
-    try:
-        assert proc.stdin is not None
-        proc.stdin.write(f"1234\n{first}\n{second}\n".encode())
-        proc.stdin.flush()  # the input stays open: the match waits for a third guess
-        deadline = time.monotonic() + 60  # a generous wait for a slow machine, not a measurement
-        moves = 0
-        while moves < 2 and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.05)
-            if db.exists():
-                with Store(db) as store:
-                    games = store.games()
-                rounds = games[0].record["games"] if games else []
-                moves = len(rounds[1]["game"]["moves"]) if len(rounds) > 1 else 0
-        assert moves == 2
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        assert proc.stdin is not None
-        proc.stdin.close()
-    assert proc.returncode == -signal.SIGKILL
+    def moves_of_game_2(games):
+        rounds = games[0].record["games"] if games else []
+        return len(rounds[1]["game"]["moves"]) if len(rounds) > 1 else 0
+
+    seen, status = kill_after_moves(["match", "--players", "human,knuth", "--seed", "1"],
+                                    f"1234\n{first}\n{second}\n", db, moves_of_game_2)  # fmt: skip
+    assert seen == 2 and status == -signal.SIGKILL
     with Store(db) as store:
         [stored] = store.games()
     assert (stored.kind, stored.finished, stored.outcome) == ("match", False, "playing")
