@@ -125,8 +125,8 @@ def ctrl_c(args: argparse.Namespace) -> None:
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "run.jsonl")
             proc = subprocess.Popen(
-                [sys.executable, "-m", "mastermind.cli", "evaluate", *game.split(), "--checkpoint", path,
-                 *extra],
+                [sys.executable, "-m", "mastermind.cli", "evaluate", *game.split(), "--no-history",
+                 "--checkpoint", path, *extra],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                 preexec_fn=_hear_ctrl_c, env={**os.environ, "MASTERMIND_CACHE_DIR": folder},
             )  # fmt: skip

@@ -4,7 +4,9 @@ Each game runs `mastermind evaluate --strategy optimal --json` in a fresh proces
 tree cache (so the search really runs), after the JIT cache on disk has been filled. Two times
 are printed: the whole process (what the C++ solvers' figures measure: start, tables, search,
 output) and the search alone (the process minus its start-up, measured in the process). The
-best of ``--repeat`` runs is kept (the machine is shared; say so when quoting).
+best of ``--repeat`` runs is kept (the machine is shared; say so when quoting). First it prints
+the floor: the wall time of a process that only imports numpy and numba and calls one tiny
+cached kernel, which no numba program can go under.
 
     python benchmarks/optimal.py                  # classic, classic <= 5 guesses, 4x7, 5x5, Bulls and Cows
     python benchmarks/optimal.py --games 4x7      # a subset
@@ -53,8 +55,8 @@ def one(args: list[str], cores: int | None = None) -> tuple[float, dict]:
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "MASTERMIND_CACHE_DIR": cache}
         started = time.perf_counter()
-        out = subprocess.run([*pin, mastermind(), "evaluate", "--strategy", "optimal", "--json", *args],
-                             env=env, capture_output=True, text=True, check=True)  # fmt: skip
+        command = [mastermind(), "evaluate", "--strategy", "optimal", "--json", "--no-history", *args]
+        out = subprocess.run([*pin, *command], env=env, capture_output=True, text=True, check=True)
         return time.perf_counter() - started, json.loads(out.stdout)
 
 
@@ -62,6 +64,38 @@ def startup(cores: int | None = None) -> float:
     """Wall time of a process that loads everything (Python, numba's cached kernels, the
     tables) and searches next to nothing: the 64 codes of 3 pegs, 4 colours (milliseconds)."""
     return min(one(["--pegs", "3", "--colors", "4"], cores)[0] for _ in range(3))
+
+
+FLOOR = """
+import numpy as np
+from numba import njit
+
+@njit(cache=True)
+def total(a):
+    s = 0
+    for x in a:
+        s += x
+    return s
+
+total(np.arange(4))
+"""
+
+
+def floor(cores: int | None = None) -> float:
+    """Wall time of the least process any numba program pays: Python starts, imports numpy and
+    numba, and calls one three-line kernel loaded from numba's cache on disk (best of 5)."""
+    pin = [] if cores is None else ["taskset", "-c", f"0-{cores - 1}"]
+    with tempfile.TemporaryDirectory() as folder:
+        script = os.path.join(folder, "floor.py")
+        with open(script, "w") as f:
+            f.write(FLOOR)
+        subprocess.run([sys.executable, script], check=True)  # fill the cache
+        times = []
+        for _ in range(5):
+            started = time.perf_counter()
+            subprocess.run([*pin, sys.executable, script], check=True)
+            times.append(time.perf_counter() - started)
+        return min(times)
 
 
 def watch(label: str, args: list[str]) -> None:
@@ -115,6 +149,7 @@ def main() -> None:
     if options.cores:
         by_cores(games, [int(c) for c in options.cores.split(",")], options.repeat)
         return
+    print(f"floor of any numba process (Python, numpy, numba, one cached kernel): {floor():.2f} s")
     base = startup()
     print(f"process start-up (load, JIT cache, 3 pegs 4 colours): {base:.2f} s")
     print(f"{'game':<16}{'total':>8}{'max':>5}{'process s':>11}{'search s':>10}{'mmstrat s':>11}")
@@ -133,6 +168,7 @@ def main() -> None:
 def by_cores(games: dict[str, list[str]], cores: list[int], repeat: int) -> None:
     """Whole-process seconds (best of ``repeat``) of each game pinned to 1, 2, ... cores."""
     for n in cores:
+        print(f"floor of any numba process on {n} core(s): {floor(n):.2f} s")
         print(f"process start-up on {n} core(s): {startup(n):.2f} s")
     print(f"{'game':<16}{'total':>8}" + "".join(f"{f'{n} core(s) s':>14}" for n in cores)
           + f"{'mmstrat s':>11}")  # fmt: skip
