@@ -119,6 +119,17 @@ def test_optimal_on_a_local_dask_cluster_is_the_local_result(tmp_path, monkeypat
     assert len(list((tmp_path / "fresh").iterdir())) == 2  # both trees cached
 
 
+def test_a_cached_optimal_tree_needs_no_cluster():
+    """With its tree cached (MASTERMIND_CACHE_DIR is per test), optimal on Dask reads the cache:
+    no cluster is contacted, so even an unreachable scheduler gives the result."""
+    game = ("-s", "optimal", "-p", "3", "-c", "4", "--json", "--no-history")
+    code, out, err = run("evaluate", *game)
+    assert code == 0, err
+    code, again, err = run("evaluate", *game, "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9")
+    assert code == 0, err
+    assert json.loads(again)["total"] == json.loads(out)["total"]
+
+
 def _hear_ctrl_c():
     """In the child: SIGINT as on a terminal, even when the tests run as a background job (which
     starts with SIGINT ignored, and children inherit that)."""

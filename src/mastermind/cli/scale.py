@@ -96,10 +96,12 @@ def use_runner(player, secrets, scale: dict[str, Any], strict: bool = True) -> b
     for the optimal strategy, whose search is fastest in this process, only when a Dask cluster
     or a checkpoint is asked for (the runner then splits its root search). Where the runner
     cannot, options that only it takes are refused (``strict``) or ignored for this strategy
-    (compare)."""
+    (compare). An optimal tree already in the cache is read here: no cluster is started for it."""
     from ..strategies.optimal import Optimal
 
     asked = scale["executor"] != "local" or scale["checkpoint"] is not None
+    if isinstance(player, Optimal) and player.known_tree() is not None:
+        return False
     if secrets is None and not player.randomized and (asked or not isinstance(player, Optimal)):
         return True
     if strict and asked:
