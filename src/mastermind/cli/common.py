@@ -254,6 +254,36 @@ def progress_note(bar, **fields: Any) -> Callable[[str | None], None]:
     return note
 
 
+def progress_display(console, field: str | None = None):
+    """A transient rich Progress for stderr: the label (cut first when the terminal is narrow), a
+    bar, the count done of the total with thousands separators, an optional text field of the
+    task, the time taken and the time left."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Column
+    from rich.text import Text
+
+    class Count(ProgressColumn):
+        def render(self, task) -> Text:
+            done = f"{int(task.completed):,}"
+            shown = done if task.total is None else f"{done}/{int(task.total):,}"
+            return Text(shown, style="progress.download")
+
+    label = Column(ratio=1, no_wrap=True, overflow="ellipsis", min_width=12)
+    columns = [TextColumn("[progress.description]{task.description}", table_column=label),
+               BarColumn(bar_width=20), Count(table_column=Column(no_wrap=True))]  # fmt: skip
+    if field is not None:
+        columns.append(TextColumn(f"{{task.fields[{field}]}}", table_column=Column(no_wrap=True)))
+    columns += [TimeElapsedColumn(), TimeRemainingColumn()]
+    return Progress(*columns, console=console, transient=True, expand=True)
+
+
 @contextmanager
 def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr when it is a terminal; yields the callback to advance it."""
@@ -261,15 +291,9 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | Non
     if not console.is_terminal:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    with Progress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=console, transient=True,
-    ) as bar, live_note(progress_note(bar)):  # fmt: skip
+    with progress_display(console) as bar, live_note(progress_note(bar)):
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
-
 
 
 @contextmanager
@@ -284,12 +308,7 @@ def search_progress(player, label: str) -> Iterator[None]:
     if not console.is_terminal:
         yield
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[best]}"), TimeElapsedColumn(), console=console, transient=True,
-    ) as bar, live_note(progress_note(bar, best="")):  # fmt: skip
+    with progress_display(console, "best") as bar, live_note(progress_note(bar, best="")):
         task = bar.add_task(f"{label}: searching", total=None, best="")
 
         def update(done: int, of: int, best: int | None) -> None:

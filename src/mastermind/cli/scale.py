@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from .common import console_for, fail, live_note, progress_note
+from .common import console_for, fail, live_note, progress_display, progress_note
 
 
 def executor_options(checkpoint_help: str) -> Callable[[Callable], Callable]:
@@ -120,20 +120,7 @@ def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
     if not console.is_terminal:
         yield None
         return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    with Progress(
-        TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[units]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-        console=console, transient=True,
-    ) as bar, live_note(progress_note(bar, units="")):  # fmt: skip
+    with progress_display(console, "units") as bar, live_note(progress_note(bar, units="")):
         # Until the runner first reports (choosing the first guess of a big game takes a while), a
         # pulsing bar and the time elapsed show that work is going on.
         first = bar.add_task(f"{label}: choosing the first guess", total=None, units="")
