@@ -416,3 +416,23 @@ async def test_a_match_between_two_strategies_plays_itself_out(private_settings)
         assert match is not None and match.over
         assert stored("match")[0].record["score"] == match.score
         assert "Match over" in board(app).log_lines[-1]
+
+
+@driven
+async def test_the_blank_game_is_named_as_the_command_line_names_it(private_settings):
+    from mastermind.game import Game
+    from mastermind.rules import PRESETS
+
+    game = Game.breaking(PRESETS["super-blank"], seed=1)
+    game.guess("12345")
+    game.give_up()
+    with Store() as store:
+        store.add(game.record())
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape", "h")
+        await pilot.pause()
+        table = app.screen.query_one("#games")
+        assert table.get_row_at(0)[3] == "5x8+blank"
+        stats = str(app.screen.query_one("#stats").render())
+        assert "You broke the computer's code, 5x8+blank: 1 played, 0 won" in stats

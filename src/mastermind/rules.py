@@ -91,6 +91,20 @@ class Rules:
             return f"{plural(self.pegs, 'peg')}, {plural(self.real_colors, 'colour')} and the blank, {rep}"
         return f"{plural(self.pegs, 'peg')}, {plural(self.colors, 'colour')}, {rep}"
 
+    def short_name(self, limit: bool = True) -> str:
+        """The game in a few characters, as lists and titles show it: ``4x6``, ``3x5 no repeats``,
+        ``5x8+blank``; with ``limit``, ``/N`` after it when the guesses allowed are not the usual 10.
+
+        >>> PRESETS["super-blank"].short_name(), Rules(4, 10, repeats=False, max_guesses=7).short_name()
+        ('5x8+blank', '4x10 no repeats /7')
+        """
+        text = f"{self.pegs}x{self.real_colors}" + ("+blank" if self.blank else "")
+        if not self.repeats:
+            text += " no repeats"
+        if limit and self.max_guesses != 10:
+            text += f" /{self.max_guesses}"
+        return text
+
     def __repr__(self) -> str:
         extra = ""
         if not self.repeats:

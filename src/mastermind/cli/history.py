@@ -8,22 +8,10 @@ from typing import Any
 
 import click
 
+from ..records import rules_from_dict
 from ..store import moves_of
 from . import cli
 from .common import board, color_option, console_for, db_option, fail, open_store
-
-
-def short_rules(rules: dict[str, Any]) -> str:
-    """4x6, 3x5 no repeats, 5x8+blank; /N when the guesses allowed are not the usual 10."""
-    if rules.get("blank"):
-        text = f"{rules['pegs']}x{rules['colors'] - 1}+blank"
-    else:
-        text = f"{rules['pegs']}x{rules['colors']}"
-    if not rules["repeats"]:
-        text += " no repeats"
-    if rules["max_guesses"] != 10:
-        text += f" /{rules['max_guesses']}"
-    return text
 
 
 def when(stamp: str) -> str:
@@ -95,7 +83,7 @@ def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | 
         return
     click.echo(f"{'id':>4}  {'when':16}  {'kind':5}  {'rules':16}  {'guesses':>7}  {'outcome':9}  finished")
     for g in games:
-        rules = short_rules(g.record["rules"])
+        rules = rules_from_dict(g.record["rules"]).short_name()
         n = len(moves_of(g.record))
         done = "yes" if g.finished else "no"
         click.echo(f"{g.id:>4}  {when(g.started):16}  {g.kind:5}  {rules:16}  {n:>7}  {g.outcome:9}  {done}")
@@ -174,7 +162,6 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
       mastermind stats --plot record.png
     """
     from ..plot import check_plot_path, plot_game_stats
-    from ..records import rules_to_dict
     from ..stats import game_stats
 
     if plot:
@@ -205,7 +192,7 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
         dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items()) or "-"
         not_won = f"{s.lost} lost, {s.gave_up} gave up"
         table.add_row(
-            short_rules(rules_to_dict(s.rules)), str(s.played), str(s.won), f"{s.win_rate:.0%}", mean, dist,
+            s.rules.short_name(), str(s.played), str(s.won), f"{s.win_rate:.0%}", mean, dist,
             not_won, str(s.best_streak), str(s.current_streak),
         )  # fmt: skip
     console_for().print(table)

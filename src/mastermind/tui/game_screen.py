@@ -102,8 +102,7 @@ class GameScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = "Mastermind"
-        r = self.rules
-        game = f"{r.pegs}×{r.colors}{'' if r.repeats else ' no repeats'}, {plural(r.max_guesses, 'guess')}"
+        game = f"{self.rules.short_name(limit=False)}, {plural(self.rules.max_guesses, 'guess')}"
         self.sub_title = f"{MODES[self.settings.mode]} · {game}"
         self._ready = True
         self.refresh_view()

@@ -28,6 +28,7 @@ from textual.widgets.option_list import Option
 from ..errors import MastermindError
 from ..game import SCORING_RULES
 from ..notation import Notation
+from ..records import rules_from_dict
 from ..rules import PRESETS, Rules
 from ..store import moves_of
 from ..strategies import STRATEGIES
@@ -248,11 +249,6 @@ def _when(stamp: str) -> str:
     return stamp.replace("T", " ")[:16]
 
 
-def _short_rules(rules: dict[str, Any]) -> str:
-    text = f"{rules['pegs']}x{rules['colors']}"
-    return text + ("" if rules.get("repeats", True) else " no rep.")
-
-
 class HistoryScreen(Screen[None]):
     """The games of the history, newest first, and the statistics of the finished ones."""
 
@@ -282,13 +278,13 @@ class HistoryScreen(Screen[None]):
         for g in reversed(games):
             record = g.record
             moves = len(moves_of(record))
-            table.add_row(str(g.id), _when(g.started), g.kind, _short_rules(record["rules"]), str(moves),
+            game = rules_from_dict(record["rules"]).short_name()
+            table.add_row(str(g.id), _when(g.started), g.kind, game, str(moves),
                           g.outcome if g.finished else f"{g.outcome} (unfinished)")  # fmt: skip
 
 
 def statistics_text(games: list[Any]) -> Text:
     """The library's statistics of the stored games, one line per kind and game size."""
-    from ..records import rules_to_dict
     from ..stats import KINDS, game_stats
 
     text = Text()
@@ -296,7 +292,7 @@ def statistics_text(games: list[Any]) -> Text:
         who = "You broke the computer's code" if kind == "play" else "The computer broke yours"
         for s in game_stats(games, kind):
             mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
-            text.append(f"{who}, {_short_rules(rules_to_dict(s.rules))}: ", style="bold")
+            text.append(f"{who}, {s.rules.short_name()}: ", style="bold")
             text.append(f"{s.played} played, {s.won} won ({s.win_rate:.0%}), mean {mean} guesses, "
                         f"best streak {s.best_streak}\n")  # fmt: skip
     if not text:
