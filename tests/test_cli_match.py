@@ -73,6 +73,25 @@ def test_two_humans_share_the_keyboard_with_the_computer_as_referee():
     assert "Final score: player 1 (human) 1, player 2 (human) 2: player 1 (human) wins." in out
 
 
+def test_a_person_breaking_a_code_takes_back_a_guess_with_undo():
+    # P1 hides 3632; P2 guesses 1122, takes it back, then breaks it; in game 2 P2 replies by hand
+    # to P1's guess 1111 and P1 takes that guess back before it is answered; nothing to undo then
+    script = "3632\nundo\n1122\nundo\n3632\n\n1111\nundo\nundo\n1234\n4,0\n"
+    code, out, _ = run("--players", "human,human", "--scoring", "codebreaker", input=script)
+    assert code == 0, out
+    assert "Nothing to undo: no guess yet." in out
+    assert out.count("Took back guess 1.") == 2 and "(no guesses yet)" in out
+    assert "Game 1: broken in 1 guess. Points: player 1 (human) 0, player 2 (human) 1." in out
+    assert "Game 1 is over and game 2 has no guess yet: nothing to undo." in out
+    assert "Game 2: broken in 1 guess." in out
+
+
+def test_a_codemaker_replying_to_a_strategy_cannot_undo():
+    code, out, _ = run("--players", "human,knuth", "--seed", "1", input="\nundo\nquit\n")
+    assert code == 1
+    assert "Knuth breaks this code: a strategy's guesses are not taken back" in out
+
+
 def test_ctrl_c_stops_the_match_with_the_score_so_far():
     proc = subprocess.Popen(
         [sys.executable, "-m", "mastermind.cli", "match", "--players", "human,knuth", "--seed", "1"],

@@ -312,3 +312,59 @@ def test_a_replayed_game_is_counted_when_a_match_is_read_back():
     assert again.waiting_for == "guess" and match.waiting_for == "guess"
     assert again.current.game.secret == match.current.game.secret
     assert again.current.game.seed == match.current.game.seed
+
+
+def test_a_person_breaking_a_code_in_a_match_takes_back_guesses_and_the_record_follows():
+    match = Match(CLASSIC, ["knuth", "human"], games=2, seed=3)
+    with pytest.raises(GameError, match="nothing to undo: no guess yet"):
+        match.undo()
+    match.play_out()  # knuth makes the code of game 1
+    with pytest.raises(GameError, match="nothing to undo: no guess yet"):
+        match.undo()
+    match.guess("1122")
+    match.guess("3456")
+    [event] = match.undo()
+    assert event.kind == "undone" and event.row == 2 and str(event.move.guess) == "3456"
+    game = match.current.game
+    assert [str(m.guess) for m in game.moves] == ["1122"] and match.waiting_for == "guess"
+    # read back from its record after the undo, the match ends as the one never stopped
+    again = Match.from_record(json.loads(json.dumps(match.record())))
+    assert again.record() == match.record()
+    secret = game.secret
+    for m in (match, again):
+        m.guess("1234")
+        m.guess(secret)
+    assert again.record() == match.record() and match.rounds[0].points == [3, 0]
+    # game 1 is over: its guesses stand
+    with pytest.raises(GameError, match="game 1 is over and game 2 has no guess yet: nothing to undo"):
+        match.undo()
+
+
+def test_a_guess_waiting_for_a_persons_reply_is_withdrawn_alone():
+    match = Match(CLASSIC, ["human", "human"], games=2, seed=1)
+    match.set_secret(None)  # player 1 replies by hand to player 2's guesses
+    match.guess("1122")
+    match.reply("1,0")
+    match.guess("1344")
+    assert match.waiting_for == "reply"
+    [event] = match.undo()
+    assert event.move is None and event.row == 2
+    assert match.waiting_for == "guess" and [str(m.guess) for m in match.current.game.moves] == ["1122"]
+    match.undo()
+    assert match.current.game.moves == []
+
+
+def test_a_strategys_guesses_in_a_match_are_not_taken_back():
+    match = Match(CLASSIC, ["human", "knuth"], games=2, seed=1)
+    match.set_secret("3632")
+    match.advance()
+    with pytest.raises(GameError, match="knuth breaks this code: a strategy's guesses are not taken back"):
+        match.undo()
+    assert len(match.current.game.moves) == 1
+
+
+def test_a_finished_match_cannot_be_undone():
+    match = Match(SMALL, ["knuth", "entropy"], games=2, seed=1)
+    match.play_out()
+    with pytest.raises(GameError, match="the match is over: its games stand"):
+        match.undo()

@@ -436,3 +436,43 @@ async def test_the_blank_game_is_named_as_the_command_line_names_it(private_sett
         assert table.get_row_at(0)[3] == "5x8+blank"
         stats = str(app.screen.query_one("#stats").render())
         assert "You broke the computer's code, 5x8+blank: 1 played, 0 won" in stats
+
+
+@driven
+async def test_undo_in_a_match_takes_back_a_persons_guess_and_never_a_strategys(private_settings):
+    configure(private_settings, mode="match", players=["knuth", "human"], games=2)
+    app = MastermindApp(seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        match = screen.match
+        assert match.waiting_for == "guess"  # knuth has made the code of game 1
+        await type_code(app, pilot, "1122")
+        await type_code(app, pilot, "3456")
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert [str(m.guess) for m in match.current.game.moves] == ["1122"]
+        assert "Took back guess 2." in str(screen.message)
+        [saved] = stored("match")
+        assert [m["guess"] for m in saved.record["games"][0]["game"]["moves"]] == ["1122"]
+        await type_code(app, pilot, screen.notation.format_code(match.current.game.secret))
+        assert match.rounds[0].points == [2, 0]  # the guess taken back is not counted
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert "Game 1 is over and game 2 has no guess yet: nothing to undo." in str(screen.message)
+        await type_code(app, pilot, "3632")  # the person makes the code; knuth breaks it
+        assert match.over
+        await pilot.press("ctrl+z")
+        assert "The match is over: its games stand." in str(screen.message)
+    configure(private_settings, mode="match", players=["human", "knuth"], games=2)
+    app = MastermindApp(seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.press("enter")  # no secret: the person replies to every guess of knuth
+        await settle(app, pilot)
+        await pilot.press("b", "enter")
+        await settle(app, pilot)
+        await pilot.press("ctrl+z")
+        assert "Knuth breaks this code: a strategy's guesses are not taken back" in str(screen.message)
+        assert len(screen.match.current.game.moves) == 1

@@ -324,6 +324,14 @@ class Game:
         self._strategy_problem = None
         return self.moves.pop()
 
+    def withdraw(self) -> Code:
+        """Take back the guess that waits for the codemaker's reply (a person's, before it is
+        answered); the rows stay as they are."""
+        if self.pending is None:
+            raise GameError("no guess is waiting for its reply")
+        guess, self.pending = self.pending, None
+        return guess
+
     def give_up(self) -> None:
         self.gave_up = True
         self.pending = None
@@ -450,8 +458,9 @@ class Round:
 class Event:
     """Something that happened in a match, for a front end to show.
 
-    kind: "secret" (a codemaker chose), "move", "replayed" (wrong information: the game starts
-    again), "round-over" or "match-over".
+    kind: "secret" (a codemaker chose), "move", "undone" (a guess taken back: ``move`` is the row
+    taken back, None for a guess that had no reply yet; ``row`` its row), "replayed" (wrong
+    information: the game starts again), "round-over" or "match-over".
     """
 
     kind: str
@@ -476,6 +485,7 @@ class Match:
 
     A front end asks :attr:`waiting_for` and calls the matching method: :meth:`set_secret`,
     :meth:`guess`, :meth:`reply` or :meth:`advance` (a computer's move); each returns the events.
+    A person breaking a code may :meth:`undo` their guesses in the game in progress.
     """
 
     def __init__(
@@ -584,6 +594,30 @@ class Match:
         game = self._game()
         game.give_up()
         return self._after(None)
+
+    def undo(self) -> list[Event]:
+        """Take back the last guess of a person breaking the code in the game in progress: a guess
+        still waiting for the codemaker's reply, or else the last row. A finished game stands, and
+        a strategy's guesses are never taken back (nor a reply given to one: a wrong reply is
+        wrong information, and the game is replayed when the guesses show it)."""
+        if self.over:
+            raise GameError("the match is over: its games stand")
+        r = self.current
+        game = r.game
+        if game is None or (not game.moves and game.pending is None):
+            if r.number > 1:
+                raise GameError(f"game {r.number - 1} is over and game {r.number} has no guess yet: "
+                                "nothing to undo")  # fmt: skip
+            raise GameError("nothing to undo: no guess yet")
+        if not self.is_human(r.breaker):
+            raise GameError(f"{self.players[r.breaker - 1]} breaks this code: a strategy's guesses "
+                            "are not taken back, nor the replies given to them")  # fmt: skip
+        if game.pending is not None:
+            row = game.turn
+            game.withdraw()
+            return [Event("undone", r, row=row)]
+        move = game.undo()
+        return [Event("undone", r, move=move, row=game.turn)]
 
     def advance(self) -> list[Event]:
         """One move of a computer: a computer codemaker's secret, or a computer breaker's guess."""

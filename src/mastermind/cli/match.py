@@ -17,6 +17,7 @@ from .common import (
     EXIT_OK,
     Recorder,
     ask,
+    board,
     board_row,
     color_option,
     console_for,
@@ -92,7 +93,9 @@ def match(
     Player 1 makes the code in game 1 and player 2 breaks it; the roles swap every game. A
     human codemaker types a secret for the computer to referee (hidden on a terminal), or
     presses Enter and types every reply as in the board game: if the replies contradict each
-    other, the engine shows it and the game is replayed. Ctrl-C or the end of input stops the
+    other, the engine shows it and the game is replayed. A person breaking a code may type undo
+    to take back their last guess of the game in progress (a strategy's guesses stand), and give
+    up. Ctrl-C or the end of input stops the
     match with the score so far (exit status 1); a finished match exits 0.
 
     \b
@@ -134,6 +137,14 @@ def match(
         if as_json:
             click.echo(json.dumps(m.record()))
         sys.exit(EXIT_NOT_WON)
+
+    def undo() -> list:
+        """The engine's undo: a person's last guess taken back, or one line saying why not."""
+        try:
+            return m.undo()
+        except MastermindError as err:
+            say(f"{str(err)[:1].upper()}{str(err)[1:]}.", markup=False)
+            return []
 
     announced = 0
     try:
@@ -178,6 +189,8 @@ def match(
                     continue
                 if line.lower() == "give up":
                     events = m.give_up()
+                elif line.lower() == "undo":
+                    events = undo()
                 else:
                     try:
                         events = m.guess(notation.parse_code(line))
@@ -192,7 +205,7 @@ def match(
                 if line is None or line.lower() in ("quit", "q", "exit"):
                     return stop()
                 try:
-                    events = m.reply(notation.parse_feedback(line))
+                    events = undo() if line.lower() == "undo" else m.reply(notation.parse_feedback(line))
                 except MastermindError as err:
                     say(f"[red]{escape(str(err))}.[/]")
                     continue
@@ -223,6 +236,9 @@ def show(say, console, notation, rules, m, event, who) -> None:
         say(f"Secret set: {how}.", markup=False)
     elif event.kind == "move" and event.move is not None:
         board_row(console, notation, event.row, event.move.guess, event.move.reply, rules)
+    elif event.kind == "undone":
+        say(f"Took back guess {event.row}.", markup=False)
+        board(console, notation, r.game.history, rules)
     elif event.kind == "replayed":
         say(
             f"[bold red]Wrong information:[/] {escape(event.problem.message if event.problem else '')}. "

@@ -221,7 +221,11 @@ class GameScreen(Screen):
         m = self.match
         for ev in events_:
             r = ev.round
-            if ev.kind == "replayed" and ev.problem is not None:
+            if ev.kind == "undone":
+                self._reset_entry()
+                self.info = Text("")
+                self.message = Text(f"Took back guess {ev.row}.")
+            elif ev.kind == "replayed" and ev.problem is not None:
                 self.add_log(f"Game {r.number}: the replies contradict each other; it is played again "
                          f"and player {m.penalty_to(r)} gets 3 points.")  # fmt: skip
                 self.info = Text(ev.problem.message, "red")
@@ -474,7 +478,10 @@ class GameScreen(Screen):
         if self.busy:
             return
         if self.match is not None:
-            self.message = Text("A match has no undo: every move counts.", "yellow")
+            try:
+                self._match_events(self.match.undo())
+            except MastermindError as err:  # nothing to undo, a strategy's guess: the engine says why
+                self.message = Text(f"{str(err)[0].upper()}{str(err)[1:]}.", "yellow")
         elif not self.game.moves:
             self.message = Text("Nothing to undo.", "yellow")
         else:
