@@ -476,3 +476,40 @@ async def test_undo_in_a_match_takes_back_a_persons_guess_and_never_a_strategys(
         await pilot.press("ctrl+z")
         assert "Knuth breaks this code: a strategy's guesses are not taken back" in str(screen.message)
         assert len(screen.match.current.game.moves) == 1
+
+
+def secret_row(screen) -> list[str]:
+    """The code's row under the board, as the screen shows it."""
+    return [str(peg.render()).strip() for peg in screen.query_one("#secret-row").query(".peg")]
+
+
+@pytest.mark.parametrize("breaker", ["human", "knuth"])
+@driven
+async def test_a_person_choosing_the_code_of_a_match_types_it_masked(private_settings, breaker):
+    configure(private_settings, mode="match", players=["human", breaker], games=2)
+    app = MastermindApp(seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.press("3", "6", "3")
+        assert secret_row(screen) == ["●", "●", "●", "·"]  # a plain peg per hole: no colour, no symbol
+        status = str(screen.query_one("#status").render())
+        assert "Player 1: choose the code (it is masked: F2 shows it;" in status
+        assert ("Player 2, look away!" in status) == (breaker == "human")
+        assert "peek" in shown_keys(app)
+        await pilot.press("f2")  # the codemaker peeks
+        assert secret_row(screen) == ["3", "6", "3", "·"]
+        assert "(F2 hides it;" in str(screen.query_one("#status").render())
+        await pilot.press("f2", "2")
+        assert secret_row(screen) == ["●"] * 4
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "peek" not in shown_keys(app)
+        if breaker == "human":
+            assert secret_row(screen) == ["?"] * 4  # hidden while it is broken
+            await pilot.press("f2")
+            assert secret_row(screen) == ["?"] * 4  # no peeking once the game is on
+            await type_code(app, pilot, "1122")
+            assert secret_row(screen) == ["?"] * 4
+            await type_code(app, pilot, "3632")
+        assert "Game 1: 3632 broken in" in "\n".join(screen.log_lines)  # over: now its code is told

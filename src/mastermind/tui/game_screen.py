@@ -30,6 +30,9 @@ from .settings import MODES, Settings
 
 Expect = Literal["code", "secret", "reply"] | None
 
+#: A filled hole of the code being chosen, as others see it: no colour, no symbol.
+MASKED_PEG = "●"
+
 
 def plural(n: int, word: str) -> str:
     return text_plural(n, word, word + "es" if word.endswith("s") else None)
@@ -47,6 +50,7 @@ class GameScreen(Screen):
         Binding("up", "select(-1)", "Row up", show=False),
         Binding("down", "select(1)", "Row down", show=False),
         Binding("ctrl+z", "undo", "Undo"),
+        Binding("f2", "peek", "Peek"),
         Binding("question_mark", "hint", "Hint"),
         Binding("f1", "app.help", "Help"),
         Binding("escape", "app.menu", "Menu"),
@@ -72,6 +76,7 @@ class GameScreen(Screen):
         self.info: Text = Text("")
         self.log_lines: list[str] = []
         self.warned: Code | None = None
+        self.peek = False  # whether the code a person is choosing is shown (it is masked)
         self.recorder = Recorder(store)
         self._ready = False  # drawn once mounted
         self._new_game()
@@ -143,6 +148,7 @@ class GameScreen(Screen):
         self.keys = []
         self.selected = None
         self.warned = None
+        self.peek = False
 
     # -- what is asked of the person now -----------------------------------------------------------
 
@@ -497,9 +503,18 @@ class GameScreen(Screen):
                 self.next_step()
         self.refresh_view()
 
+    def action_peek(self) -> None:
+        """Show or hide again the code a person is choosing (masked: others may see the screen)."""
+        if self.expects == "secret":
+            self.peek = not self.peek
+            self.refresh_view()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A hint is for a person breaking a code: none offered where the computer breaks the
-        person's (hidden), greyed out in a match while the person is not guessing."""
+        person's (hidden), greyed out in a match while the person is not guessing. Showing the
+        code being chosen is offered only while it is chosen."""
+        if action == "peek":
+            return self.expects == "secret"
         if action != "hint":
             return True
         if self.settings.mode == "guess":
@@ -566,12 +581,23 @@ class GameScreen(Screen):
         self._scroll_to_current()
         self.refresh_bindings()
 
+    def _secret_prompt(self, match: Match) -> Text:
+        r = match.current
+        maker, breaker = f"Player {r.maker}", f"player {r.breaker}"
+        away = f"{breaker.capitalize()}, look away! " if match.is_human(r.breaker) else ""
+        shown = "F2 hides it" if self.peek else "it is masked: F2 shows it"
+        return Text.assemble(
+            (f"{away}{maker}: choose the code", "bold"),
+            f" ({shown}; Enter with no pegs: you reply to each guess yourself).",
+        )
+
     def _keys_reply(self) -> Feedback:
         return Feedback(self.keys.count("b"), self.keys.count("w"))
 
     def _draw_secret_row(self, expects: Expect) -> None:
-        """The code's row under the board: the code being chosen, hidden while it is being broken,
-        shown once the game is over."""
+        """The code's row under the board: the code being chosen, masked (a plain peg per hole
+        filled, unless the codemaker peeks), hidden while it is being broken, shown once the game
+        is over."""
         game = self.game
         label = self.query_one("#secret-label", Static)
         label.update(Text("code", "bold" if expects == "secret" else "dim"))
@@ -586,7 +612,10 @@ class GameScreen(Screen):
             if hidden:
                 peg.update(Text(" ? ", "bold #8899aa on #2b3a44"))
                 continue
-            text = peg_text(self.notation, colors[peg.index])
+            if expects == "secret" and not self.peek and colors[peg.index] is not None:
+                text = Text(f" {MASKED_PEG} ", "bold #c8d0d8 on #56616b")
+            else:
+                text = peg_text(self.notation, colors[peg.index])
             if expects == "secret" and peg.index == self.cursor:
                 text.stylize("underline reverse" if colors[peg.index] is None else "underline")
             peg.update(text)
@@ -611,8 +640,8 @@ class GameScreen(Screen):
             w = match.winner
             result = "a draw." if w is None else f"player {w} wins."
             head = Text(f"The match is over: {result}", "bold green")
-        elif expects == "secret":
-            head = Text("Choose the code (Enter with no pegs: you reply to each guess yourself).")
+        elif expects == "secret" and match is not None:
+            head = self._secret_prompt(match)
         elif expects == "code":
             head = Text(f"Guess {game.turn} of {rules.max_guesses}", "bold")
         elif expects == "reply":
