@@ -513,3 +513,60 @@ async def test_a_person_choosing_the_code_of_a_match_types_it_masked(private_set
             assert secret_row(screen) == ["?"] * 4
             await type_code(app, pilot, "3632")
         assert "Game 1: 3632 broken in" in "\n".join(screen.log_lines)  # over: now its code is told
+
+
+def said(app, selector: str) -> str:
+    return str(app.screen.query_one(selector).render())
+
+
+BULLS_AND_COWS = {"pegs": 4, "colors": 10, "repeats": False}
+
+
+@driven
+async def test_bulls_and_cows_speaks_of_bulls_cows_and_digits(private_settings):
+    configure(private_settings, mode="guess", **BULLS_AND_COWS)
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        assert "b: bull (right digit, right place) · c: cow (right digit)" in said(app, "#help-line")
+        await pilot.press("enter")  # 0123: none
+        await settle(app, pilot)
+        await pilot.press("enter")  # 4567: none, and two digits are left for four places
+        await settle(app, pilot)
+        assert str(app.screen.query_one("#fix-1").label).startswith("1: row 1 → 0B 2C (84 codes left)")
+        await pilot.press("up", "c", "enter")  # row 1 fixed by hand to a cow: still no code fits
+        await settle(app, pilot)
+        assert screen.game.moves[0].reply == Feedback(0, 1) and screen.game.problem is not None
+        assert "Row 1 is now 0 bulls, 1 cow." in str(screen.message)
+        assert said(app, "#row-1 .count") == "0B 1C"
+        await pilot.press("up", "b", "enter")  # and a bull: now codes fit
+        await settle(app, pilot)
+        assert screen.game.moves[0].reply == Feedback(1, 1) and screen.game.problem is None
+    configure(private_settings, mode="play", **BULLS_AND_COWS)
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert "Type 0-9 or click a digit" in said(app, "#help-line")
+        assert app.screen.query_one("#color-3").tooltip == "digit 3"
+        await type_code(app, pilot, "012")
+        assert "1 hole still empty: a code has 4 digits." in str(board(app).message)
+
+
+@driven
+async def test_a_row_fixed_to_a_reply_that_still_contradicts_lists_the_new_corrections(private_settings):
+    configure(private_settings, mode="guess")
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for _ in range(3):  # 1122, 3345, 6666: none; no code fits
+            await pilot.press("enter")
+            await settle(app, pilot)
+        screen = board(app)
+        assert screen.selected == 3 and screen.game.problem.rows == (0, 1, 2)
+        await pilot.press("w", "enter")  # 6666 gets a white: no code fits row 3 alone
+        await settle(app, pilot)
+        problem = screen.game.problem
+        assert problem.rows == (2,) and "Row 3 is now 0 black, 1 white." in str(screen.message)
+        shown = [str(b.label) for b in app.screen.query(".correction") if b.display]
+        assert shown == ["1: row 3 → 4B 0W (1 code left)"]  # 6666 itself; the others hidden

@@ -2,7 +2,8 @@
 
 Every colour is drawn as a coloured peg that also shows the colour's symbol in the game's
 notation (what the player types), so the board reads without telling colours apart. Key pegs
-are shapes (● black, ○ white, · none) followed by their count in words' initials (2B 1W).
+are shapes (● black, ○ white, · none) followed by their count in the initials of the game's
+words (2B 1W; in Bulls and Cows, 2B 1C).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..feedback import Feedback
-from ..notation import COLOR_NAMES, Notation
+from ..notation import COLOR_NAMES, Notation, Terms
 
 #: Peg colours in the order of the notation's colour names (red, green, blue, ...), as hex.
 _BASE_COLORS = (
@@ -83,10 +84,15 @@ def keys_text(reply: Feedback | None, pegs: int) -> Text:
     return text
 
 
-def count_text(reply: Feedback | None) -> Text:
+def reply_count(reply: Feedback, terms: Terms) -> str:
+    """A reply in the initials of the game's words: 2B 1W, or 2B 1C for 2 bulls and 1 cow."""
+    return f"{reply.black}{terms.keys[0]} {reply.white}{terms.keys[1]}"
+
+
+def count_text(reply: Feedback | None, terms: Terms) -> Text:
     if reply is None:
         return Text("")
-    return Text(f"{reply.black}B {reply.white}W", style="bold")
+    return Text(reply_count(reply, terms), style="bold")
 
 
 class Peg(Static):
@@ -167,7 +173,7 @@ class BoardRow(Horizontal):
             peg.update(text)
             peg.set_class(cursor == i, "cursor")
         self.query_one(KeyHoles).update(keys_text(reply, self.pegs))
-        self.query_one(".count", Static).update(count_text(reply))
+        self.query_one(".count", Static).update(count_text(reply, notation.terms))
 
 
 class PaletteColor(Static):
@@ -180,7 +186,9 @@ class PaletteColor(Static):
     def __init__(self, notation: Notation, color: int) -> None:
         super().__init__(id=f"color-{color}", classes="chip")
         self.color = color
-        self.tooltip = f"{color_name(color)}: type {notation.format_code([color])}"
+        symbol, word = notation.format_code([color]), notation.terms.symbol
+        # in Bulls and Cows a peg is a digit, whatever colour it is drawn in
+        self.tooltip = f"{color_name(color)}: type {symbol}" if word == "colour" else f"{word} {symbol}"
         self.update(peg_text(notation, color))
 
     def on_click(self, event: events.Click) -> None:

@@ -25,7 +25,17 @@ from ..game import Event, Game, Match
 from ..notation import Notation
 from ..store import Recorder
 from ..text import plural as text_plural
-from .board import BoardRow, KeyHoles, Palette, PaletteColor, Peg, code_text, color_name, peg_text
+from .board import (
+    BoardRow,
+    KeyHoles,
+    Palette,
+    PaletteColor,
+    Peg,
+    code_text,
+    color_name,
+    peg_text,
+    reply_count,
+)
 from .settings import MODES, Settings
 
 Expect = Literal["code", "secret", "reply"] | None
@@ -263,9 +273,9 @@ class GameScreen(Screen):
             if color is not None:
                 event.stop()
                 self.put(color)
-        elif expects == "reply" and ch.lower() in "bw":
-            event.stop()
-            self.add_key(ch.lower())
+        elif expects == "reply" and ch.lower() in "bw" + self.notation.terms.keys.lower():
+            event.stop()  # the game's key letters (b and c in Bulls and Cows), and b and w always
+            self.add_key("b" if ch.lower() == "b" else "w")
         elif expects == "reply" and ch.isdigit() and self.game.problem is not None:
             event.stop()
             self.apply_correction(int(ch))
@@ -397,8 +407,8 @@ class GameScreen(Screen):
     def _entered_code(self) -> Code | None:
         if any(c is None for c in self.entry):
             missing = sum(c is None for c in self.entry)
-            self.message = Text(f"{plural(missing, 'hole')} still empty: a code has {self.rules.pegs} pegs.",
-                                "red")  # fmt: skip
+            pegs = text_plural(self.rules.pegs, self.notation.terms.place)
+            self.message = Text(f"{plural(missing, 'hole')} still empty: a code has {pegs}.", "red")
             return None
         return Code(tuple(c for c in self.entry if c is not None))
 
@@ -441,7 +451,7 @@ class GameScreen(Screen):
             self._match_events(self.match.reply(reply))
         elif self.selected is not None and self.selected <= len(self.game.moves):
             self.game.fix(self.selected, reply)
-            self._after_reply(f"Row {self.selected} is now {reply.black}B {reply.white}W.")
+            self._after_reply(f"Row {self.selected} is now {self.notation.terms.reply(reply)}.")
         else:
             self.game.reply(reply)
             self._after_reply()
@@ -463,7 +473,7 @@ class GameScreen(Screen):
             return
         fix = problem.corrections[number - 1]
         self.game.fix(fix.row + 1, fix.reply)
-        self._after_reply(f"Row {fix.row + 1} is now {fix.reply.black}B {fix.reply.white}W.")
+        self._after_reply(f"Row {fix.row + 1} is now {self.notation.terms.reply(fix.reply)}.")
         self.refresh_view()
 
     def _announce_end(self) -> None:
@@ -662,14 +672,17 @@ class GameScreen(Screen):
         palette = self.query_one("#palette")
         palette.display = expects in ("code", "secret")
         help_line = self.query_one("#help-line", Static)
+        t = self.notation.terms
         if expects in ("code", "secret"):
             sym = notation_range(self.notation)
-            help_line.update(f"Type {sym} or click a colour · ←→ move · Backspace · Enter "
+            help_line.update(f"Type {sym} or click a {t.symbol} · ←→ move · Backspace · Enter "
                              f"{'guesses' if expects == 'code' else 'sets the code'}")  # fmt: skip
         elif expects == "reply":
             fix = "" if match is not None else " · ↑↓ choose a row to fix"
-            help_line.update(f"b: black (right colour, right place) · w: white (right colour) · click the "
-                             f"key holes · Backspace · Enter replies{fix}")  # fmt: skip
+            black, white = t.keys[0].lower(), t.keys[1].lower()
+            help_line.update(f"{black}: {t.black} (right {t.symbol}, right place) · {white}: {t.white} "
+                             f"(right {t.symbol}) · click the key holes · Backspace · Enter replies"
+                             f"{fix}")  # fmt: skip
         else:
             help_line.update("")
         info = self.query_one("#info", Static)
@@ -694,12 +707,20 @@ class GameScreen(Screen):
         if getattr(box, "_shown", None) == key:
             return
         box._shown = key  # type: ignore[attr-defined]
-        box.remove_children()
+        # the buttons are kept and relabelled, the ones not needed hidden: a button removed is
+        # gone only later, and a new one of the same id mounted meanwhile is refused
+        buttons = list(box.query(".correction").results(Button))
         for n, fix in enumerate(wanted, 1):
             shortcut = f"{n}: " if n <= 9 else "   "
-            label = (f"{shortcut}row {fix.row + 1} → {fix.reply.black}B {fix.reply.white}W "
+            label = (f"{shortcut}row {fix.row + 1} → {reply_count(fix.reply, self.notation.terms)} "
                      f"({plural(fix.candidates, 'code')} left)")  # fmt: skip
-            box.mount(unfocusable(Button(label, id=f"fix-{n}", classes="correction", compact=True)))
+            if n <= len(buttons):
+                buttons[n - 1].label = label
+                buttons[n - 1].display = True
+            else:
+                box.mount(unfocusable(Button(label, id=f"fix-{n}", classes="correction", compact=True)))
+        for button in buttons[len(wanted) :]:
+            button.display = False
 
     def _scroll_to_current(self) -> None:
         if not self._ready:

@@ -82,6 +82,9 @@ pegs:
 
 Each peg of the code and of the guess counts once. The code is broken when every key peg is black.
 
+**Bulls and Cows** (the preset bulls-and-cows: 4 of the 10 digits 0-9, none repeated) is the same
+game in other words: a black peg is a **bull** and a white one a **cow**.
+
 Every colour is also drawn with its symbol (a digit or a letter): type the symbol to play the colour.
 
 ## Keys
@@ -91,7 +94,7 @@ Every colour is also drawn with its symbol (a digit or a letter): type the symbo
 | ← → | move the cursor; a click on a hole moves it there |
 | Backspace, Delete | empty a hole |
 | Enter | play the guess; give the reply; start a new game when one is over |
-| b, w | a black or a white key peg, when you reply; a click on a key hole cycles it |
+| b, w (c) | a black (bull) or a white (cow) key peg, when you reply; a click on a key hole cycles it |
 | ↑ ↓ | choose a played row to fix its reply (the computer breaks your code) |
 | 1-9 | take a suggested correction when your replies contradict each other |
 | ? | a hint: how many codes are still possible, and what the strategy would play |
