@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
 
 from mastermind.feedback import Feedback  # noqa: E402
+from mastermind.rules import Rules  # noqa: E402
 from mastermind.store import Store  # noqa: E402
 from mastermind.tui.app import MastermindApp  # noqa: E402
 from mastermind.tui.game_screen import GameScreen  # noqa: E402
@@ -547,7 +548,7 @@ async def test_bulls_and_cows_speaks_of_bulls_cows_and_digits(private_settings):
     app = MastermindApp(seed=1)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
-        assert "Type 0-9 or click a digit" in said(app, "#help-line")
+        assert "Type 0-9, or click a digit" in said(app, "#help-line")
         assert app.screen.query_one("#color-3").tooltip == "digit 3"
         await type_code(app, pilot, "012")
         assert "1 hole still empty: a code has 4 digits." in str(board(app).message)
@@ -570,3 +571,78 @@ async def test_a_row_fixed_to_a_reply_that_still_contradicts_lists_the_new_corre
         assert problem.rows == (2,) and "Row 3 is now 0 black, 1 white." in str(screen.message)
         shown = [str(b.label) for b in app.screen.query(".correction") if b.display]
         assert shown == ["1: row 3 → 4B 0W (1 code left)"]  # 6666 itself; the others hidden
+
+
+def launched(monkeypatch, *args):
+    """``mastermind ARGS`` through the command line, the app built but not run: (exit code, stderr,
+    the app or None)."""
+    from click.testing import CliRunner
+
+    from mastermind.cli import cli
+
+    apps = []
+    monkeypatch.setattr(MastermindApp, "run", lambda self: apps.append(self))
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stderr, (apps[0] if apps else None)
+
+
+def test_tui_takes_the_game_options_for_this_run_and_saves_none(monkeypatch, private_settings):
+    configure(private_settings, mode="guess", pegs=3, colors=5)
+    code, err, app = launched(monkeypatch, "tui", "--preset", "super-blank", "--max-guesses", "12")
+    assert code == 0 and "is 5 pegs, 8 colours and the blank, repeats allowed, 12 guesses" in err  # a note
+    assert app.settings.mode == "guess" and app.settings.rules == Rules(5, 9, max_guesses=12, blank=True)
+    assert json.loads(private_settings.read_text()) == {"mode": "guess", "pegs": 3, "colors": 5}
+    code, _, app = launched(monkeypatch, "tui", "--notation", "letters")  # the remembered game, in letters
+    assert app.settings.rules == Rules(3, 5) and app.notation == "letters"
+    code, _, app = launched(monkeypatch, "tui")
+    assert app.settings.rules == Rules(3, 5) and app.notation == ""
+
+
+@pytest.mark.parametrize("args, why", [
+    (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
+    (["--blank", "--no-repeats"], "the blank needs repeats"),
+    (["--preset", "chess"], "unknown preset 'chess'"),
+    (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
+    (["--pegs", "8", "--colors", "12"], "knuth cannot play 8 pegs, 12 colours"),  # the remembered mode
+])  # fmt: skip
+@pytest.mark.parametrize("command", ["tui", "web"])
+def test_bad_game_options_are_one_line_and_exit_2(monkeypatch, private_settings, command, args, why):
+    configure(private_settings, mode="guess")
+    monkeypatch.setattr("mastermind.tui.web.serve", lambda *a: pytest.fail("served"))
+    code, err, app = launched(monkeypatch, command, *args)
+    assert code == 2 and app is None
+    assert err.startswith("mastermind: error: ") and why in err and err.count("\n") == 1, err
+
+
+def test_web_gives_each_tab_the_game_options(monkeypatch):
+    served = []
+    monkeypatch.setattr("mastermind.tui.web.serve", lambda host, port, args: served.append(args))
+    launched(monkeypatch, "web", "--preset", "super-blank", "--notation", "letters")
+    launched(monkeypatch, "web")
+    blank = ["--pegs", "5", "--colors", "8", "--max-guesses", "10", "--blank"]
+    assert served == [[*blank, "--notation", "letters"], []]
+    from mastermind.tui.web import app_command
+
+    assert app_command(served[0])[-10:] == ["tui", *served[0]]
+
+
+@driven
+async def test_the_blank_game_on_the_board(private_settings):
+    from mastermind.rules import PRESETS
+
+    app = MastermindApp(seed=3, rules=PRESETS["super-blank"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = board(app)
+        assert screen.sub_title.endswith("5x8+blank, 10 guesses")
+        assert "Type 1-8, or - (also .) for an empty hole, or click a colour" in said(app, "#help-line")
+        assert app.screen.query_one("#color-8").tooltip == "the blank, a hole left empty: type - or ."
+        await type_code(app, pilot, "12-.8")
+        assert [screen.notation.format_code(m.guess) for m in screen.game.moves] == ["12--8"]
+        assert [str(p.render()).strip() for p in app.screen.query("#row-1 .peg")] == list("12--8")
+        await pilot.press("escape", "s")  # the settings screen shows the game, and saves what it starts
+        await pilot.pause()
+        assert app.screen.query_one("#colors").value == "8" and app.screen.query_one("#blank").value
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert board(app).rules == PRESETS["super-blank"]
+    assert Settings.load(private_settings).rules == PRESETS["super-blank"]

@@ -94,8 +94,7 @@ def game_options(command: Callable) -> Callable:
     )  # fmt: skip
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:
-        keys = ("preset", "pegs", "colors", "no_repeats", "blank", "max_guesses")
-        options = {k: kwargs.pop(k) for k in keys}
+        options = {k: kwargs.pop(k) for k in RULE_OPTIONS}
         kwargs["rules"] = _rules_from(options)
         style = kwargs.pop("notation")
         if style == "digits" and kwargs["rules"].real_colors == 10:
@@ -108,6 +107,22 @@ def game_options(command: Callable) -> Callable:
         return command(**kwargs)
 
     return wrapper
+
+
+#: The parameters of :func:`game_options` that say which game is played (--notation only writes it).
+RULE_OPTIONS = ("preset", "pegs", "colors", "no_repeats", "blank", "max_guesses")
+
+
+def rules_given() -> bool:
+    """Whether the command line named the game (any of :data:`RULE_OPTIONS`), or left the default."""
+    ctx = click.get_current_context()
+    return any(ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+               for name in RULE_OPTIONS)  # fmt: skip
+
+
+def notation_style() -> str:
+    """The --notation given ("" for the game's default)."""
+    return str(click.get_current_context().meta.get(_NOTATION_KEY, ""))
 
 
 def color_option(command: Callable) -> Callable:

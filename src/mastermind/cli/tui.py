@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import cli
-from .common import fail
+from .common import fail, game_options, notation_style, rules_given
 
 INSTALL = "pip install 'mastermind-lab[tui]'"
 
@@ -20,52 +20,82 @@ def need(module: str, what: str) -> None:
         fail(f"{what} needs the tui extra ({module} is not installed): {INSTALL}")
 
 
-@cli.command()
-@click.option(
-    "--db", metavar="PATH", type=click.Path(dir_okay=False),
-    help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
-)  # fmt: skip
-@click.option("--no-history", is_flag=True, help="Do not save the games in the history.")
-def tui(db: str | None, no_history: bool) -> None:
-    """Play on a board in the terminal: keys or mouse, hints, undo, matches, history.
+GAME_OPTIONS_HELP = """
+    The game options (--preset, --pegs, --colors, --no-repeats, --blank, --max-guesses,
+    --notation, as for play) start the app with that game instead of the remembered one, for
+    this run: they are not saved, unless you start a game from the settings screen (Escape,
+    s), which saves what it starts. Without them the remembered game is played."""
+
+
+def app_for(rules, **kwargs):
+    """The app, with ``rules`` and the --notation if the command line gave them (the engine's error
+    if they make no game with the remembered mode and players: one line, exit 2)."""
+    from ..tui.app import MastermindApp
+
+    return MastermindApp(rules=rules if rules_given() else None, notation=notation_style(), **kwargs)
+
+
+@cli.command(help=f"""Play on a board in the terminal: keys or mouse, hints, undo, matches, history.
 
     You break the computer's code, the computer breaks yours, or two players (people or
     strategies) play a match. Escape opens the menu (new game, settings, history, help);
     Ctrl+Q quits. Settings are remembered in the user config directory (MASTERMIND_CONFIG
     names another file).
+    {GAME_OPTIONS_HELP}
 
     \b
     Examples:
       mastermind tui
-      mastermind tui --no-history
-    """
+      mastermind tui --preset bulls-and-cows
+      mastermind tui --blank --max-guesses 12 --no-history
+    """)
+@game_options
+@click.option(
+    "--db", metavar="PATH", type=click.Path(dir_okay=False),
+    help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
+)  # fmt: skip
+@click.option("--no-history", is_flag=True, help="Do not save the games in the history.")
+def tui(rules, db: str | None, no_history: bool) -> None:
     need("textual", "the terminal UI")
+    app = app_for(rules, history=False)  # bad options are said before the history is opened
     from .common import open_store
 
-    store = None if no_history else open_store(db, "; use --no-history to play without it")
-    from ..tui.app import MastermindApp
-
-    MastermindApp(store=store, history=not no_history).run()
+    app.store = None if no_history else open_store(db, "; use --no-history to play without it")
+    app.run()
 
 
-@cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
-def web(host: str, port: int) -> None:
-    """Serve the terminal UI to web browsers: each tab its own game.
+def rules_args(rules) -> list[str]:
+    """The game options that name ``rules``, for each tab's ``mastermind tui``."""
+    args = ["--pegs", str(rules.pegs), "--colors", str(rules.real_colors)]
+    args += ["--max-guesses", str(rules.max_guesses)]
+    return args + ["--no-repeats"] * (not rules.repeats) + ["--blank"] * rules.blank
+
+
+@cli.command(help=f"""Serve the terminal UI to web browsers: each tab its own game.
 
     Open the address it prints. Every tab runs its own app process, ended with its process
     group when the tab closes or the server stops (Ctrl+C). The page needs no internet.
+    {GAME_OPTIONS_HELP.replace("the app", "each tab")}
 
     \b
     Examples:
       mastermind web
       mastermind web --host 0.0.0.0 --port 8080
-    """
+      mastermind web --preset super-blank
+    """)
+@game_options
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
+def web(rules, host: str, port: int) -> None:
     need("textual_serve", "the web page")
+    args: list[str] = []
+    if rules_given() or notation_style():
+        app_for(rules, history=False)  # bad options: said here, not by every tab
+        args = rules_args(rules) if rules_given() else []
+        args += ["--notation", notation_style()] if notation_style() else []
     from ..tui.web import serve
 
     try:
-        serve(host, port)
+        serve(host, port, args)
     except OSError as err:  # the port is taken, the address is not this machine's...
         fail(f"cannot serve on {host}:{port}: {err.strerror or err}")

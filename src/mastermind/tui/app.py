@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,8 @@ from textual.app import App
 from textual.binding import Binding
 
 from ..errors import MastermindError, StoreError
-from ..game import Game, Match
+from ..notation import Notation
+from ..rules import Rules
 from .game_screen import GameScreen
 from .screens import HelpScreen, HistoryScreen, MenuScreen, SettingsScreen
 from .settings import Settings, default_path
@@ -53,6 +55,8 @@ MenuScreen, HelpScreen, SettingsScreen { align: center middle; }
 .form { grid-size: 2; grid-columns: 10 1fr; grid-rows: 1; grid-gutter: 1 1; height: auto; }
 #settings-error { height: auto; margin: 1 0; }
 .buttons { height: auto; }
+.checks { height: 1; }
+.checks Checkbox { margin-right: 2; }
 .buttons Button { margin-right: 2; min-width: 10; }
 #history { padding: 0 1; }
 #stats { height: auto; margin: 1 0; }
@@ -75,16 +79,28 @@ class MastermindApp(App[None]):
         pace: float = 0.4,
         history: bool = True,
         seed: int | None = None,
+        rules: Rules | None = None,
+        notation: str = "",
     ) -> None:
+        """``rules`` and ``notation`` (a style of :class:`~mastermind.notation.Notation`), when
+        given, replace the remembered ones for this run: they are not saved (the settings screen
+        saves what it starts). Raises the engine's error if they make no game with the remembered
+        mode and players."""
         super().__init__()
         self.seed = seed
         self.settings_path = settings_path
         self.settings, self.settings_warning = Settings.read(settings_path)
         try:
-            self.check_settings(self.settings)
+            self.settings.check()
         except MastermindError as err:  # a file edited by hand: a strategy or a player unknown...
             self.settings = Settings()
             self.settings_warning = f"{settings_path or default_path()}: {err}; the default settings are used"
+        if rules is not None:
+            self.settings = replace(self.settings).with_rules(rules)
+            self.settings.check()
+        if notation:
+            Notation(self.settings.rules, notation)  # a style too small for the game: refused now
+        self.notation = notation
         self.pace = pace
         self.store_warning: str | None = None
         if store is None and history:
@@ -97,7 +113,7 @@ class MastermindApp(App[None]):
         self.store = store
 
     def on_mount(self) -> None:
-        self.push_screen(GameScreen(self.settings, self.store, self.pace, self.seed))
+        self.push_screen(GameScreen(self.settings, self.store, self.pace, self.seed, self.notation))
         for warning in (self.settings_warning, self.store_warning):
             if warning:
                 self.notify(warning, severity="warning", timeout=10)
@@ -109,23 +125,13 @@ class MastermindApp(App[None]):
                 return screen
         raise LookupError("no board")  # pragma: no cover - the board is always at the bottom
 
-    def check_settings(self, settings: Settings) -> None:
-        """Raise the engine's error if the settings make no game (a strategy that cannot play it...)."""
-        if settings.mode == "match":
-            s = settings
-            Match(s.rules, s.players, s.games, s.scoring, strategy=s.strategy)
-        elif settings.mode == "guess":
-            Game.solving(settings.rules, settings.strategy)
-        else:
-            Game.breaking(settings.rules, strategy=settings.strategy)
-
     def start(self, settings: Settings) -> None:
         """A new game with ``settings``, which are remembered for next time."""
         self.settings = settings
         problem = settings.save(self.settings_path)
         if problem:
             self.notify(problem, severity="warning")
-        self.switch_screen(GameScreen(settings, self.store, self.pace))
+        self.switch_screen(GameScreen(settings, self.store, self.pace, notation=self.notation))
 
     def action_menu(self) -> None:
         def chosen(choice: str | None) -> None:

@@ -51,10 +51,13 @@ def color_name(color: int) -> str:
 
 
 def peg_text(notation: Notation, color: int | None, width: int = 3) -> Text:
-    """One code peg: its symbol on its colour, or an empty hole."""
+    """One code peg: its symbol on its colour, or a hole not filled yet; the blank (a hole left
+    empty on purpose, one more colour) is its symbol - in a dark hole."""
     if color is None:
         return Text("·".center(width), style="#6b7b86")
     symbol = notation.format_code([color])
+    if color == notation.rules.blank_color:
+        return Text(symbol.center(width), style="bold #aeb8c0 on #161d22")
     bg = peg_color(color)
     return Text(symbol.center(width), style=f"bold {ink_for(bg)} on {bg}")
 
@@ -187,8 +190,10 @@ class PaletteColor(Static):
         super().__init__(id=f"color-{color}", classes="chip")
         self.color = color
         symbol, word = notation.format_code([color]), notation.terms.symbol
-        # in Bulls and Cows a peg is a digit, whatever colour it is drawn in
-        self.tooltip = f"{color_name(color)}: type {symbol}" if word == "colour" else f"{word} {symbol}"
+        if color == notation.rules.blank_color:
+            self.tooltip = f"the blank, a hole left empty: type {symbol} or ."
+        else:  # in Bulls and Cows a peg is a digit, whatever colour it is drawn in
+            self.tooltip = f"{color_name(color)}: type {symbol}" if word == "colour" else f"{word} {symbol}"
         self.update(peg_text(notation, color))
 
     def on_click(self, event: events.Click) -> None:

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from ..code import Code
-from ..errors import ContradictionError, MastermindError
+from ..errors import ContradictionError, MastermindError, NotationError
 from ..feedback import Feedback
 from ..game import Event, Game, Match
 from ..notation import Notation
@@ -66,14 +66,19 @@ class GameScreen(Screen):
         Binding("escape", "app.menu", "Menu"),
     ]
 
-    def __init__(self, settings: Settings, store: Any, pace: float = 0.4, seed: int | None = None) -> None:
+    def __init__(
+        self, settings: Settings, store: Any, pace: float = 0.4, seed: int | None = None, notation: str = ""
+    ) -> None:
         super().__init__()
         self.seed = seed  # the first game's (or match's) seed; later ones are drawn
         self.settings = settings
         self.store = store
         self.pace = pace  # seconds between two computer moves of a match
         self.rules = settings.rules
-        self.notation = Notation(self.rules)
+        try:  # the style asked for, where it has a symbol for every colour of this game
+            self.notation = Notation(self.rules, notation)
+        except NotationError:
+            self.notation = Notation(self.rules)
         self.game: Game
         self.match: Match | None = None
         self.busy = False
@@ -674,8 +679,8 @@ class GameScreen(Screen):
         help_line = self.query_one("#help-line", Static)
         t = self.notation.terms
         if expects in ("code", "secret"):
-            sym = notation_range(self.notation)
-            help_line.update(f"Type {sym} or click a {t.symbol} · ←→ move · Backspace · Enter "
+            sym = self.notation.describe_symbols()
+            help_line.update(f"Type {sym}, or click a {t.symbol} · ←→ move · Backspace · Enter "
                              f"{'guesses' if expects == 'code' else 'sets the code'}")  # fmt: skip
         elif expects == "reply":
             fix = "" if match is not None else " · ↑↓ choose a row to fix"
@@ -737,11 +742,6 @@ def unfocusable(button: Button) -> Button:
     """A button for the mouse: the keys stay with the board (Enter plays, it does not press)."""
     button.can_focus = False
     return button
-
-
-def notation_range(notation: Notation) -> str:
-    symbols = notation.format_code(range(notation.rules.colors))
-    return f"{symbols[0]}-{symbols[-1]}" if len(symbols) > 1 else symbols
 
 
 __all__ = ["GameScreen", "color_name"]

@@ -166,8 +166,10 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Input(str(s.pegs), type="integer", id="pegs", compact=True)
                 yield Label("Colours")
                 yield Input(str(s.colors), type="integer", id="colors", compact=True)
-                yield Label("Repeats")
-                yield Checkbox("a colour may repeat", s.repeats, id="repeats", compact=True)
+                yield Label("Codes")
+                with Horizontal(classes="checks"):
+                    yield Checkbox("repeats", s.repeats, id="repeats", compact=True)
+                    yield Checkbox("the blank (an empty hole)", s.blank, id="blank", compact=True)
                 yield Label("Guesses")
                 yield Input(str(s.max_guesses), type="integer", id="max-guesses", compact=True)
                 yield Label("Strategy")
@@ -204,8 +206,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
         if preset is None:
             return
         self.query_one("#pegs", Input).value = str(preset.pegs)
-        self.query_one("#colors", Input).value = str(preset.colors)
+        self.query_one("#colors", Input).value = str(preset.real_colors)
         self.query_one("#repeats", Checkbox).value = preset.repeats
+        self.query_one("#blank", Checkbox).value = preset.blank
         self.query_one("#max-guesses", Input).value = str(preset.max_guesses)
 
     @on(Input.Changed)
@@ -231,14 +234,13 @@ class SettingsScreen(ModalScreen[Settings | None]):
             return str(self.query_one(f"#{widget_id}", Select).value)
 
         try:
-            rules = Rules(pegs=number("pegs"), colors=number("colors"),
-                          repeats=self.query_one("#repeats", Checkbox).value,
-                          max_guesses=number("max-guesses"))  # fmt: skip
-            Notation(rules)
-            settings = Settings(mode=value("mode"), strategy=value("strategy"),
-                                players=[value("player1"), value("player2")], games=number("games"),
-                                scoring=value("scoring")).with_rules(rules)  # fmt: skip
-            self.app.check_settings(settings)  # type: ignore[attr-defined]
+            checked = {name: self.query_one(f"#{name}", Checkbox).value for name in ("repeats", "blank")}
+            settings = Settings(mode=value("mode"), pegs=number("pegs"), colors=number("colors"),
+                                max_guesses=number("max-guesses"), **checked,
+                                strategy=value("strategy"), players=[value("player1"), value("player2")],
+                                games=number("games"), scoring=value("scoring"))  # fmt: skip
+            Notation(settings.rules)
+            settings.check()
         except MastermindError as err:
             self.query_one("#settings-error", Static).update(Text(str(err), "red"))
             return

@@ -37,13 +37,15 @@ def default_path() -> Path:
 
 @dataclass
 class Settings:
-    """What the next game is: its mode, its rules, who plays."""
+    """What the next game is: its mode, its rules, who plays. ``colors`` counts real pegs: the
+    blank, when ``blank`` is set, is one more (as the commands' --colors and --blank)."""
 
     mode: str = "play"
     pegs: int = 4
     colors: int = 6
     repeats: bool = True
     max_guesses: int = 10
+    blank: bool = False
     strategy: str = "knuth"
     players: list[str] = field(default_factory=lambda: ["human", "knuth"])
     games: int = 2
@@ -51,13 +53,25 @@ class Settings:
 
     @property
     def rules(self) -> Rules:
-        return Rules(pegs=self.pegs, colors=self.colors, repeats=self.repeats, max_guesses=self.max_guesses)
+        return Rules(pegs=self.pegs, colors=self.colors + self.blank, repeats=self.repeats,
+                     max_guesses=self.max_guesses, blank=self.blank)  # fmt: skip
 
     def with_rules(self, rules: Rules) -> Settings:
-        self.pegs, self.colors, self.repeats, self.max_guesses = (
-            rules.pegs, rules.colors, rules.repeats, rules.max_guesses,
+        self.pegs, self.colors, self.repeats, self.max_guesses, self.blank = (
+            rules.pegs, rules.real_colors, rules.repeats, rules.max_guesses, rules.blank,
         )  # fmt: skip
         return self
+
+    def check(self) -> None:
+        """Raise the engine's error if the settings make no game (a strategy that cannot play it...)."""
+        from ..game import Game, Match
+
+        if self.mode == "match":
+            Match(self.rules, self.players, self.games, self.scoring, strategy=self.strategy)
+        elif self.mode == "guess":
+            Game.solving(self.rules, self.strategy)
+        else:
+            Game.breaking(self.rules, strategy=self.strategy)
 
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:

@@ -41,9 +41,9 @@ QUIT_GRACE = 2.0
 TEMPLATES = Path(__file__).parent / "templates"
 
 
-def app_command() -> list[str]:
-    """The app's command: this Python, this package's CLI, no shell."""
-    return [sys.executable, "-m", "mastermind.cli", "tui"]
+def app_command(args: list[str] | None = None) -> list[str]:
+    """The app's command: this Python, this package's CLI, no shell; ``args`` after ``tui``."""
+    return [sys.executable, "-m", "mastermind.cli", "tui", *(args or [])]
 
 
 class ExitingWebDriver(WebDriver):
@@ -194,6 +194,7 @@ def _cancelling() -> bool:
     return bool(task is not None and task.cancelling())
 
 
-def serve(host: str, port: int) -> None:
-    """Serve the app at http://HOST:PORT until interrupted."""
-    WebServer(app_command(), host, port).serve()
+def serve(host: str, port: int, args: list[str] | None = None) -> None:
+    """Serve the app at http://HOST:PORT until interrupted; ``args``: options of each tab's
+    ``mastermind tui`` (the game)."""
+    WebServer(app_command(args), host, port).serve()
