@@ -552,6 +552,8 @@ async def test_bulls_and_cows_speaks_of_bulls_cows_and_digits(private_settings):
         assert app.screen.query_one("#color-3").tooltip == "digit 3"
         await type_code(app, pilot, "012")
         assert "1 hole still empty: a code has 4 digits." in str(board(app).message)
+        await type_code(app, pilot, "0")
+        assert str(board(app).message) == "this game allows no repeats: a code holds each symbol at most once"
 
 
 @driven

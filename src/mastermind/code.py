@@ -89,7 +89,7 @@ class CodeSpace:
             if not 0 <= c < self.colors:
                 raise NotationError(f"colour {c + 1} is not one of the {self.colors} colours")
         if not self.rules.repeats and len(set(colors)) != len(colors):
-            raise NotationError("this game does not allow a colour to repeat")
+            raise NotationError("this game allows no repeats: a code holds each symbol at most once")
         return colors
 
     def index(self, colors: Sequence[int]) -> int:
