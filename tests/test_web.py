@@ -132,6 +132,15 @@ def test_an_app_process_per_tab_ended_when_the_tab_goes_and_none_left_after_the_
         assert wait_for(lambda: not before(already), 10), f"left running: {before(already)}"
 
 
+def test_each_tab_plays_the_game_the_server_was_given(tmp_path):
+    already = set(app_processes())
+    port = str(free_port())
+    with web_server(tmp_path, "--port", port, "--preset", "super-blank") as (address, _), open_tab(address):
+        [pid] = wait_for(lambda: before(already), 20)
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
+        assert argv[-8:] == ["tui", "--pegs", "5", "--colors", "8", "--max-guesses", "10", "--blank"]
+
+
 def test_the_page_is_addressed_as_the_browser_reached_it_and_port_0_prints_the_port_bound(tmp_path):
     """Served on every address (0.0.0.0), the page names no 0.0.0.0: a browser on another machine
     loads the script, the fonts and the websocket from the host it asked; port 0 prints the real port."""
