@@ -38,8 +38,9 @@ def cli() -> None:
     """Mastermind: play, solve, and study codebreaking strategies.
 
     The game options (--pegs, --colors, --no-repeats, --blank, --preset, --max-guesses,
-    --notation) are taken by play, guess, solve, partition, tree, evaluate, compare and match;
-    --no-color by those and history and stats; --help by every command. Codes are written 1122
+    --notation) are taken by play, guess, solve, partition, tree, evaluate, compare, match, tui
+    and web; --no-color by play, guess, solve, partition, tree, evaluate, compare, match, history
+    and stats; --help by every command. Codes are written 1122
     (or AABB); replies BLACK,WHITE (1,0) or key pegs (BW); a history is GUESS=REPLY items:
     1122=1,0 1344=0,1.
 
