@@ -192,7 +192,7 @@ def evaluate(
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     note_whole_sample(rules, sample)
-    label = f"{strategy} on {rules.describe()}"
+    label = f"{strategy} on {rules.short_name()}"
     stats = runs.find(player, sample, seed, drawn) if runs is not None else None
     if stats is None:
         if secrets is None:
@@ -473,7 +473,7 @@ def compare(
     if todo:
         with make_executor(scale) as executor:
             for player in todo:
-                label = f"{player.name} on {rules.describe()}"
+                label = f"{player.name} on {rules.short_name()}"
                 if secrets is None:
                     warn_if_long(player)
                 if player in split:
