@@ -291,8 +291,9 @@ def progress_display(console, field: str | None = None):
             return Text(shown, style="progress.download")
 
     label = Column(ratio=1, no_wrap=True, overflow="ellipsis", min_width=12)
-    columns = [TextColumn("[progress.description]{task.description}", table_column=label),
-               BarColumn(bar_width=20), Count(table_column=Column(no_wrap=True))]  # fmt: skip
+    bar = BarColumn(bar_width=max(10, min(40, console.width - 70)))  # 10 on 80 columns: the label fits
+    columns = [TextColumn("[progress.description]{task.description}", table_column=label), bar,
+               Count(table_column=Column(no_wrap=True))]  # fmt: skip
     if field is not None:
         columns.append(TextColumn(f"{{task.fields[{field}]}}", table_column=Column(no_wrap=True)))
     columns += [TimeElapsedColumn(), TimeRemainingColumn()]
