@@ -13,7 +13,14 @@ from numba.core import event
 
 from . import _compiling
 
-__all__ = ["njit", "prange"]
+__all__ = ["ALLOCATES_NOTHING", "njit", "prange"]
+
+#: Options for a kernel that allocates nothing (every buffer it uses is a slice of a workspace
+#: made in Python): it is compiled without numba's reference counting, which otherwise wraps
+#: every array slice, argument and call in increments and decrements that the JIT must emit
+#: and optimise (about a tenth of a cold compilation). numba refuses to compile such a kernel
+#: if it does allocate. (``_nrt`` is numba's own switch for this.)
+ALLOCATES_NOTHING = {"_nrt": False}
 
 
 class _Watch(event.Listener):

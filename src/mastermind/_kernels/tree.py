@@ -24,9 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from .feedback import blacks, counting_sort, reply
-from .jit import njit, prange
+from .jit import ALLOCATES_NOTHING, njit, prange
 from .reference import ENTROPY, MAX_CLASS, MOST_PARTS, SUM_SQUARES
-from .workspace import carve, size_of
+from .workspace import size_of
 
 BIG = np.int64(2**62)
 
@@ -39,14 +39,14 @@ BIG = np.int64(2**62)
 # first (cold) run pays for all of them.
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def _next_free(used, c, colors):
     while c < colors and (used >> c) & 1:
         c += 1
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
     """False if a symmetry of the node maps guess ``g`` to a lower code (then skip it).
 
@@ -96,7 +96,7 @@ def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
 # scoring
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def score_guess(t, weights, g, cands, lo, hi, criterion, bound, hist, seen, cpk, cms):
     """Score of ``g`` over cands[lo:hi]; returns ``bound`` as soon as it cannot get below it.
 
@@ -146,7 +146,7 @@ def score_guess(t, weights, g, cands, lo, hi, criterion, bound, hist, seen, cpk,
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def even_split_bound(n, k, criterion, weights):
     """The least score any guess can have on n candidates with k possible replies."""
     if k <= 0:
@@ -166,7 +166,7 @@ def even_split_bound(n, k, criterion, weights):
 SYMMETRY_FIRST = 24
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def choose_parts(n, pegs, colors, kinds):
     """Sizes of the parts of :func:`choose`'s workspace for n candidates, in carving order:
     hist, seen, buf, relabel, pairs, ms_bound, group, cpk, cms."""
@@ -178,7 +178,7 @@ def scratch_size(n: int, pegs: int, colors: int, kinds: int) -> int:
     return size_of(choose_parts(n, pegs, colors, kinds))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch, stop):
     """The guess with the least key (score, not a candidate, index) for cands[lo:hi].
 
@@ -202,15 +202,16 @@ def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch,
     nclasses = (pegs + 1) * (pegs + 1)
     kinds = shared.shape[0]
     parts = choose_parts(n, pegs, colors, kinds)
-    hist, at = carve(scratch, 0, parts[0])
-    seen, at = carve(scratch, at, parts[1])
-    buf, at = carve(scratch, at, parts[2])
-    relabel, at = carve(scratch, at, parts[3])
-    pairs, at = carve(scratch, at, parts[4])
-    ms_bound, at = carve(scratch, at, parts[5])
-    group, at = carve(scratch, at, parts[6])
-    cpk, at = carve(scratch, at, parts[7])
-    cms, at = carve(scratch, at, parts[8])
+    at = 0
+    hist, at = scratch[at : at + parts[0]], at + parts[0]
+    seen, at = scratch[at : at + parts[1]], at + parts[1]
+    buf, at = scratch[at : at + parts[2]], at + parts[2]
+    relabel, at = scratch[at : at + parts[3]], at + parts[3]
+    pairs, at = scratch[at : at + parts[4]], at + parts[4]
+    ms_bound, at = scratch[at : at + parts[5]], at + parts[5]
+    group, at = scratch[at : at + parts[6]], at + parts[6]
+    cpk, at = scratch[at : at + parts[7]], at + parts[7]
+    cms, at = scratch[at : at + parts[8]], at + parts[8]
     if kinds > 0:
         for j in range(lo, hi):
             cpk[j - lo] = np.int64(t.packed[cands[j]])
@@ -288,16 +289,16 @@ def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch,
 # whole subtrees
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def subtree_parts(n, pegs, colors, kinds, max_depth):
     """Sizes of the parts of :func:`subtree`'s workspace for a node of n secrets, in carving
     order: dist, cands, tmp, fbs, the stack (lo, hi, depth, used, blocks), starts, blocks,
     new_blocks, and :func:`choose`'s scratch."""
-    cap = (pegs + 1) ** 2 * (max_depth + 1) + 1
+    cap = (pegs + 1) * (pegs + 1) * (max_depth + 1) + 1
     scratch = 0
     for p in choose_parts(n, pegs, colors, kinds):
         scratch += p
-    return (max_depth + 1, n, n, n, cap, cap, cap, cap, cap * pegs, (pegs + 1) ** 2 + 1, pegs,
+    return (max_depth + 1, n, n, n, cap, cap, cap, cap, cap * pegs, (pegs + 1) * (pegs + 1) + 1, pegs,
             pegs, scratch)  # fmt: skip
 
 
@@ -306,7 +307,7 @@ def workspace_size(n: int, pegs: int, colors: int, kinds: int, max_depth: int) -
     return size_of(subtree_parts(n, pegs, colors, kinds, max_depth))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, max_depth, first,
             choose_only, work, stop):  # fmt: skip
     """Distribution of the strategy over the secrets ``cands_in``, and the node's guess.
@@ -324,19 +325,20 @@ def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, ma
     nclasses = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
     parts = subtree_parts(n, pegs, t.colors, t.shared.shape[0], max_depth)
-    dist, at = carve(work, 0, parts[0])
-    cands, at = carve(work, at, parts[1])
-    tmp, at = carve(work, at, parts[2])
-    fbs, at = carve(work, at, parts[3])
-    st_lo, at = carve(work, at, parts[4])
-    st_hi, at = carve(work, at, parts[5])
-    st_depth, at = carve(work, at, parts[6])
-    st_used, at = carve(work, at, parts[7])
-    st_blocks, at = carve(work, at, parts[8])
-    starts, at = carve(work, at, parts[9])
-    blocks, at = carve(work, at, parts[10])
-    new_blocks, at = carve(work, at, parts[11])
-    scratch, at = carve(work, at, parts[12])
+    at = 0
+    dist, at = work[at : at + parts[0]], at + parts[0]
+    cands, at = work[at : at + parts[1]], at + parts[1]
+    tmp, at = work[at : at + parts[2]], at + parts[2]
+    fbs, at = work[at : at + parts[3]], at + parts[3]
+    st_lo, at = work[at : at + parts[4]], at + parts[4]
+    st_hi, at = work[at : at + parts[5]], at + parts[5]
+    st_depth, at = work[at : at + parts[6]], at + parts[6]
+    st_used, at = work[at : at + parts[7]], at + parts[7]
+    st_blocks, at = work[at : at + parts[8]], at + parts[8]
+    starts, at = work[at : at + parts[9]], at + parts[9]
+    blocks, at = work[at : at + parts[10]], at + parts[10]
+    new_blocks, at = work[at : at + parts[11]], at + parts[11]
+    scratch, at = work[at : at + parts[12]], at + parts[12]
     for k in range(max_depth + 1):
         dist[k] = 0
     for j in range(n):
