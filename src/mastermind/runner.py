@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import optimal
-from ._kernels.tables import tables_of
+from ._kernels import cells, on_numpy, replies
 from .errors import CheckpointError, ExecutorError, StrategyError
 from .feedback import Feedback
 from .records import package_version, rules_from_dict, rules_to_dict
@@ -126,14 +126,17 @@ ProgressCallback = Callable[[RunProgress], None]
 # running kernels so that Ctrl-C is heard
 
 
-def interruptible(fn: Callable[..., Any], *args: Any, stop: np.ndarray) -> Any:
+def interruptible(fn: Callable[..., Any], *args: Any, stop: np.ndarray, compiled: bool = True) -> Any:
     """``fn(*args)`` in a helper thread; the calling thread waits and still hears Ctrl-C.
 
     The compiled kernels release the GIL and look at ``stop[0]`` as they go: on
     KeyboardInterrupt the flag is set, the kernel returns within milliseconds, and the
     interrupt goes on up. The thread is a daemon, so even a kernel that did not notice could
-    not keep the process alive.
+    not keep the process alive. Work that runs no compiled code (``compiled=False``: Python and
+    numpy hear Ctrl-C themselves) is simply called here.
     """
+    if not compiled:
+        return fn(*args)
     # numba is imported lazily (a command that needs no kernel never loads it); import it here,
     # in the calling thread, so that a Ctrl-C never leaves the interpreter exiting while the
     # helper thread is halfway through importing it (that ends in a segmentation fault).
@@ -169,6 +172,12 @@ def _compiled(strategy: Strategy) -> bool:
     return isinstance(strategy, PartitionStrategy) and strategy.whole_tree
 
 
+def _on_numpy(strategy: Strategy) -> bool:
+    """Whether the strategy runs no compiled code here: a partition strategy on a game that
+    :func:`mastermind._kernels.quick_start` puts on the numpy reference."""
+    return isinstance(strategy, PartitionStrategy) and on_numpy(strategy.space.size)
+
+
 def _state(strategy: Strategy, history: History, candidates: np.ndarray | None = None) -> SolverState:
     """The solver state after ``history`` (candidates computed if not given)."""
     space = strategy.space
@@ -184,12 +193,9 @@ def _state(strategy: Strategy, history: History, candidates: np.ndarray | None =
 def candidates_after(strategy: Strategy, history: History) -> np.ndarray:
     """The secrets (ascending code indices) that give ``history``'s replies."""
     space = strategy.space
-    from ._kernels import feedback  # numba, only when a tree is walked
-
-    tables = tables_of(space)
     cands = np.arange(space.size, dtype=np.int64)
     for g, f in history:
-        cands = cands[feedback.replies(tables, g, cands) == f]
+        cands = cands[replies(space, g, cands) == f]
     return cands
 
 
@@ -256,9 +262,6 @@ def plan(strategy: Strategy, unit_size: int | None = None, *, choose: Chooser | 
         result.units.append(Unit(spec, (), space.size))
         result.candidates["root"] = everything
         return result
-    from ._kernels import feedback  # numba, only when a tree is cut
-
-    tables = tables_of(space)
     pegs = strategy.rules.pegs
     win = pegs * (pegs + 1)
     level: list[Node] = [(everything, ())]
@@ -266,7 +269,7 @@ def plan(strategy: Strategy, unit_size: int | None = None, *, choose: Chooser | 
     while level:
         below: list[Node] = []
         for (cands, history), g in zip(level, guesses, strict=True):
-            for f, group in feedback.cells(tables, g, cands):
+            for f, group in cells(space, g, cands):
                 child: History = (*history, (g, f))
                 if f == win:
                     result.found[len(child)] = result.found.get(len(child), 0) + 1
@@ -441,7 +444,8 @@ class LocalExecutor(Executor):
                 for u, c in zip(chunk, cands, strict=True)
             ]
             stop = np.zeros(1, dtype=np.int64)
-            rows = interruptible(_rows, strategy, chunk, cands, stop, stop=stop)
+            compiled = not _on_numpy(strategy)
+            rows = interruptible(_rows, strategy, chunk, cands, stop, stop=stop, compiled=compiled)
             if stop[0]:
                 raise KeyboardInterrupt
             record(list(zip(chunk, rows, strict=True)))
@@ -966,7 +970,8 @@ def evaluate(
     if isinstance(strategy, Optimal):
         return _evaluate_optimal(strategy, executor, checkpoint, progress)
     stop = np.zeros(1, dtype=np.int64)
-    interruptible(executor.prepare, strategy, stop=stop)  # JIT and tables: not part of the time
+    # JIT and tables: not part of the time
+    interruptible(executor.prepare, strategy, stop=stop, compiled=not _on_numpy(strategy))
     outcome = run(strategy, executor, checkpoint=checkpoint, progress=progress, unit_size=unit_size)
     return Stats(
         strategy=strategy.name,

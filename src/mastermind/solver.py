@@ -18,10 +18,9 @@ Row = tuple[Code, Feedback]
 
 
 def _feedback_of_all(space: CodeSpace, guess: int) -> np.ndarray:
-    from ._kernels.feedback import replies
-    from ._kernels.tables import tables_of
+    from ._kernels import replies
 
-    return replies(tables_of(space), guess, np.arange(space.size, dtype=np.int64))
+    return replies(space, guess, np.arange(space.size, dtype=np.int64))
 
 
 class SolverState:
@@ -109,11 +108,10 @@ class SolverState:
 
 
 def _narrow(space: CodeSpace, cands: np.ndarray, code: Code, fb: Feedback) -> np.ndarray:
-    from ._kernels.feedback import replies
-    from ._kernels.tables import tables_of
+    from ._kernels import replies
 
     guess = space.index(code.colors)
-    got = replies(tables_of(space), guess, cands)
+    got = replies(space, guess, cands)
     return cands[got == fb.to_int(space.pegs)]
 
 

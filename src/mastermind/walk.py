@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._kernels.tables import tables_of
+from ._kernels import cells
 from .errors import StrategyError
 from .feedback import Feedback
 from .solver import SolverState
@@ -51,9 +51,7 @@ def walk(
         return
     win = pegs * (pegs + 1)
     code = space.code(guess)
-    from ._kernels import feedback as kfeedback  # numba, only when a game is walked
-
-    for f, group in kfeedback.cells(tables_of(space), guess, cands):
+    for f, group in cells(space, guess, cands):
         if f == win:
             distribution[depth] = distribution.get(depth, 0) + 1
             if found is not None:

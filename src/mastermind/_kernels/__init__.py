@@ -14,11 +14,72 @@ Nothing outside the package imports this. Feedback is one small integer,
 
 Nothing here imports numba: a command that needs no compiled kernel never loads it. A front end
 that wants to say why the first run is slow registers a listener with :func:`on_compile`.
+
+A short-lived process (the command line) calls :func:`quick_start`: small games then run on the
+numpy reference, which needs no numba at all (importing numba and loading the cached kernels
+costs more than the whole numpy search of such a game). The results are the same either way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..code import CodeSpace
+
+#: The largest game that :func:`quick_start` puts on the numpy reference: up to here the numpy
+#: walk of a partition strategy's whole tree takes less time than importing numba and loading its
+#: cached kernels (docs/performance.md, "The first run").
+QUICK_GAME = 2401
+
+_numpy_up_to = 0
+
+
+def quick_start(up_to: int = QUICK_GAME) -> None:
+    """Run games of at most ``up_to`` codes on the numpy reference instead of compiled kernels,
+    for the rest of the process (0: none, the default of the library).
+
+    It covers the partition strategies' choice of a guess (their whole trees are then walked in
+    Python) and the grouping of candidates by reply (narrowing a history, walking a tree): a
+    command on such a game imports no numba. Every guess, tree and total is the same as compiled;
+    only the time differs, in favour of numpy for a process that would load numba for one small
+    search, of the compiled kernels for anything larger or longer.
+    """
+    global _numpy_up_to
+    _numpy_up_to = max(0, int(up_to))
+
+
+def on_numpy(codes: int) -> bool:
+    """Whether a game of this many codes runs on the numpy reference (see :func:`quick_start`)."""
+    return codes <= _numpy_up_to
+
+
+def replies(space: CodeSpace, guess: int, cands: np.ndarray) -> np.ndarray:
+    """The reply to ``guess`` (a code index) of each of ``cands``, as uint8."""
+    if on_numpy(space.size):
+        from .reference import feedback_against
+
+        return feedback_against(space, guess, cands)
+    from .feedback import replies as compiled
+    from .tables import tables_of
+
+    return compiled(tables_of(space), guess, cands)
+
+
+def cells(space: CodeSpace, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """``cands`` grouped by their reply to ``guess``: (reply, codes) in increasing order of reply,
+    each group in the order of ``cands``."""
+    if on_numpy(space.size):
+        from .reference import cells as grouped
+
+        return grouped(space, guess, cands)
+    from .feedback import cells as compiled
+    from .tables import tables_of
+
+    return compiled(tables_of(space), guess, cands)
 
 _listeners: list[Callable[[bool], None]] = []
 

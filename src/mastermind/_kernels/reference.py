@@ -15,18 +15,33 @@ ENTROPY_SCALE = 2.0**32
 
 def feedback_against(space: CodeSpace, guess: int, candidates: np.ndarray) -> np.ndarray:
     """Feedback integers of ``guess`` against each candidate index."""
-    digits, counts = space.digits(), space.counts()
-    black = (digits[candidates] == digits[guess]).sum(axis=1)
-    shared = np.minimum(counts[candidates], counts[guess]).sum(axis=1)
-    return (black * (space.pegs + 1) + (shared - black)).astype(np.uint8)
+    return feedback_block(space, np.array([guess], dtype=np.int64), candidates)[0]
 
 
 def feedback_block(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-    """Feedback integers of every guess against every candidate: (len(guesses), len(candidates))."""
+    """Feedback integers of every guess against every candidate: (len(guesses), len(candidates)).
+
+    ``black * (pegs + 1) + white`` is ``black * pegs + shared``, where ``shared`` counts the
+    colours the two codes have in common; both are summed a peg and a colour at a time over
+    whole (guesses, candidates) planes, which numpy does fast.
+    """
     digits, counts = space.digits(), space.counts()
-    black = (digits[guesses][:, None, :] == digits[candidates][None, :, :]).sum(axis=2)
-    shared = np.minimum(counts[guesses][:, None, :], counts[candidates][None, :, :]).sum(axis=2)
-    return (black * (space.pegs + 1) + (shared - black)).astype(np.uint8)
+    g, c = digits[guesses], digits[candidates]
+    black = np.zeros((len(g), len(c)), dtype=np.uint8)
+    for p in range(space.pegs):
+        black += g[:, p, None] == c[None, :, p]
+    g, c = counts[guesses], counts[candidates]
+    shared = np.zeros_like(black)
+    for k in range(space.colors):
+        shared += np.minimum(g[:, k, None], c[None, :, k])
+    return black * np.uint8(space.pegs) + shared
+
+
+def cells(space: CodeSpace, guess: int, candidates: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The candidates grouped by their reply to ``guess``: (reply, candidates) in increasing order
+    of reply, each group in the order given (as the compiled ``feedback.cells``)."""
+    replies = feedback_against(space, guess, candidates)
+    return [(int(f), candidates[replies == f]) for f in np.unique(replies)]
 
 
 def partition_counts(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarray) -> np.ndarray:

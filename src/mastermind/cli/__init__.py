@@ -66,4 +66,9 @@ from . import explore, games, history, match, research, tui  # noqa: E402,F401 -
 
 
 def main() -> None:
+    from .._kernels import quick_start
+
+    # One command is one short process: small games run on numpy rather than load numba for
+    # a search that takes it less time than the loading (the same results either way).
+    quick_start()
     cli(prog_name="mastermind")

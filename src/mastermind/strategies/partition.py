@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._kernels import reference
+from .._kernels import on_numpy, reference
 from .._kernels.tables import CodeTables, symmetry, tables_of
 from ..code import Code
 from ..errors import StrategyError
@@ -42,7 +42,9 @@ class PartitionStrategy(Strategy):
     Args:
         rules: the game.
         first: overrides the first guess (which is otherwise chosen by the same rule).
-        kernel: ``"numba"`` (compiled, the default) or ``"numpy"`` (the reference).
+        kernel: ``"numba"`` (compiled, the default) or ``"numpy"`` (the reference). A game that
+            :func:`mastermind._kernels.quick_start` puts on numpy is played by the reference
+            either way (the same guesses).
     """
 
     criterion: ClassVar[int]
@@ -54,9 +56,9 @@ class PartitionStrategy(Strategy):
         kernel = self.settings["kernel"]
         if kernel not in ("numba", "numpy"):
             raise StrategyError(f"kernel must be 'numba' or 'numpy', not {kernel!r}")
-        self.kernel = kernel
+        self.kernel = "numpy" if on_numpy(self.space.size) else kernel
         # The reference kernel is tested move by move: it does not compute a whole tree at once.
-        self.whole_tree = kernel == "numba"  # type: ignore[misc]
+        self.whole_tree = self.kernel == "numba"  # type: ignore[misc]
         space = self.space
         self.pool = np.arange(space.size, dtype=np.int64)
         self.nclasses = rules.feedback_classes
@@ -73,7 +75,9 @@ class PartitionStrategy(Strategy):
         if not state.history and self._own_first is not None:
             return self._own_first
         cands = state.candidate_indices()
-        if self.kernel == "numpy":
+        if len(cands) <= 2:  # the first candidate splits the rest best, and wins every tie
+            choice = int(cands[0])
+        elif self.kernel == "numpy":
             choice = reference.best_guess(self.space, self.pool, cands, self.criterion, self.weights)
         else:
             guesses = [self.space.index(code.colors) for code, _ in state.history]
