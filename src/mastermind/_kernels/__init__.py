@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 #: The largest game that :func:`quick_start` puts on the numpy reference: up to here the numpy
 #: walk of a partition strategy's whole tree takes less time than importing numba and loading its
 #: cached kernels (docs/performance.md, "The first run").
-QUICK_GAME = 2401
+QUICK_GAME = 2000
 
 _numpy_up_to = 0
 
@@ -80,6 +80,7 @@ def cells(space: CodeSpace, guess: int, cands: np.ndarray) -> list[tuple[int, np
     from .tables import tables_of
 
     return compiled(tables_of(space), guess, cands)
+
 
 _listeners: list[Callable[[bool], None]] = []
 

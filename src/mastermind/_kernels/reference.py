@@ -15,7 +15,10 @@ ENTROPY_SCALE = 2.0**32
 
 def feedback_against(space: CodeSpace, guess: int, candidates: np.ndarray) -> np.ndarray:
     """Feedback integers of ``guess`` against each candidate index."""
-    return feedback_block(space, np.array([guess], dtype=np.int64), candidates)[0]
+    digits, counts = space.digits(), space.counts()
+    black = (digits[candidates] == digits[guess]).sum(axis=1)
+    shared = np.minimum(counts[candidates], counts[guess]).sum(axis=1)
+    return (black * (space.pegs + 1) + (shared - black)).astype(np.uint8)
 
 
 def feedback_block(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarray) -> np.ndarray:
