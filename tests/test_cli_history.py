@@ -178,7 +178,8 @@ def test_the_history_is_exported_as_csv_one_row_per_game_or_per_move(tmp_path):
     assert [r["id"] for r in rows] == ["1", "2", "3"]
     assert rows[0] == {
         "id": "1", "started": guess.started, "updated": guess.updated, "kind": "guess", "pegs": "3",
-        "colors": "4", "repeats": "1", "max_guesses": "10", "guesses": str(len(guess.record["moves"])),
+        "colors": "4", "repeats": "1", "blank": "0", "max_guesses": "10",
+        "guesses": str(len(guess.record["moves"])),
         "outcome": "won", "finished": "1",
     }  # fmt: skip
     assert rows[1]["guesses"] == str(sum(g["guesses"] for g in match.record["games"]))
@@ -198,6 +199,10 @@ def test_the_history_is_exported_as_csv_one_row_per_game_or_per_move(tmp_path):
         assert game[-1]["black"] == "3"  # each game of the match ends with its code broken
     code, out, _ = run("history", "2", "--db", db, "--csv", "-")  # one game
     assert [r["id"] for r in csv.DictReader(io.StringIO(out))] == ["2"]
+    assert run("guess", "--db", db, "--preset", "super-blank", "--secret", "12-34")[0] == 0
+    code, out, _ = run("history", "4", "--db", db, "--csv", "-")
+    (blank,) = csv.DictReader(io.StringIO(out))  # told apart from 5 pegs of 9 colours
+    assert (blank["pegs"], blank["colors"], blank["blank"]) == ("5", "9", "1")
 
 
 def test_csv_errors_are_one_line(tmp_path):

@@ -88,11 +88,11 @@ def test_optimal_resumes_its_search_from_a_checkpoint(tmp_path, monkeypatch):
     assert code == 0 and err == ""
     first = json.loads(out)
     assert (first["first_guess"], first["total"], first["max"]) == ("1123", 5626, 5)  # Koyama and Lai
-    assert len(list(cache.iterdir())) == 1  # the tree is cached as after a search in this process
+    assert len(list((cache / "optimal").iterdir())) == 1  # cached as after a search in this process
     lines = path.read_text().splitlines()
     assert len(lines) > 10 and all("piece" in json.loads(line) for line in lines[1:])
     path.write_text("\n".join(lines[:6]) + "\n")  # as if stopped after 5 pieces
-    for tree in cache.iterdir():
+    for tree in (cache / "optimal").iterdir():
         tree.unlink()
     code, out, err = run(*args)
     assert code == 0 and "resuming from" in err and "5 of" in err
@@ -116,7 +116,7 @@ def test_optimal_on_a_local_dask_cluster_is_the_local_result(tmp_path, monkeypat
         for key in ("first_guess", "distribution", "total"):
             assert dask[key] == local[key]
         assert local["total"] == 2463
-    assert len(list((tmp_path / "fresh").iterdir())) == 2  # both trees cached
+    assert len(list((tmp_path / "fresh" / "optimal").iterdir())) == 2  # both trees cached
 
 
 def test_a_cached_optimal_tree_needs_no_cluster():
@@ -128,6 +128,14 @@ def test_a_cached_optimal_tree_needs_no_cluster():
     code, again, err = run("evaluate", *game, "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9")
     assert code == 0, err
     assert json.loads(again)["total"] == json.loads(out)["total"]
+
+
+def test_mastermind_cache_dir_moves_the_checkpoints_of_runs_too(tmp_path, monkeypatch):
+    from mastermind import Rules, make_strategy, runner
+
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "all"))
+    path = runner.default_checkpoint(make_strategy("knuth", Rules()), 64)
+    assert path.parent == tmp_path / "all" / "runs"  # not the user's own cache
 
 
 def _hear_ctrl_c():

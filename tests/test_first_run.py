@@ -85,4 +85,4 @@ def test_a_cached_optimal_tree_is_checked_and_played_without_the_compiled_search
     again = json.loads(python(env_code + run))
     assert first[1] is True  # searched: the compiled kernels ran
     assert again == [first[0], False]  # loaded from the cache and checked in numpy
-    assert list(tmp_path.glob("3x3-*.npz"))
+    assert list((tmp_path / "optimal").glob("3x3-*.npz"))

@@ -680,10 +680,10 @@ def run_identity(spec: StrategySpec, unit_size: int | None) -> dict[str, Any]:
 
 
 def runs_dir() -> Path:
-    """Where default checkpoints are kept: ``runs`` under the user cache directory."""
-    from platformdirs import user_cache_dir
+    """Where default checkpoints are kept: ``runs`` under :func:`mastermind.store.cache_home`."""
+    from .store import cache_home
 
-    return Path(user_cache_dir("mastermind-lab")) / "runs"
+    return cache_home() / "runs"
 
 
 def default_checkpoint(strategy: Strategy, unit_size: int | None = None) -> Path:

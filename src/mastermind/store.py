@@ -92,6 +92,21 @@ def default_path() -> Path:
     return Path(user_data_dir("mastermind-lab")) / "history.sqlite3"
 
 
+#: Environment variable that moves the whole cache (optimal trees, checkpoints of runs).
+CACHE_ENV = "MASTERMIND_CACHE_DIR"
+
+
+def cache_home() -> Path:
+    """MASTERMIND_CACHE_DIR if it is set, else the user's cache directory: the root of what can be
+    computed again (``optimal`` trees, ``runs`` checkpoints), as the history is of what cannot."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("mastermind-lab"))
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """A row of the history: a game's (or a match's) record and when it was played."""
@@ -137,10 +152,10 @@ def moves_of(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 #: The columns of :func:`write_csv`: one row per game, or one row per move.
-GAME_COLUMNS = ["id", "started", "updated", "kind", "pegs", "colors", "repeats", "max_guesses", "guesses",
-                "outcome", "finished"]  # fmt: skip
-MOVE_COLUMNS = ["id", "kind", "pegs", "colors", "repeats", "max_guesses", "game", "move", "guess", "black",
-                "white", "outcome", "finished"]  # fmt: skip
+GAME_COLUMNS = ["id", "started", "updated", "kind", "pegs", "colors", "repeats", "blank", "max_guesses",
+                "guesses", "outcome", "finished"]  # fmt: skip
+MOVE_COLUMNS = ["id", "kind", "pegs", "colors", "repeats", "blank", "max_guesses", "game", "move", "guess",
+                "black", "white", "outcome", "finished"]  # fmt: skip
 
 
 def write_csv(games: Iterable[StoredGame], stream: Any, moves: bool = False) -> int:
@@ -154,7 +169,8 @@ def write_csv(games: Iterable[StoredGame], stream: Any, moves: bool = False) -> 
     rows = 0
     for g in games:
         rules = g.record["rules"]
-        size = [rules["pegs"], rules["colors"], int(rules["repeats"]), rules["max_guesses"]]
+        blank = int(rules.get("blank", False))  # colors counts the blank, which is the last colour
+        size = [rules["pegs"], rules["colors"], int(rules["repeats"]), blank, rules["max_guesses"]]
         played = moves_of(g.record)
         end = [g.outcome, int(g.finished)]
         if not moves:

@@ -29,9 +29,6 @@ from .base import Strategy
 #: Version of the cache file's layout.
 CACHE_FORMAT = 1
 
-#: Environment variable that moves the cache (the tests use it).
-CACHE_ENV = "MASTERMIND_CACHE_DIR"
-
 #: Games up to this many codes are searched in seconds (5 pegs 5 colours, 3,125 codes: about 2 to
 #: 4 s on two cores); 4 pegs 8 colours (4,096) and Bulls and Cows (5,040) take over a minute, and
 #: larger games may take hours. ``compare`` runs optimal by default only on quick games.
@@ -39,12 +36,10 @@ QUICK_GAME = 3125
 
 
 def cache_dir() -> Path:
-    """Where optimal trees are kept: $MASTERMIND_CACHE_DIR, or the user cache directory."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    import platformdirs
+    """Where optimal trees are kept: ``optimal`` under :func:`mastermind.store.cache_home`."""
+    from ..store import cache_home
 
-    return Path(platformdirs.user_cache_dir("mastermind-lab")) / "optimal"
+    return cache_home() / "optimal"
 
 
 class Optimal(Strategy):
