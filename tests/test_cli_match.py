@@ -155,3 +155,24 @@ def test_match_resume_errors_are_one_line(tmp_path):
     assert code == 2 and "match 1 is over" in err and err.count("\n") == 1
     code, _, err = run("--db", db)
     assert code == 2 and "Missing option '--players'" in err and err.count("\n") == 1
+
+
+def test_a_strategy_thinking_in_a_match_is_shown(monkeypatch):
+    """An optimal breaker searches its whole tree at its first move: the match says who thinks
+    (a spinner on a terminal), as play and guess do."""
+    from contextlib import contextmanager
+
+    import mastermind.cli.match as match_cli
+
+    shown = []
+
+    @contextmanager
+    def thinking(console, who):
+        shown.append(who)
+        yield
+
+    monkeypatch.setattr(match_cli, "thinking", thinking)
+    code, out, err = run("--players", "knuth,optimal", "--pegs", "3", "--colors", "3", "--games", "2",
+                         "--seed", "1", "--no-history")  # fmt: skip
+    assert code == 0, err
+    assert "player 2 (optimal)" in shown and "player 1 (knuth)" in shown

@@ -29,6 +29,7 @@ from .common import (
     resumable,
     seed_option,
     strategy_option,
+    thinking,
 )
 
 SCORING_HELP = (
@@ -168,7 +169,8 @@ def match(
                     board_row(console, notation, row, move.guess, move.reply, rules)
             wait = m.waiting_for
             if wait == "computer":
-                events = m.advance()
+                with thinking(console_for(stderr=True), who(r.maker if r.game is None else r.breaker)):
+                    events = m.advance()  # an optimal breaker searches its whole tree at first
             elif wait == "secret":
                 ask_secret = f"{who(r.maker)}, your secret (or Enter to reply to each guess yourself)> "
                 line = hidden(ask_secret, as_json)
