@@ -92,6 +92,25 @@ async def test_a_whole_game_won_with_the_keyboard():
 
 
 @driven
+async def test_keys_arriving_at_once_are_handled_in_the_order_typed():
+    """A paste, a slow link or tmux send-keys deliver many keys at once: Backspace and the
+    arrows act where they were typed among the symbols."""
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = board(app)
+        entry = lambda: "".join("." if c is None else str(c + 1) for c in screen.entry)  # noqa: E731
+        await pilot.press("backspace", *"5643")
+        assert entry() == "5643"
+        await pilot.press("delete", "home", *"1234", "backspace", "5")
+        assert entry() == "1235"
+        await pilot.press("backspace", "left", "left", "6")
+        assert entry() == "163." and screen.cursor == 2
+        assert str(screen.game.secret) != "1634"
+        await pilot.press("end", "4", "enter", *"1122", "enter")  # Enter too, in its place
+        assert [str(m.guess) for m in screen.game.moves] == ["1634", "1122"]
+
+
+@driven
 async def test_a_game_played_with_the_mouse():
     app = MastermindApp(seed=7)
     async with app.run_test(size=(80, 24)) as pilot:

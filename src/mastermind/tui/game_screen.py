@@ -51,14 +51,11 @@ def plural(n: int, word: str) -> str:
 class GameScreen(Screen):
     """The board and what goes with it: the palette, the status, hints and problems, the score."""
 
+    # The footer shows these; their keys, and the board's editing keys, are handled in on_key
+    # with the symbols, in the order they come (a binding runs only once the key has passed the
+    # screen, after the symbols typed later: a paste of "Backspace 5678" would lose the 8).
     BINDINGS = [
         Binding("enter", "submit", "Enter"),
-        Binding("backspace", "erase", "Erase", show=False),
-        Binding("delete", "clear", "Clear", show=False),
-        Binding("left", "move(-1)", "Left", show=False),
-        Binding("right", "move(1)", "Right", show=False),
-        Binding("up", "select(-1)", "Row up", show=False),
-        Binding("down", "select(1)", "Row down", show=False),
         Binding("ctrl+z", "undo", "Undo"),
         Binding("f2", "peek", "Peek"),
         Binding("question_mark", "hint", "Hint"),
@@ -269,21 +266,49 @@ class GameScreen(Screen):
     # -- keys and clicks ---------------------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        ch = event.character
-        if not ch or not ch.isprintable() or ch.isspace():
+        """Every key of the board, the editing keys with the symbols, handled in the order typed."""
+        if self._typed(event.character):
+            event.stop()
             return
+        action = self._key_actions().get(event.key)
+        if action is not None:
+            event.stop()
+            event.prevent_default()
+            action()
+
+    def _typed(self, ch: str | None) -> bool:
+        """A symbol put in the code, a key peg, or a correction taken: whether ``ch`` was one."""
+        if not ch or not ch.isprintable() or ch.isspace():
+            return False
         expects = self.expects
         if expects in ("code", "secret"):
             color = self.notation.color_of(ch)
             if color is not None:
-                event.stop()
                 self.put(color)
+                return True
         elif expects == "reply" and ch.lower() in "bw" + self.notation.terms.keys.lower():
-            event.stop()  # the game's key letters (b and c in Bulls and Cows), and b and w always
-            self.add_key("b" if ch.lower() == "b" else "w")
+            self.add_key("b" if ch.lower() == "b" else "w")  # the game's key letters, and b and w
+            return True
         elif expects == "reply" and ch.isdigit() and self.game.problem is not None:
-            event.stop()
             self.apply_correction(int(ch))
+            return True
+        return False
+
+    def _key_actions(self) -> dict[str, Callable[[], None]]:
+        return {
+            "enter": self.action_submit,
+            "backspace": self.action_erase,
+            "delete": self.action_clear,
+            "left": lambda: self.action_move(-1),
+            "right": lambda: self.action_move(1),
+            "home": lambda: self.action_move(-self.rules.pegs),
+            "end": lambda: self.action_move(self.rules.pegs),
+            "up": lambda: self.action_select(-1),
+            "down": lambda: self.action_select(1),
+            "ctrl+z": self.action_undo,
+            "f2": self.action_peek,
+            "question_mark": self.action_hint,
+        }
 
     def put(self, color: int) -> None:
         """Put ``color`` in the hole under the cursor and move on."""
