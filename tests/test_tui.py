@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import json
 
 import pytest
@@ -14,7 +15,8 @@ from mastermind.feedback import Feedback  # noqa: E402
 from mastermind.rules import Rules  # noqa: E402
 from mastermind.store import Store  # noqa: E402
 from mastermind.tui.app import MastermindApp  # noqa: E402
-from mastermind.tui.game_screen import GameScreen  # noqa: E402
+from mastermind.tui.board import BoardRow, Peg  # noqa: E402
+from mastermind.tui.game_screen import BOARD_ROWS, GameScreen  # noqa: E402
 from mastermind.tui.settings import Settings  # noqa: E402
 
 
@@ -108,6 +110,24 @@ async def test_keys_arriving_at_once_are_handled_in_the_order_typed():
         assert str(screen.game.secret) != "1634"
         await pilot.press("end", "4", "enter", *"1122", "enter")  # Enter too, in its place
         assert [str(m.guess) for m in screen.game.moves] == ["1634", "1122"]
+
+
+@driven
+async def test_a_generous_guess_limit_builds_rows_only_as_they_are_reached():
+    app = MastermindApp(seed=7, rules=Rules(4, 6, max_guesses=500))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = board(app)
+        assert len(screen.query(BoardRow)) == BOARD_ROWS
+        codes = [c for c in ("".join(p) for p in itertools.product("123456", repeat=4))
+                 if c != str(screen.game.secret)][: BOARD_ROWS + 2]  # fmt: skip
+        for code in codes:
+            await type_code(app, pilot, code)
+        await pilot.pause()
+        assert [row.row for row in screen.query(BoardRow).results(BoardRow)] == list(range(1, BOARD_ROWS + 4))
+        last = screen.query_one(f"#row-{BOARD_ROWS + 2}", BoardRow)
+        assert "".join(str(p.render()).strip() for p in last.query(Peg).results(Peg)) == codes[-1]
+        assert screen.query_one(f"#row-{BOARD_ROWS + 3}").has_class("current")
+        assert "Guess 15 of 500" in str(screen.query_one("#status").render())
 
 
 @driven

@@ -43,6 +43,10 @@ Expect = Literal["code", "secret", "reply"] | None
 #: A filled hole of the code being chosen, as others see it: no colour, no symbol.
 MASKED_PEG = "●"
 
+#: Rows drawn from the start; past them (a generous guess limit) a row is added as it is reached,
+#: so that a limit of a thousand guesses does not build a thousand rows before the first.
+BOARD_ROWS = 12
+
 
 def plural(n: int, word: str) -> str:
     return text_plural(n, word, word + "es" if word.endswith("s") else None)
@@ -99,7 +103,7 @@ class GameScreen(Screen):
         yield Header(icon="◉")
         with Horizontal(id="main"):
             with VerticalScroll(id="board", can_focus=False):
-                for row in range(1, self.rules.max_guesses + 1):
+                for row in range(1, self._rows_wanted() + 1):
                     yield BoardRow(row, self.rules.pegs)
                 with Horizontal(id="secret-row", classes="row"):
                     yield Static("", id="secret-label", classes="number")
@@ -592,12 +596,34 @@ class GameScreen(Screen):
 
     # -- drawing -----------------------------------------------------------------------------------
 
+    def _rows_wanted(self) -> int:
+        """The rows on the board: every row up to the guess limit where it is small, else the
+        rows played and the one being played."""
+        return min(self.rules.max_guesses, max(BOARD_ROWS, self.game.turn))
+
+    def _add_rows(self) -> None:
+        """Add the rows the game has reached; they are drawn once mounted."""
+        have = len(self.query(BoardRow))
+        if have >= self._rows_wanted():
+            return
+        rows = [BoardRow(row, self.rules.pegs) for row in range(have + 1, self._rows_wanted() + 1)]
+        mounted = self.query_one("#board").mount(*rows, before="#secret-row")
+
+        async def draw() -> None:
+            await mounted
+            self.refresh_view()
+
+        self.call_later(draw)
+
     def refresh_view(self) -> None:
         if not self._ready:
             return
+        self._add_rows()
         game, notation, expects = self.game, self.notation, self.expects
         problem_rows = set(game.problem.rows) if game.problem is not None else set()
         for row_widget in self.query(BoardRow).results(BoardRow):
+            if not row_widget.is_mounted:
+                continue  # drawn once mounted
             row = row_widget.row
             current = row == game.turn and not game.over and (expects == "code" or game.pending is not None)
             if row <= len(game.moves):
