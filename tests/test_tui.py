@@ -357,6 +357,27 @@ async def test_a_match_between_a_person_and_knuth_keeps_the_score(private_settin
 
 
 @driven
+async def test_points_for_wrong_information_show_in_the_score_at_once(private_settings):
+    configure(private_settings, mode="match", players=["human", "knuth"], games=2)
+    app = MastermindApp(seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.press("enter")  # no code: player 1 replies to knuth's guesses by hand
+        await settle(app, pilot)
+        for _ in range(6):  # "no peg right" to every guess, until the replies contradict each other
+            if any("played again" in line for line in screen.log_lines):
+                break
+            await pilot.press("enter")
+            await settle(app, pilot)
+        said = "Game 1: the replies contradict each other; it is played again and player 2 gets 3 points."
+        assert said in screen.log_lines
+        assert screen.match is not None and screen.match.current.number == 1
+        score = str(screen.query_one("#score").render())
+        assert "Player 1 (human): 0\nPlayer 2 (knuth): 3\n" in score
+
+
+@driven
 async def test_the_history_screen_lists_the_games(private_settings):
     app = MastermindApp(seed=2026)
     async with app.run_test(size=(80, 24)) as pilot:

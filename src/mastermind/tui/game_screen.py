@@ -21,7 +21,7 @@ from textual.widgets import Button, Footer, Header, Static
 from ..code import Code
 from ..errors import ContradictionError, MastermindError, NotationError
 from ..feedback import Feedback
-from ..game import Event, Game, Match
+from ..game import WRONG_INFORMATION_POINTS, Event, Game, Match
 from ..notation import Notation
 from ..store import Recorder
 from ..text import plural as text_plural
@@ -249,7 +249,7 @@ class GameScreen(Screen):
                 self.message = Text(f"Took back guess {ev.row}.")
             elif ev.kind == "replayed" and ev.problem is not None:
                 self.add_log(f"Game {r.number}: the replies contradict each other; it is played again "
-                         f"and player {m.penalty_to(r)} gets 3 points.")  # fmt: skip
+                         f"and player {m.penalty_to(r)} gets {WRONG_INFORMATION_POINTS} points.")  # fmt: skip
                 self.info = Text(ev.problem.message, "red")
             elif ev.kind == "round-over" and r.game is not None and r.points is not None:
                 g = r.game
@@ -691,7 +691,7 @@ class GameScreen(Screen):
         score = self.query_one("#score", Static)
         score.display = match is not None
         if match is not None:
-            a, b = match.score
+            a, b = shown_score(match)
             r = match.current
             lines = Text.assemble(
                 (f"Player 1 ({match.players[0]}): {a}\nPlayer 2 ({match.players[1]}): {b}\n", "bold"),
@@ -787,6 +787,16 @@ class GameScreen(Screen):
         except Exception:
             return
         self.query_one("#board").scroll_to_widget(widget, animate=False)
+
+
+def shown_score(match: Match) -> list[int]:
+    """The score of the games played, and the points for wrong information in the game being
+    replayed, which the engine adds to that game's points only when it ends."""
+    score = list(match.score)
+    r = match.current
+    if r.points is None and r.replayed:
+        score[match.penalty_to(r) - 1] += WRONG_INFORMATION_POINTS * r.replayed
+    return score
 
 
 def unfocusable(button: Button) -> Button:
