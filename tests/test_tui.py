@@ -236,6 +236,34 @@ async def test_giving_up_shows_the_secret(private_settings):
 
 
 @driven
+async def test_giving_up_clears_the_hint(private_settings):
+    app = MastermindApp(seed=13)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "1122")
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert "Hint:" in str(screen.query_one("#info").render())
+        await pilot.press("escape", "g")
+        await settle(app, pilot)
+        assert screen.game.outcome == "gave-up"
+        assert "Hint" not in str(screen.query_one("#info").render())
+
+
+@driven
+async def test_the_code_found_by_the_computer_is_shown_in_the_code_row(private_settings):
+    configure(private_settings, mode="guess")
+    app = MastermindApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.press(*"bbbb", "enter")  # Knuth's first guess, 1122, is the code
+        await settle(app, pilot)
+        assert screen.game.outcome == "won" and "Found it: 1122" in str(screen.message)
+        assert secret_row(screen) == ["1", "1", "2", "2"]
+
+
+@driven
 async def test_the_computer_breaks_your_code_and_a_contradiction_is_fixed(private_settings):
     configure(private_settings, mode="guess")
     app = MastermindApp(seed=1)

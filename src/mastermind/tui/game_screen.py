@@ -592,6 +592,7 @@ class GameScreen(Screen):
             self.game.give_up()
             self.recorder.save(self.game.record())
             self._announce_end()
+        self.info = Text("")  # a hint for the game given up is of no use now
         self.refresh_view()
 
     # -- drawing -----------------------------------------------------------------------------------
@@ -674,6 +675,8 @@ class GameScreen(Screen):
             colors = list(self.entry)
         elif game.over and game.secret is not None:
             colors = list(game.secret.colors)
+        elif game.outcome == "won":  # a code kept in the person's head, found: the last guess
+            colors = list(game.moves[-1].guess.colors)
         for peg in self.query_one("#secret-row").query(Peg).results(Peg):
             if hidden:
                 peg.update(Text(" ? ", "bold #8899aa on #2b3a44"))
