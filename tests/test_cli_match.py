@@ -73,17 +73,20 @@ def test_two_humans_share_the_keyboard_with_the_computer_as_referee():
     assert "Final score: player 1 (human) 1, player 2 (human) 2: player 1 (human) wins." in out
 
 
-def test_a_person_breaking_a_code_takes_back_a_guess_with_undo():
-    # P1 hides 3632; P2 guesses 1122, takes it back, then breaks it; in game 2 P2 replies by hand
-    # to P1's guess 1111 and P1 takes that guess back before it is answered; nothing to undo then
-    script = "3632\nundo\n1122\nundo\n3632\n\n1111\nundo\nundo\n1234\n4,0\n"
+def test_a_replied_guess_stands_and_only_an_unanswered_one_is_taken_back():
+    # P1 hides 1122; P2 sees the replies to 1234, 3456 and 1111 (each undo is refused) and breaks it
+    # with the fourth guess. In game 2 P2 replies by hand: P1 guesses 1111 and P2, at the reply
+    # prompt, withdraws that guess before answering it; nothing is left to undo then
+    script = "1122\nundo\n1234\nundo\n3456\n1111\nundo\nundo\nundo\n1122\n\n1111\nundo\nundo\n1234\n4,0\n"
     code, out, _ = run("--players", "human,human", "--scoring", "codebreaker", input=script)
     assert code == 0, out
     assert "Nothing to undo: no guess yet." in out
-    assert out.count("Took back guess 1.") == 2 and "(no guesses yet)" in out
-    assert "Game 1: broken in 1 guess. Points: player 1 (human) 0, player 2 (human) 1." in out
-    assert "Game 1 is over and game 2 has no guess yet: nothing to undo." in out
+    assert "Guess 1 has had its reply: in a match a replied guess stands." in out
+    assert out.count("Guess 3 has had its reply: in a match a replied guess stands.") == 3
+    assert "Game 1: broken in 4 guesses. Points: player 1 (human) 0, player 2 (human) 4." in out
+    assert out.count("Took back") == 1 and "Took back player 1's guess 1: it had no reply yet." in out
     assert "Game 2: broken in 1 guess." in out
+    assert "Final score: player 1 (human) 1, player 2 (human) 4: player 1 (human) wins." in out
 
 
 def test_a_codemaker_replying_to_a_strategy_cannot_undo():

@@ -314,44 +314,49 @@ def test_a_replayed_game_is_counted_when_a_match_is_read_back():
     assert again.current.game.seed == match.current.game.seed
 
 
-def test_a_person_breaking_a_code_in_a_match_takes_back_guesses_and_the_record_follows():
+def test_a_replied_guess_in_a_match_stands_so_the_score_counts_every_reply_seen():
     match = Match(CLASSIC, ["knuth", "human"], games=2, seed=3)
     with pytest.raises(GameError, match="nothing to undo: no guess yet"):
         match.undo()
-    match.play_out()  # knuth makes the code of game 1
+    match.play_out()  # knuth makes the code of game 1; the engine scores every guess at once
     with pytest.raises(GameError, match="nothing to undo: no guess yet"):
         match.undo()
     match.guess("1122")
     match.guess("3456")
-    [event] = match.undo()
-    assert event.kind == "undone" and event.row == 2 and str(event.move.guess) == "3456"
+    with pytest.raises(GameError, match="^guess 2 has had its reply: in a match a replied guess stands$"):
+        match.undo()
     game = match.current.game
-    assert [str(m.guess) for m in game.moves] == ["1122"] and match.waiting_for == "guess"
-    # read back from its record after the undo, the match ends as the one never stopped
-    again = Match.from_record(json.loads(json.dumps(match.record())))
-    assert again.record() == match.record()
-    secret = game.secret
-    for m in (match, again):
-        m.guess("1234")
-        m.guess(secret)
-    assert again.record() == match.record() and match.rounds[0].points == [3, 0]
-    # game 1 is over: its guesses stand
+    assert [str(m.guess) for m in game.moves] == ["1122", "3456"] and match.waiting_for == "guess"
+    match.guess("1234")
+    match.guess(game.secret)
+    assert match.rounds[0].points == [4, 0]  # every reply the breaker saw is counted
     with pytest.raises(GameError, match="game 1 is over and game 2 has no guess yet: nothing to undo"):
         match.undo()
 
 
-def test_a_guess_waiting_for_a_persons_reply_is_withdrawn_alone():
+def test_a_guess_waiting_for_a_persons_reply_is_withdrawn_alone_and_the_record_follows():
     match = Match(CLASSIC, ["human", "human"], games=2, seed=1)
     match.set_secret(None)  # player 1 replies by hand to player 2's guesses
     match.guess("1122")
     match.reply("1,0")
     match.guess("1344")
     assert match.waiting_for == "reply"
-    [event] = match.undo()
-    assert event.move is None and event.row == 2
+    [event] = match.undo()  # withdrawn before its reply: nothing was revealed
+    assert event.kind == "undone" and event.move is None and event.row == 2 and event.round.breaker == 2
     assert match.waiting_for == "guess" and [str(m.guess) for m in match.current.game.moves] == ["1122"]
-    match.undo()
-    assert match.current.game.moves == []
+    with pytest.raises(GameError, match="^guess 1 has had its reply: in a match a replied guess stands$"):
+        match.undo()
+    assert [str(m.guess) for m in match.current.game.moves] == ["1122"]
+    # read back from its record after the undo, the match ends as the one never stopped
+    again = Match.from_record(json.loads(json.dumps(match.record())))
+    assert again.record() == match.record()
+    for m in (match, again):
+        m.guess("3456")
+        m.reply("0,3")
+        m.guess("1563")  # the code player 1 had in mind: every reply fits it
+        m.reply("4,0")
+    assert again.record() == match.record()
+    assert match.rounds[0].replayed == 0 and match.rounds[0].points == [3, 0]
 
 
 def test_a_strategys_guesses_in_a_match_are_not_taken_back():

@@ -528,7 +528,7 @@ async def test_the_blank_game_is_named_as_the_command_line_names_it(private_sett
 
 
 @driven
-async def test_undo_in_a_match_takes_back_a_persons_guess_and_never_a_strategys(private_settings):
+async def test_undo_in_a_match_takes_back_only_an_unanswered_guess_and_never_a_strategys(private_settings):
     configure(private_settings, mode="match", players=["knuth", "human"], games=2)
     app = MastermindApp(seed=4, pace=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -540,12 +540,10 @@ async def test_undo_in_a_match_takes_back_a_persons_guess_and_never_a_strategys(
         await type_code(app, pilot, "3456")
         await pilot.press("ctrl+z")
         await settle(app, pilot)
-        assert [str(m.guess) for m in match.current.game.moves] == ["1122"]
-        assert "Took back guess 2." in str(screen.message)
-        [saved] = stored("match")
-        assert [m["guess"] for m in saved.record["games"][0]["game"]["moves"]] == ["1122"]
+        assert [str(m.guess) for m in match.current.game.moves] == ["1122", "3456"]
+        assert "Guess 2 has had its reply: in a match a replied guess stands." in str(screen.message)
         await type_code(app, pilot, screen.notation.format_code(match.current.game.secret))
-        assert match.rounds[0].points == [2, 0]  # the guess taken back is not counted
+        assert match.rounds[0].points == [3, 0]  # every reply the person saw is counted
         await pilot.press("ctrl+z")
         await settle(app, pilot)
         assert "Game 1 is over and game 2 has no guess yet: nothing to undo." in str(screen.message)
@@ -565,6 +563,19 @@ async def test_undo_in_a_match_takes_back_a_persons_guess_and_never_a_strategys(
         await pilot.press("ctrl+z")
         assert "Knuth breaks this code: a strategy's guesses are not taken back" in str(screen.message)
         assert len(screen.match.current.game.moves) == 1
+    configure(private_settings, mode="match", players=["human", "human"], games=2)
+    app = MastermindApp(seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.press("enter")  # no secret: player 1 replies to every guess of player 2
+        await settle(app, pilot)
+        await type_code(app, pilot, "1122")
+        assert screen.match.waiting_for == "reply"
+        await pilot.press("ctrl+z")  # player 1 withdraws it before replying: nothing was revealed
+        await settle(app, pilot)
+        assert "Took back player 2's guess 1: it had no reply yet." in str(screen.message)
+        assert screen.match.waiting_for == "guess" and screen.match.current.game.moves == []
 
 
 def secret_row(screen) -> list[str]:

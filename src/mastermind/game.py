@@ -458,8 +458,8 @@ class Round:
 class Event:
     """Something that happened in a match, for a front end to show.
 
-    kind: "secret" (a codemaker chose), "move", "undone" (a guess taken back: ``move`` is the row
-    taken back, None for a guess that had no reply yet; ``row`` its row), "replayed" (wrong
+    kind: "secret" (a codemaker chose), "move", "undone" (the breaker's guess taken back before
+    its reply: ``move`` is None, ``row`` its row), "replayed" (wrong
     information: the game starts again), "round-over" or "match-over".
     """
 
@@ -485,7 +485,8 @@ class Match:
 
     A front end asks :attr:`waiting_for` and calls the matching method: :meth:`set_secret`,
     :meth:`guess`, :meth:`reply` or :meth:`advance` (a computer's move); each returns the events.
-    A person breaking a code may :meth:`undo` their guesses in the game in progress.
+    A person's guess still waiting for its reply may be taken back with :meth:`undo`; a replied
+    guess stands.
     """
 
     def __init__(
@@ -596,10 +597,12 @@ class Match:
         return self._after(None)
 
     def undo(self) -> list[Event]:
-        """Take back the last guess of a person breaking the code in the game in progress: a guess
-        still waiting for the codemaker's reply, or else the last row. A finished game stands, and
-        a strategy's guesses are never taken back (nor a reply given to one: a wrong reply is
-        wrong information, and the game is replayed when the guesses show it)."""
+        """Take back a person's guess that still waits for the codemaker's reply: no information
+        was given for it (at the reply prompt of a person-against-person match it is the codemaker
+        who withdraws it). A guess that has had its reply stands: the breaker has seen the reply,
+        and taking the row back would let them see replies the score never counts. A finished
+        game stands too, and a strategy's guesses are never taken back (nor a reply given to one:
+        a wrong reply is wrong information, and the game is replayed when the guesses show it)."""
         if self.over:
             raise GameError("the match is over: its games stand")
         r = self.current
@@ -612,12 +615,11 @@ class Match:
         if not self.is_human(r.breaker):
             raise GameError(f"{self.players[r.breaker - 1]} breaks this code: a strategy's guesses "
                             "are not taken back, nor the replies given to them")  # fmt: skip
-        if game.pending is not None:
-            row = game.turn
-            game.withdraw()
-            return [Event("undone", r, row=row)]
-        move = game.undo()
-        return [Event("undone", r, move=move, row=game.turn)]
+        if game.pending is None:
+            raise GameError(f"guess {len(game.moves)} has had its reply: in a match a replied guess stands")
+        row = game.turn
+        game.withdraw()
+        return [Event("undone", r, row=row)]
 
     def advance(self) -> list[Event]:
         """One move of a computer: a computer codemaker's secret, or a computer breaker's guess."""

@@ -94,10 +94,10 @@ def match(
     Player 1 makes the code in game 1 and player 2 breaks it; the roles swap every game. A
     human codemaker types a secret for the computer to referee (hidden on a terminal), or
     presses Enter and types every reply as in the board game: if the replies contradict each
-    other, the engine shows it and the game is replayed. A person breaking a code may type undo
-    to take back their last guess of the game in progress (a strategy's guesses stand), and give
-    up. Ctrl-C or the end of input stops the
-    match with the score so far (exit status 1); a finished match exits 0.
+    other, the engine shows it and the game is replayed. A guess that has had its reply stands;
+    a person's guess still waiting for a reply typed by hand may be taken back with undo (nothing
+    was revealed for it). A breaker may give up. Ctrl-C or the end of input stops the match with
+    the score so far (exit status 1); a finished match exits 0.
 
     \b
     Examples:
@@ -140,7 +140,7 @@ def match(
         sys.exit(EXIT_NOT_WON)
 
     def undo() -> list:
-        """The engine's undo: a person's last guess taken back, or one line saying why not."""
+        """The engine's undo: a guess waiting for its reply taken back, or one line saying why not."""
         try:
             return m.undo()
         except MastermindError as err:
@@ -239,7 +239,7 @@ def show(say, console, notation, rules, m, event, who) -> None:
     elif event.kind == "move" and event.move is not None:
         board_row(console, notation, event.row, event.move.guess, event.move.reply, rules)
     elif event.kind == "undone":
-        say(f"Took back guess {event.row}.", markup=False)
+        say(f"Took back player {r.breaker}'s guess {event.row}: it had no reply yet.", markup=False)
         board(console, notation, r.game.history, rules)
     elif event.kind == "replayed":
         say(

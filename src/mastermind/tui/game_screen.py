@@ -246,7 +246,7 @@ class GameScreen(Screen):
             if ev.kind == "undone":
                 self._reset_entry()
                 self.info = Text("")
-                self.message = Text(f"Took back guess {ev.row}.")
+                self.message = Text(f"Took back player {r.breaker}'s guess {ev.row}: it had no reply yet.")
             elif ev.kind == "replayed" and ev.problem is not None:
                 self.add_log(f"Game {r.number}: the replies contradict each other; it is played again "
                          f"and player {m.penalty_to(r)} gets {WRONG_INFORMATION_POINTS} points.")  # fmt: skip

@@ -98,7 +98,7 @@ Every colour is also drawn with its symbol (a digit or a letter): type the symbo
 | ↑ ↓ | choose a played row to fix its reply (the computer breaks your code) |
 | 1-9 | take a suggested correction when your replies contradict each other |
 | ? | a hint: how many codes are still possible, and what the strategy would play |
-| Ctrl+Z | undo the last row; in a match, a person's last guess of the game in progress |
+| Ctrl+Z | undo the last row; in a match, only a person's guess still waiting for its reply |
 | Escape | the menu: new game, settings, give up, history, help, quit |
 | Ctrl+Q | quit |
 
