@@ -73,6 +73,24 @@ def test_two_humans_share_the_keyboard_with_the_computer_as_referee():
     assert "Final score: player 1 (human) 1, player 2 (human) 2: player 1 (human) wins." in out
 
 
+def test_a_refused_secret_is_never_quoted_nor_echoed():
+    # each refused secret is refused in one line that names none of what was typed
+    script = "12345\n7777\n3.32\n3632\n3632\n"
+    code, out, _ = run("--players", "human,knuth", "--seed", "1", input=script)
+    assert code == 1  # the input ends in game 2
+    refused = ("Not a code of this game: a secret is 4 pegs, colours 1-6, a-f or RGBYOP "
+               "(what you typed is not shown).")  # fmt: skip
+    before = out[: out.index("Secret set: the computer scores the guesses.")]
+    assert before.count(refused) == 3 and before.count("\n") == 9  # match, game, 4 prompts, 3 refusals
+    for typed in ("12345", "7777", "'7'", "3.32", "'.'", "5 symbols", "3632"):
+        assert typed not in before, typed
+    assert "Game 1: broken in" in out
+    code, out, _ = run("--players", "human,human", "--games", "2", "--colors", "8", "--no-repeats",
+                       input="1123\n")  # fmt: skip
+    assert "a secret is 4 pegs, colours 1-8, a-h or RGBYOPCW, no repeats (what you typed is not shown)" in out
+    assert "1123" not in out
+
+
 def test_a_replied_guess_stands_and_only_an_unanswered_one_is_taken_back():
     # P1 hides 1122; P2 sees the replies to 1234, 3456 and 1111 (each undo is refused) and breaks it
     # with the fourth guess. In game 2 P2 replies by hand: P1 guesses 1111 and P2, at the reply

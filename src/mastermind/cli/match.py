@@ -43,7 +43,8 @@ SCORING_HELP = (
 
 
 def hidden(prompt: str, err: bool) -> str | None:
-    """A secret typed without echo on a terminal (scripted input is read as it is)."""
+    """A secret typed without echo: on a terminal through getpass, and scripted input is not
+    copied to the transcript either (as every other answer is)."""
     if sys.stdin.isatty():
         import getpass
 
@@ -51,8 +52,22 @@ def hidden(prompt: str, err: bool) -> str | None:
             return getpass.getpass(prompt).strip()
         except EOFError:
             return None
-    line = ask(prompt, err=err)
-    return line
+    click.echo(prompt, nl=False, err=err)
+    try:
+        line = input()
+    except EOFError:
+        click.echo(err=err)
+        return None
+    click.echo(err=err)
+    return line.strip()
+
+
+def secret_refused(rules, notation) -> str:
+    """Why a secret is refused, without quoting or naming what was typed: the breaker may be
+    watching the screen."""
+    code = notation.terms.code_of(rules, notation.describe_input())
+    repeats = "" if rules.repeats else ", no repeats"
+    return f"Not a code of this game: a secret is {code}{repeats} (what you typed is not shown)."
 
 
 @cli.command()
@@ -178,8 +193,8 @@ def match(
                     return stop()
                 try:
                     events = m.set_secret(notation.parse_code(line) if line else None)
-                except MastermindError as err:
-                    say(f"[red]Not a code:[/] {escape(str(err))}.")
+                except MastermindError:  # its message quotes the secret: never shown
+                    say(secret_refused(rules, notation), style="red", markup=False)
                     continue
             elif wait == "guess":
                 game = r.game
