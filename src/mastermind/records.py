@@ -16,6 +16,8 @@ Rules(pegs=5, colors=9, blank=True)
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from .code import Code
@@ -93,3 +95,18 @@ def reply_text(fb: Feedback) -> str:
 
 def reply_from_text(rules: Rules, text: str) -> Feedback:
     return Notation(rules).parse_feedback(text)
+
+
+#: Environment variable that moves the whole cache (optimal trees, checkpoints of runs).
+CACHE_ENV = "MASTERMIND_CACHE_DIR"
+
+
+def cache_home() -> Path:
+    """MASTERMIND_CACHE_DIR if it is set, else the user's cache directory: the root of what can be
+    computed again (``optimal`` trees, ``runs`` checkpoints), as the history is of what cannot."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("mastermind-lab"))

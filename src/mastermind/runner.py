@@ -680,8 +680,8 @@ def run_identity(spec: StrategySpec, unit_size: int | None) -> dict[str, Any]:
 
 
 def runs_dir() -> Path:
-    """Where default checkpoints are kept: ``runs`` under :func:`mastermind.store.cache_home`."""
-    from .store import cache_home
+    """Where default checkpoints are kept: ``runs`` under :func:`mastermind.records.cache_home`."""
+    from .records import cache_home
 
     return cache_home() / "runs"
 

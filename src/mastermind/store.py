@@ -92,21 +92,6 @@ def default_path() -> Path:
     return Path(user_data_dir("mastermind-lab")) / "history.sqlite3"
 
 
-#: Environment variable that moves the whole cache (optimal trees, checkpoints of runs).
-CACHE_ENV = "MASTERMIND_CACHE_DIR"
-
-
-def cache_home() -> Path:
-    """MASTERMIND_CACHE_DIR if it is set, else the user's cache directory: the root of what can be
-    computed again (``optimal`` trees, ``runs`` checkpoints), as the history is of what cannot."""
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env)
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("mastermind-lab"))
-
-
 @dataclass(frozen=True)
 class StoredGame:
     """A row of the history: a game's (or a match's) record and when it was played."""

@@ -36,8 +36,8 @@ QUICK_GAME = 3125
 
 
 def cache_dir() -> Path:
-    """Where optimal trees are kept: ``optimal`` under :func:`mastermind.store.cache_home`."""
-    from ..store import cache_home
+    """Where optimal trees are kept: ``optimal`` under :func:`mastermind.records.cache_home`."""
+    from ..records import cache_home
 
     return cache_home() / "optimal"
 
