@@ -32,6 +32,16 @@ def test_a_negative_seed_is_one_line_and_exit_2(args):
     assert code == 2 and err == "mastermind: error: a seed must be a whole number, 0 or more, not -1\n"
 
 
+@pytest.mark.parametrize("command", ["play", "guess", "evaluate", "tui", "match"])
+def test_a_guess_limit_no_game_needs_is_one_line_and_exit_2(command):
+    # tui --max-guesses 1000000 used to hang drawing a million rows; play took any number
+    huge = "99999999999999999999999"
+    for limit, shown in [("1000000", "1,000,000"), (huge, f"{int(huge):,}")]:
+        code, out, err = run(command, "--max-guesses", limit)
+        why = f"max guesses must be at most 200 (no game needs more), not {shown}"
+        assert code == 2 and out == "" and err == f"mastermind: error: {why}\n"
+
+
 def test_the_library_refuses_a_negative_seed_with_its_own_error():
     from mastermind import Rules
 

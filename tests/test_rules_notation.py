@@ -31,11 +31,20 @@ def test_presets():
         ({"colors": 37}, "colours must be 2 to 36"),
         ({"pegs": 5, "colors": 4, "repeats": False}, "at least 5 colours"),
         ({"max_guesses": 0}, "at least 1"),
+        ({"max_guesses": 201}, r"^max guesses must be at most 200 \(no game needs more\), not 201$"),
+        ({"max_guesses": 10**50}, "at most 200 .*, not a number of more than 40 digits$"),
     ],
 )
 def test_invalid_rules_say_what_is_allowed(kwargs, message):
     with pytest.raises(RulesError, match=message):
         Rules(**kwargs)
+
+
+def test_the_guess_limit_is_never_deeper_than_a_strategy_is_followed():
+    from mastermind.rules import MAX_GUESSES
+    from mastermind.strategies.partition import RUNAWAY_GUESSES
+
+    assert Rules(max_guesses=MAX_GUESSES).max_guesses == MAX_GUESSES <= RUNAWAY_GUESSES
 
 
 def test_repr_evaluates_back():

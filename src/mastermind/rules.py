@@ -18,6 +18,14 @@ from .text import plural, quote
 MIN_PEGS, MAX_PEGS = 1, 10
 MIN_COLORS, MAX_COLORS = 2, 36
 
+#: The most guesses a game may allow. No real game comes near it: the largest game the rules allow
+#: (10 pegs, 36 colours) is broken by playing consistent codes in a few dozen guesses (the counter
+#: needs at most 17 on 10 pegs and 20 colours, docs/counter.md), and a person who first counts
+#: every colour with one guess each has spent 36. It is also how deep a strategy's game is followed
+#: before it is called a runaway (``RUNAWAY_GUESSES``), so a limit above it could never be reached;
+#: and a board is drawn one row per allowed guess, which a limit of millions would never finish.
+MAX_GUESSES = 200
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -63,6 +71,10 @@ class Rules:
             )
         if self.max_guesses < 1:
             raise RulesError(f"max guesses must be at least 1, not {self.max_guesses}")
+        if self.max_guesses > MAX_GUESSES:
+            n = self.max_guesses
+            given = f"{n:,}" if n < 10**40 else "a number of more than 40 digits"
+            raise RulesError(f"max guesses must be at most {MAX_GUESSES} (no game needs more), not {given}")
 
     @property
     def size(self) -> int:
