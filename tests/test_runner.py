@@ -60,20 +60,6 @@ def test_first_guess_override_and_a_strategy_without_compiled_trees():
     assert six.distribution == {1: 1, 2: 1, 3: 1, 4: 351, 5: 729, 6: 213}  # total 6333
 
 
-def test_a_set_stop_flag_abandons_every_node_on_every_thread():
-    """Ctrl-C sets the flag: each node's search, on whichever thread it runs, gives up at once."""
-    import numpy as np
-
-    strategy = make_strategy("knuth", Rules(pegs=5, colors=8))
-    nodes = [(np.arange(k, 32768, 7 + k, dtype=np.int64), [], 2) for k in range(8)]
-    stop = np.ones(1, dtype=np.int64)
-    assert strategy.node_guesses([(c, g) for c, g, _ in nodes], stop) == [-1] * len(nodes)
-    rows = strategy.node_distributions(nodes, stop)  # whole subtrees of thousands, if not stopped
-    assert rows.shape == (len(nodes), 201) and not rows.any()
-    stop[0] = 0
-    assert strategy.node_guesses([(np.array([5, 9]), [])], stop) == [5]
-
-
 def test_a_randomised_strategy_has_no_tree_to_split():
     with pytest.raises(ValueError, match="randomised"):
         runner.plan(make_strategy("random", Rules()))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .feedback import blacks, counting_sort, reply
-from .jit import ALLOCATES_NOTHING, njit
+from .jit import ALLOCATES_NOTHING, njit, prange
 from .reference import ENTROPY, MAX_CLASS, MOST_PARTS, SUM_SQUARES
 from .workspace import size_of
 
@@ -316,8 +316,7 @@ def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, ma
     guess, entry 0 is the node's guess: ``first`` if it is >= 0, else the strategy's choice;
     ``depth0`` is that guess's number. With ``choose_only`` only the guess is computed. It calls
     :func:`choose`, compiled once for both: a command that only needs a guess (solve, a hint)
-    calls :func:`choose` alone and compiles no more. Both release the GIL: the strategy runs
-    many nodes at once on Python threads, one per core. When ``stop[0]`` is set (by another
+    calls :func:`choose` alone and compiles no more. When ``stop[0]`` is set (by another
     thread) it returns at once, leaving ``work`` meaningless.
     """
     n = cands_in.shape[0]
@@ -403,3 +402,32 @@ def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, ma
             for i in range(pegs):
                 st_blocks[top * pegs + i] = new_blocks[i]
             top += 1
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, work_sizes, stop):
+    """The guess of each of many independent nodes, on all cores."""
+    units = offsets.shape[0] - 1
+    out = np.empty(units, dtype=np.int64)
+    for u in prange(units):
+        scratch = np.empty(work_sizes[u], dtype=np.int64)
+        out[u] = choose(t, weights, flat, offsets[u], offsets[u + 1], used[u], blocks[u],
+                        criterion, replies, scratch, stop)  # fmt: skip
+    return out
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth,
+             work_sizes, stop):  # fmt: skip
+    """Distributions of many independent subtrees, one row each, on all cores (largest first is
+    best). The kernels release the GIL, so a caller may run them in a thread and stay responsive;
+    setting ``stop[0]`` abandons the work within milliseconds."""
+    units = offsets.shape[0] - 1
+    out = np.zeros((units, max_depth + 1), dtype=np.int64)
+    for u in prange(units):
+        work = np.empty(work_sizes[u], dtype=np.int64)
+        subtree(t, weights, flat[offsets[u] : offsets[u + 1]], used[u], blocks[u], depth[u],
+                criterion, replies, max_depth, -1, False, work, stop)  # fmt: skip
+        for k in range(1, max_depth + 1):
+            out[u, k] = work[k]
+    return out

@@ -6,8 +6,7 @@ broken by one shared key: (score, 0 if the guess is still a candidate else 1, nu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -23,7 +22,6 @@ from .base import Strategy
 
 #: Deeper than this a game has stopped making progress (shared with evaluation).
 RUNAWAY_GUESSES = 200
-
 
 def _tree():
     """The compiled search, imported (numba with it) only when a strategy first searches."""
@@ -129,43 +127,43 @@ class PartitionStrategy(Strategy):
         return self._fast_choice(cands, guesses, stop)
 
     def node_guesses(self, nodes: Sequence[tuple], stop: np.ndarray) -> list[int]:
-        """The strategy's guess at each node, on all cores (meaningless once ``stop[0]`` is set)."""
-        return _on_all_cores(lambda node: self._fast_choice(node[0], node[1], stop), nodes)
+        """The strategy's guess at each node, computed on all cores."""
+        t = tables_of(self.space)
+        flat, offsets, used, blocks = self._batch(t, nodes)
+        kinds = t.shared.shape[0]
+        sizes = np.array([_tree().scratch_size(len(n[0]), t.pegs, t.colors, kinds) for n in nodes],
+                         dtype=np.int64)  # fmt: skip
+        return _tree().choose_many(t, self.weights, flat, offsets, used, blocks, self.criterion,
+                                self.replies, sizes, stop).tolist()  # fmt: skip
 
     def node_distributions(self, nodes: Sequence[tuple], stop: np.ndarray) -> np.ndarray:
-        """One row per node: entry k counts its secrets found with the k-th guess (all cores;
-        meaningless once ``stop[0]`` is set).
+        """One row per node: entry k counts its secrets found with the k-th guess (all cores).
 
         A node of depth 1 (the root) plays the first guess, the override if one was given.
         """
         t = tables_of(self.space)
-
-        def row(node: tuple) -> np.ndarray:
-            cands, guesses, depth = node
+        if len(nodes) == 1:
+            cands, guesses, depth = nodes[0]
             used, blocks = symmetry(t, guesses)
             first = self.first_guess() if depth == 1 else -1
-            return self._subtree(t, cands, used, blocks, depth, first, False, stop)
+            row = self._subtree(t, cands, used, blocks, depth, first, False, stop).copy()
+            row[0] = 0
+            return row[None, :]
+        flat, offsets, used, blocks = self._batch(t, nodes)
+        depth = np.array([n[2] for n in nodes], dtype=np.int64)
+        sizes = np.array([self._work_size(t, len(n[0])) for n in nodes], dtype=np.int64)
+        return _tree().subtrees(t, self.weights, flat, offsets, used, blocks, depth, self.criterion,
+                             self.replies, RUNAWAY_GUESSES, sizes, stop)  # fmt: skip
 
-        rows = np.array(_on_all_cores(row, nodes), dtype=np.int64).reshape(len(nodes), -1)
-        rows[:, 0] = 0  # entry 0 held each node's guess
-        return rows
-
-
-def _on_all_cores(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
-    """``[fn(x) for x in items]``, on a thread per core: the compiled search releases the GIL.
-
-    Each call makes its own workspace. Items are taken in order as threads free up (the runner
-    gives the largest subtrees first, so the cores finish together). Threads rather than a
-    parallel kernel: numba compiles a parallel loop slowly (and the search inside it again),
-    which a first run would pay for.
-    """
-    from ..optimal import usable_cores
-
-    width = min(usable_cores(), len(items))
-    if width <= 1:
-        return [fn(x) for x in items]
-    with ThreadPoolExecutor(max_workers=width) as pool:
-        return list(pool.map(fn, items))
+    def _batch(self, t: CodeTables, nodes):
+        """Nodes (candidates, guesses so far, ...) as flat arrays for the parallel kernels."""
+        flat = np.concatenate([n[0] for n in nodes])
+        offsets = np.zeros(len(nodes) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(n[0]) for n in nodes])
+        sym = [symmetry(t, n[1]) for n in nodes]
+        used = np.array([s.used for s in sym], dtype=np.int64)
+        blocks = np.array([s.blocks for s in sym], dtype=np.int64).reshape(len(nodes), -1)
+        return flat, offsets, used, blocks
 
 
 class Knuth(PartitionStrategy):
