@@ -251,11 +251,13 @@ def test_wrong_information_replays_the_game_and_gives_the_breaker_three_points()
         events = match.reply(reply)
     assert [e.kind for e in events][-1] == "replayed" and events[-1].problem.rows == (0, 1, 3, 4)
     assert match.current.replayed == 1 and match.current.game.moves == []
+    assert match.score == [0, 0] and match.standing == [0, 3]  # the breaker's points, given already
     for reply in ["1,0", "0,1", "1,2", "1,1", "4,0"]:
         match.advance()
         match.reply(reply)
     first = match.record()["games"][0]
     assert first["replayed"] == 1 and first["guesses"] == 5 and first["points"] == [5, 3]
+    assert match.standing == match.score == [5, 3]  # counted once the game ends
 
 
 def test_wrong_information_under_the_codebreakers_score_costs_the_codemaker():

@@ -560,6 +560,17 @@ class Match:
         return totals
 
     @property
+    def standing(self) -> list[int]:
+        """The score as it stands now: :attr:`score`, plus the points for wrong information already
+        given in the game being replayed (the engine adds them to that game's points when it ends).
+        """
+        totals = self.score
+        r = self.current
+        if not self.over and r.points is None and r.replayed:
+            totals[self.penalty_to(r) - 1] += WRONG_INFORMATION_POINTS * r.replayed
+        return totals
+
+    @property
     def winner(self) -> int | None:
         """1 or 2 by the scoring rule (most points, or fewest for the codebreaker's score); None on a tie."""
         a, b = self.score

@@ -694,7 +694,7 @@ class GameScreen(Screen):
         score = self.query_one("#score", Static)
         score.display = match is not None
         if match is not None:
-            a, b = shown_score(match)
+            a, b = match.standing
             r = match.current
             lines = Text.assemble(
                 (f"Player 1 ({match.players[0]}): {a}\nPlayer 2 ({match.players[1]}): {b}\n", "bold"),
@@ -790,16 +790,6 @@ class GameScreen(Screen):
         except Exception:
             return
         self.query_one("#board").scroll_to_widget(widget, animate=False)
-
-
-def shown_score(match: Match) -> list[int]:
-    """The score of the games played, and the points for wrong information in the game being
-    replayed, which the engine adds to that game's points only when it ends."""
-    score = list(match.score)
-    r = match.current
-    if r.points is None and r.replayed:
-        score[match.penalty_to(r) - 1] += WRONG_INFORMATION_POINTS * r.replayed
-    return score
 
 
 def unfocusable(button: Button) -> Button:
