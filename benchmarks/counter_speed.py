@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from mastermind import CodeSpace, Rules, make_strategy, play
-from mastermind.evaluation import sample_secrets
+from mastermind.research.evaluation import sample_secrets
 
 SIZES = [(4, 6), (6, 9), (8, 10), (10, 10)]
 EXTRA = [(10, 20)]

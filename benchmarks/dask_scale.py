@@ -23,7 +23,8 @@ import os
 import resource
 import time
 
-from mastermind import Rules, make_strategy, runner
+from mastermind import Rules, make_strategy
+from mastermind.research import runner
 
 STRATEGIES = ["knuth", "expected-size", "entropy", "most-parts"]
 
@@ -147,7 +148,7 @@ def ctrl_c(args: argparse.Namespace) -> None:
 def optimal_search(args: argparse.Namespace) -> None:
     import numpy as np
 
-    from mastermind.optimal import to_flat
+    from mastermind.strategies.optimal.search import to_flat
 
     print(f"optimal search: best of {args.repeat}, seconds after warm-up (tables and compiled code "
           f"loaded everywhere); {os.cpu_count()} cores")  # fmt: skip

@@ -103,7 +103,7 @@ def watch(label: str, args: list[str]) -> None:
     import numpy as np
 
     from mastermind import Rules
-    from mastermind.optimal import game_of, solve_position
+    from mastermind.strategies.optimal.search import game_of, solve_position
 
     pairs = dict(zip(args[::2], args[1::2], strict=True))
     if pairs.get("--preset") == "bulls-and-cows":

@@ -42,7 +42,7 @@ def kill_after_moves(args, typed, db, moves_saved, moves=2):
     import sys
     import time
 
-    from mastermind.store import Store
+    from mastermind.history.store import Store
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "mastermind.cli", *args, "--db", str(db)],

@@ -17,11 +17,11 @@ from mastermind import (
     make_strategy,
 )
 from mastermind.cli import cli
-from mastermind.code import CodeSpace
+from mastermind.core.code import CodeSpace
+from mastermind.core.feedback import score
+from mastermind.core.notation import STYLES
+from mastermind.core.records import RECORD_VERSION, rules_from_dict, rules_to_dict
 from mastermind.errors import StrategyError
-from mastermind.feedback import score
-from mastermind.notation import STYLES
-from mastermind.records import RECORD_VERSION, rules_from_dict, rules_to_dict
 from mastermind.strategies import STRATEGIES
 
 SMALL = Rules(pegs=3, colors=4, blank=True)  # 3 colours and the blank

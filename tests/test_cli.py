@@ -133,8 +133,15 @@ def test_the_top_level_help_says_which_commands_take_the_game_options_and_no_col
     color_commands = {*plain.group(1).split(", "), plain.group(2)}
     for name, command in cli.commands.items():
         options = {opt for p in command.params for opt in p.opts}
-        game_options = {"--pegs", "--colors", "--no-repeats", "--blank", "--preset", "--max-guesses",
-                        "--notation"}
+        game_options = {
+            "--pegs",
+            "--colors",
+            "--no-repeats",
+            "--blank",
+            "--preset",
+            "--max-guesses",
+            "--notation",
+        }
         has_game = game_options <= options
         assert has_game == (name in game_commands), name
         assert ("--no-color" in options) == (name in color_commands), name

@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 from mastermind import SeedError
 from mastermind.cli import cli
-from mastermind.evaluation import sample_secrets
+from mastermind.research.evaluation import sample_secrets
 
 
 def run(*args, input=None):

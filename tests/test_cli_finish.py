@@ -150,12 +150,18 @@ def test_an_empty_code_option_is_refused_not_taken_as_absent(option):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["evaluate", "-s", "counter", "--pegs", "10", "--colors", "10", "--sample", "10000000000"],
-         "a sample of all 10,000,000,000 secrets of 10 pegs, 10 colours, repeats allowed is too large"),
-        (["evaluate", "-s", "counter", "--pegs", "10", "--colors", "10", "--sample", "1000000000"],
-         "a sample of 1,000,000,000 secrets is too large to hold; a sample has at most 8,388,608"),
-        (["compare", "--strategies", "counter", "--pegs", "9", "--colors", "9", "--sample", "400000000"],
-         "a sample of all 387,420,489 secrets"),
+        (
+            ["evaluate", "-s", "counter", "--pegs", "10", "--colors", "10", "--sample", "10000000000"],
+            "a sample of all 10,000,000,000 secrets of 10 pegs, 10 colours, repeats allowed is too large",
+        ),
+        (
+            ["evaluate", "-s", "counter", "--pegs", "10", "--colors", "10", "--sample", "1000000000"],
+            "a sample of 1,000,000,000 secrets is too large to hold; a sample has at most 8,388,608",
+        ),
+        (
+            ["compare", "--strategies", "counter", "--pegs", "9", "--colors", "9", "--sample", "400000000"],
+            "a sample of all 387,420,489 secrets",
+        ),
     ],
 )
 def test_a_sample_too_large_to_hold_is_refused_before_any_allocation(args, words):
@@ -194,8 +200,9 @@ def test_bulls_and_cows_says_digits_where_mastermind_says_pegs():
     bulls = ("--preset", "bulls-and-cows", "--no-history")
     code, out, _ = run("guess", *bulls, input="5,0\n3,1\nBWW\nquit\n")
     assert "impossible reply '5,0': there are only 4 digits" in out
-    assert ("impossible reply '3,1': if 3 digits are right, the last digit cannot be right in another "
-            "place") in out
+    assert (
+        "impossible reply '3,1': if 3 digits are right, the last digit cannot be right in another place"
+    ) in out
     assert "Guess 2:" in out  # BWW read as 1 bull, 2 cows
     assert "4 pegs" not in out
     code, out, _ = run("play", *bulls, "--seed", "2", input="help\nquit\n")
@@ -259,7 +266,7 @@ def _png_size(path):
 
 def test_charts_label_their_bars_name_one_strategy_in_the_title_and_are_sharp(tmp_path):
     from mastermind import Rules, evaluate, make_strategy
-    from mastermind.plot import PNG_DPI, chart
+    from mastermind.research.plot import PNG_DPI, chart
 
     one = evaluate(make_strategy("knuth", Rules()))
     ax = chart([one]).axes[0]
@@ -280,7 +287,7 @@ def test_log_without_a_plot_is_refused():
 
 
 def test_a_long_evaluation_is_announced_first_with_how_to_stop_it(monkeypatch):
-    import mastermind.evaluation as evaluation
+    import mastermind.research.evaluation as evaluation
 
     seen = []
 
@@ -300,7 +307,7 @@ def test_a_long_evaluation_is_announced_first_with_how_to_stop_it(monkeypatch):
 
 def test_the_estimate_has_a_cost_model_only_for_partition_strategies():
     from mastermind import Rules, make_strategy
-    from mastermind.evaluation import estimate_seconds
+    from mastermind.research.evaluation import estimate_seconds
 
     assert estimate_seconds(make_strategy("counter", Rules())) is None
     assert estimate_seconds(make_strategy("knuth", Rules(pegs=6, colors=9))) > 0

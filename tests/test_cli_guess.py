@@ -136,7 +136,7 @@ def test_undo_and_fix_without_history_and_end_of_input():
 
 
 def test_end_of_input_stops_the_game_unfinished_and_it_resumes():
-    from mastermind.store import Store
+    from mastermind.history.store import Store
 
     code, out, _ = run("play", "--seed", "1", input="1122\n")
     assert code == 1 and "Stopped; resume with mastermind play --resume 1." in out

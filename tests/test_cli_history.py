@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from conftest import kill_after_moves
 from mastermind import Rules
 from mastermind.cli import cli
-from mastermind.game import Game
-from mastermind.store import Store
+from mastermind.engine.game import Game
+from mastermind.history.store import Store
 
 SMALL = ["--pegs", "3", "--colors", "4"]
 
@@ -336,5 +336,7 @@ def test_a_directory_an_empty_name_or_a_huge_id_is_one_line(tmp_path, monkeypatc
     monkeypatch.setenv("MASTERMIND_DB", str(tmp_path))  # the environment is not checked by click
     code, out, err = run("play", input="quit\n")
     assert code == 2 and out == ""
-    assert err == f"mastermind: error: the history database {tmp_path} is a directory, not a file; use " \
+    assert (
+        err == f"mastermind: error: the history database {tmp_path} is a directory, not a file; use "
         "--no-history to play without it\n"
+    )

@@ -130,9 +130,9 @@ def test_a_match_killed_mid_game_resumes_from_its_last_move(tmp_path):
     """A real process, killed with SIGKILL in game 2 after two guesses, loses nothing that was
     played: the match goes on with the same secret, rows and score."""
 
-    from mastermind.game import Match
-    from mastermind.rules import Rules
-    from mastermind.store import Store
+    from mastermind.core.rules import Rules
+    from mastermind.engine.game import Match
+    from mastermind.history.store import Store
 
     db = tmp_path / "h.db"
     model = Match(Rules(), ["human", "knuth"], 2, seed=1)
@@ -140,6 +140,7 @@ def test_a_match_killed_mid_game_resumes_from_its_last_move(tmp_path):
     model.play_out()  # knuth breaks 1234, then makes the code of game 2: the one to find
     secret = model.current.game.notation.format_code(model.current.game.secret)
     first, second = [c for c in ("1111", "2222", "3333") if c != secret][:2]
+
     def moves_of_game_2(games):
         rounds = games[0].record["games"] if games else []
         return len(rounds[1]["game"]["moves"]) if len(rounds) > 1 else 0

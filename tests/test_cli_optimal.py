@@ -86,7 +86,7 @@ def test_play_hint_and_guess_use_it():
 
 def test_compare_runs_optimal_by_default_only_when_it_is_quick(monkeypatch):
     from mastermind import Rules
-    from mastermind.strategies import optimal
+    from mastermind.strategies.optimal import strategy as optimal
 
     game = ["--pegs", "3", "--colors", "4", "--json"]
     assert optimal.Optimal(Rules(pegs=3, colors=4)).quick()  # 64 codes, nothing cached
@@ -105,7 +105,7 @@ def test_compare_runs_optimal_by_default_only_when_it_is_quick(monkeypatch):
 
 
 def test_compare_help_names_the_size_where_optimal_leaves_the_default_set():
-    from mastermind.strategies.optimal import QUICK_GAME
+    from mastermind.strategies.optimal.strategy import QUICK_GAME
 
     code, out, _ = run("compare", "--help")
     assert code == 0 and f"{QUICK_GAME:,} codes" in " ".join(out.split())

@@ -118,8 +118,10 @@ def test_bad_options_exit_2_in_one_line():
         (["--seed", "x"], "'x' is not a valid integer"),
         (["--pegs", "0"], "pegs must be 1 to 10"),
         (["--max-guesses", "0"], "max guesses must be at least 1"),
-        (["--max-guesses", "99999999999999999999999"],
-         "max guesses must be at most 200 (no game needs more), not 99,999,999,999,999,999,999,999"),
+        (
+            ["--max-guesses", "99999999999999999999999"],
+            "max guesses must be at most 200 (no game needs more), not 99,999,999,999,999,999,999,999",
+        ),
         (["--colr", "5"], "No such option '--colr'"),
     ]:
         code, out, err = run("play", *args, input="quit\n")

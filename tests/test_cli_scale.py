@@ -131,7 +131,8 @@ def test_a_cached_optimal_tree_needs_no_cluster():
 
 
 def test_mastermind_cache_dir_moves_the_checkpoints_of_runs_too(tmp_path, monkeypatch):
-    from mastermind import Rules, make_strategy, runner
+    from mastermind import Rules, make_strategy
+    from mastermind.research import runner
 
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "all"))
     path = runner.default_checkpoint(make_strategy("knuth", Rules()), 64)
@@ -250,7 +251,8 @@ def test_a_finished_run_removes_its_default_checkpoint_and_stale_ones(tmp_path, 
     """Default checkpoints live under the user cache directory: the run's own is removed when the
     run is done, and so are those no run can resume (another version's, or not a checkpoint);
     an unfinished run of this version is kept for its resume."""
-    from mastermind import Rules, make_strategy, runner
+    from mastermind import Rules, make_strategy
+    from mastermind.research import runner
 
     runs = tmp_path / "runs"
     runs.mkdir()

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mastermind import CodeSpace, Notation, Rules, SolverState, make_strategy, score, strategy_tree
-from mastermind.analysis import partition
-from mastermind.feedback import possible_feedbacks
-from mastermind.solver import diagnose, suggest_corrections
+from mastermind.core.feedback import possible_feedbacks
+from mastermind.solver.analysis import partition
+from mastermind.solver.state import diagnose, suggest_corrections
 
 CLASSIC = Rules()
 SMALL = Rules(pegs=3, colors=4)

@@ -6,7 +6,7 @@ import pytest
 from conftest import SMALL_GAMES
 from mastermind import CodeSpace, Rules, evaluate, make_strategy, strategy_tree
 from mastermind._kernels import feedback, tables
-from mastermind.tree import Node
+from mastermind.core.tree import Node
 
 NAMES = ["knuth", "expected-size", "entropy", "most-parts"]
 
@@ -80,7 +80,7 @@ def test_five_pegs_eight_colours_is_deterministic_and_equals_the_node_by_node_wa
     """The parallel whole-tree evaluation (batches of subtrees on all cores) must give the same
     result every time, and the same as playing the compiled choice node by node in Python."""
     from mastermind import SolverState
-    from mastermind.walk import walk as _walk
+    from mastermind.strategies.walk import walk as _walk
 
     rules = Rules(pegs=5, colors=8)
     strategy = make_strategy("most-parts", rules)

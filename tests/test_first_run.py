@@ -64,8 +64,8 @@ def python(code):
 def test_numba_is_imported_only_by_a_command_that_runs_a_kernel():
     out = python(
         "import sys\n"
-        "import mastermind, mastermind.cli, mastermind.strategies, mastermind.evaluation\n"
-        "import mastermind.runner, mastermind.optimal, mastermind.solver\n"
+        "import mastermind, mastermind.cli, mastermind.strategies, mastermind.research.evaluation\n"
+        "import mastermind.research.runner, mastermind.strategies.optimal.search, mastermind.solver.state\n"
         "print('numba' in sys.modules)\n"
     )
     assert out == "False\n"

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mastermind import Code, Feedback, Game, GameError, Match, RecordError, Rules, score
-from mastermind.evaluation import guesses_per_secret
+from mastermind.research.evaluation import guesses_per_secret
 from mastermind.strategies import make_strategy
 
 CLASSIC = Rules()
@@ -279,7 +279,6 @@ def test_the_hardest_codemaker_picks_a_secret_that_costs_the_breaker_most():
     match.play_out()
     for g in match.record()["games"]:
         assert g["guesses"] == depths.max()
-
 
 
 @pytest.mark.parametrize("codemaker", ["random", "hardest"])

@@ -10,13 +10,13 @@ import pytest
 
 from conftest import SMALL_GAMES
 from mastermind import Rules, SolverState, evaluate, make_strategy, strategy_tree
-from mastermind import optimal as opt
+from mastermind._kernels import exact as kernel
 from mastermind._kernels import feedback
-from mastermind._kernels import optimal as kernel
-from mastermind.code import CodeSpace
+from mastermind.core.code import CodeSpace
+from mastermind.core.feedback import score
 from mastermind.errors import StrategyError
-from mastermind.feedback import score
-from mastermind.strategies.optimal import Optimal
+from mastermind.strategies.optimal import search as opt
+from mastermind.strategies.optimal.strategy import Optimal
 
 
 def plain_optimum(rules: Rules, secrets, left: int) -> int | None:

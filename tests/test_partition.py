@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from conftest import SMALL_GAMES
 from mastermind import CodeSpace, Rules
-from mastermind._kernels import reference, tree
+from mastermind._kernels import partition as tree
+from mastermind._kernels import reference
 from mastermind._kernels.tables import tables_of
 
 CRITERIA = [reference.MAX_CLASS, reference.SUM_SQUARES, reference.ENTROPY, reference.MOST_PARTS]

@@ -14,8 +14,8 @@ import pytest
 from mastermind import Rules, evaluate, make_strategy, strategy_tree
 from mastermind import _kernels as kernels
 from mastermind._kernels import feedback, reference
-from mastermind.evaluation import guesses_per_secret
-from mastermind.runner import evaluate as run_evaluate
+from mastermind.research.evaluation import guesses_per_secret
+from mastermind.research.runner import evaluate as run_evaluate
 from mastermind.strategies import partition
 from test_fast_paths import same_tree
 

@@ -41,7 +41,7 @@ def test_invalid_rules_say_what_is_allowed(kwargs, message):
 
 
 def test_the_guess_limit_is_never_deeper_than_a_strategy_is_followed():
-    from mastermind.rules import MAX_GUESSES
+    from mastermind.core.rules import MAX_GUESSES
     from mastermind.strategies.partition import RUNAWAY_GUESSES
 
     assert Rules(max_guesses=MAX_GUESSES).max_guesses == MAX_GUESSES <= RUNAWAY_GUESSES

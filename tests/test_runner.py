@@ -7,8 +7,9 @@ import random
 import pytest
 
 from conftest import SMALL_GAMES
-from mastermind import Rules, evaluate, make_strategy, runner
+from mastermind import Rules, evaluate, make_strategy
 from mastermind.errors import CheckpointError, ExecutorError
+from mastermind.research import runner
 
 KNUTH_CLASSIC = {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}  # Knuth 1977: 5801 guesses in all
 
@@ -264,7 +265,7 @@ class PieceByPiece(runner.Executor):
 
 
 def _local_tree(rules, first=None):
-    from mastermind.optimal import to_flat
+    from mastermind.strategies.optimal.search import to_flat
 
     return to_flat(make_strategy("optimal", rules, first=first, cache=False).decision_tree())
 
@@ -345,7 +346,7 @@ def test_an_optimal_checkpoint_is_trusted_only_whole(tmp_path):
 def test_ties_go_to_the_root_guess_first_in_the_search_order_even_when_resumed(tmp_path, monkeypatch):
     import numpy as np
 
-    from mastermind import optimal as opt
+    from mastermind.strategies.optimal import search as opt
 
     # 4 pegs 2 colours: root guesses 1111 (52 guesses in all), 1112 and 1122 (44 each), searched
     # in that order here; 1122 is found first and checkpointed, then the run stops. Resumed, 1112

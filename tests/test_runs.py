@@ -7,10 +7,10 @@ from click.testing import CliRunner
 
 from mastermind import Rules, make_strategy
 from mastermind.cli import cli
-from mastermind.evaluation import Stats, evaluate, run_key
-from mastermind.game import Game
-from mastermind.records import package_version
-from mastermind.store import MIGRATIONS, SCHEMA_VERSION, Store
+from mastermind.core.records import package_version
+from mastermind.engine.game import Game
+from mastermind.history.store import MIGRATIONS, SCHEMA_VERSION, Store
+from mastermind.research.evaluation import Stats, evaluate, run_key
 
 SMALL = ["--pegs", "3", "--colors", "4"]
 

@@ -22,10 +22,10 @@ from mastermind import (
     score,
     smallest_contradiction,
 )
-from mastermind._kernels import search
+from mastermind._kernels import skip_ahead as search
 from mastermind.cli import cli
-from mastermind.evaluation import sample_secrets
-from mastermind.solver import _smallest_contradiction_by_search
+from mastermind.research.evaluation import sample_secrets
+from mastermind.solver.state import _smallest_contradiction_by_search
 
 CLASSIC = Rules()
 LETTERS = "abcdef"

@@ -1,4 +1,4 @@
-"""A player's record (mastermind.stats and mastermind stats): which games count, and the figures."""
+"""A player's record (mastermind.history.stats and mastermind stats): which games count, and the figures."""
 
 import json
 
@@ -7,10 +7,10 @@ from click.testing import CliRunner
 
 from mastermind import Rules
 from mastermind.cli import cli
+from mastermind.engine.game import Game, Match
 from mastermind.errors import MastermindError
-from mastermind.game import Game, Match
-from mastermind.stats import game_stats
-from mastermind.store import Store
+from mastermind.history.stats import game_stats
+from mastermind.history.store import Store
 
 SMALL = Rules(pegs=2, colors=3)
 

@@ -1,13 +1,13 @@
-"""The history store (mastermind.store): migrations, saving move by move, and unusable databases."""
+"""The history store (mastermind.history.store): migrations, saving move by move, and unusable databases."""
 
 import sqlite3
 
 import pytest
 
 from mastermind import Rules
+from mastermind.engine.game import Game, Match
 from mastermind.errors import MastermindError, StoreError
-from mastermind.game import Game, Match
-from mastermind.store import SCHEMA_VERSION, Store, default_path
+from mastermind.history.store import SCHEMA_VERSION, Store, default_path
 
 
 def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path):

@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
 
-from mastermind.feedback import Feedback  # noqa: E402
-from mastermind.rules import Rules  # noqa: E402
-from mastermind.store import Store  # noqa: E402
+from mastermind.core.feedback import Feedback  # noqa: E402
+from mastermind.core.rules import Rules  # noqa: E402
+from mastermind.history.store import Store  # noqa: E402
 from mastermind.tui.app import MastermindApp  # noqa: E402
 from mastermind.tui.board import BoardRow, Peg  # noqa: E402
 from mastermind.tui.game_screen import BOARD_ROWS, GameScreen  # noqa: E402
@@ -509,8 +509,8 @@ async def test_a_match_between_two_strategies_plays_itself_out(private_settings)
 
 @driven
 async def test_the_blank_game_is_named_as_the_command_line_names_it(private_settings):
-    from mastermind.game import Game
-    from mastermind.rules import PRESETS
+    from mastermind.core.rules import PRESETS
+    from mastermind.engine.game import Game
 
     game = Game.breaking(PRESETS["super-blank"], seed=1)
     game.guess("12345")
@@ -729,7 +729,7 @@ def test_web_gives_each_tab_the_game_options(monkeypatch):
 
 @driven
 async def test_the_blank_game_on_the_board(private_settings):
-    from mastermind.rules import PRESETS
+    from mastermind.core.rules import PRESETS
 
     app = MastermindApp(seed=3, rules=PRESETS["super-blank"])
     async with app.run_test(size=(80, 24)) as pilot:

@@ -26,7 +26,7 @@ import pytest
 pytest.importorskip("textual_serve", reason="the tui extra (textual-serve) is not installed")
 websockets_sync = pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
 
-from mastermind.store import Store  # noqa: E402
+from mastermind.history.store import Store  # noqa: E402
 
 APP_MARK = "mastermind.cli tui"
 
@@ -252,6 +252,7 @@ def test_a_guess_played_in_headless_chromium(tmp_path):
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )  # fmt: skip
         try:
+
             def page_target():
                 try:
                     with urllib.request.urlopen(f"http://127.0.0.1:{debug_port}/json/list", timeout=2) as r:

@@ -10,19 +10,19 @@ from typing import TYPE_CHECKING, Any
 
 # Names are imported on first use, so that `mastermind --help` does not wait for numba.
 _HOME = {
-    "Code": "code", "CodeSpace": "code",
+    "Code": "core.code", "CodeSpace": "core.code",
     "ContradictionError": "errors", "FeedbackError": "errors", "MastermindError": "errors",
     "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
     "GameError": "errors", "RecordError": "errors", "SeedError": "errors",
-    "Game": "game", "Match": "game", "Hint": "game", "Move": "game", "Problem": "game",
-    "SCORING_RULES": "game",
-    "Node": "tree", "Stats": "evaluation", "evaluate": "evaluation", "play": "evaluation",
-    "strategy_tree": "evaluation",
-    "Feedback": "feedback", "possible_feedbacks": "feedback", "score": "feedback",
-    "Notation": "notation", "parse_feedback": "notation",
-    "PRESETS": "rules", "Rules": "rules", "find_rules": "rules",
-    "Correction": "solver", "SolverState": "solver", "diagnose": "solver",
-    "smallest_contradiction": "solver", "suggest_corrections": "solver",
+    "Game": "engine.game", "Match": "engine.game", "Hint": "engine.game", "Move": "engine.game",
+    "Problem": "engine.game", "SCORING_RULES": "engine.game",
+    "Node": "core.tree", "Stats": "research.evaluation", "evaluate": "research.evaluation",
+    "play": "research.evaluation", "strategy_tree": "research.evaluation",
+    "Feedback": "core.feedback", "possible_feedbacks": "core.feedback", "score": "core.feedback",
+    "Notation": "core.notation", "parse_feedback": "core.notation",
+    "PRESETS": "core.rules", "Rules": "core.rules", "find_rules": "core.rules",
+    "Correction": "solver.state", "SolverState": "solver.state", "diagnose": "solver.state",
+    "smallest_contradiction": "solver.state", "suggest_corrections": "solver.state",
     "STRATEGIES": "strategies", "Strategy": "strategies", "StrategySpec": "strategies",
     "find_strategy": "strategies", "make_strategy": "strategies",
 }  # fmt: skip
@@ -41,7 +41,12 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from .code import Code, CodeSpace
+    from .core.code import Code, CodeSpace
+    from .core.feedback import Feedback, possible_feedbacks, score
+    from .core.notation import Notation, parse_feedback
+    from .core.rules import PRESETS, Rules, find_rules
+    from .core.tree import Node
+    from .engine.game import SCORING_RULES, Game, Hint, Match, Move, Problem
     from .errors import (
         ContradictionError,
         FeedbackError,
@@ -53,14 +58,9 @@ if TYPE_CHECKING:
         SeedError,
         StrategyError,
     )
-    from .evaluation import Stats, evaluate, play, strategy_tree
-    from .feedback import Feedback, possible_feedbacks, score
-    from .game import SCORING_RULES, Game, Hint, Match, Move, Problem
-    from .notation import Notation, parse_feedback
-    from .rules import PRESETS, Rules, find_rules
-    from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
+    from .research.evaluation import Stats, evaluate, play, strategy_tree
+    from .solver.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
     from .strategies import STRATEGIES, Strategy, StrategySpec, find_strategy, make_strategy
-    from .tree import Node
 
 __all__ = [
     "PRESETS",

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..code import CodeSpace
+    from ..core.code import CodeSpace
 
 #: The largest game that :func:`quick_start` puts on the numpy reference: up to here the numpy
 #: walk of a partition strategy's whole tree takes less time than importing numba and loading its

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..code import CodeSpace
+from ..core.code import CodeSpace
 
 #: Criteria of the partition strategies, by number (shared with the compiled kernels).
 MAX_CLASS, SUM_SQUARES, ENTROPY, MOST_PARTS = 0, 1, 2, 3

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..code import CodeSpace
+from ..core.code import CodeSpace
 
 #: Largest colour-multiset table for the shared-colour count (uint8 entries).
 SHARED_TABLE_LIMIT = 1 << 24

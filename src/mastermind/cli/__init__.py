@@ -61,7 +61,6 @@ def cli() -> None:
     """
 
 
-
 from . import explore, games, history, match, research, tui  # noqa: E402,F401 - the commands register themselves
 
 

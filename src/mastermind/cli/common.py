@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .. import store as store_module
+from ..history import store as store_module
 
 #: Exit statuses: 0 done (a game won), 1 a game not won (lost, or given up), 2 bad input.
 EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
@@ -22,7 +22,7 @@ _NOTATION_KEY = "mastermind.notation"
 
 def game_notation(rules):
     """The notation of this command: --notation, or the game's default."""
-    from ..notation import Notation
+    from ..core.notation import Notation
 
     ctx = click.get_current_context(silent=True)
     return Notation(rules, ctx.meta.get(_NOTATION_KEY, "") if ctx else "")
@@ -34,7 +34,7 @@ def fail(message: str) -> NoReturn:
 
 
 def _rules_from(options: dict[str, Any]):
-    from ..rules import PRESETS, Rules, find_rules
+    from ..core.rules import PRESETS, Rules, find_rules
 
     base = find_rules(options["preset"]) if options["preset"] is not None else PRESETS["classic"]
     pegs = options["pegs"] if options["pegs"] is not None else base.pegs
@@ -60,7 +60,7 @@ def _rules_from(options: dict[str, Any]):
 
 
 def base_name(preset: str) -> str:
-    from ..rules import PRESETS, find_rules
+    from ..core.rules import PRESETS, find_rules
 
     found = find_rules(preset)
     return next(name for name, rules in PRESETS.items() if rules == found)
@@ -100,7 +100,7 @@ def game_options(command: Callable) -> Callable:
         if style == "digits" and kwargs["rules"].real_colors == 10:
             style = "digits0"
         if style:
-            from ..notation import Notation
+            from ..core.notation import Notation
 
             Notation(kwargs["rules"], style)  # a style too small for the game: one line, exit 2
         click.get_current_context().meta[_NOTATION_KEY] = style or ""
@@ -345,7 +345,7 @@ def seed_option(help: str) -> Callable:
     """--seed N, checked as it is read (a negative seed is refused even where no seed is used)."""
 
     def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-        from ..seeds import check_seed
+        from ..core.seeds import check_seed
 
         return check_seed(value)
 
@@ -361,7 +361,7 @@ def fresh_seed() -> int:
 def make_player(name: str, rules, seed: int | None, first: str | None = None):
     """A strategy from the registry, ready for a game (randomised ones get a generator from ``seed``)."""
 
-    from ..seeds import generator
+    from ..core.seeds import generator
     from ..strategies import make_strategy
 
     player = make_strategy(name, rules, first=first)
@@ -388,7 +388,7 @@ def parse_history(rules, items: tuple[str, ...]) -> list:
 def candidates_or_fail(rules, history):
     """The candidate indices of a history; a contradictory one ends the command with the diagnosis."""
     from ..errors import ContradictionError
-    from ..solver import SolverState, diagnose
+    from ..solver.state import SolverState, diagnose
 
     state = SolverState(rules, history)
     try:
@@ -445,7 +445,7 @@ def code_text(notation, code):
 def keys_text(console, fb, pegs: int, terms=None):
     from rich.text import Text
 
-    from ..notation import MASTERMIND
+    from ..core.notation import MASTERMIND
 
     utf = (console.encoding or "").lower().startswith("utf")
     keys = (terms or MASTERMIND).keys
@@ -491,7 +491,6 @@ def escape(text: str) -> str:
     return escape(text)
 
 
-
 # --- the history: where games are saved as they are played ------------------------------------------
 
 
@@ -499,7 +498,7 @@ def open_store(db: str | None, hint: str = "", write: bool = True):
     """The history database (``--db``, MASTERMIND_DB or the default); one line and exit 2 if unusable
     (``write``: also if it cannot be written)."""
     from ..errors import StoreError
-    from ..store import Store
+    from ..history.store import Store
 
     try:
         store = Store(db, write=write)
@@ -542,6 +541,7 @@ def resume_option(command: Callable) -> Callable:
 
 def resumable(store, kind: str, which: str):
     """The stored game to resume: the latest unfinished one of ``kind``, or game ``which``."""
+
     def noun_of(kind: str) -> str:
         return "match" if kind == "match" else f"{kind} game"
 
@@ -554,7 +554,7 @@ def resumable(store, kind: str, which: str):
             fail(f"there is no unfinished {noun} in the history {store.path} to resume")
         return stored
     if not which.isdigit():
-        from ..text import quote
+        from ..core.text import quote
 
         fail(f"--resume takes a game's id (a number, see 'mastermind history'), not {quote(which)}")
     stored = store.get(int(which))
@@ -567,7 +567,7 @@ def resumable(store, kind: str, which: str):
 
 
 class Recorder(store_module.Recorder):
-    """The history's recorder (mastermind.store.Recorder), which also prints its warning once and
+    """The history's recorder (mastermind.history.store.Recorder), which also prints its warning once and
     says how to resume."""
 
     def save(self, record: dict[str, Any]) -> str | None:
@@ -581,7 +581,7 @@ class Recorder(store_module.Recorder):
         when the history is not the default one), or why it cannot be resumed."""
         import shlex
 
-        from ..store import default_path
+        from ..history.store import default_path
 
         if self.store is None or self.id is None:
             return " (the game is not saved in the history: it cannot be resumed)"

@@ -54,7 +54,7 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
     """
     import numpy as np
 
-    from ..solver import SolverState
+    from ..solver.state import SolverState
 
     notation = game_notation(rules)
     rows = parse_history(rules, history)
@@ -65,7 +65,7 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
         if as_json:
             click.echo(json.dumps({"candidates": 1, "guess": None, "solved": True, "secret": secret}))
         else:
-            from ..text import plural
+            from ..core.text import plural
 
             console_for().print(f"Solved: the secret is [bold]{secret}[/], found in "
                                 f"{plural(len(rows), 'guess', 'guesses')}.")  # fmt: skip
@@ -80,7 +80,7 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
         # a strategy that knows it (optimal) also tells the expected number of guesses left
         expected = player.expected_guesses(state) if hasattr(player, "expected_guesses") else None
     if cands is None:  # too many codes to enumerate: the first few that fit, found by search
-        from ..solver import first_candidates
+        from ..solver.state import first_candidates
 
         first = [notation.format_code(c) for c in first_candidates(rules, rows, show + 1)]
         count = len(first) if len(first) <= show else None  # exact only when they all were found
@@ -165,9 +165,9 @@ def partition(
     """
     import numpy as np
 
-    from ..analysis import CRITERIA
-    from ..analysis import partition as split
-    from ..code import CodeSpace
+    from ..core.code import CodeSpace
+    from ..solver.analysis import CRITERIA
+    from ..solver.analysis import partition as split
 
     notation = game_notation(rules)
     space = CodeSpace.of(rules)
@@ -176,7 +176,7 @@ def partition(
     if codes and strategy_given():
         fail("--strategy picks the guess to score when no --guess is given; with --guess it does nothing")
     if candidates is not None:
-        from ..solver import SolverState
+        from ..solver.state import SolverState
 
         given = sorted(
             {space.index(notation.parse_code(c).colors) for c in candidates.split(",") if c.strip()}
@@ -246,5 +246,3 @@ def partition(
                 f"{f}: " + " ".join(notation.format_code(c) for c in m) for f, m in p.members.items()
             )
             console.print(f"{notation.format_code(p.guess)} splits them  {classes}", markup=False)
-
-

@@ -1,6 +1,6 @@
 """play and guess: a person breaks the computer's code, or the computer breaks a person's.
 
-Both are thin shells over :class:`mastermind.game.Game`: they read lines, call the engine and
+Both are thin shells over :class:`mastermind.engine.game.Game`: they read lines, call the engine and
 draw the board; every rule (the turn limit, the win, hints, undo, contradictions, fixes) is the
 engine's.
 """
@@ -64,7 +64,7 @@ def game_words(notation) -> str:
 
 def reply_words(notation) -> str:
     """How to reply, in the game's words: 'Reply BLACK,WHITE (e.g. 1,2), key pegs (BWW) or - for none'."""
-    from ..notation import example_reply
+    from ..core.notation import example_reply
 
     terms, example = notation.terms, example_reply(notation.rules)
     return f"Reply {terms.reply_form} (e.g. {example}), key pegs ({terms.pegs_read(example)}) or - for none"
@@ -102,8 +102,8 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
       mastermind play --pegs 3 --colors 5 --no-repeats
       mastermind play --resume                 # go on with the last game left unfinished
     """
+    from ..engine.game import Game
     from ..errors import MastermindError
-    from ..game import Game
 
     if resume is not None:
         stored = resumable(store, "play", resume)
@@ -205,7 +205,13 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
 @resume_option
 @color_option
 def guess(
-    rules, strategy: str, secret: str | None, first: str | None, seed: int | None, as_json: bool, store,
+    rules,
+    strategy: str,
+    secret: str | None,
+    first: str | None,
+    seed: int | None,
+    as_json: bool,
+    store,
     resume: str | None,
 ) -> None:
     """The computer is the codebreaker: keep a secret code in mind and reply to its guesses.
@@ -225,8 +231,8 @@ def guess(
       mastermind guess --secret 3632 --json 2>/dev/null
       mastermind guess --resume 12             # go on with game 12 of the history
     """
+    from ..engine.game import Game
     from ..errors import ContradictionError, MastermindError
-    from ..game import Game
 
     if resume is not None:
         stored = resumable(store, "guess", resume)

@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from ..records import rules_from_dict
-from ..store import moves_of
+from ..core.records import rules_from_dict
+from ..history.store import moves_of
 from . import cli
 from .common import board, color_option, console_for, db_option, fail, open_store
 
@@ -93,7 +93,7 @@ def export(store, game_id: int | None, path: str, moves: bool) -> None:
     """Game ``game_id`` (or every game) as CSV to ``path``, - for stdout."""
     import sys
 
-    from ..store import write_csv
+    from ..history.store import write_csv
 
     games = [store.get(game_id)] if game_id is not None else store.games()
     if path == "-":
@@ -109,8 +109,8 @@ def export(store, game_id: int | None, path: str, moves: bool) -> None:
 
 def show_game(stored) -> None:
     """One game's board (each game of a match); the secret only once the game is over."""
-    from ..game import Game, Match
-    from ..notation import Notation
+    from ..core.notation import Notation
+    from ..engine.game import Game, Match
 
     console = console_for()
     record = stored.record
@@ -161,8 +161,8 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
       mastermind stats --json
       mastermind stats --plot record.png
     """
-    from ..plot import check_plot_path, plot_game_stats
-    from ..stats import game_stats
+    from ..history.stats import game_stats
+    from ..research.plot import check_plot_path, plot_game_stats
 
     if plot:
         check_plot_path(plot)

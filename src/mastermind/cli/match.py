@@ -1,6 +1,6 @@
 """match: two players, an even number of games, roles alternating, scored by the board game's rules.
 
-A thin shell over :class:`mastermind.game.Match`: it asks whoever the match waits for, calls the
+A thin shell over :class:`mastermind.engine.game.Match`: it asks whoever the match waits for, calls the
 engine and prints what happened; the scoring, the replays and the roles are the engine's.
 """
 
@@ -79,7 +79,11 @@ def secret_refused(rules, notation) -> str:
     "human,human shares the keyboard with the computer as referee. Required, except with --resume.",
 )  # fmt: skip
 @click.option(
-    "--games", type=int, default=2, show_default=True, metavar="N",
+    "--games",
+    type=int,
+    default=2,
+    show_default=True,
+    metavar="N",
     help="Games to play: an even number, 2 to 10,000.",
 )
 @click.option(
@@ -101,8 +105,16 @@ def secret_refused(rules, notation) -> str:
 )  # fmt: skip
 @color_option
 def match(
-    rules, strategy: str, players: str | None, games: int, scoring: str, maker: str, seed: int | None,
-    as_json: bool, store, resume: str | None,
+    rules,
+    strategy: str,
+    players: str | None,
+    games: int,
+    scoring: str,
+    maker: str,
+    seed: int | None,
+    as_json: bool,
+    store,
+    resume: str | None,
 ) -> None:
     """A match between two players: each game one makes a code and the other breaks it.
 
@@ -122,8 +134,8 @@ def match(
       mastermind match --players knuth,most-parts --codemaker hardest --json
       mastermind match --resume               # after Ctrl-C or a crash: go on from the last move
     """
+    from ..engine.game import SCORING_RULES, Match
     from ..errors import MastermindError
-    from ..game import SCORING_RULES, Match
 
     if resume is not None:
         stored = resumable(store, "match", resume)
@@ -243,7 +255,7 @@ def match(
 
 def show(say, console, notation, rules, m, event, who) -> None:
     """One event of the match, as a line of the transcript."""
-    from ..game import WRONG_INFORMATION_POINTS
+    from ..engine.game import WRONG_INFORMATION_POINTS
 
     r = event.round
     if event.kind == "secret" and not m.is_human(r.maker):

@@ -65,7 +65,7 @@ class Runs:
 
     def find(self, player, sample: int | None, seed: int | None, drawn: bool):
         """The stored run's statistics, said on stderr, or None (then evaluate it)."""
-        from ..evaluation import Stats, run_key
+        from ..research.evaluation import Stats, run_key
 
         key = run_key(player, sample, seed)
         if self.recompute or (drawn and key["seed"] is not None):
@@ -87,9 +87,9 @@ class Runs:
 
     def save(self, player, sample: int | None, seed: int | None, stats) -> None:
         """Save a complete run; a database that fails now is a warning (the result is still shown)."""
+        from ..core.notation import Notation
         from ..errors import StoreError
-        from ..evaluation import run_key
-        from ..notation import Notation
+        from ..research.evaluation import run_key
 
         try:
             self.store.add_run(run_key(player, sample, seed), stats.to_dict(Notation(stats.rules)))
@@ -107,7 +107,6 @@ class Runs:
 
 def _to_dict(runs: Runs | None, stats, notation) -> dict:
     return stats.to_dict(notation) if runs is None else runs.to_dict(stats, notation)
-
 
 
 @cli.command()
@@ -171,10 +170,10 @@ def evaluate(
       mastermind evaluate -p 7 -c 7 --executor dask --scheduler tcp://head:8786
       mastermind evaluate -s optimal -p 5 -c 5 --executor dask --workers 2   # root guesses split
     """
-    from ..code import ENUMERATION_LIMIT
-    from ..evaluation import evaluate as run
-    from ..evaluation import sample_secrets
-    from ..plot import check_plot_path
+    from ..core.code import ENUMERATION_LIMIT
+    from ..research.evaluation import evaluate as run
+    from ..research.evaluation import sample_secrets
+    from ..research.plot import check_plot_path
     from ..strategies import make_strategy
 
     if log and plot is None:
@@ -220,7 +219,7 @@ def check_output_path(path: str, suffix: str) -> None:
     """A file to write: named, ending in ``suffix``, in a folder that exists; checked before any work."""
     from pathlib import Path
 
-    from ..text import quote
+    from ..core.text import quote
 
     if not path.strip():
         fail(f"no file to write in: give a file name ending in {suffix}")
@@ -234,8 +233,8 @@ def _write_games(player, secrets, seed: int | None, path: str, label: str) -> No
     """Each secret, its number of guesses and the guesses, as CSV: the games of the evaluation."""
     import csv
 
-    from ..code import CodeSpace
-    from ..evaluation import games_per_secret
+    from ..core.code import CodeSpace
+    from ..research.evaluation import games_per_secret
 
     notation = game_notation(player.rules)
     space = CodeSpace.of(player.rules)
@@ -271,8 +270,8 @@ def note_whole_sample(rules, sample: int | None) -> None:
 
 def warn_if_long(player) -> None:
     """Before a long evaluation, say on stderr about how long it will take, and how to stop it."""
-    from ..evaluation import estimate_seconds
-    from ..text import duration
+    from ..core.text import duration
+    from ..research.evaluation import estimate_seconds
 
     if player.space.size < ESTIMATE_FROM:
         return
@@ -286,7 +285,7 @@ def warn_if_long(player) -> None:
 
 
 def _draw(stats: list, path: str, log: bool) -> None:
-    from ..plot import plot_distributions
+    from ..research.plot import plot_distributions
 
     written = plot_distributions(stats, path, log=log)
     click.echo(f"chart written to {written}", err=True)
@@ -325,7 +324,6 @@ def _print_stats(stats) -> None:
     console.print(table)
 
 
-
 @cli.command()
 @game_options
 @strategy_option
@@ -352,13 +350,14 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
       mastermind tree -s knuth --format dot --depth 3 | dot -Tsvg > knuth.svg
       mastermind tree -s counter --no-tables --depth 2  # Shapiro's strategy
     """
-    from ..evaluation import strategy_tree
+    from ..research.evaluation import strategy_tree
     from ..strategies import make_strategy
 
     player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
-    with search_progress(player, f"{strategy} tree on {rules.describe()}"), progress_bar(
-        rules.size, f"{strategy} tree on {rules.describe()}"
-    ) as advance:
+    with (
+        search_progress(player, f"{strategy} tree on {rules.describe()}"),
+        progress_bar(rules.size, f"{strategy} tree on {rules.describe()}") as advance,
+    ):
         root = strategy_tree(player, progress=advance, depth=depth)
     notation = game_notation(rules)
     if fmt == "json":
@@ -425,11 +424,11 @@ def compare(
       mastermind compare --pegs 5 --colors 8 --executor dask --workers 2
     """
     from ..errors import StrategyError
-    from ..evaluation import evaluate as run
-    from ..evaluation import sample_secrets
-    from ..plot import check_plot_path
+    from ..research.evaluation import evaluate as run
+    from ..research.evaluation import sample_secrets
+    from ..research.plot import check_plot_path
     from ..strategies import STRATEGIES, find_strategy, make_strategy
-    from ..strategies.optimal import Optimal
+    from ..strategies.optimal.strategy import Optimal
 
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies is not None else None
     if names is not None and not names:

@@ -46,7 +46,7 @@ def executor_options(checkpoint_help: str) -> Callable[[Callable], Callable]:
                 fail("a cluster given by --scheduler has its own workers: drop --workers")
             where = scale["checkpoint"]
             if where is not None and not (Path(where).is_dir() or Path(where).resolve().parent.is_dir()):
-                from ..text import quote
+                from ..core.text import quote
 
                 fail(f"cannot write the checkpoint {quote(where)}: folder {quote(str(Path(where).parent))} "
                      "does not exist")  # fmt: skip
@@ -68,8 +68,8 @@ def make_executor(scale: dict[str, Any]) -> Iterator[Any]:
     rather than wait for an orderly shutdown of the cluster and of the interpreter (together
     a second or more on a busy machine); a local cluster's worker processes are killed first.
     """
-    from ..runner import DaskExecutor
-    from ..runner import make_executor as make
+    from ..research.runner import DaskExecutor
+    from ..research.runner import make_executor as make
 
     executor = make(scale["executor"], scale["scheduler"], scale["workers"])
     if isinstance(executor, DaskExecutor) and scale["scheduler"] is None:
@@ -97,7 +97,7 @@ def use_runner(player, secrets, scale: dict[str, Any], strict: bool = True) -> b
     or a checkpoint is asked for (the runner then splits its root search). Where the runner
     cannot, options that only it takes are refused (``strict``) or ignored for this strategy
     (compare). An optimal tree already in the cache is read here: no cluster is started for it."""
-    from ..strategies.optimal import Optimal
+    from ..strategies.optimal.strategy import Optimal
 
     asked = scale["executor"] != "local" or scale["checkpoint"] is not None
     if isinstance(player, Optimal) and player.known_tree() is not None:
@@ -165,8 +165,8 @@ def evaluate_whole(player, executor, scale: dict[str, Any], checkpoint: Path | N
     the user cache directory and the file is removed when the run is done, with those there that
     no run can resume (left by another version of the package).
     """
-    from ..runner import default_checkpoint, evaluate, remove_stale_checkpoints, unit_size_for
-    from ..strategies.optimal import Optimal
+    from ..research.runner import default_checkpoint, evaluate, remove_stale_checkpoints, unit_size_for
+    from ..strategies.optimal.strategy import Optimal
 
     size = scale["unit_size"]
     search = isinstance(player, Optimal)  # its root search is checkpointed piece by piece
@@ -212,7 +212,7 @@ def checkpoint_file(scale: dict[str, Any]) -> Path | None:
 
 def checkpoint_in(scale: dict[str, Any], player) -> Path | None:
     """--checkpoint as a directory of per-run files (compare)."""
-    from ..runner import default_checkpoint
+    from ..research.runner import default_checkpoint
 
     where = scale["checkpoint"]
     if where is None:

@@ -35,7 +35,8 @@ def app_for(rules, **kwargs):
     return MastermindApp(rules=rules if rules_given() else None, notation=notation_style(), **kwargs)
 
 
-@cli.command(help=f"""Play on a board in the terminal: keys or mouse, hints, undo, matches, history.
+@cli.command(
+    help=f"""Play on a board in the terminal: keys or mouse, hints, undo, matches, history.
 
     You break the computer's code, the computer breaks yours, or two players (people or
     strategies) play a match. Escape opens the menu (new game, settings, history, help);
@@ -48,7 +49,8 @@ def app_for(rules, **kwargs):
       mastermind tui
       mastermind tui --preset bulls-and-cows
       mastermind tui --blank --max-guesses 12 --no-history
-    """)
+    """
+)
 @game_options
 @click.option(
     "--db", metavar="PATH", type=click.Path(dir_okay=False),
@@ -71,7 +73,8 @@ def rules_args(rules) -> list[str]:
     return args + ["--no-repeats"] * (not rules.repeats) + ["--blank"] * rules.blank
 
 
-@cli.command(help=f"""Serve the terminal UI to web browsers: each tab its own game.
+@cli.command(
+    help=f"""Serve the terminal UI to web browsers: each tab its own game.
 
     Open the address it prints. Every tab runs its own app process, ended with its process
     group when the tab closes or the server stops (Ctrl+C). The page needs no internet.
@@ -82,7 +85,8 @@ def rules_args(rules) -> list[str]:
       mastermind web
       mastermind web --host 0.0.0.0 --port 8080
       mastermind web --preset super-blank
-    """)
+    """
+)
 @game_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")

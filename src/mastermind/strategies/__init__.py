@@ -1,6 +1,6 @@
 """Codebreaking strategies, chosen by name.
 
->>> from mastermind.rules import Rules
+>>> from mastermind.core.rules import Rules
 >>> make_strategy("knuth", Rules()).name
 'knuth'
 """
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..code import Code
+from ..core.code import Code
+from ..core.rules import Rules
+from ..core.text import quote
 from ..errors import StrategyError
-from ..rules import Rules
-from ..text import quote
 from .base import Strategy, StrategySpec
 from .counter import Counter
-from .optimal import Optimal
+from .optimal.strategy import Optimal
 from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
 from .random_choice import RandomCandidate
 from .six_guess import SixGuess

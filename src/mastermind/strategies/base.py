@@ -9,12 +9,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..code import ENUMERATION_LIMIT, Code, CodeSpace
+from ..core.code import ENUMERATION_LIMIT, Code, CodeSpace
+from ..core.notation import Notation
+from ..core.rules import Rules
+from ..core.text import quote
 from ..errors import StrategyError
-from ..notation import Notation
-from ..rules import Rules
-from ..solver import SolverState
-from ..text import quote
+from ..solver.state import SolverState
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ The pegs are the digits of a counter, the first peg most significant. Before eac
 colour table is drawn for every position, so a digit stands for a different colour at each
 position; without tables the order is plain numeric order, and the strategy is Shapiro's
 (1983): always play the lowest consistent code. The next guess is found by the skip-ahead search
-of :mod:`mastermind._kernels.search`, which never enumerates the code space, so any game the rules
+of :mod:`mastermind._kernels.skip_ahead`, which never enumerates the code space, so any game the rules
 allow can be played (up to 10 pegs; the search time grows with the number of colours).
 """
 
@@ -14,17 +14,18 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..code import Code
-from ..rules import Rules
-from ..solver import SolverState, contradiction
+from ..core.code import Code
+from ..core.rules import Rules
+from ..solver.state import SolverState, contradiction
 from .base import Strategy
 
 
 def _search():
     """The compiled search, imported (numba with it) only when the counter first plays."""
-    from .._kernels import search
+    from .._kernels import skip_ahead as search
 
     return search
+
 
 #: How many answers the counter remembers to start later searches from.
 _MEMORY = 4096
@@ -98,4 +99,3 @@ class Counter(Strategy):
     def _digits(self, colors: np.ndarray) -> np.ndarray:
         """The counter digits that stand for ``colors`` under this game's tables."""
         return np.array([int(np.flatnonzero(row == c)[0]) for row, c in zip(self.table, colors, strict=True)])
-

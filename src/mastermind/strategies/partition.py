@@ -13,19 +13,20 @@ import numpy as np
 
 from .._kernels import on_numpy, reference
 from .._kernels.tables import CodeTables, symmetry, tables_of
-from ..code import Code
+from ..core.code import Code
+from ..core.feedback import possible_feedbacks
+from ..core.rules import Rules
 from ..errors import StrategyError
-from ..feedback import possible_feedbacks
-from ..rules import Rules
-from ..solver import SolverState
+from ..solver.state import SolverState
 from .base import Strategy
 
 #: Deeper than this a game has stopped making progress (shared with evaluation).
 RUNAWAY_GUESSES = 200
 
+
 def _tree():
     """The compiled search, imported (numba with it) only when a strategy first searches."""
-    from .._kernels import tree
+    from .._kernels import partition as tree
 
     return tree
 

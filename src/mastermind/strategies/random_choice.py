@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..code import Code
-from ..rules import Rules
-from ..solver import SolverState
+from ..core.code import Code
+from ..core.rules import Rules
+from ..solver.state import SolverState
 from .base import Strategy
 
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..code import Code
+from ..core.code import Code
+from ..core.rules import Rules
 from ..errors import StrategyError
-from ..rules import Rules
-from ..solver import SolverState
+from ..solver.state import SolverState
 from .base import Strategy
 
 LETTERS = "abcdef"

@@ -9,9 +9,9 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
+from ..core.notation import Notation
+from ..core.rules import Rules
 from ..errors import MastermindError, StoreError
-from ..notation import Notation
-from ..rules import Rules
 from .game_screen import GameScreen
 from .screens import HelpScreen, HistoryScreen, MenuScreen, SettingsScreen
 from .settings import Settings, default_path
@@ -82,7 +82,7 @@ class MastermindApp(App[None]):
         rules: Rules | None = None,
         notation: str = "",
     ) -> None:
-        """``rules`` and ``notation`` (a style of :class:`~mastermind.notation.Notation`), when
+        """``rules`` and ``notation`` (a style of :class:`~mastermind.core.notation.Notation`), when
         given, replace the remembered ones for this run: they are not saved (the settings screen
         saves what it starts). Raises the engine's error if they make no game with the remembered
         mode and players."""
@@ -104,7 +104,7 @@ class MastermindApp(App[None]):
         self.pace = pace
         self.store_warning: str | None = None
         if store is None and history:
-            from ..store import Store
+            from ..history.store import Store
 
             try:
                 store = Store()

@@ -19,8 +19,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..feedback import Feedback
-from ..notation import COLOR_NAMES, Notation, Terms
+from ..core.feedback import Feedback
+from ..core.notation import COLOR_NAMES, Notation, Terms
 
 #: Peg colours in the order of the notation's colour names (red, green, blue, ...), as hex.
 _BASE_COLORS = (

@@ -1,7 +1,7 @@
 """The board screen: one game or one match, driven by the keyboard and the mouse.
 
-The screen only reads keys and clicks, calls :class:`~mastermind.game.Game` and
-:class:`~mastermind.game.Match`, and draws what they say: whether a guess may be made, the
+The screen only reads keys and clicks, calls :class:`~mastermind.engine.game.Game` and
+:class:`~mastermind.engine.game.Match`, and draws what they say: whether a guess may be made, the
 replies, hints, contradictions and their corrections, the score, all come from the engine.
 """
 
@@ -18,13 +18,13 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
-from ..code import Code
+from ..core.code import Code
+from ..core.feedback import Feedback
+from ..core.notation import Notation
+from ..core.text import plural as text_plural
+from ..engine.game import WRONG_INFORMATION_POINTS, Event, Game, Match
 from ..errors import ContradictionError, MastermindError, NotationError
-from ..feedback import Feedback
-from ..game import WRONG_INFORMATION_POINTS, Event, Game, Match
-from ..notation import Notation
-from ..store import Recorder
-from ..text import plural as text_plural
+from ..history.store import Recorder
 from .board import (
     BoardRow,
     KeyHoles,
@@ -727,7 +727,8 @@ class GameScreen(Screen):
         submit = self.query_one("#submit", Button)
         submit.display = expects is not None or self.game.over or bool(match and match.over)
         submit.label = {"code": "Guess", "secret": "Set the code", "reply": "Reply"}.get(
-            expects or "", "New game")
+            expects or "", "New game"
+        )
         palette = self.query_one("#palette")
         palette.display = expects in ("code", "secret")
         help_line = self.query_one("#help-line", Static)

@@ -25,12 +25,12 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
+from ..core.notation import Notation
+from ..core.records import rules_from_dict
+from ..core.rules import PRESETS, Rules
+from ..engine.game import SCORING_RULES
 from ..errors import MastermindError
-from ..game import SCORING_RULES
-from ..notation import Notation
-from ..records import rules_from_dict
-from ..rules import PRESETS, Rules
-from ..store import moves_of
+from ..history.store import moves_of
 from ..strategies import STRATEGIES
 from .settings import MODES, Settings
 
@@ -290,7 +290,7 @@ class HistoryScreen(Screen[None]):
 
 def statistics_text(games: list[Any]) -> Text:
     """The library's statistics of the stored games, one line per kind and game size."""
-    from ..stats import KINDS, game_stats
+    from ..history.stats import KINDS, game_stats
 
     text = Text()
     for kind in KINDS:

@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..core.rules import Rules
 from ..errors import MastermindError
-from ..rules import Rules
 
 #: The environment variable that names the settings file.
 ENV_VAR = "MASTERMIND_CONFIG"
@@ -64,7 +64,7 @@ class Settings:
 
     def check(self) -> None:
         """Raise the engine's error if the settings make no game (a strategy that cannot play it...)."""
-        from ..game import Game, Match
+        from ..engine.game import Game, Match
 
         if self.mode == "match":
             Match(self.rules, self.players, self.games, self.scoring, strategy=self.strategy)

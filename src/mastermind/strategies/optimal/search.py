@@ -2,7 +2,7 @@
 
 :func:`solve_position` finds the least total number of guesses over the secrets still possible
 (the expected case times their number), within the guesses left, and a tree that reaches it.
-The compiled search is in :mod:`mastermind._kernels.optimal`; this module runs it on all cores
+The compiled search is in :mod:`mastermind._kernels.exact`; this module runs it on all cores
 from Python threads (the compiled calls release the GIL): see :func:`_solve_set`. The main
 thread polls the workers, so Ctrl-C stops every compiled search at once. The tree found does
 not depend on the number of workers or on the order in which their work finishes.
@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._kernels.tables import tables_of
-from .code import CodeSpace
-from .feedback import possible_feedbacks
-from .rules import Rules
-from .tree import Node
+from ..._kernels.tables import tables_of
+from ...core.code import CodeSpace
+from ...core.feedback import possible_feedbacks
+from ...core.rules import Rules
+from ...core.tree import Node
 
 #: progress(pieces done, of how many, best total so far or None). The pieces are the cells
 #: (replies) of the first guess searched at the root, then the other root guesses left to try
@@ -48,20 +48,20 @@ MATRIX_LIMIT = 1 << 14
 
 def _kernel():
     """The compiled search, imported (numba with it) only when a search is made."""
-    from ._kernels import optimal
+    from ..._kernels import exact as optimal
 
     return optimal
 
 
 def _feedback():
-    from ._kernels import feedback
+    from ..._kernels import feedback
 
     return feedback
 
 
 @dataclass
 class OptimalNode(Node):
-    """A node of an optimal tree (a strategy tree, :class:`~mastermind.tree.Node`) with the
+    """A node of an optimal tree (a strategy tree, :class:`~mastermind.core.tree.Node`) with the
     total number of guesses its secrets still need, this one included."""
 
     cost: int = 0
@@ -518,7 +518,7 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
 # -- pieces of a root search, solved anywhere ----------------------------------------------------
 #
 # The search at the root of a game can be cut into pieces that any process solves from a short
-# description (see :func:`mastermind.runner.solve_optimal`): the cells of the first root guess,
+# description (see :func:`mastermind.research.runner.solve_optimal`): the cells of the first root guess,
 # then each other root guess with the best total found so far as its budget.
 
 _ACTIVE: set[_Run] = set()
@@ -592,7 +592,7 @@ def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -
 
     The replies are scored with numpy, pair by pair along the tree (as many pairs as the tree's
     total of guesses), so that a cached tree is checked without the compiled kernels."""
-    from ._kernels.reference import feedback_against
+    from ..._kernels.reference import feedback_against
 
     space = CodeSpace.of(rules)
     win = rules.pegs * (rules.pegs + 1)

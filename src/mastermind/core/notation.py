@@ -3,7 +3,7 @@
 Input is lenient: ``"1122"``, ``"1 1 2 2"`` and ``"AABB"`` are the same classic code, and a
 feedback may be ``"1,2"`` or ``"BWW"``. Output is always in one style per game. Every parse error
 names the token it could not read and why. In a game with the blank (an empty hole, see
-:mod:`mastermind.rules`) it is written ``-`` and read as ``-`` or ``.``: ``"12-4-"``; there ``-``
+:mod:`mastermind.core.rules`) it is written ``-`` and read as ``-`` or ``.``: ``"12-4-"``; there ``-``
 and ``.`` do not separate pegs.
 """
 
@@ -14,8 +14,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..errors import FeedbackError, NotationError
 from .code import Code
-from .errors import FeedbackError, NotationError
 from .feedback import Feedback, possible_feedbacks
 from .rules import Rules
 from .text import plural, quote
@@ -136,8 +136,7 @@ class Notation:
             raise NotationError(f"unknown notation {quote(style)}; choose one of: {', '.join(STYLES)}")
         if len(STYLES[style]) < colors:
             raise NotationError(
-                f"notation {style!r} has only {len(STYLES[style])} symbols, "
-                f"this game has {colors} colours"
+                f"notation {style!r} has only {len(STYLES[style])} symbols, this game has {colors} colours"
             )
         object.__setattr__(self, "style", style)
 

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .errors import NotationError
+from ..errors import NotationError
 
 
 class Feedback(NamedTuple):

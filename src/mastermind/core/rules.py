@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import perm
 
-from .errors import RulesError
+from ..errors import RulesError
 from .text import plural, quote
 
 MIN_PEGS, MAX_PEGS = 1, 10

@@ -10,7 +10,7 @@ from math import perm
 
 import numpy as np
 
-from .errors import NotationError
+from ..errors import NotationError
 from .rules import Rules
 
 #: The largest code space that is ever enumerated into an array (pegs * 8 MiB of digits).
@@ -21,7 +21,7 @@ ENUMERATION_LIMIT = 1 << 23
 class Code:
     """A code as a tuple of 0-based colours, first peg first.
 
-    Parse and print codes with :mod:`mastermind.notation`; ``str`` uses Knuth's digits 1..9
+    Parse and print codes with :mod:`mastermind.core.notation`; ``str`` uses Knuth's digits 1..9
     where they suffice.
 
     >>> Code((0, 0, 1, 1))
@@ -129,7 +129,7 @@ class CodeSpace:
 
     def require_enumerable(self) -> None:
         if not self.enumerable:
-            from .errors import StrategyError
+            from ..errors import StrategyError
 
             raise StrategyError(
                 f"{self.rules.describe()} has {self.size:,} codes, too many to enumerate "

@@ -20,8 +20,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..errors import RecordError
 from .code import Code
-from .errors import RecordError
 from .feedback import Feedback
 from .notation import Notation
 from .rules import Rules

@@ -22,11 +22,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .code import Code, CodeSpace
-from .errors import ContradictionError, GameError, RecordError
-from .feedback import Feedback, score
-from .notation import Notation
-from .records import (
+from ..core.code import Code, CodeSpace
+from ..core.feedback import Feedback, score
+from ..core.notation import Notation
+from ..core.records import (
     RECORD_VERSION,
     check_version,
     code_from_text,
@@ -36,11 +35,12 @@ from .records import (
     rules_from_dict,
     rules_to_dict,
 )
-from .rules import Rules
-from .seeds import check_seed, generator
-from .solver import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
-from .strategies import Strategy, find_strategy, make_strategy
-from .text import quote
+from ..core.rules import Rules
+from ..core.seeds import check_seed, generator
+from ..core.text import quote
+from ..errors import ContradictionError, GameError, RecordError
+from ..solver.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
+from ..strategies import Strategy, find_strategy, make_strategy
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
 
@@ -339,7 +339,7 @@ class Game:
     # -- records -----------------------------------------------------------------------------------
 
     def record(self) -> dict[str, Any]:
-        """The game as a plain, versioned dict (see :mod:`mastermind.records`)."""
+        """The game as a plain, versioned dict (see :mod:`mastermind.core.records`)."""
         return {
             "version": RECORD_VERSION,
             "kind": self.kind,
@@ -410,7 +410,7 @@ class Game:
     def _reply(self, reply: Feedback | str) -> Feedback:
         if isinstance(reply, str):
             return self.notation.parse_feedback(reply)
-        from .notation import check_feedback
+        from ..core.notation import check_feedback
 
         check_feedback(reply, self.rules)
         return Feedback(*reply)
@@ -763,7 +763,7 @@ class Match:
         breaker = self.players[r.breaker - 1]
         model = breaker if breaker != "human" and not find_strategy(breaker).randomized else self.strategy
         if model not in self._depths:
-            from .evaluation import guesses_per_secret
+            from ..research.evaluation import guesses_per_secret
 
             self._depths[model] = guesses_per_secret(make_strategy(model, self.rules))
         depths = self._depths[model]

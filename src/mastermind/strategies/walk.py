@@ -10,13 +10,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._kernels import cells
-from .errors import StrategyError
-from .feedback import Feedback
-from .solver import SolverState
-from .strategies import Strategy
-from .strategies.partition import RUNAWAY_GUESSES
-from .tree import Node
+from .._kernels import cells
+from ..core.feedback import Feedback
+from ..core.tree import Node
+from ..errors import StrategyError
+from ..solver.state import SolverState
+from . import Strategy
+from .partition import RUNAWAY_GUESSES
 
 Progress = Callable[[int], None]
 

@@ -38,17 +38,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import optimal
-from ._kernels import cells, on_numpy, replies
-from .errors import CheckpointError, ExecutorError, StrategyError
-from .feedback import Feedback
-from .records import package_version, rules_from_dict, rules_to_dict
+from .._kernels import cells, on_numpy, replies
+from ..core.feedback import Feedback
+from ..core.records import package_version, rules_from_dict, rules_to_dict
+from ..core.rules import Rules
+from ..errors import CheckpointError, ExecutorError, StrategyError
+from ..solver.state import SolverState
+from ..strategies import PartitionStrategy, Strategy, StrategySpec
+from ..strategies.optimal import search as optimal
+from ..strategies.optimal.strategy import Optimal
+from ..strategies.walk import walk
 from .results import Stats
-from .rules import Rules
-from .solver import SolverState
-from .strategies import PartitionStrategy, Strategy, StrategySpec
-from .strategies.optimal import Optimal
-from .walk import walk
 
 #: Games up to this many codes are one unit unless told otherwise (milliseconds of work).
 SMALL_GAME = 8192
@@ -140,7 +140,7 @@ def interruptible(fn: Callable[..., Any], *args: Any, stop: np.ndarray, compiled
     # numba is imported lazily (a command that needs no kernel never loads it); import it here,
     # in the calling thread, so that a Ctrl-C never leaves the interpreter exiting while the
     # helper thread is halfway through importing it (that ends in a segmentation fault).
-    from ._kernels import jit  # noqa: F401
+    from .._kernels import jit  # noqa: F401
 
     outcome: dict[str, Any] = {}
 
@@ -504,7 +504,7 @@ class DaskExecutor(Executor):
                 try:
                     self._cluster = LocalCluster(
                         n_workers=self.workers or os.cpu_count() or 1, threads_per_worker=1,
-                        processes=True, dashboard_address=":0", preload=["mastermind._dask_worker"],
+                        processes=True, dashboard_address=":0", preload=["mastermind.research.dask_worker"],
                     )  # fmt: skip
                 finally:
                     if main:
@@ -680,8 +680,8 @@ def run_identity(spec: StrategySpec, unit_size: int | None) -> dict[str, Any]:
 
 
 def runs_dir() -> Path:
-    """Where default checkpoints are kept: ``runs`` under :func:`mastermind.records.cache_home`."""
-    from .records import cache_home
+    """Where default checkpoints are kept: ``runs`` under :func:`mastermind.core.records.cache_home`."""
+    from ..core.records import cache_home
 
     return cache_home() / "runs"
 
@@ -1024,7 +1024,7 @@ def solve_optimal(
 ) -> Search:
     """The optimal strategy's whole tree, its root search cut into pieces run by ``executor``.
 
-    As the parallel search of :mod:`mastermind.optimal` does at the root: first every cell
+    As the parallel search of :mod:`mastermind.strategies.optimal.search` does at the root: first every cell
     (reply) of the first root guess in the search's order, each a piece solved exactly; then each
     other root guess left after the lower-bound pruning, a piece whose budget is the best total
     so far (one more for a guess before the best one in that order, which wins ties). The least
@@ -1079,7 +1079,7 @@ def _search(strategy: Optimal, executor: Executor, book: Checkpoint | None,
         raise StrategyError(strategy.no_tree_message())
     rank_of = {g: r for r, (g, _) in enumerate(roots)}
     g0 = roots[0][0]
-    from ._kernels import feedback  # numba: a search is made
+    from .._kernels import feedback  # numba: a search is made
 
     cells = dict(feedback.cells(game.codes, g0, S))
     found = cells.pop(win, None) is not None

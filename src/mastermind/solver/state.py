@@ -8,17 +8,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .code import Code, CodeSpace
-from .errors import ContradictionError, FeedbackError
-from .feedback import Feedback
-from .notation import Notation, check_feedback
-from .rules import Rules
+from ..core.code import Code, CodeSpace
+from ..core.feedback import Feedback
+from ..core.notation import Notation, check_feedback
+from ..core.rules import Rules
+from ..errors import ContradictionError, FeedbackError
 
 Row = tuple[Code, Feedback]
 
 
 def _feedback_of_all(space: CodeSpace, guess: int) -> np.ndarray:
-    from ._kernels import replies
+    from .._kernels import replies
 
     return replies(space, guess, np.arange(space.size, dtype=np.int64))
 
@@ -98,7 +98,7 @@ class SolverState:
 
     def is_candidate(self, code: Code | Sequence[int]) -> bool:
         """Whether ``code`` is consistent with every row."""
-        from .feedback import score
+        from ..core.feedback import score
 
         return all(score(g.colors, tuple(code)) == fb for g, fb in self.history)
 
@@ -108,7 +108,7 @@ class SolverState:
 
 
 def _narrow(space: CodeSpace, cands: np.ndarray, code: Code, fb: Feedback) -> np.ndarray:
-    from ._kernels import replies
+    from .._kernels import replies
 
     guess = space.index(code.colors)
     got = replies(space, guess, cands)
@@ -125,7 +125,7 @@ def first_candidates(rules: Rules, history: Sequence[Row], limit: int) -> list[C
     >>> first_candidates(Rules(pegs=8, colors=10), rows, 5)
     [Code((1, 2, 3, 4, 5, 6, 7, 8))]
     """
-    from ._kernels import search
+    from .._kernels import skip_ahead as search
 
     rows = [(code.colors, fb) for code, fb in history]
     found: list[Code] = []
@@ -170,7 +170,7 @@ def smallest_contradiction(rules: Rules, history: Sequence[Row]) -> tuple[int, .
 
 
 def _smallest_contradiction_by_search(rules: Rules, history: Sequence[Row]) -> tuple[int, ...] | None:
-    from ._kernels import search
+    from .._kernels import skip_ahead as search
 
     rows = [(code.colors, fb) for code, fb in history]
 

@@ -7,19 +7,19 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .code import ENUMERATION_LIMIT, CodeSpace
-from .errors import SampleError, StrategyError
-from .notation import Notation
-from .records import package_version, rules_to_dict
+from ..core.code import ENUMERATION_LIMIT, CodeSpace
+from ..core.notation import Notation
+from ..core.records import package_version, rules_to_dict
+from ..core.rules import Rules
+from ..core.seeds import generator
+from ..core.tree import Node
+from ..errors import SampleError, StrategyError
+from ..solver.state import SolverState
+from ..strategies import Strategy
+from ..strategies.partition import RUNAWAY_GUESSES
+from ..strategies.walk import walk as _walk
 from .results import Stats
-from .rules import Rules
 from .runner import tree_distribution
-from .seeds import generator
-from .solver import SolverState
-from .strategies import Strategy
-from .strategies.partition import RUNAWAY_GUESSES
-from .tree import Node
-from .walk import walk as _walk
 
 Progress = Callable[[int], None]
 
@@ -123,7 +123,7 @@ def estimate_seconds(strategy: Strategy) -> float | None:
     by (codes / 7,776) ** GROWTH. Pruning makes the real growth vary from game to game (games
     without repeats were relatively slower), so take the answer as an order of magnitude.
     """
-    from .strategies import PartitionStrategy, make_strategy
+    from ..strategies import PartitionStrategy, make_strategy
 
     if not isinstance(strategy, PartitionStrategy):
         return None
@@ -234,7 +234,7 @@ def play(
     limit: int = RUNAWAY_GUESSES,
 ) -> list[int]:
     """One game against ``secret`` (a code index); returns the guesses, the last one winning."""
-    from .feedback import score
+    from ..core.feedback import score
 
     space = CodeSpace.of(strategy.rules)
     rng = generator(seed, secret)

@@ -1,11 +1,10 @@
 """The optimal strategy: the least expected number of guesses, exactly (Koyama and Lai 1993).
 
-The whole tree of a game is found once by the exact search of :mod:`mastermind.optimal` and kept
-in the user's cache directory (keyed by the rules, the forced first guess and the package
-version), so the next request for the same game is instant. A cache file is checked before it
-is used (checksum, then the tree itself is replayed against every secret) and rebuilt if it
-fails. Positions off the tree (a history the strategy would not have played) are searched on
-their own.
+The whole tree of a game is found once by the exact search (:mod:`.search`) and kept in the
+user's cache directory (keyed by the rules, the forced first guess and the package version), so
+the next request for the same game is instant. A cache file is checked before it is used
+(checksum, then the tree itself is replayed against every secret) and rebuilt if it fails.
+Positions off the tree (a history the strategy would not have played) are searched on their own.
 """
 
 from __future__ import annotations
@@ -18,13 +17,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..code import Code
-from ..errors import StrategyError
-from ..optimal import OptimalNode, Progress, Solution, check_tree, solve_position
-from ..records import package_version
-from ..rules import Rules
-from ..solver import SolverState
-from .base import Strategy
+from ...core.code import Code
+from ...core.records import package_version
+from ...core.rules import Rules
+from ...errors import StrategyError
+from ...solver.state import SolverState
+from ..base import Strategy
+from .search import OptimalNode, Progress, Solution, check_tree, solve_position
 
 #: Version of the cache file's layout.
 CACHE_FORMAT = 1
@@ -36,8 +35,8 @@ QUICK_GAME = 3125
 
 
 def cache_dir() -> Path:
-    """Where optimal trees are kept: ``optimal`` under :func:`mastermind.records.cache_home`."""
-    from ..records import cache_home
+    """Where optimal trees are kept: ``optimal`` under :func:`mastermind.core.records.cache_home`."""
+    from ...core.records import cache_home
 
     return cache_home() / "optimal"
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._kernels import reference
-from .code import Code, CodeSpace
-from .feedback import Feedback
-from .rules import Rules
+from .._kernels import reference
+from ..core.code import Code, CodeSpace
+from ..core.feedback import Feedback
+from ..core.rules import Rules
 
 #: The criteria, by the name of the strategy that uses each, with a label for people.
 CRITERIA = {

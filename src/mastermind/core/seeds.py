@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import SeedError
+from ..errors import SeedError
 
 
 def check_seed(seed: int | None) -> int | None:

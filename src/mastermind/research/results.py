@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .code import Code
-from .errors import RecordError
-from .notation import Notation
-from .records import rules_from_dict
-from .rules import Rules
+from ..core.code import Code
+from ..core.notation import Notation
+from ..core.records import rules_from_dict
+from ..core.rules import Rules
+from ..errors import RecordError
 
 
 @dataclass

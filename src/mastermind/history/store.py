@@ -1,6 +1,6 @@
 """The history: every game kept in a local SQLite database, saved move by move, and every complete
 evaluation run (:meth:`Store.add_run`, :meth:`Store.find_run`), so that the same run need not be
-computed twice. :func:`write_csv` exports the games; :mod:`mastermind.stats` sums them up.
+computed twice. :func:`write_csv` exports the games; :mod:`mastermind.history.stats` sums them up.
 
 Each save is one transaction that rewrites the game's row with its whole record (a few hundred
 bytes), so a process killed at any moment leaves the game as it was after its last move, never
@@ -9,8 +9,8 @@ once. The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` h
 each version to the next, applied in order when a store is opened.
 
 >>> import tempfile, os
->>> from mastermind.game import Game
->>> from mastermind.rules import Rules
+>>> from mastermind.engine.game import Game
+>>> from mastermind.core.rules import Rules
 >>> with tempfile.TemporaryDirectory() as d, Store(os.path.join(d, "h.sqlite3")) as store:
 ...     game = Game.breaking(Rules(), seed=7)
 ...     game_id = store.add(game.record())
@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .errors import StoreError
+from ..errors import StoreError
 
 #: The environment variable that names the database file (overridden by an explicit path).
 ENV_VAR = "MASTERMIND_DB"
@@ -318,8 +318,9 @@ class Store:
     # -- evaluation runs ---------------------------------------------------------------------------
 
     def add_run(self, key: dict[str, Any], record: dict[str, Any]) -> int:
-        """Store a complete evaluation run: ``key`` as made by :func:`mastermind.evaluation.run_key`,
-        ``record`` the run's statistics (:meth:`mastermind.evaluation.Stats.to_dict`); returns its id."""
+        """Store a complete evaluation run: ``key`` as made by
+        :func:`mastermind.research.evaluation.run_key`, ``record`` the run's statistics
+        (:meth:`mastermind.research.results.Stats.to_dict`); returns its id."""
         options = {"first": key.get("first"), "options": key.get("options", {})}
         row = self._write(
             "INSERT INTO runs (key, created, strategy, options, rules, version, sample, seed, total, max, "
@@ -361,10 +362,7 @@ class Store:
 
     def _read(self, sql: str, params: tuple[Any, ...]) -> list[StoredGame]:
         rows = self._rows(sql, params)
-        return [
-            StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], json.loads(r[7]))
-            for r in rows
-        ]
+        return [StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], json.loads(r[7])) for r in rows]
 
     # -- closing -----------------------------------------------------------------------------------
 

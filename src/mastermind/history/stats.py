@@ -10,7 +10,7 @@ Games are grouped by their rules (pegs, colours, repeats, guesses allowed), sinc
 means nothing across game sizes. Streaks are runs of won games, in the order the games were
 started: the best one, and the one that the latest finished game ends (0 if it was not won).
 
->>> from mastermind.store import StoredGame
+>>> from mastermind.history.store import StoredGame
 >>> def game(i, outcome, n):
 ...     moves = [{"guess": "11", "reply": "0,0"}] * n
 ...     rules = {"pegs": 2, "colors": 3, "repeats": True, "max_guesses": 10}
@@ -27,9 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import MastermindError
-from .records import rules_from_dict, rules_to_dict
-from .rules import Rules
+from ..core.records import rules_from_dict, rules_to_dict
+from ..core.rules import Rules
+from ..errors import MastermindError
 
 if TYPE_CHECKING:
     from .store import StoredGame

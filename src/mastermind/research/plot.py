@@ -6,14 +6,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import MastermindError
-from .text import quote
+from ..core.text import quote
+from ..errors import MastermindError
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..history.stats import GameStats
     from .evaluation import Stats
-    from .stats import GameStats
 
 #: File types a chart can be written as, by suffix.
 FORMATS = ("png", "svg", "pdf")
