@@ -18,6 +18,7 @@ CORE = [
     "mastermind.research.results",
     "mastermind.core.records",
     "mastermind.engine.game",
+    "mastermind.engine.match",
     "mastermind.research.runner",
     "mastermind.history.store",
     "mastermind.history.stats",

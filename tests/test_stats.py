@@ -7,7 +7,8 @@ from click.testing import CliRunner
 
 from mastermind import Rules
 from mastermind.cli import cli
-from mastermind.engine.game import Game, Match
+from mastermind.engine.game import Game
+from mastermind.engine.match import Match
 from mastermind.errors import MastermindError
 from mastermind.history.stats import game_stats
 from mastermind.history.store import Store

@@ -14,8 +14,8 @@ _HOME = {
     "ContradictionError": "errors", "FeedbackError": "errors", "MastermindError": "errors",
     "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
     "GameError": "errors", "RecordError": "errors", "SeedError": "errors",
-    "Game": "engine.game", "Match": "engine.game", "Hint": "engine.game", "Move": "engine.game",
-    "Problem": "engine.game", "SCORING_RULES": "engine.game",
+    "Game": "engine.game", "Match": "engine.match", "Hint": "engine.game", "Move": "engine.game",
+    "Problem": "engine.game", "SCORING_RULES": "engine.match",
     "Node": "core.tree", "Stats": "research.evaluation", "evaluate": "research.evaluation",
     "play": "research.evaluation", "strategy_tree": "research.evaluation",
     "Feedback": "core.feedback", "possible_feedbacks": "core.feedback", "score": "core.feedback",
@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from .core.notation import Notation, parse_feedback
     from .core.rules import PRESETS, Rules, find_rules
     from .core.tree import Node
-    from .engine.game import SCORING_RULES, Game, Hint, Match, Move, Problem
+    from .engine.game import Game, Hint, Move, Problem
+    from .engine.match import SCORING_RULES, Match
     from .errors import (
         ContradictionError,
         FeedbackError,

@@ -110,7 +110,8 @@ def export(store, game_id: int | None, path: str, moves: bool) -> None:
 def show_game(stored) -> None:
     """One game's board (each game of a match); the secret only once the game is over."""
     from ..core.notation import Notation
-    from ..engine.game import Game, Match
+    from ..engine.game import Game
+    from ..engine.match import Match
 
     console = console_for()
     record = stored.record

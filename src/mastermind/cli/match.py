@@ -1,6 +1,6 @@
 """match: two players, an even number of games, roles alternating, scored by the board game's rules.
 
-A thin shell over :class:`mastermind.engine.game.Match`: it asks whoever the match waits for, calls the
+A thin shell over :class:`mastermind.engine.match.Match`: it asks whoever the match waits for, calls the
 engine and prints what happened; the scoring, the replays and the roles are the engine's.
 """
 
@@ -134,7 +134,7 @@ def match(
       mastermind match --players knuth,most-parts --codemaker hardest --json
       mastermind match --resume               # after Ctrl-C or a crash: go on from the last move
     """
-    from ..engine.game import SCORING_RULES, Match
+    from ..engine.match import SCORING_RULES, Match
     from ..errors import MastermindError
 
     if resume is not None:
@@ -255,7 +255,7 @@ def match(
 
 def show(say, console, notation, rules, m, event, who) -> None:
     """One event of the match, as a line of the transcript."""
-    from ..engine.game import WRONG_INFORMATION_POINTS
+    from ..engine.match import WRONG_INFORMATION_POINTS
 
     r = event.round
     if event.kind == "secret" and not m.is_human(r.maker):

@@ -1,7 +1,7 @@
 """The board screen: one game or one match, driven by the keyboard and the mouse.
 
 The screen only reads keys and clicks, calls :class:`~mastermind.engine.game.Game` and
-:class:`~mastermind.engine.game.Match`, and draws what they say: whether a guess may be made, the
+:class:`~mastermind.engine.match.Match`, and draws what they say: whether a guess may be made, the
 replies, hints, contradictions and their corrections, the score, all come from the engine.
 """
 
@@ -22,7 +22,8 @@ from ..core.code import Code
 from ..core.feedback import Feedback
 from ..core.notation import Notation
 from ..core.text import plural as text_plural
-from ..engine.game import WRONG_INFORMATION_POINTS, Event, Game, Match
+from ..engine.game import Game
+from ..engine.match import WRONG_INFORMATION_POINTS, Event, Match
 from ..errors import ContradictionError, MastermindError, NotationError
 from ..history.store import Recorder
 from .board import (

@@ -64,7 +64,8 @@ class Settings:
 
     def check(self) -> None:
         """Raise the engine's error if the settings make no game (a strategy that cannot play it...)."""
-        from ..engine.game import Game, Match
+        from ..engine.game import Game
+        from ..engine.match import Match
 
         if self.mode == "match":
             Match(self.rules, self.players, self.games, self.scoring, strategy=self.strategy)

@@ -1,0 +1,430 @@
+"""Matches: an even number of games between two players, the roles alternating, scored by a rule.
+
+The board game's scoring (the codemaker scores a point per guess; wrong information costs three
+points) is decided here, once, for every front end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from ..core.code import Code, CodeSpace
+from ..core.feedback import Feedback
+from ..core.records import RECORD_VERSION, check_version, code_text, rules_from_dict, rules_to_dict
+from ..core.rules import Rules
+from ..core.seeds import check_seed
+from ..core.text import quote
+from ..errors import ContradictionError, GameError, RecordError
+from ..strategies import find_strategy, make_strategy
+from .game import DEFAULT_STRATEGY, Game, Move, Problem, fresh_seed
+
+#: The scoring rules of a match, by name: what each says.
+SCORING_RULES: dict[str, str] = {
+    "standard": "the codemaker scores one point per guess the breaker makes, plus one if the code "
+    "is not broken by the last allowed guess; most points wins",
+    "codebreaker": "the breaker scores one point per row of guesses; fewest points wins",
+    "codemaker": "the codemaker scores one point per row not showing the code; most points wins",
+}
+
+#: Points for showing that the codemaker's replies contradict each other (the game is replayed).
+WRONG_INFORMATION_POINTS = 3
+
+#: The most games a match may have (a strategy tournament of this many takes minutes).
+MAX_MATCH_GAMES = 10_000
+
+#: How a computer codemaker chooses its secret.
+CODEMAKERS = ("random", "hardest")
+
+Waiting = Literal["secret", "guess", "reply", "computer"]
+
+
+@dataclass
+class Round:
+    """One game of a match: who makes the code, who breaks it, and what it scored."""
+
+    number: int
+    maker: int  # player number, 1 or 2
+    breaker: int
+    game: Game | None = None
+    replayed: int = 0
+    points: list[int] | None = None  # set when the game is over
+    referee: bool = True  # whether the engine holds the secret (False: the maker replies by hand)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened in a match, for a front end to show.
+
+    kind: "secret" (a codemaker chose), "move", "undone" (the breaker's guess taken back before
+    its reply: ``move`` is None, ``row`` its row), "replayed" (wrong
+    information: the game starts again), "round-over" or "match-over".
+    """
+
+    kind: str
+    round: Round
+    move: Move | None = None
+    row: int = 0  # the move's row (1-based)
+    problem: Problem | None = None
+
+
+class Match:
+    """An even number of games between two players, the roles alternating, scored by a rule.
+
+    Player 1 makes the code in game 1 and player 2 breaks it; then they swap. A player is
+    ``"human"`` or a strategy name. A computer codemaker draws a secret uniformly at random
+    from ``seed``, or with ``codemaker="hardest"`` picks a secret that costs the breaker's
+    strategy the most guesses (against a person or a randomised strategy: the hint strategy's).
+    A human codemaker gives the referee a secret, or types every reply; if the breaker's
+    guesses show that the replies contradict each other, the game is replayed and the breaker
+    gets three points (under the codebreaker's score, where fewest points wins, the three
+    points go to the codemaker instead, so wrong information always costs the one who gave it).
+    A breaker who gives up is scored as if every allowed guess was used without breaking the code.
+
+    A front end asks :attr:`waiting_for` and calls the matching method: :meth:`set_secret`,
+    :meth:`guess`, :meth:`reply` or :meth:`advance` (a computer's move); each returns the events.
+    A person's guess still waiting for its reply may be taken back with :meth:`undo`; a replied
+    guess stands.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str],
+        games: int = 2,
+        scoring: str = "standard",
+        seed: int | None = None,
+        codemaker: str = "random",
+        strategy: str = DEFAULT_STRATEGY,
+    ) -> None:
+        if len(players) != 2:
+            raise GameError(f"a match has two players, not {len(players)}")
+        if games < 2:
+            raise GameError(f"a match has at least 2 games (each player makes a code), not {games}")
+        if games > MAX_MATCH_GAMES:
+            raise GameError(f"a match has at most {MAX_MATCH_GAMES:,} games, not {quote(games)}")
+        if games % 2:
+            raise GameError(f"a match has an even number of games (each makes as many codes), not {games}")
+        if scoring not in SCORING_RULES:
+            raise GameError(f"unknown scoring rule {scoring!r}; choose one of: {', '.join(SCORING_RULES)}")
+        if codemaker not in CODEMAKERS:
+            raise GameError(f"unknown codemaker {codemaker!r}; choose one of: {', '.join(CODEMAKERS)}")
+        check_seed(seed)
+        self.rules = rules
+        self.players = [_player_name(p) for p in players]
+        self.games = games
+        self.scoring = scoring
+        self.codemaker = codemaker
+        self.strategy = find_strategy(strategy).name
+        self.seed = fresh_seed() if seed is None else seed
+        self.rounds: list[Round] = [Round(1, maker=1, breaker=2)]
+        self._rng = random.Random(self.seed)
+        self._depths: dict[str, np.ndarray] = {}
+        for name in self.players:
+            if name != "human":
+                make_strategy(name, rules)  # a strategy that cannot play this game: refused now
+
+    # -- state -------------------------------------------------------------------------------------
+
+    @property
+    def current(self) -> Round:
+        return self.rounds[-1]
+
+    @property
+    def over(self) -> bool:
+        return len(self.rounds) == self.games and self.current.points is not None
+
+    @property
+    def waiting_for(self) -> Waiting | None:
+        """What the match needs next, or None when it is over."""
+        if self.over:
+            return None
+        r = self.current
+        if r.game is None:
+            return "secret" if self.is_human(r.maker) else "computer"
+        if r.game.pending is not None:
+            return "reply"
+        return "guess" if self.is_human(r.breaker) else "computer"
+
+    def is_human(self, player: int) -> bool:
+        return self.players[player - 1] == "human"
+
+    @property
+    def score(self) -> list[int]:
+        totals = [0, 0]
+        for r in self.rounds:
+            if r.points:
+                totals = [a + b for a, b in zip(totals, r.points, strict=True)]
+        return totals
+
+    @property
+    def standing(self) -> list[int]:
+        """The score as it stands now: :attr:`score`, plus the points for wrong information already
+        given in the game being replayed (the engine adds them to that game's points when it ends).
+        """
+        totals = self.score
+        r = self.current
+        if not self.over and r.points is None and r.replayed:
+            totals[self.penalty_to(r) - 1] += WRONG_INFORMATION_POINTS * r.replayed
+        return totals
+
+    @property
+    def winner(self) -> int | None:
+        """1 or 2 by the scoring rule (most points, or fewest for the codebreaker's score); None on a tie."""
+        a, b = self.score
+        if a == b:
+            return None
+        fewest = self.scoring == "codebreaker"
+        return 1 if (a < b) == fewest else 2
+
+    # -- moves -------------------------------------------------------------------------------------
+
+    def set_secret(self, secret: Code | str | None) -> list[Event]:
+        """A human codemaker's choice: a secret for the referee to score, or None to reply by hand."""
+        if self.waiting_for != "secret":
+            raise GameError("no codemaker is choosing a secret now")
+        return self._start(secret, referee=secret is not None)
+
+    def guess(self, code: Code | str) -> list[Event]:
+        """A human breaker's guess."""
+        if self.waiting_for != "guess":
+            raise GameError("it is not a person's turn to guess")
+        game = self._game()
+        move = game.guess(code)
+        return self._after(move)
+
+    def reply(self, reply: Feedback | str) -> list[Event]:
+        """A human codemaker's reply to the waiting guess."""
+        if self.waiting_for != "reply":
+            raise GameError("no guess is waiting for a reply")
+        return self._after(self._game().reply(reply))
+
+    def give_up(self) -> list[Event]:
+        """The breaker gives up the current game."""
+        game = self._game()
+        game.give_up()
+        return self._after(None)
+
+    def undo(self) -> list[Event]:
+        """Take back a person's guess that still waits for the codemaker's reply: no information
+        was given for it (at the reply prompt of a person-against-person match it is the codemaker
+        who withdraws it). A guess that has had its reply stands: the breaker has seen the reply,
+        and taking the row back would let them see replies the score never counts. A finished
+        game stands too, and a strategy's guesses are never taken back (nor a reply given to one:
+        a wrong reply is wrong information, and the game is replayed when the guesses show it)."""
+        if self.over:
+            raise GameError("the match is over: its games stand")
+        r = self.current
+        game = r.game
+        if game is None or (not game.moves and game.pending is None):
+            if r.number > 1:
+                raise GameError(f"game {r.number - 1} is over and game {r.number} has no guess yet: "
+                                "nothing to undo")  # fmt: skip
+            raise GameError("nothing to undo: no guess yet")
+        if not self.is_human(r.breaker):
+            raise GameError(f"{self.players[r.breaker - 1]} breaks this code: a strategy's guesses "
+                            "are not taken back, nor the replies given to them")  # fmt: skip
+        if game.pending is None:
+            raise GameError(f"guess {len(game.moves)} has had its reply: in a match a replied guess stands")
+        row = game.turn
+        game.withdraw()
+        return [Event("undone", r, row=row)]
+
+    def advance(self) -> list[Event]:
+        """One move of a computer: a computer codemaker's secret, or a computer breaker's guess."""
+        if self.waiting_for != "computer":
+            raise GameError("it is not a computer's turn")
+        r = self.current
+        if r.game is None:
+            return self._start(self._computer_secret(r), referee=True)
+        game = r.game
+        try:
+            move = game.guess(game.proposal())
+        except ContradictionError:
+            return self._replay()
+        return self._after(move)
+
+    def play_out(self) -> list[Event]:
+        """Every computer move until a person must act or the match is over."""
+        events: list[Event] = []
+        while self.waiting_for == "computer":
+            events += self.advance()
+        return events
+
+    # -- records -----------------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The match as a plain, versioned dict: players, scoring, each game, the score, the winner."""
+        games = []
+        for r in self.rounds:
+            if r.game is None:
+                continue
+            g = r.game
+            games.append({
+                "number": r.number,
+                "maker": r.maker,
+                "breaker": r.breaker,
+                "secret": code_text(self.rules, g.secret),
+                "referee": r.referee,
+                "guesses": len(g.moves),
+                "broken": g.outcome == "won",
+                "replayed": r.replayed,
+                "points": r.points,
+                "finished": r.points is not None,
+                "game": g.record(),
+            })  # fmt: skip
+        return {
+            "version": RECORD_VERSION,
+            "kind": "match",
+            "rules": rules_to_dict(self.rules),
+            "seed": self.seed,
+            "players": list(self.players),
+            "scoring": self.scoring,
+            "codemaker": self.codemaker,
+            "strategy": self.strategy,
+            "games_planned": self.games,
+            "games": games,
+            "score": self.score,
+            "winner": self.winner if self.over else None,
+            "finished": self.over,
+        }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Match:
+        """The match a record describes (finished games and the one in progress)."""
+        check_version(record, "match")
+        try:
+            match = cls(
+                rules_from_dict(record["rules"]),
+                record["players"],
+                record["games_planned"],
+                record["scoring"],
+                record["seed"],
+                record["codemaker"],
+                record["strategy"],
+            )
+            match.rounds = []
+            for g in record["games"]:
+                game = Game.from_record(g["game"])
+                r = Round(g["number"], g["maker"], g["breaker"], game, g["replayed"], g["points"])
+                r.referee = g["referee"]
+                match.rounds.append(r)
+                match._draw_again(r)
+            if not match.rounds:
+                match.rounds = [Round(1, maker=1, breaker=2)]
+            elif match.current.points is not None and len(match.rounds) < match.games:
+                match._next_round()
+        except (KeyError, TypeError, ValueError) as err:
+            if isinstance(err, RecordError):
+                raise
+            raise RecordError(f"a match record is incomplete: {err!r}") from None
+        return match
+
+    # -- the rules of a match ----------------------------------------------------------------------
+
+    def _game(self) -> Game:
+        game = self.current.game
+        if game is None:
+            raise GameError("the game has not started: the codemaker has not chosen yet")
+        return game
+
+    def _start(self, secret: Code | str | None, referee: bool) -> list[Event]:
+        r = self.current
+        r.referee = referee
+        r.game = self._new_game(r, secret)
+        return [Event("secret", r)]
+
+    def _new_game(self, r: Round, secret: Code | str | None) -> Game:
+        breaker = self.players[r.breaker - 1]
+        return Game(
+            self.rules,
+            secret=secret,
+            breaker=None if breaker == "human" else breaker,
+            strategy=self.strategy,
+            seed=self._rng.randrange(2**31),
+            kind="match",
+        )
+
+    def _draw_again(self, r: Round) -> None:
+        """Draw again what round ``r`` drew from the match's generator (a computer's secret, then a
+        seed for each game, replays included), so that a match read back from its record draws
+        next what it would have drawn had it never stopped."""
+        if not self.is_human(r.maker):
+            self._computer_secret(r)
+        for _ in range(1 + r.replayed):
+            self._rng.randrange(2**31)
+
+    def _computer_secret(self, r: Round) -> Code:
+        space = CodeSpace.of(self.rules)
+        if self.codemaker == "random":
+            return space.code(self._rng.randrange(space.size))
+        breaker = self.players[r.breaker - 1]
+        model = breaker if breaker != "human" and not find_strategy(breaker).randomized else self.strategy
+        if model not in self._depths:
+            from ..research.evaluation import guesses_per_secret
+
+            self._depths[model] = guesses_per_secret(make_strategy(model, self.rules))
+        depths = self._depths[model]
+        hardest = np.flatnonzero(depths == depths.max())
+        return space.code(int(hardest[self._rng.randrange(len(hardest))]))
+
+    def _after(self, move: Move | None) -> list[Event]:
+        r = self.current
+        game = self._game()
+        events = [Event("move", r, move=move, row=len(game.moves))] if move is not None else []
+        if game.problem is not None:
+            return events + self._replay()
+        if game.over:
+            r.points = self._points(r)
+            events.append(Event("round-over", r))
+            if len(self.rounds) == self.games:
+                events.append(Event("match-over", r))
+            else:
+                self._next_round()
+        return events
+
+    def _replay(self) -> list[Event]:
+        r = self.current
+        problem = self._game().problem
+        r.replayed += 1
+        r.game = self._new_game(r, None)
+        return [Event("replayed", r, problem=problem)]
+
+    def _next_round(self) -> None:
+        r = self.current
+        self.rounds.append(Round(r.number + 1, maker=r.breaker, breaker=r.maker))
+
+    def _points(self, r: Round) -> list[int]:
+        game = self._game()
+        broken = game.outcome == "won"
+        rows = len(game.moves) if game.outcome != "gave-up" else self.rules.max_guesses
+        maker = breaker = 0
+        if self.scoring == "standard":
+            maker = rows + (0 if broken else 1)
+        elif self.scoring == "codemaker":
+            maker = rows - (1 if broken else 0)
+        else:
+            breaker = rows
+        points = [0, 0]
+        points[r.maker - 1] += maker
+        points[r.breaker - 1] += breaker
+        points[self.penalty_to(r) - 1] += WRONG_INFORMATION_POINTS * r.replayed
+        return points
+
+    def penalty_to(self, r: Round) -> int:
+        """Who gets the points for wrong information: the breaker, or under the codebreaker's score
+        (fewest points wins) the codemaker."""
+        return r.maker if self.scoring == "codebreaker" else r.breaker
+
+
+def _player_name(name: str) -> str:
+    """``human``, or a registered strategy's own name (an unknown one is refused)."""
+    key = name.strip().lower()
+    return key if key == "human" else find_strategy(name).name
+
+
+__all__ = ["CODEMAKERS", "SCORING_RULES", "Event", "Match", "Round"]
