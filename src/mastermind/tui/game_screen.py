@@ -8,7 +8,7 @@ replies, hints, contradictions and their corrections, the score, all come from t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from rich.text import Text
 from textual import events, on
@@ -34,26 +34,17 @@ from .board import (
     Peg,
     code_text,
     color_name,
-    peg_text,
-    reply_count,
 )
+from .keys import BoardKeys
+from .panel import Corrections, Expect, help_text, plural, score_text, secret_row, status_head, unfocusable
 from .settings import MODES, Settings
-
-Expect = Literal["code", "secret", "reply"] | None
-
-#: A filled hole of the code being chosen, as others see it: no colour, no symbol.
-MASKED_PEG = "●"
 
 #: Rows drawn from the start; past them (a generous guess limit) a row is added as it is reached,
 #: so that a limit of a thousand guesses does not build a thousand rows before the first.
 BOARD_ROWS = 12
 
 
-def plural(n: int, word: str) -> str:
-    return text_plural(n, word, word + "es" if word.endswith("s") else None)
-
-
-class GameScreen(Screen):
+class GameScreen(BoardKeys, Screen):
     """The board and what goes with it: the palette, the status, hints and problems, the score."""
 
     # The footer shows these; their keys, and the board's editing keys, are handled in on_key
@@ -118,7 +109,7 @@ class GameScreen(Screen):
                 yield Static("", id="help-line")
                 yield unfocusable(Button("Guess", id="submit", compact=True))
                 yield Static("", id="info")
-                yield VerticalScroll(id="corrections", can_focus=False)
+                yield Corrections(id="corrections")
                 yield Static("", id="log")
         yield Footer()
 
@@ -269,98 +260,6 @@ class GameScreen(Screen):
         self.log_lines.append(line)
 
     # -- keys and clicks ---------------------------------------------------------------------------
-
-    def on_key(self, event: events.Key) -> None:
-        """Every key of the board, the editing keys with the symbols, handled in the order typed."""
-        if self._typed(event.character):
-            event.stop()
-            return
-        action = self._key_actions().get(event.key)
-        if action is not None:
-            event.stop()
-            event.prevent_default()
-            action()
-
-    def _typed(self, ch: str | None) -> bool:
-        """A symbol put in the code, a key peg, or a correction taken: whether ``ch`` was one."""
-        if not ch or not ch.isprintable() or ch.isspace():
-            return False
-        expects = self.expects
-        if expects in ("code", "secret"):
-            color = self.notation.color_of(ch)
-            if color is not None:
-                self.put(color)
-                return True
-        elif expects == "reply" and ch.lower() in "bw" + self.notation.terms.keys.lower():
-            self.add_key("b" if ch.lower() == "b" else "w")  # the game's key letters, and b and w
-            return True
-        elif expects == "reply" and ch.isdigit() and self.game.problem is not None:
-            self.apply_correction(int(ch))
-            return True
-        return False
-
-    def _key_actions(self) -> dict[str, Callable[[], None]]:
-        return {
-            "enter": self.action_submit,
-            "backspace": self.action_erase,
-            "delete": self.action_clear,
-            "left": lambda: self.action_move(-1),
-            "right": lambda: self.action_move(1),
-            "home": lambda: self.action_move(-self.rules.pegs),
-            "end": lambda: self.action_move(self.rules.pegs),
-            "up": lambda: self.action_select(-1),
-            "down": lambda: self.action_select(1),
-            "ctrl+z": self.action_undo,
-            "f2": self.action_peek,
-            "question_mark": self.action_hint,
-        }
-
-    def put(self, color: int) -> None:
-        """Put ``color`` in the hole under the cursor and move on."""
-        self.entry[self.cursor] = color
-        self.cursor = min(self.cursor + 1, self.rules.pegs - 1)
-        self.message = Text("")
-        self.refresh_view()
-
-    def add_key(self, key: str) -> None:
-        if len(self.keys) < self.rules.pegs:
-            self.keys.append(key)
-            self.keys.sort()  # black pegs first
-        self.refresh_view()
-
-    def action_move(self, step: int) -> None:
-        if self.expects in ("code", "secret"):
-            self.cursor = max(0, min(self.rules.pegs - 1, self.cursor + step))
-            self.refresh_view()
-
-    def action_erase(self) -> None:
-        """Backspace: the hole before the cursor (or under it, at the end) is emptied."""
-        expects = self.expects
-        if expects in ("code", "secret"):
-            if self.entry[self.cursor] is None and self.cursor > 0:
-                self.cursor -= 1
-            self.entry[self.cursor] = None
-            self.refresh_view()
-        elif expects == "reply" and self.keys:
-            self.keys.pop()
-            self.refresh_view()
-
-    def action_clear(self) -> None:
-        if self.expects in ("code", "secret"):
-            self.entry[self.cursor] = None
-        elif self.expects == "reply":
-            self.keys = []
-        self.refresh_view()
-
-    def action_select(self, step: int) -> None:
-        """Up and down choose the row whose reply is entered: any played row can be fixed."""
-        if self.expects != "reply" or self.match is not None:
-            return
-        rows = len(self.game.moves)
-        current = self.selected if self.selected is not None else rows + 1
-        last = rows + 1 if self.game.pending is not None else rows
-        target = max(1, min(last, current + step))
-        self.choose_row(target)
 
     def choose_row(self, row: int) -> None:
         game = self.game
@@ -649,81 +548,27 @@ class GameScreen(Screen):
         self._scroll_to_current()
         self.refresh_bindings()
 
-    def _secret_prompt(self, match: Match) -> Text:
-        r = match.current
-        maker, breaker = f"Player {r.maker}", f"player {r.breaker}"
-        away = f"{breaker.capitalize()}, look away! " if match.is_human(r.breaker) else ""
-        shown = "F2 hides it" if self.peek else "it is masked: F2 shows it"
-        return Text.assemble(
-            (f"{away}{maker}: choose the code", "bold"),
-            f" ({shown}; Enter with no pegs: you reply to each guess yourself).",
-        )
-
     def _keys_reply(self) -> Feedback:
         return Feedback(self.keys.count("b"), self.keys.count("w"))
 
     def _draw_secret_row(self, expects: Expect) -> None:
-        """The code's row under the board: the code being chosen, masked (a plain peg per hole
-        filled, unless the codemaker peeks), hidden while it is being broken, shown once the game
-        is over."""
-        game = self.game
         label = self.query_one("#secret-label", Static)
         label.update(Text("code", "bold" if expects == "secret" else "dim"))
-        kept = game.secret is not None or game.breaker is not None  # by the computer, or in a head
-        hidden = expects != "secret" and kept and not game.over
-        colors: list[int | None] = [None] * self.rules.pegs
-        if expects == "secret":
-            colors = list(self.entry)
-        elif game.over and game.secret is not None:
-            colors = list(game.secret.colors)
-        elif game.outcome == "won":  # a code kept in the person's head, found: the last guess
-            colors = list(game.moves[-1].guess.colors)
+        texts = secret_row(self.game, expects, self.entry, self.cursor, self.peek, self.notation)
         for peg in self.query_one("#secret-row").query(Peg).results(Peg):
-            if hidden:
-                peg.update(Text(" ? ", "bold #8899aa on #2b3a44"))
-                continue
-            if expects == "secret" and not self.peek and colors[peg.index] is not None:
-                text = Text(f" {MASKED_PEG} ", "bold #c8d0d8 on #56616b")
-            else:
-                text = peg_text(self.notation, colors[peg.index])
-            if expects == "secret" and peg.index == self.cursor:
-                text.stylize("underline reverse" if colors[peg.index] is None else "underline")
-            peg.update(text)
+            peg.update(texts[peg.index])
 
     def _draw_side(self, expects: Expect) -> None:
-        game, match, rules = self.game, self.match, self.rules
+        game, match = self.game, self.match
         score = self.query_one("#score", Static)
         score.display = match is not None
         if match is not None:
-            a, b = match.standing
-            r = match.current
-            lines = Text.assemble(
-                (f"Player 1 ({match.players[0]}): {a}\nPlayer 2 ({match.players[1]}): {b}\n", "bold"),
-                f"Game {r.number} of {match.games}: player {r.maker} makes the code, player {r.breaker} "
-                f"breaks it; {match.scoring} scoring.",
-            )
-            score.update(lines)
+            score.update(score_text(match))
         status = self.query_one("#status", Static)
         if self.busy:
             head = Text("Thinking…", "italic")
-        elif match is not None and match.over:
-            w = match.winner
-            result = "a draw." if w is None else f"player {w} wins."
-            head = Text(f"The match is over: {result}", "bold green")
-        elif expects == "secret" and match is not None:
-            head = self._secret_prompt(match)
-        elif expects == "code":
-            head = Text(f"Guess {game.turn} of {rules.max_guesses}", "bold")
-        elif expects == "reply":
-            if self.selected is not None:
-                head = Text(f"Fix the reply of row {self.selected}", "bold")
-            elif game.pending is not None:
-                head = Text.assemble((f"Reply to guess {game.turn}: ", "bold"),
-                                     code_text(self.notation, game.pending.colors))  # fmt: skip
-            else:
-                head = Text("The replies contradict each other.", "bold red")
         else:
-            head = Text("")
+            head = status_head(game, match, expects, self.notation, self.selected, self.peek)
         status.update(Text.assemble(head, "\n", self.message))
         submit = self.query_one("#submit", Button)
         submit.display = expects is not None or self.game.over or bool(match and match.over)
@@ -732,20 +577,7 @@ class GameScreen(Screen):
         )
         palette = self.query_one("#palette")
         palette.display = expects in ("code", "secret")
-        help_line = self.query_one("#help-line", Static)
-        t = self.notation.terms
-        if expects in ("code", "secret"):
-            sym = self.notation.describe_symbols()
-            help_line.update(f"Type {sym}, or click a {t.symbol} · ←→ move · Backspace · Enter "
-                             f"{'guesses' if expects == 'code' else 'sets the code'}")  # fmt: skip
-        elif expects == "reply":
-            fix = "" if match is not None else " · ↑↓ choose a row to fix"
-            black, white = t.keys[0].lower(), t.keys[1].lower()
-            help_line.update(f"{black}: {t.black} (right {t.symbol}, right place) · {white}: {t.white} "
-                             f"(right {t.symbol}) · click the key holes · Backspace · Enter replies"
-                             f"{fix}")  # fmt: skip
-        else:
-            help_line.update("")
+        self.query_one("#help-line", Static).update(help_text(self.notation, expects, match is not None))
         info = self.query_one("#info", Static)
         problem = game.problem if match is None else None
         text = self.info
@@ -756,32 +588,11 @@ class GameScreen(Screen):
         if self.recorder.warning:
             text = Text.assemble(text, "\n", (self.recorder.warning, "yellow"))
         info.update(text)
-        self._draw_corrections(problem)
+        corrections = () if problem is None else problem.corrections
+        self.query_one(Corrections).show(corrections, self.notation.terms)
         log = self.query_one("#log", Static)
         log.display = bool(self.log_lines)
         log.update("\n".join(self.log_lines[-6:]))
-
-    def _draw_corrections(self, problem: Any) -> None:
-        box = self.query_one("#corrections", VerticalScroll)
-        wanted = [] if problem is None else list(problem.corrections)
-        key = tuple(wanted)
-        if getattr(box, "_shown", None) == key:
-            return
-        box._shown = key  # type: ignore[attr-defined]
-        # the buttons are kept and relabelled, the ones not needed hidden: a button removed is
-        # gone only later, and a new one of the same id mounted meanwhile is refused
-        buttons = list(box.query(".correction").results(Button))
-        for n, fix in enumerate(wanted, 1):
-            shortcut = f"{n}: " if n <= 9 else "   "
-            label = (f"{shortcut}row {fix.row + 1} → {reply_count(fix.reply, self.notation.terms)} "
-                     f"({plural(fix.candidates, 'code')} left)")  # fmt: skip
-            if n <= len(buttons):
-                buttons[n - 1].label = label
-                buttons[n - 1].display = True
-            else:
-                box.mount(unfocusable(Button(label, id=f"fix-{n}", classes="correction", compact=True)))
-        for button in buttons[len(wanted) :]:
-            button.display = False
 
     def _scroll_to_current(self) -> None:
         if not self._ready:
@@ -792,12 +603,6 @@ class GameScreen(Screen):
         except Exception:
             return
         self.query_one("#board").scroll_to_widget(widget, animate=False)
-
-
-def unfocusable(button: Button) -> Button:
-    """A button for the mouse: the keys stay with the board (Enter plays, it does not press)."""
-    button.can_focus = False
-    return button
 
 
 __all__ = ["GameScreen", "color_name"]
