@@ -1,5 +1,5 @@
-"""Whole-process times of a few commands: the first run (numba's cache empty, so the kernels a
-command needs are compiled) and a warm run (everything loaded from the caches).
+"""Whole-process times of the commands, start-up included: the first run (numba's cache empty, so
+the kernels a command needs are compiled) and a warm run (everything loaded from the caches).
 
 Each command runs as its own process, ``python -m mastermind.cli ...``, with fresh numba,
 optimal-tree and history directories for every cold run; the warm runs reuse the directories of
@@ -22,6 +22,9 @@ import tempfile
 import time
 
 COMMANDS = [
+    "--help",
+    "history --no-color",
+    "play --help",
     "solve 1122=1,0",
     "guess --secret 3632 --no-history",
     "evaluate -s knuth --json --no-history",

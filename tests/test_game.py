@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mastermind import Code, Feedback, Game, GameError, Match, RecordError, Rules, score
-from mastermind.research.evaluation import guesses_per_secret
 from mastermind.strategies import make_strategy
+from mastermind.strategies.walk import guesses_per_secret
 
 CLASSIC = Rules()
 SMALL = Rules(pegs=3, colors=4)

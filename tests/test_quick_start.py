@@ -14,9 +14,9 @@ import pytest
 from mastermind import Rules, evaluate, make_strategy, strategy_tree
 from mastermind import _kernels as kernels
 from mastermind._kernels import feedback, reference
-from mastermind.research.evaluation import guesses_per_secret
 from mastermind.research.runner import evaluate as run_evaluate
 from mastermind.strategies import partition
+from mastermind.strategies.walk import guesses_per_secret
 from test_fast_paths import same_tree
 
 NAMES = ["knuth", "expected-size", "entropy", "most-parts"]

@@ -7,11 +7,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import perm
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..errors import NotationError
 from .rules import Rules
+
+if TYPE_CHECKING:  # numpy is imported when a table is first built: `mastermind --help` needs none
+    import numpy as np
 
 #: The largest code space that is ever enumerated into an array (pegs * 8 MiB of digits).
 ENUMERATION_LIMIT = 1 << 23
@@ -139,6 +141,8 @@ class CodeSpace:
     def digits(self) -> np.ndarray:
         """All codes as a (size, pegs) uint8 array, in index order."""
         if self._digits is None:
+            import numpy as np
+
             self.require_enumerable()
             if self.rules.repeats:
                 index = np.arange(self.size, dtype=np.int64)
@@ -157,6 +161,8 @@ class CodeSpace:
     def counts(self) -> np.ndarray:
         """How many pegs of each colour every code has: a (size, colors) uint8 array."""
         if self._counts is None:
+            import numpy as np
+
             digits = self.digits()
             out = np.zeros((self.size, self.colors), dtype=np.uint8)
             for i in range(self.pegs):

@@ -365,7 +365,7 @@ class Match:
         breaker = self.players[r.breaker - 1]
         model = breaker if breaker != "human" and not find_strategy(breaker).randomized else self.strategy
         if model not in self._depths:
-            from ..research.evaluation import guesses_per_secret
+            from ..strategies.walk import guesses_per_secret
 
             self._depths[model] = guesses_per_secret(make_strategy(model, self.rules))
         depths = self._depths[model]

@@ -175,22 +175,6 @@ def strategy_tree(strategy: Strategy, progress: Progress | None = None, depth: i
     return root
 
 
-def guesses_per_secret(strategy: Strategy, progress: Progress | None = None) -> np.ndarray:
-    """For each secret (by code index), how many guesses a deterministic strategy takes to find it.
-
-    >>> from mastermind.strategies import make_strategy
-    >>> guesses_per_secret(make_strategy("knuth", Rules(pegs=2, colors=3))).tolist()
-    [1, 2, 3, 3, 2, 3, 3, 4, 3]
-    """
-    if strategy.randomized:
-        raise StrategyError(f"{strategy.name} is randomised: the guesses a secret takes vary")
-    space = CodeSpace.of(strategy.rules)
-    space.require_enumerable()
-    found = np.zeros(space.size, dtype=np.int64)
-    _walk(strategy, SolverState(strategy.rules), 1, {}, progress, guess=strategy.first_guess(), found=found)
-    return found
-
-
 def games_per_secret(
     strategy: Strategy,
     secrets: Sequence[int] | np.ndarray | None = None,

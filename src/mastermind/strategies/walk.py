@@ -66,3 +66,19 @@ def walk(
             child = node.children[f] = Node(guess=-1, size=len(group))
         child_state = state._child(code, Feedback.from_int(f, pegs), group)
         walk(strategy, child_state, depth + 1, distribution, progress, child, None, limit, found, games)
+
+
+def guesses_per_secret(strategy: Strategy, progress: Progress | None = None) -> np.ndarray:
+    """For each secret (by code index), how many guesses a deterministic strategy takes to find it.
+
+    >>> from mastermind import Rules, make_strategy
+    >>> guesses_per_secret(make_strategy("knuth", Rules(pegs=2, colors=3))).tolist()
+    [1, 2, 3, 3, 2, 3, 3, 4, 3]
+    """
+    if strategy.randomized:
+        raise StrategyError(f"{strategy.name} is randomised: the guesses a secret takes vary")
+    space = strategy.space
+    space.require_enumerable()
+    found = np.zeros(space.size, dtype=np.int64)
+    walk(strategy, SolverState(strategy.rules), 1, {}, progress, guess=strategy.first_guess(), found=found)
+    return found

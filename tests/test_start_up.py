@@ -1,0 +1,46 @@
+"""What a command loads before it answers: help and the history need no numeric library.
+
+numpy costs about a tenth of a second to import and numba several; a command that only prints
+text or reads the history database must not pay for them.
+"""
+
+import subprocess
+import sys
+
+import pytest
+
+LOADED = (
+    "import sys\n"
+    "from mastermind.cli import main\n"
+    "sys.argv = ['mastermind', *sys.argv[1:]]\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print(sorted(m for m in ('numpy', 'numba', 'textual', 'dask') if m in sys.modules), file=sys.stderr)\n"
+)
+
+
+def loaded_by(*args: str, env: dict[str, str] | None = None) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-c", LOADED, *args], capture_output=True, text=True, check=False, env=env
+    )
+    return proc.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("args", [["--help"], ["history", "--help"], ["stats", "--help"]])
+def test_help_loads_no_numeric_library(args):
+    assert loaded_by(*args) == "[]"
+
+
+@pytest.mark.parametrize("args", [["history"], ["history", "--json"], ["stats"]])
+def test_the_history_loads_no_numeric_library(args, tmp_path):
+    import os
+
+    env = {**os.environ, "MASTERMIND_DB": str(tmp_path / "h.db")}
+    assert loaded_by(*args, env=env) == "[]"
+
+
+def test_a_command_that_plays_does_load_numpy():
+    """The check above can fail: a command that computes loads numpy."""
+    assert "numpy" in loaded_by("solve", "1122=1,0", "--pegs", "4", "--colors", "6")
