@@ -2,6 +2,7 @@ import pytest
 
 from mastermind import (
     Code,
+    CodeSpace,
     Feedback,
     FeedbackError,
     Notation,
@@ -137,10 +138,41 @@ def test_every_public_name_resolves():
         mastermind.no_such_name  # noqa: B018
 
 
-def test_review_findings_on_replies():
+def test_an_empty_reply_is_refused_and_a_dash_is_no_key_pegs():
     notation = Notation(Rules())
     with pytest.raises(NotationError, match="has no reply after '='"):
         notation.parse_history("1122=")
     assert notation.parse_history("1122=-") == [(Code((0, 0, 1, 1)), Feedback(0, 0))]
     with pytest.raises(FeedbackError, match="with 1 peg there is no other place"):
         parse_feedback("0,1", Rules(pegs=1, colors=2))
+
+
+@pytest.mark.parametrize(
+    ("colors", "colours", "text"),
+    [
+        (6, (0, 0, 1, 1), "1122"),
+        (9, (0, 0, 1, 8), "1129"),
+        (10, (0, 0, 1, 9), "0019"),
+        (12, (0, 0, 1, 9), "aabj"),
+        (36, (0, 0, 1, 9), "0019"),
+        (36, (0, 10, 35, 9), "0az9"),
+    ],
+)
+def test_str_of_a_code_is_its_games_notation(colors, colours, text):
+    """A code of a game prints as that game writes it; the same colours of another game differ."""
+    rules = Rules(pegs=4, colors=colors)
+    code = CodeSpace.of(rules).code(CodeSpace.of(rules).index(colours))
+    assert str(code) == text == Notation(rules).format_code(code)
+    assert str(Notation(rules).parse_code(text)) == text
+
+
+def test_a_code_without_its_game_prints_as_its_repr():
+    """Colours alone do not say which symbols to use (9 is '9' in 9 colours, '0'... in others)."""
+    assert str(Code((0, 0, 1, 9))) == repr(Code((0, 0, 1, 9))) == "Code((0, 0, 1, 9))"
+    assert Code((0, 0, 1, 1)) == CodeSpace.of(Rules()).code(7)  # the rules take no part in equality
+
+
+def test_a_code_of_a_game_with_the_blank_prints_its_empty_holes():
+    rules = Rules(pegs=5, colors=9, blank=True)
+    code = Notation(rules).parse_code("12-4-")
+    assert str(code) == "12-4-" and str(CodeSpace.of(rules).code(CodeSpace.of(rules).index(code))) == "12-4-"

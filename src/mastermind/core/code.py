@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from math import perm
 from typing import TYPE_CHECKING
@@ -23,16 +23,22 @@ ENUMERATION_LIMIT = 1 << 23
 class Code:
     """A code as a tuple of 0-based colours, first peg first.
 
-    Parse and print codes with :mod:`mastermind.core.notation`; ``str`` uses Knuth's digits 1..9
-    where they suffice.
+    A code made by its game (parsed by a :class:`~mastermind.core.notation.Notation`, or taken from
+    a :class:`CodeSpace`) knows its rules, and ``str`` writes it as that game does: the symbols
+    depend on the number of colours (Knuth's digits 1-9 up to 9 colours, 0-9 for 10, letters from
+    11). A bare tuple of colours could belong to any game, so its ``str`` is its ``repr``. The rules
+    take no part in comparisons: a code equals another with the same colours.
 
     >>> Code((0, 0, 1, 1))
     Code((0, 0, 1, 1))
+    >>> str(CodeSpace.of(Rules()).code(7)), str(CodeSpace.of(Rules(colors=10)).code(7))
+    ('1122', '0007')
     >>> str(Code((0, 0, 1, 1)))
-    '1122'
+    'Code((0, 0, 1, 1))'
     """
 
     colors: tuple[int, ...]
+    rules: Rules | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.colors)
@@ -47,10 +53,11 @@ class Code:
         return f"Code({self.colors!r})"
 
     def __str__(self) -> str:
-        if all(0 <= c < 9 for c in self.colors):
-            return "".join(str(c + 1) for c in self.colors)
-        alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
-        return "".join(alphabet[c] for c in self.colors)
+        if self.rules is None:
+            return repr(self)
+        from .notation import Notation
+
+        return Notation(self.rules).format_code(self.colors)
 
 
 class CodeSpace:
@@ -74,8 +81,9 @@ class CodeSpace:
 
     @staticmethod
     def of(rules: Rules) -> CodeSpace:
-        """The shared CodeSpace of ``rules`` (the number of guesses does not matter)."""
-        return _space(rules.pegs, rules.colors, rules.repeats)
+        """The shared CodeSpace of ``rules`` (the number of guesses does not matter; the blank does
+        not change the codes, but how they are written)."""
+        return _space(rules.pegs, rules.colors, rules.repeats, rules.blank)
 
     @property
     def enumerable(self) -> bool:
@@ -120,14 +128,14 @@ class CodeSpace:
             for _ in range(self.pegs):
                 index, c = divmod(index, self.colors)
                 out.append(c)
-            return Code(tuple(reversed(out)))
+            return Code(tuple(reversed(out)), self.rules)
         free = list(range(self.colors))
         out = []
         for i in range(self.pegs):
             block = perm(self.colors - i - 1, self.pegs - i - 1)
             k, index = divmod(index, block)
             out.append(free.pop(k))
-        return Code(tuple(out))
+        return Code(tuple(out), self.rules)
 
     def require_enumerable(self) -> None:
         if not self.enumerable:
@@ -176,5 +184,5 @@ class CodeSpace:
 
 
 @lru_cache(maxsize=8)
-def _space(pegs: int, colors: int, repeats: bool) -> CodeSpace:
-    return CodeSpace(Rules(pegs=pegs, colors=colors, repeats=repeats))
+def _space(pegs: int, colors: int, repeats: bool, blank: bool) -> CodeSpace:
+    return CodeSpace(Rules(pegs=pegs, colors=colors, repeats=repeats, blank=blank))

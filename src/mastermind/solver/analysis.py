@@ -95,7 +95,7 @@ def partition(
 ) -> Partition:
     """Split ``candidates`` (codes, or code indices as an array) by their reply to ``guess``."""
     space = CodeSpace.of(rules)
-    guess_code = Code(space.check_code(tuple(guess)))
+    guess_code = Code(space.check_code(tuple(guess)), rules)
     if isinstance(candidates, np.ndarray):
         cands = candidates.astype(np.int64)
     else:

@@ -47,7 +47,7 @@ class SolverState:
         notation = Notation(rules)
         rows = []
         for guess, fb in history:
-            code = notation.parse_code(guess) if isinstance(guess, str) else Code(tuple(guess))
+            code = notation.parse_code(guess) if isinstance(guess, str) else Code(tuple(guess), rules)
             self.space.check_code(code.colors)
             reply = notation.parse_feedback(fb) if isinstance(fb, str) else Feedback(*fb)
             check_feedback(reply, rules)
@@ -134,7 +134,7 @@ def first_candidates(rules: Rules, history: Sequence[Row], limit: int) -> list[C
         colors = search.find_first(rules.pegs, rules.colors, rules.repeats, rows, start=start)
         if colors is None:
             break
-        found.append(Code(colors))
+        found.append(Code(tuple(colors), rules))
         start = list(colors)  # the next counter value after this code
         i = rules.pegs - 1
         while i >= 0 and start[i] == rules.colors - 1:
