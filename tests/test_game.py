@@ -374,3 +374,39 @@ def test_a_finished_match_cannot_be_undone():
     match.play_out()
     with pytest.raises(GameError, match="the match is over: its games stand"):
         match.undo()
+
+
+def test_a_game_says_who_it_waits_for():
+    """The person's guess while they break the code; the computer's guess and then the person's
+    reply while it breaks theirs; a reply again when the replies contradict each other."""
+    game = Game.breaking(SMALL, seed=3)
+    assert game.waiting_for == "guess"
+    game.guess(game.secret)
+    assert game.waiting_for is None
+    solving = Game.solving(CLASSIC)
+    assert solving.waiting_for == "computer"
+    solving.guess(solving.proposal())
+    assert solving.waiting_for == "reply"
+    solving.reply("0,0")
+    solving.guess(solving.proposal())
+    solving.reply("0,0")  # 1122 and 3344 both missing every colour leaves only 5s and 6s
+    assert solving.waiting_for == "computer"
+    solving.guess("5566")
+    solving.reply("0,0")  # no colour at all: a contradiction, for the person to fix
+    assert solving.problem is not None and solving.waiting_for == "reply"
+
+
+def test_the_end_of_a_game_in_words():
+    won = Game.breaking(SMALL, seed=3)
+    won.guess(won.secret)
+    assert won.summary() == "You broke the code in 1 guess!"
+    lost = Game.breaking(Rules(pegs=3, colors=4, max_guesses=1), seed=3)
+    wrong = "111" if lost.secret != Code((0, 0, 0)) else "222"
+    lost.guess(wrong)
+    assert lost.summary() == f"Out of guesses. The secret was {lost.notation.format_code(lost.secret)}."
+    found = Game.solving(SMALL, secret="444")
+    while not found.over:
+        found.guess(found.proposal())
+    assert len(found.moves) > 1 and found.summary() == f"Found it: 444 in {len(found.moves)} guesses."
+    with pytest.raises(GameError, match="not over"):
+        Game.breaking(SMALL).summary()

@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 
 import click
 
+from ..core.notation import CHOSEN_STYLES
 from ..history import store as store_module
 
 #: Exit statuses: 0 done (a game won), 1 a game not won (lost, or given up), 2 bad input.
@@ -86,7 +87,7 @@ def game_options(command: Callable) -> Callable:
     )  # fmt: skip
     @click.option("--max-guesses", type=int, metavar="N", help="Guesses allowed per game [10].")
     @click.option(
-        "--notation", type=click.Choice(["digits", "letters", "colors"]), metavar="STYLE",
+        "--notation", type=click.Choice(CHOSEN_STYLES), metavar="STYLE",
         help="How codes are written: digits (1122; 0-9 with 10 colours), letters (aabb) or colors "
         "(RRGB: Red Green Blue Yellow Orange Purple Cyan White blacK Magenta). A code may be typed "
         "in any of them that has a symbol for every colour of the game, in either case, with digits "
@@ -97,8 +98,6 @@ def game_options(command: Callable) -> Callable:
         options = {k: kwargs.pop(k) for k in RULE_OPTIONS}
         kwargs["rules"] = _rules_from(options)
         style = kwargs.pop("notation")
-        if style == "digits" and kwargs["rules"].real_colors == 10:
-            style = "digits0"
         if style:
             from ..core.notation import Notation
 
@@ -350,12 +349,6 @@ def seed_option(help: str) -> Callable:
         return check_seed(value)
 
     return click.option("--seed", type=int, metavar="N", callback=check, help=help)
-
-
-def fresh_seed() -> int:
-    import secrets
-
-    return secrets.randbelow(2**31)
 
 
 def make_player(name: str, rules, seed: int | None, first: str | None = None):

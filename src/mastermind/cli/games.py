@@ -13,6 +13,8 @@ from typing import NoReturn
 
 import click
 
+from ..core.text import plural, sentence
+from ..errors import GameError
 from . import cli
 from .common import (
     EXIT_NOT_WON,
@@ -49,10 +51,6 @@ def pause(say, game, as_json: bool, recorder: Recorder, command: str) -> NoRetur
     """End of input: the game stops unfinished, saved to be resumed (not given up: quit does that)."""
     say(f"Stopped{recorder.resume_hint(command)}.", markup=False)
     finish(game, as_json, recorder)
-
-
-def guesses(n: int) -> str:
-    return f"{n} guess{'es' if n != 1 else ''}"
 
 
 def game_words(notation) -> str:
@@ -116,12 +114,12 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
     console = console_for(stderr=as_json)
     say = console.print
     say(
-        f"I have chosen a secret: {game_words(notation)}. You have {guesses(rules.max_guesses)}. "
-        "Type a guess, or help.",
+        f"I have chosen a secret: {game_words(notation)}. "
+        f"You have {plural(rules.max_guesses, 'guess', 'guesses')}. Type a guess, or help.",
         markup=False,
     )
     if resume is not None:
-        say(f"Resuming game {recorder.id}: {guesses(len(game.moves))} made.", markup=False)
+        say(f"Resuming game {recorder.id}: {plural(len(game.moves), 'guess', 'guesses')} made.", markup=False)
         board(console, notation, game.history, rules)
     warned = None  # a repeated guess, pointed out once
     while not game.over:
@@ -131,7 +129,7 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
             pause(say, game, as_json, recorder, "play")
         if line.lower() in QUIT:
             game.give_up()
-            say(f"You gave up. The secret was {notation.format_code(game.secret)}.", markup=False)
+            say(game.summary(notation), markup=False)
             finish(game, as_json, recorder)
         command = line.lower()
         if command in ("help", "?"):
@@ -144,10 +142,11 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
         elif command == "board":
             board(console, notation, game.history, rules)
         elif command == "undo":
-            if not game.moves:
-                say("Nothing to undo.")
+            try:
+                game.undo()
+            except GameError as err:  # nothing to undo: the engine says so
+                say(f"{sentence(err)}.", markup=False)
                 continue
-            game.undo()
             say("Took back the last guess.")
             board(console, notation, game.history, rules)
         elif command == "hint":
@@ -182,10 +181,10 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
             game.guess(code)
             board(console, notation, game.history, rules)
     if game.outcome == "won":
-        say(f"[bold green]You broke the code in {guesses(len(game.moves))}![/]")
+        say(f"[bold green]{escape(game.summary(notation))}[/]")
     else:
         board(console, notation, [], rules, game.secret)
-        say(f"Out of guesses. The secret was {notation.format_code(game.secret)}.", markup=False)
+        say(game.summary(notation), markup=False)
     finish(game, as_json, recorder)
 
 
@@ -249,7 +248,7 @@ def guess(
     console = console_for(stderr=as_json)
     say = console.print
     if resume is not None:
-        say(f"Resuming game {recorder.id}: {guesses(len(game.moves))} made.", markup=False)
+        say(f"Resuming game {recorder.id}: {plural(len(game.moves), 'guess', 'guesses')} made.", markup=False)
         board(console, notation, game.history, rules)
     elif secret_code is None:
         say(
@@ -280,10 +279,11 @@ def guess(
             board(console, notation, game.history, rules)
             return "ask"
         if verb == "undo":
-            if not game.moves:
-                say("Nothing to undo.")
+            try:
+                game.undo()
+            except GameError as err:  # nothing to undo: the engine says so
+                say(f"{sentence(err)}.", markup=False)
                 return "ask"
-            game.undo()
             say("Took back the last reply.")
             return "again"
         if verb == "fix":
@@ -312,7 +312,7 @@ def guess(
 
     def repair(problem: str) -> None:
         """Show what is wrong and take commands until a row is corrected or taken back."""
-        say(f"[bold red]{escape(problem[0].upper() + problem[1:])}.[/]")
+        say(f"[bold red]{escape(sentence(problem))}.[/]")
         board(console, notation, game.history, rules)
         while True:
             outcome, _ = read("fix ROW REPLY, undo or quit> ")
@@ -328,11 +328,10 @@ def guess(
             repair(problem.message)
             continue
         if game.outcome == "won":
-            found = notation.format_code(game.moves[-1].guess)
-            say(f"[bold green]Found it: {found} in {guesses(len(game.moves))}.[/]")
+            say(f"[bold green]{escape(game.summary(notation))}[/]")
             finish(game, as_json, recorder)
         if game.outcome == "lost":
-            say(f"I could not find it in {guesses(rules.max_guesses)}.")
+            say(game.summary(notation), markup=False)
             finish(game, as_json, recorder)
         try:
             with thinking(console, game.strategy_name):

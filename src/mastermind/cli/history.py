@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ..core.records import rules_from_dict
+from ..history.stats import KINDS
 from ..history.store import moves_of
 from . import cli
 from .common import board, color_option, console_for, db_option, fail, open_store
@@ -138,7 +139,7 @@ def show_game(stored) -> None:
 
 @cli.command()
 @click.option(
-    "--kind", type=click.Choice(["play", "guess"]), default="play", show_default=True,
+    "--kind", type=click.Choice(KINDS), default="play", show_default=True,
     help="play: your games breaking the computer's code; guess: the computer breaking yours.",
 )  # fmt: skip
 @db_option

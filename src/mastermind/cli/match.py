@@ -11,6 +11,14 @@ import sys
 
 import click
 
+from ..core.text import sentence
+from ..engine.scoring import (
+    CODEMAKERS,
+    MAX_MATCH_GAMES,
+    SCORING_RULES,
+    WRONG_INFORMATION_POINTS,
+    scoring_help,
+)
 from . import cli
 from .common import (
     EXIT_NOT_WON,
@@ -30,15 +38,6 @@ from .common import (
     seed_option,
     strategy_option,
     thinking,
-)
-
-SCORING_HELP = (
-    "standard: the codemaker scores one point per guess the breaker makes, plus one if the code is "
-    "not broken by the last allowed guess, most points wins; codebreaker: the breaker scores one "
-    "point per row of guesses, fewest points wins; codemaker: the codemaker scores one point per row "
-    "not showing the code, most points wins. Wrong information (replies that contradict each other) "
-    "replays the game and gives the breaker three points (under codebreaker, the codemaker gets "
-    "them: fewest wins)."
 )
 
 
@@ -84,14 +83,14 @@ def secret_refused(rules, notation) -> str:
     default=2,
     show_default=True,
     metavar="N",
-    help="Games to play: an even number, 2 to 10,000.",
+    help=f"Games to play: an even number, 2 to {MAX_MATCH_GAMES:,}.",
 )
 @click.option(
-    "--scoring", type=click.Choice(["standard", "codebreaker", "codemaker"]), default="standard",
-    show_default=True, help=SCORING_HELP,
+    "--scoring", type=click.Choice(list(SCORING_RULES)), default="standard",
+    show_default=True, help=scoring_help(),
 )  # fmt: skip
 @click.option(
-    "--codemaker", "maker", type=click.Choice(["random", "hardest"]), default="random", show_default=True,
+    "--codemaker", "maker", type=click.Choice(CODEMAKERS), default="random", show_default=True,
     help="How a computer makes its code: uniformly at random, or the secret that costs the breaker's "
     "strategy the most guesses (against a person: the --strategy's).",
 )  # fmt: skip
@@ -134,7 +133,7 @@ def match(
       mastermind match --players knuth,most-parts --codemaker hardest --json
       mastermind match --resume               # after Ctrl-C or a crash: go on from the last move
     """
-    from ..engine.match import SCORING_RULES, Match
+    from ..engine.match import Match
     from ..errors import MastermindError
 
     if resume is not None:
@@ -171,7 +170,7 @@ def match(
         try:
             return m.undo()
         except MastermindError as err:
-            say(f"{str(err)[:1].upper()}{str(err)[1:]}.", markup=False)
+            say(f"{sentence(err)}.", markup=False)
             return []
 
     announced = 0
@@ -255,7 +254,6 @@ def match(
 
 def show(say, console, notation, rules, m, event, who) -> None:
     """One event of the match, as a line of the transcript."""
-    from ..engine.match import WRONG_INFORMATION_POINTS
 
     r = event.round
     if event.kind == "secret" and not m.is_human(r.maker):
@@ -274,13 +272,6 @@ def show(say, console, notation, rules, m, event, who) -> None:
             f"Game {r.number} is replayed; {who(m.penalty_to(r))} gets {WRONG_INFORMATION_POINTS} points.",
         )
     elif event.kind == "round-over":
-        game = r.game
-        n = len(game.moves)
-        if game.outcome == "won":
-            how = f"broken in {n} guess{'es' if n != 1 else ''}"
-        elif game.secret is not None:
-            how = f"not broken (the secret was {notation.format_code(game.secret)})"
-        else:
-            how = "not broken"
+        how = r.summary(notation)
         p1, p2 = r.points
         say(f"Game {r.number}: {how}. Points: {who(1)} {p1}, {who(2)} {p2}.", markup=False)

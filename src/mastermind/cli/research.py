@@ -9,13 +9,13 @@ from typing import Any
 
 import click
 
+from ..core.seeds import fresh_seed
 from . import cli
 from .common import (
     color_option,
     console_for,
     db_option,
     fail,
-    fresh_seed,
     game_notation,
     game_options,
     open_store,

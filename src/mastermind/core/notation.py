@@ -34,6 +34,10 @@ COLOR_INITIALS = "rgbyopcwkm"
 STYLES = {"digits": DIGITS, "digits0": DIGITS0, "letters": LETTERS, "alnum": ALNUM,
           "colors": COLOR_INITIALS}  # fmt: skip
 
+#: The styles a person chooses by name (``digits`` covers its 0-9 and 0-9a-z forms for 10 and more
+#: colours, which the game picks itself).
+CHOSEN_STYLES = ("digits", "letters", "colors")
+
 _NAMES = {"digits": "digits", "digits0": "digits", "letters": "letters", "alnum": "digits and letters",
           "colors": "colours"}  # fmt: skip
 
@@ -132,6 +136,8 @@ class Notation:
     def __post_init__(self) -> None:
         colors = self.rules.real_colors
         style = self.style or default_style(colors)
+        if style == "digits" and colors == 10:
+            style = "digits0"  # the digits of a ten-colour game are 0-9
         if style not in STYLES:
             raise NotationError(f"unknown notation {quote(style)}; choose one of: {', '.join(STYLES)}")
         if len(STYLES[style]) < colors:
@@ -217,7 +223,7 @@ class Notation:
             raise NotationError(
                 f"{quote(raw)}: {self.terms.symbol} {repeated!r} repeats, and this game allows no repeats"
             )
-        return Code(colors)
+        return Code(colors, self.rules)
 
     def color_of(self, symbol: str) -> int | None:
         """The colour one typed symbol stands for, or None: for front ends that take a code one key

@@ -6,9 +6,13 @@ True
 
 from __future__ import annotations
 
-import numpy as np
+import secrets
+from typing import TYPE_CHECKING
 
 from ..errors import SeedError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def check_seed(seed: int | None) -> int | None:
@@ -21,5 +25,13 @@ def check_seed(seed: int | None) -> int | None:
 def generator(seed: int | None, *keys: int) -> np.random.Generator:
     """A generator drawn from ``seed`` and ``keys`` (e.g. the secret of one game of a run); a fresh
     one from the operating system when ``seed`` is None."""
+    import numpy as np
+
     check_seed(seed)
     return np.random.default_rng(None if seed is None else [seed, *keys])
+
+
+def fresh_seed() -> int:
+    """A new random seed, drawn from the operating system and reported, so that the game or run it
+    seeds can be repeated."""
+    return secrets.randbelow(2**31)

@@ -39,3 +39,13 @@ def duration(seconds: float) -> str:
         if seconds >= 1.5 * size:
             return plural(round(seconds / size), unit)
     return plural(max(1, int(round(seconds, -1) if seconds >= 10 else round(seconds))), "second")
+
+
+def sentence(text: object) -> str:
+    """A message as the start of a sentence: its first letter capitalised, the rest as it is.
+
+    >>> sentence("nothing to undo"), sentence("row 2 cannot be all black")
+    ('Nothing to undo', 'Row 2 cannot be all black')
+    """
+    text = str(text)
+    return text[:1].upper() + text[1:]

@@ -15,7 +15,6 @@ only reads input, calls these methods and draws what they return.
 from __future__ import annotations
 
 import random
-import secrets as _secrets
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -33,23 +32,23 @@ from ..core.records import (
     rules_to_dict,
 )
 from ..core.rules import Rules
-from ..core.seeds import check_seed, generator
+from ..core.seeds import check_seed, fresh_seed, generator
+from ..core.text import plural
 from ..errors import ContradictionError, GameError, RecordError
 from ..solver.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
 from ..strategies import Strategy, find_strategy, make_strategy
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
 
+#: Who a game waits for: a person's guess, a reply (to the guess waiting for one, or a row to fix
+#: when the replies contradict each other), or the computer's guess.
+Waiting = Literal["guess", "reply", "computer"]
+
 #: A finished game's outcome in words, for messages.
 _OUTCOME_WORDS = {"won": "the code was broken", "lost": "no guesses are left", "gave-up": "it was given up"}
 
 #: The strategy that gives hints unless another is named.
 DEFAULT_STRATEGY = "knuth"
-
-
-def fresh_seed() -> int:
-    """A new random seed, to be reported so that the game or run can be repeated."""
-    return _secrets.randbelow(2**31)
 
 
 @dataclass(frozen=True)
@@ -178,6 +177,36 @@ class Game:
     @property
     def over(self) -> bool:
         return self.outcome != "playing"
+
+    @property
+    def waiting_for(self) -> Waiting | None:
+        """What the game needs next, or None when it is over."""
+        if self.over:
+            return None
+        if self.pending is not None or self.problem is not None:
+            return "reply"
+        return "guess" if self.breaker is None else "computer"
+
+    def summary(self, notation: Notation | None = None) -> str:
+        """How the game ended, in words, for the one who played it (codes in ``notation``).
+
+        >>> game = Game.breaking(Rules(pegs=2, colors=2), seed=1)
+        >>> _ = [game.guess(code) for code in ("11", "12", "21", "22") if not game.over]
+        >>> game.summary()
+        'You broke the code in 2 guesses!'
+        """
+        notation = notation or self.notation
+        n = plural(len(self.moves), "guess", "guesses")
+        if not self.over:
+            raise GameError("the game is not over")
+        if self.breaker is not None:
+            if self.outcome == "won":
+                return f"Found it: {notation.format_code(self.moves[-1].guess)} in {n}."
+            return f"I could not find it in {n}." if self.outcome == "lost" else f"Given up after {n}."
+        if self.outcome == "won":
+            return f"You broke the code in {n}!"
+        secret = "" if self.secret is None else f" The secret was {notation.format_code(self.secret)}."
+        return ("Out of guesses." if self.outcome == "lost" else "You gave up.") + secret
 
     @property
     def history(self) -> list[tuple[Code, Feedback]]:
@@ -400,8 +429,7 @@ class Game:
     def _code(self, code: Code | str) -> Code:
         if isinstance(code, str):
             return self.notation.parse_code(code)
-        self.space.check_code(code.colors)
-        return code
+        return Code(self.space.check_code(code.colors), self.rules)
 
     def _reply(self, reply: Feedback | str) -> Feedback:
         if isinstance(reply, str):

@@ -15,30 +15,15 @@ import numpy as np
 
 from ..core.code import Code, CodeSpace
 from ..core.feedback import Feedback
+from ..core.notation import Notation
 from ..core.records import RECORD_VERSION, check_version, code_text, rules_from_dict, rules_to_dict
 from ..core.rules import Rules
-from ..core.seeds import check_seed
-from ..core.text import quote
+from ..core.seeds import check_seed, fresh_seed
+from ..core.text import plural, quote
 from ..errors import ContradictionError, GameError, RecordError
 from ..strategies import find_strategy, make_strategy
-from .game import DEFAULT_STRATEGY, Game, Move, Problem, fresh_seed
-
-#: The scoring rules of a match, by name: what each says.
-SCORING_RULES: dict[str, str] = {
-    "standard": "the codemaker scores one point per guess the breaker makes, plus one if the code "
-    "is not broken by the last allowed guess; most points wins",
-    "codebreaker": "the breaker scores one point per row of guesses; fewest points wins",
-    "codemaker": "the codemaker scores one point per row not showing the code; most points wins",
-}
-
-#: Points for showing that the codemaker's replies contradict each other (the game is replayed).
-WRONG_INFORMATION_POINTS = 3
-
-#: The most games a match may have (a strategy tournament of this many takes minutes).
-MAX_MATCH_GAMES = 10_000
-
-#: How a computer codemaker chooses its secret.
-CODEMAKERS = ("random", "hardest")
+from .game import DEFAULT_STRATEGY, Game, Move, Problem
+from .scoring import CODEMAKERS, MAX_MATCH_GAMES, SCORING_RULES, WRONG_INFORMATION_POINTS
 
 Waiting = Literal["secret", "guess", "reply", "computer"]
 
@@ -54,6 +39,19 @@ class Round:
     replayed: int = 0
     points: list[int] | None = None  # set when the game is over
     referee: bool = True  # whether the engine holds the secret (False: the maker replies by hand)
+
+    def summary(self, notation: Notation | None = None, code: bool = False) -> str:
+        """How the game went, in words: 'broken in 5 guesses', 'not broken (the secret was 1234)';
+        with ``code``, a broken code is named too: '3632 broken in 5 guesses'."""
+        game = self.game
+        if game is None:
+            return "not started"
+        if game.outcome == "won":
+            named = f"{(notation or game.notation).format_code(game.moves[-1].guess)} " if code else ""
+            return f"{named}broken in {plural(len(game.moves), 'guess', 'guesses')}"
+        if game.secret is not None:
+            return f"not broken (the secret was {(notation or game.notation).format_code(game.secret)})"
+        return "not broken"
 
 
 @dataclass(frozen=True)
@@ -427,4 +425,4 @@ def _player_name(name: str) -> str:
     return key if key == "human" else find_strategy(name).name
 
 
-__all__ = ["CODEMAKERS", "SCORING_RULES", "Event", "Match", "Round"]
+__all__ = ["Event", "Match", "Round"]

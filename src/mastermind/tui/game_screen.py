@@ -22,8 +22,10 @@ from ..core.code import Code
 from ..core.feedback import Feedback
 from ..core.notation import Notation
 from ..core.text import plural as text_plural
+from ..core.text import sentence
 from ..engine.game import Game
-from ..engine.match import WRONG_INFORMATION_POINTS, Event, Match
+from ..engine.match import Event, Match
+from ..engine.scoring import WRONG_INFORMATION_POINTS
 from ..errors import ContradictionError, MastermindError, NotationError
 from ..history.store import Recorder
 from .board import (
@@ -164,14 +166,10 @@ class GameScreen(BoardKeys, Screen):
     def expects(self) -> Expect:
         if self.busy:
             return None
-        if self.match is not None:
-            wait = self.match.waiting_for
-            return {"secret": "secret", "guess": "code", "reply": "reply"}.get(wait or "")  # type: ignore[return-value]
-        if self.game.over:
-            return None
-        if self.game.breaker is None:
-            return "code"
-        return "reply" if self.game.pending is not None or self.game.problem is not None else None
+        wait = self.match.waiting_for if self.match is not None else self.game.waiting_for
+        if wait == "guess":
+            return "code"  # the board's name for a guess being typed
+        return wait if wait in ("secret", "reply") else None
 
     def next_step(self) -> None:
         """Let the computer move if it is its turn: the guess of a strategy breaking the person's
@@ -182,9 +180,8 @@ class GameScreen(BoardKeys, Screen):
             if self.match.waiting_for == "computer":
                 self.set_timer(self.pace, self._match_advance) if self.pace else self._match_advance()
             return
-        game = self.game
-        if game.breaker is not None and not game.over and game.pending is None and game.problem is None:
-            self.think(game.proposal, self._proposed)
+        if self.game.waiting_for == "computer":
+            self.think(self.game.proposal, self._proposed)
 
     def think(self, job: Callable[[], Any], done: Callable[[Any], None]) -> None:
         """Run ``job`` (a strategy's choice) off the screen's thread, then ``done`` with its result;
@@ -244,10 +241,8 @@ class GameScreen(BoardKeys, Screen):
                          f"and player {m.penalty_to(r)} gets {WRONG_INFORMATION_POINTS} points.")  # fmt: skip
                 self.info = Text(ev.problem.message, "red")
             elif ev.kind == "round-over" and r.game is not None and r.points is not None:
-                g = r.game
-                secret = self.notation.format_code(g.secret) if g.secret is not None else "?"
-                how = f"broken in {plural(len(g.moves), 'guess')}" if g.outcome == "won" else g.outcome
-                self.add_log(f"Game {r.number}: {secret} {how}; points {r.points[0]}-{r.points[1]}.")
+                how = r.summary(self.notation, code=True)
+                self.add_log(f"Game {r.number}: {how}; points {r.points[0]}-{r.points[1]}.")
             elif ev.kind == "match-over":
                 winner = m.winner
                 self.add_log("Match over: " + ("a draw." if winner is None else f"player {winner} wins."))
@@ -344,7 +339,7 @@ class GameScreen(BoardKeys, Screen):
             pegs = text_plural(self.rules.pegs, self.notation.terms.place)
             self.message = Text(f"{plural(missing, 'hole')} still empty: a code has {pegs}.", "red")
             return None
-        return Code(tuple(c for c in self.entry if c is not None))
+        return Code(tuple(c for c in self.entry if c is not None), self.rules)
 
     def submit_guess(self) -> None:
         code = self._entered_code()
@@ -414,15 +409,8 @@ class GameScreen(BoardKeys, Screen):
         game = self.game
         if not game.over or self.match is not None:
             return
-        n = plural(len(game.moves), "guess")
-        if game.breaker is None:
-            text = f"You broke the code in {n}!" if game.outcome == "won" else (
-                f"The secret was {self.notation.format_code(game.secret or Code(()))}.")  # fmt: skip
-        else:
-            text = (f"Found it: {self.notation.format_code(game.moves[-1].guess)} in {n}."
-                    if game.outcome == "won" else f"I could not find it in {n}.")  # fmt: skip
         style = "bold green" if game.outcome == "won" else "bold yellow"
-        self.message = Text(f"{text} Enter: a new game.", style)
+        self.message = Text(f"{game.summary(self.notation)} Enter: a new game.", style)
 
     def action_undo(self) -> None:
         if self.busy:
@@ -431,14 +419,12 @@ class GameScreen(BoardKeys, Screen):
             try:
                 self._match_events(self.match.undo())
             except MastermindError as err:  # nothing to undo, a strategy's guess: the engine says why
-                self.message = Text(f"{str(err)[0].upper()}{str(err)[1:]}.", "yellow")
-        elif not self.game.moves:
-            self.message = Text("Nothing to undo.", "yellow")
+                self.message = Text(f"{sentence(err)}.", "yellow")
         else:
             try:
                 self.game.undo()
-            except MastermindError as err:  # the game is over: the engine says why
-                self.message = Text(f"{str(err)[0].upper()}{str(err)[1:]}.", "yellow")
+            except MastermindError as err:  # nothing to undo, or the game is over: the engine says why
+                self.message = Text(f"{sentence(err)}.", "yellow")
             else:
                 self.recorder.save(self.game.record())
                 self._reset_entry()

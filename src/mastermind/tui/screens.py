@@ -28,7 +28,7 @@ from textual.widgets.option_list import Option
 from ..core.notation import Notation
 from ..core.records import rules_from_dict
 from ..core.rules import PRESETS, Rules
-from ..engine.match import SCORING_RULES
+from ..engine.scoring import SCORING_RULES
 from ..errors import MastermindError
 from ..history.store import moves_of
 from ..strategies import STRATEGIES
