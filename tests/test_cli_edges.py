@@ -34,7 +34,7 @@ def test_a_negative_seed_is_one_line_and_exit_2(args):
 
 @pytest.mark.parametrize("command", ["play", "guess", "evaluate", "tui", "match"])
 def test_a_guess_limit_no_game_needs_is_one_line_and_exit_2(command):
-    # tui --max-guesses 1000000 used to hang drawing a million rows; play took any number
+    # a limit past any game's needs would build that many rows on a board: refused by the rules
     huge = "99999999999999999999999"
     for limit, shown in [("1000000", "1,000,000"), (huge, f"{int(huge):,}")]:
         code, out, err = run(command, "--max-guesses", limit)

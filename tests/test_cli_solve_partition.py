@@ -134,7 +134,7 @@ def test_solve_through_the_real_entry_point():
     assert proc.stderr.count("\n") == 1
 
 
-def test_review_findings_on_output():
+def test_outputs_show_no_negative_zero_and_the_facade_names_resolve():
     code, out, _ = run("partition", "--candidates", "1123", "-g", "1123", "--json")
     assert code == 0 and "-0.0" not in out
     code, out, _ = run("partition", "--candidates", "1123", "-g", "1123")

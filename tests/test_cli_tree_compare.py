@@ -26,7 +26,7 @@ def test_tree_text_is_knuths_table():
     lines = out.splitlines()
     assert lines[1] == "1122  (1,296 codes)"
     seconds = {line.split()[0]: line.split()[-1] for line in lines[2:]}
-    # RESULTS.md: Knuth's second guesses after 1122
+    # Knuth, "The Computer as Master Mind" (1976-77): his second guesses after 1122
     assert seconds == {
         "0,0:": "3345", "0,1:": "2344", "0,2:": "2344", "0,3:": "1213", "0,4:": "wins",
         "1,0:": "1344", "1,1:": "1134", "1,2:": "1213", "2,0:": "1234", "2,1:": "1223",
@@ -68,7 +68,8 @@ def test_compare_table_json_and_plot(tmp_path):
     code, out, _ = run("compare", "--strategies", "knuth,expected-size,entropy,most-parts")
     assert code == 0
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.strip()}
-    # RESULTS.md: first guess, total, max and distribution of each criterion
+    # first guess, total, max and distribution of each criterion: Knuth (1976-77), Irving (1978-79),
+    # Neuwirth (1982), Kooi (2005)
     assert rows["knuth"][:4] == ["1122", "5,801", "4.4761", "5"]
     assert rows["expected-size"][:2] == ["1123", "5,696"]
     assert rows["entropy"][:2] == ["1234", "5,722"]

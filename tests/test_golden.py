@@ -1,4 +1,11 @@
-"""Exact results from the literature (RESULTS.md): every number must match to the last guess."""
+"""Exact results from the literature: every number must match to the last guess.
+
+Knuth, "The Computer as Master Mind", J. Recreational Mathematics 9 (1976-77): minimax, first guess
+1122, 5801 guesses in all, at most 5. Irving, J. Recreational Mathematics 11 (1978-79): expected
+size. Neuwirth, Zeitschrift fur Operations Research 26 (1982): entropy. Kooi, "Yet another Mastermind
+strategy", ICGA Journal 28 (2005): most parts. Totals count the final winning guess; the guess pool
+is every code, ties go to a code still possible, then to the lowest.
+"""
 
 import pytest
 

@@ -57,7 +57,9 @@ def whole(rules: Rules, **kwargs) -> opt.Solution:
     return sol
 
 
-# -- published totals (RESULTS.md) --------------------------------------------------------------
+# -- published totals: Koyama and Lai, "An optimal Mastermind strategy", J. Recreational Mathematics
+# 25 (1993), for the classic game; Ville, "An Optimal Mastermind (4,7) Strategy and More Results in the
+# Expected Case" (2013), for the small games below -----------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ GAMES = [
     (Rules(pegs=4, colors=4, max_guesses=3), None),  # games lost past the limit
 ]
 
-#: RESULTS.md: the classic game's totals and distributions.
+#: The classic game's distributions: Knuth (1976-77), Irving (1978-79), Neuwirth (1982), Kooi (2005).
 PUBLISHED = {
     "knuth": {1: 1, 2: 6, 3: 62, 4: 533, 5: 694},
     "expected-size": {1: 1, 2: 10, 3: 54, 4: 645, 5: 583, 6: 3},

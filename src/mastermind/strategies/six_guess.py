@@ -7,8 +7,8 @@ bcde, guess 3 always cdef, and guess 4 follows a table of 13 exceptions: when th
 guess 4 starts with a code on the left, the code on the right is played instead.
 
 Read literally: guesses 2 and 3 are played even when the replies already leave one code, and an
-exception is played even though it may not be consistent. That reading gives exactly the
-distribution of RESULTS.md (1:1, 2:1, 3:1, 4:351, 5:729, 6:213; total 6333).
+exception is played even though it may not be consistent. That reading gives the
+distribution 1:1, 2:1, 3:1, 4:351, 5:729, 6:213 (total 6333).
 """
 
 from __future__ import annotations
