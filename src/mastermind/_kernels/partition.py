@@ -55,7 +55,7 @@ def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
     """
     # Free colours must appear in increasing order of first appearance, lowest first.
     expected = _next_free(used, np.int64(0), colors)
-    seen = 0
+    seen = np.int64(0)
     for i in range(pegs):
         d = np.int64(digits[g, i])
         if (used >> d) & 1 or (seen >> d) & 1:
