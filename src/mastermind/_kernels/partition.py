@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import StrategyError
 from .feedback import blacks, counting_sort, reply
 from .jit import ALLOCATES_NOTHING, njit, prange
 from .reference import ENTROPY, MAX_CLASS, MOST_PARTS, SUM_SQUARES
@@ -362,7 +363,7 @@ def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, ma
             g = cands[lo]
         else:
             if depth >= max_depth:
-                raise ValueError("a strategy made no progress")
+                raise StrategyError("a strategy made no progress")
             g = choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch, stop)
             if g < 0:
                 return
