@@ -15,6 +15,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
@@ -38,6 +39,9 @@ from .board import (
 from .keys import BoardKeys
 from .panel import Corrections, Expect, help_text, plural, score_text, secret_row, status_head, unfocusable
 from .settings import MODES, Settings
+
+#: What the person types while a match waits for them: a secret, a guess (a code), or a reply.
+_EXPECTED: dict[str, Expect] = {"secret": "secret", "guess": "code", "reply": "reply"}
 
 #: Rows drawn from the start; past them (a generous guess limit) a row is added as it is reached,
 #: so that a limit of a thousand guesses does not build a thousand rows before the first.
@@ -166,7 +170,7 @@ class GameScreen(BoardKeys, Screen):
             return None
         if self.match is not None:
             wait = self.match.waiting_for
-            return {"secret": "secret", "guess": "code", "reply": "reply"}.get(wait or "")  # type: ignore[return-value]
+            return _EXPECTED.get(wait or "")
         if self.game.over:
             return None
         if self.game.breaker is None:
@@ -600,7 +604,7 @@ class GameScreen(BoardKeys, Screen):
         row = self.selected or min(self.game.turn, self.rules.max_guesses)
         try:
             widget = self.query_one(f"#row-{row}")
-        except Exception:
+        except NoMatches:
             return
         self.query_one("#board").scroll_to_widget(widget, animate=False)
 
