@@ -1,6 +1,8 @@
 """The engine of play, tested directly: games, fixes, hints, records and matches."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -179,6 +181,33 @@ def test_records_are_versioned_and_refused_when_newer_or_foreign():
         Game.from_record({**record, "kind": "chess"})
     with pytest.raises(RecordError, match="incomplete"):
         Game.from_record({k: v for k, v in record.items() if k != "moves"})
+
+
+def test_a_record_with_a_move_without_its_guess_is_refused_even_under_python_O():
+    """The check is an exception, not an assert: ``python -O`` would drop an assert."""
+    record = Game.breaking(CLASSIC, seed=1).record()
+    record["moves"] = [{"guess": None, "reply": "0,0"}]
+    with pytest.raises(RecordError, match="a move without its guess"):
+        Game.from_record(record)
+    script = (
+        "import json, sys\n"
+        "from mastermind import Game, RecordError\n"
+        "try:\n"
+        "    Game.from_record(json.loads(sys.argv[1]))\n"
+        "except RecordError as err:\n"
+        "    print('refused:', err)\n"
+    )
+    proc = subprocess.run([sys.executable, "-O", "-c", script, json.dumps(record)], capture_output=True,
+                          text=True, check=True)  # fmt: skip
+    assert proc.stdout.startswith("refused: a game record has a move without its guess"), proc.stderr
+
+
+def test_a_record_of_play_without_its_secret_is_refused():
+    record = Game.breaking(CLASSIC, seed=1).record()
+    with pytest.raises(RecordError, match="a record of play has no secret"):
+        Game.from_record({**record, "secret": None})
+    solving = Game.solving(CLASSIC, "knuth").record()  # the person keeps the code: none is recorded
+    assert solving["secret"] is None and Game.from_record(solving).secret is None
 
 
 # --- matches --------------------------------------------------------------------------------------

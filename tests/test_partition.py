@@ -6,10 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import SMALL_GAMES
-from mastermind import CodeSpace, Rules
+from mastermind import CodeSpace, Rules, StrategyError, possible_feedbacks
 from mastermind._kernels import partition as tree
 from mastermind._kernels import reference
-from mastermind._kernels.tables import tables_of
+from mastermind._kernels.tables import symmetry, tables_of
 
 CRITERIA = [reference.MAX_CLASS, reference.SUM_SQUARES, reference.ENTROPY, reference.MOST_PARTS]
 
@@ -82,3 +82,30 @@ def test_scores_do_not_depend_on_class_order(classes, rnd):
         assert (
             reference.criterion_scores(a[0], criterion, w) == reference.criterion_scores(a[1], criterion, w)
         ).all()
+
+
+def test_entropy_scores_without_weights_use_the_table_for_the_counts():
+    counts = np.array([[4, 1, 1, 1, 1], [2, 2, 2, 2, 0], [8, 0, 0, 0, 0]])
+    given = reference.criterion_scores(counts, reference.ENTROPY, reference.entropy_weights(100))
+    assert (reference.criterion_scores(counts, reference.ENTROPY, None) == given).all()
+    assert given[0] == given[1] < given[2]
+
+
+def test_an_unknown_criterion_is_a_strategy_error():
+    with pytest.raises(StrategyError, match="unknown criterion 9"):
+        reference.criterion_scores(np.array([[1, 2]]), 9, None)
+
+
+def test_a_search_that_reaches_its_depth_limit_is_a_strategy_error():
+    """The compiled search stops, with the package's error, at a node deeper than it may go
+    (here: the root of three candidates, already at the limit)."""
+    rules = Rules(pegs=2, colors=3)
+    t = tables_of(CodeSpace.of(rules))
+    used, blocks = symmetry(t, ())
+    cands = np.arange(3, dtype=np.int64)
+    depth = limit = 1
+    work = np.empty(tree.workspace_size(3, t.pegs, t.colors, t.shared.shape[0], limit), dtype=np.int64)
+    replies = len(possible_feedbacks(rules.pegs, rules.colors, rules.repeats)) - 1  # all but the win
+    with pytest.raises(StrategyError, match="a strategy made no progress"):
+        tree.subtree(t, np.zeros(1, dtype=np.int64), cands, used, blocks, depth, reference.MAX_CLASS, replies,
+                     limit, -1, False, work, np.zeros(1, dtype=np.int64))  # fmt: skip

@@ -1,4 +1,9 @@
-"""The exceptions of the package: one base class, and subclasses that are also ValueErrors."""
+"""The exceptions of the package: one base class, and a subclass for each kind of failure.
+
+Every failure the package reports on purpose is one of these (the command line turns them into one
+line and exit status 2). Those caused by a value given (all but :class:`StoreError`) are also
+ValueErrors, so code that catches ValueError around a call keeps working.
+"""
 
 from __future__ import annotations
 
@@ -61,3 +66,7 @@ class ExecutorError(MastermindError, ValueError):
 
 class CheckpointError(MastermindError, ValueError):
     """A checkpoint file that cannot be trusted: damaged, or written by another run."""
+
+
+class PlotError(MastermindError, ValueError):
+    """A chart that cannot be written (unknown file type, no such folder)."""

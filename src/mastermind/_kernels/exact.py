@@ -213,20 +213,20 @@ def child_group(digits, g, group, gbase, m, used, pegs, colors, out, obase, ext)
             ext[colors + c] = -1  # inverse
         ok = True
         for i in range(pegs):
-            c = np.int64(digits[g, group[base + i]])
+            colour = np.int64(digits[g, group[base + i]])
             target = np.int64(digits[g, i])
-            if (used >> c) & 1:
-                if group[base + pegs + c] != target:
+            if (used >> colour) & 1:
+                if group[base + pegs + colour] != target:
                     ok = False
                     break
             else:
                 if (used >> target) & 1:
                     ok = False
                     break
-                if ext[c] < 0 and ext[colors + target] < 0:
-                    ext[c] = target
-                    ext[colors + target] = c
-                elif ext[c] != target:
+                if ext[colour] < 0 and ext[colors + target] < 0:
+                    ext[colour] = target
+                    ext[colors + target] = colour
+                elif ext[colour] != target:
                     ok = False
                     break
         if ok:

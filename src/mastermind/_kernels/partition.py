@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import StrategyError
 from .feedback import blacks, counting_sort, reply
 from .jit import ALLOCATES_NOTHING, njit, prange
 from .reference import ENTROPY, MAX_CLASS, MOST_PARTS, SUM_SQUARES
@@ -55,7 +56,7 @@ def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
     """
     # Free colours must appear in increasing order of first appearance, lowest first.
     expected = _next_free(used, np.int64(0), colors)
-    seen = 0
+    seen = np.int64(0)
     for i in range(pegs):
         d = np.int64(digits[g, i])
         if (used >> d) & 1 or (seen >> d) & 1:
@@ -362,7 +363,7 @@ def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, ma
             g = cands[lo]
         else:
             if depth >= max_depth:
-                raise ValueError("a strategy made no progress")
+                raise StrategyError("a strategy made no progress")
             g = choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch, stop)
             if g < 0:
                 return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.code import CodeSpace
+from ..errors import StrategyError
 
 #: Criteria of the partition strategies, by number (shared with the compiled kernels).
 MAX_CLASS, SUM_SQUARES, ENTROPY, MOST_PARTS = 0, 1, 2, 3
@@ -91,11 +92,12 @@ def criterion_scores(counts: np.ndarray, criterion: int, weights: np.ndarray | N
     if criterion == SUM_SQUARES:
         return (counts * counts).sum(axis=1)
     if criterion == ENTROPY:
-        assert weights is not None
+        if weights is None:  # the table for these counts: :func:`entropy_weights` of the largest
+            weights = entropy_weights(int(counts.max(initial=0)))
         return weights[counts].sum(axis=1)
     if criterion == MOST_PARTS:
         return -(counts > 0).sum(axis=1)
-    raise ValueError(f"unknown criterion {criterion}")
+    raise StrategyError(f"unknown criterion {criterion}")
 
 
 def best_guess(

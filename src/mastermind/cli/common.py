@@ -5,14 +5,24 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from ..core.notation import CHOSEN_STYLES
 from ..history import store as store_module
+
+if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports none of them
+    import numpy as np
+    from rich.console import Console
+    from rich.progress import Progress, Task
+    from rich.text import Text
+
+    from .. import Code, Feedback, Notation, Rules, SolverState, Strategy
+    from ..core.notation import Terms
+    from ..history.store import Store, StoredGame
 
 #: Exit statuses: 0 done (a game won), 1 a game not won (lost, or given up), 2 bad input.
 EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
@@ -21,7 +31,7 @@ _NO_COLOR_KEY = "mastermind.no_color"
 _NOTATION_KEY = "mastermind.notation"
 
 
-def game_notation(rules):
+def game_notation(rules: Rules) -> Notation:
     """The notation of this command: --notation, or the game's default."""
     from ..core.notation import Notation
 
@@ -34,7 +44,7 @@ def fail(message: str) -> NoReturn:
     sys.exit(EXIT_USAGE)
 
 
-def _rules_from(options: dict[str, Any]):
+def _rules_from(options: dict[str, Any]) -> Rules:
     from ..core.rules import PRESETS, Rules, find_rules
 
     base = find_rules(options["preset"]) if options["preset"] is not None else PRESETS["classic"]
@@ -140,7 +150,7 @@ def color_option(command: Callable) -> Callable:
     return wrapper
 
 
-def console_for(stderr: bool = False):
+def console_for(stderr: bool = False) -> Console:
     """A rich console for this command: styled only on a colour terminal and unless told not to."""
     from rich.console import Console
 
@@ -255,9 +265,9 @@ def live_note(note: Callable[[str | None], None]) -> Iterator[None]:
         _live_notes.remove(note)
 
 
-def progress_note(bar, **fields: Any) -> Callable[[str | None], None]:
+def progress_note(bar: Progress, **fields: Any) -> Callable[[str | None], None]:
     """A note shown as one more line of a rich Progress (a pulsing bar), removed when done."""
-    task: list = []
+    task: list[Any] = []  # the note's task id, while it is shown
 
     def note(text: str | None) -> None:
         if text and not task:
@@ -268,7 +278,7 @@ def progress_note(bar, **fields: Any) -> Callable[[str | None], None]:
     return note
 
 
-def progress_display(console, field: str | None = None):
+def progress_display(console: Console, field: str | None = None) -> Progress:
     """A transient rich Progress for stderr: the label (cut first when the terminal is narrow), a
     bar, the count done of the total with thousands separators, an optional text field of the
     task, the time taken and the time left."""
@@ -284,7 +294,7 @@ def progress_display(console, field: str | None = None):
     from rich.text import Text
 
     class Count(ProgressColumn):
-        def render(self, task) -> Text:
+        def render(self, task: Task) -> Text:
             done = f"{int(task.completed):,}"
             shown = done if task.total is None else f"{done}/{int(task.total):,}"
             return Text(shown, style="progress.download")
@@ -312,7 +322,7 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | Non
 
 
 @contextmanager
-def search_progress(player, label: str) -> Iterator[None]:
+def search_progress(player: Strategy, label: str) -> Iterator[None]:
     """While a searching strategy (one with a ``progress`` attribute, e.g. optimal) works: a bar
     on stderr, when it is a terminal, of its pieces of work done (the first guess's replies, then
     the other first guesses left after pruning), with the best total so far."""
@@ -351,7 +361,7 @@ def seed_option(help: str) -> Callable:
     return click.option("--seed", type=int, metavar="N", callback=check, help=help)
 
 
-def make_player(name: str, rules, seed: int | None, first: str | None = None):
+def make_player(name: str, rules: Rules, seed: int | None, first: str | None = None) -> Strategy:
     """A strategy from the registry, ready for a game (randomised ones get a generator from ``seed``)."""
 
     from ..core.seeds import generator
@@ -363,7 +373,7 @@ def make_player(name: str, rules, seed: int | None, first: str | None = None):
 
 
 @contextmanager
-def thinking(console, who: str) -> Iterator[None]:
+def thinking(console: Console, who: str) -> Iterator[None]:
     """A spinner while a strategy thinks, on a terminal only (it leaves nothing behind)."""
     if not console.is_terminal:
         yield
@@ -373,12 +383,13 @@ def thinking(console, who: str) -> Iterator[None]:
         yield
 
 
-def parse_history(rules, items: tuple[str, ...]) -> list:
-
+def parse_history(rules: Rules, items: tuple[str, ...]) -> list[tuple[Code, Feedback]]:
     return game_notation(rules).parse_history(list(items))
 
 
-def candidates_or_fail(rules, history):
+def candidates_or_fail(
+    rules: Rules, history: Sequence[tuple[Code, Feedback]]
+) -> tuple[SolverState, np.ndarray]:
     """The candidate indices of a history; a contradictory one ends the command with the diagnosis."""
     from ..errors import ContradictionError
     from ..solver.state import SolverState, diagnose
@@ -424,7 +435,7 @@ def peg_style(color: int) -> str:
 BLANK_STYLE = "dim"
 
 
-def code_text(notation, code):
+def code_text(notation: Notation, code: Code | Sequence[int]) -> Text:
     from rich.text import Text
 
     text = Text()
@@ -435,7 +446,7 @@ def code_text(notation, code):
     return text
 
 
-def keys_text(console, fb, pegs: int, terms=None):
+def keys_text(console: Console, fb: Feedback, pegs: int, terms: Terms | None = None) -> Text:
     from rich.text import Text
 
     from ..core.notation import MASTERMIND
@@ -450,7 +461,13 @@ def keys_text(console, fb, pegs: int, terms=None):
     return text
 
 
-def board(console, notation, history, rules, secret=None) -> None:
+def board(
+    console: Console,
+    notation: Notation,
+    history: Sequence[tuple[Code, Feedback]],
+    rules: Rules,
+    secret: Code | None = None,
+) -> None:
     """The decoding board: one row per guess, its code pegs and key pegs."""
     from rich.text import Text
 
@@ -466,7 +483,9 @@ def board(console, notation, history, rules, secret=None) -> None:
         console.print(row)
 
 
-def board_row(console, notation, number: int, code, fb, rules) -> None:
+def board_row(
+    console: Console, notation: Notation, number: int, code: Code, fb: Feedback, rules: Rules
+) -> None:
     """One row of the board: its number, the code pegs, the key pegs and the reply in words."""
     from rich.text import Text
 
@@ -487,7 +506,7 @@ def escape(text: str) -> str:
 # --- the history: where games are saved as they are played ------------------------------------------
 
 
-def open_store(db: str | None, hint: str = "", write: bool = True):
+def open_store(db: str | None, hint: str = "", write: bool = True) -> Store:
     """The history database (``--db``, MASTERMIND_DB or the default); one line and exit 2 if unusable
     (``write``: also if it cannot be written)."""
     from ..errors import StoreError
@@ -532,7 +551,7 @@ def resume_option(command: Callable) -> Callable:
     )(command)  # fmt: skip
 
 
-def resumable(store, kind: str, which: str):
+def resumable(store: Store | None, kind: str, which: str) -> StoredGame:
     """The stored game to resume: the latest unfinished one of ``kind``, or game ``which``."""
 
     def noun_of(kind: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +24,9 @@ from .common import (
     thinking,
 )
 
+if TYPE_CHECKING:
+    from .. import Rules
+
 
 @cli.command()
 @game_options
@@ -38,7 +41,9 @@ from .common import (
     "--json", "as_json", is_flag=True, help='Print {"candidates": N, "guess": ..., "sample": [...]}.'
 )
 @color_option
-def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int | None, as_json: bool) -> None:
+def solve(
+    rules: Rules, strategy: str, history: tuple[str, ...], show: int, seed: int | None, as_json: bool
+) -> None:
     """What the guesses and replies so far leave possible, and what to play next.
 
     HISTORY is GUESS=BLACK,WHITE items (1122=1,0 1344=0,1), GUESS=BULLS,COWS in Bulls and Cows;
@@ -141,7 +146,7 @@ def solve(rules, strategy: str, history: tuple[str, ...], show: int, seed: int |
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @color_option
 def partition(
-    rules,
+    rules: Rules,
     strategy: str,
     history: tuple[str, ...],
     guesses: tuple[str, ...],

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -35,10 +36,14 @@ from .common import (
     thinking,
 )
 
+if TYPE_CHECKING:
+    from .. import Game, Notation, Rules
+    from ..history.store import Store
+
 QUIT = ("quit", "q", "exit")
 
 
-def finish(game, as_json: bool, recorder: Recorder) -> NoReturn:
+def finish(game: Game, as_json: bool, recorder: Recorder) -> NoReturn:
     """The game saved in the history and its record on stdout with --json; exit 0 if the code was
     broken, 1 if not."""
     recorder.save(game.record())
@@ -47,20 +52,20 @@ def finish(game, as_json: bool, recorder: Recorder) -> NoReturn:
     sys.exit(EXIT_OK if game.outcome == "won" else EXIT_NOT_WON)
 
 
-def pause(say, game, as_json: bool, recorder: Recorder, command: str) -> NoReturn:
+def pause(say: Callable[..., None], game: Game, as_json: bool, recorder: Recorder, command: str) -> NoReturn:
     """End of input: the game stops unfinished, saved to be resumed (not given up: quit does that)."""
     say(f"Stopped{recorder.resume_hint(command)}.", markup=False)
     finish(game, as_json, recorder)
 
 
-def game_words(notation) -> str:
+def game_words(notation: Notation) -> str:
     """The game in the words it speaks: '4 pegs, colours 1-6, repeats allowed'."""
     rules, terms = notation.rules, notation.terms
     repeats = "repeats allowed" if rules.repeats else f"no {terms.symbol} repeats"
     return f"{terms.code_of(rules, notation.describe_symbols())}, {repeats}"
 
 
-def reply_words(notation) -> str:
+def reply_words(notation: Notation) -> str:
     """How to reply, in the game's words: 'Reply BLACK,WHITE (e.g. 1,2), key pegs (BWW) or - for none'."""
     from ..core.notation import example_reply
 
@@ -81,7 +86,9 @@ def reply_words(notation) -> str:
 @history_options
 @resume_option
 @color_option
-def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: str | None) -> None:
+def play(
+    rules: Rules, strategy: str, seed: int | None, as_json: bool, store: Store | None, resume: str | None
+) -> None:
     """You are the codebreaker: find the computer's secret code.
 
     Type a guess (1122, "1 1 2 2" or AABB); the board is drawn again with the key pegs: one
@@ -110,6 +117,8 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
     else:
         game = Game.breaking(rules, seed=seed, strategy=strategy)
         recorder = Recorder(store)
+    secret = game.secret
+    assert secret is not None  # Game.breaking draws one; Game.from_record refuses a record of play without
     notation = game_notation(rules)
     console = console_for(stderr=as_json)
     say = console.print
@@ -183,7 +192,7 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
     if game.outcome == "won":
         say(f"[bold green]{escape(game.summary(notation))}[/]")
     else:
-        board(console, notation, [], rules, game.secret)
+        board(console, notation, [], rules, secret)
         say(game.summary(notation), markup=False)
     finish(game, as_json, recorder)
 
@@ -204,13 +213,13 @@ def play(rules, strategy: str, seed: int | None, as_json: bool, store, resume: s
 @resume_option
 @color_option
 def guess(
-    rules,
+    rules: Rules,
     strategy: str,
     secret: str | None,
     first: str | None,
     seed: int | None,
     as_json: bool,
-    store,
+    store: Store | None,
     resume: str | None,
 ) -> None:
     """The computer is the codebreaker: keep a secret code in mind and reply to its guesses.

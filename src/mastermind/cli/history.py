@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,13 +14,16 @@ from ..history.store import moves_of
 from . import cli
 from .common import board, color_option, console_for, db_option, fail, open_store
 
+if TYPE_CHECKING:
+    from ..history.store import Store, StoredGame
+
 
 def when(stamp: str) -> str:
     """A stored UTC time, in local time to the minute."""
     return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def entry(stored) -> dict[str, Any]:
+def entry(stored: StoredGame) -> dict[str, Any]:
     return {
         "id": stored.id,
         "started": stored.started,
@@ -90,7 +93,7 @@ def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | 
         click.echo(f"{g.id:>4}  {when(g.started):16}  {g.kind:5}  {rules:16}  {n:>7}  {g.outcome:9}  {done}")
 
 
-def export(store, game_id: int | None, path: str, moves: bool) -> None:
+def export(store: Store, game_id: int | None, path: str, moves: bool) -> None:
     """Game ``game_id`` (or every game) as CSV to ``path``, - for stdout."""
     import sys
 
@@ -108,7 +111,7 @@ def export(store, game_id: int | None, path: str, moves: bool) -> None:
     click.echo(f"{rows} {'move' if moves else 'game'}{'s' if rows != 1 else ''} written to {path}", err=True)
 
 
-def show_game(stored) -> None:
+def show_game(stored: StoredGame) -> None:
     """One game's board (each game of a match); the secret only once the game is over."""
     from ..core.notation import Notation
     from ..engine.game import Game

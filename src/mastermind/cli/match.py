@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
@@ -40,6 +42,13 @@ from .common import (
     thinking,
 )
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .. import Match, Notation, Rules
+    from ..engine.match import Event
+    from ..history.store import Store
+
 
 def hidden(prompt: str, err: bool) -> str | None:
     """A secret typed without echo: on a terminal through getpass, and scripted input is not
@@ -61,7 +70,7 @@ def hidden(prompt: str, err: bool) -> str | None:
     return line.strip()
 
 
-def secret_refused(rules, notation) -> str:
+def secret_refused(rules: Rules, notation: Notation) -> str:
     """Why a secret is refused, without quoting or naming what was typed: the breaker may be
     watching the screen."""
     code = notation.terms.code_of(rules, notation.describe_input())
@@ -104,7 +113,7 @@ def secret_refused(rules, notation) -> str:
 )  # fmt: skip
 @color_option
 def match(
-    rules,
+    rules: Rules,
     strategy: str,
     players: str | None,
     games: int,
@@ -112,7 +121,7 @@ def match(
     maker: str,
     seed: int | None,
     as_json: bool,
-    store,
+    store: Store | None,
     resume: str | None,
 ) -> None:
     """A match between two players: each game one makes a code and the other breaks it.
@@ -165,7 +174,7 @@ def match(
             click.echo(json.dumps(m.record()))
         sys.exit(EXIT_NOT_WON)
 
-    def undo() -> list:
+    def undo() -> list[Event]:
         """The engine's undo: a guess waiting for its reply taken back, or one line saying why not."""
         try:
             return m.undo()
@@ -252,7 +261,15 @@ def match(
     sys.exit(EXIT_OK)
 
 
-def show(say, console, notation, rules, m, event, who) -> None:
+def show(
+    say: Callable[..., None],
+    console: Console,
+    notation: Notation,
+    rules: Rules,
+    m: Match,
+    event: Event,
+    who: Callable[[int], str],
+) -> None:
     """One event of the match, as a line of the transcript."""
 
     r = event.round
@@ -263,7 +280,7 @@ def show(say, console, notation, rules, m, event, who) -> None:
         say(f"Secret set: {how}.", markup=False)
     elif event.kind == "move" and event.move is not None:
         board_row(console, notation, event.row, event.move.guess, event.move.reply, rules)
-    elif event.kind == "undone":
+    elif event.kind == "undone" and r.game is not None:
         say(f"Took back player {r.breaker}'s guess {event.row}: it had no reply yet.", markup=False)
         board(console, notation, r.game.history, rules)
     elif event.kind == "replayed":
@@ -271,7 +288,7 @@ def show(say, console, notation, rules, m, event, who) -> None:
             f"[bold red]Wrong information:[/] {escape(event.problem.message if event.problem else '')}. "
             f"Game {r.number} is replayed; {who(m.penalty_to(r))} gets {WRONG_INFORMATION_POINTS} points.",
         )
-    elif event.kind == "round-over":
+    elif event.kind == "round-over" and r.game is not None and r.points is not None:
         how = r.summary(notation)
         p1, p2 = r.points
         say(f"Game {r.number}: {how}. Points: {who(1)} {p1}, {who(2)} {p2}.", markup=False)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from . import cli
 from .common import fail, game_options, notation_style, rules_given
+
+if TYPE_CHECKING:
+    from .. import Rules
+    from ..tui.app import MastermindApp
 
 INSTALL = "pip install 'mastermind-lab[tui]'"
 
@@ -27,7 +33,7 @@ GAME_OPTIONS_HELP = """
     s), which saves what it starts. Without them the remembered game is played."""
 
 
-def app_for(rules, **kwargs):
+def app_for(rules: Rules, **kwargs: Any) -> MastermindApp:
     """The app, with ``rules`` and the --notation if the command line gave them (the engine's error
     if they make no game with the remembered mode and players: one line, exit 2)."""
     from ..tui.app import MastermindApp
@@ -57,7 +63,7 @@ def app_for(rules, **kwargs):
     help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
 )  # fmt: skip
 @click.option("--no-history", is_flag=True, help="Do not save the games in the history.")
-def tui(rules, db: str | None, no_history: bool) -> None:
+def tui(rules: Rules, db: str | None, no_history: bool) -> None:
     need("textual", "the terminal UI")
     app = app_for(rules, history=False)  # bad options are said before the history is opened
     from .common import open_store
@@ -66,7 +72,7 @@ def tui(rules, db: str | None, no_history: bool) -> None:
     app.run()
 
 
-def rules_args(rules) -> list[str]:
+def rules_args(rules: Rules) -> list[str]:
     """The game options that name ``rules``, for each tab's ``mastermind tui``."""
     args = ["--pegs", str(rules.pegs), "--colors", str(rules.real_colors)]
     args += ["--max-guesses", str(rules.max_guesses)]
@@ -90,7 +96,7 @@ def rules_args(rules) -> list[str]:
 @game_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
-def web(rules, host: str, port: int) -> None:
+def web(rules: Rules, host: str, port: int) -> None:
     need("textual_serve", "the web page")
     args: list[str] = []
     if rules_given() or notation_style():

@@ -403,12 +403,15 @@ class Game:
             )
             for move in record["moves"]:
                 guess = code_from_text(rules, move["guess"])
-                assert guess is not None
+                if guess is None:
+                    raise RecordError(f"a game record has a move without its guess: {move!r}")
                 game.moves.append(Move(guess, reply_from_text(rules, move["reply"])))
             game.hints = int(record.get("hints", 0))
             game.gave_up = record.get("outcome") == "gave-up"
-        except (KeyError, TypeError, AssertionError) as err:
+        except (KeyError, TypeError) as err:
             raise RecordError(f"a game record is incomplete: {err!r}") from None
+        if game.kind == "play" and game.secret is None:  # the computer's code: the game is to find it
+            raise RecordError("a record of play has no secret")
         if game.breaker is not None and not game.over and game.player().randomized:
             game._choose_again()
         return game

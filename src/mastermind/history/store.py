@@ -276,14 +276,12 @@ class Store:
     def add(self, record: dict[str, Any]) -> int:
         """Store a new game (or match) record; returns its id."""
         now = _now()
-        row = self._write(
+        return self._insert(
             "INSERT INTO games (kind, started, updated, rules, finished, outcome, record) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (record["kind"], now, now, json.dumps(record["rules"]), int(bool(record.get("finished"))),
              outcome_of(record), json.dumps(record)),
         )  # fmt: skip
-        assert row is not None
-        return row
 
     def save(self, game_id: int, record: dict[str, Any]) -> None:
         """Replace game ``game_id``'s record, in one transaction."""
@@ -322,15 +320,13 @@ class Store:
         :func:`mastermind.research.evaluation.run_key`, ``record`` the run's statistics
         (:meth:`mastermind.research.results.Stats.to_dict`); returns its id."""
         options = {"first": key.get("first"), "options": key.get("options", {})}
-        row = self._write(
+        return self._insert(
             "INSERT INTO runs (key, created, strategy, options, rules, version, sample, seed, total, max, "
             "distribution, seconds, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (_canonical(key), _now(), key["strategy"], json.dumps(options), json.dumps(key["rules"]),
              key["version"], key.get("sample"), key.get("seed"), record["total"], record["max"],
              json.dumps(record["distribution"]), record["seconds"], json.dumps(record)),
         )  # fmt: skip
-        assert row is not None
-        return row
 
     def find_run(self, key: dict[str, Any]) -> StoredRun | None:
         """The latest stored run with this key, or None."""
@@ -353,6 +349,13 @@ class Store:
                 return cursor.lastrowid
         except sqlite3.Error as err:
             raise self._error(err) from None
+
+    def _insert(self, sql: str, params: tuple[Any, ...]) -> int:
+        """One row added; its id."""
+        row = self._write(sql, params)
+        if row is None:  # SQLite numbers every row it inserts: a driver that does not cannot be used
+            raise StoreError(f"the history {self.path} gave the new row no id")
+        return row
 
     def _rows(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         try:

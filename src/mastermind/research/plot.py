@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.text import quote
-from ..errors import MastermindError
+from ..errors import PlotError
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -17,10 +17,6 @@ if TYPE_CHECKING:
 
 #: File types a chart can be written as, by suffix.
 FORMATS = ("png", "svg", "pdf")
-
-
-class PlotError(MastermindError, ValueError):
-    """A chart that cannot be written (unknown file type)."""
 
 
 def check_plot_path(path: str | Path) -> Path:

@@ -15,6 +15,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
@@ -40,6 +41,9 @@ from .board import (
 from .keys import BoardKeys
 from .panel import Corrections, Expect, help_text, plural, score_text, secret_row, status_head, unfocusable
 from .settings import MODES, Settings
+
+#: What the person types while the game or match waits for them: a secret, a guess (a code), a reply.
+_EXPECTED: dict[str, Expect] = {"secret": "secret", "guess": "code", "reply": "reply"}
 
 #: Rows drawn from the start; past them (a generous guess limit) a row is added as it is reached,
 #: so that a limit of a thousand guesses does not build a thousand rows before the first.
@@ -167,9 +171,7 @@ class GameScreen(BoardKeys, Screen):
         if self.busy:
             return None
         wait = self.match.waiting_for if self.match is not None else self.game.waiting_for
-        if wait == "guess":
-            return "code"  # the board's name for a guess being typed
-        return wait if wait in ("secret", "reply") else None
+        return _EXPECTED.get(wait or "")
 
     def next_step(self) -> None:
         """Let the computer move if it is its turn: the guess of a strategy breaking the person's
@@ -586,7 +588,7 @@ class GameScreen(BoardKeys, Screen):
         row = self.selected or min(self.game.turn, self.rules.max_guesses)
         try:
             widget = self.query_one(f"#row-{row}")
-        except Exception:
+        except NoMatches:
             return
         self.query_one("#board").scroll_to_widget(widget, animate=False)
 
