@@ -374,3 +374,24 @@ def test_a_finished_match_cannot_be_undone():
     match.play_out()
     with pytest.raises(GameError, match="the match is over: its games stand"):
         match.undo()
+
+
+def test_waiting_for_says_whose_turn_it_is_through_a_game_the_computer_breaks():
+    game = Game.solving(CLASSIC, "knuth")
+    assert game.waiting_for == "computer"
+    game.guess(game.proposal())
+    assert game.waiting_for == "reply" and game.notation.format_code(game.pending) == "1122"
+    game.reply("0,0")
+    assert game.waiting_for == "computer"
+    game.guess("1111")  # answered wrongly: 1 was ruled out by the first reply
+    game.reply("1,0")
+    assert game.waiting_for == "fix" and game.problem is not None and game.problem.rows == (0, 1)
+    game.fix(2, "0,0")
+    assert game.waiting_for == "computer"
+    game.guess(game.proposal())
+    game.reply("4,0")
+    assert (game.waiting_for, game.outcome) == (None, "won")
+    person = Game.breaking(CLASSIC, seed=1)
+    assert person.waiting_for == "guess"
+    person.guess(person.secret)
+    assert person.waiting_for is None

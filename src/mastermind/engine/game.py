@@ -40,6 +40,9 @@ from ..strategies import Strategy, find_strategy, make_strategy
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
 
+#: What a game needs next (see :attr:`Game.waiting_for`).
+GameWaiting = Literal["guess", "computer", "reply", "fix"]
+
 #: A finished game's outcome in words, for messages.
 _OUTCOME_WORDS = {"won": "the code was broken", "lost": "no guesses are left", "gave-up": "it was given up"}
 
@@ -178,6 +181,31 @@ class Game:
     @property
     def over(self) -> bool:
         return self.outcome != "playing"
+
+    @property
+    def waiting_for(self) -> GameWaiting | None:
+        """Whose turn it is, or None once the game is over: ``"guess"`` (a person's guess),
+        ``"computer"`` (the breaking strategy's guess: :meth:`proposal`, then :meth:`guess`),
+        ``"reply"`` (the codemaker's reply to :attr:`pending`) or ``"fix"`` (the replies contradict
+        each other: :attr:`problem` says how; a row must be fixed or undone before play goes on).
+
+        >>> Game.solving(Rules(pegs=2, colors=3)).waiting_for
+        'computer'
+        >>> game = Game(Rules(pegs=2, colors=3))  # a person guesses, a person replies
+        >>> game.waiting_for
+        'guess'
+        >>> _ = game.guess("11"); game.waiting_for
+        'reply'
+        >>> _ = game.reply("1,0"); _ = game.guess("11"); _ = game.reply("0,0"); game.waiting_for
+        'fix'
+        """
+        if self.over:
+            return None
+        if self.pending is not None:
+            return "reply"
+        if self.problem is not None:
+            return "fix"
+        return "guess" if self.breaker is None else "computer"
 
     @property
     def history(self) -> list[tuple[Code, Feedback]]:
