@@ -395,3 +395,31 @@ def test_waiting_for_says_whose_turn_it_is_through_a_game_the_computer_breaks():
     assert person.waiting_for == "guess"
     person.guess(person.secret)
     assert person.waiting_for is None
+
+
+def test_expect_says_whose_turn_it_is_instead_of_playing_out_of_turn():
+    game = Game.solving(CLASSIC, "knuth")
+    with pytest.raises(GameError, match="it is the computer's turn to guess"):
+        game.expect("guess")
+    game.guess(game.proposal())
+    game.expect("reply")
+    with pytest.raises(GameError, match="guess 1 is waiting for its reply"):
+        game.expect("guess")
+    game.reply("1,0")
+    game.guess("3456")
+    game.reply("0,0")  # then the secret has only 1s and 2s: 1122 would get more than 1,0
+    with pytest.raises(GameError, match="the replies contradict each other"):
+        game.expect("reply")
+    game.undo()
+    game.guess("1111")
+    game.reply("4,0")
+    with pytest.raises(GameError, match=r"the game is over \(won\)"):
+        game.expect("reply")
+
+
+def test_a_finished_game_cannot_be_given_up():
+    game = Game.breaking(CLASSIC, seed=5)
+    game.guess(game.secret)
+    with pytest.raises(GameError, match=r"the game is over \(won\)"):
+        game.give_up()
+    assert game.outcome == "won"

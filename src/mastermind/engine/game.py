@@ -207,6 +207,28 @@ class Game:
             return "fix"
         return "guess" if self.breaker is None else "computer"
 
+    def expect(self, turn: GameWaiting) -> None:
+        """Raise GameError, saying whose turn it is, unless the game waits for ``turn``: a front end
+        that takes a person's guess (or reply) asks first, since :meth:`guess` also plays a
+        strategy's guesses and :meth:`reply` the strategy's proposal.
+
+        >>> Game.solving(Rules()).expect("guess")
+        Traceback (most recent call last):
+        mastermind.errors.GameError: it is the computer's turn to guess
+        """
+        waiting = self.waiting_for
+        if waiting == turn:
+            return
+        if waiting is None:
+            self._check_open()
+            raise AssertionError("a game that waits for nothing is over")  # pragma: no cover
+        raise GameError({
+            "guess": f"no guess is waiting for its reply: guess {self.turn} has not been made",
+            "computer": "it is the computer's turn to guess",
+            "reply": f"guess {self.turn} is waiting for its reply",
+            "fix": "the replies contradict each other: fix a row or undo first",
+        }[waiting])  # fmt: skip
+
     @property
     def history(self) -> list[tuple[Code, Feedback]]:
         return [(m.guess, m.reply) for m in self.moves]
@@ -357,6 +379,8 @@ class Game:
         return guess
 
     def give_up(self) -> None:
+        """The breaker stops; the game is over (never one that is over already: its result stands)."""
+        self._check_open()
         self.gave_up = True
         self.pending = None
 
