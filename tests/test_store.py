@@ -129,7 +129,7 @@ def test_ids_beyond_sqlite_integers_and_empty_paths_are_store_errors(tmp_path):
 
 def test_a_version_2_history_gains_the_visitor_column_and_its_games_stay_local(tmp_path):
     """A history written before the web server had visitors: its games are the local ones."""
-    from mastermind.store import MIGRATIONS
+    from mastermind.history.store import MIGRATIONS
 
     path = tmp_path / "h.sqlite3"
     db = sqlite3.connect(path)
@@ -168,8 +168,9 @@ def test_each_visitor_sees_only_its_own_games_and_the_local_history_none_of_them
         for game_id, visitor in ((a, None), (a, "b"), (local, "a")):
             with pytest.raises(StoreError, match=f"there is no game {game_id} in the history"):
                 store.get(game_id, visitor)
-        assert not store.delete(a, "b") and store.delete(a, "a")
-        assert store.games(visitor="a") == []
+        assert not store.delete(b, "a") and store.delete(b, "b")
+        assert store.games(visitor="b") == []
+        assert store.add(Game.breaking(Rules(), seed=4).record(), visitor="b") == b + 1  # ids are not reused
         store.save_visitor("a", {"mode": "guess"})
         store.save_visitor("a", {"mode": "match"})
         assert store.visitor_settings("a") == {"mode": "match"} and store.visitor_settings("b") is None

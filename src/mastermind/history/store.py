@@ -83,8 +83,25 @@ MIGRATIONS: list[list[str]] = [
     ],
     [
         # the web server's visitors: a game's visitor is NULL for the local games (command line,
-        # terminal UI); ``visitors`` keeps each visitor's settings
-        "ALTER TABLE games ADD COLUMN visitor TEXT",
+        # terminal UI); ``visitors`` keeps each visitor's settings. The table is made again so that
+        # ids are never reused (AUTOINCREMENT): the web server deletes a visitor's games that never
+        # had a move, and an id a page still holds must not come to name another game.
+        """CREATE TABLE games_v3 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            started TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            finished INTEGER NOT NULL,
+            outcome TEXT NOT NULL,
+            record TEXT NOT NULL,
+            visitor TEXT
+        )""",
+        "INSERT INTO games_v3 (id, kind, started, updated, rules, finished, outcome, record) "
+        "SELECT id, kind, started, updated, rules, finished, outcome, record FROM games",
+        "DROP TABLE games",
+        "ALTER TABLE games_v3 RENAME TO games",
+        "CREATE INDEX games_by_kind ON games (kind, finished, id)",
         "CREATE INDEX games_by_visitor ON games (visitor, kind, finished, id)",
         """CREATE TABLE visitors (
             id TEXT PRIMARY KEY,
