@@ -508,6 +508,25 @@ def test_a_post_from_another_sites_page_is_refused_403(tmp_path):
     serve(tmp_path, scenario)
 
 
+def test_the_page_and_its_files_come_from_the_server_with_a_strict_content_policy(tmp_path):
+    async def scenario(app, client):
+        response = await client.get("/")
+        page = await response.text()
+        assert response.status == 200 and '<meta name="viewport"' in page
+        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        assert "http://" not in page and "https://" not in page
+        for path in (
+            "/static/js/app.js",
+            "/static/js/board.js",
+            "/static/js/pages.js",
+            "/static/js/api.js",
+            "/static/style.css",
+        ):
+            assert (await client.get(path)).status == 200
+
+    serve(tmp_path, scenario)
+
+
 def test_mastermind_web_says_when_it_is_reachable_from_the_network_and_refuses_a_bad_limit(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "mastermind.cli", "web", "--limit", "speed=3"],
                          capture_output=True, text=True, timeout=60)  # fmt: skip

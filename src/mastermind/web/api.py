@@ -253,7 +253,7 @@ async def guess(request: web.Request) -> web.Response:
         if live.match is not None:
             events = live.match.guess(code)
             moves = [e for e in events if e.kind == "move"]
-            extra = {"events": events_view(events, live.notation)}
+            extra = {"events": events_view(events, live.notation, live.match)}
             if moves and moves[0].move is not None:
                 extra.update(reply_of(moves[0].move.reply))
             return extra
@@ -275,7 +275,7 @@ async def reply(request: web.Request) -> web.Response:
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
         text = field(data, "reply", str, 'a reply, e.g. "1,0" (black, white) or "BW"')
         if live.match is not None:
-            return {"events": events_view(live.match.reply(text), live.notation)}
+            return {"events": events_view(live.match.reply(text), live.notation, live.match)}
         game = engine(live)
         if game.secret is not None:
             game.reply(text)  # the engine says why not: it scores this game itself
@@ -304,7 +304,7 @@ async def fix(request: web.Request) -> web.Response:
 async def undo(request: web.Request) -> web.Response:
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
         if live.match is not None:
-            return {"events": events_view(live.match.undo(), live.notation)}
+            return {"events": events_view(live.match.undo(), live.notation, live.match)}
         engine(live).undo()
         await computer_guesses(state, live)
         return None
@@ -336,7 +336,7 @@ async def give_up(request: web.Request) -> web.Response:
         if live.match is not None:
             if live.match.waiting_for != "guess":
                 raise GameError("only a person breaking a code can give up, at their turn to guess")
-            return {"events": events_view(live.match.give_up(), live.notation)}
+            return {"events": events_view(live.match.give_up(), live.notation, live.match)}
         engine(live).give_up()
         return None
 
@@ -351,7 +351,7 @@ async def secret(request: web.Request) -> web.Response:
         code = data.get("secret")
         if code is not None and not isinstance(code, str):
             raise ApiError(400, "'secret' must be a code, or null to reply to every guess yourself")
-        return {"events": events_view(live.match.set_secret(code), live.notation)}
+        return {"events": events_view(live.match.set_secret(code), live.notation, live.match)}
 
     return await act(request, action)
 
@@ -362,7 +362,7 @@ async def advance(request: web.Request) -> web.Response:
         match = live.match
         if match is None:
             raise GameError("a computer's move is asked for in a match; here the computer moves by itself")
-        return {"events": events_view(await state.think(match.advance), live.notation)}
+        return {"events": events_view(await state.think(match.advance), live.notation, match)}
 
     return await act(request, action)
 

@@ -12,6 +12,7 @@ from typing import Any
 from .. import Code, Feedback, Game, Match, Notation, Problem
 from ..core.notation import COLOR_NAMES
 from ..core.records import rules_to_dict
+from ..engine.match import WRONG_INFORMATION_POINTS
 
 
 def notation_view(notation: Notation) -> dict[str, Any]:
@@ -120,8 +121,9 @@ def match_view(match: Match, notation: Notation) -> dict[str, Any]:
     }
 
 
-def events_view(events: list[Any], notation: Notation) -> list[dict[str, Any]]:
-    """A match's events; a finished game's secret with its ``round-over``."""
+def events_view(events: list[Any], notation: Notation, match: Match) -> list[dict[str, Any]]:
+    """A match's events; a finished game's secret with its ``round-over``, and with ``replayed``
+    who gets the points for wrong information."""
     out = []
     for ev in events:
         item: dict[str, Any] = {"kind": ev.kind, "round": ev.round.number, "row": ev.row}
@@ -129,6 +131,8 @@ def events_view(events: list[Any], notation: Notation) -> list[dict[str, Any]]:
             item["move"] = {"guess": notation.format_code(ev.move.guess), **reply_view(ev.move.reply)}
         if ev.problem is not None:
             item["problem"] = problem_view(ev.problem, notation)
+        if ev.kind == "replayed":
+            item["penalty"] = {"player": match.penalty_to(ev.round), "points": WRONG_INFORMATION_POINTS}
         if ev.kind == "round-over" and ev.round.game is not None:
             item["secret"] = _code_or_none(notation, ev.round.game.secret)
             item["points"] = ev.round.points

@@ -1,0 +1,351 @@
+"""mastermind web's page in headless Chromium, driven over the DevTools protocol (a small client on
+the ``websockets`` package) as a person uses it: at 1280x800 with a mouse and at 390x844 as a
+phone (mobile emulation, taps), keys before any click, a whole game won by taps, a game the
+computer breaks with one contradiction fixed, and no horizontal scrolling at 360 px.
+
+Skipped, saying why, where no Chromium is installed (Debian: ``apt-get install chromium``; .ci/run
+does it when it can). ``MASTERMIND_WEB_SHOT=DIR`` keeps a screenshot of each test in DIR.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
+websockets_sync = pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
+
+from mastermind import CodeSpace, Notation, Rules, SolverState, score  # noqa: E402
+from mastermind.strategies import make_strategy  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+DESKTOP = {"width": 1280, "height": 800, "mobile": False}
+PHONE = {"width": 390, "height": 844, "mobile": True}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(condition, timeout: float, step: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(step)
+    return condition()
+
+
+def chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``mastermind web`` on a free local port over a fresh history, as a person starts it."""
+    tmp = tmp_path_factory.mktemp("web")
+    env = {**os.environ, "MASTERMIND_DB": str(tmp / "h.sqlite3")}
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert re.match(r"Serving Mastermind on http://127\.0\.0\.1:\d+", line), line
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            assert proc.wait(10) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless Chromium with its DevTools port; yields the port."""
+    path = chromium()
+    if path is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium); the browser tests need it")
+    port = free_port()
+    profile = tmp_path_factory.mktemp("chromium")
+    proc = subprocess.Popen(
+        [path, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
+         f"--remote-debugging-port={port}", f"--user-data-dir={profile}", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+
+        def listening():
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=2) as r:
+                    return json.load(r)
+            except OSError:
+                return None
+
+        assert wait_for(listening, 30, 0.2), "Chromium did not open its DevTools port"
+        yield port
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+class Tab:
+    """One browser tab (its own cookies: a new visitor), driven over the DevTools protocol."""
+
+    def __init__(self, port: int, size: dict) -> None:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/json/new?about:blank", method="PUT")
+        with urllib.request.urlopen(request, timeout=10) as r:
+            target = json.load(r)
+        self.id = target["id"]
+        self.port = port
+        self.stack = contextlib.ExitStack()
+        self.ws = self.stack.enter_context(
+            websockets_sync.connect(target["webSocketDebuggerUrl"], max_size=None)
+        )
+        self.next_id = 0
+        self.size = size
+        self("Page.enable")
+        self("Network.enable")
+        self("Network.clearBrowserCookies")
+        self("Emulation.setDeviceMetricsOverride", width=size["width"], height=size["height"],
+             deviceScaleFactor=1, mobile=size["mobile"])  # fmt: skip
+        self("Emulation.setTouchEmulationEnabled", enabled=size["mobile"], maxTouchPoints=5)
+
+    def __call__(self, method: str, **params):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.ws.recv(timeout=30))
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message["result"]
+
+    def close(self) -> None:
+        self.stack.close()
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/close/{self.id}", timeout=5).close()
+
+    def js(self, expression: str):
+        result = self("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(result["exceptionDetails"])
+        return result["result"].get("value")
+
+    def open(self, url: str) -> None:
+        self("Page.navigate", url=url)
+        assert wait_for(lambda: self.js("document.body && document.body.dataset.ready === 'true'"), 30)
+        self.settle()
+
+    def settle(self) -> None:
+        """Wait until the page has no request in flight (the board is drawn)."""
+        wait_for(lambda: self.js("!document.body.classList.contains('busy')"), 30)
+        time.sleep(0.05)
+        wait_for(lambda: self.js("!document.body.classList.contains('busy')"), 30)
+
+    def key(self, key: str) -> None:
+        """One key press as a person types it: keyDown with its text, keyUp."""
+        codes = {"Enter": (13, "\r"), "Backspace": (8, "")}
+        code, text = codes[key] if key in codes else (ord(key.upper()), key)
+        common = {"key": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code}
+        self("Input.dispatchKeyEvent", type="keyDown", text=text, **common)
+        self("Input.dispatchKeyEvent", type="keyUp", **common)
+
+    def tap(self, selector: str) -> None:
+        """A tap (phone) or a click (desktop) at the middle of the element ``selector``."""
+        box = self.js(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+            if (!e) return null; e.scrollIntoView({{block: 'nearest'}}); const r = e.getBoundingClientRect();
+            return [r.x + r.width / 2, r.y + r.height / 2]; }})()""")
+        assert box, f"nothing to tap at {selector}"
+        x, y = box
+        if self.size["mobile"]:  # a finger: touch events, from which the page gets its click
+            self("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
+            self("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+        else:
+            for kind in ("mousePressed", "mouseReleased"):
+                self("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+        self.settle()
+
+    def text(self, selector: str) -> str:
+        return self.js(f"document.querySelector({json.dumps(selector)})?.textContent ?? ''")
+
+    def overflow(self) -> int:
+        """How far the page scrolls sideways (0: not at all)."""
+        return max(0, self.js("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+    def shot(self, name: str) -> None:
+        """Keep a screenshot when MASTERMIND_WEB_SHOT names a folder."""
+        folder = os.environ.get("MASTERMIND_WEB_SHOT")
+        if not folder:
+            return
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        data = self("Page.captureScreenshot", format="png", captureBeyondViewport=False)["data"]
+        Path(folder, f"{name}-{self.size['width']}x{self.size['height']}.png").write_bytes(
+            base64.b64decode(data)
+        )
+
+
+@contextlib.contextmanager
+def tab(browser: int, size: dict):
+    t = Tab(browser, size)
+    try:
+        yield t
+    finally:
+        t.close()
+
+
+def last_reply(t: Tab, row: int) -> tuple[int, int]:
+    label = t.js(f"document.querySelector('#row-{row} .keys').getAttribute('aria-label')")
+    black, white = re.match(r"(\d+) \w+, (\d+) \w+", label).groups()
+    return int(black), int(white)
+
+
+SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
+
+
+@SIZES
+def test_keys_work_before_any_click_and_a_whole_game_is_won_by_taps(server, browser, size):
+    rules = Rules()
+    knuth, state, space = make_strategy("knuth", rules), SolverState(rules), CodeSpace.of(rules)
+    with tab(browser, size) as t:
+        t.open(server)
+        assert t.text("#status") == "Guess 1 of 10"
+        for key in "1122":  # typed before anything was clicked or focused
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        assert t.text("#status") == "Guess 2 of 10"
+        state = state.add("1122", last_reply(t, 1))
+        row = 1
+        while "won" not in t.js("document.getElementById('message').className"):
+            row += 1
+            assert row <= 5, "Knuth's guesses break every classic code in 5"
+            guess = str(space.code(knuth.choose(state)))
+            for symbol in guess:
+                t.tap(f"#palette button:nth-child({int(symbol)})")
+            shown = t.js(f"[...document.querySelectorAll('#row-{row} .peg')].map(p => p.textContent).join('')")  # noqa: E501
+            assert shown == guess
+            t.tap("#submit")
+            black, white = last_reply(t, row)
+            state = state.add(guess, (black, white))
+        assert t.text("#message") == f"You broke the code in {row} guesses!"
+        assert t.text("#secret-row .pegs") == guess
+        assert t.overflow() == 0
+        t.shot("won")
+        t.tap(".tab[data-section='history-section']")
+        assert wait_for(lambda: "won · " + guess in t.text("#history"), 10)
+        t.tap(".tab[data-section='stats-section']")
+        assert wait_for(lambda: "Played 1, won 1 (100%)" in t.text("#stats"), 10)
+        assert t.overflow() == 0
+        t.shot("stats")
+
+
+@SIZES
+def test_the_computer_breaks_a_code_with_one_contradiction_fixed(server, browser, size):
+    secret = Notation(Rules()).parse_code("3456").colors
+    with tab(browser, size) as t:
+        t.open(server)
+        t.tap(".tab[data-section='settings-section']")
+        assert wait_for(lambda: t.js("!!document.querySelector('#settings select[name=mode]')"), 10)
+        t.js("document.querySelector('#settings select[name=mode]').value = 'solve'")
+        t.tap("#settings button[type=submit]")
+        assert wait_for(lambda: t.text("#status") == "Reply to guess 1: 1122", 10), t.text("#status")
+        t.key("b")  # wrong: 1122 shares nothing with 3456
+        t.key("b")
+        assert t.text("#submit") == "Reply 2B 0W"
+        t.key("Enter")
+        t.settle()
+        for _ in range(10):
+            if not t.js("document.getElementById('problem').hidden"):
+                break
+            pending = t.text("#status").rsplit(" ", 1)[1]
+            reply = score(Notation(Rules()).parse_code(pending).colors, secret)
+            for _ in range(reply.black):
+                t.tap("#black-plus")
+            for _ in range(reply.white):
+                t.tap("#white-plus")
+            t.tap("#submit")
+        assert not t.js("document.getElementById('problem').hidden"), "the wrong reply was never caught"
+        assert "cannot all be true" in t.text("#problem-text") and "1" in t.text("#problem-text")
+        t.shot("contradiction")
+        assert t.overflow() == 0
+        index = t.js("[...document.querySelectorAll('#corrections button')].findIndex(b => "
+                     "b.textContent.includes('row 1 → 0B 0W'))")  # fmt: skip
+        assert index >= 0, t.text("#corrections")
+        t.tap(f"#corrections button:nth-child({index + 1})")
+        assert t.text("#message") == "Row 1 is now 0 black, 0 white."
+        assert t.js("document.getElementById('problem').hidden")
+        for _ in range(10):
+            if "won" in t.js("document.getElementById('message').className"):
+                break
+            pending = t.text("#status").rsplit(" ", 1)[1]
+            reply = score(Notation(Rules()).parse_code(pending).colors, secret)
+            for _ in range(reply.black):
+                t.key("b")
+            for _ in range(reply.white):
+                t.key("w")
+            t.key("Enter")
+            t.settle()
+        assert t.text("#message").startswith("Found it: 3456 in ")
+        t.shot("found")
+        t.tap(".tab[data-section='settings-section']")
+        assert wait_for(lambda: t.js("!!document.querySelector('#settings select[name=mode]')"), 10)
+        t.js("document.querySelector('#settings select[name=mode]').value = 'break'")
+        t.tap("#settings button[type=submit]")
+
+
+def test_no_horizontal_scrolling_at_360_px_on_any_section_nor_a_large_game(server, browser):
+    narrow = {"width": 360, "height": 740, "mobile": True}
+    with tab(browser, narrow) as t:
+        t.open(server)
+        assert t.overflow() == 0
+        for section in ("history", "stats", "settings"):
+            t.tap(f".tab[data-section='{section}-section']")
+            time.sleep(0.2)
+            assert t.overflow() == 0, section
+        t.shot("settings")
+        t.js("document.querySelector('#settings select[name=preset]').value = 'super-blank'")
+        t.tap("#settings button[type=submit]")
+        assert wait_for(lambda: t.js("document.querySelectorAll('#palette button').length") == 9, 10)
+        for key in "12-45":
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        assert t.text("#status") == "Guess 2 of 10" and t.overflow() == 0
+        targets = t.js("[...document.querySelectorAll('#palette button, .controls button, .tab')]"
+                       ".filter(b => b.offsetParent !== null)"
+                       ".map(b => Math.min(b.offsetWidth, b.offsetHeight))")  # fmt: skip
+        assert min(targets) >= 44, targets  # touch targets of 44 px at least
+        t.shot("super-blank")
+        t.tap(".tab[data-section='settings-section']")
+        time.sleep(0.2)
+        t.js("document.querySelector('#settings input[name=pegs]').value = '10'")
+        t.js("document.querySelector('#settings input[name=colors]').value = '3'")
+        t.js("document.querySelector('#settings input[name=blank]').checked = false")
+        t.tap("#settings button[type=submit]")
+        assert wait_for(lambda: t.js("document.querySelectorAll('#row-1 .peg').length") == 10, 10)
+        assert t.overflow() == 0
+        t.shot("ten-pegs")
