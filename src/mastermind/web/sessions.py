@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import re
 import secrets
 import time
@@ -91,8 +90,17 @@ class Visitors:
         if visitor.key in self._settings:
             return self._settings[visitor.key]
         stored = self.store.visitor_settings(visitor.key) if visitor.saved else None
-        settings = self.defaults if stored is None else Settings.stored(stored, self.defaults)
+        if stored is None:
+            return self.defaults
+        settings = Settings.stored(stored, self.defaults)
+        self._keep(visitor.key, settings)
         return settings
+
+    def _keep(self, key: str, settings: Settings) -> None:
+        self._settings[key] = settings
+        self._settings.move_to_end(key)
+        while len(self._settings) > self.REMEMBERED:
+            self._settings.popitem(last=False)
 
     def save(self, visitor: Visitor, settings: Settings | None = None) -> None:
         """Keep the visitor in the history (with ``settings``, or the ones it has): done before
@@ -103,10 +111,7 @@ class Visitors:
         self.store.save_visitor(visitor.key, settings.to_dict())
         visitor.saved = True
         self._remember(visitor.key, True)
-        self._settings[visitor.key] = settings
-        self._settings.move_to_end(visitor.key)
-        while len(self._settings) > 10_000:
-            self._settings.popitem(last=False)
+        self._keep(visitor.key, settings)
 
 
 @dataclass
@@ -121,7 +126,7 @@ class LiveGame:
     match: Match | None = None
     touched: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    saved: str = ""
+    saved: dict[str, Any] | None = None  # the record as last saved
 
     def record(self) -> dict[str, Any]:
         if self.match is not None:
@@ -163,7 +168,7 @@ class GameTable:
         live = LiveGame(0, visitor, mode, notation, game, match, self.clock())
         record = live.record()
         live.id = self.store.add(record, visitor=visitor)
-        live.saved = json.dumps(record, sort_keys=True)
+        live.saved = record
         self._hold(live)
         return live
 
@@ -189,10 +194,9 @@ class GameTable:
 
     def save(self, live: LiveGame) -> None:
         record = live.record()
-        text = json.dumps(record, sort_keys=True)
-        if text != live.saved:
+        if record != live.saved:  # a refused move changed nothing: nothing to write
             self.store.save(live.id, record)
-            live.saved = text
+            live.saved = record
 
     def _hold(self, live: LiveGame) -> None:
         self._games[live.id] = live

@@ -7,6 +7,7 @@ an unfinished game for it.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .. import Code, Feedback, Game, Match, Notation, Problem
@@ -15,9 +16,11 @@ from ..core.records import rules_to_dict
 from ..engine.match import WRONG_INFORMATION_POINTS
 
 
+@functools.lru_cache(maxsize=256)
 def notation_view(notation: Notation) -> dict[str, Any]:
     """What the page needs to draw and read codes: each colour's symbol and name, every key that
-    types a colour, the game's words (black and white, or bulls and cows)."""
+    types a colour, the game's words (black and white, or bulls and cows). Made once per game
+    and notation (it is the same for every answer): treat it as read-only."""
     rules, terms = notation.rules, notation.terms
     colors = []
     for color in range(rules.colors):
