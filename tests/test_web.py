@@ -246,7 +246,9 @@ def test_keys_work_before_any_click_and_a_whole_game_is_won_by_taps(server, brow
             guess = str(space.code(knuth.choose(state)))
             for symbol in guess:
                 t.tap(f"#palette button:nth-child({int(symbol)})")
-            shown = t.js(f"[...document.querySelectorAll('#row-{row} .peg')].map(p => p.textContent).join('')")  # noqa: E501
+            shown = t.js(
+                f"[...document.querySelectorAll('#row-{row} .peg')].map(p => p.textContent).join('')"
+            )
             assert shown == guess
             t.tap("#submit")
             black, white = last_reply(t, row)

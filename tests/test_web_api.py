@@ -544,3 +544,42 @@ def test_mastermind_web_says_when_it_is_reachable_from_the_network_and_refuses_a
         proc.terminate()
         proc.wait(10)
     assert proc.returncode == 0
+
+
+def web_command(monkeypatch, tmp_path, *args):
+    """``mastermind web ARGS`` through the command line, the server not started: (exit code, stderr,
+    what it would have served with)."""
+    from click.testing import CliRunner
+
+    from mastermind.cli import cli
+
+    served = []
+    monkeypatch.setattr("mastermind.web.server.serve", lambda *a: served.append(a))
+    monkeypatch.setenv("MASTERMIND_DB", str(tmp_path / "h.sqlite3"))
+    result = CliRunner().invoke(cli, ["web", *args])
+    return result.exit_code, result.stderr, (served[0] if served else None)
+
+
+@pytest.mark.parametrize("args, why", [
+    (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
+    (["--blank", "--no-repeats"], "the blank needs repeats"),
+    (["--preset", "chess"], "unknown preset 'chess'"),
+    (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
+    (["--pegs", "8", "--colors", "12"], "this server plays games of at most 60,000 codes"),
+    (["--limit", "rate=0"], "limit rate must be more than 0, not 0"),
+    (["--limit", "rate"], "unknown limit 'rate'"),
+])  # fmt: skip
+def test_bad_options_of_mastermind_web_are_one_line_and_exit_2(monkeypatch, tmp_path, args, why):
+    code, err, served = web_command(monkeypatch, tmp_path, *args)
+    assert code == 2 and served is None
+    assert err.startswith("mastermind: error: ") and why in err and err.count("\n") == 1, err
+
+
+def test_the_game_options_of_mastermind_web_are_what_a_new_visitor_plays(monkeypatch, tmp_path):
+    code, _, served = web_command(monkeypatch, tmp_path, "--preset", "super-blank", "--notation", "letters",
+                                  "--limit", "open_games=3", "--port", "0")  # fmt: skip
+    host, port, store, limits, defaults = served
+    assert code == 0 and (host, port, limits.open_games) == ("127.0.0.1", 0, 3)
+    assert defaults.rules == Rules(pegs=5, colors=9, blank=True) and defaults.notation == "letters"
+    code, _, served = web_command(monkeypatch, tmp_path)
+    assert served[4].rules == CLASSIC and served[3] == Limits()

@@ -54,6 +54,10 @@ def web(rules, host: str, port: int, db: str | None, limits: tuple[str, ...]) ->
     if rules_given():
         defaults.with_rules(rules)
     defaults.check()  # bad options: said here, before the server starts
+    rules = defaults.rules
+    if rules.size > chosen.max_codes:
+        fail(f"this server plays games of at most {chosen.max_codes:,} codes; {rules.describe()} make "
+             f"{rules.size:,} (--limit max_codes=N allows more)")  # fmt: skip
     store = open_store(db)
     try:
         serve(host, port, store, chosen, defaults)

@@ -243,7 +243,12 @@ def engine(live: LiveGame) -> Game:
 
 @routes.get("/api/games/{id}")
 async def get_game(request: web.Request) -> web.Response:
-    return ok(view(live_game(request)))
+    state, live = state_of(request), live_game(request)
+    if live.mode == "solve":  # read back after a stop between a reply and the computer's next guess
+        async with live.lock:
+            await computer_guesses(state, live)
+            state.games.save(live)
+    return ok(view(live))
 
 
 @routes.post("/api/games/{id}/guesses")

@@ -1,8 +1,9 @@
 """The server: one aiohttp application for every visitor, its middlewares, and :func:`serve`.
 
-Why aiohttp: it was a dependency already (textual-serve's server), it is one package with its own
-HTTP server (no ASGI server beside it), its test client runs the whole application in the test's
-process, and static files, cookies, body limits and graceful shutdown are built in.
+Why aiohttp: it was a dependency already (of the terminal page this server replaced), it is one
+package with its own HTTP server (no ASGI server beside it), its test client runs the whole
+application in the test's process, and static files, cookies, body limits and graceful shutdown
+are built in (docs/web.md says more).
 
 Every request goes through, in order:
 
