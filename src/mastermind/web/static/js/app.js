@@ -471,7 +471,13 @@ function drawBoard(v, g, n, x) {
     items.push(li);
   }
   board.replaceChildren(...items);
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) {  // the row being played in view, by scrolling the board alone (never the page)
+    const top = current.offsetTop;
+    const bottom = top + current.offsetHeight;
+    if (top < board.scrollTop || bottom > board.scrollTop + board.clientHeight) {
+      board.scrollTop = Math.max(0, top - (board.clientHeight - current.offsetHeight) / 2);
+    }
+  }
 }
 
 function pegs(v) {

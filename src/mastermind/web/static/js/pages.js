@@ -36,7 +36,7 @@ export async function showHistory() {
       el("td", { text: when(g.started) }),
       el("td", { text: { break: "you break", solve: "computer breaks", match: "match" }[g.mode] || g.mode }),
       el("td", { text: rulesText(g.rules) }),
-      el("td", { text: String(g.guesses) }),
+      el("td", { text: `${g.guesses} ${g.guesses === 1 ? "guess" : "guesses"}` }),
       el("td", { text: result }),
       el("td", {}, el("button", { type: "button", class: "history-open", on: { click: () => openGame(g.id) },
         text: g.finished ? "View" : "Resume", "aria-label": `${g.finished ? "View" : "Resume"} game ${g.id}` })));
