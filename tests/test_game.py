@@ -405,26 +405,6 @@ def test_a_finished_match_cannot_be_undone():
         match.undo()
 
 
-def test_a_game_says_who_it_waits_for():
-    """The person's guess while they break the code; the computer's guess and then the person's
-    reply while it breaks theirs; a reply again when the replies contradict each other."""
-    game = Game.breaking(SMALL, seed=3)
-    assert game.waiting_for == "guess"
-    game.guess(game.secret)
-    assert game.waiting_for is None
-    solving = Game.solving(CLASSIC)
-    assert solving.waiting_for == "computer"
-    solving.guess(solving.proposal())
-    assert solving.waiting_for == "reply"
-    solving.reply("0,0")
-    solving.guess(solving.proposal())
-    solving.reply("0,0")  # 1122 and 3344 both missing every colour leaves only 5s and 6s
-    assert solving.waiting_for == "computer"
-    solving.guess("5566")
-    solving.reply("0,0")  # no colour at all: a contradiction, for the person to fix
-    assert solving.problem is not None and solving.waiting_for == "reply"
-
-
 def test_the_end_of_a_game_in_words():
     won = Game.breaking(SMALL, seed=3)
     won.guess(won.secret)
@@ -439,3 +419,52 @@ def test_the_end_of_a_game_in_words():
     assert len(found.moves) > 1 and found.summary() == f"Found it: 444 in {len(found.moves)} guesses."
     with pytest.raises(GameError, match="not over"):
         Game.breaking(SMALL).summary()
+
+
+def test_waiting_for_says_whose_turn_it_is_through_a_game_the_computer_breaks():
+    game = Game.solving(CLASSIC, "knuth")
+    assert game.waiting_for == "computer"
+    game.guess(game.proposal())
+    assert game.waiting_for == "reply" and game.notation.format_code(game.pending) == "1122"
+    game.reply("0,0")
+    assert game.waiting_for == "computer"
+    game.guess("1111")  # answered wrongly: 1 was ruled out by the first reply
+    game.reply("1,0")
+    assert game.waiting_for == "fix" and game.problem is not None and game.problem.rows == (0, 1)
+    game.fix(2, "0,0")
+    assert game.waiting_for == "computer"
+    game.guess(game.proposal())
+    game.reply("4,0")
+    assert (game.waiting_for, game.outcome) == (None, "won")
+    person = Game.breaking(CLASSIC, seed=1)
+    assert person.waiting_for == "guess"
+    person.guess(person.secret)
+    assert person.waiting_for is None
+
+
+def test_expect_says_whose_turn_it_is_instead_of_playing_out_of_turn():
+    game = Game.solving(CLASSIC, "knuth")
+    with pytest.raises(GameError, match="it is the computer's turn to guess"):
+        game.expect("guess")
+    game.guess(game.proposal())
+    game.expect("reply")
+    with pytest.raises(GameError, match="guess 1 is waiting for its reply"):
+        game.expect("guess")
+    game.reply("1,0")
+    game.guess("3456")
+    game.reply("0,0")  # then the secret has only 1s and 2s: 1122 would get more than 1,0
+    with pytest.raises(GameError, match="the replies contradict each other"):
+        game.expect("reply")
+    game.undo()
+    game.guess("1111")
+    game.reply("4,0")
+    with pytest.raises(GameError, match=r"the game is over \(won\)"):
+        game.expect("reply")
+
+
+def test_a_finished_game_cannot_be_given_up():
+    game = Game.breaking(CLASSIC, seed=5)
+    game.guess(game.secret)
+    with pytest.raises(GameError, match=r"the game is over \(won\)"):
+        game.give_up()
+    assert game.outcome == "won"

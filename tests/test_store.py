@@ -1,5 +1,6 @@
 """The history store (mastermind.history.store): migrations, saving move by move, and unusable databases."""
 
+import json
 import sqlite3
 
 import pytest
@@ -15,15 +16,17 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
     path = tmp_path / "h.sqlite3"
     path.touch()  # an empty file is an SQLite database of user_version 0
     with Store(path) as store:
-        assert store.version == SCHEMA_VERSION == 2
+        assert store.version == SCHEMA_VERSION == 3
         assert store.games() == []
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     columns = [r[1] for r in db.execute("PRAGMA table_info(games)")]
-    assert columns == ["id", "kind", "started", "updated", "rules", "finished", "outcome", "record"]
+    assert columns == [
+        "id", "kind", "started", "updated", "rules", "finished", "outcome", "record", "visitor",
+    ]  # fmt: skip
     db.close()
     with Store(path) as store:  # opening again migrates nothing and keeps the version
-        assert store.version == 2
+        assert store.version == 3
 
 
 def test_a_game_is_saved_move_by_move_and_read_back_the_same(tmp_path):
@@ -122,3 +125,52 @@ def test_ids_beyond_sqlite_integers_and_empty_paths_are_store_errors(tmp_path):
         Store("")
     with pytest.raises(StoreError, match="is a directory, not a file"):
         Store(tmp_path)
+
+
+def test_a_version_2_history_gains_the_visitor_column_and_its_games_stay_local(tmp_path):
+    """A history written before the web server had visitors: its games are the local ones."""
+    from mastermind.history.store import MIGRATIONS
+
+    path = tmp_path / "h.sqlite3"
+    db = sqlite3.connect(path)
+    for steps in MIGRATIONS[:2]:
+        for statement in steps:
+            db.execute(statement)
+    game = Game.breaking(Rules(), seed=3)
+    game.guess("1122")
+    db.execute(
+        "INSERT INTO games (kind, started, updated, rules, finished, outcome, record) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ("play", "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", "{}", 0, "playing",
+         json.dumps(game.record())),
+    )  # fmt: skip
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        assert store.version == 3
+        [old] = store.games()
+        assert old.record == game.record() and store.get(old.id).id == old.id
+        assert store.games(visitor="v1") == [] and store.visitor_settings("v1") is None
+
+
+def test_each_visitor_sees_only_its_own_games_and_the_local_history_none_of_them(tmp_path):
+    with Store(tmp_path / "h.sqlite3") as store:
+        local = store.add(Game.breaking(Rules(), seed=1).record())
+        a = store.add(Game.breaking(Rules(), seed=2).record(), visitor="a")
+        b = store.add(Game.solving(Rules(), "knuth").record(), visitor="b")
+        assert [g.id for g in store.games()] == [local]
+        assert [g.id for g in store.games(visitor="a")] == [a]
+        assert [g.id for g in store.games("guess", visitor="b")] == [b]
+        assert store.latest_unfinished("play", visitor="a").id == a
+        assert store.latest_unfinished("play").id == local
+        assert [g.id for g in store.unfinished("b")] == [b]
+        for game_id, visitor in ((a, None), (a, "b"), (local, "a")):
+            with pytest.raises(StoreError, match=f"there is no game {game_id} in the history"):
+                store.get(game_id, visitor)
+        assert not store.delete(b, "a") and store.delete(b, "b")
+        assert store.games(visitor="b") == []
+        assert store.add(Game.breaking(Rules(), seed=4).record(), visitor="b") == b + 1  # ids are not reused
+        store.save_visitor("a", {"mode": "guess"})
+        store.save_visitor("a", {"mode": "match"})
+        assert store.visitor_settings("a") == {"mode": "match"} and store.visitor_settings("b") is None

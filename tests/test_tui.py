@@ -706,25 +706,11 @@ def test_tui_takes_the_game_options_for_this_run_and_saves_none(monkeypatch, pri
     (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
     (["--pegs", "8", "--colors", "12"], "knuth cannot play 8 pegs, 12 colours"),  # the remembered mode
 ])  # fmt: skip
-@pytest.mark.parametrize("command", ["tui", "web"])
-def test_bad_game_options_are_one_line_and_exit_2(monkeypatch, private_settings, command, args, why):
+def test_bad_game_options_are_one_line_and_exit_2(monkeypatch, private_settings, args, why):
     configure(private_settings, mode="guess")
-    monkeypatch.setattr("mastermind.tui.web.serve", lambda *a: pytest.fail("served"))
-    code, err, app = launched(monkeypatch, command, *args)
+    code, err, app = launched(monkeypatch, "tui", *args)
     assert code == 2 and app is None
     assert err.startswith("mastermind: error: ") and why in err and err.count("\n") == 1, err
-
-
-def test_web_gives_each_tab_the_game_options(monkeypatch):
-    served = []
-    monkeypatch.setattr("mastermind.tui.web.serve", lambda host, port, args: served.append(args))
-    launched(monkeypatch, "web", "--preset", "super-blank", "--notation", "letters")
-    launched(monkeypatch, "web")
-    blank = ["--pegs", "5", "--colors", "8", "--max-guesses", "10", "--blank"]
-    assert served == [[*blank, "--notation", "letters"], []]
-    from mastermind.tui.web import app_command
-
-    assert app_command(served[0])[-10:] == ["tui", *served[0]]
 
 
 @driven

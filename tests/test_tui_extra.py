@@ -1,15 +1,17 @@
-"""Without the optional tui extra, mastermind tui and mastermind web say how to get it."""
+"""Without an optional extra, mastermind tui (textual) and mastermind web (aiohttp) say how to get
+it."""
 
+import os
 import subprocess
 import sys
 
 import pytest
 
-WITHOUT_TEXTUAL = (
+BLOCKED = (
     "import sys\n"
     "class Block:\n"
     "    def find_spec(self, name, path=None, target=None):\n"
-    "        if name.split('.')[0] in ('textual', 'textual_serve'):\n"
+    "        if name.split('.')[0] in {blocked!r}:\n"
     "            raise ModuleNotFoundError(name)\n"
     "sys.meta_path.insert(0, Block())\n"
     "from mastermind.cli import main\n"
@@ -18,19 +20,23 @@ WITHOUT_TEXTUAL = (
 )
 
 
-@pytest.mark.parametrize("command", ["tui", "web"])
-def test_without_the_extra_one_line_says_how_to_install_it(command):
+@pytest.mark.parametrize("command, blocked, extra", [
+    ("tui", ("textual",), "tui"),
+    ("web", ("aiohttp",), "web"),
+])  # fmt: skip
+def test_without_the_extra_one_line_says_how_to_install_it(command, blocked, extra, tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-c", WITHOUT_TEXTUAL, command], capture_output=True, text=True, check=False
-    )
+        [sys.executable, "-c", BLOCKED.format(blocked=blocked), command],
+        capture_output=True, text=True, check=False, env={**os.environ, "MASTERMIND_DB": str(tmp_path / "h")},
+    )  # fmt: skip
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1, proc.stderr
-    assert "pip install 'mastermind-lab[tui]'" in proc.stderr
+    assert f"pip install 'mastermind-lab[{extra}]'" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
-def test_web_on_a_port_already_taken_is_one_line_and_exit_2():
-    pytest.importorskip("textual_serve", reason="the tui extra (textual-serve) is not installed")
+def test_web_on_a_port_already_taken_is_one_line_and_exit_2(tmp_path):
+    pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
     import socket
 
     with socket.socket() as taken:
@@ -40,6 +46,7 @@ def test_web_on_a_port_already_taken_is_one_line_and_exit_2():
         proc = subprocess.run(
             [sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)],
             capture_output=True, text=True, timeout=60, check=False,
+            env={**os.environ, "MASTERMIND_DB": str(tmp_path / "h.sqlite3")},
         )  # fmt: skip
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"mastermind: error: cannot serve on 127.0.0.1:{port}")

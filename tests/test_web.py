@@ -1,8 +1,10 @@
-"""mastermind web: the app served to browsers, one process per tab, none left behind.
+"""mastermind web's page in headless Chromium, driven over the DevTools protocol (a small client on
+the ``websockets`` package) as a person uses it: at 1280x800 with a mouse and at 390x844 as a
+phone (mobile emulation, taps), keys before any click, a whole game won by taps, a game the
+computer breaks with one contradiction fixed, and no horizontal scrolling at 360 px.
 
-The browser test drives headless Chromium over the DevTools protocol (a small client on the
-``websockets`` package); it is skipped, saying why, where no Chromium is installed. On Debian:
-``apt-get install chromium`` (.ci/run does it when it can).
+Skipped, saying why, where no Chromium is installed (Debian: ``apt-get install chromium``; .ci/run
+does it when it can). ``MASTERMIND_WEB_SHOT=DIR`` keeps a screenshot of each test in DIR.
 """
 
 from __future__ import annotations
@@ -23,12 +25,16 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("textual_serve", reason="the tui extra (textual-serve) is not installed")
+pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
 websockets_sync = pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
 
-from mastermind.history.store import Store  # noqa: E402
+from mastermind import CodeSpace, Notation, Rules, SolverState, score  # noqa: E402
+from mastermind.strategies import make_strategy  # noqa: E402
 
-APP_MARK = "mastermind.cli tui"
+pytestmark = pytest.mark.slow
+
+DESKTOP = {"width": 1280, "height": 800, "mobile": False}
+PHONE = {"width": 390, "height": 844, "mobile": True}
 
 
 def free_port() -> int:
@@ -37,23 +43,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def app_processes() -> dict[int, str]:
-    """Every running process of the app (pid: state), from /proc."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if APP_MARK in cmdline and state != "Z":
-            found[int(entry.name)] = state
-    return found
-
-
-def wait_for(condition, timeout: float, step: float = 0.1):
+def wait_for(condition, timeout: float, step: float = 0.05):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
@@ -61,123 +51,6 @@ def wait_for(condition, timeout: float, step: float = 0.1):
             return value
         time.sleep(step)
     return condition()
-
-
-@contextlib.contextmanager
-def web_server(tmp_path, *options: str):
-    """``mastermind web`` on a free local port (or as OPTIONS say); yields its address; stopped with
-    Ctrl+C (SIGINT)."""
-    if not options:
-        options = ("--port", str(free_port()))
-    env = {**os.environ, "MASTERMIND_CONFIG": str(tmp_path / "tui.json")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind.cli", "web", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        printed = re.search(r"http://[^:/]+:(\d+)", line)
-        assert printed, line
-        port = int(printed.group(1))
-
-        def listening() -> bool:
-            with socket.socket() as s:
-                return s.connect_ex(("127.0.0.1", port)) == 0
-
-        assert wait_for(listening, 10, 0.05)
-        yield f"127.0.0.1:{port}", proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-
-def open_tab(address: str):
-    """What a browser tab does: a websocket to the server, which starts the tab's app."""
-    return websockets_sync.connect(f"ws://{address}/ws?width=80&height=24")
-
-
-def before(pids: set[int]) -> set[int]:
-    return set(app_processes()) - pids
-
-
-def test_an_app_process_per_tab_ended_when_the_tab_goes_and_none_left_after_the_server(tmp_path):
-    already = set(app_processes())
-    with web_server(tmp_path) as (address, server), contextlib.ExitStack() as tabs:
-        page = urllib.request.urlopen(f"http://{address}/", timeout=10).read().decode()
-        assert "fonts.googleapis" not in page and "https://" not in page  # nothing from outside
-        font = re.search(r'href="([^"]+RobotoMono-VariableFont_wght.ttf)"', page)
-        assert font and urllib.request.urlopen(f"http://{address}{font.group(1)}", timeout=10).status == 200
-
-        first = tabs.enter_context(open_tab(address))
-        app = wait_for(lambda: before(already), 20)
-        assert len(app) == 1
-        [pid] = app
-        assert os.getpgid(pid) == pid  # a process group of its own, not the server's
-        assert Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0] == sys.executable.encode()
-        first.socket.close()  # the tab goes away abruptly: no goodbye
-        assert wait_for(lambda: pid not in app_processes(), 15), "the app outlived its tab"
-
-        tabs.enter_context(open_tab(address))
-        tabs.enter_context(open_tab(address))
-        apps = wait_for(lambda: len(before(already)) == 2 and before(already), 20)
-        assert apps and len(apps) == 2  # each tab its own app
-        server.send_signal(signal.SIGINT)
-        assert server.wait(15) == 0
-        assert wait_for(lambda: not before(already), 10), f"left running: {before(already)}"
-
-
-def test_each_tab_plays_the_game_the_server_was_given(tmp_path):
-    already = set(app_processes())
-    port = str(free_port())
-    with web_server(tmp_path, "--port", port, "--preset", "super-blank") as (address, _), open_tab(address):
-        [pid] = wait_for(lambda: before(already), 20)
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
-        assert argv[-8:] == ["tui", "--pegs", "5", "--colors", "8", "--max-guesses", "10", "--blank"]
-
-
-def test_the_page_is_addressed_as_the_browser_reached_it_and_port_0_prints_the_port_bound(tmp_path):
-    """Served on every address (0.0.0.0), the page names no 0.0.0.0: a browser on another machine
-    loads the script, the fonts and the websocket from the host it asked; port 0 prints the real port."""
-    with web_server(tmp_path, "--host", "0.0.0.0", "--port", "0") as (address, server):
-        port = int(address.rsplit(":", 1)[1])
-        assert port != 0
-        request = urllib.request.Request(f"http://{address}/", headers={"Host": f"mastermind.example:{port}"})
-        page = urllib.request.urlopen(request, timeout=10).read().decode()
-        assert "0.0.0.0" not in page and "127.0.0.1" not in page
-        assert f'data-session-websocket-url="ws://mastermind.example:{port}/ws"' in page
-        script = re.search(r'<script src="([^"]+)"', page)
-        assert script and script.group(1).startswith("/static/")  # from the page's own host
-        assert urllib.request.urlopen(f"http://{address}{script.group(1)}", timeout=10).status == 200
-
-
-def test_the_app_exits_when_its_input_closes(tmp_path):
-    """Even a server killed outright leaves no app behind: the app ends when its pipe closes."""
-    from mastermind.tui.web import AppProcess
-
-    env = {**os.environ, "MASTERMIND_CONFIG": str(tmp_path / "tui.json")}
-    env.update(AppProcess(["x"], write_bytes=None, write_str=None, close=None,  # type: ignore[arg-type]
-                          download_manager=None)._build_environment(80, 24))  # type: ignore[arg-type]  # fmt: skip
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind.cli", "tui"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-    )  # fmt: skip
-    assert proc.stdout is not None and proc.stdin is not None
-    assert proc.stdout.readline() == b"__GANGLION__\n"
-    proc.stdin.close()
-    try:
-        assert proc.wait(15) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-
-
-# --- the page in headless Chromium, over the DevTools protocol ------------------------------------------
 
 
 def chromium() -> str | None:
@@ -188,12 +61,78 @@ def chromium() -> str | None:
     return None
 
 
-class DevTools:
-    """The least of the Chrome DevTools protocol: commands to one page, answers matched by id."""
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``mastermind web`` on a free local port over a fresh history, as a person starts it."""
+    tmp = tmp_path_factory.mktemp("web")
+    env = {**os.environ, "MASTERMIND_DB": str(tmp / "h.sqlite3")}
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert re.match(r"Serving Mastermind on http://127\.0\.0\.1:\d+", line), line
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            assert proc.wait(10) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
 
-    def __init__(self, ws) -> None:
-        self.ws = ws
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless Chromium with its DevTools port; yields the port."""
+    path = chromium()
+    if path is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium); the browser tests need it")
+    port = free_port()
+    profile = tmp_path_factory.mktemp("chromium")
+    proc = subprocess.Popen(
+        [path, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
+         f"--remote-debugging-port={port}", f"--user-data-dir={profile}", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+
+        def listening():
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=2) as r:
+                    return json.load(r)
+            except OSError:
+                return None
+
+        assert wait_for(listening, 30, 0.2), "Chromium did not open its DevTools port"
+        yield port
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+class Tab:
+    """One browser tab (its own cookies: a new visitor), driven over the DevTools protocol."""
+
+    def __init__(self, port: int, size: dict) -> None:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/json/new?about:blank", method="PUT")
+        with urllib.request.urlopen(request, timeout=10) as r:
+            target = json.load(r)
+        self.id = target["id"]
+        self.port = port
+        self.stack = contextlib.ExitStack()
+        self.ws = self.stack.enter_context(
+            websockets_sync.connect(target["webSocketDebuggerUrl"], max_size=None)
+        )
         self.next_id = 0
+        self.size = size
+        self("Page.enable")
+        self("Network.enable")
+        self("Network.clearBrowserCookies")
+        self("Emulation.setDeviceMetricsOverride", width=size["width"], height=size["height"],
+             deviceScaleFactor=1, mobile=size["mobile"])  # fmt: skip
+        self("Emulation.setTouchEmulationEnabled", enabled=size["mobile"], maxTouchPoints=5)
 
     def __call__(self, method: str, **params):
         self.next_id += 1
@@ -205,87 +144,210 @@ class DevTools:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message["result"]
 
-    def evaluate(self, expression: str):
+    def close(self) -> None:
+        self.stack.close()
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/close/{self.id}", timeout=5).close()
+
+    def js(self, expression: str):
         result = self("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(result["exceptionDetails"])
         return result["result"].get("value")
 
+    def open(self, url: str) -> None:
+        self("Page.navigate", url=url)
+        assert wait_for(lambda: self.js("document.body && document.body.dataset.ready === 'true'"), 30)
+        self.settle()
+
+    def settle(self) -> None:
+        """Wait until the page has no request in flight (the board is drawn)."""
+        wait_for(lambda: self.js("!document.body.classList.contains('busy')"), 30)
+        time.sleep(0.05)
+        wait_for(lambda: self.js("!document.body.classList.contains('busy')"), 30)
+
     def key(self, key: str) -> None:
-        """One key press as a person types it: keyDown with the text, keyUp."""
-        code, text = (13, "\r") if key == "Enter" else (ord(key.upper()), key)
+        """One key press as a person types it: keyDown with its text, keyUp."""
+        codes = {"Enter": (13, "\r"), "Backspace": (8, "")}
+        code, text = codes[key] if key in codes else (ord(key.upper()), key)
         common = {"key": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code}
         self("Input.dispatchKeyEvent", type="keyDown", text=text, **common)
         self("Input.dispatchKeyEvent", type="keyUp", **common)
 
+    def tap(self, selector: str) -> None:
+        """A tap (phone) or a click (desktop) at the middle of the element ``selector``."""
+        box = self.js(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+            if (!e) return null; e.scrollIntoView({{block: 'nearest'}}); const r = e.getBoundingClientRect();
+            return [r.x + r.width / 2, r.y + r.height / 2]; }})()""")
+        assert box, f"nothing to tap at {selector}"
+        x, y = box
+        if self.size["mobile"]:  # a finger: touch events, from which the page gets its click
+            self("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
+            self("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+        else:
+            for kind in ("mousePressed", "mouseReleased"):
+                self("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+        self.settle()
 
-#: Put before the page's scripts: keeps the text of every frame the server sends to the terminal.
-RECORDER = """
-window.__screen = [];
-const Native = window.WebSocket;
-window.WebSocket = function (...args) {
-  const ws = new Native(...args);
-  ws.binaryType = "arraybuffer";
-  const decoder = new TextDecoder();
-  ws.addEventListener("message", (e) => {
-    window.__screen.push(typeof e.data === "string" ? e.data : decoder.decode(e.data, {stream: true}));
-  });
-  return ws;
-};
-window.WebSocket.prototype = Native.prototype;
-Object.assign(window.WebSocket, {OPEN: 1, CLOSED: 3, CONNECTING: 0, CLOSING: 2});
-"""
+    def text(self, selector: str) -> str:
+        return self.js(f"document.querySelector({json.dumps(selector)})?.textContent ?? ''")
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+    def overflow(self) -> int:
+        """How far the page scrolls sideways (0: not at all)."""
+        return max(0, self.js("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+    def shot(self, name: str) -> None:
+        """Keep a screenshot when MASTERMIND_WEB_SHOT names a folder."""
+        folder = os.environ.get("MASTERMIND_WEB_SHOT")
+        if not folder:
+            return
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        data = self("Page.captureScreenshot", format="png", captureBeyondViewport=False)["data"]
+        Path(folder, f"{name}-{self.size['width']}x{self.size['height']}.png").write_bytes(
+            base64.b64decode(data)
+        )
 
 
-@pytest.mark.slow
-def test_a_guess_played_in_headless_chromium(tmp_path):
-    browser = chromium()
-    if browser is None:
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium); the browser test needs it")
-    with web_server(tmp_path) as (address, server), contextlib.ExitStack() as stack:
-        debug_port = free_port()
-        profile = tmp_path / "chromium"
-        proc = subprocess.Popen(
-            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--disable-dev-shm-usage", f"--remote-debugging-port={debug_port}", f"--user-data-dir={profile}",
-             "--window-size=1100,700", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
-        try:
+@contextlib.contextmanager
+def tab(browser: int, size: dict):
+    t = Tab(browser, size)
+    try:
+        yield t
+    finally:
+        t.close()
 
-            def page_target():
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{debug_port}/json/list", timeout=2) as r:
-                        pages = [t for t in json.load(r) if t.get("type") == "page"]
-                except OSError:
-                    return None
-                return pages[0]["webSocketDebuggerUrl"] if pages else None
 
-            target = wait_for(page_target, 30, 0.2)
-            assert target, "Chromium did not open its DevTools port"
-            tab = DevTools(stack.enter_context(websockets_sync.connect(target, max_size=None)))
-            tab("Page.enable")
-            tab("Page.addScriptToEvaluateOnNewDocument", source=RECORDER)
-            tab("Page.navigate", url=f"http://{address}/")
+def last_reply(t: Tab, row: int) -> tuple[int, int]:
+    label = t.js(f"document.querySelector('#row-{row} .keys').getAttribute('aria-label')")
+    black, white = re.match(r"(\d+) \w+, (\d+) \w+", label).groups()
+    return int(black), int(white)
 
-            def screen() -> str:
-                return ANSI.sub("", "".join(tab.evaluate("window.__screen || []") or []))
 
-            assert wait_for(lambda: "Guess 1 of 10" in screen(), 60, 0.25), screen()[-2000:]
-            font = tab.evaluate("document.fonts.check('16px \"Roboto Mono\"')")
-            assert font, "the bundled font did not load"
-            tab("Input.dispatchMouseEvent", type="mousePressed", x=200, y=300, button="left", clickCount=1)
-            tab("Input.dispatchMouseEvent", type="mouseReleased", x=200, y=300, button="left", clickCount=1)
-            for key in "1122":
-                tab.key(key)
-            tab.key("Enter")
-            assert wait_for(lambda: "Guess 2 of 10" in screen(), 30, 0.25), screen()[-2000:]
-            shot = tab("Page.captureScreenshot", format="png")
-            picture = Path(os.environ.get("MASTERMIND_WEB_SHOT", tmp_path / "page.png"))  # to look at
-            picture.write_bytes(base64.b64decode(shot["data"]))
-            with Store() as store:
-                games = store.games()
-            assert [m["guess"] for m in games[-1].record["moves"]] == ["1122"]
-        finally:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
+
+
+@SIZES
+def test_keys_work_before_any_click_and_a_whole_game_is_won_by_taps(server, browser, size):
+    rules = Rules()
+    knuth, state, space = make_strategy("knuth", rules), SolverState(rules), CodeSpace.of(rules)
+    with tab(browser, size) as t:
+        t.open(server)
+        assert t.text("#status") == "Guess 1 of 10"
+        for key in "1122":  # typed before anything was clicked or focused
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        assert t.text("#status") == "Guess 2 of 10"
+        state = state.add("1122", last_reply(t, 1))
+        row = 1
+        while "won" not in t.js("document.getElementById('message').className"):
+            row += 1
+            assert row <= 5, "Knuth's guesses break every classic code in 5"
+            guess = str(space.code(knuth.choose(state)))
+            for symbol in guess:
+                t.tap(f"#palette button:nth-child({int(symbol)})")
+            shown = t.js(
+                f"[...document.querySelectorAll('#row-{row} .peg')].map(p => p.textContent).join('')"
+            )
+            assert shown == guess
+            t.tap("#submit")
+            black, white = last_reply(t, row)
+            state = state.add(guess, (black, white))
+        assert t.text("#message") == f"You broke the code in {row} guesses!"
+        assert t.text("#secret-row .pegs") == guess
+        assert t.overflow() == 0
+        t.shot("won")
+        t.tap(".tab[data-section='history-section']")
+        assert wait_for(lambda: "won · " + guess in t.text("#history"), 10)
+        t.tap(".tab[data-section='stats-section']")
+        assert wait_for(lambda: "Played 1, won 1 (100%)" in t.text("#stats"), 10)
+        assert t.overflow() == 0
+        t.shot("stats")
+
+
+@SIZES
+def test_the_computer_breaks_a_code_with_one_contradiction_fixed(server, browser, size):
+    secret = Notation(Rules()).parse_code("3456").colors
+    with tab(browser, size) as t:
+        t.open(server)
+        t.tap(".tab[data-section='settings-section']")
+        assert wait_for(lambda: t.js("!!document.querySelector('#settings select[name=mode]')"), 10)
+        t.js("document.querySelector('#settings select[name=mode]').value = 'solve'")
+        t.tap("#settings button[type=submit]")
+        assert wait_for(lambda: t.text("#status") == "Reply to guess 1: 1122", 10), t.text("#status")
+        t.key("b")  # wrong: 1122 shares nothing with 3456
+        t.key("b")
+        assert t.text("#submit") == "Reply 2B 0W"
+        t.key("Enter")
+        t.settle()
+        for _ in range(10):
+            if not t.js("document.getElementById('problem').hidden"):
+                break
+            pending = t.text("#status").rsplit(" ", 1)[1]
+            reply = score(Notation(Rules()).parse_code(pending).colors, secret)
+            for _ in range(reply.black):
+                t.tap("#black-plus")
+            for _ in range(reply.white):
+                t.tap("#white-plus")
+            t.tap("#submit")
+        assert not t.js("document.getElementById('problem').hidden"), "the wrong reply was never caught"
+        assert "cannot all be true" in t.text("#problem-text") and "1" in t.text("#problem-text")
+        t.shot("contradiction")
+        assert t.overflow() == 0
+        index = t.js("[...document.querySelectorAll('#corrections button')].findIndex(b => "
+                     "b.textContent.includes('row 1 → 0B 0W'))")  # fmt: skip
+        assert index >= 0, t.text("#corrections")
+        t.tap(f"#corrections button:nth-child({index + 1})")
+        assert t.text("#message") == "Row 1 is now 0 black, 0 white."
+        assert t.js("document.getElementById('problem').hidden")
+        for _ in range(10):
+            if "won" in t.js("document.getElementById('message').className"):
+                break
+            pending = t.text("#status").rsplit(" ", 1)[1]
+            reply = score(Notation(Rules()).parse_code(pending).colors, secret)
+            for _ in range(reply.black):
+                t.key("b")
+            for _ in range(reply.white):
+                t.key("w")
+            t.key("Enter")
+            t.settle()
+        assert t.text("#message").startswith("Found it: 3456 in ")
+        t.shot("found")
+        t.tap(".tab[data-section='settings-section']")
+        assert wait_for(lambda: t.js("!!document.querySelector('#settings select[name=mode]')"), 10)
+        t.js("document.querySelector('#settings select[name=mode]').value = 'break'")
+        t.tap("#settings button[type=submit]")
+
+
+def test_no_horizontal_scrolling_at_360_px_on_any_section_nor_a_large_game(server, browser):
+    narrow = {"width": 360, "height": 740, "mobile": True}
+    with tab(browser, narrow) as t:
+        t.open(server)
+        assert t.overflow() == 0
+        for section in ("history", "stats", "settings"):
+            t.tap(f".tab[data-section='{section}-section']")
+            time.sleep(0.2)
+            assert t.overflow() == 0, section
+        t.shot("settings")
+        t.js("document.querySelector('#settings select[name=preset]').value = 'super-blank'")
+        t.tap("#settings button[type=submit]")
+        assert wait_for(lambda: t.js("document.querySelectorAll('#palette button').length") == 9, 10)
+        for key in "12-45":
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        assert t.text("#status") == "Guess 2 of 10" and t.overflow() == 0
+        targets = t.js("[...document.querySelectorAll('#palette button, .controls button, .tab')]"
+                       ".filter(b => b.offsetParent !== null)"
+                       ".map(b => Math.min(b.offsetWidth, b.offsetHeight))")  # fmt: skip
+        assert min(targets) >= 44, targets  # touch targets of 44 px at least
+        t.shot("super-blank")
+        t.tap(".tab[data-section='settings-section']")
+        time.sleep(0.2)
+        t.js("document.querySelector('#settings input[name=pegs]').value = '10'")
+        t.js("document.querySelector('#settings input[name=colors]').value = '3'")
+        t.js("document.querySelector('#settings input[name=blank]').checked = false")
+        t.tap("#settings button[type=submit]")
+        assert wait_for(lambda: t.js("document.querySelectorAll('#row-1 .peg').length") == 10, 10)
+        assert t.overflow() == 0
+        t.shot("ten-pegs")

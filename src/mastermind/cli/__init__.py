@@ -61,7 +61,7 @@ def cli() -> None:
     """
 
 
-from . import explore, games, history, match, research, tui  # noqa: E402,F401 - the commands register themselves
+from . import explore, games, history, match, research, tui, web  # noqa: E402,F401 - the commands register themselves
 
 
 def main() -> None:

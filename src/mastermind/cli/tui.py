@@ -1,4 +1,4 @@
-"""tui and web: the game on a board, in the terminal or in a browser (the optional ``tui`` extra)."""
+"""tui: the game on a board in the terminal (the optional ``tui`` extra)."""
 
 from __future__ import annotations
 
@@ -70,42 +70,3 @@ def tui(rules: Rules, db: str | None, no_history: bool) -> None:
 
     app.store = None if no_history else open_store(db, "; use --no-history to play without it")
     app.run()
-
-
-def rules_args(rules: Rules) -> list[str]:
-    """The game options that name ``rules``, for each tab's ``mastermind tui``."""
-    args = ["--pegs", str(rules.pegs), "--colors", str(rules.real_colors)]
-    args += ["--max-guesses", str(rules.max_guesses)]
-    return args + ["--no-repeats"] * (not rules.repeats) + ["--blank"] * rules.blank
-
-
-@cli.command(
-    help=f"""Serve the terminal UI to web browsers: each tab its own game.
-
-    Open the address it prints. Every tab runs its own app process, ended with its process
-    group when the tab closes or the server stops (Ctrl+C). The page needs no internet.
-    {GAME_OPTIONS_HELP.replace("the app", "each tab")}
-
-    \b
-    Examples:
-      mastermind web
-      mastermind web --host 0.0.0.0 --port 8080
-      mastermind web --preset super-blank
-    """
-)
-@game_options
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
-def web(rules: Rules, host: str, port: int) -> None:
-    need("textual_serve", "the web page")
-    args: list[str] = []
-    if rules_given() or notation_style():
-        app_for(rules, history=False)  # bad options: said here, not by every tab
-        args = rules_args(rules) if rules_given() else []
-        args += ["--notation", notation_style()] if notation_style() else []
-    from ..tui.web import serve
-
-    try:
-        serve(host, port, args)
-    except OSError as err:  # the port is taken, the address is not this machine's...
-        fail(f"cannot serve on {host}:{port}: {err.strerror or err}")

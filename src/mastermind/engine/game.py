@@ -40,9 +40,8 @@ from ..strategies import Strategy, find_strategy, make_strategy
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
 
-#: Who a game waits for: a person's guess, a reply (to the guess waiting for one, or a row to fix
-#: when the replies contradict each other), or the computer's guess.
-Waiting = Literal["guess", "reply", "computer"]
+#: What a game needs next (see :attr:`Game.waiting_for`).
+GameWaiting = Literal["guess", "computer", "reply", "fix"]
 
 #: A finished game's outcome in words, for messages.
 _OUTCOME_WORDS = {"won": "the code was broken", "lost": "no guesses are left", "gave-up": "it was given up"}
@@ -179,13 +178,51 @@ class Game:
         return self.outcome != "playing"
 
     @property
-    def waiting_for(self) -> Waiting | None:
-        """What the game needs next, or None when it is over."""
+    def waiting_for(self) -> GameWaiting | None:
+        """Whose turn it is, or None once the game is over: ``"guess"`` (a person's guess),
+        ``"computer"`` (the breaking strategy's guess: :meth:`proposal`, then :meth:`guess`),
+        ``"reply"`` (the codemaker's reply to :attr:`pending`) or ``"fix"`` (the replies contradict
+        each other: :attr:`problem` says how; a row must be fixed or undone before play goes on).
+
+        >>> Game.solving(Rules(pegs=2, colors=3)).waiting_for
+        'computer'
+        >>> game = Game(Rules(pegs=2, colors=3))  # a person guesses, a person replies
+        >>> game.waiting_for
+        'guess'
+        >>> _ = game.guess("11"); game.waiting_for
+        'reply'
+        >>> _ = game.reply("1,0"); _ = game.guess("11"); _ = game.reply("0,0"); game.waiting_for
+        'fix'
+        """
         if self.over:
             return None
-        if self.pending is not None or self.problem is not None:
+        if self.pending is not None:
             return "reply"
+        if self.problem is not None:
+            return "fix"
         return "guess" if self.breaker is None else "computer"
+
+    def expect(self, turn: GameWaiting) -> None:
+        """Raise GameError, saying whose turn it is, unless the game waits for ``turn``: a front end
+        that takes a person's guess (or reply) asks first, since :meth:`guess` also plays a
+        strategy's guesses and :meth:`reply` the strategy's proposal.
+
+        >>> Game.solving(Rules()).expect("guess")
+        Traceback (most recent call last):
+        mastermind.errors.GameError: it is the computer's turn to guess
+        """
+        waiting = self.waiting_for
+        if waiting == turn:
+            return
+        if waiting is None:
+            self._check_open()
+            raise AssertionError("a game that waits for nothing is over")  # pragma: no cover
+        raise GameError({
+            "guess": f"no guess is waiting for its reply: guess {self.turn} has not been made",
+            "computer": "it is the computer's turn to guess",
+            "reply": f"guess {self.turn} is waiting for its reply",
+            "fix": "the replies contradict each other: fix a row or undo first",
+        }[waiting])  # fmt: skip
 
     def summary(self, notation: Notation | None = None) -> str:
         """How the game ended, in words, for the one who played it (codes in ``notation``).
@@ -358,6 +395,8 @@ class Game:
         return guess
 
     def give_up(self) -> None:
+        """The breaker stops; the game is over (never one that is over already: its result stands)."""
+        self._check_open()
         self.gave_up = True
         self.pending = None
 

@@ -8,6 +8,11 @@ half-written. The database runs in WAL mode with a busy timeout, so that two ses
 once. The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` holds the steps from
 each version to the next, applied in order when a store is opened.
 
+The games of the web server's visitors (``mastermind web``) share the file with the local games
+of the command line and the terminal UI: each carries its visitor (the hash of the visitor's
+session id), and every query of games reads one visitor's games, the local ones (no visitor) by
+default, so ``mastermind history`` lists only the games played on this machine.
+
 >>> import tempfile, os
 >>> from mastermind.engine.game import Game
 >>> from mastermind.core.rules import Rules
@@ -75,6 +80,35 @@ MIGRATIONS: list[list[str]] = [
             record TEXT NOT NULL
         )""",
         "CREATE INDEX runs_by_key ON runs (key, id)",
+    ],
+    [
+        # the web server's visitors: a game's visitor is NULL for the local games (command line,
+        # terminal UI); ``visitors`` keeps each visitor's settings. The table is made again so that
+        # ids are never reused (AUTOINCREMENT): the web server deletes a visitor's games that never
+        # had a move, and an id a page still holds must not come to name another game.
+        """CREATE TABLE games_v3 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            started TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            finished INTEGER NOT NULL,
+            outcome TEXT NOT NULL,
+            record TEXT NOT NULL,
+            visitor TEXT
+        )""",
+        "INSERT INTO games_v3 (id, kind, started, updated, rules, finished, outcome, record) "
+        "SELECT id, kind, started, updated, rules, finished, outcome, record FROM games",
+        "DROP TABLE games",
+        "ALTER TABLE games_v3 RENAME TO games",
+        "CREATE INDEX games_by_kind ON games (kind, finished, id)",
+        "CREATE INDEX games_by_visitor ON games (visitor, kind, finished, id)",
+        """CREATE TABLE visitors (
+            id TEXT PRIMARY KEY,
+            created TEXT NOT NULL,
+            seen TEXT NOT NULL,
+            settings TEXT NOT NULL
+        )""",
     ],
 ]
 
@@ -170,6 +204,10 @@ def write_csv(games: Iterable[StoredGame], stream: Any, moves: bool = False) -> 
             writer.writerow([g.id, g.kind, *size, game, number[game], move["guess"], black, white, *end])
             rows += 1
     return rows
+
+
+#: The columns a :class:`StoredGame` is read from, in its order.
+_GAME = "id, kind, started, updated, rules, finished, outcome, record"
 
 
 def _now() -> str:
@@ -273,14 +311,14 @@ class Store:
 
     # -- games -------------------------------------------------------------------------------------
 
-    def add(self, record: dict[str, Any]) -> int:
-        """Store a new game (or match) record; returns its id."""
+    def add(self, record: dict[str, Any], visitor: str | None = None) -> int:
+        """Store a new game (or match) record, a local one or ``visitor``'s; returns its id."""
         now = _now()
         return self._insert(
-            "INSERT INTO games (kind, started, updated, rules, finished, outcome, record) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (kind, started, updated, rules, finished, outcome, record, visitor) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (record["kind"], now, now, json.dumps(record["rules"]), int(bool(record.get("finished"))),
-             outcome_of(record), json.dumps(record)),
+             outcome_of(record), json.dumps(record), visitor),
         )  # fmt: skip
 
     def save(self, game_id: int, record: dict[str, Any]) -> None:
@@ -291,27 +329,62 @@ class Store:
              json.dumps(record), game_id),
         )  # fmt: skip
 
-    def get(self, game_id: int) -> StoredGame:
-        """Game ``game_id``; StoreError if there is none."""
+    def get(self, game_id: int, visitor: str | None = None) -> StoredGame:
+        """Game ``game_id`` if it is ``visitor``'s (by default a local game); StoreError if not."""
         if not 0 < game_id < 2**63:  # SQLite's integers
             raise StoreError(f"there is no game {game_id} in the history")
-        row = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = self._read(f"SELECT {_GAME} FROM games WHERE id = ? AND visitor IS ?", (game_id, visitor))
         if not row:
             raise StoreError(f"there is no game {game_id} in the history")
         return row[0]
 
-    def games(self, kind: str | None = None) -> list[StoredGame]:
-        """Every stored game, oldest first (only those of ``kind`` if given)."""
+    def games(self, kind: str | None = None, visitor: str | None = None) -> list[StoredGame]:
+        """Every stored game of ``visitor`` (by default the local games), oldest first; only those of
+        ``kind`` if given."""
         if kind is None:
-            return self._read("SELECT * FROM games ORDER BY id", ())
-        return self._read("SELECT * FROM games WHERE kind = ? ORDER BY id", (kind,))
+            return self._read(f"SELECT {_GAME} FROM games WHERE visitor IS ? ORDER BY id", (visitor,))
+        return self._read(f"SELECT {_GAME} FROM games WHERE visitor IS ? AND kind = ? ORDER BY id",
+                          (visitor, kind))  # fmt: skip
 
-    def latest_unfinished(self, kind: str) -> StoredGame | None:
-        """The most recently started unfinished game of ``kind``, or None."""
+    def latest_unfinished(self, kind: str, visitor: str | None = None) -> StoredGame | None:
+        """The most recently started unfinished game of ``kind`` (``visitor``'s, or a local one), or None."""
         rows = self._read(
-            "SELECT * FROM games WHERE kind = ? AND finished = 0 ORDER BY id DESC LIMIT 1", (kind,)
+            f"SELECT {_GAME} FROM games WHERE visitor IS ? AND kind = ? AND finished = 0 ORDER BY id DESC "
+            "LIMIT 1",
+            (visitor, kind),
         )
         return rows[0] if rows else None
+
+    def unfinished(self, visitor: str | None = None) -> list[StoredGame]:
+        """``visitor``'s unfinished games (by default the local ones), oldest first."""
+        return self._read(f"SELECT {_GAME} FROM games WHERE visitor IS ? AND finished = 0 ORDER BY id",
+                          (visitor,))  # fmt: skip
+
+    def delete(self, game_id: int, visitor: str | None = None) -> bool:
+        """Remove game ``game_id`` if it is ``visitor``'s (the web server drops a visitor's games
+        that never had a move); whether there was one."""
+        try:
+            with self._transaction():
+                sql = "DELETE FROM games WHERE id = ? AND visitor IS ?"
+                return self.db.execute(sql, (game_id, visitor)).rowcount > 0
+        except sqlite3.Error as err:
+            raise self._error(err) from None
+
+    # -- the web server's visitors -----------------------------------------------------------------
+
+    def visitor_settings(self, visitor: str) -> dict[str, Any] | None:
+        """The settings ``visitor`` saved, or None for a visitor this history does not know."""
+        rows = self._rows("SELECT settings FROM visitors WHERE id = ?", (visitor,))
+        return json.loads(rows[0][0]) if rows else None
+
+    def save_visitor(self, visitor: str, settings: dict[str, Any]) -> None:
+        """Keep ``visitor`` (made on its first save) with its settings."""
+        now = _now()
+        self._write(
+            "INSERT INTO visitors (id, created, seen, settings) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, settings = excluded.settings",
+            (visitor, now, now, json.dumps(settings)),
+        )
 
     # -- evaluation runs ---------------------------------------------------------------------------
 

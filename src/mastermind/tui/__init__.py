@@ -1,2 +1,2 @@
-"""The terminal UI: a Textual app over the game engine (``mastermind tui``), which
-``mastermind web`` serves to a browser. Needs the ``tui`` extra (textual, textual-serve)."""
+"""The terminal UI: a Textual app over the game engine (``mastermind tui``). Needs the ``tui``
+extra (textual); the browser's board is :mod:`mastermind.web`."""

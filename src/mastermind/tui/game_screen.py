@@ -42,8 +42,9 @@ from .keys import BoardKeys
 from .panel import Corrections, Expect, help_text, plural, score_text, secret_row, status_head, unfocusable
 from .settings import MODES, Settings
 
-#: What the person types while the game or match waits for them: a secret, a guess (a code), a reply.
-_EXPECTED: dict[str, Expect] = {"secret": "secret", "guess": "code", "reply": "reply"}
+#: What the person types while the game or match waits for them: a secret, a guess (a code), a
+#: reply (to the guess waiting for one, or to fix a row when the replies contradict each other).
+_EXPECTED: dict[str, Expect] = {"secret": "secret", "guess": "code", "reply": "reply", "fix": "reply"}
 
 #: Rows drawn from the start; past them (a generous guess limit) a row is added as it is reached,
 #: so that a limit of a thousand guesses does not build a thousand rows before the first.

@@ -1,0 +1,456 @@
+"""The JSON API: each route reads the request, calls the engine and answers what it says.
+
+No rule of play is decided here: whether a guess may be made, whose turn it is, what a reply
+means, what a contradiction is and how a row is fixed, what a match scores are the engine's
+(:class:`~mastermind.Game`, :class:`~mastermind.Match`); a refusal carries the engine's own words.
+Strategy computations (the computer's guesses, hints) run in the server's thread pool, one game's
+requests in turn (its lock), so that a slow one never holds up other visitors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from .. import PRESETS, STRATEGIES, ContradictionError, Game, GameError, Match, find_rules, find_strategy
+from ..core.records import rules_to_dict
+from ..core.text import plural
+from ..engine.match import CODEMAKERS, SCORING_RULES
+from ..errors import StoreError
+from ..history.stats import KINDS, game_stats
+from ..history.store import moves_of
+from .limits import Limits
+from .sessions import GameTable, LiveGame, Visitor, Visitors, notation_for
+from .settings import KIND_OF_MODE, MODE_OF_KIND, MODES, PALETTES, Settings, SettingsError, rules_from_json
+from .views import events_view, game_view, match_view, notation_view
+
+T = TypeVar("T")
+
+routes = web.RouteTableDef()
+
+
+class ApiError(Exception):
+    """A refusal that is not the engine's: a missing field, a game too large for this server."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class State:
+    """What the server holds: the history, the visitors, the games in memory, the limits."""
+
+    store: Any
+    visitors: Visitors
+    games: GameTable
+    limits: Limits
+    pool: Any  # the thread pool of strategy computations
+
+    async def think(self, job: Callable[[], T]) -> T:
+        """Run a strategy's computation off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, job)
+
+
+STATE: web.AppKey[State] = web.AppKey("state", State)
+VISITOR: web.RequestKey[Visitor] = web.RequestKey("visitor", Visitor)
+
+
+def state_of(request: web.Request) -> State:
+    return request.app[STATE]
+
+
+def visitor_of(request: web.Request) -> Visitor:
+    return request[VISITOR]
+
+
+async def body(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object ({} for an empty body)."""
+    raw = await request.read()  # over the body limit: 413, said by the error middleware
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    return data
+
+
+def field(data: dict[str, Any], name: str, kind: type, what: str) -> Any:
+    """``data[name]``, which must be of ``kind`` (``what`` says it in words)."""
+    if name not in data:
+        raise ApiError(400, f"{name!r} is missing: {what}")
+    value = data[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise ApiError(400, f"{name!r} must be {what}, not {json.dumps(value)[:40]}")
+    return value
+
+
+def ok(data: dict[str, Any], status: int = 200) -> web.Response:
+    return web.json_response(data, status=status)
+
+
+# -- games ---------------------------------------------------------------------------------------
+
+
+def view(live: LiveGame) -> dict[str, Any]:
+    """A game as the API writes it (its secret only once over)."""
+    notation = live.notation
+    if live.match is not None:
+        data = match_view(live.match, notation)
+    else:
+        assert live.game is not None
+        data = game_view(live.game, notation, live.mode)
+    return {"id": live.id, **data, "notation": notation_view(notation)}
+
+
+def check_size(limits: Limits, rules: Any, strategies: list[str]) -> None:
+    """A game this server plays: not too large, and the optimal strategy only where it is quick."""
+    if rules.size > limits.max_codes:
+        raise ApiError(400, f"this server plays games of at most {limits.max_codes:,} codes; "
+                            f"{rules.describe()} make {rules.size:,}")  # fmt: skip
+    if "optimal" in strategies and rules.size > limits.optimal_codes:
+        raise ApiError(400, f"this server plays the optimal strategy on games of at most "
+                            f"{limits.optimal_codes:,} codes ({rules.describe()} make {rules.size:,}): "
+                            "choose another strategy")  # fmt: skip
+
+
+async def computer_guesses(state: State, live: LiveGame) -> None:
+    """The breaking strategy's guesses, until the codemaker must reply (or fix a row)."""
+    game = live.game
+    assert game is not None
+    while game.waiting_for == "computer":
+        try:
+            guess = await state.think(game.proposal)
+        except ContradictionError:
+            return  # no code fits (a game too large to list): game.problem now says so
+        game.guess(guess)
+
+
+@routes.post("/api/games")
+async def create_game(request: web.Request) -> web.Response:
+    state, visitor = state_of(request), visitor_of(request)
+    data = await body(request)
+    settings = state.visitors.settings(visitor)
+    mode = data.get("mode", settings.mode)
+    if mode not in MODES:
+        raise ApiError(400, f"there is no mode {json.dumps(mode)[:40]}; the modes are: {', '.join(MODES)}")
+    if "rules" in data:
+        rules = rules_from_json(data["rules"])
+    elif "preset" in data:
+        rules = find_rules(field(data, "preset", str, "the name of a preset"))
+    else:
+        rules = settings.rules
+    strategy = data.get("strategy", settings.strategy)
+    if not isinstance(strategy, str):
+        raise ApiError(400, f"'strategy' must be a strategy's name, not {json.dumps(strategy)[:40]}")
+    strategy = find_strategy(strategy).name
+    style = data.get("notation", settings.notation)
+    if not isinstance(style, str):
+        raise ApiError(400, "'notation' must be a name: digits, letters or colors")
+    players = data.get("players", settings.players)
+    playing = players if mode == "match" and isinstance(players, list) else []
+    check_size(state.limits, rules, [strategy, *playing])
+    game: Game | None = None
+    match: Match | None = None
+    if mode == "match":
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ApiError(400, "'players' must be a list of two names: human or a strategy")
+        games = data.get("games", settings.games)
+        if not isinstance(games, int) or isinstance(games, bool):
+            raise ApiError(400, f"'games' must be a whole number, not {json.dumps(games)[:40]}")
+        if games > state.limits.match_games:
+            raise ApiError(400, f"a match here has at most {state.limits.match_games} games, not {games}")
+        scoring = data.get("scoring", settings.scoring)
+        codemaker = data.get("codemaker", "random")
+        if not isinstance(scoring, str) or not isinstance(codemaker, str):
+            raise ApiError(400, "'scoring' and 'codemaker' must be names")
+        try:
+            match = Match(rules, players, games, scoring, codemaker=codemaker, strategy=strategy)
+        except GameError as err:  # a match that cannot be: bad input, not a move out of turn
+            raise ApiError(400, str(err)) from None
+    elif mode == "solve":
+        game = Game.solving(rules, strategy)
+    else:
+        game = Game.breaking(rules, strategy=strategy)
+    make_room(state, visitor)
+    notation = notation_for(rules, style)
+    state.visitors.save(visitor)  # before its first game: the visitor's id outlives a restart
+    live = state.games.add(visitor.key, mode, notation, game=game, match=match)
+    async with live.lock:
+        if mode == "solve":
+            await computer_guesses(state, live)
+            state.games.save(live)
+    return ok(view(live), 201)
+
+
+def make_room(state: State, visitor: Visitor) -> None:
+    """Room for one more unfinished game: the visitor's games without a move are dropped, and
+    past :attr:`Limits.open_games` a new game is refused."""
+    limit = state.limits.open_games
+    games = state.games.open_games(visitor.key)
+    if len(games) < limit:
+        return
+    for game_id, moves in games:
+        if moves == 0 and game_id not in state.games:
+            state.store.delete(game_id, visitor.key)
+        elif moves == 0:
+            state.games.drop(game_id)
+            state.store.delete(game_id, visitor.key)
+    games = state.games.open_games(visitor.key)
+    if len(games) >= limit:
+        ids = ", ".join(str(g) for g, _ in games[:10])
+        raise ApiError(429, f"you have {plural(len(games), 'unfinished game')} (at most {limit}): finish or "
+                            f"give up one first (games {ids})")  # fmt: skip
+
+
+def live_game(request: web.Request) -> LiveGame:
+    state, visitor = state_of(request), visitor_of(request)
+    text = request.match_info["id"]
+    if not text.isdigit() or len(text) > 18:
+        raise ApiError(404, f"there is no game {text[:40]}")
+    try:
+        return state.games.get(int(text), visitor.key, state.visitors.settings(visitor).notation)
+    except StoreError:
+        raise ApiError(404, f"there is no game {int(text)}") from None
+
+
+async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str, Any]], Any]) -> web.Response:
+    """Run ``action`` on the request's game, in turn with its other requests; save; answer the game
+    and what the action adds (a move, a hint, a match's events)."""
+    state = state_of(request)
+    data = await body(request)
+    live = live_game(request)
+    async with live.lock:
+        try:
+            extra = await action(state, live, data) or {}
+        finally:
+            state.games.save(live)
+    return ok({**view(live), **extra})
+
+
+def engine(live: LiveGame) -> Game:
+    assert live.game is not None
+    return live.game
+
+
+@routes.get("/api/games/{id}")
+async def get_game(request: web.Request) -> web.Response:
+    state, live = state_of(request), live_game(request)
+    if live.mode == "solve":  # read back after a stop between a reply and the computer's next guess
+        async with live.lock:
+            await computer_guesses(state, live)
+            state.games.save(live)
+    return ok(view(live))
+
+
+@routes.post("/api/games/{id}/guesses")
+async def guess(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
+        code = field(data, "guess", str, 'a code, e.g. "1122"')
+        if live.match is not None:
+            events = live.match.guess(code)
+            moves = [e for e in events if e.kind == "move"]
+            extra = {"events": events_view(events, live.notation, live.match)}
+            if moves and moves[0].move is not None:
+                extra.update(reply_of(moves[0].move.reply))
+            return extra
+        game = engine(live)
+        game.expect("guess")
+        move = game.guess(code)
+        assert move is not None
+        return reply_of(move.reply)
+
+    return await act(request, action)
+
+
+def reply_of(reply: Any) -> dict[str, Any]:
+    return {"reply": f"{reply.black},{reply.white}", "black": reply.black, "white": reply.white}
+
+
+@routes.post("/api/games/{id}/replies")
+async def reply(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
+        text = field(data, "reply", str, 'a reply, e.g. "1,0" (black, white) or "BW"')
+        if live.match is not None:
+            return {"events": events_view(live.match.reply(text), live.notation, live.match)}
+        game = engine(live)
+        if game.secret is not None:
+            game.reply(text)  # the engine says why not: it scores this game itself
+        game.expect("reply")
+        game.reply(text)
+        await computer_guesses(state, live)
+        return None
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/fixes")
+async def fix(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> None:
+        row = field(data, "row", int, "a row number, from 1")
+        text = field(data, "reply", str, 'a reply, e.g. "1,0"')
+        if live.match is not None:
+            raise GameError("in a match a wrong reply is not fixed: the game is played again when it shows")
+        engine(live).fix(row, text)
+        await computer_guesses(state, live)
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/undo")
+async def undo(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
+        if live.match is not None:
+            return {"events": events_view(live.match.undo(), live.notation, live.match)}
+        engine(live).undo()
+        await computer_guesses(state, live)
+        return None
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/hint")
+async def hint(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
+        if live.match is not None:
+            if live.match.waiting_for != "guess":
+                raise GameError("a hint is for a person breaking a code, at their turn to guess")
+            game = live.match.current.game
+            assert game is not None
+        else:
+            game = engine(live)
+        game.expect("guess")
+        given = await state.think(game.hint)
+        return {"hint": {"strategy": given.strategy, "guess": live.notation.format_code(given.guess),
+                         "candidates": given.candidates}}  # fmt: skip
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/give-up")
+async def give_up(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
+        if live.match is not None:
+            if live.match.waiting_for != "guess":
+                raise GameError("only a person breaking a code can give up, at their turn to guess")
+            return {"events": events_view(live.match.give_up(), live.notation, live.match)}
+        engine(live).give_up()
+        return None
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/secret")
+async def secret(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
+        if live.match is None:
+            raise GameError("a secret is chosen in a match; the computer breaks a code kept in your head")
+        code = data.get("secret")
+        if code is not None and not isinstance(code, str):
+            raise ApiError(400, "'secret' must be a code, or null to reply to every guess yourself")
+        return {"events": events_view(live.match.set_secret(code), live.notation, live.match)}
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/advance")
+async def advance(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
+        match = live.match
+        if match is None:
+            raise GameError("a computer's move is asked for in a match; here the computer moves by itself")
+        return {"events": events_view(await state.think(match.advance), live.notation, match)}
+
+    return await act(request, action)
+
+
+# -- the visitor's history, statistics and settings ----------------------------------------------
+
+
+def summary(stored: Any) -> dict[str, Any]:
+    """A stored game in the history list (its secret only once over)."""
+    record = stored.record
+    entry: dict[str, Any] = {
+        "id": stored.id,
+        "mode": MODE_OF_KIND.get(stored.kind, stored.kind),
+        "started": stored.started,
+        "updated": stored.updated,
+        "rules": record["rules"],
+        "finished": stored.finished,
+        "outcome": stored.outcome,
+        "guesses": len(moves_of(record)),
+    }
+    if stored.kind == "match":
+        entry.update(players=record["players"], score=record["score"], games=record["games_planned"])
+    else:
+        entry.update(strategy=record["strategy"], secret=record["secret"] if stored.finished else None)
+    return entry
+
+
+@routes.get("/api/history")
+async def history(request: web.Request) -> web.Response:
+    state, visitor = state_of(request), visitor_of(request)
+    games = state.store.games(visitor=visitor.key) if visitor.saved else []
+    return ok({"games": [summary(g) for g in reversed(games)]})
+
+
+@routes.get("/api/stats")
+async def stats(request: web.Request) -> web.Response:
+    state, visitor = state_of(request), visitor_of(request)
+    games = state.store.games(visitor=visitor.key) if visitor.saved else []
+    return ok({MODE_OF_KIND[kind]: [s.to_dict() for s in game_stats(games, kind)] for kind in KINDS})
+
+
+def choices(limits: Limits) -> dict[str, Any]:
+    """What the settings may be: for the page's settings form."""
+    return {
+        "modes": MODES,
+        "presets": {name: rules_to_dict(r) for name, r in PRESETS.items()},
+        "strategies": [{"name": s.name, "summary": s.summary} for s in STRATEGIES],
+        "scoring": SCORING_RULES,
+        "codemakers": list(CODEMAKERS),
+        "notations": ["", "digits", "letters", "colors"],
+        "palettes": list(PALETTES),
+        "limits": {
+            "max_codes": limits.max_codes,
+            "optimal_codes": limits.optimal_codes,
+            "match_games": limits.match_games,
+        },  # fmt: skip
+    }
+
+
+@routes.get("/api/settings")
+async def get_settings(request: web.Request) -> web.Response:
+    state, visitor = state_of(request), visitor_of(request)
+    settings = state.visitors.settings(visitor)
+    return ok({"settings": settings.to_dict(), "choices": choices(state.limits)})
+
+
+@routes.put("/api/settings")
+async def put_settings(request: web.Request) -> web.Response:
+    state, visitor = state_of(request), visitor_of(request)
+    data = await body(request)
+    settings = state.visitors.settings(visitor).updated(data)
+    players = settings.players if settings.mode == "match" else []
+    check_size(state.limits, settings.rules, [settings.strategy, *players])
+    state.visitors.save(visitor, settings)
+    return ok({"settings": settings.to_dict(), "choices": choices(state.limits)})
+
+
+@routes.get("/api/games")
+async def open_games(request: web.Request) -> web.Response:
+    """The visitor's unfinished games, the latest first: the page resumes one on load."""
+    state, visitor = state_of(request), visitor_of(request)
+    games = state.store.unfinished(visitor.key) if visitor.saved else []
+    return ok({"games": [summary(g) for g in reversed(games)]})
+
+
+__all__ = ["STATE", "ApiError", "KIND_OF_MODE", "SettingsError", "Settings", "State", "routes"]

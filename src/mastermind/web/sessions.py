@@ -1,0 +1,227 @@
+"""Visitors and the games held in memory.
+
+A visitor is a random session id in a cookie (HttpOnly, SameSite=Lax). The history database keeps
+only its SHA-256 hash, so that the file alone lets nobody act as a visitor. An id the server did
+not issue (made up, or from before a restart of a server that never saved anything for it) is
+replaced by a new one.
+
+Every game is saved in the history after every change, with its visitor; the live ones are also
+held in memory (:class:`GameTable`), at most :attr:`Limits.games_in_memory` of them, and none idle
+for longer than :attr:`Limits.idle_seconds`: a game dropped from memory is read back from the
+history when it is touched again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import Game, Match, Notation
+from ..errors import NotationError
+from ..history.store import Store, moves_of
+from .limits import Limits
+from .settings import MODE_OF_KIND, Settings
+
+#: The session cookie's name.
+COOKIE = "mastermind_visitor"
+
+#: Issued ids look like this (secrets.token_urlsafe(32)); anything else is not read.
+_ID = re.compile(r"^[A-Za-z0-9_-]{43}$")
+
+
+def visitor_key(token: str) -> str:
+    """What the history keeps of a visitor's id: its hash."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Visitor:
+    """One visitor: ``key`` names them in the history; ``token`` is set when the id is new (the
+    answer then sets the cookie); ``known`` when the id was issued by this server (the rate limit
+    counts a known visitor's requests, an unknown one's by its address)."""
+
+    key: str
+    token: str | None = None
+    known: bool = True
+    saved: bool = False  # whether the history has its row
+
+
+class Visitors:
+    """The visitors this server knows: the ones it issued ids to (in memory, the most recent
+    :data:`REMEMBERED`) and the ones the history has."""
+
+    REMEMBERED = 100_000
+
+    def __init__(self, store: Store, defaults: Settings) -> None:
+        self.store = store
+        self.defaults = defaults
+        self._issued: OrderedDict[str, bool] = OrderedDict()  # key -> saved in the history
+        self._settings: OrderedDict[str, Settings] = OrderedDict()
+
+    def identify(self, cookie: str | None) -> Visitor:
+        """The visitor whose cookie this is, or a new one."""
+        if cookie and _ID.match(cookie):
+            key = visitor_key(cookie)
+            if key in self._issued:
+                self._issued.move_to_end(key)
+                return Visitor(key, saved=self._issued[key])
+            if self.store.visitor_settings(key) is not None:
+                self._remember(key, True)
+                return Visitor(key, saved=True)
+        token = secrets.token_urlsafe(32)
+        key = visitor_key(token)
+        self._remember(key, False)
+        return Visitor(key, token=token, known=False)
+
+    def _remember(self, key: str, saved: bool) -> None:
+        self._issued[key] = saved
+        self._issued.move_to_end(key)
+        while len(self._issued) > self.REMEMBERED:
+            self._issued.popitem(last=False)
+
+    def settings(self, visitor: Visitor) -> Settings:
+        """The visitor's settings, or the server's defaults."""
+        if visitor.key in self._settings:
+            return self._settings[visitor.key]
+        stored = self.store.visitor_settings(visitor.key) if visitor.saved else None
+        if stored is None:
+            return self.defaults
+        settings = Settings.stored(stored, self.defaults)
+        self._keep(visitor.key, settings)
+        return settings
+
+    def _keep(self, key: str, settings: Settings) -> None:
+        self._settings[key] = settings
+        self._settings.move_to_end(key)
+        while len(self._settings) > self.REMEMBERED:
+            self._settings.popitem(last=False)
+
+    def save(self, visitor: Visitor, settings: Settings | None = None) -> None:
+        """Keep the visitor in the history (with ``settings``, or the ones it has): done before
+        its first game is saved, so that its id still works after a restart."""
+        if settings is None and visitor.saved:
+            return
+        settings = settings or self.settings(visitor)
+        self.store.save_visitor(visitor.key, settings.to_dict())
+        visitor.saved = True
+        self._remember(visitor.key, True)
+        self._keep(visitor.key, settings)
+
+
+@dataclass
+class LiveGame:
+    """A game (or a match) held in memory, with the lock that keeps its requests in turn."""
+
+    id: int
+    visitor: str
+    mode: str
+    notation: Notation
+    game: Game | None = None
+    match: Match | None = None
+    touched: float = field(default_factory=time.monotonic)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    saved: dict[str, Any] | None = None  # the record as last saved
+
+    def record(self) -> dict[str, Any]:
+        if self.match is not None:
+            return self.match.record()
+        assert self.game is not None
+        return self.game.record()
+
+    @property
+    def finished(self) -> bool:
+        return self.match.over if self.match is not None else bool(self.game and self.game.over)
+
+
+def notation_for(rules: Any, style: str) -> Notation:
+    """The visitor's notation where it writes every colour of the game, else the game's own."""
+    try:
+        return Notation(rules, style)
+    except NotationError:
+        return Notation(rules)
+
+
+class GameTable:
+    """The games in memory, the least recently used first; each saved after every change."""
+
+    def __init__(self, store: Store, limits: Limits, clock: Any = time.monotonic) -> None:
+        self.store = store
+        self.limits = limits
+        self.clock = clock
+        self._games: OrderedDict[int, LiveGame] = OrderedDict()
+        self.loaded = 0  # games read back from the history (for the tests and the benchmark)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def __contains__(self, game_id: int) -> bool:
+        return game_id in self._games
+
+    def add(self, visitor: str, mode: str, notation: Notation, game: Game | None = None,
+            match: Match | None = None) -> LiveGame:  # fmt: skip
+        live = LiveGame(0, visitor, mode, notation, game, match, self.clock())
+        record = live.record()
+        live.id = self.store.add(record, visitor=visitor)
+        live.saved = record
+        self._hold(live)
+        return live
+
+    def get(self, game_id: int, visitor: str, style: str) -> LiveGame:
+        """Game ``game_id`` if it is ``visitor``'s, from memory or the history (StoreError if not)."""
+        live = self._games.get(game_id)
+        if live is not None and live.visitor == visitor:
+            live.touched = self.clock()
+            self._games.move_to_end(game_id)
+            return live
+        stored = self.store.get(game_id, visitor)  # another visitor's game: "there is no game N"
+        mode = MODE_OF_KIND[stored.kind]
+        if stored.kind == "match":
+            match = Match.from_record(stored.record)
+            live = LiveGame(game_id, visitor, mode, notation_for(match.rules, style), match=match)
+        else:
+            game = Game.from_record(stored.record)
+            live = LiveGame(game_id, visitor, mode, notation_for(game.rules, style), game=game)
+        live.touched = self.clock()
+        self.loaded += 1
+        self._hold(live)
+        return live
+
+    def save(self, live: LiveGame) -> None:
+        record = live.record()
+        if record != live.saved:  # a refused move changed nothing: nothing to write
+            self.store.save(live.id, record)
+            live.saved = record
+
+    def _hold(self, live: LiveGame) -> None:
+        self._games[live.id] = live
+        self._games.move_to_end(live.id)
+        self.trim()
+
+    def trim(self) -> int:
+        """Drop the games idle too long, and the least recently used past the limit (never one that
+        is being played: its lock is held); how many were dropped."""
+        now = self.clock()
+        dropped = 0
+        for game_id, live in list(self._games.items()):
+            too_many = len(self._games) > self.limits.games_in_memory
+            idle = now - live.touched > self.limits.idle_seconds
+            if not (too_many or idle):
+                break  # the rest were used more recently
+            if live.lock.locked():
+                continue
+            del self._games[game_id]
+            dropped += 1
+        return dropped
+
+    def drop(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    def open_games(self, visitor: str) -> list[tuple[int, int]]:
+        """The visitor's unfinished games as (id, moves)."""
+        return [(g.id, len(moves_of(g.record))) for g in self.store.unfinished(visitor)]

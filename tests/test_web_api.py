@@ -1,0 +1,585 @@
+"""The web server's JSON API (mastermind.web), through aiohttp's test client: every route, bad input
+answered 4xx with a JSON error in the game's words, two visitors kept apart, the secret never in an
+answer before the game is over, and the limits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+aiohttp = pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
+
+from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
+
+from mastermind import CodeSpace, Rules, SolverState, score  # noqa: E402
+from mastermind.history.store import Store  # noqa: E402
+from mastermind.strategies import make_strategy  # noqa: E402
+from mastermind.web.api import STATE  # noqa: E402
+from mastermind.web.limits import Limits  # noqa: E402
+from mastermind.web.server import make_app  # noqa: E402
+from mastermind.web.sessions import COOKIE  # noqa: E402
+
+CLASSIC = Rules()
+
+
+def serve(tmp_path, scenario, limits: Limits | None = None, visitors: int = 1) -> None:
+    """Run ``scenario(app, *clients)`` against a fresh server over a history in ``tmp_path``; each
+    client is a visitor (a browser with its own cookies)."""
+
+    limits = limits or Limits()
+    if (
+        limits.rate == Limits().rate
+    ):  # a test plays faster than a person: no rate limit unless it is the point
+        limits = replace(limits, rate=1e6, burst=10**6)
+
+    async def main() -> None:
+        with Store(tmp_path / "h.sqlite3") as store:
+            server = TestServer(make_app(store, limits))
+            clients = [TestClient(server) for _ in range(visitors)]
+            for c in clients:
+                await c.start_server()
+            try:
+                await scenario(server.app, *clients)
+            finally:
+                for c in clients:
+                    await c.close()
+
+    asyncio.run(main())
+
+
+async def call(client: TestClient, method: str, path: str, body=None, status: int = 200, **kw) -> dict:
+    """One request; its JSON answer, after checking its status."""
+    data = json.dumps(body) if body is not None and not isinstance(body, str | bytes) else body
+    response = await client.request(method, path, data=data, **kw)
+    text = await response.text()
+    assert response.status == status, (method, path, response.status, text)
+    assert response.content_type == "application/json", text
+    answer = json.loads(text)
+    if status >= 400:
+        assert set(answer) == {"error"} and answer["error"] and "Traceback" not in text
+    return answer
+
+
+class Knuth:
+    """A codebreaker outside the server: Knuth's strategy on the replies the API gives."""
+
+    def __init__(self, rules: Rules = CLASSIC) -> None:
+        self.rules = rules
+        self.strategy = make_strategy("knuth", rules)
+        self.state = SolverState(rules)
+        self.space = CodeSpace.of(rules)
+
+    def guess(self) -> str:
+        return str(self.space.code(self.strategy.choose(self.state)))
+
+    def learn(self, guess: str, reply: str) -> None:
+        self.state = self.state.add(guess, reply)
+
+
+def secret_hidden(answer: dict) -> None:
+    assert answer["secret"] is None and answer["seed"] is None
+
+
+# -- playing ----------------------------------------------------------------------------------------
+
+
+def test_a_visitor_breaks_the_computers_code_and_the_secret_shows_only_at_the_end(tmp_path):
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        assert (game["moves"], game["finished"], game["waiting_for"], game["turn"]) == ([], False, "guess", 1)
+        assert game["rules"] == {"pegs": 4, "colors": 6, "repeats": True, "max_guesses": 10, "blank": False}
+        assert [c["symbol"] for c in game["notation"]["colors"]] == list("123456")
+        assert game["notation"]["keys"]["R"] == 0 and game["notation"]["terms"]["keys"] == "BW"
+        answers = [game]
+        breaker = Knuth()
+        while True:
+            guess = breaker.guess()
+            answer = await call(client, "POST", f"/api/games/{game['id']}/guesses", {"guess": guess})
+            answers.append(answer)
+            assert answer["moves"][-1] == {"guess": guess, "reply": answer["reply"],
+                                           "black": answer["black"], "white": answer["white"]}  # fmt: skip
+            if answer["finished"]:
+                break
+            breaker.learn(guess, answer["reply"])
+            answers.append(await call(client, "GET", f"/api/games/{game['id']}"))
+            answers.append(await call(client, "GET", "/api/history"))
+            answers.append(await call(client, "GET", "/api/games"))
+        assert answer["won"] and answer["outcome"] == "won" and answer["waiting_for"] is None
+        assert answer["secret"] == guess and len(answer["moves"]) <= 5  # Knuth never needs more than 5
+        secret = answer["secret"]
+        for earlier in answers[:-1]:
+            text = json.dumps(earlier)
+            guessed = [m["guess"] for m in earlier.get("moves", [])]
+            assert secret not in text or secret in guessed, text
+            if "secret" in earlier:
+                secret_hidden(earlier)
+            for entry in earlier.get("games", []):
+                assert entry.get("secret") is None
+        again = await call(client, "GET", f"/api/games/{game['id']}")
+        assert again["secret"] == secret and isinstance(again["seed"], int)
+        [entry] = (await call(client, "GET", "/api/history"))["games"]
+        assert (entry["id"], entry["outcome"], entry["secret"]) == (game["id"], "won", secret)
+        stats = await call(client, "GET", "/api/stats")
+        [classic] = stats["break"]
+        assert (classic["played"], classic["won"], classic["distribution"]) == (
+            1,
+            1,
+            {str(len(answer["moves"])): 1},
+        )
+        assert stats["solve"] == []
+        state = app[STATE]
+        [stored] = state.store.games("play", visitor=state.games._games[game["id"]].visitor)
+        assert stored.record["secret"] == secret and state.store.games() == []  # not a local game
+
+    serve(tmp_path, scenario)
+
+
+def test_the_computer_breaks_the_visitors_code_with_one_contradiction_fixed(tmp_path):
+    secret = "3456"
+
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "solve", "strategy": "knuth"}, status=201)
+        assert (game["pending"], game["waiting_for"], game["candidates"]) == ("1122", "reply", 1296)
+        secret_hidden(game)
+        path = f"/api/games/{game['id']}"
+        answer = await call(client, "POST", f"{path}/replies", {"reply": "2,0"})  # wrong: 1122 gets 0,0
+        assert answer["candidates"] == 114 and answer["problem"] is None
+        while answer["problem"] is None:  # the right replies from now on, until they contradict row 1
+            pending = answer["pending"]
+            reply = score(CLASSIC_CODE(pending), CLASSIC_CODE(secret))
+            answer = await call(client, "POST", f"{path}/replies", {"reply": f"{reply.black},{reply.white}"})
+        problem = answer["problem"]
+        assert answer["waiting_for"] == "fix" and answer["pending"] is None and 1 in problem["rows"]
+        assert problem["message"] and problem["corrections"]
+        row_1 = [c for c in problem["corrections"] if c["row"] == 1]
+        assert "0,0" in [c["reply"] for c in row_1]  # the true reply is among the corrections offered
+        refused = await call(client, "POST", f"{path}/guesses", {"guess": "1234"}, status=409)
+        assert refused["error"] == "the replies contradict each other: fix a row or undo first"
+        answer = await call(client, "POST", f"{path}/fixes", {"row": 1, "reply": "0,0"})
+        assert answer["problem"] is None and answer["moves"][0]["reply"] == "0,0"
+        assert answer["waiting_for"] == "reply"
+        while not answer["finished"]:
+            reply = score(CLASSIC_CODE(answer["pending"]), CLASSIC_CODE(secret))
+            answer = await call(client, "POST", f"{path}/replies", {"reply": f"{reply.black},{reply.white}"})
+        assert answer["won"] and answer["moves"][-1]["guess"] == secret and answer["secret"] is None
+        stats = await call(client, "GET", "/api/stats")
+        assert [s["played"] for s in stats["solve"]] == [1]
+
+    serve(tmp_path, scenario)
+
+
+def CLASSIC_CODE(text: str):  # noqa: N802 - reads like the Code it makes
+    from mastermind import Notation
+
+    return Notation(CLASSIC).parse_code(text).colors
+
+
+def test_undo_hint_and_give_up(tmp_path):
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break", "strategy": "knuth"}, status=201)
+        path = f"/api/games/{game['id']}"
+        hinted = await call(client, "POST", f"{path}/hint")
+        assert hinted["hint"] == {"strategy": "knuth", "guess": "1122", "candidates": 1296}
+        assert hinted["hints"] == 1
+        await call(client, "POST", f"{path}/guesses", {"guess": "1122"})
+        undone = await call(client, "POST", f"{path}/undo")
+        assert undone["moves"] == [] and undone["turn"] == 1
+        refused = await call(client, "POST", f"{path}/undo", status=409)
+        assert refused["error"] == "nothing to undo"
+        given = await call(client, "POST", f"{path}/give-up")
+        assert given["outcome"] == "gave-up" and given["finished"] and given["secret"] is not None
+        refused = await call(client, "POST", f"{path}/give-up", status=409)
+        assert refused["error"] == "the game is over (gave-up)"
+        solve = await call(client, "POST", "/api/games", {"mode": "solve"}, status=201)
+        spath = f"/api/games/{solve['id']}"
+        await call(client, "POST", f"{spath}/replies", {"reply": "1,0"})
+        undone = await call(client, "POST", f"{spath}/undo")
+        assert undone["moves"] == [] and undone["pending"] == "1122"  # the same guess, to reply again
+
+    serve(tmp_path, scenario)
+
+
+def test_a_match_against_a_strategy_with_the_computers_guesses_one_by_one(tmp_path):
+    async def scenario(app, client):
+        body = {"mode": "match", "players": ["human", "knuth"], "games": 2, "scoring": "standard"}
+        match = await call(client, "POST", "/api/games", body, status=201)
+        path = f"/api/games/{match['id']}"
+        assert (match["waiting_for"], match["score"], match["round"]["maker"]) == ("secret", [0, 0], 1)
+        answer = await call(client, "POST", f"{path}/secret", {"secret": "2345"})
+        assert answer["waiting_for"] == "computer" and answer["game"]["secret"] is None
+        moves = 0
+        while answer["round"]["number"] == 1:
+            assert answer["waiting_for"] == "computer"
+            answer = await call(client, "POST", f"{path}/advance")
+            moves += sum(e["kind"] == "move" for e in answer["events"])
+            assert sum(e["kind"] == "move" for e in answer["events"]) <= 1  # one guess a request
+        [first] = answer["rounds"]
+        assert first["secret"] == "2345" and first["guesses"] == moves and first["points"] == [moves, 0]
+        assert answer["round"] == {"number": 2, "maker": 2, "breaker": 1, "replayed": 0}
+        assert answer["waiting_for"] == "computer"
+        answer = await call(client, "POST", f"{path}/advance")  # the computer draws its secret
+        assert (
+            [e["kind"] for e in answer["events"]] == ["secret"]
+            and answer["waiting_for"] == "guess"
+            and answer["game"]["secret"] is None
+        )
+        secret_hidden(answer["game"])
+        hinted = await call(client, "POST", f"{path}/hint")
+        assert hinted["hint"]["guess"] == "1122"
+        breaker = Knuth()
+        while not answer["finished"]:
+            guess = breaker.guess()
+            answer = await call(client, "POST", f"{path}/guesses", {"guess": guess})
+            if not answer["finished"]:
+                breaker.learn(guess, answer["reply"])
+                assert answer["game"]["secret"] is None and answer["seed"] is None
+        second = answer["rounds"][1]
+        assert second["outcome"] == "won" and second["points"] == [0, second["guesses"]]
+        assert answer["score"] == [moves, second["guesses"]]
+        assert answer["winner"] == (
+            None if moves == second["guesses"] else (1 if moves > second["guesses"] else 2)
+        )
+        [entry] = (await call(client, "GET", "/api/history"))["games"]
+        assert entry["mode"] == "match" and entry["score"] == answer["score"]
+
+    serve(tmp_path, scenario)
+
+
+def test_settings_are_the_visitors_and_a_new_game_follows_them(tmp_path):
+    async def scenario(app, client):
+        start = await call(client, "GET", "/api/settings")
+        assert start["settings"]["mode"] == "break" and "knuth" in [
+            s["name"] for s in start["choices"]["strategies"]
+        ]
+        saved = await call(client, "PUT", "/api/settings", {"mode": "solve", "preset": "bulls-and-cows",
+                                                           "palette": "colour-blind"})  # fmt: skip
+        assert saved["settings"]["colors"] == 10 and not saved["settings"]["repeats"]
+        game = await call(client, "POST", "/api/games", {}, status=201)
+        assert game["mode"] == "solve" and game["notation"]["terms"]["black"] == "bull"
+        assert game["pending"] == "0123"
+        again = await call(client, "GET", "/api/settings")
+        assert again["settings"]["palette"] == "colour-blind"
+
+    serve(tmp_path, scenario)
+
+
+# -- visitors -------------------------------------------------------------------------------------
+
+
+def test_two_visitors_see_only_their_own_games_history_statistics_and_settings(tmp_path):
+    async def scenario(app, alice, bob):
+        game = await call(alice, "POST", "/api/games", {"mode": "break"}, status=201)
+        await call(alice, "POST", f"/api/games/{game['id']}/guesses", {"guess": "1122"})
+        await call(alice, "PUT", "/api/settings", {"mode": "match"})
+        for path, body in (
+            (f"/api/games/{game['id']}", None),
+            (f"/api/games/{game['id']}/guesses", {"guess": "1"}),
+        ):
+            method = "GET" if body is None else "POST"
+            refused = await call(bob, method, path, body, status=404)
+            assert refused["error"] == f"there is no game {game['id']}"
+        assert (await call(bob, "GET", "/api/history"))["games"] == []
+        assert (await call(bob, "GET", "/api/stats")) == {"break": [], "solve": []}
+        assert (await call(bob, "GET", "/api/settings"))["settings"]["mode"] == "break"
+        assert [g["id"] for g in (await call(alice, "GET", "/api/history"))["games"]] == [game["id"]]
+        cookie = alice.session.cookie_jar.filter_cookies(alice.make_url("/"))[COOKIE]
+        assert cookie.value and len(cookie.value) == 43
+
+    serve(tmp_path, scenario, visitors=2)
+
+
+def test_the_cookie_is_http_only_and_same_site_lax_and_survives_a_restart(tmp_path):
+    cookies = {}
+
+    async def first(app, client):
+        response = await client.get("/api/settings")
+        header = response.headers["Set-Cookie"]
+        assert "HttpOnly" in header and "SameSite=Lax" in header and "Path=/" in header
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        await call(client, "POST", f"/api/games/{game['id']}/guesses", {"guess": "1234"})
+        cookies["id"] = game["id"]
+        cookies["value"] = client.session.cookie_jar.filter_cookies(client.make_url("/"))[COOKIE].value
+        response = await client.get("/api/settings")
+        assert "Set-Cookie" not in response.headers  # a known visitor keeps its id
+
+    async def later(app, client):  # a new server over the same history
+        client.session.cookie_jar.update_cookies({COOKIE: cookies["value"]}, client.make_url("/"))
+        game = await call(client, "GET", f"/api/games/{cookies['id']}")
+        assert [m["guess"] for m in game["moves"]] == ["1234"] and app[STATE].games.loaded == 1
+
+    async def forged(app, client):
+        client.session.cookie_jar.update_cookies({COOKIE: "x" * 43}, client.make_url("/"))
+        response = await client.get("/api/history")
+        assert COOKIE in response.cookies and response.cookies[COOKIE].value != "x" * 43
+        assert (await response.json())["games"] == []
+
+    serve(tmp_path, first)
+    serve(tmp_path, later)
+    serve(tmp_path, forged)
+
+
+# -- bad input ------------------------------------------------------------------------------------
+
+
+def test_every_bad_input_is_a_4xx_with_the_games_words(tmp_path):
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        solve = await call(client, "POST", "/api/games", {"mode": "solve"}, status=201)
+        g, s = f"/api/games/{game['id']}", f"/api/games/{solve['id']}"
+        cases = [
+            ("POST", "/api/games", "{not json", 400, "the body is not JSON"),
+            ("POST", "/api/games", "[1, 2]", 400, "the body must be a JSON object"),
+            (
+                "POST",
+                "/api/games",
+                {"mode": "chess"},
+                400,
+                'there is no mode "chess"; the modes are: break, solve, match',
+            ),
+            ("POST", "/api/games", {"rules": {"pegs": 0, "colors": 6}}, 400, "pegs must be 1 to 10, not 0"),
+            (
+                "POST",
+                "/api/games",
+                {"rules": {"pegs": "4", "colors": 6}},
+                400,
+                "pegs must be a whole number, not '4'",
+            ),
+            ("POST", "/api/games", {"rules": {"pegs": 4}}, 400, "rules need 'colors'"),
+            (
+                "POST",
+                "/api/games",
+                {"rules": {"pegs": 4, "colors": 6, "holes": 2}},
+                400,
+                "rules have no 'holes'",
+            ),
+            ("POST", "/api/games", {"preset": "chess"}, 400, "unknown preset 'chess'"),
+            ("POST", "/api/games", {"strategy": "telepathy"}, 400, "unknown strategy 'telepathy'"),
+            ("POST", "/api/games", {"rules": {"pegs": 10, "colors": 8}}, 400, "at most 60,000 codes"),
+            (
+                "POST",
+                "/api/games",
+                {"mode": "solve", "preset": "super", "strategy": "optimal"},
+                400,
+                "the optimal strategy on games of at most 3,125 codes",
+            ),
+            (
+                "POST",
+                "/api/games",
+                {"mode": "match", "players": ["human", "nobody"]},
+                400,
+                "unknown strategy 'nobody'",
+            ),
+            ("POST", "/api/games", {"mode": "match", "games": 3}, 400, "a match has an even number of games"),
+            ("POST", "/api/games", {"mode": "match", "games": 40}, 400, "a match here has at most 20 games"),
+            (
+                "POST",
+                f"{g}/guesses",
+                {"guess": "12"},
+                400,
+                "'12' has 2 symbols; a code has 4 pegs, e.g. 1234",
+            ),
+            ("POST", f"{g}/guesses", {"guess": "1278"}, 400, "'7' is not a colour of this game"),
+            ("POST", f"{g}/guesses", {}, 400, "'guess' is missing"),
+            ("POST", f"{g}/guesses", {"guess": 1122}, 400, "'guess' must be a code"),
+            ("POST", f"{g}/replies", {"reply": "1,0"}, 409, "the computer scores this game itself"),
+            ("POST", f"{g}/fixes", {"row": 1, "reply": "1,0"}, 409, "the computer scores this game itself"),
+            ("POST", f"{g}/secret", {"secret": "1234"}, 409, "a secret is chosen in a match"),
+            ("POST", f"{g}/advance", None, 409, "a computer's move is asked for in a match"),
+            ("POST", f"{s}/replies", {"reply": "3,1"}, 400, "impossible reply '3,1'"),
+            ("POST", f"{s}/replies", {"reply": "5,0"}, 400, "5"),
+            ("POST", f"{s}/replies", {"reply": "lots"}, 400, "'lots'"),
+            ("POST", f"{s}/guesses", {"guess": "1234"}, 409, "guess 1 is waiting for its reply"),
+            ("POST", f"{s}/fixes", {"row": 3, "reply": "1,0"}, 409, "there is no row 3 (rows: none yet)"),
+            ("POST", f"{s}/fixes", {"row": "1", "reply": "1,0"}, 400, "'row' must be a row number"),
+            ("POST", f"{s}/hint", None, 409, "guess 1 is waiting for its reply"),
+            ("GET", "/api/games/99", None, 404, "there is no game 99"),
+            ("GET", "/api/games/abc", None, 404, "there is no game abc"),
+            ("GET", "/api/games/99999999999999999999999", None, 404, "there is no game"),
+            ("GET", "/api/nothing", None, 404, "there is no page /api/nothing"),
+            ("DELETE", g, None, 405, "DELETE is not allowed"),
+            ("PUT", "/api/settings", {"pegs": "many"}, 400, "setting pegs must be a whole number"),
+            ("PUT", "/api/settings", {"colour": 3}, 400, "there is no setting 'colour'"),
+            ("PUT", "/api/settings", {"palette": "sepia"}, 400, "there is no palette 'sepia'"),
+            ("PUT", "/api/settings", {"strategy": "optimal", "preset": "super"}, 400, "optimal strategy"),
+        ]
+        for method, path, body, status, words in cases:
+            answer = await call(client, method, path, body, status=status)
+            assert words in answer["error"], (path, body, answer)
+        won = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        secret = (
+            app[STATE]
+            .games._games[won["id"]]
+            .game.notation.format_code(app[STATE].games._games[won["id"]].game.secret)
+        )
+        await call(client, "POST", f"/api/games/{won['id']}/guesses", {"guess": secret})
+        after = await call(client, "POST", f"/api/games/{won['id']}/guesses", {"guess": "1122"}, status=409)
+        assert after["error"] == "the game is over (won)"
+        served = await call(client, "POST", f"{g}/guesses", {"guess": "1122"})  # and it goes on serving
+        assert len(served["moves"]) == 1
+
+    serve(tmp_path, scenario)
+
+
+# -- limits ---------------------------------------------------------------------------------------
+
+
+def test_a_body_over_the_limit_is_refused_413(tmp_path):
+    async def scenario(app, client):
+        answer = await call(client, "POST", "/api/games", {"mode": "break", "pad": "x" * 2000}, status=413)
+        assert answer["error"] == "the request body is too large (at most 1,024 bytes)"
+
+    serve(tmp_path, scenario, Limits(body_bytes=1024))
+
+
+def test_open_games_per_visitor_are_limited_and_unplayed_ones_make_room(tmp_path):
+    async def scenario(app, client):
+        ids = []
+        for _ in range(2):
+            game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+            await call(client, "POST", f"/api/games/{game['id']}/guesses", {"guess": "1122"})
+            ids.append(game["id"])
+        unplayed = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        again = await call(
+            client, "POST", "/api/games", {"mode": "break"}, status=201
+        )  # the unplayed one goes
+        await call(client, "GET", f"/api/games/{unplayed['id']}", status=404)
+        await call(client, "POST", f"/api/games/{again['id']}/guesses", {"guess": "1122"})
+        refused = await call(client, "POST", "/api/games", {"mode": "break"}, status=429)
+        assert refused["error"] == (f"you have 3 unfinished games (at most 3): finish or give up one first "
+                                    f"(games {ids[0]}, {ids[1]}, {again['id']})")  # fmt: skip
+        await call(client, "POST", f"/api/games/{ids[0]}/give-up")
+        await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+
+    serve(tmp_path, scenario, Limits(open_games=3))
+
+
+def test_games_past_the_memory_limit_or_idle_are_dropped_and_read_back_when_touched(tmp_path):
+    async def scenario(app, client):
+        table = app[STATE].games
+        now = [0.0]
+        table.clock = lambda: now[0]
+        ids = []
+        for guess in ("1122", "1344", "3456"):
+            game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+            await call(client, "POST", f"/api/games/{game['id']}/guesses", {"guess": guess})
+            ids.append(game["id"])
+        assert len(table) == 2 and ids[0] not in table
+        back = await call(client, "GET", f"/api/games/{ids[0]}")
+        assert [m["guess"] for m in back["moves"]] == ["1122"] and table.loaded == 1 and ids[0] in table
+        assert len(table) == 2 and ids[1] not in table
+        now[0] = 61.0
+        assert table.trim() == 2 and len(table) == 0
+        moved = await call(client, "POST", f"/api/games/{ids[2]}/guesses", {"guess": "1122"})
+        assert [m["guess"] for m in moved["moves"]] == ["3456", "1122"] and table.loaded == 2
+
+    serve(tmp_path, scenario, Limits(games_in_memory=2, idle_seconds=60))
+
+
+def test_requests_past_the_rate_limit_are_refused_429(tmp_path):
+    async def scenario(app, client):
+        await call(client, "GET", "/api/settings")  # the visitor's id is issued (counted by address)
+        for _ in range(3):  # the visitor's burst
+            await call(client, "GET", "/api/settings")
+        refused = await call(client, "GET", "/api/settings", status=429)
+        assert refused["error"] == "too many requests: at most 0.01 a second; wait a moment"
+
+    serve(tmp_path, scenario, Limits(rate=0.01, burst=3))
+
+
+def test_a_post_from_another_sites_page_is_refused_403(tmp_path):
+    async def scenario(app, client):
+        host = client.make_url("/").host + ":" + str(client.make_url("/").port)
+        for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"},
+                        {"Origin": f"http://{host}.evil.example"}):  # fmt: skip
+            refused = await call(client, "POST", "/api/games", {"mode": "break"}, status=403, headers=headers)
+            assert refused["error"] == "a request from another site's page is refused"
+            await call(client, "PUT", "/api/settings", {"mode": "solve"}, status=403, headers=headers)
+        same = {"Origin": f"http://{host}", "Sec-Fetch-Site": "same-origin"}
+        await call(client, "POST", "/api/games", {"mode": "break"}, status=201, headers=same)
+        assert (await call(client, "GET", "/api/settings", headers={"Origin": "http://evil.example"}))[
+            "settings"
+        ]
+
+    serve(tmp_path, scenario)
+
+
+def test_the_page_and_its_files_come_from_the_server_with_a_strict_content_policy(tmp_path):
+    async def scenario(app, client):
+        response = await client.get("/")
+        page = await response.text()
+        assert response.status == 200 and '<meta name="viewport"' in page
+        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        assert "http://" not in page and "https://" not in page
+        for path in (
+            "/static/js/app.js",
+            "/static/js/board.js",
+            "/static/js/pages.js",
+            "/static/js/api.js",
+            "/static/style.css",
+        ):
+            assert (await client.get(path)).status == 200
+
+    serve(tmp_path, scenario)
+
+
+def test_mastermind_web_says_when_it_is_reachable_from_the_network_and_refuses_a_bad_limit(tmp_path):
+    bad = subprocess.run([sys.executable, "-m", "mastermind.cli", "web", "--limit", "speed=3"],
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert bad.returncode == 2 and bad.stderr.startswith("mastermind: error: unknown limit 'speed=3'")
+    assert bad.stderr.count("\n") == 1
+    env = {"MASTERMIND_DB": str(tmp_path / "h.sqlite3"), "PATH": ""}
+    command = [sys.executable, "-m", "mastermind.cli", "web", "--host", "0.0.0.0", "--port", "0"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        first, second = proc.stdout.readline(), proc.stdout.readline()
+        assert first.startswith("Serving Mastermind on http://0.0.0.0:")
+        assert second.startswith("Note: on 0.0.0.0 the board is reachable from the network")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert proc.returncode == 0
+
+
+def web_command(monkeypatch, tmp_path, *args):
+    """``mastermind web ARGS`` through the command line, the server not started: (exit code, stderr,
+    what it would have served with)."""
+    from click.testing import CliRunner
+
+    from mastermind.cli import cli
+
+    served = []
+    monkeypatch.setattr("mastermind.web.server.serve", lambda *a: served.append(a))
+    monkeypatch.setenv("MASTERMIND_DB", str(tmp_path / "h.sqlite3"))
+    result = CliRunner().invoke(cli, ["web", *args])
+    return result.exit_code, result.stderr, (served[0] if served else None)
+
+
+@pytest.mark.parametrize("args, why", [
+    (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
+    (["--blank", "--no-repeats"], "the blank needs repeats"),
+    (["--preset", "chess"], "unknown preset 'chess'"),
+    (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
+    (["--pegs", "8", "--colors", "12"], "this server plays games of at most 60,000 codes"),
+    (["--limit", "rate=0"], "limit rate must be more than 0, not 0"),
+    (["--limit", "rate"], "unknown limit 'rate'"),
+])  # fmt: skip
+def test_bad_options_of_mastermind_web_are_one_line_and_exit_2(monkeypatch, tmp_path, args, why):
+    code, err, served = web_command(monkeypatch, tmp_path, *args)
+    assert code == 2 and served is None
+    assert err.startswith("mastermind: error: ") and why in err and err.count("\n") == 1, err
+
+
+def test_the_game_options_of_mastermind_web_are_what_a_new_visitor_plays(monkeypatch, tmp_path):
+    code, _, served = web_command(monkeypatch, tmp_path, "--preset", "super-blank", "--notation", "letters",
+                                  "--limit", "open_games=3", "--port", "0")  # fmt: skip
+    host, port, store, limits, defaults = served
+    assert code == 0 and (host, port, limits.open_games) == ("127.0.0.1", 0, 3)
+    assert defaults.rules == Rules(pegs=5, colors=9, blank=True) and defaults.notation == "letters"
+    code, _, served = web_command(monkeypatch, tmp_path)
+    assert served[4].rules == CLASSIC and served[3] == Limits()
