@@ -15,6 +15,7 @@ _HOME = {
     "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
     "GameError": "errors", "RecordError": "errors", "SeedError": "errors", "SampleError": "errors",
     "StoreError": "errors", "ExecutorError": "errors", "CheckpointError": "errors", "PlotError": "errors",
+    "SettingsError": "errors",
     "Game": "engine.game", "Match": "engine.match", "Hint": "engine.game", "Move": "engine.game",
     "Problem": "engine.game", "SCORING_RULES": "engine.match",
     "Node": "core.tree", "Stats": "research.evaluation", "evaluate": "research.evaluation",
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
         RulesError,
         SampleError,
         SeedError,
+        SettingsError,
         StoreError,
         StrategyError,
     )
@@ -94,6 +96,7 @@ __all__ = [
     "Notation",
     "NotationError",
     "PlotError",
+    "SettingsError",
     "Rules",
     "RulesError",
     "SampleError",

@@ -70,3 +70,7 @@ class CheckpointError(MastermindError, ValueError):
 
 class PlotError(MastermindError, ValueError):
     """A chart that cannot be written (unknown file type, no such folder)."""
+
+
+class SettingsError(MastermindError, ValueError):
+    """A setting of the wrong kind, unknown, or out of range (a player's settings of the next game)."""

@@ -9,21 +9,16 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..core.rules import Rules
+from ..engine import settings as engine
+from ..engine.settings import MODES
 from ..errors import MastermindError
 
 #: The environment variable that names the settings file.
 ENV_VAR = "MASTERMIND_CONFIG"
-
-MODES = {
-    "play": "You break the computer's code",
-    "guess": "The computer breaks yours",
-    "match": "A match between two players",
-}
 
 
 def default_path() -> Path:
@@ -36,43 +31,8 @@ def default_path() -> Path:
 
 
 @dataclass
-class Settings:
-    """What the next game is: its mode, its rules, who plays. ``colors`` counts real pegs: the
-    blank, when ``blank`` is set, is one more (as the commands' --colors and --blank)."""
-
-    mode: str = "play"
-    pegs: int = 4
-    colors: int = 6
-    repeats: bool = True
-    max_guesses: int = 10
-    blank: bool = False
-    strategy: str = "knuth"
-    players: list[str] = field(default_factory=lambda: ["human", "knuth"])
-    games: int = 2
-    scoring: str = "standard"
-
-    @property
-    def rules(self) -> Rules:
-        return Rules(pegs=self.pegs, colors=self.colors + self.blank, repeats=self.repeats,
-                     max_guesses=self.max_guesses, blank=self.blank)  # fmt: skip
-
-    def with_rules(self, rules: Rules) -> Settings:
-        self.pegs, self.colors, self.repeats, self.max_guesses, self.blank = (
-            rules.pegs, rules.real_colors, rules.repeats, rules.max_guesses, rules.blank,
-        )  # fmt: skip
-        return self
-
-    def check(self) -> None:
-        """Raise the engine's error if the settings make no game (a strategy that cannot play it...)."""
-        from ..engine.game import Game
-        from ..engine.match import Match
-
-        if self.mode == "match":
-            Match(self.rules, self.players, self.games, self.scoring, strategy=self.strategy)
-        elif self.mode == "guess":
-            Game.solving(self.rules, self.strategy)
-        else:
-            Game.breaking(self.rules, strategy=self.strategy)
+class Settings(engine.Settings):
+    """The engine's settings of the next game (its mode, its rules, who plays), kept in a file."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:

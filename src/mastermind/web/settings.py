@@ -7,105 +7,47 @@ checked as it arrives, and the engine says whether the whole makes a game.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass
 from typing import Any
 
-from .. import Game, Match, Notation, Rules, find_rules
-from ..errors import MastermindError, RulesError
+from .. import Notation, Rules
+from ..engine import settings as engine
+from ..errors import MastermindError, RulesError, SettingsError
 
 #: The modes of play, by the name the API uses, and the kind of their records in the history.
-MODES = {
-    "break": "You break the computer's code",
-    "solve": "The computer breaks yours",
-    "match": "A match between two players",
-}
 KIND_OF_MODE = {"break": "play", "solve": "guess", "match": "match"}
 MODE_OF_KIND = {kind: mode for mode, kind in KIND_OF_MODE.items()}
+MODES = {mode: engine.MODES[kind] for mode, kind in KIND_OF_MODE.items()}
 
 #: How pegs are coloured: the usual colours, or a palette told apart with any colour vision.
 PALETTES = ("standard", "colour-blind")
 
 
-class SettingsError(MastermindError, ValueError):
-    """A setting of the wrong kind or out of range."""
-
-
 @dataclass
-class Settings:
-    """What a visitor's next game is. ``colors`` counts real colours: the blank, when ``blank`` is
-    set, is one more (as ``--colors`` and ``--blank`` of the commands)."""
+class Settings(engine.Settings):
+    """The engine's settings of a visitor's next game, with the API's names of the modes, and how
+    the board looks: the notation of codes and the palette."""
 
     mode: str = "break"
-    pegs: int = 4
-    colors: int = 6
-    repeats: bool = True
-    max_guesses: int = 10
-    blank: bool = False
-    strategy: str = "knuth"
-    players: list[str] = field(default_factory=lambda: ["human", "knuth"])
-    games: int = 2
-    scoring: str = "standard"
     notation: str = ""
     palette: str = "standard"
 
     @property
-    def rules(self) -> Rules:
-        return Rules(pegs=self.pegs, colors=self.colors + self.blank, repeats=self.repeats,
-                     max_guesses=self.max_guesses, blank=self.blank)  # fmt: skip
+    def kind(self) -> str:
+        return KIND_OF_MODE.get(self.mode, self.mode)
 
-    def with_rules(self, rules: Rules) -> Settings:
-        self.pegs, self.colors, self.repeats, self.max_guesses, self.blank = (
-            rules.pegs, rules.real_colors, rules.repeats, rules.max_guesses, rules.blank,
-        )  # fmt: skip
-        return self
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def updated(self, data: Any) -> Settings:
-        """These settings with ``data``'s values (a JSON object of some of the fields, and
-        ``preset``: a game by name); SettingsError, or the engine's error, if a value is wrong."""
-        if not isinstance(data, dict):
-            raise SettingsError("settings must be a JSON object")
-        known = {f.name: f for f in fields(self)}
-        values = self.to_dict()
-        for name, value in data.items():
-            if name == "preset":
-                continue
-            if name not in known:
-                raise SettingsError(f"there is no setting {name!r}; the settings are: {', '.join(known)}")
-            default = values[name]
-            if type(value) is not type(default) or (
-                isinstance(value, list) and not all(isinstance(p, str) for p in value)
-            ):
-                kind = {bool: "true or false", int: "a whole number", str: "text",
-                        list: "a list of names"}[type(default)]  # fmt: skip
-                raise SettingsError(f"setting {name} must be {kind}, not {value!r}")
-            values[name] = value
-        settings = Settings(**values)
-        if "preset" in data:
-            preset = data["preset"]
-            if not isinstance(preset, str):
-                raise SettingsError(f"preset must be a name, not {preset!r}")
-            settings.with_rules(find_rules(preset))
-        settings.check()
-        return settings
+    @classmethod
+    def modes(cls) -> list[str]:
+        return list(MODES)
 
     def check(self) -> None:
-        """Raise the engine's error if these settings make no game."""
         if self.mode not in MODES:
             raise SettingsError(f"there is no mode {self.mode!r}; the modes are: {', '.join(MODES)}")
         if self.palette not in PALETTES:
             palettes = ", ".join(PALETTES)
             raise SettingsError(f"there is no palette {self.palette!r}; the palettes are: {palettes}")
-        rules = self.rules
-        Notation(rules, self.notation)
-        if self.mode == "match":
-            Match(rules, self.players, self.games, self.scoring, strategy=self.strategy)
-        elif self.mode == "solve":
-            Game.solving(rules, self.strategy)
-        else:
-            Game.breaking(rules, strategy=self.strategy)
+        Notation(self.rules, self.notation)
+        super().check()
 
     @classmethod
     def stored(cls, data: Any, default: Settings) -> Settings:
