@@ -10,6 +10,7 @@ import sys
 import time
 
 from mastermind import Rules, evaluate, make_strategy
+from mastermind.research import Progress
 
 
 def main() -> None:
@@ -18,14 +19,16 @@ def main() -> None:
     rules = Rules(pegs=int(sys.argv[1]), colors=int(sys.argv[2]))
     strategy = make_strategy(sys.argv[3], rules)
     started = time.perf_counter()
-    done, last = [0], [started]
+    last = [started]
 
-    def progress(n: int) -> None:
-        done[0] += n
+    def progress(status: Progress) -> None:
         now = time.perf_counter()
         if now - last[0] > 30:
             last[0] = now
-            print(f"  {done[0]:>9,} of {rules.size:,} secrets after {now - started:.0f} s", flush=True)
+            print(
+                f"  {status.secrets_done:>9,} of {rules.size:,} secrets after {now - started:.0f} s",
+                flush=True,
+            )
 
     stats = evaluate(strategy, progress=progress)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024

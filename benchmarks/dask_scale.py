@@ -36,14 +36,14 @@ def once(name: str, rules: Rules, executor: runner.Executor, checkpoint: str | N
     prepared = time.perf_counter() - started
     last = [time.perf_counter()]
 
-    def progress(status: runner.RunProgress) -> None:
+    def progress(status: runner.Progress) -> None:
         now = time.perf_counter()
         if now - last[0] > 60:
             last[0] = now
             print(f"  {status.stage}: {status.units_done}/{status.units} units, "
                   f"{status.secrets_done:,}/{status.secrets:,} secrets", flush=True)  # fmt: skip
 
-    outcome = runner.run(strategy, executor, checkpoint=checkpoint, progress=progress)
+    outcome = runner.run_tree(strategy, executor, checkpoint=checkpoint, progress=progress)
     return strategy, outcome, prepared
 
 
@@ -171,10 +171,10 @@ def optimal_search(args: argparse.Namespace) -> None:
                 trees.append(to_flat(strategy.decision_tree()))
                 best["local"] = min(best["local"], time.perf_counter() - t)
                 for name, executor in (("pieces", local), ("dask", dask)):
-                    search = runner.solve_optimal(make_strategy("optimal", rules, cache=False), executor)
+                    search = runner.run_search(make_strategy("optimal", rules, cache=False), executor)
                     best[name] = min(best[name], search.seconds)
-                    trees.append(search.solution.flat)
-                    pieces = search.pieces
+                    trees.append(search.tree.flat)
+                    pieces = search.tree.pieces
             assert all(np.array_equal(t, trees[0]) for t in trees), f"{game}: the trees differ"
             total = int(make_strategy("optimal", rules, cache=False).decision_tree().cost)
             print(f"{game:<8} {best['local']:8.2f} {best['pieces']:8.2f} {best['dask']:8.2f} "

@@ -104,6 +104,7 @@ def watch(label: str, args: list[str]) -> None:
 
     from mastermind import Rules
     from mastermind.strategies.optimal.search import game_of, solve_position
+    from mastermind.strategies.progress import Progress
 
     pairs = dict(zip(args[::2], args[1::2], strict=True))
     if pairs.get("--preset") == "bulls-and-cows":
@@ -116,8 +117,9 @@ def watch(label: str, args: list[str]) -> None:
     game_of(rules)
     print(f"tables {time.perf_counter() - started:.1f} s", flush=True)
 
-    def progress(done: int, of: int, best: int | None) -> None:
-        print(f"{time.perf_counter() - started:9.1f} s  first guesses {done}/{of}  best {best}  "
+    def progress(status: Progress) -> None:
+        print(f"{time.perf_counter() - started:9.1f} s  first guesses {status.units_done}/{status.units}  "
+              f"best {status.best}  "
               f"load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
 
     sol = solve_position(rules, np.arange(rules.size), progress=progress)

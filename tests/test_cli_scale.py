@@ -256,7 +256,7 @@ def test_a_finished_run_removes_its_default_checkpoint_and_stale_ones(tmp_path, 
 
     runs = tmp_path / "runs"
     runs.mkdir()
-    monkeypatch.setattr(runner, "runs_dir", lambda: runs)
+    monkeypatch.setattr(runner.checkpoint, "runs_dir", lambda: runs)
     old = runs / "knuth-4x6-000000000000.jsonl"
     identity = {**runner.run_identity(make_strategy("knuth", Rules()).spec(), 64), "version": "0.0.0-old"}
     old.write_text(json.dumps({"mastermind-checkpoint": 1, "run": identity}) + "\n")

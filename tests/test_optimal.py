@@ -319,7 +319,7 @@ def test_first_guess_override():
 
 def test_progress_reports_root_guesses_and_best_total():
     seen = []
-    whole(Rules(), progress=lambda done, of, best: seen.append((done, of, best)))
+    whole(Rules(), progress=lambda p: seen.append((p.units_done, p.units, p.best)))
     assert seen and all(0 <= done <= of for done, of, _ in seen)
     assert [d for d, _, _ in seen] == sorted(d for d, _, _ in seen)
     assert seen[-1][0] == seen[-1][1] and seen[-1][2] == 5625
@@ -333,7 +333,7 @@ def test_progress_moves_with_a_single_root_guess():
     progress counts that guess's cells as they are solved."""
     rules = Rules(pegs=4, colors=6, repeats=False)
     seen = []
-    sol = whole(rules, progress=lambda done, of, best: seen.append((done, of, best)), workers=2)
+    sol = whole(rules, progress=lambda p: seen.append((p.units_done, p.units, p.best)), workers=2)
     replies = feedback.cells(opt.game_of(rules).codes, sol.tree().guess, np.arange(rules.size))
     n = len(replies) - 1  # the win has no cell
     assert [d for d, _, _ in seen] == sorted(d for d, _, _ in seen)
@@ -342,7 +342,7 @@ def test_progress_moves_with_a_single_root_guess():
 
 
 def test_an_interrupt_stops_the_search():
-    def interrupt(done, of, best):
+    def interrupt(status):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):

@@ -14,7 +14,7 @@ import pytest
 from mastermind import Rules, evaluate, make_strategy, strategy_tree
 from mastermind import _kernels as kernels
 from mastermind._kernels import feedback, reference
-from mastermind.research.runner import evaluate as run_evaluate
+from mastermind.research.runner import evaluate_on as run_evaluate
 from mastermind.strategies import partition
 from mastermind.strategies.walk import guesses_per_secret
 from test_fast_paths import same_tree
@@ -59,7 +59,7 @@ def numpy_only(monkeypatch):
 def compiled_results(name, rules, first):
     assert not kernels.on_numpy(rules.size)  # the library's default
     strategy = make_strategy(name, rules, first=first)
-    assert strategy.whole_tree
+    assert strategy.compiled
     return strategy, strategy_tree(strategy), run_evaluate(strategy), guesses_per_secret(strategy)
 
 
@@ -69,7 +69,7 @@ def test_the_quick_path_equals_the_compiled_one(name, rules, first, request):
     fast, tree, stats, per_secret = compiled_results(name, rules, first)
     request.getfixturevalue("numpy_only")
     quick = make_strategy(name, rules, first=first)
-    assert quick.kernel == "numpy" and not quick.whole_tree
+    assert quick.kernel == "numpy" and not quick.compiled
     assert quick.spec() == fast.spec()  # the same run for the history
     same_tree(strategy_tree(quick), tree)
     for got in (run_evaluate(quick), evaluate(quick)):

@@ -21,7 +21,7 @@ class OneByOne(runner.Executor):
     def __init__(self, seed=0, stop_after=None):
         self.seed, self.stop_after, self.solved = seed, stop_after, []
 
-    def run(self, strategy, plan, units, record):
+    def solve(self, strategy, plan, units, record):
         order = list(units)
         random.Random(self.seed).shuffle(order)
         for unit in order:
@@ -38,7 +38,7 @@ def test_any_cut_gives_the_whole_tree(name, rules):
     whole = evaluate(make_strategy(name, rules))
     for unit_size in (1, 7, 50):
         strategy = make_strategy(name, rules)
-        stats = runner.evaluate(strategy, unit_size=unit_size)
+        stats = runner.evaluate_on(strategy, unit_size=unit_size)
         assert (stats.first_guess, stats.distribution) == (whole.first_guess, whole.distribution)
 
 
@@ -46,7 +46,7 @@ def test_knuth_classic_in_units_solved_one_by_one_in_any_order():
     strategy = make_strategy("knuth", Rules())
     for seed in (1, 2):
         executor = OneByOne(seed)
-        outcome = runner.run(strategy, executor, unit_size=64)
+        outcome = runner.run_tree(strategy, executor, unit_size=64)
         assert outcome.distribution == KNUTH_CLASSIC
         assert str(strategy.space.code(outcome.first_guess)) == "1122"
         assert len(executor.solved) == outcome.units > 20
@@ -54,26 +54,26 @@ def test_knuth_classic_in_units_solved_one_by_one_in_any_order():
 
 def test_first_guess_override_and_a_strategy_without_compiled_trees():
     rules = Rules()
-    forced = runner.evaluate(make_strategy("knuth", rules, first="1234"), unit_size=100)
+    forced = runner.evaluate_on(make_strategy("knuth", rules, first="1234"), unit_size=100)
     assert str(forced.first_guess) == "1234"
     assert forced.distribution == evaluate(make_strategy("knuth", rules, first="1234")).distribution
-    six = runner.run(make_strategy("six-guess", rules), OneByOne(), unit_size=100)
+    six = runner.run_tree(make_strategy("six-guess", rules), OneByOne(), unit_size=100)
     assert six.distribution == {1: 1, 2: 1, 3: 1, 4: 351, 5: 729, 6: 213}  # total 6333
 
 
 def test_a_randomised_strategy_has_no_tree_to_split():
     with pytest.raises(ValueError, match="randomised"):
-        runner.plan(make_strategy("random", Rules()))
+        runner.cut_tree(make_strategy("random", Rules()))
 
 
 def test_the_cut_follows_the_first_replies_then_splits_big_subtrees():
     strategy = make_strategy("knuth", Rules())
-    plan = runner.plan(strategy, unit_size=100)
+    plan = runner.cut_tree(strategy, unit_size=100)
     assert all(u.size <= 100 for u in plan.units)
     assert sum(u.size for u in plan.units) + sum(plan.found.values()) == 1296
     depths = {u.depth for u in plan.units}
     assert 2 in depths and 3 in depths  # small reply classes of 1122 whole, big ones cut again
-    assert runner.plan(strategy).units == [runner.Unit(strategy.spec(), (), 1296)]
+    assert runner.cut_tree(strategy).units == [runner.Unit(strategy.spec(), (), 1296)]
 
 
 # --- checkpoints ------------------------------------------------------------------------------
@@ -84,16 +84,16 @@ def test_an_interrupted_run_resumes_and_computes_only_what_is_left(tmp_path):
     strategy = make_strategy("knuth", Rules())
     first = OneByOne(seed=3, stop_after=25)
     with pytest.raises(KeyboardInterrupt):
-        runner.run(strategy, first, checkpoint=path, unit_size=64)
+        runner.run_tree(strategy, first, checkpoint=path, unit_size=64)
     again = OneByOne(seed=4)
-    outcome = runner.run(strategy, again, checkpoint=path, unit_size=64)
+    outcome = runner.run_tree(strategy, again, checkpoint=path, unit_size=64)
     assert outcome.distribution == KNUTH_CLASSIC
     assert outcome.resumed == 25
     assert set(again.solved).isdisjoint(first.solved)
     assert len(again.solved) == outcome.units - 25
     # once finished, a third run has nothing left to do
     third = OneByOne()
-    assert runner.run(strategy, third, checkpoint=path, unit_size=64).distribution == KNUTH_CLASSIC
+    assert runner.run_tree(strategy, third, checkpoint=path, unit_size=64).distribution == KNUTH_CLASSIC
     assert third.solved == []
 
 
@@ -101,11 +101,11 @@ def test_a_line_cut_short_by_a_killed_process_is_dropped(tmp_path):
     path = tmp_path / "run.jsonl"
     strategy = make_strategy("most-parts", Rules())
     with pytest.raises(KeyboardInterrupt):
-        runner.run(strategy, OneByOne(stop_after=10), checkpoint=path, unit_size=64)
+        runner.run_tree(strategy, OneByOne(stop_after=10), checkpoint=path, unit_size=64)
     with open(path, "a") as out:
         out.write('{"check": "0123", "unit": {"key": "7:1/')  # kill -9 in the middle of a write
     again = OneByOne()
-    outcome = runner.run(strategy, again, checkpoint=path, unit_size=64)
+    outcome = runner.run_tree(strategy, again, checkpoint=path, unit_size=64)
     assert outcome.resumed == 10 and len(again.solved) == outcome.units - 10
     assert sum(k * n for k, n in outcome.distribution.items()) == 5668  # Kooi 2005
     assert all(json.loads(line) for line in path.read_text().splitlines())  # the cut line is gone
@@ -113,7 +113,7 @@ def test_a_line_cut_short_by_a_killed_process_is_dropped(tmp_path):
 
 def _interrupted(path, name="knuth"):
     with pytest.raises(KeyboardInterrupt):
-        runner.run(make_strategy(name, Rules()), OneByOne(stop_after=5), checkpoint=path, unit_size=64)
+        runner.run_tree(make_strategy(name, Rules()), OneByOne(stop_after=5), checkpoint=path, unit_size=64)
     return path.read_text().splitlines()
 
 
@@ -126,7 +126,7 @@ def test_a_damaged_checkpoint_is_refused(tmp_path):
     item["unit"]["distribution"][first_class] += 1  # one secret too many: the checksum fails
     path.write_text("\n".join([*lines[:-1], json.dumps(item)]) + "\n")
     with pytest.raises(CheckpointError, match=f"damaged at line {len(lines)}"):
-        runner.run(make_strategy("knuth", Rules()), OneByOne(), checkpoint=path, unit_size=64)
+        runner.run_tree(make_strategy("knuth", Rules()), OneByOne(), checkpoint=path, unit_size=64)
 
 
 def test_a_unit_that_does_not_fit_the_plan_is_refused_even_with_a_good_checksum(tmp_path):
@@ -135,23 +135,23 @@ def test_a_unit_that_does_not_fit_the_plan_is_refused_even_with_a_good_checksum(
     item = json.loads(lines[-1])
     dist = item["unit"]["distribution"]
     dist[max(dist, key=int)] += 1
-    item["check"] = runner._check(item["unit"])
+    item["check"] = runner.checksum(item["unit"])
     path.write_text("\n".join([*lines[:-1], json.dumps(item)]) + "\n")
     with pytest.raises(CheckpointError, match="damaged"):
-        runner.run(make_strategy("knuth", Rules()), OneByOne(), checkpoint=path, unit_size=64)
+        runner.run_tree(make_strategy("knuth", Rules()), OneByOne(), checkpoint=path, unit_size=64)
 
 
 def test_a_checkpoint_of_another_run_or_not_a_checkpoint_is_refused(tmp_path):
     path = tmp_path / "run.jsonl"
     _interrupted(path, "entropy")
     with pytest.raises(CheckpointError, match="belongs to another run"):
-        runner.run(make_strategy("knuth", Rules()), OneByOne(), checkpoint=path, unit_size=64)
+        runner.run_tree(make_strategy("knuth", Rules()), OneByOne(), checkpoint=path, unit_size=64)
     with pytest.raises(CheckpointError, match="belongs to another run"):  # another cut
-        runner.run(make_strategy("entropy", Rules()), OneByOne(), checkpoint=path, unit_size=65)
+        runner.run_tree(make_strategy("entropy", Rules()), OneByOne(), checkpoint=path, unit_size=65)
     other = tmp_path / "notes.txt"
     other.write_text("my notes\n")
     with pytest.raises(CheckpointError, match="not a mastermind checkpoint"):
-        runner.run(make_strategy("knuth", Rules()), OneByOne(), checkpoint=other, unit_size=64)
+        runner.run_tree(make_strategy("knuth", Rules()), OneByOne(), checkpoint=other, unit_size=64)
     assert other.read_text() == "my notes\n"
 
 
@@ -166,7 +166,7 @@ def test_the_default_checkpoint_is_named_by_the_run():
 
 def test_progress_counts_units_and_secrets():
     seen = []
-    runner.run(make_strategy("knuth", Rules()), progress=seen.append, unit_size=64)
+    runner.run_tree(make_strategy("knuth", Rules()), progress=seen.append, unit_size=64)
     solve = [p for p in seen if p.stage == "solve"]
     assert solve[-1].units_done == solve[-1].units and solve[-1].secrets_done == 1296
     assert [p.secrets_done for p in solve] == sorted(p.secrets_done for p in solve)
@@ -194,11 +194,11 @@ def dask_cluster():
 @pytest.mark.slow
 def test_dask_gives_the_local_result(dask_cluster):
     strategy = make_strategy("knuth", Rules())
-    stats = runner.evaluate(strategy, dask_cluster, unit_size=64)
+    stats = runner.evaluate_on(strategy, dask_cluster, unit_size=64)
     assert str(stats.first_guess) == "1122" and stats.distribution == KNUTH_CLASSIC
     rules = Rules(pegs=4, colors=5, repeats=False)
     local = evaluate(make_strategy("entropy", rules))
-    assert runner.evaluate(make_strategy("entropy", rules), dask_cluster, unit_size=5).distribution == (
+    assert runner.evaluate_on(make_strategy("entropy", rules), dask_cluster, unit_size=5).distribution == (
         local.distribution
     )
 
@@ -208,8 +208,8 @@ def test_dask_resumes_a_checkpoint(dask_cluster, tmp_path):
     path = tmp_path / "run.jsonl"
     strategy = make_strategy("expected-size", Rules())
     with pytest.raises(KeyboardInterrupt):
-        runner.run(strategy, OneByOne(stop_after=30), checkpoint=path, unit_size=64)
-    outcome = runner.run(strategy, dask_cluster, checkpoint=path, unit_size=64)
+        runner.run_tree(strategy, OneByOne(stop_after=30), checkpoint=path, unit_size=64)
+    outcome = runner.run_tree(strategy, dask_cluster, checkpoint=path, unit_size=64)
     assert outcome.resumed == 30
     assert outcome.distribution == {1: 1, 2: 10, 3: 54, 4: 645, 5: 583, 6: 3}  # total 5696
 
@@ -228,7 +228,7 @@ def test_the_units_of_a_lost_dask_worker_are_computed_again(dask_cluster):
             os.kill(victim, signal.SIGKILL)
             killed.append(status.units_done)
 
-    outcome = runner.run(make_strategy("knuth", Rules()), dask_cluster, progress=kill_once, unit_size=32)
+    outcome = runner.run_tree(make_strategy("knuth", Rules()), dask_cluster, progress=kill_once, unit_size=32)
     assert killed and killed[0] < outcome.units
     assert outcome.distribution == KNUTH_CLASSIC
     client.wait_for_workers(2, timeout=30)  # the nanny starts a new worker
@@ -260,7 +260,7 @@ class PieceByPiece(runner.Executor):
             self.solved.append(args)
             each(args, result)
 
-    def run(self, strategy, plan, units, record):  # pragma: no cover - no units here
+    def solve(self, strategy, plan, units, record):  # pragma: no cover - no units here
         raise AssertionError("the optimal search has no units")
 
 
@@ -288,9 +288,9 @@ def test_the_optimal_search_in_pieces_is_the_local_tree_in_any_order(rules, firs
     local = _local_tree(rules, first)
     for seed, width in ((1, 1), (2, 3), (3, 8)):
         strategy = make_strategy("optimal", rules, first=first, cache=False)
-        search = runner.solve_optimal(strategy, PieceByPiece(seed, width))
-        assert np.array_equal(search.solution.flat, local), (seed, width)
-    stats = runner.evaluate(make_strategy("optimal", rules, first=first, cache=False), PieceByPiece())
+        search = runner.run_search(strategy, PieceByPiece(seed, width))
+        assert np.array_equal(search.tree.flat, local), (seed, width)
+    stats = runner.evaluate_on(make_strategy("optimal", rules, first=first, cache=False), PieceByPiece())
     assert stats.distribution == evaluate(make_strategy("optimal", rules, first=first)).distribution
 
 
@@ -300,12 +300,12 @@ def test_the_optimal_search_on_local_threads_and_into_the_cache():
     rules = Rules()
     strategy = make_strategy("optimal", rules)
     assert strategy.known_tree() is None
-    search = runner.solve_optimal(strategy, runner.LocalExecutor())
-    assert search.solution.cost == 5625 and search.pieces > 10
-    assert np.array_equal(search.solution.flat, _local_tree(rules))
+    search = runner.run_search(strategy, runner.LocalExecutor())
+    assert search.tree.cost == 5625 and search.tree.pieces > 10
+    assert np.array_equal(search.tree.flat, _local_tree(rules))
     again = make_strategy("optimal", rules)  # a new object: the tree comes from the disk cache
     assert again.known_tree() is not None and again.known_tree().cost == 5625
-    assert runner.solve_optimal(again, PieceByPiece()).pieces == 0
+    assert runner.run_search(again, PieceByPiece()).tree.pieces == 0
 
 
 def test_an_interrupted_optimal_search_resumes_with_only_what_is_left(tmp_path):
@@ -314,32 +314,32 @@ def test_an_interrupted_optimal_search_resumes_with_only_what_is_left(tmp_path):
     path, rules = tmp_path / "optimal.jsonl", Rules(max_guesses=5)
     first = PieceByPiece(seed=5, stop_after=9)
     with pytest.raises(KeyboardInterrupt):
-        runner.solve_optimal(make_strategy("optimal", rules, cache=False), first, checkpoint=path)
+        runner.run_search(make_strategy("optimal", rules, cache=False), first, checkpoint=path)
     assert len(path.read_text().splitlines()) == 1 + 9  # the header, one line per piece
     again = PieceByPiece(seed=6)
-    search = runner.solve_optimal(make_strategy("optimal", rules, cache=False), again, checkpoint=path)
-    assert search.resumed == 9 and search.pieces == len(again.solved) > 0
+    search = runner.run_search(make_strategy("optimal", rules, cache=False), again, checkpoint=path)
+    assert search.tree.resumed == 9 and search.tree.pieces == len(again.solved) > 0
     assert not {repr(a) for a in again.solved} & {repr(a) for a in first.solved}
-    assert search.solution.cost == 5626 and np.array_equal(search.solution.flat, _local_tree(rules))
+    assert search.tree.cost == 5626 and np.array_equal(search.tree.flat, _local_tree(rules))
     third = PieceByPiece()
-    done = runner.solve_optimal(make_strategy("optimal", rules, cache=False), third, checkpoint=path)
-    assert third.solved == [] and np.array_equal(done.solution.flat, search.solution.flat)
+    done = runner.run_search(make_strategy("optimal", rules, cache=False), third, checkpoint=path)
+    assert third.solved == [] and np.array_equal(done.tree.flat, search.tree.flat)
 
 
 def test_an_optimal_checkpoint_is_trusted_only_whole(tmp_path):
     path, rules = tmp_path / "optimal.jsonl", Rules()
     with pytest.raises(KeyboardInterrupt):
-        runner.solve_optimal(make_strategy("optimal", rules, cache=False), PieceByPiece(stop_after=4),
+        runner.run_search(make_strategy("optimal", rules, cache=False), PieceByPiece(stop_after=4),
                              checkpoint=path)  # fmt: skip
     lines = path.read_text().splitlines()
     item = json.loads(lines[-1])
     item["piece"]["cost"] -= 1  # a tree of another cost, with its checksum made good
-    item["check"] = runner._check(item["piece"])
+    item["check"] = runner.checksum(item["piece"])
     path.write_text("\n".join([*lines[:-1], json.dumps(item)]) + "\n")
     with pytest.raises(CheckpointError, match=f"damaged at line {len(lines)}"):
-        runner.solve_optimal(make_strategy("optimal", rules, cache=False), PieceByPiece(), checkpoint=path)
+        runner.run_search(make_strategy("optimal", rules, cache=False), PieceByPiece(), checkpoint=path)
     with pytest.raises(CheckpointError, match="belongs to another run"):  # another guess limit
-        runner.solve_optimal(make_strategy("optimal", Rules(max_guesses=5), cache=False), PieceByPiece(),
+        runner.run_search(make_strategy("optimal", Rules(max_guesses=5), cache=False), PieceByPiece(),
                              checkpoint=path)  # fmt: skip
 
 
@@ -367,19 +367,19 @@ def test_ties_go_to_the_root_guess_first_in_the_search_order_even_when_resumed(t
     path = tmp_path / "ties.jsonl"
     stopped = PieceByPiece(width=2, stop_after=4, last_first=True)  # 3 cells of 1111, then 1122
     with pytest.raises(KeyboardInterrupt):
-        runner.solve_optimal(make_strategy("optimal", rules, cache=False), stopped, checkpoint=path)
+        runner.run_search(make_strategy("optimal", rules, cache=False), stopped, checkpoint=path)
     assert stopped.solved[-1][3] == order[2]
     resumed = PieceByPiece()
-    search = runner.solve_optimal(make_strategy("optimal", rules, cache=False), resumed, checkpoint=path)
-    assert search.solution.cost == 44 and search.solution.tree().guess == order[1]
-    assert np.array_equal(search.solution.flat, opt.solve_piece(rules, (), first=order[1])[1])
+    search = runner.run_search(make_strategy("optimal", rules, cache=False), resumed, checkpoint=path)
+    assert search.tree.cost == 44 and search.tree.root.guess == order[1]
+    assert np.array_equal(search.tree.flat, opt.solve_piece(rules, (), first=order[1])[1])
 
 
 def test_a_guess_limit_too_small_for_the_search_in_pieces():
     from mastermind.errors import StrategyError
 
     with pytest.raises(StrategyError, match="the smallest limit that works is 5"):
-        runner.solve_optimal(make_strategy("optimal", Rules(max_guesses=4), cache=False), PieceByPiece())
+        runner.run_search(make_strategy("optimal", Rules(max_guesses=4), cache=False), PieceByPiece())
 
 
 @pytest.mark.slow
@@ -387,5 +387,5 @@ def test_the_optimal_search_on_dask_is_the_local_tree(dask_cluster):
     import numpy as np
 
     for rules, first in OPTIMAL_GAMES[:5]:
-        search = runner.solve_optimal(make_strategy("optimal", rules, first=first, cache=False), dask_cluster)
-        assert np.array_equal(search.solution.flat, _local_tree(rules, first)), rules
+        search = runner.run_search(make_strategy("optimal", rules, first=first, cache=False), dask_cluster)
+        assert np.array_equal(search.tree.flat, _local_tree(rules, first)), rules

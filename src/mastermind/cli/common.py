@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports
     from .. import Code, Feedback, Notation, Rules, SolverState, Strategy
     from ..core.notation import Terms
     from ..history.store import Store, StoredGame
+    from ..strategies import progress as work
+    from ..strategies.progress import OnProgress
 
 #: Exit statuses: 0 done (a game won), 1 a game not won (lost, or given up), 2 bad input.
 EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
@@ -310,23 +312,23 @@ def progress_display(console: Console, field: str | None = None) -> Progress:
 
 
 @contextmanager
-def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar on stderr when it is a terminal; yields the callback to advance it."""
+def progress_bar(total: int, label: str) -> Iterator[OnProgress | None]:
+    """A progress bar of secrets on stderr when it is a terminal; yields the callback that moves it."""
     console = console_for(stderr=True)  # honours --no-color and NO_COLOR like every other output
     if not console.is_terminal:
         yield None
         return
     with progress_display(console) as bar, live_note(progress_note(bar)):
         task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
+        yield lambda status: bar.update(task, completed=status.secrets_done)
 
 
 @contextmanager
 def search_progress(player: Strategy, label: str) -> Iterator[None]:
-    """While a searching strategy (one with a ``progress`` attribute, e.g. optimal) works: a bar
-    on stderr, when it is a terminal, of its pieces of work done (the first guess's replies, then
-    the other first guesses left after pruning), with the best total so far."""
-    if not hasattr(player, "progress"):
+    """While a strategy that searches (optimal) works: a bar on stderr, when it is a terminal, of
+    its pieces of work done (the first guess's replies, then the other first guesses left after
+    pruning), with the best total so far."""
+    if not player.searches:
         yield
         return
     console = console_for(stderr=True)
@@ -336,15 +338,17 @@ def search_progress(player: Strategy, label: str) -> Iterator[None]:
     with progress_display(console, "best") as bar, live_note(progress_note(bar, best="")):
         task = bar.add_task(f"{label}: searching", total=None, best="")
 
-        def update(done: int, of: int, best: int | None) -> None:
-            shown = "" if best is None else f"best total {best:,}"
-            bar.update(task, completed=done, total=max(of, done), best=shown)
+        def update(status: work.Progress) -> None:
+            shown = "" if status.best is None else f"best total {status.best:,}"
+            bar.update(
+                task, completed=status.units_done, total=max(status.units, status.units_done), best=shown
+            )
 
-        player.progress = update
+        player.search_progress = update
         try:
             yield
         finally:
-            player.progress = None
+            player.search_progress = None
 
 
 # --- shared pieces of the commands below ------------------------------------------------------------

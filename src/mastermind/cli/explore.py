@@ -83,7 +83,7 @@ def solve(
     with search_progress(player, f"{strategy} from here"), thinking(console_for(stderr=True), strategy):
         next_guess = notation.format_code(state.space.code(player.choose(state)))
         # a strategy that knows it (optimal) also tells the expected number of guesses left
-        expected = player.expected_guesses(state) if hasattr(player, "expected_guesses") else None
+        expected = player.expected_guesses(state)
     if cands is None:  # too many codes to enumerate: the first few that fit, found by search
         from ..solver.state import first_candidates
 

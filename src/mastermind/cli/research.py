@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import json
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,102 +12,37 @@ from . import cli
 from .common import (
     color_option,
     console_for,
-    db_option,
     fail,
     game_notation,
     game_options,
-    open_store,
     progress_bar,
     search_progress,
     seed_option,
     strategy_option,
 )
-from .scale import checkpoint_file, checkpoint_in, evaluate_whole, executor_options, make_executor, use_runner
+from .scale import (
+    History,
+    Scale,
+    executor_options,
+    open_session,
+    refuse_runner_options,
+    run_history_options,
+    run_progress,
+    save_run,
+    started,
+    taken_from_history,
+)
 
-# --- evaluation runs in the history -----------------------------------------------------------------
+if TYPE_CHECKING:
+    import numpy as np
 
-
-def run_history_options(command: Callable) -> Callable:
-    """``--db``, ``--no-history`` and ``--recompute``; passes ``runs`` (a :class:`Runs`, or None
-    when the history is off)."""
-
-    @db_option
-    @click.option(
-        "--no-history", is_flag=True,
-        help="Neither look the run up in the history nor save it there.",
-    )  # fmt: skip
-    @click.option(
-        "--recompute", is_flag=True,
-        help="Evaluate even when the same run is in the history (the new run is saved too).",
-    )  # fmt: skip
-    @functools.wraps(command)
-    def wrapper(**kwargs: Any) -> Any:
-        db, off, recompute = kwargs.pop("db"), kwargs.pop("no_history"), kwargs.pop("recompute")
-        store = None if off else open_store(db, "; use --no-history to evaluate without it")
-        kwargs["runs"] = None if store is None else Runs(store, recompute)
-        return command(**kwargs)
-
-    return wrapper
+    from ..core.rules import Rules
+    from ..research.results import Stats
+    from ..research.session import Session
+    from ..strategies import Strategy
 
 
-class Runs:
-    """Complete evaluations saved in the history, and taken from it when the same run is asked
-    for again (same strategy, first guess and options, rules, sample, seed where it matters, and
-    package version): a seed drawn for this command never matches, so a randomised run is taken
-    from the history only when its seed is given."""
-
-    def __init__(self, store, recompute: bool) -> None:
-        self.store = store
-        self.recompute = recompute
-        self.origin: dict[int, Any] = {}  # id(stats) -> the stored run it was read from
-
-    def find(self, player, sample: int | None, seed: int | None, drawn: bool):
-        """The stored run's statistics, said on stderr, or None (then evaluate it)."""
-        from ..research.evaluation import Stats, run_key
-
-        key = run_key(player, sample, seed)
-        if self.recompute or (drawn and key["seed"] is not None):
-            return None
-        stored = self.store.find_run(key)
-        if stored is None:
-            return None
-        stats = Stats.from_dict(stored.record)
-        stats.seed = seed  # shown as asked (a deterministic whole run does not depend on it)
-        self.origin[id(stats)] = stored
-        from .history import when
-
-        click.echo(
-            f"mastermind: {player.name} on {player.rules.describe()}: taken from the history (run "
-            f"{stored.id} of {when(stored.created)}, {stats.seconds:.3g} s); --recompute runs it again",
-            err=True,
-        )  # fmt: skip
-        return stats
-
-    def save(self, player, sample: int | None, seed: int | None, stats) -> None:
-        """Save a complete run; a database that fails now is a warning (the result is still shown)."""
-        from ..core.notation import Notation
-        from ..errors import StoreError
-        from ..research.evaluation import run_key
-
-        try:
-            self.store.add_run(run_key(player, sample, seed), stats.to_dict(Notation(stats.rules)))
-        except StoreError as err:
-            click.echo(f"mastermind: warning: {err}; this run was not saved", err=True)
-
-    def to_dict(self, stats, notation) -> dict:
-        """The run's JSON; one taken from the history says so in ``from_history``."""
-        data = stats.to_dict(notation)
-        stored = self.origin.get(id(stats))
-        if stored is not None:
-            data["from_history"] = {"run": stored.id, "created": stored.created}
-        return data
-
-
-def _to_dict(runs: Runs | None, stats, notation) -> dict:
-    return stats.to_dict(notation) if runs is None else runs.to_dict(stats, notation)
-
-
-@cli.command()
+@cli.command("evaluate")
 @game_options
 @strategy_option
 @click.option("--first", metavar="CODE", help="Override the strategy's first guess, e.g. 1122.")
@@ -138,8 +71,8 @@ def _to_dict(runs: Runs | None, stats, notation) -> dict:
 )
 @run_history_options
 @color_option
-def evaluate(
-    rules,
+def evaluate_command(
+    rules: Rules,
     strategy: str,
     first: str | None,
     sample: int | None,
@@ -149,8 +82,8 @@ def evaluate(
     plot: str | None,
     log: bool,
     per_secret: str | None,
-    scale: dict,
-    runs: Runs | None,
+    scale: Scale,
+    history: History,
 ) -> None:
     """Play a strategy against every secret and report exact statistics.
 
@@ -171,7 +104,6 @@ def evaluate(
       mastermind evaluate -s optimal -p 5 -c 5 --executor dask --workers 2   # root guesses split
     """
     from ..core.code import ENUMERATION_LIMIT
-    from ..research.evaluation import evaluate as run
     from ..research.evaluation import sample_secrets
     from ..research.plot import check_plot_path
     from ..strategies import make_strategy
@@ -192,27 +124,37 @@ def evaluate(
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     note_whole_sample(rules, sample)
     label = f"{strategy} on {rules.short_name()}"
-    stats = runs.find(player, sample, seed, drawn) if runs is not None else None
-    if stats is None:
+    session = open_session(scale, history, per_run=False)
+    stats = session.stored(player, sample, seed, drawn=drawn)
+    if stats is not None:
+        taken_from_history(session, stats, f"{player.name} on {rules.describe()}")
+    else:
         if secrets is None:
             warn_if_long(player)
-        if use_runner(player, secrets, scale):
-            with make_executor(scale) as executor:
-                stats = evaluate_whole(player, executor, scale, checkpoint_file(scale), label)
-        else:
-            total = rules.size if secrets is None else len(secrets)
-            with search_progress(player, label), progress_bar(total, label) as advance:
-                stats = run(player, secrets, seed=seed, progress=advance)
-        if runs is not None:
-            runs.save(player, sample, seed, stats)
+        refuse_runner_options(session, player, secrets)
+        with started(session):
+            stats = _run_evaluation(session, player, secrets, seed, label)
+        save_run(session, player, stats, sample, seed)
     if plot is not None:
         _draw([stats], plot, log)
     if per_secret is not None:
         _write_games(player, secrets, seed, per_secret, label)
     if as_json:
-        click.echo(json.dumps(_to_dict(runs, stats, game_notation(rules))))
+        click.echo(json.dumps(session.to_dict(stats, game_notation(rules))))
         return
     _print_stats(stats)
+
+
+def _run_evaluation(session: Session, player: Strategy, secrets: np.ndarray | None, seed: int | None,
+                    label: str) -> Stats:  # fmt: skip
+    """One evaluation by the session, its progress drawn: the runner's stages for a whole tree,
+    else the secrets played (and a strategy's own search, as it goes)."""
+    if session.whole_tree(player, secrets):
+        with run_progress(label) as show:
+            return session.evaluate(player, progress=show)
+    total = player.space.size if secrets is None else len(secrets)
+    with search_progress(player, label), progress_bar(total, label) as advance:
+        return session.evaluate(player, secrets, seed=seed, progress=advance)
 
 
 def check_output_path(path: str, suffix: str) -> None:
@@ -229,7 +171,9 @@ def check_output_path(path: str, suffix: str) -> None:
         fail(f"cannot write {quote(path)}: folder {quote(str(Path(path).parent))} does not exist")
 
 
-def _write_games(player, secrets, seed: int | None, path: str, label: str) -> None:
+def _write_games(
+    player: Strategy, secrets: np.ndarray | None, seed: int | None, path: str, label: str
+) -> None:
     """Each secret, its number of guesses and the guesses, as CSV: the games of the evaluation."""
     import csv
 
@@ -258,7 +202,7 @@ def _write_games(player, secrets, seed: int | None, path: str, label: str) -> No
 ESTIMATE_FROM, LONG_RUN = 100_000, 60
 
 
-def note_whole_sample(rules, sample: int | None) -> None:
+def note_whole_sample(rules: Rules, sample: int | None) -> None:
     """Say on stderr when --sample asks for as many secrets as the game has, or more: every secret
     is played, none drawn."""
     if sample is not None and sample >= rules.size:
@@ -268,7 +212,7 @@ def note_whole_sample(rules, sample: int | None) -> None:
         )  # fmt: skip
 
 
-def warn_if_long(player) -> None:
+def warn_if_long(player: Strategy) -> None:
     """Before a long evaluation, say on stderr about how long it will take, and how to stop it."""
     from ..core.text import duration
     from ..research.evaluation import estimate_seconds
@@ -284,19 +228,19 @@ def warn_if_long(player) -> None:
         )  # fmt: skip
 
 
-def _draw(stats: list, path: str, log: bool) -> None:
+def _draw(stats: list[Stats], path: str, log: bool) -> None:
     from ..research.plot import plot_distributions
 
     written = plot_distributions(stats, path, log=log)
     click.echo(f"chart written to {written}", err=True)
 
 
-def _first_text(stats) -> str:
+def _first_text(stats: Stats) -> str:
     first = stats.first_guess
     return "random" if first is None else game_notation(stats.rules).format_code(first)
 
 
-def _print_stats(stats) -> None:
+def _print_stats(stats: Stats) -> None:
     from rich.table import Table
 
     console = console_for()
@@ -337,7 +281,9 @@ def _print_stats(stats) -> None:
     "--no-tables", is_flag=True, help="counter: numeric order (Shapiro's strategy), which has a tree."
 )
 @color_option
-def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, no_tables: bool) -> None:
+def tree(
+    rules: Rules, strategy: str, fmt: str, depth: int | None, first: str | None, no_tables: bool
+) -> None:
     """The whole decision tree of a strategy: each reply, how many codes it leaves, the next guess.
 
     Only deterministic strategies have a single tree.
@@ -400,15 +346,15 @@ def tree(rules, strategy: str, fmt: str, depth: int | None, first: str | None, n
 @run_history_options
 @color_option
 def compare(
-    rules,
+    rules: Rules,
     strategies: str | None,
     sample: int | None,
     seed: int | None,
     plot: str | None,
     log: bool,
     as_json: bool,
-    scale: dict,
-    runs: Runs | None,
+    scale: Scale,
+    history: History,
 ) -> None:
     """Evaluate several strategies on the same secrets, side by side.
 
@@ -424,11 +370,9 @@ def compare(
       mastermind compare --pegs 5 --colors 8 --executor dask --workers 2
     """
     from ..errors import StrategyError
-    from ..research.evaluation import evaluate as run
     from ..research.evaluation import sample_secrets
     from ..research.plot import check_plot_path
     from ..strategies import STRATEGIES, find_strategy, make_strategy
-    from ..strategies.optimal.strategy import Optimal
 
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies is not None else None
     if names is not None and not names:
@@ -440,7 +384,7 @@ def compare(
         fail("--log draws the chart's counts on a log scale: give --plot FILE too")
     if plot is not None:
         check_plot_path(plot)
-    players = []
+    players: list[Strategy] = []
     for name in names:
         try:
             players.append(make_strategy(name, rules))
@@ -450,10 +394,10 @@ def compare(
             # By default every registered strategy that can play this game takes part.
             click.echo(f"mastermind: skipped {name}: {err}", err=True)
             continue
-        if not chosen and isinstance(players[-1], Optimal) and not players[-1].quick():
+        if not chosen and not players[-1].quick():
             players.pop()  # a search of minutes or hours is not run unasked
             click.echo(
-                f"mastermind: skipped optimal: its search of {rules.describe()} ({rules.size:,} "
+                f"mastermind: skipped {name}: its search of {rules.describe()} ({rules.size:,} "
                 "codes) may take minutes or hours; name it in --strategies to run it", err=True,
             )  # fmt: skip
     if not players:
@@ -463,31 +407,28 @@ def compare(
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
     note_whole_sample(rules, sample)
-    per = rules.size if secrets is None else len(secrets)
-    split = [p for p in players if use_runner(p, secrets, scale, strict=False)]
-    if not split and (scale["executor"] != "local" or scale["checkpoint"]):
-        use_runner(players[0], secrets, scale)  # says why not, exit 2
-    found: dict[int, Any] = {id(p): runs.find(p, sample, seed, drawn) if runs else None for p in players}
+    session = open_session(scale, history, per_run=True)
+    if not any(session.whole_tree(p, secrets) for p in players):
+        refuse_runner_options(session, players[0], secrets)  # says why not, exit 2
+    found: dict[int, Stats | None] = {}
+    for player in players:
+        found[id(player)] = stats = session.stored(player, sample, seed, drawn=drawn)
+        if stats is not None:
+            taken_from_history(session, stats, f"{player.name} on {rules.describe()}")
     todo = [p for p in players if found[id(p)] is None]
     if todo:
-        with make_executor(scale) as executor:
+        with started(session):
             for player in todo:
                 label = f"{player.name} on {rules.short_name()}"
                 if secrets is None:
                     warn_if_long(player)
-                if player in split:
-                    stats = evaluate_whole(player, executor, scale, checkpoint_in(scale, player), label)
-                else:
-                    with search_progress(player, label), progress_bar(per, label) as advance:
-                        stats = run(player, secrets, seed=seed, progress=advance)
-                if runs is not None:
-                    runs.save(player, sample, seed, stats)
-                found[id(player)] = stats
-    results = [found[id(p)] for p in players]
+                found[id(player)] = stats = _run_evaluation(session, player, secrets, seed, label)
+                save_run(session, player, stats, sample, seed)
+    results = [s for s in (found[id(p)] for p in players) if s is not None]
     if plot is not None:
         _draw(results, plot, log)
     if as_json:
-        click.echo(json.dumps([_to_dict(runs, s, game_notation(rules)) for s in results]))
+        click.echo(json.dumps([session.to_dict(s, game_notation(rules)) for s in results]))
         return
     from rich import box
     from rich.table import Table

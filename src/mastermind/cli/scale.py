@@ -1,5 +1,10 @@
-"""Where whole-tree evaluations run: --executor, --scheduler, --workers, --checkpoint, and the
-progress of a run (subtrees and secrets, with an ETA)."""
+"""Where evaluations run and where they are kept: --executor, --scheduler, --workers,
+--checkpoint, the history options, and the progress of a run (subtrees and secrets, with an ETA).
+
+The policy (a stored run taken from the history, the runner used where it helps, checkpoints)
+is the library's :class:`mastermind.research.session.Session`; this module turns options into
+one and draws what it does.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +13,44 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import console_for, fail, live_note, progress_display, progress_note
+from .common import console_for, db_option, fail, live_note, open_store, progress_display, progress_note
+
+if TYPE_CHECKING:
+    from ..research.session import Session
+    from ..strategies.progress import OnProgress, Progress
+
+Command = Callable[..., Any]
 
 
-def executor_options(checkpoint_help: str) -> Callable[[Callable], Callable]:
-    """The options that say where a whole-tree evaluation runs; passes ``scale`` (a dict)."""
+@dataclass(frozen=True)
+class Scale:
+    """Where whole trees run and are kept, as the options say."""
 
-    def decorate(command: Callable) -> Callable:
+    executor: str
+    scheduler: str | None
+    workers: int | None
+    checkpoint: str | None
+    unit_size: int | None
+
+
+@dataclass(frozen=True)
+class History:
+    """Whether runs are looked up in and saved to the history (``store`` None: neither)."""
+
+    store: Any
+    recompute: bool
+
+
+def executor_options(checkpoint_help: str) -> Callable[[Command], Command]:
+    """The options that say where a whole-tree evaluation runs; passes ``scale`` (a :class:`Scale`)."""
+
+    def decorate(command: Command) -> Command:
         @click.option(
             "--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
             help="Where whole trees are computed: this process (all cores) or a Dask cluster "
@@ -39,12 +70,12 @@ def executor_options(checkpoint_help: str) -> Callable[[Callable], Callable]:
         @functools.wraps(command)
         def wrapper(**kwargs: Any) -> Any:
             keys = ("executor", "scheduler", "workers", "checkpoint", "unit_size")
-            scale = {k: kwargs.pop(k) for k in keys}
-            if scale["executor"] != "dask" and (scale["scheduler"] or scale["workers"]):
+            scale = Scale(*(kwargs.pop(k) for k in keys))
+            if scale.executor != "dask" and (scale.scheduler or scale.workers):
                 fail("--scheduler and --workers go with --executor dask")
-            if scale["scheduler"] and scale["workers"]:
+            if scale.scheduler and scale.workers:
                 fail("a cluster given by --scheduler has its own workers: drop --workers")
-            where = scale["checkpoint"]
+            where = scale.checkpoint
             if where is not None and not (Path(where).is_dir() or Path(where).resolve().parent.is_dir()):
                 from ..core.text import quote
 
@@ -58,9 +89,84 @@ def executor_options(checkpoint_help: str) -> Callable[[Callable], Callable]:
     return decorate
 
 
+def run_history_options(command: Command) -> Command:
+    """``--db``, ``--no-history`` and ``--recompute``; passes ``history`` (a :class:`History`)."""
+
+    @db_option
+    @click.option(
+        "--no-history", is_flag=True,
+        help="Neither look the run up in the history nor save it there.",
+    )  # fmt: skip
+    @click.option(
+        "--recompute", is_flag=True,
+        help="Evaluate even when the same run is in the history (the new run is saved too).",
+    )  # fmt: skip
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> Any:
+        db, off, recompute = kwargs.pop("db"), kwargs.pop("no_history"), kwargs.pop("recompute")
+        store = None if off else open_store(db, "; use --no-history to evaluate without it")
+        kwargs["history"] = History(store, recompute)
+        return command(**kwargs)
+
+    return wrapper
+
+
+def open_session(scale: Scale, history: History, *, per_run: bool) -> Session:
+    """The research session the options ask for: the history, the executor (not started yet),
+    the checkpoint: a file, or with ``per_run`` a folder of one file per run (compare)."""
+    from ..research.runner import make_executor
+    from ..research.session import Session
+
+    checkpoint = checkpoints_in = None
+    if scale.checkpoint is not None:
+        path = Path(scale.checkpoint)
+        if per_run and path.exists() and not path.is_dir():
+            fail(f"--checkpoint {path} is a file; compare needs a directory (one file per strategy)")
+        if not per_run and path.is_dir():
+            fail(f"--checkpoint {path} is a directory; name a file")
+        checkpoint, checkpoints_in = (None, path) if per_run else (path, None)
+    return Session(
+        history.store, recompute=history.recompute,
+        executor=make_executor(scale.executor, scale.scheduler, scale.workers),
+        checkpoint=checkpoint, checkpoints_in=checkpoints_in, unit_size=scale.unit_size,
+        notify=lambda text: click.echo(f"mastermind: {text}", err=True),
+    )  # fmt: skip
+
+
+def refuse_runner_options(session: Session, player: Any, secrets: Any) -> None:
+    """Exit 2 when the options ask for what only a whole-tree run does, and this evaluation
+    cannot be one."""
+    why = session.why_not_whole(player, secrets)
+    if why is not None:
+        fail(f"--executor dask and --checkpoint evaluate whole trees, cut into subtrees: not with {why}")
+
+
+def taken_from_history(session: Session, stats: Any, label: str) -> None:
+    """Say on stderr that ``stats`` came from the history, and which run."""
+    from .history import when
+
+    found = session.origin(stats)
+    if found is not None:
+        click.echo(
+            f"mastermind: {label}: taken from the history (run {found.id} of {when(found.created)}, "
+            f"{stats.seconds:.3g} s); --recompute runs it again", err=True,
+        )  # fmt: skip
+
+
+def save_run(session: Session, player: Any, stats: Any, sample: int | None, seed: int | None) -> None:
+    """Save a complete run; a database that fails now is a warning (the result is still shown)."""
+    from ..errors import StoreError
+
+    try:
+        session.save(player, stats, sample, seed)
+    except StoreError as err:
+        click.echo(f"mastermind: warning: {err}; this run was not saved", err=True)
+
+
 @contextmanager
-def make_executor(scale: dict[str, Any]) -> Iterator[Any]:
-    """The executor the options ask for, closed after use.
+def started(session: Session) -> Iterator[None]:
+    """The session's executor in use (a Dask cluster is started or reached when a whole-tree run
+    first needs it: a run taken from a cache needs none), closed after use.
 
     On Ctrl-C the run's kernels have stopped (local) or its tasks are cancelled and the workers
     told to drop what they compute (Dask); every finished subtree is already on disk in the
@@ -68,19 +174,18 @@ def make_executor(scale: dict[str, Any]) -> Iterator[Any]:
     rather than wait for an orderly shutdown of the cluster and of the interpreter (together
     a second or more on a busy machine); a local cluster's worker processes are killed first.
     """
-    from ..research.runner import DaskExecutor
-    from ..research.runner import make_executor as make
-
-    executor = make(scale["executor"], scale["scheduler"], scale["workers"])
-    if isinstance(executor, DaskExecutor) and scale["scheduler"] is None:
+    executor = session.executor
+    if executor is None:
+        yield
+        return
+    if executor.starts_workers:
         # multiprocessing's resource tracker (started with the cluster, with this process's -W
         # options) would warn about the queues of workers that ended with us; it frees them.
         sys.warnoptions.append("ignore:resource_tracker:UserWarning")
     try:
-        yield executor.__enter__()
+        yield
     except KeyboardInterrupt:
-        if isinstance(executor, DaskExecutor):
-            executor.abandon()
+        executor.abandon()
         click.echo("mastermind: interrupted", err=True)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -91,31 +196,11 @@ def make_executor(scale: dict[str, Any]) -> Iterator[Any]:
     executor.close()
 
 
-def use_runner(player, secrets, scale: dict[str, Any], strict: bool = True) -> bool:
-    """Whether the runner computes this evaluation: a deterministic strategy and every secret;
-    for the optimal strategy, whose search is fastest in this process, only when a Dask cluster
-    or a checkpoint is asked for (the runner then splits its root search). Where the runner
-    cannot, options that only it takes are refused (``strict``) or ignored for this strategy
-    (compare). An optimal tree already in the cache is read here: no cluster is started for it."""
-    from ..strategies.optimal.strategy import Optimal
-
-    asked = scale["executor"] != "local" or scale["checkpoint"] is not None
-    if isinstance(player, Optimal) and player.known_tree() is not None:
-        return False
-    if secrets is None and not player.randomized and (asked or not isinstance(player, Optimal)):
-        return True
-    if strict and asked:
-        why = "--sample" if secrets is not None else "a randomised strategy"
-        fail(f"--executor dask and --checkpoint evaluate whole trees, cut into subtrees: not with {why}")
-    return False
-
-
 @contextmanager
-def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
+def run_progress(label: str) -> Iterator[OnProgress | None]:
     """A progress display on stderr when it is a terminal: while the tree is split, the guesses
-    chosen; then the secrets and subtrees done, with the time left (for the optimal search: the
-    pieces of its root done, of those left, and the best total so far). Yields the runner's
-    callback."""
+    chosen; then the secrets and subtrees done, with the time left (for a strategy's own search:
+    the pieces done, of those left, and the best total so far). Yields the runner's callback."""
     console = console_for(stderr=True)
     if not console.is_terminal:
         yield None
@@ -126,7 +211,7 @@ def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
         first = bar.add_task(f"{label}: choosing the first guess", total=None, units="")
         state: dict[str, Any] = {"task": first, "stage": "start"}
 
-        def update(status) -> None:
+        def update(status: Progress) -> None:
             if status.stage != state["stage"]:  # a fresh task for each stage, so the ETA is fresh
                 if state["task"] is not None:
                     bar.remove_task(state["task"])
@@ -136,7 +221,7 @@ def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
                         f"{label}: splitting the tree", total=status.units, completed=status.units_done,
                         units="guesses chosen",
                     )  # fmt: skip
-                elif status.stage == "search":  # the optimal search: pieces of its root
+                elif status.stage == "search":  # a strategy's own search: pieces of its root
                     state["task"] = bar.add_task(
                         f"{label}: searching", total=status.units, completed=status.units_done, units=""
                     )
@@ -156,68 +241,3 @@ def run_progress(label: str) -> Iterator[Callable[[Any], None] | None]:
                 )  # fmt: skip
 
         yield update
-
-
-def evaluate_whole(player, executor, scale: dict[str, Any], checkpoint: Path | None, label: str):
-    """Stats of ``player`` over every secret through the runner, checkpointed.
-
-    Without a checkpoint named by the user, a run of more than one subtree is checkpointed under
-    the user cache directory and the file is removed when the run is done, with those there that
-    no run can resume (left by another version of the package).
-    """
-    from ..research.runner import default_checkpoint, evaluate, remove_stale_checkpoints, unit_size_for
-    from ..strategies.optimal.strategy import Optimal
-
-    size = scale["unit_size"]
-    search = isinstance(player, Optimal)  # its root search is checkpointed piece by piece
-    own = checkpoint is None and (search or unit_size_for(player, size) < player.space.size)
-    if search and own and player.known_tree() is not None:
-        own = False  # from the cache: nothing to checkpoint
-    path = default_checkpoint(player, size) if own else checkpoint
-    told = False
-
-    def tell(status, show: Callable[[Any], None] | None) -> None:
-        nonlocal told
-        if status.stage in ("solve", "search") and not told:
-            told = True
-            if status.units_done and path is not None:
-                what = "pieces of the search" if search else "subtrees"
-                click.echo(
-                    f"mastermind: resuming from {path}: {status.units_done} of {status.units} "
-                    f"{what} already done", err=True,
-                )  # fmt: skip
-        if show:
-            show(status)
-
-    with run_progress(label) as show:
-        stats = evaluate(
-            player, executor, checkpoint=path, progress=lambda s: tell(s, show), unit_size=size
-        )  # fmt: skip
-    if own and path is not None:
-        path.unlink(missing_ok=True)
-        remove_stale_checkpoints(path.parent)
-    return stats
-
-
-def checkpoint_file(scale: dict[str, Any]) -> Path | None:
-    """--checkpoint as a file (evaluate)."""
-    path = scale["checkpoint"]
-    if path is None:
-        return None
-    path = Path(path)
-    if path.is_dir():
-        fail(f"--checkpoint {path} is a directory; name a file")
-    return path
-
-
-def checkpoint_in(scale: dict[str, Any], player) -> Path | None:
-    """--checkpoint as a directory of per-run files (compare)."""
-    from ..research.runner import default_checkpoint
-
-    where = scale["checkpoint"]
-    if where is None:
-        return None
-    folder = Path(where)
-    if folder.exists() and not folder.is_dir():
-        fail(f"--checkpoint {folder} is a file; compare needs a directory (one file per strategy)")
-    return folder / default_checkpoint(player, scale["unit_size"]).name

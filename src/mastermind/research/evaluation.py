@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -17,11 +17,10 @@ from ..errors import SampleError, StrategyError
 from ..solver.state import SolverState
 from ..strategies import Strategy
 from ..strategies.partition import RUNAWAY_GUESSES
+from ..strategies.progress import OnProgress, counting
 from ..strategies.walk import walk as _walk
 from .results import Stats
-from .runner import tree_distribution
-
-Progress = Callable[[int], None]
+from .runner.run import run_tree
 
 
 def run_key(strategy: Strategy, sample: int | None = None, seed: int | None = None) -> dict:
@@ -53,12 +52,14 @@ def evaluate(
     secrets: Sequence[int] | np.ndarray | None = None,
     *,
     seed: int | None = None,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
 ) -> Stats:
     """Play ``strategy`` against every secret (or the given ones) and collect statistics.
 
-    Deterministic strategies are evaluated as a tree over all secrets at once; randomised ones
+    Deterministic strategies are evaluated as a tree over all secrets at once (walked, cut into
+    subtrees for the compiled kernels, or found by the strategy's own search); randomised ones
     play game by game, each game with its own generator drawn from ``seed`` and the secret.
+    ``progress`` hears of the secrets done (for subtrees, of the guesses chosen above them first).
 
     >>> from mastermind.strategies import make_strategy
     >>> evaluate(make_strategy("knuth", Rules(pegs=2, colors=3))).distribution
@@ -79,20 +80,26 @@ def evaluate(
                 )
             secrets = np.arange(space.size, dtype=np.int64)
         firsts = set()
+        tally = counting(progress, len(secrets))
         for secret in secrets:
             guesses = play(strategy, int(secret), seed=seed)
             firsts.add(guesses[0])
             distribution[len(guesses)] = distribution.get(len(guesses), 0) + 1
-            if progress:
-                progress(1)
+            if tally:
+                tally(1)
         first = space.code(firsts.pop()) if len(firsts) == 1 else None
     else:
         guess = strategy.first_guess()
         first = space.code(guess)
-        if strategy.whole_tree:  # compiled, cut into subtrees by the runner, or its own tree
-            distribution = tree_distribution(strategy, progress)
+        tally = counting(progress, space.size)
+        if strategy.searches:
+            distribution = strategy.search_tree().root.distribution()
+            if tally:
+                tally(space.size)
+        elif strategy.compiled:
+            distribution = run_tree(strategy, progress=progress).distribution
         else:
-            _walk(strategy, SolverState(rules), 1, distribution, progress, guess=guess)
+            _walk(strategy, SolverState(rules), 1, distribution, tally, guess=guess)
     seconds = time.perf_counter() - started
     return Stats(
         strategy=strategy.name,
@@ -117,15 +124,16 @@ GROWTH = 1.7
 
 def estimate_seconds(strategy: Strategy) -> float | None:
     """A rough guess of how long :func:`evaluate` takes over every secret on this machine, or None
-    where the cost model does not apply (strategies other than the partition ones).
+    where the cost model does not apply (strategies other than those on compiled kernels: the
+    partition strategies).
 
     The cost model: the same strategy is timed now on 5 pegs and 6 colours, and the time scaled
     by (codes / 7,776) ** GROWTH. Pruning makes the real growth vary from game to game (games
     without repeats were relatively slower), so take the answer as an order of magnitude.
     """
-    from ..strategies import PartitionStrategy, make_strategy
+    from ..strategies import make_strategy
 
-    if not isinstance(strategy, PartitionStrategy):
+    if not strategy.compiled:
         return None
     small = make_strategy(strategy.name, CALIBRATION_RULES, **dict(strategy.spec().options))
     seconds = evaluate(small).seconds
@@ -160,7 +168,7 @@ def sample_secrets(rules: Rules, count: int, seed: int | None = None) -> np.ndar
     return np.array(sorted(chosen), dtype=np.int64)
 
 
-def strategy_tree(strategy: Strategy, progress: Progress | None = None, depth: int | None = None) -> Node:
+def strategy_tree(strategy: Strategy, progress: OnProgress | None = None, depth: int | None = None) -> Node:
     """The decision tree of a deterministic strategy: whole, or its first ``depth`` + 1 guesses.
 
     With ``depth``, nodes of guess number depth + 1 have their guess and size but no children. The
@@ -171,7 +179,8 @@ def strategy_tree(strategy: Strategy, progress: Progress | None = None, depth: i
     space = CodeSpace.of(strategy.rules)
     root = Node(guess=strategy.first_guess(), size=space.size)
     limit = strategy.rules.max_guesses if depth is None else min(depth, strategy.rules.max_guesses)
-    _walk(strategy, SolverState(strategy.rules), 1, {}, progress, root, root.guess, limit)
+    tally = counting(progress, space.size)
+    _walk(strategy, SolverState(strategy.rules), 1, {}, tally, root, root.guess, limit)
     return root
 
 
@@ -180,7 +189,7 @@ def games_per_secret(
     secrets: Sequence[int] | np.ndarray | None = None,
     *,
     seed: int | None = None,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
 ) -> dict[int, tuple[int, ...]]:
     """For each secret (a code index), the guesses the strategy plays to find it, the last one the
     secret: the games :func:`evaluate` scores, with the same ``secrets`` and ``seed``.
@@ -197,16 +206,18 @@ def games_per_secret(
         space.require_enumerable()
         games: dict[int, tuple[int, ...]] = {}
         first = strategy.first_guess()
-        _walk(strategy, SolverState(strategy.rules), 1, {}, progress, guess=first, games=games)
+        tally = counting(progress, space.size)
+        _walk(strategy, SolverState(strategy.rules), 1, {}, tally, guess=first, games=games)
         return dict(sorted(games.items()))
     if secrets is None:
         space.require_enumerable()
         secrets = np.arange(space.size, dtype=np.int64)
     out = {}
+    tally = counting(progress, len(secrets))
     for secret in secrets:
         out[int(secret)] = tuple(play(strategy, int(secret), seed=seed))
-        if progress:
-            progress(1)
+        if tally:
+            tally(1)
     return out
 
 

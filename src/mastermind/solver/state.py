@@ -63,11 +63,29 @@ class SolverState:
             state._candidates = _narrow(self.space, self._candidates, code, fb)
         return state
 
-    def _child(self, code: Code, fb: Feedback, candidates: np.ndarray) -> SolverState:
-        """A state one row on whose candidates are already known (hot path: no checks)."""
+    def child(self, code: Code, fb: Feedback, candidates: np.ndarray | None = None) -> SolverState:
+        """A state one row on, for hot paths that know the row is valid (no checks); its
+        candidates, if already known, are ``candidates`` (else computed when asked for)."""
         state = SolverState.__new__(SolverState)
         state.rules, state.space = self.rules, self.space
         state.history = (*self.history, (code, fb))
+        state._candidates = candidates
+        return state
+
+    @classmethod
+    def after(
+        cls, rules: Rules, history: Iterable[tuple[int, int]], candidates: np.ndarray | None = None
+    ) -> SolverState:
+        """The state after ``history``, (guess index, reply as ``black * (pegs + 1) + white``)
+        pairs, as the kernels and the runner write them (no checks); its candidates are
+        ``candidates`` if already known.
+
+        >>> SolverState.after(Rules(), [(7, 5)]).history == SolverState(Rules()).add("1122", "1,0").history
+        True
+        """
+        state = cls(rules)
+        for g, f in history:
+            state = state.child(state.space.code(g), Feedback.from_int(f, rules.pegs))
         state._candidates = candidates
         return state
 

@@ -1,11 +1,28 @@
-"""The interface every strategy implements, and the picklable description that rebuilds one."""
+"""The interface every strategy implements, and the picklable description that rebuilds one.
+
+A strategy picks the next guess (:meth:`Strategy.pick`). Evaluation, the runner and the front
+ends also ask it how its whole tree is best computed, through this interface only, never by
+testing its class:
+
+- :attr:`~Strategy.compiled`: its choices at many positions, and the subtrees below them, run
+  on compiled kernels on all cores (:meth:`~Strategy.guesses_at`, :meth:`~Strategy.distributions_at`);
+  the runner then cuts the whole tree into subtrees. Every strategy answers those two methods;
+  the others choose move by move in Python.
+- :attr:`~Strategy.searches`: it finds its whole tree by its own exact search
+  (:meth:`~Strategy.search_tree`), which the runner cuts at the root into pieces; such a
+  strategy also says whether its tree is at hand (:meth:`~Strategy.tree_at_hand`), whether it is
+  quick to get (:meth:`~Strategy.quick`), and reports the search's progress to
+  :attr:`~Strategy.search_progress`.
+- :meth:`~Strategy.expected_guesses` from a position, where the strategy knows it.
+- :meth:`~Strategy.spec`: the picklable description that rebuilds it in a worker.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 import numpy as np
 
@@ -15,6 +32,64 @@ from ..core.rules import Rules
 from ..core.text import quote
 from ..errors import StrategyError
 from ..solver.state import SolverState
+from .progress import OnProgress
+
+if TYPE_CHECKING:
+    from ..core.tree import Node
+
+#: The (guess index, reply) pairs that lead to a position; replies as ``black * (pegs + 1) + white``.
+History = tuple[tuple[int, int], ...]
+
+
+class Position(NamedTuple):
+    """A node of a strategy's tree: the history that leads there, and the secrets that reach it
+    (ascending code indices)."""
+
+    history: History
+    secrets: np.ndarray
+
+    @property
+    def guesses(self) -> list[int]:
+        return [g for g, _ in self.history]
+
+    @property
+    def depth(self) -> int:
+        """The number of the guess played here (1 at the root)."""
+        return len(self.history) + 1
+
+
+#: ``map_tasks(fn, tasks, each)``: ``fn(*args)`` for each ``args`` of ``tasks`` (read lazily, as
+#: room frees, so a task made later can use what earlier ones found), and ``each(args, result)``
+#: in the calling thread as each finishes, in any order. Executors provide it.
+Task = tuple[Any, ...]
+MapTasks = Callable[[Callable[..., Any], Iterable[Task], Callable[[Task, Any], None]], None]
+
+
+class PieceBook(Protocol):
+    """Where a search cut into pieces keeps what it finished, across runs (a checkpoint)."""
+
+    #: key -> (where it was read, for an error; its cost, None if it found nothing; its tree)
+    pieces: dict[str, tuple[int, int | None, np.ndarray | None]]
+
+    def record_piece(self, key: str, cost: int | None, flat: np.ndarray | None) -> None:
+        """Keep a finished piece (it is safe when this returns)."""
+
+    def damaged(self, line: int) -> Exception:
+        """The error to raise for a recorded piece that does not fit the search."""
+
+
+@dataclass(frozen=True)
+class SearchedTree:
+    """A whole tree found by a strategy's own search: the total of guesses over every secret,
+    the tree, the same as a preorder array (as caches and checkpoints keep it), and the pieces
+    of the search solved now and read back from a :class:`PieceBook` (0 and 0 when the tree was
+    at hand)."""
+
+    cost: int
+    root: Node
+    flat: np.ndarray
+    pieces: int = 0
+    resumed: int = 0
 
 
 @dataclass(frozen=True)
@@ -58,12 +133,12 @@ class Strategy(ABC):
 
     name: ClassVar[str]
     summary: ClassVar[str] = ""
-    #: Whether the strategy draws random numbers (evaluation then plays game by game).
-    randomized: ClassVar[bool] = False
+    #: Whether the strategy draws random numbers (evaluation then plays game by game). Read on
+    #: the class, the answer for its default options; an instance whose options make it
+    #: deterministic (the counter without tables) sets its own in the constructor.
+    randomized: bool = False
     #: Whether the strategy must enumerate the code space.
     enumerates: ClassVar[bool] = True
-    #: Whether the strategy computes its whole tree at once: it then implements tree_distribution().
-    whole_tree: ClassVar[bool] = False
     #: The options the strategy takes, with their defaults.
     options: ClassVar[dict[str, Any]] = {}
 
@@ -97,6 +172,8 @@ class Strategy(ABC):
         if first is not None and not 0 <= first < self.space.size:
             raise StrategyError(f"no code of {rules.describe()} has index {first}")
         self.first: int | None = first
+        #: Told where a long search of the strategy stands (see :attr:`searches`); None: nobody listens.
+        self.search_progress: OnProgress | None = None
 
     def spec(self) -> StrategySpec:
         """A picklable description from which :meth:`StrategySpec.build` makes this strategy again."""
@@ -130,9 +207,75 @@ class Strategy(ABC):
     def pick(self, state: SolverState) -> int:
         """The strategy's own choice of the next guess."""
 
-    def tree_distribution(self, progress: Callable[[int], None] | None = None) -> dict[int, int]:
-        """Guesses -> secrets over every secret, for a strategy that computes its whole tree at once."""
-        raise NotImplementedError(f"{self.name} does not compute its tree at once")
+    # -- the whole tree: what evaluation, the runner and the front ends ask of a strategy --------
+
+    @property
+    def compiled(self) -> bool:
+        """Whether :meth:`guesses_at` and :meth:`distributions_at` run compiled kernels on all
+        cores: they then release the GIL, and return within milliseconds once their stop flag is
+        set (so they are run in a helper thread that hears Ctrl-C). False: they choose move by
+        move in Python, which hears Ctrl-C itself."""
+        return False
+
+    def state_at(self, position: Position) -> SolverState:
+        """The solver state at ``position`` (its candidates are the position's secrets)."""
+        return SolverState.after(self.rules, position.history, position.secrets)
+
+    def guesses_at(self, positions: Sequence[Position], stop: np.ndarray) -> list[int]:
+        """The strategy's guess at each position (meaningless once ``stop[0]`` is set)."""
+        return [self.choose(self.state_at(p)) for p in positions]
+
+    def distributions_at(self, positions: Sequence[Position], stop: np.ndarray) -> list[dict[int, int]]:
+        """For each position, the secrets below it found with each guess number (the position's
+        own guess being number ``position.depth``); meaningless once ``stop[0]`` is set."""
+        from .walk import walk
+
+        out = []
+        for p in positions:
+            dist: dict[int, int] = {}
+            walk(self, self.state_at(p), p.depth, dist, None)
+            out.append(dist)
+        return out
+
+    @property
+    def searches(self) -> bool:
+        """Whether the strategy finds its whole tree by its own search (:meth:`search_tree`)
+        rather than by choosing at every node of it."""
+        return False
+
+    def search_tree(
+        self, map_tasks: MapTasks | None = None, book: PieceBook | None = None,
+        progress: OnProgress | None = None,
+    ) -> SearchedTree:  # fmt: skip
+        """The whole tree, by the strategy's own search: at hand, or searched in this process
+        (``map_tasks`` None; progress to :attr:`search_progress`), or cut at the root into
+        pieces run by ``map_tasks``, kept in ``book`` as they finish (progress to ``progress``).
+        Only for a strategy that :attr:`searches`.
+
+        Raises:
+            StrategyError: the strategy does not search, or no tree finds every secret within
+                the guess limit.
+        """
+        raise StrategyError(f"{self.name} has no search of its whole tree: its tree is walked")
+
+    def tree_at_hand(self) -> bool:
+        """Whether the whole tree is at hand now, with no work (a search found already, or cached)."""
+        return False
+
+    def quick(self) -> bool:
+        """Whether the whole tree takes seconds, not minutes or hours (every strategy that does
+        not search; one that does on small games, or with its tree at hand)."""
+        return True
+
+    def prepare_pieces(self) -> None:
+        """Load what the pieces of the whole tree's computation need, where they will run (a
+        strategy that searches: only what its search needs, not the search itself)."""
+        self.prepare()
+
+    def expected_guesses(self, state: SolverState) -> float | None:
+        """The expected number of guesses still needed from ``state`` (the next one included),
+        over the codes still possible, each equally likely; None where the strategy does not know."""
+        return None
 
     def __repr__(self) -> str:
         args = [repr(self.rules)]

@@ -58,8 +58,8 @@ class Counter(Strategy):
     def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any) -> None:
         super().__init__(rules, first, **options)
         self.tables: bool = self.settings["tables"]
-        # An instance attribute: with numeric order the strategy is deterministic.
-        self.randomized = self.tables  # type: ignore[misc]
+        # With numeric order the strategy is deterministic (Shapiro's): it has one tree.
+        self.randomized = self.tables
         self.table = _search().identity_table(rules.pegs, rules.colors)
         self._answers: dict[tuple, np.ndarray] = {}
         if self.tables:

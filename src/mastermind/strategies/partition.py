@@ -18,7 +18,7 @@ from ..core.feedback import possible_feedbacks
 from ..core.rules import Rules
 from ..errors import StrategyError
 from ..solver.state import SolverState
-from .base import Strategy
+from .base import Position, Strategy
 
 #: Deeper than this a game has stopped making progress (shared with evaluation).
 RUNAWAY_GUESSES = 200
@@ -47,7 +47,6 @@ class PartitionStrategy(Strategy):
     """
 
     criterion: ClassVar[int]
-    whole_tree = True
     options: ClassVar[dict[str, Any]] = {"kernel": "numba"}
 
     def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any):
@@ -56,8 +55,6 @@ class PartitionStrategy(Strategy):
         if kernel not in ("numba", "numpy"):
             raise StrategyError(f"kernel must be 'numba' or 'numpy', not {kernel!r}")
         self.kernel = "numpy" if on_numpy(self.space.size) else kernel
-        # The reference kernel is tested move by move: it does not compute a whole tree at once.
-        self.whole_tree = self.kernel == "numba"  # type: ignore[misc]
         space = self.space
         self.pool = np.arange(space.size, dtype=np.int64)
         self.nclasses = rules.feedback_classes
@@ -121,49 +118,61 @@ class PartitionStrategy(Strategy):
     def _work_size(self, t: CodeTables, n: int) -> int:
         return _tree().workspace_size(n, t.pegs, t.colors, t.shared.shape[0], RUNAWAY_GUESSES)
 
-    # --- nodes of the tree, for the runner: a node is (candidates, guesses so far, depth) ---------
+    # --- many positions at once, on all cores (the runner's subtrees) -----------------------
 
-    def node_guess(self, cands: np.ndarray, guesses: Sequence[int], stop: np.ndarray) -> int:
-        """The strategy's guess at one node, on one core (meaningless once ``stop[0]`` is set)."""
-        return self._fast_choice(cands, guesses, stop)
+    @property
+    def compiled(self) -> bool:
+        """On the compiled kernels; the numpy reference is tested move by move, and a whole tree
+        on it is walked in Python."""
+        return self.kernel == "numba"
 
-    def node_guesses(self, nodes: Sequence[tuple], stop: np.ndarray) -> list[int]:
-        """The strategy's guess at each node, computed on all cores."""
+    def guesses_at(self, positions: Sequence[Position], stop: np.ndarray) -> list[int]:
+        """The strategy's guess at each position: one on one core, more on all cores."""
+        if not self.compiled:
+            return super().guesses_at(positions, stop)
+        if len(positions) == 1:
+            return [self._fast_choice(positions[0].secrets, positions[0].guesses, stop)]
         t = tables_of(self.space)
-        flat, offsets, used, blocks = self._batch(t, nodes)
+        flat, offsets, used, blocks = self._batch(t, positions)
         kinds = t.shared.shape[0]
-        sizes = np.array([_tree().scratch_size(len(n[0]), t.pegs, t.colors, kinds) for n in nodes],
+        sizes = np.array([_tree().scratch_size(len(p.secrets), t.pegs, t.colors, kinds) for p in positions],
                          dtype=np.int64)  # fmt: skip
         return _tree().choose_many(t, self.weights, flat, offsets, used, blocks, self.criterion,
                                 self.replies, sizes, stop).tolist()  # fmt: skip
 
-    def node_distributions(self, nodes: Sequence[tuple], stop: np.ndarray) -> np.ndarray:
-        """One row per node: entry k counts its secrets found with the k-th guess (all cores).
+    def distributions_at(self, positions: Sequence[Position], stop: np.ndarray) -> list[dict[int, int]]:
+        """The subtree below each position, on all cores. A position of depth 1 (the root) plays
+        the first guess, the override if one was given."""
+        if not self.compiled:
+            return super().distributions_at(positions, stop)
+        return [{k: int(n) for k, n in enumerate(row) if k and n} for row in self._rows(positions, stop)]
 
-        A node of depth 1 (the root) plays the first guess, the override if one was given.
-        """
+    def _rows(self, positions: Sequence[Position], stop: np.ndarray) -> np.ndarray:
+        """One row per position: entry k counts its secrets found with the k-th guess."""
         t = tables_of(self.space)
-        if len(nodes) == 1:
-            cands, guesses, depth = nodes[0]
-            used, blocks = symmetry(t, guesses)
-            first = self.first_guess() if depth == 1 else -1
-            row = self._subtree(t, cands, used, blocks, depth, first, False, stop).copy()
-            row[0] = 0
-            return row[None, :]
-        flat, offsets, used, blocks = self._batch(t, nodes)
-        depth = np.array([n[2] for n in nodes], dtype=np.int64)
-        sizes = np.array([self._work_size(t, len(n[0])) for n in nodes], dtype=np.int64)
+        if len(positions) == 1:
+            return self._row(t, positions[0], stop)[None, :]
+        flat, offsets, used, blocks = self._batch(t, positions)
+        depth = np.array([p.depth for p in positions], dtype=np.int64)
+        sizes = np.array([self._work_size(t, len(p.secrets)) for p in positions], dtype=np.int64)
         return _tree().subtrees(t, self.weights, flat, offsets, used, blocks, depth, self.criterion,
                              self.replies, RUNAWAY_GUESSES, sizes, stop)  # fmt: skip
 
-    def _batch(self, t: CodeTables, nodes):
-        """Nodes (candidates, guesses so far, ...) as flat arrays for the parallel kernels."""
-        flat = np.concatenate([n[0] for n in nodes])
-        offsets = np.zeros(len(nodes) + 1, dtype=np.int64)
-        offsets[1:] = np.cumsum([len(n[0]) for n in nodes])
-        sym = [symmetry(t, n[1]) for n in nodes]
+    def _row(self, t: CodeTables, position: Position, stop: np.ndarray) -> np.ndarray:
+        used, blocks = symmetry(t, position.guesses)
+        first = self.first_guess() if position.depth == 1 else -1
+        row = self._subtree(t, position.secrets, used, blocks, position.depth, first, False, stop).copy()
+        row[0] = 0
+        return row
+
+    def _batch(self, t: CodeTables, positions: Sequence[Position]) -> tuple[np.ndarray, ...]:
+        """Positions as flat arrays for the parallel kernels."""
+        flat = np.concatenate([p.secrets for p in positions])
+        offsets = np.zeros(len(positions) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(p.secrets) for p in positions])
+        sym = [symmetry(t, p.guesses) for p in positions]
         used = np.array([s.used for s in sym], dtype=np.int64)
-        blocks = np.array([s.blocks for s in sym], dtype=np.int64).reshape(len(nodes), -1)
+        blocks = np.array([s.blocks for s in sym], dtype=np.int64).reshape(len(positions), -1)
         return flat, offsets, used, blocks
 
 

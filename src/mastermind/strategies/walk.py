@@ -17,8 +17,10 @@ from ..errors import StrategyError
 from ..solver.state import SolverState
 from . import Strategy
 from .partition import RUNAWAY_GUESSES
+from .progress import OnProgress, counting
 
-Progress = Callable[[int], None]
+#: Told of n more secrets found (see :func:`.progress.counting`, which turns it into Progress).
+Tally = Callable[[int], None]
 
 
 def walk(
@@ -26,7 +28,7 @@ def walk(
     state: SolverState,
     depth: int,
     distribution: dict[int, int],
-    progress: Progress | None,
+    progress: Tally | None,
     node: Node | None = None,
     guess: int | None = None,
     limit: int | None = None,
@@ -64,11 +66,11 @@ def walk(
         child = None
         if node is not None:
             child = node.children[f] = Node(guess=-1, size=len(group))
-        child_state = state._child(code, Feedback.from_int(f, pegs), group)
+        child_state = state.child(code, Feedback.from_int(f, pegs), group)
         walk(strategy, child_state, depth + 1, distribution, progress, child, None, limit, found, games)
 
 
-def guesses_per_secret(strategy: Strategy, progress: Progress | None = None) -> np.ndarray:
+def guesses_per_secret(strategy: Strategy, progress: OnProgress | None = None) -> np.ndarray:
     """For each secret (by code index), how many guesses a deterministic strategy takes to find it.
 
     >>> from mastermind import Rules, make_strategy
@@ -80,5 +82,6 @@ def guesses_per_secret(strategy: Strategy, progress: Progress | None = None) -> 
     space = strategy.space
     space.require_enumerable()
     found = np.zeros(space.size, dtype=np.int64)
-    walk(strategy, SolverState(strategy.rules), 1, {}, progress, guess=strategy.first_guess(), found=found)
+    tally = counting(progress, space.size)
+    walk(strategy, SolverState(strategy.rules), 1, {}, tally, guess=strategy.first_guess(), found=found)
     return found

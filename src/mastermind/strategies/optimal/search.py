@@ -22,11 +22,8 @@ from ...core.code import CodeSpace
 from ...core.feedback import possible_feedbacks
 from ...core.rules import Rules
 from ...core.tree import Node
+from ..progress import OnProgress, Progress
 
-#: progress(pieces done, of how many, best total so far or None). The pieces are the cells
-#: (replies) of the first guess searched at the root, then the other root guesses left to try
-#: after pruning: with one root guess only (Bulls and Cows) the bar still moves.
-Progress = Callable[[int, int, "int | None"], None]
 #: tick(cells of a guess solved, of how many)
 Tick = Callable[[int, int], None]
 
@@ -317,13 +314,15 @@ def solve_position(
     left: int | None = None,
     *,
     first: int | None = None,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
     workers: int | None = None,
 ) -> Solution | None:
     """The least total number of guesses that finds every secret of ``secrets`` within ``left``
     guesses (default: what the rules leave after ``guesses``), and a tree reaching it; None if no
     tree can. ``guesses`` are the codes played so far (their symmetry prunes the search);
-    ``first`` forces the position's guess.
+    ``first`` forces the position's guess. ``progress`` hears of the pieces of the search at the
+    position (stage ``"search"``): the cells (replies) of its first guess, then the other guesses
+    left to try after pruning (with one guess only, as in Bulls and Cows, the bar still moves).
 
     Raises:
         KeyboardInterrupt: when interrupted; every compiled search has stopped by then.
@@ -374,18 +373,17 @@ def to_flat(root: OptimalNode) -> np.ndarray:
 
 def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int,
                budget: int, first: int | None = None,
-               progress: Progress | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
+               progress: OnProgress | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
     """The least cost of S if below ``budget``, and its tree; (FAIL, None) otherwise.
 
     Small sets are one compiled call. Larger ones try their guesses in the compiled search's
-    order (bound, then code). While no budget binds (the first guess of a set searched without
-    one), the cells of that guess are independent and are solved at once on the workers (large
-    cells by this function, from this thread). The other guesses are then tried in parallel,
-    one compiled call each, with the best total so far as budget. The guess kept is the first
-    in that order that reaches the least total, as in the compiled search, so the tree does not
-    depend on the workers: a guess before the best one in the order is given the best total + 1
-    as budget (it wins ties), one after it the best total.
+    order (bound, then code), by the rules of :class:`.root.Race`. While no budget binds (the
+    first guess of a set searched without one), the cells of that guess are independent and are
+    solved at once on the workers (large cells by this function, from this thread). The other
+    guesses are then tried in parallel, one compiled call each, with the budget the race gives.
     """
+    from .root import Race
+
     game = run.game
     n = len(S)
     if n <= 2:
@@ -399,62 +397,50 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
         run.wait([future])
         cost, flat = future.result()
         if progress:
-            progress(1, 1, None if flat is None else cost)
+            progress(Progress("search", 1, 1, 0, n, None if flat is None else cost))
         return cost, flat
     if first is not None:
         roots = [(int(first), 0)]
     else:
         codes, bounds = run.root_guesses(scope, S, left, budget, sym)
         roots = list(zip(codes.tolist(), bounds.tolist(), strict=True))
-    best: list = [budget, len(roots), None]  # total, its rank in roots, tree
+    race = Race(roots, budget)
     lock = threading.Lock()
-    finished: set[int] = set()  # ranks of the guesses done (searched, or pruned by the bound)
-    pruned: set[int] = set()  # of those, the ones pruned by the bound (not counted as done)
-    pieces = [0, 0]  # cells of the first guess solved, of how many (when it is split)
+    cells = (0, 0)  # cells of the first guess solved, of how many (when it is split)
+    start = 1 if budget >= FAIL and roots else 0
 
     def report() -> None:
         if progress:
             with lock:
-                split = 1 if start else 0
-                left = sum(1 for r, (_, b) in enumerate(roots)
-                           if r >= split and r not in finished and b < best[0])  # fmt: skip
-                done = pieces[0] + len(finished) - len(pruned) - (split if 0 in finished else 0)
-                progress(done, done + left + pieces[1] - pieces[0], None if best[2] is None else best[0])
+                done = cells[0] + len(race.searched - {0} if start else race.searched)
+                best = race.best
+                progress(Progress("search", done, done + race.waiting(start) + cells[1] - cells[0], 0, n,
+                                  None if best.tree is None else best.cost))  # fmt: skip
 
     def tick(done: int, of: int) -> None:
-        pieces[:] = [done, of]
+        nonlocal cells
+        cells = (done, of)
         report()
 
-    start = 0
-    if budget >= FAIL and roots:
-        g = roots[0][0]
-        start = 1
-        cost, flat = _split_guess(run, scope, S, guesses, left, g, tick if progress else None)
-        if flat is not None:
-            best[:] = [cost, 0, flat]
-        finished.add(0)
-        pieces[0] = pieces[1]
+    if start:
+        cost, flat = _split_guess(run, scope, S, guesses, left, roots[0][0], tick if progress else None)
+        race.offer(0, cost, flat)
+        cells = (cells[1], cells[1])
         report()
 
     def attempt(rank: int, g: int) -> None:
-        with lock:
-            if roots[rank][1] >= best[0] + (rank < best[1]):
-                finished.add(rank)
-                pruned.add(rank)
-                return
-            limit = best[0] + (1 if rank < best[1] else 0)
-        cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
-        with lock:
-            finished.add(rank)
-            if flat is not None and (cost, rank) < (best[0], best[1]):
-                best[:] = [cost, rank, flat]
+        limit = race.budget(rank)
+        if limit is None:
+            return
+        race.offer(rank, *run.kernel_call(scope, S, left, limit, sym, g))
         report()
 
     futures = [run.pool.submit(attempt, rank, g) for rank, (g, _) in enumerate(roots) if rank >= start]
     run.wait(futures)
     if run.stopped:
         raise KeyboardInterrupt
-    return (best[0], best[2]) if best[2] is not None else (FAIL, None)
+    best = race.best
+    return (best.cost, best.tree) if best.tree is not None else (FAIL, None)
 
 
 def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int, g: int,
@@ -518,8 +504,8 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
 # -- pieces of a root search, solved anywhere ----------------------------------------------------
 #
 # The search at the root of a game can be cut into pieces that any process solves from a short
-# description (see :func:`mastermind.research.runner.solve_optimal`): the cells of the first root guess,
-# then each other root guess with the best total found so far as its budget.
+# description (see :func:`.root.search_in_pieces`): the cells of the first root guess, then each
+# other root guess with the budget its race gives.
 
 _ACTIVE: set[_Run] = set()
 _ACTIVE_LOCK = threading.Lock()
@@ -530,6 +516,20 @@ def stop_pieces() -> None:
     with _ACTIVE_LOCK:
         for run in _ACTIVE:
             run.interrupt()
+
+
+def root_guesses(rules: Rules, secrets: np.ndarray, left: int,
+                 guesses: Sequence[int] = ()) -> list[tuple[int, int]]:  # fmt: skip
+    """The guesses the search tries at ``secrets`` (within ``left`` guesses, after ``guesses``),
+    in its order, each with its lower bound; computed in a helper thread (seconds in a large
+    game) while this one still hears Ctrl-C."""
+    game = game_of(rules)
+    run = _Run(game, 1)
+    try:
+        codes, bounds = run.root_guesses(run.root, secrets, left, FAIL, game.group(guesses))
+    finally:
+        run.pool.shutdown(wait=False)
+    return list(zip(codes.tolist(), bounds.tolist(), strict=True))
 
 
 def piece_secrets(rules: Rules, history: Sequence[tuple[int, int]]) -> np.ndarray:

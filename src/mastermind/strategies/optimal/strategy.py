@@ -22,8 +22,9 @@ from ...core.records import package_version
 from ...core.rules import Rules
 from ...errors import StrategyError
 from ...solver.state import SolverState
-from ..base import Strategy
-from .search import OptimalNode, Progress, Solution, check_tree, solve_position
+from ..base import MapTasks, PieceBook, SearchedTree, Strategy
+from ..progress import OnProgress
+from .search import OptimalNode, Solution, check_tree, game_of, solve_piece, solve_position, to_flat
 
 #: Version of the cache file's layout.
 CACHE_FORMAT = 1
@@ -53,17 +54,12 @@ class Optimal(Strategy):
 
     name = "optimal"
     summary = "least expected number of guesses, exact, within the guess limit (Koyama and Lai 1993)"
-    #: The whole tree is computed at once (evaluation asks for its distribution directly).
-    whole_tree: ClassVar[bool] = True
     options: ClassVar[dict[str, Any]] = {"cache": True}
 
     def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any) -> None:
         super().__init__(rules, first, **options)
         self.space.require_enumerable()
         self.cache = bool(self.settings["cache"])
-        #: Called as progress(root guesses done, of those left after pruning, best total so far)
-        #: during long searches.
-        self.progress: Progress | None = None
         self._tree: OptimalNode | None = None
         self._positions: dict[tuple, OptimalNode] = {}
 
@@ -75,14 +71,6 @@ class Optimal(Strategy):
         name = (f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-max{r.max_guesses}{first}"
                 f"-v{package_version()}.npz")  # fmt: skip
         return cache_dir() / name
-
-    def quick(self) -> bool:
-        """Whether the whole tree is at hand in seconds: a game of at most :data:`QUICK_GAME`
-        codes, or a tree already in the cache (then kept)."""
-        if self._tree is not None or self.space.size <= QUICK_GAME:
-            return True
-        self._tree = self._load() if self.cache else None
-        return self._tree is not None
 
     def _meta(self) -> dict:
         r = self.rules
@@ -131,7 +119,7 @@ class Optimal(Strategy):
         root = self._load() if self.cache else None
         if root is None:
             everything = np.arange(self.space.size, dtype=np.int64)
-            sol = solve_position(self.rules, everything, first=self.first, progress=self.progress)
+            sol = solve_position(self.rules, everything, first=self.first, progress=self.search_progress)
             if sol is None:
                 raise StrategyError(self._no_tree_message(everything))
             root = sol.tree()
@@ -176,15 +164,54 @@ class Optimal(Strategy):
             f"{self.rules.max_guesses} guesses{start}; the smallest limit that works is {limit}"
         )
 
-    def tree_distribution(self, progress=None) -> dict[int, int]:
-        """Guesses -> number of secrets, over every secret (``progress(n)`` when done)."""
-        root = self.decision_tree()
-        if progress:
-            progress(root.size)
-        return root.distribution()
-
     def prepare(self) -> None:
         self.decision_tree()
+
+    # -- the whole tree, as the runner and the front ends ask for it ---------------------------
+
+    @property
+    def searches(self) -> bool:
+        return True
+
+    def search_tree(
+        self, map_tasks: MapTasks | None = None, book: PieceBook | None = None,
+        progress: OnProgress | None = None,
+    ) -> SearchedTree:  # fmt: skip
+        """The whole optimal tree: from the cache, or searched on this process's threads
+        (``map_tasks`` None, progress to :attr:`search_progress`), or with its root search cut
+        into pieces run by ``map_tasks`` (see :func:`.root.search_in_pieces`), kept in ``book``
+        as they finish, progress to ``progress``. A tree searched is cached.
+
+        Raises:
+            StrategyError: no tree finds every secret within the guess limit.
+        """
+        known = self.known_tree()
+        if known is not None:
+            return SearchedTree(known.cost, known, to_flat(known))
+        if map_tasks is None:
+            root = self.decision_tree()
+            return SearchedTree(root.cost, root, to_flat(root))
+        from .root import search_in_pieces
+
+        sol, solved, resumed = search_in_pieces(self.rules, map_tasks, first=self.first, book=book,
+                                                progress=progress)  # fmt: skip
+        if sol is None:
+            raise StrategyError(self.no_tree_message())
+        return SearchedTree(sol.cost, self.adopt(sol), sol.flat, solved, resumed)
+
+    def tree_at_hand(self) -> bool:
+        return self.known_tree() is not None
+
+    def quick(self) -> bool:
+        """Whether the whole tree is at hand in seconds: a game of at most :data:`QUICK_GAME`
+        codes, or a tree already in the cache (then kept)."""
+        return self.space.size <= QUICK_GAME or self.tree_at_hand()
+
+    def prepare_pieces(self) -> None:
+        """The compiled search loaded (on a tiny game) and this game's tables built: not the
+        search itself, which is the work."""
+        solve_piece(Rules(pegs=2, colors=3), ())
+        game_of(self.rules)
 
     # -- any position ------------------------------------------------------------------------
 
@@ -210,7 +237,7 @@ class Optimal(Strategy):
             cands = state.candidate_indices()
             guesses = [self.space.index(code.colors) for code, _ in state.history]
             first = self.first if not state.history else None
-            sol = solve_position(self.rules, cands, guesses, left, first=first, progress=self.progress)
+            sol = solve_position(self.rules, cands, guesses, left, first=first, progress=self.search_progress)
             if sol is None:
                 raise StrategyError(
                     f"no strategy finds each of the {len(cands):,} codes still possible within "
