@@ -12,7 +12,7 @@ A :class:`Session` decides, once for every front end, how an evaluation is had:
 >>> from mastermind import Rules, make_strategy
 >>> session = Session()
 >>> session.evaluate(make_strategy("knuth", Rules(pegs=3, colors=3))).total
-73
+74
 """
 
 from __future__ import annotations
