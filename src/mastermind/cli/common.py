@@ -439,7 +439,8 @@ def peg_style(color: int) -> str:
 BLANK_STYLE = "dim"
 
 
-def code_text(notation: Notation, code: Code | Sequence[int]) -> Text:
+def styled_code(notation: Notation, code: Code | Sequence[int]) -> Text:
+    """A code as coloured pegs for the terminal (its symbols on their colours)."""
     from rich.text import Text
 
     text = Text()
@@ -482,7 +483,7 @@ def board(
         board_row(console, notation, i, code, fb, rules)
     if secret is not None:
         row = Text(f"  {'':>{width}}  ")
-        row.append_text(code_text(notation, secret))
+        row.append_text(styled_code(notation, secret))
         row.append("   the secret")
         console.print(row)
 
@@ -494,7 +495,7 @@ def board_row(
     from rich.text import Text
 
     row = Text(f"  {number:>{len(str(rules.max_guesses))}}  ")
-    row.append_text(code_text(notation, code))
+    row.append_text(styled_code(notation, code))
     row.append("   ")
     row.append_text(keys_text(console, fb, rules.pegs, notation.terms))
     row.append(f"   {notation.terms.reply(fb)}", style="dim")

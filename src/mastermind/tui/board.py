@@ -62,7 +62,8 @@ def peg_text(notation: Notation, color: int | None, width: int = 3) -> Text:
     return Text(symbol.center(width), style=f"bold {ink_for(bg)} on {bg}")
 
 
-def code_text(notation: Notation, colors, gap: str = " ") -> Text:
+def pegs_text(notation: Notation, colors, gap: str = " ") -> Text:
+    """A code as a row of pegs (see :func:`peg_text`), ``gap`` between them."""
     text = Text()
     for i, c in enumerate(colors):
         if i:

@@ -35,8 +35,8 @@ from .board import (
     Palette,
     PaletteColor,
     Peg,
-    code_text,
     color_name,
+    pegs_text,
 )
 from .keys import BoardKeys
 from .panel import Corrections, Expect, help_text, plural, score_text, secret_row, status_head, unfocusable
@@ -463,7 +463,7 @@ class GameScreen(BoardKeys, Screen):
     def _hinted(self, hint: Any) -> None:
         guess = self.notation.format_code(hint.guess)
         left = "" if hint.candidates is None else f"{plural(hint.candidates, 'code')} still possible; "
-        pegs = code_text(self.notation, hint.guess)
+        pegs = pegs_text(self.notation, hint.guess)
         self.info = Text.assemble(f"Hint: {left}{hint.strategy} would play ", pegs, f" ({guess}).")
         if self.match is None:
             self.recorder.save(self.game.record()) if self.game.moves else None

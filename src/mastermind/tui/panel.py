@@ -18,7 +18,7 @@ from ..core.text import plural as text_plural
 from ..engine.game import Game
 from ..engine.match import Match
 from ..solver.state import Correction
-from .board import code_text, peg_text, reply_count
+from .board import peg_text, pegs_text, reply_count
 
 #: What the board waits for: a guess, the code a person chooses, a reply, or nothing.
 Expect = Literal["code", "secret", "reply"] | None
@@ -103,7 +103,7 @@ def status_head(
             return Text(f"Fix the reply of row {selected}", "bold")
         if game.pending is not None:
             return Text.assemble((f"Reply to guess {game.turn}: ", "bold"),
-                                 code_text(notation, game.pending.colors))  # fmt: skip
+                                 pegs_text(notation, game.pending.colors))  # fmt: skip
         return Text("The replies contradict each other.", "bold red")
     return Text("")
 
