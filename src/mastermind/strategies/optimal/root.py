@@ -1,26 +1,13 @@
-"""The exact search at a position: its guesses raced against each other, by one set of rules.
-
-At a position the search tries its guesses in the compiled search's order (lower bound, then
-code) and keeps the least total. :class:`Race` holds the rules of that contest, once, for both
-drivers of the search:
-
-- the search on this process's threads (:func:`.search.solve_position`, at every set it splits
-  over the workers);
-- the search of a whole game cut at the root into pieces that any process solves from a short
-  description (:func:`search_in_pieces`), which the runner hands to its executors (threads of
-  this process, or a Dask cluster) and checkpoints piece by piece.
-
-The rules: a guess is searched with the best total so far as its budget, and a guess before the
-best one in the order with one more (it wins ties); a guess whose lower bound reaches its budget
-is pruned unsearched. The guess kept is therefore the first in the order that reaches the least
-total, whatever order the searches finish in: the tree does not depend on the workers.
+"""The optimal strategy's root search in pieces: the search of a whole game cut at the root into
+pieces that any process solves from a short description (:func:`search_in_pieces`), which the
+runner hands to its executors (threads of this process, or a Dask cluster) and checkpoints piece
+by piece. The root guesses race by the rules of :class:`.race.Race`, the same rules as the
+search on this process's threads (:func:`.search.solve_position`), so the tree is the same.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -28,69 +15,8 @@ import numpy as np
 from ...core.rules import Rules
 from ..base import MapTasks, PieceBook
 from ..progress import OnProgress, Progress
+from .race import Race
 from .search import FAIL, Solution, check_tree, game_of, join_cells, root_guesses, solve_piece
-
-
-@dataclass(frozen=True)
-class Best:
-    """The best tree of a race so far: its total, the rank of its guess in the search's order,
-    and the tree (None while there is none: ``cost`` is then the budget and ``rank`` past the end)."""
-
-    cost: int
-    rank: int
-    tree: np.ndarray | None = None
-
-
-class Race:
-    """The guesses of one position, ``roots`` as (guess, lower bound) in the search's order,
-    searched against each other within ``budget`` (see the module). Safe to use from threads.
-
-    >>> race = Race([(7, 10), (3, 12), (5, 30)])
-    >>> race.offer(1, 20, np.array([3, 1]))
-    >>> race.budget(0), race.budget(2)  # the guess before the best may tie it; 5 is pruned
-    (21, None)
-    >>> race.offer(0, 20, np.array([7, 1]))
-    >>> race.best.rank, race.best.cost
-    (0, 20)
-    """
-
-    def __init__(self, roots: Sequence[tuple[int, int]], budget: int = FAIL) -> None:
-        self.roots = list(roots)
-        self._best = Best(budget, len(self.roots))
-        self._lock = threading.Lock()
-        #: ranks of the guesses searched (or read back from a checkpoint), and of those pruned
-        self.searched: set[int] = set()
-        self.pruned: set[int] = set()
-
-    @property
-    def best(self) -> Best:
-        return self._best
-
-    def budget(self, rank: int) -> int | None:
-        """The budget for searching the guess of ``rank`` now, or None: its bound prunes it."""
-        with self._lock:
-            best = self._best
-            limit = best.cost + (1 if rank < best.rank else 0)
-            if self.roots[rank][1] >= limit:
-                self.pruned.add(rank)
-                return None
-            return min(limit, FAIL)
-
-    def offer(self, rank: int, cost: int, tree: np.ndarray | None) -> None:
-        """The search of the guess of ``rank`` is done: ``tree`` (None: nothing within its budget)."""
-        with self._lock:
-            self.searched.add(rank)
-            if tree is not None and (cost, rank) < (self._best.cost, self._best.rank):
-                self._best = Best(cost, rank, tree)
-
-    def waiting(self, start: int = 0) -> int:
-        """How many guesses from rank ``start`` on are still to search and might beat the best."""
-        with self._lock:
-            best = self._best.cost
-            return sum(
-                1 for r, (_, bound) in enumerate(self.roots)
-                if r >= start and r not in self.searched and r not in self.pruned and bound < best
-            )  # fmt: skip
 
 
 def _cell_key(guess: int, reply: int) -> str:
@@ -134,7 +60,7 @@ def search_in_pieces(
     roots = [(int(first), 0)] if first is not None else root_guesses(rules, everything, left)
     if not roots:
         return None, 0, 0
-    race = Race(roots)
+    race = Race(roots, FAIL)
     rank_of = {g: r for r, (g, _) in enumerate(roots)}
     g0 = roots[0][0]
     from ..._kernels import feedback  # numba: a search is made
@@ -184,7 +110,7 @@ def search_in_pieces(
     def others() -> Iterable[tuple[Any, ...]]:  # read as room frees: each with the budget then
         for rank in range(1, len(roots)):
             if rank not in race.searched and (budget := race.budget(rank)) is not None:
-                yield rules, (), budget, roots[rank][0]
+                yield rules, (), min(budget, FAIL), roots[rank][0]
 
     def root_done(args: tuple[Any, ...], result: tuple[int, np.ndarray | None]) -> None:
         nonlocal solved

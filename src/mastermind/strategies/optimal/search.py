@@ -23,6 +23,7 @@ from ...core.feedback import possible_feedbacks
 from ...core.rules import Rules
 from ...core.tree import Node
 from ..progress import OnProgress, Progress
+from .race import Race
 
 #: tick(cells of a guess solved, of how many)
 Tick = Callable[[int, int], None]
@@ -377,13 +378,11 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     """The least cost of S if below ``budget``, and its tree; (FAIL, None) otherwise.
 
     Small sets are one compiled call. Larger ones try their guesses in the compiled search's
-    order (bound, then code), by the rules of :class:`.root.Race`. While no budget binds (the
+    order (bound, then code), by the rules of :class:`.race.Race`. While no budget binds (the
     first guess of a set searched without one), the cells of that guess are independent and are
     solved at once on the workers (large cells by this function, from this thread). The other
     guesses are then tried in parallel, one compiled call each, with the budget the race gives.
     """
-    from .root import Race
-
     game = run.game
     n = len(S)
     if n <= 2:
