@@ -41,11 +41,14 @@ def test_invalid_rules_say_what_is_allowed(kwargs, message):
         Rules(**kwargs)
 
 
-def test_the_guess_limit_is_never_deeper_than_a_strategy_is_followed():
+def test_the_guess_limit_stops_where_strategies_stop_being_followed():
+    """One constant bounds both: a game may allow MAX_GUESSES guesses, and the walks and compiled
+    trees follow a strategy that deep before calling it a runaway."""
     from mastermind.core.rules import MAX_GUESSES
-    from mastermind.strategies.partition import RUNAWAY_GUESSES
 
-    assert Rules(max_guesses=MAX_GUESSES).max_guesses == MAX_GUESSES <= RUNAWAY_GUESSES
+    assert Rules(max_guesses=MAX_GUESSES).max_guesses == MAX_GUESSES
+    with pytest.raises(RulesError, match=f"at most {MAX_GUESSES}"):
+        Rules(max_guesses=MAX_GUESSES + 1)
 
 
 def test_repr_evaluates_back():

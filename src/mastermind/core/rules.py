@@ -22,8 +22,9 @@ MIN_COLORS, MAX_COLORS = 2, 36
 #: (10 pegs, 36 colours) is broken by playing consistent codes in a few dozen guesses (the counter
 #: needs at most 17 on 10 pegs and 20 colours, docs/counter.md), and a person who first counts
 #: every colour with one guess each has spent 36. It is also how deep a strategy's game is followed
-#: before it is called a runaway (``RUNAWAY_GUESSES``), so a limit above it could never be reached;
-#: and a board is drawn one row per allowed guess, which a limit of millions would never finish.
+#: before it is called a runaway (the walks and the compiled trees stop there), so a limit above it
+#: could never be reached; and a board is drawn one row per allowed guess, which a limit of millions
+#: would never finish.
 MAX_GUESSES = 200
 
 
@@ -80,6 +81,15 @@ class Rules:
     def size(self) -> int:
         """The number of possible codes."""
         return self.colors**self.pegs if self.repeats else perm(self.colors, self.pegs)
+
+    @property
+    def win(self) -> int:
+        """The winning reply (every peg black) as a feedback integer, ``black * (pegs + 1) + white``.
+
+        >>> Rules().win
+        20
+        """
+        return self.pegs * (self.pegs + 1)
 
     @property
     def feedback_classes(self) -> int:

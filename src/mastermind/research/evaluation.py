@@ -10,13 +10,12 @@ import numpy as np
 from ..core.code import ENUMERATION_LIMIT, CodeSpace
 from ..core.notation import Notation
 from ..core.records import package_version, rules_to_dict
-from ..core.rules import Rules
+from ..core.rules import MAX_GUESSES, Rules
 from ..core.seeds import generator
 from ..core.tree import Node
 from ..errors import SampleError, StrategyError
 from ..solver.state import SolverState
 from ..strategies import Strategy
-from ..strategies.partition import RUNAWAY_GUESSES
 from ..strategies.progress import OnProgress, counting
 from ..strategies.walk import walk as _walk
 from .results import Stats
@@ -226,7 +225,7 @@ def play(
     secret: int,
     *,
     seed: int | None = None,
-    limit: int = RUNAWAY_GUESSES,
+    limit: int = MAX_GUESSES,
 ) -> list[int]:
     """One game against ``secret`` (a code index); returns the guesses, the last one winning."""
     from ..core.feedback import score

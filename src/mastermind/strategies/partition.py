@@ -15,13 +15,10 @@ from .._kernels import on_numpy, reference
 from .._kernels.tables import CodeTables, symmetry, tables_of
 from ..core.code import Code
 from ..core.feedback import possible_feedbacks
-from ..core.rules import Rules
+from ..core.rules import MAX_GUESSES, Rules
 from ..errors import StrategyError
 from ..solver.state import SolverState
 from .base import Position, Strategy
-
-#: Deeper than this a game has stopped making progress (shared with evaluation).
-RUNAWAY_GUESSES = 200
 
 
 def _tree():
@@ -111,12 +108,12 @@ class PartitionStrategy(Strategy):
         """Entry 0: the node's guess; entry k >= 1: secrets found with the k-th guess."""
         work = np.empty(self._work_size(t, len(cands)), dtype=np.int64)
         _tree().subtree(t, self.weights, cands, used, blocks, depth, self.criterion, self.replies,
-                     RUNAWAY_GUESSES, first, choose_only, work,
+                     MAX_GUESSES, first, choose_only, work,
                      _NO_STOP if stop is None else stop)  # fmt: skip
-        return work[: RUNAWAY_GUESSES + 1]
+        return work[: MAX_GUESSES + 1]
 
     def _work_size(self, t: CodeTables, n: int) -> int:
-        return _tree().workspace_size(n, t.pegs, t.colors, t.shared.shape[0], RUNAWAY_GUESSES)
+        return _tree().workspace_size(n, t.pegs, t.colors, t.shared.shape[0], MAX_GUESSES)
 
     # --- many positions at once, on all cores (the runner's subtrees) -----------------------
 
@@ -156,7 +153,7 @@ class PartitionStrategy(Strategy):
         depth = np.array([p.depth for p in positions], dtype=np.int64)
         sizes = np.array([self._work_size(t, len(p.secrets)) for p in positions], dtype=np.int64)
         return _tree().subtrees(t, self.weights, flat, offsets, used, blocks, depth, self.criterion,
-                             self.replies, RUNAWAY_GUESSES, sizes, stop)  # fmt: skip
+                             self.replies, MAX_GUESSES, sizes, stop)  # fmt: skip
 
     def _row(self, t: CodeTables, position: Position, stop: np.ndarray) -> np.ndarray:
         used, blocks = symmetry(t, position.guesses)

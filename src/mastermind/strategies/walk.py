@@ -12,11 +12,11 @@ import numpy as np
 
 from .._kernels import cells
 from ..core.feedback import Feedback
+from ..core.rules import MAX_GUESSES
 from ..core.tree import Node
 from ..errors import StrategyError
 from ..solver.state import SolverState
 from . import Strategy
-from .partition import RUNAWAY_GUESSES
 from .progress import OnProgress, counting
 
 #: Told of n more secrets found (see :func:`.progress.counting`, which turns it into Progress).
@@ -40,8 +40,8 @@ def walk(
     Below guess number ``limit`` + 1 nothing is expanded (for trees shown to a depth). ``found``,
     if given, gets the guess number at which each secret is found; ``games`` the guesses played.
     """
-    if depth > RUNAWAY_GUESSES:
-        raise StrategyError(f"{strategy.name} made no progress after {RUNAWAY_GUESSES} guesses")
+    if depth > MAX_GUESSES:
+        raise StrategyError(f"{strategy.name} made no progress after {MAX_GUESSES} guesses")
     space = state.space
     pegs = space.pegs
     cands = state.candidate_indices()
@@ -51,7 +51,7 @@ def walk(
         node.guess = guess
     if limit is not None and depth > limit:
         return
-    win = pegs * (pegs + 1)
+    win = state.rules.win
     code = space.code(guess)
     for f, group in cells(space, guess, cands):
         if f == win:

@@ -124,8 +124,7 @@ def cut_tree(strategy: Strategy, unit_size: int | None = None, *, choose: Choose
         return result
     from ..._kernels import cells
 
-    pegs = strategy.rules.pegs
-    win = pegs * (pegs + 1)
+    win = strategy.rules.win
     level = [Position((), everything)]
     guesses = [first]
     while level:
