@@ -16,7 +16,7 @@ from ...core.rules import Rules
 from ..base import MapTasks, PieceBook
 from ..progress import OnProgress, Progress
 from .race import Race
-from .search import FAIL, Solution, check_tree, game_of, join_cells, root_guesses, solve_piece
+from .search import FAIL, OptimalNode, Solution, check_tree, game_of, join_cells, root_guesses, solve_piece
 
 
 def _cell_key(guess: int, reply: int) -> str:
@@ -135,6 +135,15 @@ def _small_cell(rules: Rules, guess: int, reply: int) -> tuple[int, np.ndarray]:
     return cost, leaf
 
 
+def _checked(rules: Rules, tree: np.ndarray, secrets: np.ndarray, left: int) -> OptimalNode | None:
+    """A checkpoint's tree (data read from disk) if it is a tree of ``secrets`` within ``left``
+    guesses; None if it is not."""
+    try:
+        return check_tree(rules, tree, secrets, left)
+    except ValueError:  # check_tree's verdict on a tree that does not hold
+        return None
+
+
 def _resume(rules: Rules, book: PieceBook | None, race: Race, rank_of: dict[int, int], g0: int,
             cells: dict[int, np.ndarray], costs: dict[int, int | None],
             trees: dict[int, np.ndarray]) -> int:  # fmt: skip
@@ -147,23 +156,24 @@ def _resume(rules: Rules, book: PieceBook | None, race: Race, rank_of: dict[int,
     resumed = 0
     for key, (line, kept, tree) in book.pieces.items():
         kind, _, rest = key.partition(":")
-        try:
-            f = int(rest.split(":")[1]) if kind == "cell" and rest.startswith(f"{g0}:") else -1
-            if len(cells.get(f, ())) > 2:
-                if tree is not None:
-                    if check_tree(rules, tree, cells[f], left - 1).cost != kept:
-                        raise ValueError("not this cell's tree")
-                    trees[f] = tree
-                costs[f] = kept
-            elif kind == "root" and rank_of.get(int(rest), 0) > 0:
-                if tree is not None:
-                    node = check_tree(rules, tree, everything, left)
-                    if node.cost != kept or node.guess != int(rest):
-                        raise ValueError("not this guess's tree")
-                race.offer(rank_of[int(rest)], FAIL if kept is None else kept, tree)
-            else:
-                raise ValueError("a piece of another search")
-        except ValueError:
-            raise book.damaged(line) from None
+        parts = rest.split(":")
+        if not all(p.isdigit() for p in parts):
+            raise book.damaged(line)
+        f = int(parts[1]) if kind == "cell" and len(parts) == 2 and int(parts[0]) == g0 else -1
+        if len(cells.get(f, ())) > 2:
+            if tree is not None:
+                node = _checked(rules, tree, cells[f], left - 1)
+                if node is None or node.cost != kept:
+                    raise book.damaged(line)  # not this cell's tree
+                trees[f] = tree
+            costs[f] = kept
+        elif kind == "root" and len(parts) == 1 and rank_of.get(int(rest), 0) > 0:
+            if tree is not None:
+                node = _checked(rules, tree, everything, left)
+                if node is None or node.cost != kept or node.guess != int(rest):
+                    raise book.damaged(line)  # not this guess's tree
+            race.offer(rank_of[int(rest)], FAIL if kept is None else kept, tree)
+        else:
+            raise book.damaged(line)  # a piece of another search
         resumed += 1
     return resumed

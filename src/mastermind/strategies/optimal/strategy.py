@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -93,7 +94,13 @@ class Optimal(Strategy):
             if root.cost != meta["total"] or (self.first is not None and root.guess != self.first):
                 return None
             return root
-        except Exception:  # a missing, partial or corrupt file is simply rebuilt
+        except (
+            OSError,
+            EOFError,
+            KeyError,
+            ValueError,
+            zipfile.BadZipFile,
+        ):  # missing, partial, corrupt: rebuilt
             return None
 
     def _save(self, sol: Solution) -> None:
