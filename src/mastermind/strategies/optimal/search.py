@@ -317,6 +317,7 @@ def solve_position(
     first: int | None = None,
     progress: OnProgress | None = None,
     workers: int | None = None,
+    timeout: float | None = None,
 ) -> Solution | None:
     """The least total number of guesses that finds every secret of ``secrets`` within ``left``
     guesses (default: what the rules leave after ``guesses``), and a tree reaching it; None if no
@@ -324,9 +325,11 @@ def solve_position(
     ``first`` forces the position's guess. ``progress`` hears of the pieces of the search at the
     position (stage ``"search"``): the cells (replies) of its first guess, then the other guesses
     left to try after pruning (with one guess only, as in Bulls and Cows, the bar still moves).
+    ``timeout``: seconds after which the search stops.
 
     Raises:
         KeyboardInterrupt: when interrupted; every compiled search has stopped by then.
+        TimeoutError: the search ran past ``timeout`` (and has stopped); nothing is known then.
     """
 
     game = game_of(rules)
@@ -338,13 +341,30 @@ def solve_position(
     if left < int(game.t.dmin[len(S)]):
         return None
     run = _Run(game, max(1, workers or usable_cores()))
+    expired = threading.Event()
+    timer = None
+    if timeout is not None:
+
+        def expire() -> None:
+            expired.set()
+            run.interrupt()
+
+        timer = threading.Timer(max(0.0, timeout), expire)
+        timer.daemon = True
+        timer.start()
     try:
         cost, flat = _solve_set(run, run.root, S, list(guesses), left, FAIL, first, progress)
-    except BaseException:  # Ctrl-C (or a failing progress callback): stop every search first
+    except BaseException as err:  # Ctrl-C (or a failing progress callback): stop every search first
         run.interrupt()
+        if expired.is_set() and isinstance(err, KeyboardInterrupt):
+            raise TimeoutError(f"the search ran past {timeout} s") from None
         raise
     finally:
+        if timer is not None:
+            timer.cancel()
         run.pool.shutdown(wait=True)
+    if expired.is_set():  # a stopped search returns no tree, or a tree that may not be the best
+        raise TimeoutError(f"the search ran past {timeout} s")
     return None if flat is None else Solution(cost, to_flat(parse(flat)))
 
 
