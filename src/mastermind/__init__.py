@@ -18,6 +18,8 @@ _HOME = {
     "SettingsError": "errors",
     "Game": "engine.game", "Match": "engine.match", "Hint": "engine.game", "Move": "engine.game",
     "Problem": "engine.game", "SCORING_RULES": "engine.match",
+    "Review": "engine.review", "MoveReview": "engine.review", "Advice": "engine.review",
+    "review": "engine.review", "advise": "engine.review", "VERDICTS": "engine.review",
     "Node": "core.tree", "Stats": "research.evaluation", "evaluate": "research.evaluation",
     "play": "research.evaluation", "strategy_tree": "research.evaluation",
     "Feedback": "core.feedback", "possible_feedbacks": "core.feedback", "score": "core.feedback",
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
     from .core.tree import Node
     from .engine.game import Game, Hint, Move, Problem
     from .engine.match import SCORING_RULES, Match
+    from .engine.review import VERDICTS, Advice, MoveReview, Review, advise, review
     from .errors import (
         CheckpointError,
         ContradictionError,
@@ -73,6 +76,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PRESETS",
+    "VERDICTS",
+    "Advice",
+    "MoveReview",
+    "Review",
+    "advise",
+    "review",
     "Problem",
     "RecordError",
     "SCORING_RULES",

@@ -1,0 +1,784 @@
+"""A game reviewed move by move against the optimum, as a chess game is: what each guess was
+worth, what was best, and a verdict.
+
+For each move, over the codes still possible before it (each equally likely):
+
+* ``expected``: the expected number of guesses from this move on, this guess included, when
+  this guess is played and the best play follows; ``best`` a guess that minimises it and
+  ``best_expected`` its value; ``loss`` the difference (never negative).
+* the measure: exact (the optimal search from the position, within the game's guess limit)
+  wherever the search finishes within a time budget per move (always in games of at most
+  :data:`ALWAYS_EXACT` codes); otherwise the line of a named
+  heuristic (:data:`HEURISTIC`: the heuristic plays every move after the guess, and ``best``
+  is the better of its own guess and the player's). Each move says which (``exact``).
+* the verdict, from the loss, by the thresholds of :data:`VERDICTS` (one table, read by every
+  front end): ``best`` (no loss), ``good``, ``inaccuracy``, ``mistake``, ``blunder``.
+* ``known``: the reply left one code and the player did not play it next.
+
+Positions along the optimal tree (the whole tree of the game, kept in the cache, see
+:class:`~mastermind.strategies.optimal.strategy.Optimal`) are read from it; a position off it
+is searched when it comes and its value kept, in memory and in the cache directory, so that a
+position is searched once.
+
+Where no play can be sure to find the code within the guesses the game has left (a game about
+to be lost), the guess limit cannot be met by any guess and would value every move alike: such
+a move is measured as if there were one more guess left than codes possible (``within_limit``
+is then False). A guess after which some code can no longer be found in time, where another
+guess could have found them all, has no finite ``expected``: it is a blunder.
+
+The classic game's first move 1123 is the optimum, 5625 / 1296 = 4.3403 guesses expected; Knuth's
+1122 expects 5702 / 1296 = 4.3997, a loss of 0.0594: good.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core.code import Code, CodeSpace
+from ..core.feedback import Feedback
+from ..core.notation import Notation
+from ..core.records import package_version, reply_text, rules_to_dict
+from ..core.rules import Rules
+from ..errors import ContradictionError, GameError, RecordError, StrategyError
+from ..solver.state import SolverState, diagnose
+
+if TYPE_CHECKING:
+    from ..core.tree import Node
+    from ..strategies import Strategy
+    from .game import Game, Hint
+
+#: The verdicts, best first, each with the loss (in expected guesses) below which it is given;
+#: ``best`` is a loss of exactly 0, and a move past the last bound (or with no finite expected
+#: number, see the module) is a blunder. A loss of 0.1 is one guess more in ten games.
+VERDICTS: tuple[tuple[str, float], ...] = (
+    ("best", 0.0),
+    ("good", 0.1),
+    ("inaccuracy", 0.3),
+    ("mistake", 0.6),
+    ("blunder", math.inf),
+)
+
+#: The verdict names, best first.
+VERDICT_NAMES = tuple(name for name, _ in VERDICTS)
+
+#: Codes are listed (before and after a move, in a hint) when at most this many are possible.
+LIST_LIMIT = 20
+
+#: Seconds the exact search may take for one move before the heuristic stands in.
+DEFAULT_BUDGET = 3.0
+
+#: Games of at most this many codes (the classic game and smaller) are always valued exactly,
+#: whatever the budget: their hardest position, the whole game, is searched in about a second.
+ALWAYS_EXACT = 1296
+
+#: The strategy whose line values a move when the exact search runs out of time.
+HEURISTIC = "expected-size"
+
+#: A move's progress: progress(moves reviewed, of how many).
+Progress = Callable[[int, int], None]
+
+
+def verdict(loss: Fraction | float | None) -> str:
+    """The verdict of a loss (None: the move may lose a game that could be won).
+
+    >>> verdict(0), verdict(Fraction(77, 1296)), verdict(0.3), verdict(None)
+    ('best', 'good', 'mistake', 'blunder')
+    """
+    if loss is None:
+        return "blunder"
+    if loss <= 0:
+        return "best"
+    for name, below in VERDICTS[1:]:
+        if loss < below:
+            return name
+    return "blunder"  # pragma: no cover - the last bound is infinite
+
+
+def _number(value: Fraction | None, digits: int = 6) -> float | None:
+    return None if value is None else round(float(value), digits)
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move valued (see the module for what each value means).
+
+    Attributes:
+        number: the guess's number (1 for the first).
+        guess, reply: the move.
+        before, after: how many codes were possible before the move and after its reply.
+        before_codes, after_codes: those codes when at most :data:`LIST_LIMIT`, else None.
+        consistent: whether the guess could have been the secret.
+        bits: the information of the reply, log2(before / after).
+        expected: expected guesses from this move on with this guess (None: see the module).
+        best, best_expected: a best guess and its expected guesses.
+        loss: expected - best_expected (None when expected is None).
+        verdict: from the loss (:data:`VERDICTS`).
+        known: the code was known after this reply (one left) and not played next.
+        exact: whether the values are the optimal search's (else the heuristic's line).
+        within_limit: whether they are measured within the game's guess limit.
+        best_after: the codes the best guess would have left: with the game's secret when it is
+            known, else the expected number over the codes possible.
+        searched: positions searched for this move (not read from a tree or a cache).
+        seconds: the time it took to value the move.
+    """
+
+    number: int
+    guess: Code
+    reply: Feedback
+    before: int
+    after: int
+    before_codes: tuple[Code, ...] | None
+    after_codes: tuple[Code, ...] | None
+    consistent: bool
+    bits: float
+    expected: Fraction | None
+    best: Code
+    best_expected: Fraction
+    loss: Fraction | None
+    verdict: str
+    known: bool
+    exact: bool
+    within_limit: bool = True
+    best_after: float = 0.0
+    searched: int = field(default=0, compare=False)
+    seconds: float = field(default=0.0, compare=False)
+
+    def to_dict(self, notation: Notation) -> dict[str, Any]:
+        """The move as JSON types (codes as ``notation`` writes them, the reply as ``"B,W"``)."""
+
+        def codes(found: tuple[Code, ...] | None) -> list[str] | None:
+            return None if found is None else [notation.format_code(c) for c in found]
+
+        return {
+            "number": self.number,
+            "guess": notation.format_code(self.guess),
+            "reply": reply_text(self.reply),
+            "before": self.before,
+            "after": self.after,
+            "before_codes": codes(self.before_codes),
+            "after_codes": codes(self.after_codes),
+            "consistent": self.consistent,
+            "bits": round(self.bits, 6),
+            "expected": _number(self.expected),
+            "best": notation.format_code(self.best),
+            "best_expected": _number(self.best_expected),
+            "loss": _number(self.loss),
+            "verdict": self.verdict,
+            "known": self.known,
+            "exact": self.exact,
+            "within_limit": self.within_limit,
+            "best_after": round(self.best_after, 6),
+        }
+
+    def comment(self, notation: Notation) -> str:
+        """The move in one sentence, the same in every front end."""
+        guess, best = notation.format_code(self.guess), notation.format_code(self.best)
+        how = "" if self.exact else f" ({HEURISTIC} line)"
+        if self.expected is None:
+            text = (f"{guess}: {self.verdict}: some codes could no longer be found in time; "
+                    f"{best} finds every one, {self.best_expected:.4f} guesses expected{how}")  # fmt: skip
+        elif self.loss == 0:
+            text = f"{guess}: best, {float(self.expected):.4f} guesses expected{how}"
+        else:
+            loss = float(self.loss or 0)
+            text = (f"{guess}: {self.verdict}, {float(self.expected):.4f} guesses expected; best "
+                    f"{best}, {float(self.best_expected):.4f} (loss {loss:.4f}){how}")  # fmt: skip
+        if not self.consistent:
+            text += "; it could not be the secret"
+        if self.known and self.after_codes:
+            text += f"; the code was known: {notation.format_code(self.after_codes[0])}"
+        return text
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game valued move by move; :func:`review` makes one.
+
+    Attributes:
+        rules: the game.
+        moves: each move's review, in order.
+        outcome: the game's outcome ("won", "lost", "gave-up"), None for a bare history not won.
+        secret: the secret, when it is known (a game with its secret, or a history that won).
+        budget: the seconds the exact search had per move (None: no limit).
+        heuristic: the strategy whose line stands in where the search ran out of time.
+    """
+
+    rules: Rules
+    moves: tuple[MoveReview, ...]
+    outcome: str | None
+    secret: Code | None
+    budget: float | None
+    heuristic: str = HEURISTIC
+
+    @property
+    def optimal_expected(self) -> Fraction | None:
+        """The expected number of guesses under best play from the first move."""
+        return self.moves[0].best_expected if self.moves else None
+
+    @property
+    def total_loss(self) -> Fraction | None:
+        """The sum of the losses (None if a move had no finite expected number)."""
+        if any(m.loss is None for m in self.moves):
+            return None
+        return sum((m.loss for m in self.moves if m.loss is not None), Fraction(0))
+
+    @property
+    def exact(self) -> bool:
+        """Whether every move was valued by the exact search."""
+        return all(m.exact for m in self.moves)
+
+    def verdicts(self) -> dict[str, int]:
+        """How many moves got each verdict, best first (every verdict named)."""
+        counts = dict.fromkeys(VERDICT_NAMES, 0)
+        for m in self.moves:
+            counts[m.verdict] += 1
+        return counts
+
+    def summary(self) -> dict[str, Any]:
+        """The summary as JSON types: guesses played, the optimum from the first move, the total
+        loss, the moves by verdict, the codes known and not played, the moves measured exactly."""
+        return {
+            "guesses": len(self.moves),
+            "outcome": self.outcome,
+            "optimal_expected": _number(self.optimal_expected),
+            "total_loss": _number(self.total_loss),
+            "verdicts": self.verdicts(),
+            "known": sum(m.known for m in self.moves),
+            "exact_moves": sum(m.exact for m in self.moves),
+            "searched": sum(m.searched for m in self.moves),
+        }
+
+    def measure(self) -> dict[str, Any]:
+        """How the moves were valued: exactly, or by the heuristic where the budget ran out."""
+        return {
+            "exact": "optimal",
+            "heuristic": self.heuristic,
+            "budget": self.budget,
+            "all_exact": self.exact,
+        }
+
+    def to_dict(self, notation: Notation | None = None) -> dict[str, Any]:
+        """The review as JSON types (``--json`` of ``mastermind review``, the web API)."""
+        notation = notation or Notation(self.rules)
+        return {
+            "rules": rules_to_dict(self.rules),
+            "measure": self.measure(),
+            "secret": None if self.secret is None else notation.format_code(self.secret),
+            "moves": [m.to_dict(notation) for m in self.moves],
+            "summary": self.summary(),
+            "verdicts": {name: bound for name, bound in VERDICTS[1:-1]},
+        }
+
+
+# -- the values of positions ---------------------------------------------------------------------
+
+#: Version of the layout of the cached positions.
+_CACHE_FORMAT = 1
+#: At most this many positions are kept in one game's cache file (the oldest dropped first).
+_CACHE_LIMIT = 200_000
+
+
+class _Positions:
+    """The least total of a position (the codes possible and the guesses left) and a guess that
+    reaches it, for one game size: exact, searched once and kept (the value of a position does
+    not depend on the history that led to it, only on its codes and the guesses left)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.known: dict[str, tuple[int, int] | None] = {}
+        self.new: dict[str, tuple[int, int] | None] = {}
+        self.loaded = False
+        self.warm = False
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def key(codes: np.ndarray, left: int) -> str:
+        digest = hashlib.blake2b(codes.tobytes(), digest_size=16).hexdigest()
+        return f"{left}:{digest}"
+
+    def path(self):
+        from ..core.records import cache_home
+
+        r = self.rules
+        name = f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-v{package_version()}.json"
+        return cache_home() / "positions" / name
+
+    def load(self) -> None:
+        if self.loaded:
+            return
+        self.loaded = True
+        try:
+            data = json.loads(self.path().read_text())
+            if data.get("format") == _CACHE_FORMAT:
+                self.known.update({k: (None if v is None else (int(v[0]), int(v[1])))
+                                   for k, v in data["positions"].items()})  # fmt: skip
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+            pass  # no cache, or one that cannot be read: positions are searched again
+
+    def save(self) -> None:
+        """Add the positions searched since the last save to the cache file (atomically)."""
+        if not self.new:
+            return
+        path = self.path()
+        positions: dict[str, Any] = {}
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # none yet, or unreadable
+            positions = json.loads(path.read_text()).get("positions", {})
+        positions.update({k: None if v is None else list(v) for k, v in self.new.items()})
+        if len(positions) > _CACHE_LIMIT:
+            positions = dict(list(positions.items())[-_CACHE_LIMIT:])
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"format": _CACHE_FORMAT, "positions": positions}))
+            os.replace(tmp, path)
+            self.new.clear()
+        except OSError:
+            pass  # an unwritable cache only costs the next review the searches
+
+    def value(self, codes: np.ndarray, guesses: Sequence[int], left: int,
+              clock: _Clock) -> tuple[int, int] | None:  # fmt: skip
+        """(least total, a guess reaching it) of ``codes`` within ``left`` guesses; None if no
+        play finds them all in time. ``guesses``: the history's (prunes the search by symmetry).
+
+        Raises:
+            TimeoutError: the search ran past the clock's budget.
+        """
+        n = len(codes)
+        if n == 1:
+            return (1, int(codes[0])) if left >= 1 else None
+        if n == 2:
+            return (3, int(codes[0])) if left >= 2 else None
+        if left < 2:
+            return None
+        key = self.key(codes, left)
+        with self.lock:
+            self.load()
+            if key in self.known:
+                return self.known[key]
+        from ..strategies.optimal.search import solve_position
+
+        if not self.warm:  # the compiled search is loaded (or compiled) before any clock runs
+            solve_position(self.rules, np.arange(3, dtype=np.int64), left=3)
+            self.warm = True
+        sol = solve_position(self.rules, codes, guesses, left, timeout=clock.remaining())
+        clock.searched += 1
+        found = None if sol is None else (sol.cost, int(sol.flat[0]))
+        with self.lock:
+            self.known[key] = self.new[key] = found
+        return found
+
+
+#: The positions of each game known to this process, by the cache file that keeps them.
+_POSITIONS: dict[str, _Positions] = {}
+
+
+def _positions(rules: Rules) -> _Positions:
+    positions = _Positions(rules)
+    return _POSITIONS.setdefault(str(positions.path()), positions)
+
+
+class _Clock:
+    """A move's time budget, started by its first search (after the search is loaded)."""
+
+    def __init__(self, budget: float | None) -> None:
+        self.budget = budget
+        self.deadline: float | None = None
+        self.searched = 0
+
+    def remaining(self) -> float | None:
+        if self.budget is None:
+            return None
+        now = time.monotonic()
+        if self.deadline is None:
+            self.deadline = now + self.budget
+        left = self.deadline - now
+        if left <= 0:
+            raise TimeoutError("the budget is spent")
+        return left
+
+
+@dataclass
+class _Value:
+    """A move's values: totals over the position's codes (None: not every code can be found)."""
+
+    total: int | None
+    best_total: int
+    best: int
+    exact: bool
+    within_limit: bool = True
+
+
+class _Valuer:
+    """Values moves of one game: the optimal tree where the game follows it, the positions'
+    values elsewhere, the heuristic's line where the search runs out of time."""
+
+    def __init__(self, rules: Rules, budget: float | None, heuristic: str) -> None:
+        self.rules = rules
+        self.space = CodeSpace.of(rules)
+        self.budget = None if self.space.size <= ALWAYS_EXACT else budget
+        self.heuristic_name = heuristic
+        self.positions = _positions(rules)
+        self.win = rules.pegs * (rules.pegs + 1)
+        self._heuristic: Strategy | None = None
+        self.tree = self._tree(None)
+
+    def _tree(self, first: int | None) -> Node | None:
+        """The optimal tree (with the first guess forced to ``first``): the game's whole tree is
+        searched now if the game is quick, else only read from the cache; None if not at hand."""
+        from ..strategies.optimal.strategy import QUICK_GAME, Optimal
+
+        try:
+            optimal = Optimal(self.rules, first=first)
+            if first is None and self.space.size <= QUICK_GAME:
+                return optimal.decision_tree()
+            return optimal.known_tree()
+        except StrategyError:  # no tree within the guess limit: positions are valued one by one
+            return None
+
+    def heuristic(self) -> Strategy:
+        if self._heuristic is None:
+            from ..strategies import make_strategy
+
+            self._heuristic = make_strategy(self.heuristic_name, self.rules)
+        return self._heuristic
+
+    def move(self, state: SolverState, codes: np.ndarray, guess: int, line: Node | None,
+             first_tree: Node | None, clock: _Clock) -> _Value:  # fmt: skip
+        """The values of ``guess`` at a position (``line``: the optimal tree's node there, if
+        the game is on it; ``first_tree``: a cached optimal tree that starts with this guess)."""
+        left = self.rules.max_guesses - len(state.history)
+        try:
+            value = self._exact(state, codes, guess, left, line, first_tree, clock)
+            if value is None:  # no play finds every code in time: measured past the limit
+                value = self._exact(state, codes, guess, len(codes) + 1, None, None, clock)
+                assert value is not None
+                value.within_limit = False
+            return value
+        except TimeoutError:
+            return self._heuristic_value(state, codes, guess)
+
+    def _exact(self, state: SolverState, codes: np.ndarray, guess: int, left: int, line: Node | None,
+               first_tree: Node | None, clock: _Clock) -> _Value | None:  # fmt: skip
+        guesses = [self.space.index(g.colors) for g, _ in state.history]
+        if line is not None:
+            best = (line.cost, line.guess)  # type: ignore[attr-defined]
+        else:
+            found = self.positions.value(codes, guesses, left, clock)
+            if found is None:
+                return None
+            best = found
+        if line is not None and line.guess == guess:
+            return _Value(best[0], best[0], best[1], exact=True)
+        if first_tree is not None:
+            return _Value(first_tree.cost, best[0], best[1], exact=True)  # type: ignore[attr-defined]
+        total: int | None = len(codes)
+        for f, cell in self._cells(guess, codes):
+            if f == self.win:
+                continue
+            found = self.positions.value(cell, [*guesses, guess], left - 1, clock)
+            if found is None:
+                total = None
+                break
+            total += found[0]  # type: ignore[operator]
+        return _Value(total, best[0], best[1], exact=True)
+
+    def _heuristic_value(self, state: SolverState, codes: np.ndarray, guess: int) -> _Value:
+        from ..strategies.walk import walk
+
+        strategy = self.heuristic()
+
+        def line_total(first: int) -> int:
+            distribution: dict[int, int] = {}
+            walk(strategy, state, 1, distribution, None, guess=first)
+            return sum(k * n for k, n in distribution.items())
+
+        own = strategy.choose(state)
+        best_total = line_total(own)
+        total = best_total if own == guess else line_total(guess)
+        if total < best_total:
+            own, best_total = guess, total
+        return _Value(total, best_total, own, exact=False)
+
+    def _cells(self, guess: int, codes: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        from .._kernels import cells
+
+        return [(f, np.asarray(c, dtype=np.int64)) for f, c in cells(self.space, guess, codes)]
+
+    def best_after(self, best: int, codes: np.ndarray, secret: Code | None) -> float:
+        """The codes ``best`` leaves: with the secret, or expected over ``codes``."""
+        split = self._cells(best, codes)
+        if secret is not None:
+            s = self.space.index(secret.colors)
+            for f, cell in split:
+                if s in cell:
+                    return 1.0 if f == self.win else float(len(cell))
+        return sum(len(c) ** 2 for _, c in split) / len(codes)
+
+
+# -- the review ----------------------------------------------------------------------------------
+
+History = Sequence[tuple[Code | Sequence[int] | str, Feedback | str]]
+
+
+def review(
+    subject: Game | dict[str, Any] | History | str,
+    rules: Rules | None = None,
+    *,
+    budget: float | None = DEFAULT_BUDGET,
+    heuristic: str = HEURISTIC,
+    progress: Progress | None = None,
+) -> Review:
+    """Value every move of a game against the optimum.
+
+    Args:
+        subject: a finished :class:`~mastermind.engine.game.Game`, a game's record, or a history
+            (``(guess, reply)`` pairs, or text such as ``"1122=1,0 1344=0,1"``).
+        rules: the game of a history (default: the classic game); a game knows its own.
+        budget: seconds the exact search may take per move (None: no limit).
+        heuristic: the strategy whose line values a move where the search runs out of time.
+        progress: called as progress(moves done, of how many).
+
+    Raises:
+        GameError: a game not finished, a game too large to list its codes, or moves after a win.
+        ContradictionError: replies that no code gives.
+        RecordError: a record that is not one game's.
+    """
+    from .game import Game
+
+    if isinstance(subject, dict):
+        if subject.get("kind") == "match":
+            raise RecordError("a match is reviewed one game at a time: review one of its games")
+        subject = Game.from_record(subject)
+    secret: Code | None = None
+    outcome: str | None = None
+    if isinstance(subject, Game):
+        if not subject.over:
+            raise GameError("the game is not finished: a review is of a finished game")
+        rules, history = subject.rules, subject.history
+        secret, outcome = subject.secret, subject.outcome
+    else:
+        rules = rules or Rules()
+        notation = Notation(rules)
+        if isinstance(subject, str) or all(isinstance(item, str) for item in subject):
+            history = notation.parse_history(subject)  # type: ignore[arg-type]
+        else:
+            history = list(SolverState(rules, subject).history)
+    if budget is not None and budget < 0:
+        raise GameError(f"the budget is a number of seconds, at least 0, not {budget}")
+    space = CodeSpace.of(rules)
+    if not space.enumerable:
+        raise GameError(f"{rules.describe()} has too many codes to review a game of it")
+    _check_history(rules, history)
+    pegs = rules.pegs
+    if history and history[-1][1].black == pegs:
+        outcome = outcome or "won"
+        secret = secret or history[-1][0]
+    valuer = _Valuer(rules, budget, heuristic)
+    first_trees: dict[int, Node | None] = {}
+    moves: list[MoveReview] = []
+    state = SolverState(rules)
+    codes = np.arange(space.size, dtype=np.int64)
+    line = valuer.tree
+    try:
+        for number, (guess, reply) in enumerate(history, 1):
+            started = time.perf_counter()
+            g = space.index(guess.colors)
+            clock = _Clock(valuer.budget)
+            first_tree = None
+            if number == 1 and (line is None or line.guess != g):
+                if g not in first_trees:
+                    first_trees[g] = valuer._tree(g)
+                first_tree = first_trees[g]
+            value = valuer.move(state, codes, g, line, first_tree, clock)
+            f = reply.to_int(pegs)
+            won = reply.black == pegs
+            after = np.array([g], dtype=np.int64) if won else codes[_replies(space, g, codes) == f]
+            total_best = Fraction(value.best_total, len(codes))
+            expected = None if value.total is None else Fraction(value.total, len(codes))
+            loss = None if expected is None else max(Fraction(0), expected - total_best)
+            move = MoveReview(
+                number=number, guess=guess, reply=reply, before=len(codes), after=len(after),
+                before_codes=_listed(space, codes), after_codes=_listed(space, after),
+                consistent=bool(np.isin(g, codes)), bits=math.log2(len(codes) / len(after)),
+                expected=expected, best=space.code(value.best), best_expected=total_best,
+                loss=loss, verdict=verdict(loss), known=False, exact=value.exact,
+                within_limit=value.within_limit, best_after=valuer.best_after(value.best, codes, secret),
+                searched=clock.searched, seconds=time.perf_counter() - started,
+            )  # fmt: skip
+            moves.append(move)
+            if progress:
+                progress(number, len(history))
+            # the game goes on along the optimal tree only while it plays the tree's guesses
+            node = line if line is not None and line.guess == g else first_tree
+            line = None if node is None or won else node.children.get(f)
+            state = state._child(guess, reply, after)
+            codes = after
+    finally:
+        valuer.positions.save()
+    over = outcome is not None
+    return Review(rules, tuple(_mark_known(moves, pegs, over)), outcome, secret, valuer.budget, heuristic)
+
+
+def _replies(space: CodeSpace, guess: int, codes: np.ndarray) -> np.ndarray:
+    from .._kernels import replies
+
+    return replies(space, guess, codes)
+
+
+def _listed(space: CodeSpace, codes: np.ndarray) -> tuple[Code, ...] | None:
+    return tuple(space.code(int(i)) for i in codes) if len(codes) <= LIST_LIMIT else None
+
+
+def _check_history(rules: Rules, history: Sequence[tuple[Code, Feedback]]) -> None:
+    """Refuse a history no code gives, one that goes on after a win, or one too long for the game."""
+    for row, (_, reply) in enumerate(history[:-1], 1):
+        if reply.black == rules.pegs:
+            raise GameError(f"guess {row} won (all {reply.black} black): no guess follows a win")
+    if len(history) > rules.max_guesses:
+        raise GameError(
+            f"{len(history)} guesses are more than the {rules.max_guesses} the game allows "
+            "(give the game's guess limit)"
+        )
+    try:
+        SolverState(rules, history).candidate_indices()
+    except ContradictionError:
+        message = diagnose(rules, list(history), Notation(rules)) or "the replies contradict each other"
+        from ..solver.state import smallest_contradiction
+
+        raise ContradictionError(message, tuple(smallest_contradiction(rules, list(history)) or ())) from None
+
+
+def _mark_known(moves: list[MoveReview], pegs: int, over: bool) -> Iterable[MoveReview]:
+    """Mark each move after which one code was left and the player did not play it next (or the
+    game ended without it)."""
+    from dataclasses import replace
+
+    for i, m in enumerate(moves):
+        if m.after == 1 and m.reply.black != pegs and m.after_codes:
+            code = m.after_codes[0]
+            nxt = moves[i + 1].guess if i + 1 < len(moves) else None
+            if (nxt is not None and nxt != code) or (nxt is None and over):
+                m = replace(m, known=True)
+        yield m
+
+
+# -- the hint that teaches ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A hint that teaches: the codes left, how the suggested guess splits them, its expected
+    guesses from here, and how the player's last guess fared (see :func:`advise`).
+
+    Attributes:
+        hint: the strategy's suggestion (counted in the game's record as a hint asked).
+        count: the codes still possible.
+        codes: those codes, when at most :data:`LIST_LIMIT`.
+        largest, expected_size, parts: how the suggestion splits them (the largest class, the
+            expected number of codes left, the number of classes).
+        expected: the expected guesses from here with the suggestion, this one included.
+        best, best_expected: a best guess from here and its expected guesses.
+        exact: whether those are the exact search's values (else the heuristic's line).
+        last: the review of the player's last guess (None before the first).
+    """
+
+    hint: Hint
+    count: int
+    codes: tuple[Code, ...] | None
+    largest: int
+    expected_size: float
+    parts: int
+    expected: Fraction | None
+    best: Code
+    best_expected: Fraction
+    exact: bool
+    last: MoveReview | None
+
+    def lines(self, notation: Notation) -> list[str]:
+        """The hint in words, the same in every front end."""
+        guess = notation.format_code(self.hint.guess)
+        codes = "1 code is" if self.count == 1 else f"{self.count:,} codes are"
+        listed = f": {' '.join(notation.format_code(c) for c in self.codes)}" if self.codes else ""
+        out = [f"{codes} still possible{listed}."]
+        classes = "1 class" if self.parts == 1 else f"{self.parts} classes"
+        out.append(f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
+                   f"of {self.largest}, {self.expected_size:.2f} codes left on average.")  # fmt: skip
+        how = "" if self.exact else f" ({HEURISTIC} line)"
+        if self.expected is not None:
+            text = f"With {guess}, {float(self.expected):.4f} guesses are expected from here"
+            if self.best_expected != self.expected:
+                text += f" (the best, {notation.format_code(self.best)}: {float(self.best_expected):.4f})"
+            out.append(text + how + ".")
+        if self.last is not None:
+            out.append(f"Your last guess, {self.last.comment(notation)}.")
+        return out
+
+    def to_dict(self, notation: Notation) -> dict[str, Any]:
+        return {
+            "strategy": self.hint.strategy,
+            "guess": notation.format_code(self.hint.guess),
+            "candidates": self.count,
+            "codes": None if self.codes is None else [notation.format_code(c) for c in self.codes],
+            "largest": self.largest,
+            "expected_size": round(self.expected_size, 6),
+            "classes": self.parts,
+            "expected": _number(self.expected),
+            "best": notation.format_code(self.best),
+            "best_expected": _number(self.best_expected),
+            "exact": self.exact,
+            "last": None if self.last is None else self.last.to_dict(notation),
+            "lines": self.lines(notation),
+        }
+
+
+def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
+    """The game's hint (counted as one asked, as :meth:`Game.hint`), with what teaches it.
+
+    Raises:
+        GameError: the game is over, or too large to list its codes.
+        MastermindError: the hint strategy has no guess (as :meth:`Game.hint`).
+    """
+    from ..solver.analysis import partition
+
+    space = game.space
+    if not space.enumerable:
+        raise GameError(f"{game.rules.describe()} has too many codes to explain a hint")
+    hint = game.hint()
+    state = SolverState(game.rules, game.history)
+    codes = state.candidate_indices()
+    split = partition(game.rules, hint.guess, codes)
+    valuer = _Valuer(game.rules, budget, HEURISTIC)
+    g = space.index(hint.guess.colors)
+    line = valuer.tree
+    for guess, reply in game.history:  # the node of the optimal tree, if the game is on it
+        if line is None or line.guess != space.index(guess.colors) or reply.black == game.rules.pegs:
+            line = None
+            break
+        line = line.children.get(reply.to_int(game.rules.pegs))
+    try:
+        value = valuer.move(state, codes, g, line, None, _Clock(valuer.budget))
+    finally:
+        valuer.positions.save()
+    last = None
+    if game.moves:
+        past = review(game, budget=budget) if game.over else review(game.history, game.rules, budget=budget)
+        last = past.moves[-1]
+    return Advice(
+        hint=hint, count=len(codes), codes=_listed(space, codes), largest=split.largest,
+        expected_size=split.expected_size, parts=split.parts,
+        expected=None if value.total is None else Fraction(value.total, len(codes)),
+        best=space.code(value.best), best_expected=Fraction(value.best_total, len(codes)),
+        exact=value.exact, last=last,
+    )  # fmt: skip

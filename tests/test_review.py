@@ -1,0 +1,235 @@
+"""The review of a game, move by move against the optimum (mastermind.review).
+
+Published figures used here (Koyama and Lai, "An optimal Mastermind strategy", JRM 25, 1993): the
+least total over the 1,296 classic secrets is 5625, with first guess 1123. The other totals are
+taken from `mastermind evaluate -s optimal --first G`, run in the test, or from a brute-force
+search written here, never typed in.
+"""
+
+import functools
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from mastermind import Game, Rules, SolverState, review, score
+from mastermind.cli import cli
+from mastermind.core.code import CodeSpace
+from mastermind.engine import review as review_module
+from mastermind.errors import ContradictionError, GameError, RecordError
+
+README_GAME = "1122=1,1 1344=1,1 1235=0,3 3312=0,2 2154=4,0"
+
+
+def evaluate_total(*args):
+    result = CliRunner().invoke(cli, ["evaluate", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["total"]
+
+
+def test_the_classic_first_move_1123_is_the_optimum_5625_over_1296():
+    r = review("1123=0,0")
+    move = r.moves[0]
+    assert move.expected == move.best_expected == Fraction(5625, 1296)
+    assert round(float(move.expected), 4) == 4.3403
+    assert (move.loss, move.verdict, move.exact) == (0, "best", True)
+    assert r.optimal_expected == Fraction(5625, 1296)
+
+
+@pytest.mark.parametrize("first", ["1122", "1234", "1111", "1112", "3456"])
+def test_the_first_move_agrees_with_evaluate_optimal_first(first):
+    reply = score(tuple(int(c) - 1 for c in first), (5, 5, 4, 4))
+    r = review(f"{first}={reply.black},{reply.white}")  # first: the review searches on its own
+    total = evaluate_total("-s", "optimal", "--first", first)
+    assert r.moves[0].expected == Fraction(total, 1296)
+    assert r.moves[0].best_expected == Fraction(5625, 1296)
+    assert r.moves[0].loss == Fraction(total - 5625, 1296)
+
+
+def brute_force_total(rules, codes, left):
+    """The least total number of guesses over ``codes`` within ``left`` guesses: every guess of the
+    game tried at every position (no pruning, no symmetry); None if no play finds them all."""
+    space = CodeSpace.of(rules)
+    win = rules.pegs * (rules.pegs + 1)
+    everything = [space.code(i).colors for i in range(space.size)]
+
+    @functools.cache
+    def total(position, left):
+        if left == 0:
+            return None
+        best = None
+        for guess in everything:
+            cells = {}
+            for secret in position:
+                cells.setdefault(score(guess, everything[secret]).to_int(rules.pegs), []).append(secret)
+            if any(len(c) == len(position) for f, c in cells.items() if f != win):
+                continue  # a guess that tells nothing
+            parts = [total(tuple(c), left - 1) for f, c in cells.items() if f != win]
+            if None in parts:
+                continue
+            value = len(position) + sum(parts)
+            best = value if best is None else min(best, value)
+        return best
+
+    return total(tuple(int(c) for c in codes), left)
+
+
+@pytest.mark.parametrize("rules", [Rules(pegs=2, colors=3), Rules(pegs=2, colors=4)], ids=repr)
+def test_every_move_of_small_games_matches_a_brute_force_search(rules):
+    space = CodeSpace.of(rules)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        secret = space.code(int(rng.integers(space.size)))
+        game = Game.breaking(rules, seed=1)
+        game.secret = secret
+        while not game.over:
+            game.guess(space.code(int(rng.integers(space.size))))
+        r = review(game)
+        codes = np.arange(space.size)
+        for move in r.moves:
+            left = rules.max_guesses - move.number + 1
+            best = brute_force_total(rules, codes, left)
+            assert move.within_limit == (best is not None)
+            if best is None:  # no play finds every code in time: measured with more guesses
+                left = len(codes) + 1
+                best = brute_force_total(rules, codes, left)
+            assert move.best_expected == Fraction(best, len(codes))
+            replies = [score(move.guess.colors, space.code(int(c)).colors) for c in codes]
+            cells = [[c for c, r in zip(codes, replies, strict=True) if r == f] for f in set(replies)
+                     if f.black != rules.pegs]  # fmt: skip
+            parts = [brute_force_total(rules, cell, left - 1) for cell in cells]
+            expected = None if None in parts else Fraction(len(codes) + sum(parts), len(codes))
+            assert move.expected == expected
+            codes = np.array([c for c, r in zip(codes, replies, strict=True) if r == move.reply])
+
+
+def test_a_move_after_which_the_code_was_known_and_not_played_is_marked():
+    r = review("1122=1,1 1344=1,1 1235=0,3 3312=0,2 1111=1,0 2154=4,0")
+    assert [m.known for m in r.moves] == [False, False, False, True, False, False]
+    assert r.moves[3].after == 1 and r.moves[3].after_codes[0].colors == (1, 0, 4, 3)
+    wasted = r.moves[4]  # 1111 when only 2154 was left: one guess more for certain
+    assert (wasted.expected, wasted.best_expected, wasted.loss) == (2, 1, 1)
+    assert wasted.verdict == "blunder" and not wasted.consistent
+    assert r.summary()["known"] == 1
+
+
+def test_the_readme_game_move_by_move():
+    r = review(README_GAME)
+    assert r.outcome == "won" and r.secret.colors == (1, 0, 4, 3)
+    assert [m.before for m in r.moves] == [1296, 208, 34, 5, 1]
+    assert [m.after for m in r.moves] == [208, 34, 5, 1, 1]
+    first = r.moves[0]  # Knuth's 1122 against the optimum
+    assert first.expected == Fraction(evaluate_total("-s", "optimal", "--first", "1122"), 1296)
+    assert first.verdict == "good"
+    assert r.moves[-1].verdict == "best" and r.moves[-1].expected == 1
+    assert r.moves[3].after_codes is not None and r.moves[0].after_codes is None
+    assert r.moves[0].bits == pytest.approx(np.log2(1296 / 208))
+    assert sum(r.verdicts().values()) == 5
+
+
+def test_the_json_form_has_the_fields_of_the_issue():
+    data = review(README_GAME).to_dict()
+    assert set(data) >= {"rules", "measure", "moves", "summary"}
+    move = data["moves"][0]
+    for key in ("guess", "reply", "before", "after", "consistent", "bits", "expected", "best",
+                "best_expected", "loss", "verdict", "known", "exact"):  # fmt: skip
+        assert key in move
+    assert (move["guess"], move["reply"], move["best"]) == ("1122", "1,1", "1123")
+    assert move["expected"] == round(evaluate_total("-s", "optimal", "--first", "1122") / 1296, 6)
+    assert move["best_expected"] == round(5625 / 1296, 6)
+    assert data["summary"]["guesses"] == 5 and data["summary"]["outcome"] == "won"
+    json.dumps(data)  # plain JSON types only
+
+
+def test_codes_are_written_as_the_game_writes_them():
+    rules = Rules(pegs=2, colors=10, repeats=False)  # ten digits: 0-9
+    data = review("01=0,1 23=0,0 14=2,0", rules).to_dict()
+    assert [m["guess"] for m in data["moves"]] == ["01", "23", "14"]
+    left = SolverState(rules).add("01", "0,1").add("23", "0,0").candidates()
+    assert data["secret"] == "14" and data["moves"][1]["after_codes"] == [f"{a}{b}" for a, b in left]
+    assert data["moves"][1]["after_codes"][:2] == ["14", "15"]
+
+
+def test_positions_off_the_tree_are_searched_once_and_kept_on_disk(monkeypatch):
+    first = review("1111=0,0 2222=0,0")
+    assert sum(m.searched for m in first.moves) > 0
+    again = review("1111=0,0 2222=0,0")
+    assert sum(m.searched for m in again.moves) == 0  # from memory
+    monkeypatch.setattr(review_module, "_POSITIONS", {})
+    fresh = review("1111=0,0 2222=0,0")
+    assert sum(m.searched for m in fresh.moves) == 0  # from the cache file
+    assert fresh.moves == again.moves == first.moves
+
+
+def test_the_heuristic_stands_in_when_the_budget_is_spent(monkeypatch):
+    from mastermind import evaluate, make_strategy
+
+    monkeypatch.setattr(review_module, "ALWAYS_EXACT", 0)
+    rules = Rules(pegs=3, colors=4)
+    r = review("111=0,0", rules, budget=0)
+    move = r.moves[0]
+    assert not move.exact and not r.exact and r.measure()["heuristic"] == "expected-size"
+    line = evaluate(make_strategy("expected-size", rules, first="111")).total
+    own = evaluate(make_strategy("expected-size", rules)).total
+    assert move.expected == Fraction(line, 64)
+    assert move.best_expected == Fraction(min(line, own), 64)
+    exact = review("111=0,0", rules, budget=None).moves[0]
+    assert exact.exact and exact.expected <= move.expected
+
+
+def test_the_search_stops_at_its_timeout():
+    from mastermind.strategies.optimal.search import solve_position
+
+    with pytest.raises(TimeoutError):
+        solve_position(Rules(pegs=4, colors=7), np.arange(2401), timeout=0.01)
+
+
+def test_a_guess_that_may_lose_the_game_has_no_finite_expected_number():
+    rules = Rules(max_guesses=5)
+    r = review("1111=0,0", rules)  # 625 codes of 5 colours are left, and 4 guesses: too few
+    move = r.moves[0]
+    assert move.best_expected == Fraction(evaluate_total("-s", "optimal", "--max-guesses", "5"), 1296)
+    assert move.expected is None and move.loss is None and move.verdict == "blunder"
+    assert r.total_loss is None and r.to_dict()["moves"][0]["expected"] is None
+
+
+def test_a_position_past_saving_is_measured_beyond_the_limit():
+    rules = Rules(pegs=2, colors=3, max_guesses=2)
+    r = review("11=0,0 22=0,0", rules)  # 33 is left after two guesses: the game is lost
+    first, second = r.moves
+    assert first.within_limit is False and second.within_limit is False
+    # 22, 23, 32, 33 were left for one guess: 23 or 22 then splits them 1 + 1 + 2, 8 guesses in all
+    assert second.best_expected == second.expected == 2 and second.verdict == "best"
+    assert not r.moves[1].known
+
+
+def test_bad_histories_are_refused():
+    with pytest.raises(ContradictionError):
+        review("1122=1,0 1122=0,1")
+    with pytest.raises(GameError, match="no guess follows a win"):
+        review("1122=4,0 1234=0,1")
+    with pytest.raises(GameError, match="more than the 2"):
+        review("11=0,0 22=0,0 33=2,0", Rules(pegs=2, colors=3, max_guesses=2))
+
+
+def test_an_unfinished_game_and_a_match_are_refused():
+    game = Game.breaking(Rules(), seed=3)
+    game.guess("1122")
+    with pytest.raises(GameError, match="not finished"):
+        review(game)
+    with pytest.raises(RecordError, match="match"):
+        review({"kind": "match", "version": 2})
+
+
+def test_a_given_up_game_marks_the_code_known_and_not_played():
+    game = Game.breaking(Rules(), seed=3)
+    game.secret = secret = game.notation.parse_code("2154")
+    for guess in ("1122", "1344", "1235", "3312"):
+        game.guess(guess)
+    assert game.candidates() == 1
+    game.give_up()
+    r = review(game)
+    assert r.outcome == "gave-up" and r.secret == secret
+    assert r.moves[-1].known and r.moves[-1].after_codes == (secret,)
