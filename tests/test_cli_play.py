@@ -71,9 +71,15 @@ def test_hint_and_undo():
     script = "hint\n1122\nhint\nundo\nundo\nquit\n"
     code, out, _ = run("play", "--seed", "2", input=script)
     assert code == 1
-    assert "Hint: 1,296 codes are still possible; knuth would play 1122." in out
-    hints = re.findall(r"Hint: ([\d,]+) codes? (?:is|are) still possible; knuth would play (\d+)\.", out)
-    assert len(hints) == 2 and int(hints[1][0].replace(",", "")) < 1296
+    # the hint teaches: how 1122 splits the 1,296 codes (Knuth 1977: 13 classes, the largest 256; the
+    # sum of squares 265,078 over 1,296 is 204.54 codes left on average), and the optimum from here
+    # (Koyama and Lai 1993: 5625 / 1296 = 4.3403, with 1123)
+    assert "Hint: 1,296 codes are still possible." in out
+    assert "knuth would play 1122: it splits them into 13 classes, the largest of 256, 204.54 codes" in out
+    assert "(the best, 1123: 4.3403)" in out
+    hints = re.findall(r"Hint: ([\d,]+) codes? (?:is|are) still possible", out)
+    assert len(hints) == 2 and int(hints[1].replace(",", "")) < 1296
+    assert "Your last guess, 1122: good" in out  # the second hint reviews the guess before it
     assert "Took back the last guess." in out
     assert "Nothing to undo." in out
     assert "guess 2 of 10>" in out and out.count("guess 1 of 10>") == 4  # undo gives the turn back

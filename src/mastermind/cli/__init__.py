@@ -38,9 +38,9 @@ def cli() -> None:
     """Mastermind: play, solve, and study codebreaking strategies.
 
     The game options (--pegs, --colors, --no-repeats, --blank, --preset, --max-guesses,
-    --notation) are taken by play, guess, solve, partition, tree, evaluate, compare, match, tui
-    and web; --no-color by play, guess, solve, partition, tree, evaluate, compare, match, history
-    and stats; --help by every command. Codes are written 1122
+    --notation) are taken by play, guess, solve, partition, tree, evaluate, compare, match,
+    review, tui and web; --no-color by play, guess, solve, partition, tree, evaluate, compare,
+    match, review, history and stats; --help by every command. Codes are written 1122
     (or AABB); replies BLACK,WHITE (1,0) or key pegs (BW); a history is GUESS=REPLY items:
     1122=1,0 1344=0,1.
 
@@ -53,6 +53,7 @@ def cli() -> None:
       mastermind tree --strategy knuth --depth 2
       mastermind compare --strategies knuth,entropy --plot dist.png
       mastermind evaluate --strategy knuth
+      mastermind review                        # your last game against the optimum
 
     \b
     Exit status: 0 done (for play and guess: the code was broken),
@@ -61,7 +62,7 @@ def cli() -> None:
     """
 
 
-from . import explore, games, history, match, research, tui, web  # noqa: E402,F401 - the commands register themselves
+from . import explore, games, history, match, research, review, tui, web  # noqa: E402,F401 - the commands register themselves
 
 
 def main() -> None:

@@ -596,11 +596,16 @@ class Recorder(store_module.Recorder):
     def resume_hint(self, command: str) -> str:
         """How to go on with the saved game: '; resume with mastermind play --resume 3' (with --db
         when the history is not the default one), or why it cannot be resumed."""
+        if self.store is None or self.id is None:
+            return " (the game is not saved in the history: it cannot be resumed)"
+        return f"; resume with mastermind {command}{self.db_option()} --resume {self.id}"
+
+    def db_option(self) -> str:
+        """' --db PATH' when the history is not the default one, else ''."""
         import shlex
 
         from ..history.store import default_path
 
-        if self.store is None or self.id is None:
-            return " (the game is not saved in the history: it cannot be resumed)"
-        db = "" if self.store.path == default_path() else f" --db {shlex.quote(str(self.store.path))}"
-        return f"; resume with mastermind {command}{db} --resume {self.id}"
+        if self.store is None or self.store.path == default_path():
+            return ""
+        return f" --db {shlex.quote(str(self.store.path))}"

@@ -83,21 +83,31 @@ def reply_words(notation: Notation) -> str:
 @click.option(
     "--json", "as_json", is_flag=True, help="Board on stderr; at the end, the game's record as JSON."
 )
+@click.option("--review", "review_after", is_flag=True, help="When the game ends, review it move by move.")
 @history_options
 @resume_option
 @color_option
 def play(
-    rules: Rules, strategy: str, seed: int | None, as_json: bool, store: Store | None, resume: str | None
+    rules: Rules,
+    strategy: str,
+    seed: int | None,
+    as_json: bool,
+    review_after: bool,
+    store: Store | None,
+    resume: str | None,
 ) -> None:
     """You are the codebreaker: find the computer's secret code.
 
     Type a guess (1122, "1 1 2 2" or AABB); the board is drawn again with the key pegs: one
     black (red) for each peg of the right colour in the right place, one white for each other
-    peg of the right colour. Commands: hint (the --strategy's guess and how many codes are
-    still possible), undo, board, help, quit (give up: the secret is shown). A code that spells
-    a command can be typed with spaces between its pegs. A guess you played already is pointed
-    out first: type it again to play it anyway. The end of input (Ctrl-D) or Ctrl-C stops the
-    game unfinished: --resume goes on with it. Exit status 0 if you break the code, 1 if not.
+    peg of the right colour. Commands: hint (the --strategy's guess: the codes still possible,
+    how the guess splits them, the guesses it expects from here against the best, and how your
+    last guess fared), undo, board, help, quit (give up: the secret is shown). Hints and guesses
+    taken back are kept in the game's record. A code that spells a command can be typed with
+    spaces between its pegs. A guess you played already is pointed out first: type it again to
+    play it anyway. When the game ends, --review (or mastermind review) values each move
+    against the optimum. The end of input (Ctrl-D) or Ctrl-C stops the game unfinished:
+    --resume goes on with it. Exit status 0 if you break the code, 1 if not.
 
     \b
     Examples:
@@ -161,16 +171,13 @@ def play(
         elif command == "hint":
             try:
                 with thinking(console, game.strategy_name):
-                    hint = game.hint()
+                    lines = hint_lines(game, notation)
             except MastermindError as err:
                 say(f"No hint: {err}", markup=False)
                 continue
-            guess = notation.format_code(hint.guess)
-            if hint.candidates is None:  # a game too large to count: the strategy still hints
-                say(f"Hint: {hint.strategy} would play {guess}.", markup=False)
-                continue
-            codes = "1 code is" if hint.candidates == 1 else f"{hint.candidates:,} codes are"
-            say(f"Hint: {codes} still possible; {hint.strategy} would play {guess}.", markup=False)
+            say(f"Hint: {lines[0]}", markup=False)
+            for line in lines[1:]:
+                say(f"  {line}", markup=False)
         elif command:
             try:
                 code = notation.parse_code(line)
@@ -194,7 +201,30 @@ def play(
     else:
         board(console, notation, [], rules, secret)
         say(game.summary(notation), markup=False)
+    if review_after:
+        from .review import review_lines
+
+        with thinking(console, "the review"):
+            from ..engine.review import review
+
+            reviewed = review(game)
+        for text in review_lines(reviewed, notation, recorder.id):
+            say(text, markup=False, highlight=False)
+    elif recorder.id is not None:
+        say(f"How each guess compares with the best: mastermind review{recorder.db_option()} --game "
+            f"{recorder.id}", markup=False)  # fmt: skip
     finish(game, as_json, recorder)
+
+
+def hint_lines(game: Game, notation: Notation) -> list[str]:
+    """The hint in words (the engine's, as the board's): what teaches it where the game's codes can
+    be listed, else the strategy's guess alone."""
+    if not game.space.enumerable:
+        hint = game.hint()
+        return [f"{hint.strategy} would play {notation.format_code(hint.guess)}."]
+    from ..engine.review import advise
+
+    return advise(game).lines(notation)
 
 
 # --- guess: the computer breaks the user's code -----------------------------------------------------

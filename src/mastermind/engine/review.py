@@ -248,7 +248,8 @@ class Review:
 
     def summary(self) -> dict[str, Any]:
         """The summary as JSON types: guesses played, the optimum from the first move, the total
-        loss, the moves by verdict, the codes known and not played, the moves measured exactly."""
+        loss, the moves by verdict, the codes known and not played, the moves measured exactly
+        (what was searched and how long it took is left out: it depends on what was cached)."""
         return {
             "guesses": len(self.moves),
             "outcome": self.outcome,
@@ -257,7 +258,6 @@ class Review:
             "verdicts": self.verdicts(),
             "known": sum(m.known for m in self.moves),
             "exact_moves": sum(m.exact for m in self.moves),
-            "searched": sum(m.searched for m in self.moves),
         }
 
     def measure(self) -> dict[str, Any]:

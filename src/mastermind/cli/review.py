@@ -1,0 +1,215 @@
+"""review: a game valued move by move against the optimum (the engine's mastermind.review, drawn)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+from . import cli
+from .common import (
+    color_option,
+    console_for,
+    db_option,
+    fail,
+    game_notation,
+    game_options,
+    open_store,
+    progress_bar,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from ..core.notation import Notation
+    from ..core.rules import Rules
+    from ..engine.review import Review
+
+
+def check_budget(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not value >= 0:  # also refuses nan
+        raise click.BadParameter(f"a number of seconds, at least 0, not {value}")
+    return value
+
+
+@cli.command()
+@click.argument("history", nargs=-1, metavar="[HISTORY ...]")
+@click.option("--game", "game_id", type=int, metavar="ID", help="Review game ID of the history.")
+@game_options
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="The review as JSON.")
+@click.option(
+    "--plot", metavar="FILE",
+    help="Also draw the codes left after each guess, against what the best guesses would have left "
+    "(.png, .svg, .pdf).",
+)  # fmt: skip
+@click.option(
+    "--budget", type=float, metavar="SECONDS", callback=check_budget,
+    help="Seconds the exact search may take per move before the expected-size line stands in "
+    "[3]; games of up to 1,296 codes are always exact.",
+)  # fmt: skip
+@color_option
+def review(
+    history: tuple[str, ...],
+    game_id: int | None,
+    rules: Rules,
+    db: str | None,
+    as_json: bool,
+    plot: str | None,
+    budget: float | None,
+) -> None:
+    """Every move of a game against the optimum: the codes possible before and after, the
+    information of the reply, the expected number of guesses from the move on with the guess
+    played and with the best guess (exact, by the optimal search, within the game's guess
+    limit), the loss, and a verdict: best, good (loss under 0.1), inaccuracy (under 0.3),
+    mistake (under 0.6) or blunder. A '!' marks a move after which the code was known and not
+    played next; 'x' a guess that could not be the secret; '~' a move valued by the
+    expected-size line, where the exact search ran past --budget.
+
+    Without HISTORY or --game: the latest finished game of 'mastermind play'. With --game the
+    game options are those of the saved game (the ones given are ignored).
+
+    \b
+    Examples:
+      mastermind review                        # your last game of 'mastermind play'
+      mastermind review --game 12 --json
+      mastermind review 1122=1,1 1344=1,1 1235=0,3 3312=0,2 2154=4,0
+      mastermind review --preset bulls-and-cows 0123=0,1 4567=1,1 --budget 10
+      mastermind review --game 12 --plot review.png
+    """
+    from ..core.records import rules_from_dict
+    from ..engine.review import DEFAULT_BUDGET
+    from ..engine.review import review as review_of
+
+    if plot:
+        from ..research.plot import check_plot_path
+
+        check_plot_path(plot)
+    if history and game_id is not None:
+        fail("give a HISTORY or --game ID, not both")
+    budget = DEFAULT_BUDGET if budget is None else budget
+    subject: dict[str, Any] | list[Any]
+    if history:
+        notation = game_notation(rules)
+        subject = notation.parse_history(list(history))
+        which = None
+    else:
+        store = open_store(db, write=False)
+        if game_id is None:
+            finished = [g for g in store.games("play") if g.finished]
+            if not finished:
+                fail(f"there is no finished 'play' game in the history {store.path}: give a HISTORY or "
+                     "--game ID")  # fmt: skip
+            stored = finished[-1]
+        else:
+            stored = store.get(game_id)
+        if stored.kind == "match":
+            fail(f"game {stored.id} is a match: a match is reviewed one game at a time (give its moves)")
+        if not stored.finished:
+            fail(f"game {stored.id} is not finished: resume it first (mastermind {stored.kind} --resume "
+                 f"{stored.id})")  # fmt: skip
+        subject, which = stored.record, stored.id
+        rules = rules_from_dict(stored.record["rules"])
+        notation = game_notation(rules)
+    console = console_for(stderr=as_json)
+    moves = len(subject["moves"]) if isinstance(subject, dict) else len(subject)
+    with progress_bar(moves, "reviewing") as bar:
+
+        def advance(done: int, of: int) -> None:
+            if bar:
+                bar(1)
+
+        result = review_of(subject, rules, budget=budget, progress=advance)
+    if plot:
+        written = plot_review(result, notation, plot)
+        click.echo(f"chart written to {written}", err=True)
+    if as_json:
+        data = result.to_dict(notation)
+        data["game"] = which
+        click.echo(json.dumps(data))
+        return
+    for line in review_lines(result, notation, which):
+        console.print(line, markup=False, highlight=False)
+
+
+def review_lines(result: Review, notation: Notation, game_id: int | None = None) -> list[str]:
+    """The review as a table and a summary, for people."""
+    rules = result.rules
+    width = max(4, rules.pegs)
+    title = f"Game {game_id}: " if game_id is not None else ""
+    out = [f"{title}{rules.describe()}, {rules.max_guesses} guesses; {_outcome_words(result)}."]
+    out.append(
+        f"{'#':>2}  {'guess':<{width}}  {'reply':5}  {'codes':>13}  {'bits':>5}  {'expected':>8}  "
+        f"{'best':<{width}}  {'best exp':>8}  {'loss':>6}  verdict"
+    )
+    for m in result.moves:
+        expected = "-" if m.expected is None else f"{float(m.expected):.4f}"
+        loss = "-" if m.loss is None else f"{float(m.loss):.4f}"
+        marks = ("!" if m.known else "") + ("x" if not m.consistent else "") + ("" if m.exact else "~")
+        codes = f"{m.before:,} -> {m.after:,}"
+        out.append(
+            f"{m.number:>2}  {notation.format_code(m.guess):<{width}}  {str(m.reply):5}  {codes:>13}  "
+            f"{m.bits:5.2f}  {expected:>8}  {notation.format_code(m.best):<{width}}  "
+            f"{float(m.best_expected):8.4f}  {loss:>6}  {m.verdict} {marks}".rstrip()
+        )
+        if m.after_codes is not None and m.after > 1 and m.reply.black != rules.pegs:
+            out.append(f"    left: {' '.join(notation.format_code(c) for c in m.after_codes)}")
+    s = result.summary()
+    out.append("")
+    best = s["optimal_expected"]
+    played = len(result.moves)
+    out.append(f"{played} guesses played; best play expects {best:.4f} from the first move."
+               if best is not None else "No guesses played.")  # fmt: skip
+    total = s["total_loss"]
+    verdicts = ", ".join(f"{n} {name}" for name, n in s["verdicts"].items() if n)
+    out.append(f"Total loss: {'-' if total is None else f'{total:.4f}'} guesses; {verdicts or 'no moves'}.")
+    if s["known"]:
+        times = "1 time" if s["known"] == 1 else f"{s['known']} times"
+        out.append(f"The code was known and not played {times} (!).")
+    if not result.exact:
+        out.append(f"Moves marked ~ are valued by the {result.heuristic} line: the exact search ran past "
+                   f"{result.budget} s.")  # fmt: skip
+    if any(not m.within_limit for m in result.moves):
+        out.append("Where no play could find the code within the guesses left, moves are valued as if "
+                   "there were more.")  # fmt: skip
+    return out
+
+
+def _outcome_words(result: Review) -> str:
+    words = {"won": "won", "lost": "lost (out of guesses)", "gave-up": "given up", None: "not finished"}
+    text = words.get(result.outcome, str(result.outcome))
+    if result.secret is not None and result.outcome != "won":
+        from ..core.notation import Notation
+
+        text += f", the secret was {Notation(result.rules).format_code(result.secret)}"
+    return text
+
+
+def plot_review(result: Review, notation: Notation, path: str) -> Path:
+    """The codes left after each guess (a log scale), the player's against the best guesses'."""
+    from matplotlib.figure import Figure
+
+    from ..research.plot import PNG_DPI, check_plot_path
+
+    path_ = check_plot_path(path)
+    fig = Figure(figsize=(7.0, 4.0), layout="constrained")
+    ax = fig.subplots()
+    numbers = [0] + [m.number for m in result.moves]
+    start = result.moves[0].before if result.moves else 1
+    ax.plot(numbers, [start] + [m.after for m in result.moves], marker="o", label="your guesses")
+    ax.plot(numbers, [start] + [m.best_after for m in result.moves], marker="s", linestyle="--",
+            label="the best guess at each move")  # fmt: skip
+    for m in result.moves:
+        if m.verdict not in ("best", "good"):
+            ax.annotate(m.verdict, (m.number, m.after), textcoords="offset points", xytext=(4, 6),
+                        fontsize="small")  # fmt: skip
+    ax.set_yscale("log")
+    ax.set_xticks(numbers)
+    ax.set_xlabel("guess")
+    ax.set_ylabel("codes left")
+    ax.set_title(f"{result.rules.describe()}: codes left after each guess", fontsize="medium")
+    ax.legend()
+    fig.savefig(path_, dpi=PNG_DPI)
+    return path_

@@ -1,0 +1,97 @@
+"""mastermind review, and the review at the end of mastermind play, through the real entry point.
+
+The classic optimum, 5625 guesses over 1,296 secrets with first guess 1123, is Koyama and Lai's
+("An optimal Mastermind strategy", JRM 25, 1993).
+"""
+
+import json
+
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+
+README_GAME = ["1122=1,1", "1344=1,1", "1235=0,3", "3312=0,2", "2154=4,0"]
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(cli, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line_error(code, out, err):
+    return code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_history_reviewed_as_a_table():
+    code, out, err = run("review", *README_GAME)
+    assert code == 0, err
+    rows = [line.split() for line in out.splitlines() if "->" in line]
+    assert [r[1] for r in rows] == ["1122", "1344", "1235", "3312", "2154"]
+    assert rows[0][8:10] == ["1123", "4.3403"] and rows[0][11] == "good"
+    assert rows[-1][-1] == "best"
+    assert "best play expects 4.3403 from the first move" in out
+    assert "left: 2154 3312 3321 6312 6321" in out  # five codes left after 1235: listed
+
+
+def test_json_is_the_engines_review():
+    from mastermind import review
+
+    code, out, _ = run("review", *README_GAME, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data == {**review(" ".join(README_GAME)).to_dict(), "game": None}
+    assert data["moves"][0]["best_expected"] == round(5625 / 1296, 6)
+
+
+def test_the_latest_finished_play_game_is_reviewed_by_default(tmp_path):
+    db = str(tmp_path / "h.sqlite3")
+    code, out, _ = run("play", "--seed", "2026", "--db", db, input="1122\n1344\n1235\n3312\n2154\n")
+    assert code == 0 and "mastermind review --db" in out and "--game 1" in out
+    run("play", "--seed", "5", "--db", db, input="1122\n")  # unfinished: not the default
+    code, out, _ = run("review", "--db", db, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["game"] == 1 and data["secret"] == "2154" and data["summary"]["outcome"] == "won"
+    assert [m["guess"] for m in data["moves"]] == ["1122", "1344", "1235", "3312", "2154"]
+    code, out2, _ = run("review", "--db", db, "--game", "1", "--json")
+    assert json.loads(out2) == data
+
+
+def test_bad_input_is_one_line_and_status_2(tmp_path):
+    db = str(tmp_path / "h.sqlite3")
+    assert one_line_error(*run("review", "--db", db))  # no finished game yet
+    run("play", "--seed", "5", "--db", db, input="1122\n")
+    code, out, err = run("review", "--db", db, "--game", "1")
+    assert one_line_error(code, out, err) and "not finished" in err
+    assert one_line_error(*run("review", "--db", db, "--game", "7"))
+    code, out, err = run("review", "1122=1,0", "1122=0,1")
+    assert one_line_error(code, out, err) and "contradict" in err
+    assert one_line_error(*run("review", "1122=4,0", "1234=0,0"))
+    assert one_line_error(*run("review", "1122=1,0", "--game", "1", "--db", db))
+    assert one_line_error(*run("review", "1122=1,0", "--budget", "-2"))
+    assert one_line_error(*run("review", "1122=1,0", "--plot", "chart.txt"))
+    assert one_line_error(*run("review", "11223=1,0"))
+
+
+def test_a_match_is_refused(tmp_path):
+    db = str(tmp_path / "h.sqlite3")
+    code, _, _ = run("match", "--players", "knuth,knuth", "--games", "2", "--db", db)
+    assert code == 0
+    code, out, err = run("review", "--db", db, "--game", "1")
+    assert one_line_error(code, out, err) and "match" in err
+
+
+def test_the_plot_is_written(tmp_path):
+    path = tmp_path / "review.png"
+    code, _, err = run("review", *README_GAME, "--plot", str(path))
+    assert code == 0 and path.stat().st_size > 0 and "chart written" in err
+
+
+def test_play_reviews_the_game_at_its_end():
+    code, out, _ = run("play", "--seed", "2026", "--no-history", "--review",
+                       input="1122\n1344\n1235\n3312\n1111\n2154\n")  # fmt: skip
+    assert code == 0
+    assert "You broke the code in 6 guesses!" in out
+    assert "The code was known and not played 1 time (!)." in out
+    rows = [line.split() for line in out.splitlines() if "->" in line]
+    assert rows[3][-2:] == ["best", "!"] and rows[4][-2:] == ["blunder", "x"]
