@@ -174,7 +174,7 @@ def test_a_codemaker_who_lies_once_is_caught_or_still_consistent(secret, lie):
 
 def test_records_are_versioned_and_refused_when_newer_or_foreign():
     record = Game.breaking(CLASSIC, seed=1).record()
-    assert record["version"] == 2 and record["kind"] == "play" and record["finished"] is False
+    assert record["version"] == 3 and record["kind"] == "play" and record["finished"] is False
     with pytest.raises(RecordError, match="newer"):
         Game.from_record({**record, "version": 99})
     with pytest.raises(RecordError, match="kind"):

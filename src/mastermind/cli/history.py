@@ -137,7 +137,24 @@ def show_game(stored: StoredGame) -> None:
             console.print(f"Game {number} of the match:", markup=False)
         console.print(f"  {game.rules.describe()}, {game.rules.max_guesses} guesses", markup=False)
         secret = game.secret if game.over else None
-        board(console, Notation(game.rules), game.history, game.rules, secret)
+        notation = Notation(game.rules)
+        board(console, notation, game.history, game.rules, secret)
+        for line in assist_lines(game, notation):
+            console.print(line, markup=False)
+
+
+def assist_lines(game, notation) -> list[str]:
+    """The help the breaker had, in order: hints asked and guesses taken back, with the guess each came at."""
+    out = []
+    for a in game.assists:
+        if a.kind == "hint":
+            out.append(f"  before guess {a.turn}: asked a hint ({notation.format_code(a.guess)})")
+        else:
+            out.append(f"  at guess {a.turn}: took back {notation.format_code(a.guess)} ({a.reply})")
+    counted = sum(a.kind == "hint" for a in game.assists)
+    if game.hints > counted:  # a record older than version 3 counts its hints only
+        out.append(f"  {game.hints - counted} hint{'s' if game.hints - counted != 1 else ''} asked")
+    return out
 
 
 @cli.command()
@@ -159,6 +176,7 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
     figures for the computer breaking the codes you kept. Matches have their own score (see
     'mastermind history ID') and are not counted. A streak is a run of won games in the order
     they were started: the best one, and the current one (0 if the latest game was not won).
+    Unaided counts the games won without a hint or a guess taken back.
 
     \b
     Examples:
@@ -189,16 +207,16 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
 
     who = "Your games breaking the computer's code" if kind == "play" else "The computer breaking your codes"
     table = Table(title=f"{who} ({store.path})", title_justify="left")
-    for column in ("game", "played", "won", "win rate", "mean", "distribution", "not won", "best streak",
-                   "current"):  # fmt: skip
+    for column in ("game", "played", "won", "unaided", "win rate", "mean", "distribution", "not won",
+                   "best streak", "current"):  # fmt: skip
         table.add_column(column, justify="left" if column in ("game", "distribution", "not won") else "right")
     for s in finished:
         mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
         dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items()) or "-"
         not_won = f"{s.lost} lost, {s.gave_up} gave up"
         table.add_row(
-            s.rules.short_name(), str(s.played), str(s.won), f"{s.win_rate:.0%}", mean, dist,
-            not_won, str(s.best_streak), str(s.current_streak),
+            s.rules.short_name(), str(s.played), str(s.won), str(s.won_unaided), f"{s.win_rate:.0%}", mean,
+            dist, not_won, str(s.best_streak), str(s.current_streak),
         )  # fmt: skip
     console_for().print(table)
     waiting = sum(s.unfinished for s in groups)

@@ -6,7 +6,10 @@ and reading it back gives the same game. Every record carries ``version``; a rec
 version of the package is refused rather than misread.
 
 Version 2 added ``blank`` to the rules (a game with an empty hole as its last colour); a version-1
-record has no blank and reads as such.
+record has no blank and reads as such. Version 3 added ``assists`` to a game: the hints asked and
+the guesses taken back, in order, each with the number of the guess it came at
+(``{"kind": "hint", "turn": 3, "guess": "1235"}``, ``{"kind": "undo", "turn": 4, "guess": "3312",
+"reply": "0,2"}``); an older record has none, and its ``hints`` count is all it says of its hints.
 
 >>> rules_from_dict(rules_to_dict(Rules(pegs=5, colors=8, max_guesses=12)))
 Rules(pegs=5, colors=8, max_guesses=12)
@@ -27,7 +30,7 @@ from .notation import Notation
 from .rules import Rules
 
 #: The version of the record layout written by this package.
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 
 
 def package_version() -> str:

@@ -68,6 +68,22 @@ class Hint:
 
 
 @dataclass(frozen=True)
+class Assist:
+    """Help the breaker had, kept in the record with the moves: a hint asked (``guess`` is the
+    hint's suggestion) or a guess taken back (``guess`` and the ``reply`` it had had).
+
+    Attributes:
+        kind: "hint" or "undo".
+        turn: the number of the guess it came at (a hint before guess 3, guess 3 taken back: 3).
+    """
+
+    kind: Literal["hint", "undo"]
+    turn: int
+    guess: Code
+    reply: Feedback | None = None
+
+
+@dataclass(frozen=True)
 class Problem:
     """Replies that contradict each other.
 
@@ -125,6 +141,7 @@ class Game:
         self.moves: list[Move] = []
         self.pending: Code | None = None  # a guess that waits for the codemaker's reply
         self.hints = 0
+        self.assists: list[Assist] = []  # hints and guesses taken back, in order
         self.gave_up = False
         self._player: Strategy | None = None
         self._proposals: dict[tuple[Move, ...], Code] = {}
@@ -320,7 +337,13 @@ class Game:
         """The hint strategy's guess and the number of codes left; counted in the record."""
         guess = self.proposal()
         self.hints += 1
+        self.assists.append(Assist("hint", self.turn, guess))
         return Hint(self.strategy_name, guess, self.candidates())
+
+    @property
+    def helped(self) -> bool:
+        """Whether the breaker had help: a hint, or a guess taken back (a person's game only)."""
+        return self.hints > 0 or any(a.kind == "undo" for a in self.assists)
 
     def guess(self, code: Code | str) -> Move | None:
         """Play ``code``. With the secret known, the reply is given at once and the row returned;
@@ -384,7 +407,9 @@ class Game:
             raise GameError("nothing to undo")
         self.pending = None
         self._strategy_problem = None
-        return self.moves.pop()
+        move = self.moves.pop()
+        self.assists.append(Assist("undo", len(self.moves) + 1, move.guess, move.reply))
+        return move
 
     def withdraw(self) -> Code:
         """Take back the guess that waits for the codemaker's reply (a person's, before it is
@@ -420,6 +445,11 @@ class Game:
                 {"guess": code_text(self.rules, m.guess), "reply": reply_text(m.reply)} for m in self.moves
             ],
             "hints": self.hints,
+            "assists": [
+                {"kind": a.kind, "turn": a.turn, "guess": code_text(self.rules, a.guess)}
+                | ({} if a.reply is None else {"reply": reply_text(a.reply)})
+                for a in self.assists
+            ],
             "outcome": self.outcome,
             "finished": self.over,
         }
@@ -446,6 +476,13 @@ class Game:
                     raise RecordError(f"a game record has a move without its guess: {move!r}")
                 game.moves.append(Move(guess, reply_from_text(rules, move["reply"])))
             game.hints = int(record.get("hints", 0))
+            for a in record.get("assists", ()):  # absent before version 3
+                if a["kind"] not in ("hint", "undo"):
+                    raise RecordError(f"a game record has an unknown assist: {a['kind']!r}")
+                code = code_from_text(rules, a["guess"])
+                assert code is not None
+                reply = reply_from_text(rules, a["reply"]) if "reply" in a else None
+                game.assists.append(Assist(a["kind"], int(a["turn"]), code, reply))
             game.gave_up = record.get("outcome") == "gave-up"
         except (KeyError, TypeError) as err:
             raise RecordError(f"a game record is incomplete: {err!r}") from None

@@ -9,6 +9,8 @@ Games of a match are not counted here: a match has its own score.
 Games are grouped by their rules (pegs, colours, repeats, guesses allowed), since a guess count
 means nothing across game sizes. Streaks are runs of won games, in the order the games were
 started: the best one, and the one that the latest finished game ends (0 if it was not won).
+Games won without help (no hint asked, no guess taken back: see the records' ``assists``) are
+counted apart, in ``won_unaided``; a record older than version 3 tells only of its hints.
 
 >>> from mastermind.history.store import StoredGame
 >>> def game(i, outcome, n):
@@ -19,6 +21,8 @@ started: the best one, and the one that the latest finished game ends (0 if it w
 >>> [s] = game_stats([game(1, "won", 3), game(2, "won", 4), game(3, "gave-up", 1), game(4, "won", 3)])
 >>> (s.played, s.won, s.distribution, s.mean_guesses, s.best_streak, s.current_streak)
 (4, 3, {3: 2, 4: 1}, 3.3333333333333335, 2, 1)
+>>> s.won_unaided  # none of them asked a hint or took a guess back
+3
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ class GameStats:
     rules: Rules
     played: int = 0
     won: int = 0
+    #: won games without a hint asked or a guess taken back
+    won_unaided: int = 0
     lost: int = 0
     gave_up: int = 0
     #: guesses -> won games that took that many
@@ -73,6 +79,7 @@ class GameStats:
             "rules": rules_to_dict(self.rules),
             "played": self.played,
             "won": self.won,
+            "won_unaided": self.won_unaided,
             "lost": self.lost,
             "gave_up": self.gave_up,
             "win_rate": round(self.win_rate, 6),
@@ -104,6 +111,7 @@ def game_stats(games: Iterable[StoredGame], kind: str = "play") -> list[GameStat
         outcome = stored.record.get("outcome")
         if outcome == "won":
             s.won += 1
+            s.won_unaided += not helped(stored.record)
             n = len(stored.record["moves"])
             s.distribution[n] = s.distribution.get(n, 0) + 1
             streaks[rules] = streaks.get(rules, 0) + 1
@@ -118,6 +126,12 @@ def game_stats(games: Iterable[StoredGame], kind: str = "play") -> list[GameStat
     for s in groups.values():
         s.distribution = dict(sorted(s.distribution.items()))
     return sorted(groups.values(), key=lambda s: (-s.played, *_order(s.rules)))
+
+
+def helped(record: dict[str, Any]) -> bool:
+    """Whether a game's breaker had help: a hint asked, or a guess taken back."""
+    undone = any(a.get("kind") == "undo" for a in record.get("assists", ()))
+    return bool(record.get("hints", 0)) or undone
 
 
 def _order(rules: Rules) -> tuple[int, int, bool, int]:
