@@ -92,6 +92,6 @@ def test_play_reviews_the_game_at_its_end():
                        input="1122\n1344\n1235\n3312\n1111\n2154\n")  # fmt: skip
     assert code == 0
     assert "You broke the code in 6 guesses!" in out
-    assert "The code was known and not played 1 time (!)." in out
+    assert "The code was known and not played 1 time." in out
     rows = [line.split() for line in out.splitlines() if "->" in line]
     assert rows[3][-2:] == ["best", "!"] and rows[4][-2:] == ["blunder", "x"]

@@ -189,14 +189,17 @@ async def test_undo_after_a_win_is_refused_and_the_result_stands():
 
 
 @driven
-async def test_a_hint_says_how_many_codes_are_left_and_what_knuth_would_play():
+async def test_a_hint_teaches_the_codes_left_the_split_and_the_expected_guesses():
     app = MastermindApp(seed=5)
     async with app.run_test() as pilot:
         screen = board(app)
         await pilot.press("question_mark")
         await settle(app, pilot)
-        assert "1,296 codes still possible; knuth would play" in str(screen.info)
-        assert "(1122)" in str(screen.info)
+        # Knuth's 1122 splits the 1,296 codes into 13 classes, the largest of 256 (Knuth 1977); the
+        # optimum from here is 5625 / 1296 = 4.3403 guesses with 1123 (Koyama and Lai 1993)
+        assert "Hint: 1,296 codes are still possible." in str(screen.info)
+        assert "knuth would play 1122: it splits them into 13 classes, the largest of 256" in str(screen.info)
+        assert "(the best, 1123: 4.3403)" in str(screen.info)
         assert screen.game.hints == 1
 
 
@@ -418,7 +421,7 @@ async def test_the_history_screen_lists_the_games(private_settings):
         table = app.screen.query_one("#games")
         assert table.row_count == 2
         stats = str(app.screen.query_one("#stats").render())
-        assert "You broke the computer's code, 4x6: 1 played, 1 won (100%), mean 2.00 guesses" in stats
+        assert "4x6: 1 played, 1 won (100%; 1 without help), mean 2.00 guesses" in stats
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
 

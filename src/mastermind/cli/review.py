@@ -156,24 +156,11 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
         )
         if m.after_codes is not None and m.after > 1 and m.reply.black != rules.pegs:
             out.append(f"    left: {' '.join(notation.format_code(c) for c in m.after_codes)}")
-    s = result.summary()
     out.append("")
-    best = s["optimal_expected"]
-    played = len(result.moves)
-    out.append(f"{played} guesses played; best play expects {best:.4f} from the first move."
-               if best is not None else "No guesses played.")  # fmt: skip
-    total = s["total_loss"]
-    verdicts = ", ".join(f"{n} {name}" for name, n in s["verdicts"].items() if n)
-    out.append(f"Total loss: {'-' if total is None else f'{total:.4f}'} guesses; {verdicts or 'no moves'}.")
-    if s["known"]:
-        times = "1 time" if s["known"] == 1 else f"{s['known']} times"
-        out.append(f"The code was known and not played {times} (!).")
-    if not result.exact:
-        out.append(f"Moves marked ~ are valued by the {result.heuristic} line: the exact search ran past "
-                   f"{result.budget} s.")  # fmt: skip
-    if any(not m.within_limit for m in result.moves):
-        out.append("Where no play could find the code within the guesses left, moves are valued as if "
-                   "there were more.")  # fmt: skip
+    out += result.summary_lines()
+    if any(m.known for m in result.moves) or not result.exact:
+        out.append("Marks: ! the code was known and not played next; x not a possible code; ~ the "
+                   f"{result.heuristic} line.")  # fmt: skip
     return out
 
 

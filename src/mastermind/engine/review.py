@@ -260,6 +260,28 @@ class Review:
             "exact_moves": sum(m.exact for m in self.moves),
         }
 
+    def summary_lines(self) -> list[str]:
+        """The summary in words, the same in every front end."""
+        s = self.summary()
+        best = s["optimal_expected"]
+        if best is None:
+            return ["No guesses played."]
+        out = [f"{len(self.moves)} guesses played; best play expects {best:.4f} from the first move."]
+        total = s["total_loss"]
+        verdicts = ", ".join(f"{n} {name}" for name, n in s["verdicts"].items() if n)
+        loss = "-" if total is None else f"{total:.4f}"
+        out.append(f"Total loss: {loss} guesses; {verdicts}.")
+        if s["known"]:
+            times = "1 time" if s["known"] == 1 else f"{s['known']} times"
+            out.append(f"The code was known and not played {times}.")
+        if not self.exact:
+            out.append(f"Some moves are valued by the {self.heuristic} line: the exact search ran past "
+                       f"{self.budget} s.")  # fmt: skip
+        if any(not m.within_limit for m in self.moves):
+            out.append("Where no play could find the code within the guesses left, moves are valued as if "
+                       "there were more.")  # fmt: skip
+        return out
+
     def measure(self) -> dict[str, Any]:
         """How the moves were valued: exactly, or by the heuristic where the budget ran out."""
         return {
@@ -712,6 +734,11 @@ class Advice:
         codes = "1 code is" if self.count == 1 else f"{self.count:,} codes are"
         listed = f": {' '.join(notation.format_code(c) for c in self.codes)}" if self.codes else ""
         out = [f"{codes} still possible{listed}."]
+        if self.count == 1:
+            out.append(f"Play {guess}: it is the code.")
+            if self.last is not None:
+                out.append(f"Your last guess, {self.last.comment(notation)}.")
+            return out
         classes = "1 class" if self.parts == 1 else f"{self.parts} classes"
         out.append(f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
                    f"of {self.largest}, {self.expected_size:.2f} codes left on average.")  # fmt: skip

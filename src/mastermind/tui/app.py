@@ -59,6 +59,10 @@ MenuScreen, HelpScreen, SettingsScreen { align: center middle; }
 .checks Checkbox { margin-right: 2; }
 .buttons Button { margin-right: 2; min-width: 10; }
 #history { padding: 0 1; }
+#review { padding: 0 1; }
+#review-head { height: auto; margin: 1 0; }
+#review-moves { height: auto; max-height: 1fr; }
+#review-summary { height: auto; margin: 1 0; }
 #stats { height: auto; margin: 1 0; }
 #games { height: 1fr; }
 """

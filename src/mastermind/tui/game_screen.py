@@ -62,6 +62,7 @@ class GameScreen(BoardKeys, Screen):
         Binding("ctrl+z", "undo", "Undo"),
         Binding("f2", "peek", "Peek"),
         Binding("question_mark", "hint", "Hint"),
+        Binding("r", "review", "Review"),
         Binding("f1", "app.help", "Help"),
         Binding("escape", "app.menu", "Menu"),
     ]
@@ -413,12 +414,17 @@ class GameScreen(BoardKeys, Screen):
         if not game.over or self.match is not None:
             return
         style = "bold green" if game.outcome == "won" else "bold yellow"
-        self.message = Text(f"{game.summary(self.notation)} Enter: a new game.", style)
+        review = "; R: how each guess compared with the best" if self.check_action("review", ()) else ""
+        self.message = Text(f"{game.summary(self.notation)} Enter: a new game{review}.", style)
 
     def action_undo(self) -> None:
         if self.busy:
             return
-        if self.match is not None:
+        if self.expects in ("code", "secret") and any(c is not None for c in self.entry):
+            self.entry = [None] * self.rules.pegs  # a half-typed row goes first, then the rows
+            self.cursor = 0
+            self.message = Text("Cleared the row; Ctrl+Z again takes back the last guess.")
+        elif self.match is not None:
             try:
                 self._match_events(self.match.undo())
             except MastermindError as err:  # nothing to undo, a strategy's guess: the engine says why
@@ -448,17 +454,39 @@ class GameScreen(BoardKeys, Screen):
         code being chosen is offered only while it is chosen."""
         if action == "peek":
             return self.expects == "secret"
+        if action == "review":  # a finished game of one's own, whose codes can be listed
+            return self.match is None and self.game.over and self.game.space.enumerable
         if action != "hint":
             return True
         if self.settings.mode == "guess":
             return False
         return True if self.expects == "code" else None
 
+    def action_review(self) -> None:
+        """The review of the game just finished, on its own screen."""
+        if self.check_action("review", ()):
+            from .review_screen import ReviewScreen
+
+            self.app.push_screen(ReviewScreen(self.game, self.notation, "Review of this game"))
+
     def action_hint(self) -> None:
         if self.expects != "code":
             return
         game = self.game
-        self.think(game.hint, self._hinted)
+        if not game.space.enumerable:
+            self.think(game.hint, self._hinted)
+            return
+        from ..engine.review import advise
+
+        self.think(lambda: advise(game), self._advised)
+
+    def _advised(self, advice: Any) -> None:
+        """The hint that teaches (the engine's words, as the command line's), the guess drawn in pegs."""
+        lines = advice.lines(self.notation)
+        pegs = code_text(self.notation, advice.hint.guess)
+        self.info = Text.assemble(f"Hint: {lines[0]}\n{lines[1]}\n", pegs, "\n", "\n".join(lines[2:]))
+        if self.match is None:
+            self.recorder.save(self.game.record()) if self.game.moves else None
 
     def _hinted(self, hint: Any) -> None:
         guess = self.notation.format_code(hint.guess)

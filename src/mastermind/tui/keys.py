@@ -47,6 +47,7 @@ class BoardKeys:
     action_undo: Callable[[], None]
     action_peek: Callable[[], None]
     action_hint: Callable[[], None]
+    action_review: Callable[[], None]
 
     def on_key(self, event: events.Key) -> None:
         """Every key of the board, the editing keys with the symbols, handled in the order typed."""
@@ -91,6 +92,7 @@ class BoardKeys:
             "ctrl+z": self.action_undo,
             "f2": self.action_peek,
             "question_mark": self.action_hint,
+            "r": self.action_review,
         }
 
     def put(self, color: int) -> None:

@@ -97,8 +97,9 @@ Every colour is also drawn with its symbol (a digit or a letter): type the symbo
 | b, w (c) | a black (bull) or a white (cow) key peg, when you reply; a click on a key hole cycles it |
 | ↑ ↓ | choose a played row to fix its reply (the computer breaks your code) |
 | 1-9 | take a suggested correction when your replies contradict each other |
-| ? | a hint: how many codes are still possible, and what the strategy would play |
-| Ctrl+Z | undo the last row; in a match, only a person's guess still waiting for its reply |
+| ? | a hint: the codes left, the strategy's guess, how it splits them, its worth and your last guess's |
+| Ctrl+Z | clear the row being typed, then undo the last row (in a match: a guess not yet replied to) |
+| r | when a game is over: each guess against the best one (also from the history: Enter on a game) |
 | Escape | the menu: new game, settings, give up, history, help, quit |
 | Ctrl+Q | quit |
 
@@ -255,7 +256,8 @@ def _when(stamp: str) -> str:
 
 
 class HistoryScreen(Screen[None]):
-    """The games of the history, newest first, and the statistics of the finished ones."""
+    """The games of the history, newest first, and the statistics of the finished ones; Enter (or a
+    click) on a finished game opens its review."""
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
 
@@ -278,14 +280,39 @@ class HistoryScreen(Screen[None]):
             stats.update("The history is off: games are not saved.")
             return
         games = self.store.games()
-        stats.update(statistics_text(games))
-        table.add_columns("id", "started (UTC)", "kind", "rules", "guesses", "outcome")
+        stats.update(Text.assemble(statistics_text(games), ("Enter on a finished game: its review.", "dim")))
+        table.add_columns("id", "started (UTC)", "kind", "rules", "guesses", "outcome", "help")
         for g in reversed(games):
             record = g.record
             moves = len(moves_of(record))
             game = rules_from_dict(record["rules"]).short_name()
             table.add_row(str(g.id), _when(g.started), g.kind, game, str(moves),
-                          g.outcome if g.finished else f"{g.outcome} (unfinished)")  # fmt: skip
+                          g.outcome if g.finished else f"{g.outcome} (unfinished)", help_text(record),
+                          key=str(g.id))  # fmt: skip
+
+    @on(DataTable.RowSelected, "#games")
+    def open_review(self, event: DataTable.RowSelected) -> None:
+        """The review of the game chosen; a match, or a game not finished, has none (said so)."""
+        from .review_screen import ReviewScreen
+
+        stored = self.store.get(int(str(event.row_key.value)))
+        if stored.kind == "match":
+            self.notify("A match is not reviewed: only a game of one's own.", severity="warning")
+        elif not stored.finished:
+            self.notify(f"Game {stored.id} is not finished: finish it first.", severity="warning")
+        else:
+            self.app.push_screen(ReviewScreen(stored.record, title=f"Review of game {stored.id}"))
+
+
+def help_text(record: dict[str, Any]) -> str:
+    """The help a game's breaker had: hints asked and guesses taken back ('' for none)."""
+    if record.get("kind") == "match":
+        return ""
+    hints = int(record.get("hints", 0))
+    undos = sum(a.get("kind") == "undo" for a in record.get("assists", ()))
+    parts = ([f"{hints} hint{'s' if hints != 1 else ''}"] if hints else []) + (
+        [f"{undos} taken back"] if undos else [])  # fmt: skip
+    return ", ".join(parts)
 
 
 def statistics_text(games: list[Any]) -> Text:
@@ -298,8 +325,8 @@ def statistics_text(games: list[Any]) -> Text:
         for s in game_stats(games, kind):
             mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
             text.append(f"{who}, {s.rules.short_name()}: ", style="bold")
-            text.append(f"{s.played} played, {s.won} won ({s.win_rate:.0%}), mean {mean} guesses, "
-                        f"best streak {s.best_streak}\n")  # fmt: skip
+            text.append(f"{s.played} played, {s.won} won ({s.win_rate:.0%}; {s.won_unaided} without help), "
+                        f"mean {mean} guesses, best streak {s.best_streak}\n")  # fmt: skip
     if not text:
         text.append("No finished games yet.")
     return text

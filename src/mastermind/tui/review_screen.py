@@ -1,0 +1,119 @@
+"""The review screen: a finished game drawn row by row with the engine's review of each move.
+
+The values and verdicts are :func:`mastermind.engine.review.review`'s; this screen draws them: a
+mark per row (the chess marks: ★ best, ✓ good, ?! inaccuracy, ? mistake, ?? blunder), the codes
+left, the best guess, the expected guesses and the loss, then the summary.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from ..core.notation import Notation
+from ..engine.review import review
+from ..errors import MastermindError
+from .board import code_text, keys_text
+
+if TYPE_CHECKING:
+    from ..engine.review import MoveReview, Review
+
+#: How each verdict is marked on its row, and its colour.
+MARKS = {
+    "best": ("★", "bold green"),
+    "good": ("✓", "green"),
+    "inaccuracy": ("?!", "yellow"),
+    "mistake": ("?", "dark_orange"),
+    "blunder": ("??", "bold red"),
+}
+
+
+class ReviewScreen(Screen[None]):
+    """A finished game (a Game or a game's record) reviewed move by move; computed off the
+    screen's thread (an exact search may take seconds), Escape goes back."""
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def __init__(self, subject: Any, notation: Notation | None = None, title: str = "Review") -> None:
+        super().__init__()
+        self.subject = subject
+        self.notation = notation
+        self.heading = title
+        self.result: Review | None = None
+        self.error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="◉")
+        with Vertical(id="review"):
+            yield Static(Text("Reviewing the game against the optimum…", "italic"), id="review-head")
+            yield DataTable(id="review-moves", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="review-summary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = self.heading
+
+        def work() -> None:
+            try:
+                result, error = review(self.subject), None
+            except MastermindError as err:
+                result, error = None, str(err)
+            self.app.call_from_thread(self.show, result, error)
+
+        self.run_worker(work, thread=True, group="review")
+
+    def show(self, result: Review | None, error: str | None) -> None:
+        self.result, self.error = result, error
+        head = self.query_one("#review-head", Static)
+        if result is None:
+            head.update(Text(f"No review: {error}.", "red"))
+            return
+        notation = self.notation or Notation(result.rules)
+        rules = result.rules
+        outcome = {"won": "won", "lost": "lost", "gave-up": "given up"}.get(result.outcome or "", "not won")
+        secret = "" if result.secret is None else f", the code {notation.format_code(result.secret)}"
+        head.update(Text(f"{rules.describe()}, {rules.max_guesses} guesses: {outcome}{secret}. Each move "
+                         "against the best guess at its turn (expected guesses from the move on).",
+                         "bold"))  # fmt: skip
+        table = self.query_one("#review-moves", DataTable)
+        columns = ("", "#", "guess", "reply", "codes left", "expected", "best", "best exp", "loss", "note")
+        table.add_columns(*columns)
+        for m in result.moves:
+            table.add_row(*row_cells(m, notation, rules.pegs), key=str(m.number))
+        summary = Text("\n".join(result.summary_lines()))
+        notes = [m.comment(notation) for m in result.moves if m.verdict not in ("best", "good") or m.known]
+        if notes:
+            summary.append("\n\n" + "\n".join(notes), style="dim")
+        self.query_one("#review-summary", Static).update(summary)
+
+
+def row_cells(m: MoveReview, notation: Notation, pegs: int) -> list[Text | str]:
+    """One row of the review table: the verdict's mark, the move, the codes left, the values."""
+    mark, style = MARKS[m.verdict]
+    expected = "-" if m.expected is None else f"{float(m.expected):.3f}"
+    loss = "-" if m.loss is None else f"{float(m.loss):.3f}"
+    notes = []
+    if m.known and m.after_codes:
+        notes.append(f"known: {notation.format_code(m.after_codes[0])}")
+    if not m.consistent:
+        notes.append("not possible")
+    if not m.exact:
+        notes.append("~ heuristic")
+    return [
+        Text(mark, style),
+        str(m.number),
+        code_text(notation, m.guess.colors),
+        keys_text(m.reply, pegs),
+        f"{m.before:,} → {m.after:,}",
+        expected,
+        notation.format_code(m.best),
+        f"{float(m.best_expected):.3f}",
+        Text(loss, style),
+        ", ".join(notes),
+    ]

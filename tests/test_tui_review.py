@@ -1,0 +1,143 @@
+"""The review in the terminal UI, the teaching hint's record and the undo of a half-typed row,
+driven through Textual's Pilot. The classic optimum, 5625 / 1296 = 4.3403 guesses with 1123, is
+Koyama and Lai's (JRM 25, 1993)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+import pytest
+
+pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
+
+from mastermind.history.store import Store  # noqa: E402
+from mastermind.tui.app import MastermindApp  # noqa: E402
+from mastermind.tui.game_screen import GameScreen  # noqa: E402
+from mastermind.tui.review_screen import ReviewScreen  # noqa: E402
+from mastermind.tui.screens import HistoryScreen  # noqa: E402
+
+
+def driven(test):
+    """An async test, run to its end in a fresh event loop."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        asyncio.run(test(*args, **kwargs))
+
+    return run
+
+
+async def settle(app, pilot) -> None:
+    """Until the work off the screen's thread (a strategy, a review) is done and drawn."""
+    for _ in range(100):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(worker.is_running for worker in app.workers):
+            return
+
+
+async def type_code(app, pilot, code: str) -> None:
+    await pilot.press(*code, "enter")
+    await settle(app, pilot)
+
+
+def board(app) -> GameScreen:
+    assert isinstance(app.screen, GameScreen)
+    return app.screen
+
+
+@pytest.fixture(autouse=True)
+def private_settings(tmp_path, monkeypatch):
+    path = tmp_path / "tui.json"
+    monkeypatch.setenv("MASTERMIND_CONFIG", str(path))
+    return path
+
+
+async def win_the_readme_game(app, pilot, extra=()):
+    """Seed 2026 hides 2154: the README's game, with ``extra`` guesses before the last."""
+    for code in ("1122", "1344", "1235", "3312", *extra, "2154"):
+        await type_code(app, pilot, code)
+
+
+@driven
+async def test_the_review_of_a_game_just_won_marks_each_row():
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(110, 30)) as pilot:
+        screen = board(app)
+        await win_the_readme_game(app, pilot, extra=("1111",))
+        assert screen.game.outcome == "won"
+        assert "R: how each guess compared with the best" in str(screen.message)
+        await pilot.press("r")
+        await settle(app, pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.result is not None
+        assert [m.verdict for m in review.result.moves] == ["good", "good", "good", "best", "blunder", "best"]
+        table = review.query_one("#review-moves")
+        assert table.row_count == 6
+        marks = [str(table.get_row_at(i)[0]) for i in range(6)]
+        assert marks == ["✓", "✓", "✓", "★", "??", "★"]
+        assert str(table.get_row_at(3)[-1]) == "known: 2154"  # the code was known, then 1111 was played
+        summary = str(review.query_one("#review-summary").render())
+        assert "best play expects 4.3403 from the first move" in summary
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+@driven
+async def test_ctrl_z_clears_a_half_typed_row_before_it_takes_a_guess_back():
+    app = MastermindApp(seed=2026)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "1122")
+        await pilot.press("3", "4")
+        assert screen.entry[:2] == [2, 3]
+        await pilot.press("ctrl+z")
+        assert screen.entry == [None] * 4 and len(screen.game.moves) == 1
+        assert "Ctrl+Z again" in str(screen.message)
+        await pilot.press("ctrl+z")
+        assert not screen.game.moves
+        assert [a.kind for a in screen.game.assists] == ["undo"]
+
+
+@driven
+async def test_the_history_opens_the_review_of_a_finished_game_and_shows_the_help_it_had():
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(110, 30)) as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "1122")
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        await type_code(app, pilot, "6666")
+        await pilot.press("ctrl+z")
+        for code in ("1344", "1235", "3312", "2154"):
+            await type_code(app, pilot, code)
+        assert screen.game.outcome == "won" and screen.game.helped
+        with Store() as store:
+            [saved] = store.games()
+        assert [a["kind"] for a in saved.record["assists"]] == ["hint", "undo"]
+        await pilot.press("escape", "h")
+        await settle(app, pilot)
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        table = history.query_one("#games")
+        assert str(table.get_row_at(0)[-1]) == "1 hint, 1 taken back"
+        assert "0 without help" in str(history.query_one("#stats").render())
+        await pilot.press("enter")
+        await settle(app, pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.result is not None
+        assert [str(m.guess) for m in review.result.moves][0] == str(screen.game.moves[0].guess)
+        assert len(review.result.moves) == 5
+
+
+@driven
+async def test_an_unfinished_game_of_the_history_has_no_review():
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await type_code(app, pilot, "1122")
+        await pilot.press("escape", "h")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
