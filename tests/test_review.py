@@ -233,3 +233,27 @@ def test_a_given_up_game_marks_the_code_known_and_not_played():
     r = review(game)
     assert r.outcome == "gave-up" and r.secret == secret
     assert r.moves[-1].known and r.moves[-1].after_codes == (secret,)
+
+
+def test_a_search_that_ran_out_of_time_is_not_tried_again_with_as_little(monkeypatch):
+    from mastermind.strategies.optimal import search
+
+    real = search.solve_position
+    calls = []
+
+    def slow(*args, timeout=None, **kwargs):
+        if timeout is None:  # loading the compiled search: not a position's search
+            return real(*args, **kwargs)
+        calls.append(timeout)
+        raise TimeoutError("too slow")
+
+    monkeypatch.setattr(review_module, "ALWAYS_EXACT", 0)
+    monkeypatch.setattr(search, "solve_position", slow)
+    rules = Rules(pegs=3, colors=4)
+    first = review("111=0,0", rules, budget=2)
+    assert not first.moves[0].exact and len(calls) == 1
+    monkeypatch.setattr(review_module, "_POSITIONS", {})  # a new process: the cache file says so
+    again = review("111=0,0", rules, budget=2)
+    assert not again.moves[0].exact and len(calls) == 1
+    review("111=0,0", rules, budget=5)  # more time: searched again
+    assert len(calls) == 2

@@ -158,7 +158,7 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
             out.append(f"    left: {' '.join(notation.format_code(c) for c in m.after_codes)}")
     out.append("")
     out += result.summary_lines()
-    if any(m.known for m in result.moves) or not result.exact:
+    if any(m.known or not m.consistent or not m.exact for m in result.moves):
         out.append("Marks: ! the code was known and not played next; x not a possible code; ~ the "
                    f"{result.heuristic} line.")  # fmt: skip
     return out

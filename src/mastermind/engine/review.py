@@ -15,10 +15,13 @@ For each move, over the codes still possible before it (each equally likely):
   front end): ``best`` (no loss), ``good``, ``inaccuracy``, ``mistake``, ``blunder``.
 * ``known``: the reply left one code and the player did not play it next.
 
+A search that ran out of its time is remembered with the time it had (in the same cache): it
+is not tried again with as little, and a larger budget tries it again.
+
 Positions along the optimal tree (the whole tree of the game, kept in the cache, see
-:class:`~mastermind.strategies.optimal.strategy.Optimal`) are read from it; a position off it
-is searched when it comes and its value kept, in memory and in the cache directory, so that a
-position is searched once.
+:class:`~mastermind.strategies.optimal.strategy.Optimal`; searched by the review itself only in
+games always valued exactly) are read from it; a position off it is searched when it comes and
+its value kept, in memory and in the cache directory, so that a position is searched once.
 
 Where no play can be sure to find the code within the guesses the game has left (a game about
 to be lost), the guess limit cannot be met by any guess and would value every move alike: such
@@ -57,6 +60,7 @@ from ..solver.state import SolverState, diagnose
 if TYPE_CHECKING:
     from ..core.tree import Node
     from ..strategies import Strategy
+    from ..strategies.optimal.search import Solution
     from .game import Game, Hint
 
 #: The verdicts, best first, each with the loss (in expected guesses) below which it is given;
@@ -213,6 +217,8 @@ class Review:
         secret: the secret, when it is known (a game with its secret, or a history that won).
         budget: the seconds the exact search had per move (None: no limit).
         heuristic: the strategy whose line stands in where the search ran out of time.
+        optimum: the least expected number of guesses of the game, exact (from its optimal
+            tree), when it is known (the first move's best_expected may be the heuristic's).
     """
 
     rules: Rules
@@ -221,10 +227,14 @@ class Review:
     secret: Code | None
     budget: float | None
     heuristic: str = HEURISTIC
+    optimum: Fraction | None = None
 
     @property
     def optimal_expected(self) -> Fraction | None:
-        """The expected number of guesses under best play from the first move."""
+        """The expected number of guesses under best play from the first move: exact where it
+        is known, else the first move's best_expected."""
+        if self.optimum is not None:
+            return self.optimum
         return self.moves[0].best_expected if self.moves else None
 
     @property
@@ -321,6 +331,9 @@ class _Positions:
         self.rules = rules
         self.known: dict[str, tuple[int, int] | None] = {}
         self.new: dict[str, tuple[int, int] | None] = {}
+        #: searches that ran out of time, with the seconds they had: not tried again with as few
+        self.slow: dict[str, float] = {}
+        self.new_slow: dict[str, float] = {}
         self.loaded = False
         self.warm = False
         self.lock = threading.Lock()
@@ -346,26 +359,32 @@ class _Positions:
             if data.get("format") == _CACHE_FORMAT:
                 self.known.update({k: (None if v is None else (int(v[0]), int(v[1])))
                                    for k, v in data["positions"].items()})  # fmt: skip
+                self.slow.update({k: float(v) for k, v in data.get("slow", {}).items()})
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
             pass  # no cache, or one that cannot be read: positions are searched again
 
     def save(self) -> None:
         """Add the positions searched since the last save to the cache file (atomically)."""
-        if not self.new:
+        if not self.new and not self.new_slow:
             return
         path = self.path()
         positions: dict[str, Any] = {}
+        slow: dict[str, Any] = {}
         with contextlib.suppress(OSError, ValueError, AttributeError):  # none yet, or unreadable
-            positions = json.loads(path.read_text()).get("positions", {})
+            data = json.loads(path.read_text())
+            positions, slow = data.get("positions", {}), data.get("slow", {})
         positions.update({k: None if v is None else list(v) for k, v in self.new.items()})
+        slow.update(self.new_slow)
         if len(positions) > _CACHE_LIMIT:
             positions = dict(list(positions.items())[-_CACHE_LIMIT:])
+        slow = {k: v for k, v in slow.items() if k not in positions}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"format": _CACHE_FORMAT, "positions": positions}))
+            tmp.write_text(json.dumps({"format": _CACHE_FORMAT, "positions": positions, "slow": slow}))
             os.replace(tmp, path)
             self.new.clear()
+            self.new_slow.clear()
         except OSError:
             pass  # an unwritable cache only costs the next review the searches
 
@@ -389,17 +408,79 @@ class _Positions:
             self.load()
             if key in self.known:
                 return self.known[key]
-        from ..strategies.optimal.search import solve_position
 
-        if not self.warm:  # the compiled search is loaded (or compiled) before any clock runs
-            solve_position(self.rules, np.arange(3, dtype=np.int64), left=3)
-            self.warm = True
-        sol = solve_position(self.rules, codes, guesses, left, timeout=clock.remaining())
-        clock.searched += 1
+        self._warm()
+        sol = self._search(key, clock, codes, guesses, left)
         found = None if sol is None else (sol.cost, int(sol.flat[0]))
         with self.lock:
             self.known[key] = self.new[key] = found
         return found
+
+    def _search(self, key: str, clock: _Clock, codes: np.ndarray, guesses: Sequence[int], left: int,
+                first: int | None = None) -> Solution | None:  # fmt: skip
+        """The optimal search of a position (its first guess forced to ``first``), within the
+        clock's budget; one that ran out of time before with as much is not tried again.
+
+        Raises:
+            TimeoutError: it ran past the budget (or did before, with as much time).
+        """
+        from ..strategies.optimal.search import solve_position
+
+        given = clock.remaining()
+        if given is not None and given <= self.slow.get(key, -1.0):
+            raise TimeoutError("this search ran out of as much time before")
+        clock.searched += 1
+        try:
+            return solve_position(self.rules, codes, guesses, left, first=first, timeout=given)
+        except TimeoutError:
+            if given is not None:
+                with self.lock:
+                    self.slow[key] = self.new_slow[key] = max(given, self.slow.get(key, 0.0))
+            raise
+
+    def _warm(self) -> None:
+        """Load (or compile) the compiled search before any clock runs."""
+        if not self.warm:
+            from ..strategies.optimal.search import solve_position
+
+            solve_position(self.rules, np.arange(3, dtype=np.int64), left=3)
+            self.warm = True
+
+    def after(self, codes: np.ndarray, guesses: Sequence[int], left: int, guess: int,
+              cells: list[tuple[int, np.ndarray]], win: int, clock: _Clock) -> int | None:  # fmt: skip
+        """The least total of ``codes`` within ``left`` guesses when ``guess`` is played first
+        (``cells``: the codes by their reply to it); None if some code cannot then be found in
+        time. The cells are read where known; else one search with the guess forced solves them
+        all at once, on every core, and each cell's value is kept.
+
+        Raises:
+            TimeoutError: the search ran past the clock's budget.
+        """
+        parts = [(f, cell) for f, cell in cells if f != win]
+        useful = all(len(cell) < len(codes) for _, cell in parts)
+        with self.lock:
+            self.load()
+            ready = all(len(cell) <= 2 or self.key(cell, left - 1) in self.known for _, cell in parts)
+        if ready or not useful or left < 2:
+            total = len(codes)
+            for _, cell in parts:  # known, small, or a guess that tells nothing: cell by cell
+                found = self.value(cell, [*guesses, guess], left - 1, clock)
+                if found is None:
+                    return None
+                total += found[0]
+            return total
+        self._warm()
+        sol = self._search(f"{self.key(codes, left)}:{guess}", clock, codes, guesses, left, guess)
+        if sol is None:
+            return None
+        children = sol.tree().children
+        with self.lock:
+            for f, cell in parts:
+                if len(cell) > 2:
+                    child = children[f]
+                    self.known[self.key(cell, left - 1)] = self.new[self.key(cell, left - 1)] = (
+                        child.cost, child.guess)  # fmt: skip
+        return sol.cost
 
 
 #: The positions of each game known to this process, by the cache file that keeps them.
@@ -458,12 +539,13 @@ class _Valuer:
 
     def _tree(self, first: int | None) -> Node | None:
         """The optimal tree (with the first guess forced to ``first``): the game's whole tree is
-        searched now if the game is quick, else only read from the cache; None if not at hand."""
-        from ..strategies.optimal.strategy import QUICK_GAME, Optimal
+        searched now in a game always valued exactly (:data:`ALWAYS_EXACT`), else only read from
+        the cache (``mastermind evaluate -s optimal`` puts it there); None if not at hand."""
+        from ..strategies.optimal.strategy import Optimal
 
         try:
             optimal = Optimal(self.rules, first=first)
-            if first is None and self.space.size <= QUICK_GAME:
+            if first is None and self.space.size <= ALWAYS_EXACT:
                 return optimal.decision_tree()
             return optimal.known_tree()
         except StrategyError:  # no tree within the guess limit: positions are valued one by one
@@ -505,15 +587,7 @@ class _Valuer:
             return _Value(best[0], best[0], best[1], exact=True)
         if first_tree is not None:
             return _Value(first_tree.cost, best[0], best[1], exact=True)  # type: ignore[attr-defined]
-        total: int | None = len(codes)
-        for f, cell in self._cells(guess, codes):
-            if f == self.win:
-                continue
-            found = self.positions.value(cell, [*guesses, guess], left - 1, clock)
-            if found is None:
-                total = None
-                break
-            total += found[0]  # type: ignore[operator]
+        total = self.positions.after(codes, guesses, left, guess, self._cells(guess, codes), self.win, clock)
         return _Value(total, best[0], best[1], exact=True)
 
     def _heuristic_value(self, state: SolverState, codes: np.ndarray, guess: int) -> _Value:
@@ -650,7 +724,12 @@ def review(
     finally:
         valuer.positions.save()
     over = outcome is not None
-    return Review(rules, tuple(_mark_known(moves, pegs, over)), outcome, secret, valuer.budget, heuristic)
+    tree = valuer.tree
+    optimum = None if tree is None else Fraction(tree.cost, tree.size)  # type: ignore[attr-defined]
+    if optimum is None and moves and moves[0].exact and moves[0].within_limit:
+        optimum = moves[0].best_expected
+    marked = tuple(_mark_known(moves, pegs, over))
+    return Review(rules, marked, outcome, secret, valuer.budget, heuristic, optimum)
 
 
 def _replies(space: CodeSpace, guess: int, codes: np.ndarray) -> np.ndarray:
