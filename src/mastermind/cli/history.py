@@ -15,6 +15,8 @@ from . import cli
 from .common import board, color_option, console_for, db_option, fail, open_store
 
 if TYPE_CHECKING:
+    from ..core.notation import Notation
+    from ..engine.game import Game
     from ..history.store import Store, StoredGame
 
 
@@ -143,7 +145,7 @@ def show_game(stored: StoredGame) -> None:
             console.print(line, markup=False)
 
 
-def assist_lines(game, notation) -> list[str]:
+def assist_lines(game: Game, notation: Notation) -> list[str]:
     """The help the breaker had, in order: hints asked and guesses taken back, with the guess each came at."""
     out = []
     for a in game.assists:
