@@ -37,12 +37,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import math
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -523,6 +524,18 @@ class _Value:
     within_limit: bool = True
 
 
+@dataclass
+class _Place:
+    """A position of a game being reviewed: what is known, the codes possible, the node of the
+    optimal tree there (None off it), and a cached optimal tree that starts with the guess played
+    there (the first move only)."""
+
+    state: SolverState
+    codes: np.ndarray
+    line: Node | None
+    first_tree: Node | None
+
+
 class _Valuer:
     """Values moves of one game: the optimal tree where the game follows it, the positions'
     values elsewhere, the heuristic's line where the search runs out of time."""
@@ -612,6 +625,50 @@ class _Valuer:
 
         return [(f, np.asarray(c, dtype=np.int64)) for f, c in cells(self.space, guess, codes)]
 
+    def walk(self, history: Sequence[tuple[Code, Feedback]]) -> Iterator[_Place]:
+        """The position before each move of ``history``, then the one after the last."""
+        pegs = self.rules.pegs
+        place = _Place(SolverState(self.rules), np.arange(self.space.size, dtype=np.int64), self.tree, None)
+        for number, (guess, reply) in enumerate(history, 1):
+            g = self.space.index(guess.colors)
+            line = place.line
+            if number == 1 and (line is None or line.guess != g):
+                place.first_tree = self._tree(g)
+            yield place
+            f, won = reply.to_int(pegs), reply.black == pegs
+            codes = place.codes
+            after = np.array([g], dtype=np.int64) if won else codes[_replies(self.space, g, codes) == f]
+            # the game goes on along an optimal tree only while it plays the tree's guesses
+            node = line if line is not None and line.guess == g else place.first_tree
+            line = None if node is None or won else node.children.get(f)
+            place = _Place(place.state._child(guess, reply, after), after, line, None)
+        yield place
+
+    def review_move(self, place: _Place, number: int, guess: Code, reply: Feedback,
+                    secret: Code | None) -> MoveReview:  # fmt: skip
+        """The review of one move, played at ``place`` (``known`` is set by the caller, who
+        knows the next move)."""
+        started = time.perf_counter()
+        space, codes = self.space, place.codes
+        g = space.index(guess.colors)
+        clock = _Clock(self.budget)
+        value = self.move(place.state, codes, g, place.line, place.first_tree, clock)
+        f = reply.to_int(self.rules.pegs)
+        won = reply.black == self.rules.pegs
+        after = np.array([g], dtype=np.int64) if won else codes[_replies(space, g, codes) == f]
+        total_best = Fraction(value.best_total, len(codes))
+        expected = None if value.total is None else Fraction(value.total, len(codes))
+        loss = None if expected is None else max(Fraction(0), expected - total_best)
+        return MoveReview(
+            number=number, guess=guess, reply=reply, before=len(codes), after=len(after),
+            before_codes=_listed(space, codes), after_codes=_listed(space, after),
+            consistent=bool(np.isin(g, codes)), bits=math.log2(len(codes) / len(after)),
+            expected=expected, best=space.code(value.best), best_expected=total_best,
+            loss=loss, verdict=verdict(loss), known=False, exact=value.exact,
+            within_limit=value.within_limit, best_after=self.best_after(value.best, codes, secret),
+            searched=clock.searched, seconds=time.perf_counter() - started,
+        )  # fmt: skip
+
     def best_after(self, best: int, codes: np.ndarray, secret: Code | None) -> float:
         """The codes ``best`` leaves: with the secret, or expected over ``codes``."""
         split = self._cells(best, codes)
@@ -682,45 +739,12 @@ def review(
         outcome = outcome or "won"
         secret = secret or history[-1][0]
     valuer = _Valuer(rules, budget, heuristic)
-    first_trees: dict[int, Node | None] = {}
     moves: list[MoveReview] = []
-    state = SolverState(rules)
-    codes = np.arange(space.size, dtype=np.int64)
-    line = valuer.tree
     try:
-        for number, (guess, reply) in enumerate(history, 1):
-            started = time.perf_counter()
-            g = space.index(guess.colors)
-            clock = _Clock(valuer.budget)
-            first_tree = None
-            if number == 1 and (line is None or line.guess != g):
-                if g not in first_trees:
-                    first_trees[g] = valuer._tree(g)
-                first_tree = first_trees[g]
-            value = valuer.move(state, codes, g, line, first_tree, clock)
-            f = reply.to_int(pegs)
-            won = reply.black == pegs
-            after = np.array([g], dtype=np.int64) if won else codes[_replies(space, g, codes) == f]
-            total_best = Fraction(value.best_total, len(codes))
-            expected = None if value.total is None else Fraction(value.total, len(codes))
-            loss = None if expected is None else max(Fraction(0), expected - total_best)
-            move = MoveReview(
-                number=number, guess=guess, reply=reply, before=len(codes), after=len(after),
-                before_codes=_listed(space, codes), after_codes=_listed(space, after),
-                consistent=bool(np.isin(g, codes)), bits=math.log2(len(codes) / len(after)),
-                expected=expected, best=space.code(value.best), best_expected=total_best,
-                loss=loss, verdict=verdict(loss), known=False, exact=value.exact,
-                within_limit=value.within_limit, best_after=valuer.best_after(value.best, codes, secret),
-                searched=clock.searched, seconds=time.perf_counter() - started,
-            )  # fmt: skip
-            moves.append(move)
+        for number, (guess, reply), place in zip(itertools.count(1), history, valuer.walk(history)):
+            moves.append(valuer.review_move(place, number, guess, reply, secret))
             if progress:
                 progress(number, len(history))
-            # the game goes on along the optimal tree only while it plays the tree's guesses
-            node = line if line is not None and line.guess == g else first_tree
-            line = None if node is None or won else node.children.get(f)
-            state = state._child(guess, reply, after)
-            codes = after
     finally:
         valuer.positions.save()
     over = outcome is not None
@@ -867,20 +891,15 @@ def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
     split = partition(game.rules, hint.guess, codes)
     valuer = _Valuer(game.rules, budget, HEURISTIC)
     g = space.index(hint.guess.colors)
-    line = valuer.tree
-    for guess, reply in game.history:  # the node of the optimal tree, if the game is on it
-        if line is None or line.guess != space.index(guess.colors) or reply.black == game.rules.pegs:
-            line = None
-            break
-        line = line.children.get(reply.to_int(game.rules.pegs))
+    history = game.history
+    *before, here = valuer.walk(history)
+    last = None
     try:
-        value = valuer.move(state, codes, g, line, None, _Clock(valuer.budget))
+        value = valuer.move(state, codes, g, here.line, None, _Clock(valuer.budget))
+        if history:  # the player's last guess, valued where it was played
+            last = valuer.review_move(before[-1], len(history), *history[-1], game.secret)
     finally:
         valuer.positions.save()
-    last = None
-    if game.moves:
-        past = review(game, budget=budget) if game.over else review(game.history, game.rules, budget=budget)
-        last = past.moves[-1]
     return Advice(
         hint=hint, count=len(codes), codes=_listed(space, codes), largest=split.largest,
         expected_size=split.expected_size, parts=split.parts,
