@@ -118,8 +118,10 @@ def review(
     with progress_bar(moves, "reviewing") as bar:
 
         def advance(done: int, of: int) -> None:
-            if bar:
-                bar(1)
+            if bar:  # the bar counts moves reviewed
+                from ..strategies.progress import Progress
+
+                bar(Progress("play", done, of, done, of))
 
         result = review_of(subject, rules, budget=budget, progress=advance)
     if plot:

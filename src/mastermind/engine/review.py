@@ -641,7 +641,7 @@ class _Valuer:
             # the game goes on along an optimal tree only while it plays the tree's guesses
             node = line if line is not None and line.guess == g else place.first_tree
             line = None if node is None or won else node.children.get(f)
-            place = _Place(place.state._child(guess, reply, after), after, line, None)
+            place = _Place(place.state.child(guess, reply, after), after, line, None)
         yield place
 
     def review_move(self, place: _Place, number: int, guess: Code, reply: Feedback,

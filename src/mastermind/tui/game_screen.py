@@ -483,7 +483,7 @@ class GameScreen(BoardKeys, Screen):
     def _advised(self, advice: Any) -> None:
         """The hint that teaches (the engine's words, as the command line's), the guess drawn in pegs."""
         lines = advice.lines(self.notation)
-        pegs = code_text(self.notation, advice.hint.guess)
+        pegs = pegs_text(self.notation, advice.hint.guess)
         self.info = Text.assemble(f"Hint: {lines[0]}\n{lines[1]}\n", pegs, "\n", "\n".join(lines[2:]))
         if self.match is None:
             self.recorder.save(self.game.record()) if self.game.moves else None

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from ..core.notation import Notation
 from ..engine.review import review
 from ..errors import MastermindError
-from .board import code_text, keys_text
+from .board import keys_text, pegs_text
 
 if TYPE_CHECKING:
     from ..engine.review import MoveReview, Review
@@ -108,7 +108,7 @@ def row_cells(m: MoveReview, notation: Notation, pegs: int) -> list[Text | str]:
     return [
         Text(mark, style),
         str(m.number),
-        code_text(notation, m.guess.colors),
+        pegs_text(notation, m.guess.colors),
         keys_text(m.reply, pegs),
         f"{m.before:,} → {m.after:,}",
         expected,
