@@ -583,3 +583,28 @@ def test_the_game_options_of_mastermind_web_are_what_a_new_visitor_plays(monkeyp
     assert defaults.rules == Rules(pegs=5, colors=9, blank=True) and defaults.notation == "letters"
     code, _, served = web_command(monkeypatch, tmp_path)
     assert served[4].rules == CLASSIC and served[3] == Limits()
+
+
+def test_a_finished_game_has_the_engines_review_and_an_unfinished_one_none(tmp_path):
+    """The review route answers what mastermind.review says of the same moves; while the game is
+    played it is refused (it would list the codes still possible)."""
+    from mastermind import review
+
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{game['id']}"
+        await call(client, "POST", f"{path}/guesses", {"guess": "1123"})
+        refused = await call(client, "GET", f"{path}/review", status=409)
+        assert "over" in refused["error"] or "finished" in refused["error"]
+        breaker, answer = Knuth(), None
+        breaker.learn("1123", (await call(client, "GET", path))["moves"][0]["reply"])
+        while answer is None or not answer["finished"]:
+            guess = breaker.guess()
+            answer = await call(client, "POST", f"{path}/guesses", {"guess": guess})
+            breaker.learn(guess, answer["reply"])
+        got = (await call(client, "GET", f"{path}/review"))["review"]
+        history = " ".join(f"{m['guess']}={m['reply']}" for m in answer["moves"])
+        assert got == json.loads(json.dumps(review(history).to_dict()))
+        assert got["moves"][0]["guess"] == "1123" and abs(got["moves"][0]["expected"] - 5625 / 1296) < 1e-6
+
+    serve(tmp_path, scenario)

@@ -20,7 +20,8 @@ from aiohttp import web
 from .. import PRESETS, STRATEGIES, ContradictionError, Game, GameError, Match, find_rules, find_strategy
 from ..core.records import rules_to_dict
 from ..core.text import plural
-from ..engine.match import CODEMAKERS, SCORING_RULES
+from ..engine.review import review
+from ..engine.scoring import CODEMAKERS, SCORING_RULES
 from ..errors import StoreError
 from ..history.stats import KINDS, game_stats
 from ..history.store import moves_of
@@ -249,6 +250,18 @@ async def get_game(request: web.Request) -> web.Response:
             await computer_guesses(state, live)
             state.games.save(live)
     return ok(view(live))
+
+
+@routes.get("/api/games/{id}/review")
+async def game_review(request: web.Request) -> web.Response:
+    """The engine's review of a finished game, move by move (the same as mastermind review's)."""
+    state, live = state_of(request), live_game(request)
+    if live.match is not None:
+        raise GameError("a match is reviewed one game at a time, on the command line or the board")
+    game = engine(live)
+    async with live.lock:
+        result = await state.think(lambda: review(game))
+    return ok({"id": live.id, "review": result.to_dict(live.notation)})
 
 
 @routes.post("/api/games/{id}/guesses")
