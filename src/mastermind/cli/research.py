@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..core.seeds import fresh_seed
+from ..core.tree import TREE_FORMATS
 from . import cli
 from .common import (
     color_option,
@@ -272,7 +273,7 @@ def _print_stats(stats: Stats) -> None:
 @game_options
 @strategy_option
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json", "dot"]), default="text", show_default=True,
+    "--format", "fmt", type=click.Choice(TREE_FORMATS), default="text", show_default=True,
     help="text: an outline like Knuth's table; json: nested objects; dot: Graphviz.",
 )  # fmt: skip
 @click.option("--depth", type=click.IntRange(min=1), metavar="N", help="Show only the first N guesses.")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..research import EXECUTORS
 from .common import console_for, db_option, fail, live_note, open_store, progress_display, progress_note
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def executor_options(checkpoint_help: str) -> Callable[[Command], Command]:
 
     def decorate(command: Command) -> Command:
         @click.option(
-            "--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+            "--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
             help="Where whole trees are computed: this process (all cores) or a Dask cluster "
             "(needs: pip install 'mastermind-lab[distributed]').",
         )  # fmt: skip

@@ -15,6 +15,10 @@ from .feedback import Feedback
 from .notation import Notation
 from .text import plural
 
+#: The forms a tree is written in: an outline (:meth:`Node.format`), nested dicts as JSON
+#: (:meth:`Node.to_dict`), Graphviz DOT (:meth:`Node.to_dot`).
+TREE_FORMATS = ("text", "json", "dot")
+
 
 @dataclass
 class Node:

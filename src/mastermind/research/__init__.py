@@ -14,6 +14,9 @@ charts) does not load numpy.
 import importlib
 from typing import TYPE_CHECKING, Any
 
+#: The executors a whole-tree run may be given by name (see :func:`make_executor`).
+EXECUTORS = ("local", "dask")
+
 _HOME = {
     "DaskExecutor": "runner", "Executor": "runner", "LocalExecutor": "runner", "evaluate_on": "runner",
     "make_executor": "runner", "run_search": "runner", "run_tree": "runner",

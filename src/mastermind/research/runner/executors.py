@@ -26,6 +26,7 @@ from ...errors import ExecutorError
 from ...strategies import Strategy
 from ...strategies.base import Position
 from ...strategies.optimal.search import usable_cores
+from .. import EXECUTORS
 from .interrupt import interruptible, stop_here
 from .plan import Plan, Unit, distributions, guess_at, guesses_here, prepare_worker, solve_units
 
@@ -340,4 +341,4 @@ def make_executor(name: str, address: str | None = None, workers: int | None = N
     if name == "dask":
         DaskExecutor.require()
         return DaskExecutor(address, workers)
-    raise ExecutorError(f"unknown executor {name!r}; choose local or dask")
+    raise ExecutorError(f"unknown executor {name!r}; choose {' or '.join(EXECUTORS)}")
