@@ -15,7 +15,7 @@ _HOME = {
     "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
     "GameError": "errors", "RecordError": "errors", "SeedError": "errors", "SampleError": "errors",
     "StoreError": "errors", "ExecutorError": "errors", "CheckpointError": "errors", "PlotError": "errors",
-    "SettingsError": "errors",
+    "SettingsError": "errors", "TreeError": "errors",
     "Game": "engine.game", "Match": "engine.match", "Hint": "engine.game", "Move": "engine.game",
     "Problem": "engine.game", "SCORING_RULES": "engine.match",
     "Review": "engine.review", "MoveReview": "engine.review", "Advice": "engine.review",
@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         SettingsError,
         StoreError,
         StrategyError,
+        TreeError,
     )
     from .research.evaluation import Stats, evaluate, play, strategy_tree
     from .solver.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
@@ -115,6 +116,7 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "StrategySpec",
+    "TreeError",
     "diagnose",
     "evaluate",
     "find_rules",

@@ -74,3 +74,8 @@ class PlotError(MastermindError, ValueError):
 
 class SettingsError(MastermindError, ValueError):
     """A setting of the wrong kind, unknown, or out of range (a player's settings of the next game)."""
+
+
+class TreeError(MastermindError, ValueError):
+    """A strategy's tree that does not hold: damaged, or not a tree of its secrets within the guess
+    limit (a cached or checkpointed tree is checked before it is trusted)."""

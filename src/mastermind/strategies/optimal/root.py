@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ...core.rules import Rules
+from ...errors import TreeError
 from ..base import MapTasks, PieceBook
 from ..progress import OnProgress, Progress
 from .race import Race
@@ -140,7 +141,7 @@ def _checked(rules: Rules, tree: np.ndarray, secrets: np.ndarray, left: int) -> 
     guesses; None if it is not."""
     try:
         return check_tree(rules, tree, secrets, left)
-    except ValueError:  # check_tree's verdict on a tree that does not hold
+    except TreeError:  # check_tree's verdict on a tree that does not hold
         return None
 
 

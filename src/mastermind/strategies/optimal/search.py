@@ -22,6 +22,8 @@ from ...core.code import CodeSpace
 from ...core.feedback import possible_feedbacks
 from ...core.rules import Rules
 from ...core.tree import Node
+from ...errors import ExecutorError, StrategyError, TreeError
+from ...solver.state import SolverState
 from ..progress import OnProgress, Progress
 from .race import Race
 
@@ -85,13 +87,13 @@ def parse(flat: np.ndarray) -> OptimalNode:
     def node(i: int) -> tuple[OptimalNode, int]:
         guess, code = values[i], values[i + 1]
         if code < 1:
-            raise ValueError("a node with neither cells nor a win")
+            raise TreeError("a node with neither cells nor a win")
         i += 2
         out = OptimalNode(guess=guess, size=0, cost=0)
         for _ in range(code >> 1):
             reply = values[i]
             if reply in out.children:
-                raise ValueError("a reply twice at one node")
+                raise TreeError("a reply twice at one node")
             child, i = node(i + 1)
             out.children[reply] = child
         out.size = (code & 1) + sum(c.size for c in out.children.values())
@@ -100,7 +102,7 @@ def parse(flat: np.ndarray) -> OptimalNode:
 
     root, end = node(0)
     if end != len(values):
-        raise ValueError("trailing entries after the tree")
+        raise TreeError("trailing entries after the tree")
     return root
 
 
@@ -337,7 +339,7 @@ def solve_position(
     if left is None:
         left = rules.max_guesses - len(guesses)
     if len(S) == 0:
-        raise ValueError("no secrets")
+        raise StrategyError("there are no secrets to search: the replies leave none")
     if left < int(game.t.dmin[len(S)]):
         return None
     run = _Run(game, max(1, workers or usable_cores()))
@@ -553,11 +555,7 @@ def root_guesses(rules: Rules, secrets: np.ndarray, left: int,
 
 def piece_secrets(rules: Rules, history: Sequence[tuple[int, int]]) -> np.ndarray:
     """The secrets (ascending code indices) that give ``history``'s (guess, reply) pairs."""
-    game = game_of(rules)
-    S = np.arange(game.space.size, dtype=np.int64)
-    for g, f in history:
-        S = S[_feedback().replies(game.codes, g, S) == f]
-    return S
+    return SolverState.after(rules, history).candidate_indices()
 
 
 def solve_piece(rules: Rules, history: Sequence[tuple[int, int]], budget: int = FAIL,
@@ -569,13 +567,13 @@ def solve_piece(rules: Rules, history: Sequence[tuple[int, int]], budget: int = 
     on the workers). Computed from the description alone, in any process.
 
     Raises:
-        RuntimeError: :func:`stop_pieces` stopped it (nothing is known then).
+        ExecutorError: :func:`stop_pieces` stopped it (nothing is known then).
     """
     game = game_of(rules)
     S = piece_secrets(rules, history)
     left = rules.max_guesses - len(history)
     if len(S) == 0:
-        raise ValueError("no secrets give these replies")
+        raise StrategyError("no secrets give these replies")
     if len(S) <= 2 and first is None:
         if left < int(game.t.dmin[len(S)]):
             return FAIL, None
@@ -592,7 +590,7 @@ def solve_piece(rules: Rules, history: Sequence[tuple[int, int]], budget: int = 
             _ACTIVE.discard(run)
         run.pool.shutdown(wait=False)
     if run.stopped:
-        raise RuntimeError("stopped: the run was interrupted")
+        raise ExecutorError("stopped: the run was interrupted")
     return (cost, to_flat(parse(flat))) if flat is not None else (FAIL, None)
 
 
@@ -607,7 +605,7 @@ def join_cells(guess: int, found: bool, trees: dict[int, np.ndarray]) -> np.ndar
 
 def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -> OptimalNode:
     """Parse a tree and confirm that it finds every secret of ``secrets`` (and nothing else)
-    within ``left`` guesses, each reply leading where it says. Raises ValueError if not.
+    within ``left`` guesses, each reply leading where it says. Raises TreeError if not.
 
     The replies are scored with numpy, pair by pair along the tree (as many pairs as the tree's
     total of guesses), so that a cached tree is checked without the compiled kernels."""
@@ -620,15 +618,15 @@ def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -
     while stack:
         node, S, k = stack.pop()
         if k < 1:
-            raise ValueError("the tree is deeper than the guess limit")
+            raise TreeError("the tree is deeper than the guess limit")
         if not 0 <= node.guess < space.size:
-            raise ValueError("a guess out of range")
+            raise TreeError("a guess out of range")
         replies = feedback_against(space, node.guess, S)
         cells = {int(f): S[replies == f] for f in np.unique(replies)}
         found = node.size - sum(c.size for c in node.children.values())
         if node.size != len(S) or found != int(win in cells):
-            raise ValueError("a node's secrets do not match its guess")
+            raise TreeError("a node's secrets do not match its guess")
         if set(node.children) != set(cells) - {win}:
-            raise ValueError("the tree's replies are not those of its secrets")
+            raise TreeError("the tree's replies are not those of its secrets")
         stack.extend((child, cells[f], k - 1) for f, child in node.children.items())
     return root
