@@ -3,6 +3,9 @@
 >>> from mastermind import Rules, SolverState
 >>> len(SolverState(Rules()).add("1122", "1,0").candidates())
 256
+>>> import mastermind, importlib.metadata
+>>> mastermind.__version__ == importlib.metadata.version("mastermind-lab")
+True
 """
 
 import importlib
@@ -10,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 # Names are imported on first use, so that `mastermind --help` does not wait for numba.
 _HOME = {
-    "Code": "core.code", "CodeSpace": "core.code",
+    "Code": "core.code", "CodeSpace": "core.code", "as_code": "core.code",
     "ContradictionError": "errors", "FeedbackError": "errors", "MastermindError": "errors",
     "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
     "GameError": "errors", "RecordError": "errors", "SeedError": "errors", "SampleError": "errors",
@@ -25,6 +28,7 @@ _HOME = {
     "Feedback": "core.feedback", "possible_feedbacks": "core.feedback", "score": "core.feedback",
     "Notation": "core.notation", "parse_feedback": "core.notation",
     "PRESETS": "core.rules", "Rules": "core.rules", "find_rules": "core.rules",
+    "Partition": "solver.analysis", "partition": "solver.analysis",
     "Correction": "solver.state", "SolverState": "solver.state", "diagnose": "solver.state",
     "smallest_contradiction": "solver.state", "suggest_corrections": "solver.state",
     "STRATEGIES": "strategies", "Strategy": "strategies", "StrategySpec": "strategies",
@@ -33,6 +37,11 @@ _HOME = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # the installed distribution's, read once: one version, in pyproject.toml
+        from .core.records import package_version
+
+        globals()[name] = package_version()
+        return globals()[name]
     if name in _HOME:
         value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
         globals()[name] = value
@@ -41,11 +50,12 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
+    return sorted([*__all__, "__version__"])
 
 
 if TYPE_CHECKING:
-    from .core.code import Code, CodeSpace
+    __version__: str
+    from .core.code import Code, CodeSpace, as_code
     from .core.feedback import Feedback, possible_feedbacks, score
     from .core.notation import Notation, parse_feedback
     from .core.rules import PRESETS, Rules, find_rules
@@ -72,6 +82,7 @@ if TYPE_CHECKING:
         TreeError,
     )
     from .research.evaluation import Stats, evaluate, play, strategy_tree
+    from .solver.analysis import Partition, partition
     from .solver.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
     from .strategies import STRATEGIES, Strategy, StrategySpec, find_strategy, make_strategy
 
@@ -104,6 +115,7 @@ __all__ = [
     "Move",
     "Node",
     "Notation",
+    "Partition",
     "NotationError",
     "PlotError",
     "SettingsError",
@@ -117,12 +129,14 @@ __all__ = [
     "StrategyError",
     "StrategySpec",
     "TreeError",
+    "as_code",
     "diagnose",
     "evaluate",
     "find_rules",
     "find_strategy",
     "make_strategy",
     "parse_feedback",
+    "partition",
     "play",
     "possible_feedbacks",
     "score",

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import perm
-from typing import TYPE_CHECKING
+from numbers import Integral
+from typing import TYPE_CHECKING, Union
 
 from ..errors import NotationError
 from .rules import Rules
 
 if TYPE_CHECKING:  # numpy is imported when a table is first built: `mastermind --help` needs none
     import numpy as np
+
+    from .notation import Notation
 
 #: The largest code space that is ever enumerated into an array (pegs * 8 MiB of digits).
 ENUMERATION_LIMIT = 1 << 23
@@ -23,22 +26,68 @@ ENUMERATION_LIMIT = 1 << 23
 class Code:
     """A code as a tuple of 0-based colours, first peg first.
 
-    A code made by its game (parsed by a :class:`~mastermind.core.notation.Notation`, or taken from
-    a :class:`CodeSpace`) knows its rules, and ``str`` writes it as that game does: the symbols
-    depend on the number of colours (Knuth's digits 1-9 up to 9 colours, 0-9 for 10, letters from
-    11). A bare tuple of colours could belong to any game, so its ``str`` is its ``repr``. The rules
-    take no part in comparisons: a code equals another with the same colours.
+    A code is made from colour indices, or from text in its game's notation when the game's rules
+    are given (:meth:`parse` is the same): ``Code("1122", rules)`` is ``Code((0, 0, 1, 1))``.
+    A code made by its game (parsed, or taken from a :class:`CodeSpace`) knows its rules, and
+    ``str`` writes it as that game does: the symbols depend on the number of colours (Knuth's
+    digits 1-9 up to 9 colours, 0-9 for 10, letters from 11). A bare tuple of colours could belong
+    to any game, so its ``str`` is its ``repr``. The rules take no part in comparisons: a code
+    equals another with the same colours.
 
     >>> Code((0, 0, 1, 1))
     Code((0, 0, 1, 1))
+    >>> code = Code("1122", Rules())
+    >>> code, str(code), code == Code([0, 0, 1, 1])
+    (Code((0, 0, 1, 1)), '1122', True)
     >>> str(CodeSpace.of(Rules()).code(7)), str(CodeSpace.of(Rules(colors=10)).code(7))
     ('1122', '0007')
     >>> str(Code((0, 0, 1, 1)))
     'Code((0, 0, 1, 1))'
+    >>> Code("1122")
+    Traceback (most recent call last):
+    mastermind.errors.NotationError: Code('1122') needs its game to read the text: Code('1122', rules) \
+or Code.parse('1122', rules); or give colour indices from 0, e.g. Code((0, 0, 1, 1))
     """
 
     colors: tuple[int, ...]
     rules: Rules | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        colors, rules = self.colors, self.rules
+        if rules is not None and not isinstance(rules, Rules):
+            raise NotationError(f"a code's rules must be a Rules, not {rules!r}")
+        if isinstance(colors, str):
+            if rules is None:
+                raise NotationError(
+                    f"Code({colors!r}) needs its game to read the text: Code({colors!r}, rules) or "
+                    f"Code.parse({colors!r}, rules); or give colour indices from 0, e.g. Code((0, 0, 1, 1))"
+                )
+            colors = _notation(rules).parse_code(colors).colors
+        else:
+            colors = _colors(colors, rules)
+        if rules is not None:
+            colors = CodeSpace.of(rules).check_code(colors)
+        object.__setattr__(self, "colors", colors)
+
+    @classmethod
+    def _made(cls, colors: tuple[int, ...], rules: Rules | None) -> Code:
+        """A code whose colours are known to be right (hot paths: no checks)."""
+        code = object.__new__(cls)
+        object.__setattr__(code, "colors", colors)
+        object.__setattr__(code, "rules", rules)
+        return code
+
+    @classmethod
+    def parse(cls, text: str, rules: Rules) -> Code:
+        """The code ``text`` writes in the game of ``rules``, in any notation that game reads
+        (see :meth:`mastermind.core.notation.Notation.parse_code`).
+
+        >>> Code.parse("RRGG", Rules()), Code.parse("0123", Rules(colors=10, repeats=False))
+        (Code((0, 0, 1, 1)), Code((0, 1, 2, 3)))
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"Code.parse reads text, not {text!r}; Code(colours, rules) takes indices")
+        return _notation(rules).parse_code(text)
 
     def __len__(self) -> int:
         return len(self.colors)
@@ -55,9 +104,93 @@ class Code:
     def __str__(self) -> str:
         if self.rules is None:
             return repr(self)
-        from .notation import Notation
+        return _notation(self.rules).format_code(self.colors)
 
-        return Notation(self.rules).format_code(self.colors)
+
+def _notation(rules: Rules) -> Notation:
+    from .notation import Notation  # it imports this module
+
+    return Notation(rules)
+
+
+def _colors(value: object, rules: Rules | None) -> tuple[int, ...]:
+    """``value`` as a tuple of colour indices, or NotationError saying what a code may be."""
+    if isinstance(value, Code):
+        return value.colors
+    if type(value) is tuple and all(type(c) is int for c in value):
+        return value  # the common case, made cheap
+    if isinstance(value, Iterable) and not isinstance(value, bytes | bytearray | dict | set | frozenset):
+        items = list(value)
+        if all(_is_integer(c) for c in items):
+            return tuple(int(c) for c in items)
+    raise NotationError(not_a_code(value, rules))
+
+
+def _is_integer(value: object) -> bool:
+    return (
+        isinstance(value, Integral)
+        and not isinstance(value, bool)
+        or (
+            hasattr(value, "dtype") and getattr(value, "ndim", 1) == 0 and value.dtype.kind in "iu"  # numpy
+        )
+    )
+
+
+def not_a_code(value: object, rules: Rules | None) -> str:
+    """Why ``value`` is not a code, and what a code may be given as, for messages.
+
+    >>> not_a_code(1234, Rules())
+    "1234 is a number, not a code: write it as text in the game's notation, '1234', or give a Code \
+or colour indices from 0 to 5, e.g. (0, 1, 2, 3)"
+    """
+    if rules is None:
+        text, indices, example = "with the game's rules, Code('1234', rules)", "from 0", "(0, 1, 2, 3)"
+    else:
+        notation = _notation(rules)
+        example_code = notation.example()
+        text = f"in the game's notation, {example_code!r}"
+        indices = f"from 0 to {rules.colors - 1}"
+        example = repr(tuple(notation.parse_code(example_code).colors))
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        if rules is not None:
+            text = f"in the game's notation, {str(value)!r}"
+        return (
+            f"{value!r} is a number, not a code: write it as text {text}, or give a Code or colour "
+            f"indices {indices}, e.g. {example}"
+        )
+    return (
+        f"{value!r} is not a code: give it as text {text}, as a Code, or as colour indices {indices}, "
+        f"e.g. {example}"
+    )
+
+
+#: What the library takes wherever a code is given: text in the game's notation, a Code, or a sequence
+#: of colour indices (see :func:`as_code`).
+CodeLike = Union["Code", str, Sequence[int]]
+
+
+def as_code(value: CodeLike, rules: Rules) -> Code:
+    """``value`` as a code of the game of ``rules``: text in the game's notation, a :class:`Code`,
+    or a sequence of colour indices; anything else, or a code of another game, is a NotationError
+    saying what is accepted. The code returned knows its rules (its ``str`` is the game's text).
+
+    >>> str(as_code("1122", Rules())), str(as_code([0, 0, 1, 1], Rules())), str(as_code((0, 1), Rules(2)))
+    ('1122', '1122', '12')
+    >>> as_code(1234, Rules())
+    Traceback (most recent call last):
+    mastermind.errors.NotationError: 1234 is a number, not a code: write it as text in the game's notation, \
+'1234', or give a Code or colour indices from 0 to 5, e.g. (0, 1, 2, 3)
+    """
+    if isinstance(value, str):
+        return _notation(rules).parse_code(value)
+    if isinstance(value, Code) and value.rules is not None and not _same_codes(value.rules, rules):
+        raise NotationError(f"{value} is a code of {value.rules.describe()}; this game is {rules.describe()}")
+    return Code._made(CodeSpace.of(rules).check_code(_colors(value, rules)), rules)
+
+
+def _same_codes(a: Rules, b: Rules) -> bool:
+    """Whether two games have the same codes, written the same way (the guess limit aside)."""
+    return (a.pegs, a.colors, a.repeats, a.blank) == (b.pegs, b.colors, b.repeats, b.blank)
 
 
 class CodeSpace:
@@ -128,14 +261,14 @@ class CodeSpace:
             for _ in range(self.pegs):
                 index, c = divmod(index, self.colors)
                 out.append(c)
-            return Code(tuple(reversed(out)), self.rules)
+            return Code._made(tuple(reversed(out)), self.rules)
         free = list(range(self.colors))
         out = []
         for i in range(self.pegs):
             block = perm(self.colors - i - 1, self.pegs - i - 1)
             k, index = divmod(index, block)
             out.append(free.pop(k))
-        return Code(tuple(out), self.rules)
+        return Code._made(tuple(out), self.rules)
 
     def require_enumerable(self) -> None:
         if not self.enumerable:

@@ -223,7 +223,7 @@ class Notation:
             raise NotationError(
                 f"{quote(raw)}: {self.terms.symbol} {repeated!r} repeats, and this game allows no repeats"
             )
-        return Code(colors, self.rules)
+        return Code._made(colors, self.rules)
 
     def color_of(self, symbol: str) -> int | None:
         """The colour one typed symbol stands for, or None: for front ends that take a code one key

@@ -127,6 +127,14 @@ class Rules:
             text += f" /{self.max_guesses}"
         return text
 
+    def __str__(self) -> str:
+        """The game in words, its guess limit included.
+
+        >>> str(Rules()), str(PRESETS["bulls-and-cows"])
+        ('4 pegs, 6 colours, repeats allowed, 10 guesses', '4 pegs, 10 colours, no repeats, 10 guesses')
+        """
+        return f"{self.describe()}, {plural(self.max_guesses, 'guess', 'guesses')}"
+
     def __repr__(self) -> str:
         extra = ""
         if not self.repeats:

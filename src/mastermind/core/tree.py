@@ -29,6 +29,15 @@ class Node:
     size: int
     children: dict[int, Node] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        """Short: a whole tree's nested repr would run to thousands of lines.
+
+        >>> Node(7, 1296, {0: Node(20, 256)})
+        <Node guess=7 size=1296: 1 reply below, 2 guesses deep>
+        """
+        below = plural(len(self.children), "reply", "replies")
+        return f"<Node guess={self.guess} size={self.size}: {below} below, {self.depth()} guesses deep>"
+
     def depth(self) -> int:
         """Guesses the deepest secret below needs (this one included)."""
         return 1 + max((c.depth() for c in self.children.values()), default=0)

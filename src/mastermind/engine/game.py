@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..core.code import Code, CodeSpace
+from ..core.code import Code, CodeLike, CodeSpace, as_code
 from ..core.feedback import Feedback, score
 from ..core.notation import Notation
 from ..core.records import (
@@ -34,7 +34,7 @@ from ..core.records import (
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed, generator
 from ..core.text import plural
-from ..errors import ContradictionError, GameError, RecordError
+from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from ..solver.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
 from ..strategies import Strategy, find_strategy, make_strategy
 
@@ -57,6 +57,10 @@ class Move:
     guess: Code
     reply: Feedback
 
+    def __str__(self) -> str:
+        """The row as a history item: ``1122=1,0``."""
+        return f"{self.guess}={self.reply}"
+
 
 @dataclass(frozen=True)
 class Hint:
@@ -65,6 +69,10 @@ class Hint:
     strategy: str
     guess: Code
     candidates: int | None
+
+    def __str__(self) -> str:
+        left = "" if self.candidates is None else f"{plural(self.candidates, 'code')} possible; "
+        return f"{left}{self.strategy} would play {self.guess}"
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,9 @@ class Problem:
     corrections: tuple[Correction, ...]
     message: str
 
+    def __str__(self) -> str:
+        return self.message
+
 
 class Game:
     """One game: a breaker (a person, or a strategy) tries to find a code.
@@ -110,10 +121,12 @@ class Game:
 
     Args:
         rules: the game.
-        secret: the code to find, or None when the codemaker replies by hand.
-        breaker: the strategy that guesses, or None when a person does.
-        strategy: the strategy that gives hints (and guesses, if it is the breaker).
-        first: overrides the strategy's first guess.
+        secret: the code to find (text in the game's notation, a Code or colour indices), or None
+            when the codemaker replies by hand.
+        breaker: the strategy that guesses (its name, or a :class:`~mastermind.strategies.Strategy`
+            made for these rules), or None when a person does.
+        strategy: the strategy that gives hints when a person guesses (a name or a Strategy).
+        first: overrides the strategy's first guess (for a strategy given by name).
         seed: the seed of the secret and of a randomised strategy; drawn if None, and kept.
         kind: what the record calls the game ("play", "guess", or "match" for a game of a match).
     """
@@ -122,10 +135,10 @@ class Game:
         self,
         rules: Rules,
         *,
-        secret: Code | str | None = None,
-        breaker: str | None = None,
-        strategy: str = DEFAULT_STRATEGY,
-        first: Code | str | None = None,
+        secret: CodeLike | None = None,
+        breaker: str | Strategy | None = None,
+        strategy: str | Strategy = DEFAULT_STRATEGY,
+        first: CodeLike | None = None,
         seed: int | None = None,
         kind: str | None = None,
     ) -> None:
@@ -133,9 +146,25 @@ class Game:
         self.notation = Notation(rules)
         self.space = CodeSpace.of(rules)
         self.seed = fresh_seed() if check_seed(seed) is None else seed
-        self.strategy_name = find_strategy(breaker or strategy).name  # unknown names: refused now
+        player = breaker if breaker is not None else strategy
+        self._player: Strategy | None = None
+        if isinstance(player, Strategy):
+            self._player = self._own(player)
+            self.strategy_name = player.name
+        elif isinstance(player, str):
+            self.strategy_name = find_strategy(player).name  # unknown names: refused now
+        else:
+            what = "breaker" if breaker is not None else "strategy"
+            raise StrategyError(
+                f"a game's {what} is a strategy's name (e.g. 'knuth') or a Strategy, not {player!r}"
+            )
         self.breaker = None if breaker is None else self.strategy_name
         self.first = self._code(first) if first is not None else None
+        if self._player is not None:
+            if self.first is not None:
+                raise GameError("give the first guess to the strategy (its first=...), not to the game")
+            if self._player.first is not None:  # kept in the record, which rebuilds the strategy by name
+                self.first = self.space.code(self._player.first)
         self.secret = self._code(secret) if secret is not None else None
         self.kind = kind or ("play" if self.breaker is None else "guess")
         self.moves: list[Move] = []
@@ -143,7 +172,6 @@ class Game:
         self.hints = 0
         self.assists: list[Assist] = []  # hints and guesses taken back, in order
         self.gave_up = False
-        self._player: Strategy | None = None
         self._proposals: dict[tuple[Move, ...], Code] = {}
         self._strategy_problem: Problem | None = None
         self._problems: dict[tuple[Move, ...], Problem | None] = {}
@@ -151,7 +179,9 @@ class Game:
             self.player()  # a strategy that cannot play this game: refused before the game starts
 
     @classmethod
-    def breaking(cls, rules: Rules, seed: int | None = None, strategy: str = DEFAULT_STRATEGY) -> Game:
+    def breaking(
+        cls, rules: Rules, seed: int | None = None, strategy: str | Strategy = DEFAULT_STRATEGY
+    ) -> Game:
         """A person breaks a secret the computer draws from ``seed``; ``strategy`` gives hints."""
         game = cls(rules, strategy=strategy, seed=seed, kind="play")
         game.secret = game.space.code(random.Random(game.seed).randrange(game.space.size))
@@ -161,9 +191,9 @@ class Game:
     def solving(
         cls,
         rules: Rules,
-        strategy: str = DEFAULT_STRATEGY,
-        secret: Code | str | None = None,
-        first: Code | str | None = None,
+        strategy: str | Strategy = DEFAULT_STRATEGY,
+        secret: CodeLike | None = None,
+        first: CodeLike | None = None,
         seed: int | None = None,
     ) -> Game:
         """The computer's ``strategy`` breaks a code the person keeps (or ``secret``, scored by itself)."""
@@ -272,7 +302,7 @@ class Game:
             return None
         return len(SolverState(self.rules, self.history).candidate_indices())
 
-    def repeat_of(self, guess: Code | str) -> int | None:
+    def repeat_of(self, guess: CodeLike) -> int | None:
         """The row (1-based) where ``guess`` was played already, or None: a front end may warn
         before a repeated guess costs a turn (it is allowed)."""
         code = self._code(guess)
@@ -306,9 +336,18 @@ class Game:
     def player(self) -> Strategy:
         """The strategy of this game (the breaker, or the one that gives hints), made once."""
         if self._player is None:
-            self._player = make_strategy(self.strategy_name, self.rules, first=self.first)
-            self._player.new_game(generator(self.seed))
+            self._player = self._own(make_strategy(self.strategy_name, self.rules, first=self.first))
         return self._player
+
+    def _own(self, player: Strategy) -> Strategy:
+        """``player`` made ready for this game: of the same game, with the game's generator."""
+        if CodeSpace.of(player.rules) is not self.space:
+            raise StrategyError(
+                f"the strategy {player.name} was made for {player.rules.describe()}; "
+                f"this game is {self.rules.describe()}"
+            )
+        player.new_game(generator(self.seed))
+        return player
 
     def proposal(self) -> Code:
         """The strategy's next guess from what is known now.
@@ -345,7 +384,7 @@ class Game:
         """Whether the breaker had help: a hint, or a guess taken back (a person's game only)."""
         return self.hints > 0 or any(a.kind == "undo" for a in self.assists)
 
-    def guess(self, code: Code | str) -> Move | None:
+    def guess(self, code: CodeLike) -> Move | None:
         """Play ``code``. With the secret known, the reply is given at once and the row returned;
         otherwise the guess waits for :meth:`reply` and None is returned."""
         self._check_open()
@@ -505,10 +544,8 @@ class Game:
         if self.over:
             raise GameError(f"the game is over ({self.outcome})")
 
-    def _code(self, code: Code | str) -> Code:
-        if isinstance(code, str):
-            return self.notation.parse_code(code)
-        return Code(self.space.check_code(code.colors), self.rules)
+    def _code(self, code: CodeLike) -> Code:
+        return as_code(code, self.rules)
 
     def _reply(self, reply: Feedback | str) -> Feedback:
         if isinstance(reply, str):
@@ -519,4 +556,33 @@ class Game:
         return Feedback(*reply)
 
     def __repr__(self) -> str:
-        return f"<Game {self.kind} {self.rules!r}: {len(self.moves)} moves, {self.outcome}>"
+        breaker = "a person" if self.breaker is None else self.breaker
+        moves = plural(len(self.moves), "move")
+        return f"<Game {self.kind} {self.rules!r}, {breaker} breaking: {moves}, {self.outcome}>"
+
+    def __str__(self) -> str:
+        """The board as text: a row per guess, its reply in words, then what the game waits for.
+
+        >>> game = Game.breaking(Rules(), seed=2026)
+        >>> _ = game.guess("1122"), game.guess("1344")
+        >>> print(game)
+        4 pegs, 6 colours, repeats allowed, 10 guesses
+          1  1122  1 black, 1 white
+          2  1344  1 black, 1 white
+        guess 3 of 10
+        """
+        terms = self.notation.terms
+        lines = [str(self.rules)]
+        for row, move in enumerate(self.moves, 1):
+            lines.append(f"{row:>3}  {self.notation.format_code(move.guess)}  {terms.reply(move.reply)}")
+        if self.pending is not None:
+            pending = self.notation.format_code(self.pending)
+            lines.append(f"{self.turn:>3}  {pending}  (waiting for its reply)")
+        waiting = self.waiting_for
+        if waiting is None:
+            lines.append(self.summary())
+        elif waiting == "fix":
+            lines.append(self.problem.message if self.problem else "the replies contradict each other")
+        elif waiting != "reply":
+            lines.append(f"guess {self.turn} of {self.rules.max_guesses}")
+        return "\n".join(lines)

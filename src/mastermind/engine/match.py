@@ -179,6 +179,41 @@ class Match:
         fewest = self.scoring == "codebreaker"
         return 1 if (a < b) == fewest else 2
 
+    def __repr__(self) -> str:
+        a, b = self.players
+        state = "over" if self.over else f"game {len(self.rounds)} of {self.games}"
+        score = "-".join(str(n) for n in self.standing)
+        return f"<Match {a} v {b}, {self.rules!r}, {self.scoring}: {state}, score {score}>"
+
+    def __str__(self) -> str:
+        """The match so far: each game's maker, breaker and outcome, then the score.
+
+        >>> match = Match(Rules(), ("knuth", "most-parts"), seed=7)
+        >>> _ = match.play_out()
+        >>> print(match)
+        A match of 2 games, 4 pegs, 6 colours, repeats allowed, 10 guesses, scoring standard
+        game 1: player 1 (knuth) makes, player 2 (most-parts) breaks: broken in 5 guesses; points 5-0
+        game 2: player 2 (most-parts) makes, player 1 (knuth) breaks: broken in 4 guesses; points 0-4
+        score 5-4: player 1 (knuth) wins
+        """
+        lines = [f"A match of {self.games} games, {self.rules}, scoring {self.scoring}"]
+        for r in self.rounds:
+            points = "" if r.points is None else f"; points {r.points[0]}-{r.points[1]}"
+            lines.append(
+                f"game {r.number}: {self._who(r.maker)} makes, {self._who(r.breaker)} breaks: "
+                f"{r.summary()}{points}"
+            )
+        score = "-".join(str(n) for n in self.standing)
+        if self.over:
+            outcome = "a tie" if self.winner is None else f"{self._who(self.winner)} wins"
+            lines.append(f"score {score}: {outcome}")
+        else:
+            lines.append(f"score so far {score}")
+        return "\n".join(lines)
+
+    def _who(self, player: int) -> str:
+        return f"player {player} ({self.players[player - 1]})"
+
     # -- moves -------------------------------------------------------------------------------------
 
     def set_secret(self, secret: Code | str | None) -> list[Event]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..core.code import ENUMERATION_LIMIT, CodeSpace
+from ..core.code import ENUMERATION_LIMIT, CodeLike, CodeSpace, as_code
 from ..core.notation import Notation
 from ..core.records import package_version, rules_to_dict
 from ..core.rules import MAX_GUESSES, Rules
@@ -222,15 +222,32 @@ def games_per_secret(
 
 def play(
     strategy: Strategy,
-    secret: int,
+    secret: CodeLike | int,
     *,
     seed: int | None = None,
     limit: int = MAX_GUESSES,
 ) -> list[int]:
-    """One game against ``secret`` (a code index); returns the guesses, the last one winning."""
+    """One game against ``secret``: text in the game's notation, a Code, colour indices, or a code
+    index (an int). Returns the indices of the guesses, the last one the secret.
+
+    >>> from mastermind.strategies import make_strategy
+    >>> knuth = make_strategy("knuth", Rules())
+    >>> space = CodeSpace.of(Rules())
+    >>> [str(space.code(guess)) for guess in play(knuth, "3632")]
+    ['1122', '1344', '3526', '1462', '3632']
+    """
     from ..core.feedback import score
 
     space = CodeSpace.of(strategy.rules)
+    if isinstance(secret, int | np.integer):
+        secret = int(secret)
+        if not 0 <= secret < space.size:
+            raise StrategyError(
+                f"no code of {strategy.rules.describe()} has index {secret} (0 to {space.size - 1}); "
+                "give a secret as text, e.g. " + repr(Notation(strategy.rules).example())
+            )
+    else:
+        secret = space.index(as_code(secret, strategy.rules).colors)
     rng = generator(seed, secret)
     strategy.new_game(rng)
     state = SolverState(strategy.rules)

@@ -50,6 +50,24 @@ class Stats:
     def lost(self) -> int:
         return sum(n for k, n in self.distribution.items() if k > self.rules.max_guesses)
 
+    def __str__(self) -> str:
+        """The figures people compare strategies by, in one paragraph.
+
+        >>> from mastermind import evaluate, make_strategy
+        >>> print(evaluate(make_strategy("knuth", Rules())))
+        knuth on 4 pegs, 6 colours, repeats allowed: 1,296 secrets, first guess 1122, total 5,801 guesses, \
+mean 4.4761, max 5
+        guesses: 1: 1, 2: 6, 3: 62, 4: 533, 5: 694
+        """
+        first = "random" if self.first_guess is None else Notation(self.rules).format_code(self.first_guess)
+        secrets = f"a sample of {self.games:,} secrets" if self.sample else f"{self.games:,} secrets"
+        lost = f", {self.lost:,} lost (over {self.rules.max_guesses})" if self.lost else ""
+        spread = ", ".join(f"{k}: {n:,}" for k, n in sorted(self.distribution.items()))
+        return (
+            f"{self.strategy} on {self.rules.describe()}: {secrets}, first guess {first}, "
+            f"total {self.total:,} guesses, mean {self.mean:.4f}, max {self.max}{lost}\nguesses: {spread}"
+        )
+
     def to_dict(self, notation: Notation | None = None) -> dict:
         """A plain dict for JSON; codes written in ``notation`` (the game's own by default)."""
         notation = notation or Notation(self.rules)

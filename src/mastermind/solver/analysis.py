@@ -19,9 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._kernels import reference
-from ..core.code import Code, CodeSpace
+from ..core.code import Code, CodeLike, CodeSpace, as_code
 from ..core.feedback import Feedback
+from ..core.notation import Notation
 from ..core.rules import Rules
+from ..core.text import plural
 
 #: The criteria, by the name of the strategy that uses each, with a label for people.
 CRITERIA = {
@@ -80,6 +82,24 @@ class Partition:
         """The number of different replies."""
         return len(self.classes)
 
+    def __str__(self) -> str:
+        notation = Notation(self.guess.rules) if self.guess.rules is not None else None
+        write = notation.format_code if notation is not None else repr
+        classes = "; ".join(
+            f"{fb}: {' '.join(write(c) for c in codes)}" for fb, codes in self.members.items()
+        )
+        return (
+            f"{write(self.guess)} splits {plural(self.size, 'candidate')}: {classes}\n"
+            f"largest class {self.largest}, expected size {self.expected_size:.3f}, "
+            f"entropy {self.entropy:.3f} bits, {plural(self.parts, 'class', 'classes')}"
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<Partition of {self.size} candidates by {self.guess}: "
+            f"{self.parts} classes, largest {self.largest}>"
+        )
+
     def value(self, criterion: str) -> float:
         """The criterion's value as people read it (a strategy name from :data:`CRITERIA`)."""
         return {
@@ -90,16 +110,20 @@ class Partition:
         }[criterion]
 
 
-def partition(
-    rules: Rules, guess: Code | Sequence[int], candidates: Sequence[Code | Sequence[int]] | np.ndarray
-) -> Partition:
-    """Split ``candidates`` (codes, or code indices as an array) by their reply to ``guess``."""
+def partition(rules: Rules, guess: CodeLike, candidates: Sequence[CodeLike] | np.ndarray) -> Partition:
+    """Split ``candidates`` (codes in any form :func:`~mastermind.core.code.as_code` reads, or code
+    indices as an array) by their reply to ``guess``.
+
+    >>> print(partition(Rules(), "4113", ["1123", "3151", "1141", "6544"]))
+    4113 splits 4 candidates: 0,1: 6544; 1,2: 3151 1141; 2,1: 1123
+    largest class 2, expected size 1.500, entropy 1.500 bits, 3 classes
+    """
     space = CodeSpace.of(rules)
-    guess_code = Code(space.check_code(tuple(guess)), rules)
+    guess_code = as_code(guess, rules)
     if isinstance(candidates, np.ndarray):
         cands = candidates.astype(np.int64)
     else:
-        cands = np.array([space.index(tuple(c)) for c in candidates], dtype=np.int64)
+        cands = np.array([space.index(as_code(c, rules).colors) for c in candidates], dtype=np.int64)
     g = np.array([space.index(guess_code.colors)], dtype=np.int64)
     counts = reference.partition_counts(space, g, cands)
     weights = reference.entropy_weights(max(len(cands), 1))

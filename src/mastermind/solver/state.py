@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.code import Code, CodeSpace
+from ..core.code import Code, CodeSpace, as_code
 from ..core.feedback import Feedback
 from ..core.notation import Notation, check_feedback
 from ..core.rules import Rules
+from ..core.text import plural
 from ..errors import ContradictionError, FeedbackError
 
 Row = tuple[Code, Feedback]
@@ -47,8 +48,7 @@ class SolverState:
         notation = Notation(rules)
         rows = []
         for guess, fb in history:
-            code = notation.parse_code(guess) if isinstance(guess, str) else Code(tuple(guess), rules)
-            self.space.check_code(code.colors)
+            code = as_code(guess, rules)
             reply = notation.parse_feedback(fb) if isinstance(fb, str) else Feedback(*fb)
             check_feedback(reply, rules)
             rows.append((code, reply))
@@ -123,6 +123,21 @@ class SolverState:
     def __repr__(self) -> str:
         notation = Notation(self.rules)
         return f"SolverState({self.rules!r}, {notation.format_history(self.history)!r})"
+
+    def __str__(self) -> str:
+        """What is known, and how many codes it leaves (when they can be counted).
+
+        >>> print(SolverState(Rules()).add("1122", "1,0").add("1344", "0,1"))
+        1122=1,0 1344=0,1: 44 codes possible
+        """
+        history = Notation(self.rules).format_history(self.history) or "no guess yet"
+        if not self.space.enumerable:
+            return f"{history}: {self.rules.describe()}, too many codes to count"
+        try:
+            left = plural(len(self.candidate_indices()), "code")
+        except ContradictionError:
+            return f"{history}: no code fits (the replies contradict each other)"
+        return f"{history}: {left} possible"
 
 
 def _narrow(space: CodeSpace, cands: np.ndarray, code: Code, fb: Feedback) -> np.ndarray:
@@ -237,6 +252,9 @@ class Correction:
     row: int
     reply: Feedback
     candidates: int
+
+    def __str__(self) -> str:
+        return f"row {self.row + 1} to {self.reply} ({plural(self.candidates, 'code')} would fit)"
 
 
 def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction]:

@@ -26,8 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 import numpy as np
 
-from ..core.code import ENUMERATION_LIMIT, Code, CodeSpace
-from ..core.notation import Notation
+from ..core.code import ENUMERATION_LIMIT, CodeLike, CodeSpace, as_code
 from ..core.rules import Rules
 from ..core.text import quote
 from ..errors import StrategyError
@@ -142,7 +141,7 @@ class Strategy(ABC):
     #: The options the strategy takes, with their defaults.
     options: ClassVar[dict[str, Any]] = {}
 
-    def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any) -> None:
+    def __init__(self, rules: Rules, first: CodeLike | int | None = None, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.options))
         if unknown:
             takes = f"it takes {', '.join(self.options)}" if self.options else "it takes none"
@@ -165,10 +164,10 @@ class Strategy(ABC):
                 f"codes, and at most {ENUMERATION_LIMIT:,} can be listed; "
                 f"strategies that can play it: {', '.join(able) or 'none'}"
             )
-        if isinstance(first, str):
-            first = Notation(rules).parse_code(first)
-        if isinstance(first, Code):
-            first = self.space.index(first.colors)
+        if isinstance(first, int | np.integer):  # a code index
+            first = int(first)
+        elif first is not None:
+            first = self.space.index(as_code(first, rules).colors)
         if first is not None and not 0 <= first < self.space.size:
             raise StrategyError(f"no code of {rules.describe()} has index {first}")
         self.first: int | None = first
