@@ -13,6 +13,7 @@ from typing import Any
 from .code import CodeSpace
 from .feedback import Feedback
 from .notation import Notation
+from .rules import Rules
 from .text import plural
 
 #: The forms a tree is written in: an outline (:meth:`Node.format`), nested dicts as JSON
@@ -28,6 +29,9 @@ class Node:
     guess: int
     size: int
     children: dict[int, Node] = field(default_factory=dict)
+    #: The game, where it is known (a tree from ``strategy_tree`` has it at its root): a notebook
+    #: then draws the tree's codes as the game writes them.
+    rules: Rules | None = field(default=None, compare=False, repr=False)
 
     def __repr__(self) -> str:
         """Short: a whole tree's nested repr would run to thousands of lines.
@@ -37,6 +41,15 @@ class Node:
         """
         below = plural(len(self.children), "reply", "replies")
         return f"<Node guess={self.guess} size={self.size}: {below} below, {self.depth()} guesses deep>"
+
+    def _repr_html_(self) -> str:
+        if self.rules is None:
+            from html import escape
+
+            return escape(repr(self))
+        from .display import tree
+
+        return tree(self, Notation(self.rules))
 
     def depth(self) -> int:
         """Guesses the deepest secret below needs (this one included)."""

@@ -578,11 +578,27 @@ class Game:
         if self.pending is not None:
             pending = self.notation.format_code(self.pending)
             lines.append(f"{self.turn:>3}  {pending}  (waiting for its reply)")
+        status = self._status()
+        return "\n".join([*lines, status] if status else lines)
+
+    def _repr_html_(self) -> str:
+        """The board in a notebook: coloured pegs with their symbols, key pegs, the rows that
+        contradict each other in red."""
+        from ..core.display import board
+
+        rows: list[tuple[tuple[int, ...], Feedback | None]] = [(m.guess.colors, m.reply) for m in self.moves]
+        if self.pending is not None:
+            rows.append((self.pending.colors, None))
+        marked = self.problem.rows if self.problem is not None else ()
+        return board(self.notation, rows, str(self.rules), self._status(), marked)
+
+    def _status(self) -> str:
+        """What the game waits for, or how it ended, in words ("" while a reply is awaited)."""
         waiting = self.waiting_for
         if waiting is None:
-            lines.append(self.summary())
-        elif waiting == "fix":
-            lines.append(self.problem.message if self.problem else "the replies contradict each other")
-        elif waiting != "reply":
-            lines.append(f"guess {self.turn} of {self.rules.max_guesses}")
-        return "\n".join(lines)
+            return self.summary()
+        if waiting == "fix":
+            return self.problem.message if self.problem else "the replies contradict each other"
+        if waiting == "reply":
+            return ""
+        return f"guess {self.turn} of {self.rules.max_guesses}"

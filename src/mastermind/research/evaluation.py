@@ -176,7 +176,7 @@ def strategy_tree(strategy: Strategy, progress: OnProgress | None = None, depth:
     if strategy.randomized:
         raise StrategyError(f"{strategy.name} is randomised: it has no single tree")
     space = CodeSpace.of(strategy.rules)
-    root = Node(guess=strategy.first_guess(), size=space.size)
+    root = Node(guess=strategy.first_guess(), size=space.size, rules=strategy.rules)
     limit = strategy.rules.max_guesses if depth is None else min(depth, strategy.rules.max_guesses)
     tally = counting(progress, space.size)
     _walk(strategy, SolverState(strategy.rules), 1, {}, tally, root, root.guess, limit)

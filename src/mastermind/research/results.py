@@ -68,6 +68,11 @@ mean 4.4761, max 5
             f"total {self.total:,} guesses, mean {self.mean:.4f}, max {self.max}{lost}\nguesses: {spread}"
         )
 
+    def _repr_html_(self) -> str:
+        from ..core.display import bar_chart
+
+        return bar_chart(self.distribution, str(self).splitlines()[0], "guesses", "secrets")
+
     def to_dict(self, notation: Notation | None = None) -> dict:
         """A plain dict for JSON; codes written in ``notation`` (the game's own by default)."""
         notation = notation or Notation(self.rules)

@@ -94,6 +94,22 @@ class Partition:
             f"entropy {self.entropy:.3f} bits, {plural(self.parts, 'class', 'classes')}"
         )
 
+    def _repr_html_(self) -> str:
+        from ..core import display
+
+        if self.guess.rules is None:
+            from html import escape
+
+            return f"<pre>{escape(str(self))}</pre>"
+        notation = Notation(self.guess.rules)
+        rows = [
+            (display.keys(fb, notation.rules.pegs) + f" {fb}", str(len(codes)),
+             " ".join(display.code(notation, c) for c in codes[: display.CODES_SHOWN]))
+            for fb, codes in self.members.items()
+        ]  # fmt: skip
+        title, figures = str(self).split("\n", 1)[0].split(":")[0], str(self).splitlines()[-1]
+        return display.table(["reply", "codes", "candidates"], rows, f"{title}; {figures}")
+
     def __repr__(self) -> str:
         return (
             f"<Partition of {self.size} candidates by {self.guess}: "

@@ -124,6 +124,22 @@ class SolverState:
         notation = Notation(self.rules)
         return f"SolverState({self.rules!r}, {notation.format_history(self.history)!r})"
 
+    def _repr_html_(self) -> str:
+        from ..core import display
+
+        if not self.space.enumerable:
+            from html import escape
+
+            return escape(str(self))
+        try:
+            candidates = self.candidate_indices()
+        except ContradictionError:
+            from html import escape
+
+            return escape(str(self))
+        shown = [self.space.code(i).colors for i in candidates[: display.CODES_SHOWN]]
+        return display.codes(Notation(self.rules), shown, len(candidates), str(self))
+
     def __str__(self) -> str:
         """What is known, and how many codes it leaves (when they can be counted).
 
