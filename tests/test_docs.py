@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from mastermind.strategies import STRATEGIES
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
 FENCE = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```", re.S | re.M)
@@ -49,6 +51,15 @@ def test_the_python_examples_of_a_page_run_and_print_what_it_says(page, tmp_path
     runner = doctest.DocTestRunner(optionflags=FLAGS)
     parser = doctest.DocTestParser()
     text = page.read_text(encoding="utf-8")
+    registered = list(STRATEGIES)  # a page may register strategies of its own: they go with it
+    try:
+        run_page(page, text, namespace, runner, parser)
+    finally:
+        STRATEGIES[:] = registered
+    assert runner.failures == 0, f"{runner.failures} example(s) of {name(page)} printed something else"
+
+
+def run_page(page: Path, text: str, namespace: dict, runner, parser) -> None:
     for match in FENCE.finditer(text):
         lang, body = match.groups()
         line = text.count("\n", 0, match.start(2))  # the block's first line, 0-based
@@ -58,7 +69,6 @@ def test_the_python_examples_of_a_page_run_and_print_what_it_says(page, tmp_path
             test = parser.get_doctest(body, namespace, name(page), name(page), line)
             runner.run(test, clear_globs=False)
             namespace.update(test.globs)  # a doctest runs in a copy of the namespace
-    assert runner.failures == 0, f"{runner.failures} example(s) of {name(page)} printed something else"
 
 
 def trimmed(text: str) -> str:

@@ -32,7 +32,7 @@ _HOME = {
     "Correction": "solver.state", "SolverState": "solver.state", "diagnose": "solver.state",
     "smallest_contradiction": "solver.state", "suggest_corrections": "solver.state",
     "STRATEGIES": "strategies", "Strategy": "strategies", "StrategySpec": "strategies",
-    "find_strategy": "strategies", "make_strategy": "strategies",
+    "find_strategy": "strategies", "make_strategy": "strategies", "register_strategy": "strategies",
 }  # fmt: skip
 
 
@@ -84,7 +84,14 @@ if TYPE_CHECKING:
     from .research.evaluation import Stats, evaluate, play, strategy_tree
     from .solver.analysis import Partition, partition
     from .solver.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
-    from .strategies import STRATEGIES, Strategy, StrategySpec, find_strategy, make_strategy
+    from .strategies import (
+        STRATEGIES,
+        Strategy,
+        StrategySpec,
+        find_strategy,
+        make_strategy,
+        register_strategy,
+    )
 
 __all__ = [
     "PRESETS",
@@ -139,6 +146,7 @@ __all__ = [
     "partition",
     "play",
     "possible_feedbacks",
+    "register_strategy",
     "score",
     "smallest_contradiction",
     "strategy_tree",

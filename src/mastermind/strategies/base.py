@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 import numpy as np
@@ -105,11 +105,16 @@ class StrategySpec:
     rules: Rules
     first: int | None = None
     options: tuple[tuple[str, Any], ...] = ()
+    #: The class itself, for a strategy registered in this process only (a notebook's): a worker,
+    #: which does not know its name, rebuilds it from the class (Dask pickles it with the task).
+    #: None for a strategy every process finds by name: a built-in or an installed plug-in's.
+    strategy_class: type[Strategy] | None = field(default=None, compare=False, repr=False)
 
     def build(self) -> Strategy:
         from . import find_strategy
 
-        return find_strategy(self.name)(self.rules, self.first, **dict(self.options))
+        cls = self.strategy_class or find_strategy(self.name)
+        return cls(self.rules, self.first, **dict(self.options))
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "first": self.first, "options": dict(self.options)}
@@ -176,8 +181,11 @@ class Strategy(ABC):
 
     def spec(self) -> StrategySpec:
         """A picklable description from which :meth:`StrategySpec.build` makes this strategy again."""
+        from . import found_by_name
+
         changed = tuple(sorted((k, v) for k, v in self.settings.items() if v != self.options[k]))
-        return StrategySpec(self.name, self.rules, self.first, changed)
+        cls = None if found_by_name(type(self)) else type(self)
+        return StrategySpec(self.name, self.rules, self.first, changed, cls)
 
     def new_game(self, rng: np.random.Generator) -> None:  # noqa: B027 - optional hook
         """Called before each game with the game's own generator."""
