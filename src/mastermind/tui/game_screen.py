@@ -492,7 +492,8 @@ class GameScreen(BoardKeys, Screen):
         guess = self.notation.format_code(hint.guess)
         left = "" if hint.candidates is None else f"{plural(hint.candidates, 'code')} still possible; "
         pegs = pegs_text(self.notation, hint.guess)
-        self.info = Text.assemble(f"Hint: {left}{hint.strategy} would play ", pegs, f" ({guess}).")
+        note = f"\n{sentence(hint.note)}." if hint.note else ""
+        self.info = Text.assemble(f"Hint: {left}{hint.strategy} would play ", pegs, f" ({guess}).{note}")
         if self.match is None:
             self.recorder.save(self.game.record()) if self.game.moves else None
 
