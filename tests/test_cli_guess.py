@@ -127,7 +127,7 @@ def test_contradiction_repairs_ask_again_on_bad_commands():
 def test_undo_and_fix_without_history_and_end_of_input():
     code, out, _ = run("guess", input="undo\nfix 1 0,0\n")
     assert "Nothing to undo." in out and "(rows: none yet)" in out
-    assert code == 1 and "Stopped; resume with mastermind guess --resume 1." in out
+    assert code == 1 and "Stopped before any move: there is nothing to resume." in out
     code, out, _ = run("guess", input="1,0\nundo\nquit\n")
     assert out.count("Guess 1: 1122") == 2 and "Took back the last reply." in out and code == 1
     assert "Given up." in out

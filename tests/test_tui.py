@@ -693,7 +693,7 @@ def launched(monkeypatch, *args):
 def test_tui_takes_the_game_options_for_this_run_and_saves_none(monkeypatch, private_settings):
     configure(private_settings, mode="guess", pegs=3, colors=5)
     code, err, app = launched(monkeypatch, "tui", "--preset", "super-blank", "--max-guesses", "12")
-    assert code == 0 and "is 5 pegs, 8 colours and the blank, repeats allowed, 12 guesses" in err  # a note
+    assert code == 0 and "is 5 pegs, colours 1-8 and the blank, repeats allowed, 12 guesses" in err  # a note
     assert app.settings.mode == "guess" and app.settings.rules == Rules(5, 9, max_guesses=12, blank=True)
     assert json.loads(private_settings.read_text()) == {"mode": "guess", "pegs": 3, "colors": 5}
     code, _, app = launched(monkeypatch, "tui", "--notation", "letters")  # the remembered game, in letters
