@@ -128,7 +128,7 @@ def test_a_contradiction_is_found_at_once_with_its_corrections_and_a_fix_repairs
     problem = game.problem
     assert problem is not None and problem.rows == (0, 1, 3, 4)
     assert {(c.row, str(c.reply)) for c in problem.corrections} >= {(3, "1,1"), (4, "4,0")}
-    assert "row 4 to 1,0 (1), 1,1 (1) or 2,0 (1)" in problem.message
+    assert "row 4 to 1,1 (1), 1,0 (1) or 2,0 (1)" in problem.message
     with pytest.raises(GameError):
         game.proposal()
     game.fix(4, "1,1")
