@@ -73,11 +73,14 @@ def test_blank_input_is_dash_or_dot_and_lenient_like_any_code():
     hole = r"as 1-8, a-h or RGBYOPCW, or - \(also \.\) for an empty hole\)"
     with pytest.raises(NotationError, match="'9' is not a colour .*" + hole):
         notation.parse_code("12945")
-    # without the blank, "-" and "." still only separate pegs
+    # without the blank, "-" and "." still separate pegs; a code that has its pegs only when they
+    # count as pegs was typed with the blank, and is refused as such
     plain = Notation(find_rules("super"))
     assert plain.parse_code("12-34.5") == Code((0, 1, 2, 3, 4))
-    with pytest.raises(NotationError, match="has 3 symbols"):
+    with pytest.raises(NotationError, match="'12-4-': '-' is the blank .*, and this game has none"):
         plain.parse_code("12-4-")
+    with pytest.raises(NotationError, match="has 3 symbols"):
+        plain.parse_code("1-24")  # short whether the dash counts or not
 
 
 def test_feedback_scores_the_blank_as_a_colour():

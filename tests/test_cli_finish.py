@@ -132,9 +132,14 @@ def test_options_given_with_a_preset_override_it_and_say_so():
     code, out, err = run("solve", "--preset", "super", "--pegs", "4", "--json")
     assert code == 0 and json.loads(out)["candidates"] == 8**4
     assert err == (
-        "mastermind: note: preset super with --pegs 4 is 4 pegs, 8 colours, repeats allowed "
+        "mastermind: note: preset super with --pegs 4 is 4 pegs, colours 1-8, repeats allowed "
         "(options given override the preset)\n"
     )
+    code, out, err = run("solve", "--preset", "bulls-and-cows", "--pegs", "3", "--json")
+    assert code == 0 and err == (
+        "mastermind: note: preset bulls-and-cows with --pegs 3 is 3 digits 0-9, no digit repeats "
+        "(options given override the preset)\n"
+    )  # Bulls and Cows in its own words
     code, out, err = run("solve", "--preset", "bulls-and-cows", "--no-repeats", "--json")
     assert code == 0 and err == ""  # nothing overridden: nothing said
     assert "override its values" in run("solve", "--help")[1]
@@ -207,7 +212,7 @@ def test_bulls_and_cows_says_digits_where_mastermind_says_pegs():
     assert "4 pegs" not in out
     code, out, _ = run("play", *bulls, "--seed", "2", input="help\nquit\n")
     assert out.startswith("I have chosen a secret: 4 digits 0-9, no digit repeats.")
-    assert "Type a code of 4 digits (e.g. " in out and "4 pegs" not in out
+    assert "Type a code of 4 digits 0-9 (e.g. " in out and "4 pegs" not in out
     code, _, err = run("solve", "--preset", "bulls-and-cows", "1234=5,0")
     one_line_error(code, err, "impossible reply '5,0': there are only 4 digits")
     code, _, err = run("solve", "1122=5,0")  # Mastermind unchanged
@@ -339,3 +344,35 @@ def test_a_checkpoint_in_a_missing_folder_is_refused_before_any_work(tmp_path):
 def test_one_guess_is_singular():
     code, out, _ = run("play", "--max-guesses", "1", "--seed", "1", "--no-history", input="1234\n")
     assert "You have 1 guess." in out
+
+
+def test_every_output_path_follows_one_rule_a_folder_that_exists_and_dash_for_stdout(tmp_path):
+    missing = tmp_path / "no" / "such"
+    code, _, err = run("play", "--db", str(missing / "h.db"), input="quit\n")
+    one_line_error(code, err, f"cannot make the history database '{missing / 'h.db'}': folder "
+                   f"'{missing}' does not exist")  # fmt: skip
+    assert not (tmp_path / "no").exists()  # nothing made on the way
+    code, _, err = run("history", "--csv", str(missing / "games.csv"))
+    one_line_error(code, err, f"cannot write '{missing / 'games.csv'}': folder '{missing}' does not exist")
+    code, _, err = run("history", "--csv", "")
+    one_line_error(code, err, "no file to write the CSV in: give a file name, or - for stdout")
+    code, out, err = run("history", "--csv", "-")
+    assert code == 0 and out.startswith("id,started,") and err == ""
+    code, _, err = run("history", "--csv", str(tmp_path / "games.txt"))  # any name: the format is CSV
+    assert code == 0 and (tmp_path / "games.txt").read_text().startswith("id,started,")
+
+
+def test_a_blank_typed_in_a_game_without_the_blank_is_named_as_such():
+    code, out, _ = run("play", "--seed", "1", "--no-history", input=".123\n12-3\n1-1-2-2\nquit\n")
+    assert "Not a guess: '.123': '.' is the blank (a hole left empty), and this game has none." in out
+    assert "Not a guess: '12-3': '-' is the blank (a hole left empty), and this game has none." in out
+    assert "   1   1  1  2  2 " in out  # a dash between the pegs of a whole code still only separates
+    code, _, err = run("solve", ".123=1,0")
+    one_line_error(code, err, "'.' is the blank (a hole left empty), and this game has none")
+    code, out, _ = run("solve", "--blank", ".123=1,0")  # with --blank it is one
+    assert code == 0 and "codes are possible" in out
+
+
+def test_one_guess_is_said_in_the_singular():
+    code, out, _ = run("guess", "--max-guesses", "1", "--no-history", input="quit\n")
+    assert "I have 1 guess. Reply" in out and "1 guesses" not in out

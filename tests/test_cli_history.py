@@ -143,23 +143,36 @@ def test_a_killed_game_keeps_every_committed_move_and_resumes(tmp_path):
     assert [m["guess"] for m in done.record["moves"]] == [first, second, secret]
 
 
+def test_a_game_whose_every_move_is_taken_back_leaves_the_history_and_comes_back_at_its_next(tmp_path):
+    db = str(tmp_path / "h.db")
+    code, out, _ = run("guess", "--db", db, input="1,0\nundo\n")  # one reply, taken back, then stop
+    assert code == 1 and "Stopped before any move: there is nothing to resume." in out
+    with Store(db) as store:
+        assert store.games() == []  # not listed as unfinished for ever
+    code, out, _ = run("play", "--db", db, "--seed", "1", *SMALL, input="111\nundo\n222\n")
+    assert code == 1 and f"Stopped; resume with mastermind play --db {db} --resume 3." in out
+    with Store(db) as store:  # rows 1 and 2 were made and removed: an id is never given twice
+        assert [(g.id, [m["guess"] for m in g.record["moves"]]) for g in store.games()] == [(3, ["222"])]
+
+
 def test_a_database_that_fails_mid_game_is_one_warning_and_the_game_goes_on(tmp_path, capsys):
     from mastermind.cli.common import Recorder
 
     store = Store(tmp_path / "h.db")
     recorder = Recorder(store)
     game = Game.breaking(Rules(pegs=3, colors=4), seed=1)
-    recorder.save(game.record())
-    store.close()  # the database is gone from under the game
     game.guess("111")
     recorder.save(game.record())
+    store.close()  # the database is gone from under the game
     game.guess("222")
+    recorder.save(game.record())
+    game.guess("333")
     recorder.save(game.record())  # no second warning: the game is no longer recorded
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "warning: the history database" in err and "this game goes on without being saved" in err
     with Store(tmp_path / "h.db") as again:
-        assert again.get(recorder.id).record["moves"] == []  # the row as it was last saved
+        assert [m["guess"] for m in again.get(recorder.id).record["moves"]] == ["111"]  # as last saved
 
 
 def test_the_history_is_exported_as_csv_one_row_per_game_or_per_move(tmp_path):
@@ -239,15 +252,19 @@ def test_two_sessions_write_at_once_and_both_games_are_intact(tmp_path):
     try:
         deadline = time.monotonic() + 120  # a generous wait for a slow machine, not a measurement
         started = 0
+        for proc, wrong in players:  # a game is kept from its first move: both make theirs
+            assert proc.stdin is not None
+            proc.stdin.write(f"{wrong[0]}\n")
+            proc.stdin.flush()
         while started < 2 and time.monotonic() < deadline and all(p.poll() is None for p, _ in players):
             time.sleep(0.05)
             if db.exists():
                 with Store(db) as store:
                     started = len(store.games())
-        assert started == 2  # both wait for their first guess: now both get all their guesses at once
+        assert started == 2  # both wait for their second guess: now both get all the others at once
         for proc, wrong in players:
             assert proc.stdin is not None
-            proc.stdin.write("".join(f"{c}\n" for c in wrong))
+            proc.stdin.write("".join(f"{c}\n" for c in wrong[1:]))
             proc.stdin.flush()
         outputs = [proc.communicate(timeout=120) for proc, _ in players]
     finally:

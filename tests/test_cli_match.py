@@ -1,6 +1,7 @@
 """mastermind match, through the command line."""
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -61,7 +62,53 @@ def test_a_human_codemaker_who_gives_wrong_information_has_the_game_replayed():
     assert first["points"] == [5, 3] and record["score"] == [5, 3] and not record["finished"]
     assert "Wrong information: the replies contradict each other" in err
     assert "player 2 (knuth) gets 3 points" in err
-    assert "Match stopped after 1 of 2 games. Score: player 1 (human) 5, player 2 (knuth) 3." in err
+    assert ("Match stopped after 1 of 2 games. Score: player 1 (human) 5, player 2 (knuth) 3; resume with "
+            "mastermind match --resume 1.") in err  # fmt: skip
+
+
+def test_a_match_stopped_in_a_replayed_game_counts_the_points_already_given_for_wrong_information():
+    script = "\n".join(WRONG_THEN_RIGHT[:6]) + "\n"  # row 5 shows the replies wrong; then the input ends
+    code, out, err = run("--players", "human,knuth", "--seed", "3", "--json", input=script)
+    assert code == 1 and "player 2 (knuth) gets 3 points" in err
+    assert ("Match stopped after 0 of 2 games. Score: player 1 (human) 0, player 2 (knuth) 3; resume with "
+            "mastermind match --resume 1.") in err  # fmt: skip
+    record = json.loads(out)
+    (first,) = record["games"]
+    assert first["replayed"] == 1 and first["game"]["moves"] == []  # the game played again: no row yet
+    (replay,) = first["replays"]  # the game given up for wrong information, row by row
+    assert [m["reply"] for m in replay["moves"]] == ["1,0", "0,1", "1,2", "1,2", "0,2"]
+
+
+def test_the_history_shows_the_guesses_of_a_game_replayed_for_wrong_information(tmp_path):
+    db = str(tmp_path / "h.db")
+    script = "\n".join(WRONG_THEN_RIGHT) + "\n"
+    assert CliRunner().invoke(cli, ["match", "--db", db, "--players", "human,knuth", "--seed", "3"],
+                              input=script).exit_code == 1  # fmt: skip
+    result = CliRunner().invoke(cli, ["history", "1", "--db", db])
+    out = result.stdout
+    assert result.exit_code == 0 and "score human 5, knuth 3" in out
+    replayed = out.index("Game 1 of the match, replayed: the replies contradict each other:")
+    again = out.index("Game 1 of the match, played again:")
+    assert replayed < again
+    rows = [line.split() for line in out[replayed:again].splitlines()[2:]]
+    assert [row[0] for row in rows] == ["1", "2", "3", "4", "5"]  # every row of the game given up
+    assert [" ".join(row[-4:]) for row in rows][-1] == "0 black, 2 white"
+    assert "4 black, 0 white" in out[again:]  # and the game played again, broken
+
+
+def test_help_and_hint_at_the_guess_and_reply_prompts():
+    code, out, _ = run("--players", "human,human", "--seed", "5", input="1234\nhelp\nhint\nquit\n")
+    assert code == 1  # P1 hides 1234; P2 asks for help and a hint, then stops
+    assert "Type a code of 4 pegs, colours 1-6 (e.g. 1234); hint: ask knuth;" in out
+    assert "Hint: 1,296 codes are still possible; knuth would play 1122." in out
+    code, out, _ = run("--players", "knuth,human", "--seed", "5", "--scoring", "codebreaker",
+                       input="1111\nhint\nquit\n")  # fmt: skip
+    hint = re.search(r"Hint: (\d+) codes are still possible; knuth would play \d{4}\.", out)
+    assert code == 1 and hint and int(hint.group(1)) < 1296  # P2 breaks knuth's code: after a guess
+    code, out, _ = run("--players", "human,knuth", "--seed", "5", input="\nhelp\nhint\n1,0\nquit\n")
+    assert "Reply BLACK,WHITE (e.g. 1,2), key pegs (BWW) or - for none; undo:" in out  # the codemaker
+    assert "No hint for the codemaker: hints are for the one breaking the code." in out
+    assert "Guess 2:" in out  # the reply after them was taken
 
 
 def test_two_humans_share_the_keyboard_with_the_computer_as_referee():

@@ -4,10 +4,12 @@ import json
 import re
 import subprocess
 import sys
+import time
 
 from click.testing import CliRunner
 
 from mastermind.cli import cli
+from mastermind.history.store import Store
 
 SMALL = ["--pegs", "3", "--colors", "4"]
 
@@ -85,11 +87,17 @@ def test_hint_and_undo():
     assert "guess 2 of 10>" in out and out.count("guess 1 of 10>") == 4  # undo gives the turn back
 
 
-def test_hint_with_another_strategy_and_a_game_too_large_for_it():
+def test_hint_with_another_strategy_and_a_game_too_large_for_it_falls_back_and_says_so():
     code, out, _ = run("play", "--seed", "2", *SMALL, "-s", "most-parts", input="hint\nquit\n")
     assert "most-parts would play" in out
     code, out, _ = run("play", "--seed", "2", "--pegs", "10", "--colors", "30", input="hint\nquit\n")
-    assert code == 1 and "No hint:" in out and "strategies that can play it: counter" in out
+    hint = re.search(r"Hint: counter would play (\w+) \(knuth cannot play this game, so counter hints\)", out)
+    assert code == 1 and hint and len(hint.group(1)) == 10 and "No hint" not in out
+    code, out, _ = run("play", "--seed", "2", *SMALL, "-s", "six-guess", input="hint\nquit\n")
+    assert re.search(
+        r"  knuth would play \d{3}: .*\n  Six-guess cannot play this game, so knuth hints\.", out
+    )
+    # a game knuth can play: knuth hints (as it teaches), not the counter
     code, out, _ = run("play", "--seed", "2", "--pegs", "10", "--colors", "30", "-s", "counter",
                        input="hint\nquit\n")  # fmt: skip
     assert "Hint: counter would play" in out
@@ -101,10 +109,11 @@ def test_end_of_input_and_quit_end_the_game_cleanly():
         assert code == 1
         assert "You gave up. The secret was" in out
         assert err == ""
-    for script in ("", "1122\n"):  # the end of input stops the game without giving it up
-        code, out, err = run("play", "--seed", "4", input=script)
-        assert code == 1 and err == ""
-        assert "Stopped; resume with mastermind play --resume" in out and "The secret was" not in out
+    code, out, err = run("play", "--seed", "4", input="1122\n")  # the end of input: not given up
+    assert code == 1 and err == ""
+    assert "Stopped; resume with mastermind play --resume" in out and "The secret was" not in out
+    code, out, err = run("play", "--seed", "4", input="")  # before any guess: nothing kept to resume
+    assert code == 1 and err == "" and "Stopped before any move: there is nothing to resume." in out
 
 
 def test_json_record_on_stdout_board_on_stderr():
@@ -162,10 +171,60 @@ def test_play_through_the_real_entry_point():
     assert proc.stderr == ""
 
 
-def test_ctrl_c_exits_130(monkeypatch):
-    def interrupted(prompt=""):
-        raise KeyboardInterrupt
+def test_ctrl_c_stops_the_game_unfinished_as_the_end_of_input_does_and_it_resumes(monkeypatch):
+    from mastermind.history.store import Store
 
-    monkeypatch.setattr("builtins.input", interrupted)
-    code, out, err = run("play", "--seed", "1")
-    assert code == 130 and err == "mastermind: interrupted\n"
+    typed = iter(["1122"])
+
+    def keyboard(prompt=""):
+        print(prompt, end="")
+        line = next(typed, None)
+        if line is None:
+            raise KeyboardInterrupt
+        return line
+
+    with monkeypatch.context() as patched:
+        patched.setattr("builtins.input", keyboard)
+        code, out, err = run("play", "--seed", "1")
+    assert code == 1 and err == ""  # not 130, not "interrupted": the game is kept
+    assert out.endswith("guess 2 of 10> \nStopped; resume with mastermind play --resume 1.\n")
+    with Store() as store:
+        (stored,) = store.games()
+    assert (stored.finished, stored.outcome, [m["guess"] for m in stored.record["moves"]]) == (
+        False, "playing", ["1122"],
+    )  # fmt: skip
+    code, out, _ = run("play", "--resume", "1", input="quit\n")
+    assert code == 1 and "Resuming game 1: 1 guess made." in out and "You gave up." in out
+
+
+def saved(db):
+    """How many games the history ``db`` holds (0 before it is made)."""
+    if not db.exists():
+        return 0
+    with Store(db) as store:
+        return len(store.games())
+
+
+def test_a_real_ctrl_c_at_the_prompt_stops_play_and_guess_with_the_way_to_resume(tmp_path):
+    import os
+    import signal
+
+    for command in ("play", "guess"):
+        db = tmp_path / f"{command}.db"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "mastermind.cli", command, "--db", str(db)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as on a terminal
+        )  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("1122\n" if command == "play" else "1,0\n")
+        proc.stdin.flush()
+        proc.stdout.readline()  # the first line: the game has started
+        deadline = time.monotonic() + 60  # a generous wait for a slow machine, not a measurement
+        while time.monotonic() < deadline and not saved(db):
+            time.sleep(0.05)  # until the first move is saved: the command waits at its next prompt
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 1 and err == "", (command, err)
+        assert f"Stopped; resume with mastermind {command} --db {db} --resume 1." in out

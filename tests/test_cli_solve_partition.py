@@ -51,7 +51,7 @@ def test_solve_json_and_options():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["1122=1,0", "1344=0,1", "1344=2,0"], "row 2 to 2,0 (23); or row 3 to 0,1 (44)"),
+        (["1122=1,0", "1344=0,1", "1344=2,0"], "row 3 to 0,1 (44); or row 2 to 2,0 (23)"),
         (["1111=0,1"], "no secret gives that reply: row 1 (1111=0,1)"),
         (["1122=1,0 1344=0,1 1344=2,0 1344=1,0"], "no single reply can be corrected"),
         (["1122=5,0"], "impossible reply '5,0'"),

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mastermind import CodeSpace, Notation, Rules, SolverState, make_strategy, score, strategy_tree
+from mastermind import CodeSpace, Feedback, Notation, Rules, SolverState, make_strategy, score, strategy_tree
 from mastermind.core.feedback import possible_feedbacks
 from mastermind.solver.analysis import partition
-from mastermind.solver.state import diagnose, suggest_corrections
+from mastermind.solver.state import diagnose, slip, suggest_corrections
 
 CLASSIC = Rules()
 SMALL = Rules(pegs=3, colors=4)
@@ -59,7 +59,7 @@ def test_no_correction_makes_a_row_with_rows_after_it_all_black():
 def test_corrections_count_the_codes_that_would_fit():
     rows = Notation(CLASSIC).parse_history("1122=1,0 1344=0,1 1344=2,0")
     fixes = suggest_corrections(CLASSIC, rows)
-    assert [(c.row, str(c.reply), c.candidates) for c in fixes] == [(1, "2,0", 23), (2, "0,1", 44)]
+    assert [(c.row, str(c.reply), c.candidates) for c in fixes] == [(2, "0,1", 44), (1, "2,0", 23)]
     assert len(SolverState(CLASSIC, rows[:2]).candidates()) == 44
 
 
@@ -68,12 +68,25 @@ def test_diagnose_names_rows_and_corrections():
     assert diagnose(CLASSIC, n.parse_history("1122=1,0 1344=0,1")) is None
     text = diagnose(CLASSIC, n.parse_history("1122=1,0 1344=0,1 1344=2,0"))
     assert "row 2 (1344=0,1), row 3 (1344=2,0)" in text
-    assert "row 2 to 2,0 (23); or row 3 to 0,1 (44)" in text
+    assert "row 3 to 0,1 (44); or row 2 to 2,0 (23)" in text  # as near each: the last reply first
     text = diagnose(CLASSIC, n.parse_history("1122=1,0 1344=0,1 1344=2,0 1344=1,0"))
     assert "no single reply can be corrected" in text
     text = diagnose(CLASSIC, n.parse_history("1111=0,1"))
     assert "no secret gives that reply: row 1 (1111=0,1)" in text
-    assert "row 1 to 0,0 (625), 1,0 (500), 2,0 (150), 3,0 (20) or 4,0 (1)" in text
+    assert "row 1 to 0,0 (625), 1,0 (500), 2,0 (150), 3,0 (20) or 4,0 (1)" in text  # 1, 2, 2, 3, 4 away
+
+
+def test_corrections_come_likeliest_first_fewest_key_pegs_away_then_the_latest_row():
+    # Knuth's example game (secret 3632) with the fourth reply wrong: 1462 against 3632 is 1,1, not 1,2
+    rows = Notation(CLASSIC).parse_history("1122=1,0 1344=0,1 3526=1,2 1462=1,2 6425=0,2")
+    fixes = [(c.row + 1, str(c.reply)) for c in suggest_corrections(CLASSIC, rows)]
+    assert fixes == [(4, "1,1"), (4, "1,0"), (4, "2,0"), (5, "4,0")]  # the true reply first
+    # the same game with row 4 mended and the fifth reply wrong (6425 against 3632 is 0,2)
+    rows = Notation(CLASSIC).parse_history("1122=1,0 1344=0,1 3526=1,2 1462=1,1 6425=1,1")
+    fixes = suggest_corrections(CLASSIC, rows)
+    assert {slip(rows[c.row][1], c.reply) for c in fixes} == {1}  # each one key peg off
+    assert [(c.row + 1, str(c.reply)) for c in fixes] == [(5, "0,2"), (3, "0,2"), (3, "0,3"), (2, "0,2")]
+    assert slip(Feedback(1, 2), Feedback(2, 1)) == 1 and slip(Feedback(0, 0), Feedback(2, 2)) == 4
 
 
 def test_partition_of_seed_001_worked_example():

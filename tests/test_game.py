@@ -8,7 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mastermind import Code, Feedback, Game, GameError, Match, RecordError, Rules, score
+from mastermind import (
+    Code,
+    Feedback,
+    Game,
+    GameError,
+    Match,
+    RecordError,
+    Rules,
+    SolverState,
+    StrategyError,
+    score,
+)
 from mastermind.strategies import make_strategy
 from mastermind.strategies.walk import guesses_per_secret
 
@@ -69,6 +80,35 @@ def test_a_hint_names_the_candidates_and_the_strategy_guess_and_is_counted():
     assert game.record()["hints"] == 1
 
 
+def test_a_hint_strategy_that_cannot_play_the_game_gives_way_to_one_that_can_and_the_hint_says_so():
+    big = Game.breaking(Rules(pegs=8, colors=10), seed=3)  # knuth cannot list 100,000,000 codes
+    hint = big.hint()
+    assert (hint.strategy, hint.instead_of, hint.candidates) == ("counter", "knuth", None)
+    assert hint.note == "knuth cannot play this game, so counter hints"
+    assert big.record()["strategy"] == "knuth" and big.record()["hints"] == 1  # the choice is kept
+    small = Game.breaking(Rules(pegs=3, colors=4), seed=3, strategy="six-guess")  # classic only
+    hint = small.hint()
+    assert (hint.strategy, hint.instead_of, hint.candidates) == ("knuth", "six-guess", 64)
+    knuth = make_strategy("knuth", small.rules)
+    assert hint.guess == knuth.space.code(knuth.first_guess())
+    assert Game.breaking(CLASSIC, seed=3).hint().instead_of is None  # the one asked hints: no note
+    with pytest.raises(StrategyError):  # a breaker that cannot play is refused, not replaced
+        Game.solving(Rules(pegs=8, colors=10), "knuth")
+
+
+def test_a_match_hints_only_to_a_person_at_their_guess():
+    match = Match(CLASSIC, ["human", "human"], games=2, seed=1)
+    with pytest.raises(GameError, match="a hint is for a person breaking a code"):
+        match.hint()  # the codemaker is choosing
+    match.set_secret("1234")
+    hint = match.hint()
+    assert (hint.strategy, str(hint.guess), hint.candidates) == ("knuth", "1122", 1296)
+    assert match.current.game.hints == 1
+    match.guess("1122")
+    assert match.hint().candidates == len(SolverState(CLASSIC, [(Code("1122", CLASSIC), score("1122", "1234"))])
+                                          .candidate_indices())  # fmt: skip
+
+
 def test_the_computer_breaks_knuths_example_code():
     game = Game.solving(CLASSIC)
     for reply in ["1,0", "0,1", "1,2", "1,1", "4,0"]:
@@ -88,7 +128,7 @@ def test_a_contradiction_is_found_at_once_with_its_corrections_and_a_fix_repairs
     problem = game.problem
     assert problem is not None and problem.rows == (0, 1, 3, 4)
     assert {(c.row, str(c.reply)) for c in problem.corrections} >= {(3, "1,1"), (4, "4,0")}
-    assert "row 4 to 1,0 (1), 1,1 (1) or 2,0 (1)" in problem.message
+    assert "row 4 to 1,1 (1), 1,0 (1) or 2,0 (1)" in problem.message
     with pytest.raises(GameError):
         game.proposal()
     game.fix(4, "1,1")
@@ -337,6 +377,9 @@ def test_a_replayed_game_is_counted_when_a_match_is_read_back():
         match.reply(reply)
     again = Match.from_record(match.record())
     assert again.record() == match.record()
+    (replay,) = again.rounds[0].replays  # the game given up for wrong information, kept row by row
+    assert [str(m.reply) for m in replay.moves] == ["1,0", "0,1", "1,2", "1,2", "0,2"]
+    assert replay.problem is not None and replay.problem.rows == (0, 1, 3, 4)
     match.play_out()  # knuth makes the code of game 2
     again.play_out()
     assert again.waiting_for == "guess" and match.waiting_for == "guess"

@@ -174,3 +174,40 @@ def test_each_visitor_sees_only_its_own_games_and_the_local_history_none_of_them
         store.save_visitor("a", {"mode": "guess"})
         store.save_visitor("a", {"mode": "match"})
         assert store.visitor_settings("a") == {"mode": "match"} and store.visitor_settings("b") is None
+
+
+def test_a_given_path_needs_its_folder_and_only_the_default_place_is_made(tmp_path, monkeypatch):
+    missing = tmp_path / "no" / "h.sqlite3"
+    with pytest.raises(StoreError, match="folder .*/no' does not exist"):
+        Store(missing)
+    monkeypatch.setenv("MASTERMIND_DB", str(missing))  # the environment names a path too
+    with pytest.raises(StoreError, match="does not exist"):
+        Store()
+    assert not missing.parent.exists()
+    monkeypatch.delenv("MASTERMIND_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the user data directory, made
+    with Store() as store:
+        assert store.path.parent.is_dir() and str(store.path).startswith(str(tmp_path / "data"))
+
+
+def test_a_game_without_a_move_is_not_kept_and_one_taken_back_to_none_is_removed(tmp_path):
+    from mastermind.history.store import Recorder
+
+    with Store(tmp_path / "h.sqlite3") as store:
+        recorder = Recorder(store)
+        game = Game.breaking(Rules(), seed=1)
+        recorder.save(game.record())
+        assert recorder.id is None and store.games() == []  # nothing to resume: nothing kept
+        game.guess("1122")
+        recorder.save(game.record())
+        assert [g.id for g in store.games()] == [1]
+        game.undo()
+        recorder.save(game.record())
+        assert recorder.id is None and store.games() == []  # not listed as unfinished for ever
+        game.give_up()
+        recorder.save(game.record())  # a game given up before any move is over: kept
+        assert [(g.id, g.outcome) for g in store.games()] == [(2, "gave-up")]
+        match = Match(Rules(), ["human", "knuth"], seed=1)
+        match_recorder = Recorder(store)
+        match_recorder.save(match.record())  # a match is kept from the start (its secret may be typed)
+        assert match_recorder.id == 3

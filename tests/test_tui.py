@@ -489,9 +489,9 @@ async def test_a_reply_given_by_clicking_the_key_holes(private_settings):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         screen = board(app)
-        await pilot.click("#keys-1", offset=(0, 0))  # the first hole: black
-        await pilot.click("#keys-1", offset=(2, 0))  # the second hole: black,
-        await pilot.click("#keys-1", offset=(2, 0))  # then white
+        await pilot.click("#keys-1", offset=(1, 0))  # the first hole: black
+        await pilot.click("#keys-1", offset=(4, 0))  # the second hole: black,
+        await pilot.click("#keys-1", offset=(4, 0))  # then white
         assert screen.keys == ["b", "w"]
         await pilot.click("#submit")
         await settle(app, pilot)
@@ -637,7 +637,7 @@ async def test_bulls_and_cows_speaks_of_bulls_cows_and_digits(private_settings):
         await settle(app, pilot)
         await pilot.press("enter")  # 4567: none, and two digits are left for four places
         await settle(app, pilot)
-        assert str(app.screen.query_one("#fix-1").label).startswith("1: row 1 → 0B 2C (84 codes left)")
+        assert str(app.screen.query_one("#fix-1").label).startswith("1  row 2 → 0B 2C  84 codes")  # latest
         await pilot.press("up", "c", "enter")  # row 1 fixed by hand to a cow: still no code fits
         await settle(app, pilot)
         assert screen.game.moves[0].reply == Feedback(0, 1) and screen.game.problem is not None
@@ -674,7 +674,7 @@ async def test_a_row_fixed_to_a_reply_that_still_contradicts_lists_the_new_corre
         problem = screen.game.problem
         assert problem.rows == (2,) and "Row 3 is now 0 black, 1 white." in str(screen.message)
         shown = [str(b.label) for b in app.screen.query(".correction") if b.display]
-        assert shown == ["1: row 3 → 4B 0W (1 code left)"]  # 6666 itself; the others hidden
+        assert shown == ["1  row 3 → 4B 0W  1 code"]  # 6666 itself; the others hidden
 
 
 def launched(monkeypatch, *args):
@@ -693,7 +693,7 @@ def launched(monkeypatch, *args):
 def test_tui_takes_the_game_options_for_this_run_and_saves_none(monkeypatch, private_settings):
     configure(private_settings, mode="guess", pegs=3, colors=5)
     code, err, app = launched(monkeypatch, "tui", "--preset", "super-blank", "--max-guesses", "12")
-    assert code == 0 and "is 5 pegs, 8 colours and the blank, repeats allowed, 12 guesses" in err  # a note
+    assert code == 0 and "is 5 pegs, colours 1-8 and the blank, repeats allowed, 12 guesses" in err  # a note
     assert app.settings.mode == "guess" and app.settings.rules == Rules(5, 9, max_guesses=12, blank=True)
     assert json.loads(private_settings.read_text()) == {"mode": "guess", "pegs": 3, "colors": 5}
     code, _, app = launched(monkeypatch, "tui", "--notation", "letters")  # the remembered game, in letters

@@ -57,7 +57,8 @@ def cli() -> None:
 
     \b
     Exit status: 0 done (for play and guess: the code was broken),
-    1 a game not won (out of guesses, or quit), 2 bad input or a contradictory history.
+    1 a game not won (out of guesses, quit, or stopped by Ctrl-C or Ctrl-D: play, guess
+    and match say how to resume it), 2 bad input or a contradictory history.
     Colour only on a terminal; --no-color or NO_COLOR turn it off.
     """
 

@@ -47,6 +47,7 @@ def fail(message: str) -> NoReturn:
 
 
 def _rules_from(options: dict[str, Any]) -> Rules:
+    from ..core.notation import Notation
     from ..core.rules import PRESETS, Rules, find_rules
 
     base = find_rules(options["preset"]) if options["preset"] is not None else PRESETS["classic"]
@@ -67,7 +68,7 @@ def _rules_from(options: dict[str, Any]) -> Rules:
         limit = f", {rules.max_guesses} guesses" if rules.max_guesses != base.max_guesses else ""
         click.echo(
             f"mastermind: note: preset {base_name(options['preset'])} with {' '.join(changed)} is "
-            f"{rules.describe()}{limit} (options given override the preset)", err=True,
+            f"{Notation(rules).describe_game()}{limit} (options given override the preset)", err=True,
         )  # fmt: skip
     return rules
 
@@ -508,6 +509,32 @@ def escape(text: str) -> str:
     return escape(text)
 
 
+def check_output(path: str, what: str = "", suffixes: tuple[str, ...] = ()) -> None:
+    """The one rule of every file a command writes, checked before any work is done: a name, in a
+    folder that exists (nothing is made on the way), not a folder itself; ``-`` is stdout for a
+    text output (``suffixes`` empty); where the name's ending chooses the format (``suffixes``: a
+    chart's .png, .svg, .pdf), it must be one of them. ``what`` names the output in messages."""
+    from pathlib import Path
+
+    from ..core.text import PATH_LIMIT, quote
+
+    kind = f"{what} " if what else ""
+    if not path.strip():
+        fail(f"no file to write the {kind}in: give a file name" + ("" if suffixes else ", or - for stdout"))
+    if path == "-":
+        if suffixes:
+            fail(f"the {kind}cannot go to stdout: give a file name ending in {' or '.join(suffixes)}")
+        return
+    if suffixes and not path.lower().endswith(suffixes):
+        fail(f"cannot write {quote(path, PATH_LIMIT)}: the file name must end in {' or '.join(suffixes)}")
+    target = Path(path)
+    if target.is_dir():
+        fail(f"cannot write {quote(path, PATH_LIMIT)}: it is a directory")
+    if not target.resolve().parent.is_dir():
+        folder = quote(str(target.parent), PATH_LIMIT)
+        fail(f"cannot write {quote(path, PATH_LIMIT)}: folder {folder} does not exist")
+
+
 # --- the history: where games are saved as they are played ------------------------------------------
 
 
@@ -596,8 +623,10 @@ class Recorder(store_module.Recorder):
     def resume_hint(self, command: str) -> str:
         """How to go on with the saved game: '; resume with mastermind play --resume 3' (with --db
         when the history is not the default one), or why it cannot be resumed."""
-        if self.store is None or self.id is None:
+        if self.store is None:
             return " (the game is not saved in the history: it cannot be resumed)"
+        if self.id is None:  # a game with no move is not kept: the history keeps nothing of it
+            return " before any move: there is nothing to resume"
         return f"; resume with mastermind {command}{self.db_option()} --resume {self.id}"
 
     def db_option(self) -> str:

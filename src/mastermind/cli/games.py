@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn
 
 import click
@@ -38,6 +39,7 @@ from .common import (
 
 if TYPE_CHECKING:
     from .. import Game, Notation, Rules
+    from ..engine.game import Hint
     from ..history.store import Store
 
 QUIT = ("quit", "q", "exit")
@@ -53,16 +55,22 @@ def finish(game: Game, as_json: bool, recorder: Recorder) -> NoReturn:
 
 
 def pause(say: Callable[..., None], game: Game, as_json: bool, recorder: Recorder, command: str) -> NoReturn:
-    """End of input: the game stops unfinished, saved to be resumed (not given up: quit does that)."""
+    """End of input or Ctrl-C: the game stops unfinished, saved to be resumed (not given up: quit
+    does that); exit status 1."""
+    recorder.save(game.record())  # before the hint, which says whether there is a game to resume
     say(f"Stopped{recorder.resume_hint(command)}.", markup=False)
     finish(game, as_json, recorder)
 
 
-def game_words(notation: Notation) -> str:
-    """The game in the words it speaks: '4 pegs, colours 1-6, repeats allowed'."""
-    rules, terms = notation.rules, notation.terms
-    repeats = "repeats allowed" if rules.repeats else f"no {terms.symbol} repeats"
-    return f"{terms.code_of(rules, notation.describe_symbols())}, {repeats}"
+@contextmanager
+def stopped_by_ctrl_c(stop: Callable[[], NoReturn], err: bool) -> Iterator[None]:
+    """Ctrl-C at a prompt (or while the computer thinks) stops the game as the end of input does:
+    unfinished, saved, with the way to resume it said, exit status 1."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(err=err)  # the terminal echoed ^C: the message goes on a line of its own
+        stop()
 
 
 def reply_words(notation: Notation) -> str:
@@ -71,6 +79,16 @@ def reply_words(notation: Notation) -> str:
 
     terms, example = notation.terms, example_reply(notation.rules)
     return f"Reply {terms.reply_form} (e.g. {example}), key pegs ({terms.pegs_read(example)}) or - for none"
+
+
+def hint_words(hint: Hint, notation: Notation) -> str:
+    """A hint in words: '34 codes are still possible; knuth would play 1235.'"""
+    guess = notation.format_code(hint.guess)
+    note = f" ({hint.note})" if hint.note else ""
+    if hint.candidates is None:  # a game too large to count: the strategy still hints
+        return f"{hint.strategy} would play {guess}{note}."
+    codes = "1 code is" if hint.candidates == 1 else f"{hint.candidates:,} codes are"
+    return f"{codes} still possible; {hint.strategy} would play {guess}{note}."
 
 
 # --- play: the user breaks the computer's code ------------------------------------------------------
@@ -133,7 +151,7 @@ def play(
     console = console_for(stderr=as_json)
     say = console.print
     say(
-        f"I have chosen a secret: {game_words(notation)}. "
+        f"I have chosen a secret: {notation.describe_game(typing=True)}. "
         f"You have {plural(rules.max_guesses, 'guess', 'guesses')}. Type a guess, or help.",
         markup=False,
     )
@@ -141,61 +159,63 @@ def play(
         say(f"Resuming game {recorder.id}: {plural(len(game.moves), 'guess', 'guesses')} made.", markup=False)
         board(console, notation, game.history, rules)
     warned = None  # a repeated guess, pointed out once
-    while not game.over:
-        recorder.save(game.record())  # every move is committed before the next line is read
-        line = ask(f"guess {game.turn} of {rules.max_guesses}> ", err=as_json)
-        if line is None:  # end of input: the game waits in the history
-            pause(say, game, as_json, recorder, "play")
-        if line.lower() in QUIT:
-            game.give_up()
-            say(game.summary(notation), markup=False)
-            finish(game, as_json, recorder)
-        command = line.lower()
-        if command in ("help", "?"):
-            say(
-                f"Type a code of {notation.terms.code_of(rules)} (e.g. {notation.example()}); hint: ask "
-                f"{game.strategy_name}; undo: take back the last guess; board: show the board; "
-                "quit: give up.",
-                markup=False,
-            )
-        elif command == "board":
-            board(console, notation, game.history, rules)
-        elif command == "undo":
-            try:
-                game.undo()
-            except GameError as err:  # nothing to undo: the engine says so
-                say(f"{sentence(err)}.", markup=False)
-                continue
-            say("Took back the last guess.")
-            board(console, notation, game.history, rules)
-        elif command == "hint":
-            try:
-                with thinking(console, game.strategy_name):
-                    lines = hint_lines(game, notation)
-            except MastermindError as err:
-                say(f"No hint: {err}", markup=False)
-                continue
-            say(f"Hint: {lines[0]}", markup=False)
-            for line in lines[1:]:
-                say(f"  {line}", markup=False)
-        elif command:
-            try:
-                code = notation.parse_code(line)
-            except MastermindError as err:
-                say(f"[red]Not a guess:[/] {escape(str(err))}. Try again (or type help).")
-                continue
-            row = game.repeat_of(code)
-            if row is not None and warned != code:
-                warned = code
+    with stopped_by_ctrl_c(lambda: pause(say, game, as_json, recorder, "play"), as_json):
+        while not game.over:
+            recorder.save(game.record())  # every move is committed before the next line is read
+            line = ask(f"guess {game.turn} of {rules.max_guesses}> ", err=as_json)
+            if line is None:  # end of input: the game waits in the history
+                pause(say, game, as_json, recorder, "play")
+            if line.lower() in QUIT:
+                game.give_up()
+                say(game.summary(notation), markup=False)
+                finish(game, as_json, recorder)
+            command = line.lower()
+            if command in ("help", "?"):
+                code_words = notation.terms.code_of(rules, notation.describe_symbols())
                 say(
-                    f"You played {notation.format_code(code)} already (row {row}): it would get the same "
-                    "reply. Type it again to play it anyway.",
+                    f"Type a code of {code_words} (e.g. {notation.example()}); hint: ask "
+                    f"{game.strategy_name}; undo: take back the last guess; board: show the board; "
+                    "quit: give up; Ctrl-D or Ctrl-C: stop, to resume later.",
                     markup=False,
                 )
-                continue
-            warned = None
-            game.guess(code)
-            board(console, notation, game.history, rules)
+            elif command == "board":
+                board(console, notation, game.history, rules)
+            elif command == "undo":
+                try:
+                    game.undo()
+                except GameError as err:  # nothing to undo: the engine says so
+                    say(f"{sentence(err)}.", markup=False)
+                    continue
+                say("Took back the last guess.")
+                board(console, notation, game.history, rules)
+            elif command == "hint":
+                try:
+                    with thinking(console, game.strategy_name):
+                        lines = hint_lines(game, notation)
+                except MastermindError as err:
+                    say(f"No hint: {err}", markup=False)
+                    continue
+                say(f"Hint: {lines[0]}", markup=False)
+                for line in lines[1:]:
+                    say(f"  {line}", markup=False)
+            elif command:
+                try:
+                    code = notation.parse_code(line)
+                except MastermindError as err:
+                    say(f"[red]Not a guess:[/] {escape(str(err))}. Try again (or type help).")
+                    continue
+                row = game.repeat_of(code)
+                if row is not None and warned != code:
+                    warned = code
+                    say(
+                        f"You played {notation.format_code(code)} already (row {row}): it would get the "
+                        "same reply. Type it again to play it anyway.",
+                        markup=False,
+                    )
+                    continue
+                warned = None
+                game.guess(code)
+                board(console, notation, game.history, rules)
     if game.outcome == "won":
         say(f"[bold green]{escape(game.summary(notation))}[/]")
     else:
@@ -220,8 +240,7 @@ def hint_lines(game: Game, notation: Notation) -> list[str]:
     """The hint in words (the engine's, as the board's): what teaches it where the game's codes can
     be listed, else the strategy's guess alone."""
     if not game.space.enumerable:
-        hint = game.hint()
-        return [f"{hint.strategy} would play {notation.format_code(hint.guess)}."]
+        return [hint_words(game.hint(), notation)]
     from ..engine.review import advise
 
     return advise(game).lines(notation)
@@ -291,7 +310,8 @@ def guess(
         board(console, notation, game.history, rules)
     elif secret_code is None:
         say(
-            f"Think of a secret: {game_words(notation)}. I have {rules.max_guesses} guesses. "
+            f"Think of a secret: {notation.describe_game(typing=True)}. "
+            f"I have {plural(rules.max_guesses, 'guess', 'guesses')}. "
             f"{reply_words(notation)}; or type help.",
             markup=False,
         )
@@ -310,7 +330,8 @@ def guess(
         if verb in ("help", "?"):
             say(
                 f"{reply_words(notation)}. fix ROW REPLY: correct an earlier reply (e.g. fix 2 0,1); "
-                "undo: take back the last reply; board: show the board; quit: give up.",
+                "undo: take back the last reply; board: show the board; quit: give up; Ctrl-D or "
+                "Ctrl-C: stop, to resume later.",
                 markup=False,
             )
             return "ask"
@@ -360,43 +381,44 @@ def guess(
             if outcome == "reply":
                 say("First correct a reply: fix ROW REPLY (e.g. fix 1 0,1), or undo.", markup=False)
 
-    while True:
-        recorder.save(game.record())  # every reply is committed before the next guess is asked
-        problem = game.problem
-        if problem is not None:
-            repair(problem.message)
-            continue
-        if game.outcome == "won":
-            say(f"[bold green]{escape(game.summary(notation))}[/]")
-            finish(game, as_json, recorder)
-        if game.outcome == "lost":
-            say(game.summary(notation), markup=False)
-            finish(game, as_json, recorder)
-        try:
-            with thinking(console, game.strategy_name):
-                left = game.candidates()
-                code = game.proposal()
-        except ContradictionError as err:
-            if not game.moves:
-                raise  # the strategy cannot play this game at all: bad input, exit 2
-            repair(str(err))  # a strategy that plays games too large to list found no code
-            continue
-        codes = "" if left is None else f"   ({'1 code' if left == 1 else f'{left:,} codes'} possible)"
-        say(f"Guess {game.turn}: {notation.format_code(code)}{codes}", markup=False)
-        if secret_code is not None:
-            move = game.guess(code)
-            assert move is not None
-            say(f"  reply: {move.reply}", markup=False)
-            continue
+    with stopped_by_ctrl_c(lambda: pause(say, game, as_json, recorder, "guess"), as_json):
         while True:
-            outcome, line = read("your reply> ")
-            if outcome == "again":
-                break
-            if outcome == "ask":
+            recorder.save(game.record())  # every reply is committed before the next guess is asked
+            problem = game.problem
+            if problem is not None:
+                repair(problem.message)
                 continue
+            if game.outcome == "won":
+                say(f"[bold green]{escape(game.summary(notation))}[/]")
+                finish(game, as_json, recorder)
+            if game.outcome == "lost":
+                say(game.summary(notation), markup=False)
+                finish(game, as_json, recorder)
             try:
-                game.reply(notation.parse_feedback(line))
-            except MastermindError as err:
-                say(f"[red]{escape(str(err))}.[/] Try again (or type help).")
+                with thinking(console, game.strategy_name):
+                    left = game.candidates()
+                    code = game.proposal()
+            except ContradictionError as err:
+                if not game.moves:
+                    raise  # the strategy cannot play this game at all: bad input, exit 2
+                repair(str(err))  # a strategy that plays games too large to list found no code
                 continue
-            break
+            codes = "" if left is None else f"   ({'1 code' if left == 1 else f'{left:,} codes'} possible)"
+            say(f"Guess {game.turn}: {notation.format_code(code)}{codes}", markup=False)
+            if secret_code is not None:
+                move = game.guess(code)
+                assert move is not None
+                say(f"  reply: {move.reply}", markup=False)
+                continue
+            while True:
+                outcome, line = read("your reply> ")
+                if outcome == "again":
+                    break
+                if outcome == "ask":
+                    continue
+                try:
+                    game.reply(notation.parse_feedback(line))
+                except MastermindError as err:
+                    say(f"[red]{escape(str(err))}.[/] Try again (or type help).")
+                    continue
+                break

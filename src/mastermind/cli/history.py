@@ -12,7 +12,7 @@ from ..core.records import rules_from_dict
 from ..history.stats import KINDS
 from ..history.store import moves_of
 from . import cli
-from .common import board, color_option, console_for, db_option, fail, open_store
+from .common import board, check_output, color_option, console_for, db_option, fail, open_store
 
 if TYPE_CHECKING:
     from ..core.notation import Notation
@@ -41,7 +41,7 @@ def entry(stored: StoredGame) -> dict[str, Any]:
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="The records as JSON (one object with ID).")
 @click.option(
-    "--csv", "csv_path", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+    "--csv", "csv_path", metavar="FILE",
     help="Write the games as CSV to FILE (- for stdout): id, started, updated, kind, pegs, colors, "
     "repeats, max_guesses, guesses, outcome, finished.",
 )  # fmt: skip
@@ -69,6 +69,8 @@ def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | 
         fail("--json and --csv are two outputs: choose one")
     if moves and csv_path is None:
         fail("--moves is a layout of --csv: add --csv FILE (or --csv - for stdout)")
+    if csv_path is not None:
+        check_output(csv_path, "CSV")
     store = open_store(db, write=False)
     if csv_path is not None:
         export(store, game_id, csv_path, moves)
@@ -126,20 +128,28 @@ def show_game(stored: StoredGame) -> None:
         f"Game {stored.id}: {stored.kind}, started {when(stored.started)}, {state}, {stored.outcome}.",
         markup=False,
     )
-    games: list[tuple[int | None, Game]]
+    games: list[tuple[str, Game]]  # a heading (none for a game of one's own) and the game
     if stored.kind == "match":
         m = Match.from_record(record)
-        score = ", ".join(f"{player} {points}" for player, points in zip(m.players, m.score, strict=True))
+        score = ", ".join(f"{player} {points}" for player, points in zip(m.players, m.standing, strict=True))
         console.print(f"Players: {', '.join(m.players)}; scoring {m.scoring}; score {score}.", markup=False)
-        games = [(r.number, r.game) for r in m.rounds if r.game is not None]
+        games = []
+        for r in m.rounds:
+            for n, replay in enumerate(r.replays, 1):  # the games given up for wrong information
+                again = "" if len(r.replays) == 1 else f" (time {n})"
+                games.append((f"Game {r.number} of the match, replayed{again}: the replies contradict "
+                              "each other", replay))  # fmt: skip
+            if r.game is not None:
+                games.append((f"Game {r.number} of the match" + (", played again" if r.replays else ""),
+                              r.game))  # fmt: skip
     else:
-        games = [(None, Game.from_record(record))]
-    for number, game in games:
-        if number is not None:
-            console.print(f"Game {number} of the match:", markup=False)
-        console.print(f"  {game.rules.describe()}, {game.rules.max_guesses} guesses", markup=False)
-        secret = game.secret if game.over else None
+        games = [("", Game.from_record(record))]
+    for heading, game in games:
+        if heading:
+            console.print(f"{heading}:", markup=False)
         notation = Notation(game.rules)
+        console.print(f"  {notation.describe_game()}, {game.rules.max_guesses} guesses", markup=False)
+        secret = game.secret if game.over else None
         board(console, notation, game.history, game.rules, secret)
         for line in assist_lines(game, notation):
             console.print(line, markup=False)

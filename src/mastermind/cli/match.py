@@ -41,6 +41,7 @@ from .common import (
     strategy_option,
     thinking,
 )
+from .games import hint_words, reply_words
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -131,8 +132,9 @@ def match(
     presses Enter and types every reply as in the board game: if the replies contradict each
     other, the engine shows it and the game is replayed. A guess that has had its reply stands;
     a person's guess still waiting for a reply typed by hand may be taken back with undo (nothing
-    was revealed for it). A breaker may give up. Ctrl-C or the end of input stops the match with
-    the score so far (exit status 1); a finished match exits 0.
+    was revealed for it). A breaker may give up, and ask for a hint (the --strategy's guess);
+    help at a prompt says what may be typed there. Ctrl-C or the end of input stops the match
+    with the score so far and says how to resume it (exit status 1); a finished match exits 0.
 
     \b
     Examples:
@@ -163,16 +165,28 @@ def match(
         return f"player {player} ({m.players[player - 1]})"
 
     def totals() -> str:
-        a, b = m.score
+        a, b = m.standing  # with the points for wrong information already given in this game
         return f"{who(1)} {a}, {who(2)} {b}"
 
     def stop() -> None:
+        """Ctrl-C or the end of input: the match stops unfinished, saved to be resumed; exit 1."""
         played = sum(r.points is not None for r in m.rounds)
-        say(f"Match stopped after {played} of {games} games. Score: {totals()}.")
         recorder.save(m.record())
+        say(f"Match stopped after {played} of {games} games. Score: {totals()}"
+            f"{recorder.resume_hint('match')}.", markup=False)  # fmt: skip
         if as_json:
             click.echo(json.dumps(m.record()))
         sys.exit(EXIT_NOT_WON)
+
+    def hint() -> None:
+        """The engine's hint for the person guessing, as play gives it."""
+        try:
+            with thinking(console_for(stderr=True), m.strategy):
+                given = m.hint()
+        except MastermindError as err:
+            say(f"No hint: {err}", markup=False)
+            return
+        say(f"Hint: {hint_words(given, notation)}", markup=False)
 
     def undo() -> list[Event]:
         """The engine's undo: a guess waiting for its reply taken back, or one line saying why not."""
@@ -185,7 +199,7 @@ def match(
     announced = 0
     try:
         say(
-            f"A match of {games} games on {rules.describe()}, {rules.max_guesses} guesses each, "
+            f"A match of {games} games on {notation.describe_game()}, {rules.max_guesses} guesses each, "
             f"seed {m.seed}: {who(1)} against {who(2)}. Scoring: {scoring} ({SCORING_RULES[scoring]}).",
             markup=False,
         )
@@ -228,6 +242,12 @@ def match(
                     events = m.give_up()
                 elif line.lower() == "undo":
                     events = undo()
+                elif line.lower() in ("help", "?"):
+                    say(guess_help(notation, m.strategy), markup=False)
+                    continue
+                elif line.lower() == "hint":
+                    hint()
+                    continue
                 else:
                     try:
                         events = m.guess(notation.parse_code(line))
@@ -241,6 +261,9 @@ def match(
                 line = ask(f"{who(r.maker)}, your reply> ", err=as_json)
                 if line is None or line.lower() in ("quit", "q", "exit"):
                     return stop()
+                if line.lower() in ("help", "?", "hint"):
+                    say(reply_help(notation, line.lower() == "hint"), markup=False)
+                    continue
                 try:
                     events = undo() if line.lower() == "undo" else m.reply(notation.parse_feedback(line))
                 except MastermindError as err:
@@ -259,6 +282,21 @@ def match(
     if as_json:
         click.echo(json.dumps(m.record()))
     sys.exit(EXIT_OK)
+
+
+def guess_help(notation: Notation, strategy: str) -> str:
+    """What a person breaking a code may type at the guess prompt."""
+    code = notation.terms.code_of(notation.rules, notation.describe_symbols())
+    return (f"Type a code of {code} (e.g. {notation.example()}); hint: ask {strategy}; undo: take back "
+            "a guess still waiting for its reply; give up: end this game (scored as every guess used); "
+            "quit, Ctrl-D or Ctrl-C: stop the match, to resume later.")  # fmt: skip
+
+
+def reply_help(notation: Notation, asked_hint: bool) -> str:
+    """What a codemaker may type at the reply prompt (a hint is the breaker's, not the codemaker's)."""
+    no_hint = "No hint for the codemaker: hints are for the one breaking the code. " if asked_hint else ""
+    return (f"{no_hint}{reply_words(notation)}; undo: take back the guess (it had no reply yet); quit, "
+            "Ctrl-D or Ctrl-C: stop the match, to resume later.")  # fmt: skip
 
 
 def show(

@@ -198,6 +198,15 @@ class Notation:
         if not token:
             raise NotationError("empty code: type one symbol per peg, e.g. " + self.example())
         pegs, place = self.rules.pegs, self.terms.place
+        if len(token) != pegs and not self.rules.blank:
+            # "-" and "." are separators (1-1-2-2) where the game has no blank; a code that has its
+            # pegs only when they count is one typed with the blank, which this game does not have
+            with_blanks = _SEPARATORS.sub("", re.sub(r"[\-.]", "x", raw))
+            if len(with_blanks) == pegs:
+                mark = next(ch for ch in raw if ch in BLANK_INPUT)
+                raise NotationError(
+                    f"{quote(raw)}: {mark!r} is the blank (a hole left empty), and this game has none"
+                )
         if len(token) != pegs:
             raise NotationError(
                 f"{quote(raw)} has {plural(len(token), 'symbol')}; a code has {plural(pegs, place)}, "
@@ -249,6 +258,23 @@ class Notation:
         symbols = self.symbols
         text = "".join(symbols[c] for c in code)
         return text.upper() if self.style == "colors" else text
+
+    def describe_game(self, typing: bool = False) -> str:
+        """The game in its own words, for messages and titles: '4 pegs, colours 1-6, repeats
+        allowed'; Bulls and Cows speaks of digits. ``typing``: the blank as it is typed, for those
+        about to type codes.
+
+        >>> Notation(Rules()).describe_game(), Notation(Rules(colors=10, repeats=False)).describe_game()
+        ('4 pegs, colours 1-6, repeats allowed', '4 digits 0-9, no digit repeats')
+        >>> Notation(Rules(pegs=5, colors=9, blank=True)).describe_game()
+        '5 pegs, colours 1-8 and the blank, repeats allowed'
+        """
+        terms = self.terms
+        repeats = "repeats allowed" if self.rules.repeats else f"no {terms.symbol} repeats"
+        symbols = self.describe_symbols()
+        if self.rules.blank and not typing:
+            symbols = f"{self._describe_own()} and the blank"
+        return f"{terms.code_of(self.rules, symbols)}, {repeats}"
 
     def describe_symbols(self) -> str:
         """The game's own symbols, for messages: '1-6', or 'R=red, G=green, ...'."""

@@ -5,6 +5,10 @@ from __future__ import annotations
 #: The most characters of someone's input that a message repeats.
 QUOTE_LIMIT = 40
 
+#: The most characters of a file's path that a message repeats: paths are quoted whole, as far as
+#: any file system takes them.
+PATH_LIMIT = 4096
+
 
 def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     """``text`` quoted as typed; long input is cut, so a message stays one short line.

@@ -49,6 +49,10 @@ _OUTCOME_WORDS = {"won": "the code was broken", "lost": "no guesses are left", "
 #: The strategy that gives hints unless another is named.
 DEFAULT_STRATEGY = "knuth"
 
+#: The strategies that hint, the first that can, where the one named cannot play the game (one
+#: too large to list its codes, or a strategy of the classic game only): the counter plays any.
+HINT_FALLBACKS = (DEFAULT_STRATEGY, "counter")
+
 
 @dataclass(frozen=True)
 class Move:
@@ -64,11 +68,27 @@ class Move:
 
 @dataclass(frozen=True)
 class Hint:
-    """What a strategy would play, and how many codes are still possible (None: too many to count)."""
+    """What a strategy would play, and how many codes are still possible (None: too many to count).
+
+    ``instead_of`` names the hint strategy asked for when it cannot play this game and the engine
+    asked one of :data:`HINT_FALLBACKS` (``strategy``) instead; :attr:`note` says so in words.
+    """
 
     strategy: str
     guess: Code
     candidates: int | None
+    instead_of: str | None = None
+
+    @property
+    def note(self) -> str:
+        """Why another strategy than the one asked hints: '' when it is the one asked.
+
+        >>> Hint("counter", Code((0, 0)), None, instead_of="knuth").note
+        'knuth cannot play this game, so counter hints'
+        """
+        if self.instead_of is None:
+            return ""
+        return f"{self.instead_of} cannot play this game, so {self.strategy} hints"
 
     def __str__(self) -> str:
         left = "" if self.candidates is None else f"{plural(self.candidates, 'code')} possible; "
@@ -334,9 +354,17 @@ class Game:
     # -- the breaker's side ------------------------------------------------------------------------
 
     def player(self) -> Strategy:
-        """The strategy of this game (the breaker, or the one that gives hints), made once."""
+        """The strategy of this game (the breaker, or the one that gives hints), made once. A hint
+        strategy that cannot play the game gives way to the first of :data:`HINT_FALLBACKS` that
+        can: a person breaking a code too large for it still gets hints (:attr:`Hint.instead_of`)."""
         if self._player is None:
-            self._player = self._own(make_strategy(self.strategy_name, self.rules, first=self.first))
+            try:
+                player = make_strategy(self.strategy_name, self.rules, first=self.first)
+            except StrategyError:
+                if self.breaker is not None:
+                    raise  # the breaker is the one named: the game cannot be played so
+                player = self._hint_fallback()
+            self._player = self._own(player)
         return self._player
 
     def _own(self, player: Strategy) -> Strategy:
@@ -348,6 +376,15 @@ class Game:
             )
         player.new_game(generator(self.seed))
         return player
+
+    def _hint_fallback(self) -> Strategy:
+        for name in HINT_FALLBACKS:
+            if name != self.strategy_name:
+                try:
+                    return make_strategy(name, self.rules)
+                except StrategyError:
+                    continue
+        raise StrategyError(f"no strategy can give hints in {self.rules.describe()}")  # pragma: no cover
 
     def proposal(self) -> Code:
         """The strategy's next guess from what is known now.
@@ -377,7 +414,9 @@ class Game:
         guess = self.proposal()
         self.hints += 1
         self.assists.append(Assist("hint", self.turn, guess))
-        return Hint(self.strategy_name, guess, self.candidates())
+        name = self.player().name
+        instead_of = None if name == self.strategy_name else self.strategy_name
+        return Hint(name, guess, self.candidates(), instead_of)
 
     @property
     def helped(self) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -22,7 +22,7 @@ from ..core.seeds import check_seed, fresh_seed
 from ..core.text import plural, quote
 from ..errors import ContradictionError, GameError, RecordError
 from ..strategies import find_strategy, make_strategy
-from .game import DEFAULT_STRATEGY, Game, Move, Problem
+from .game import DEFAULT_STRATEGY, Game, Hint, Move, Problem
 from .scoring import CODEMAKERS, MAX_MATCH_GAMES, SCORING_RULES, WRONG_INFORMATION_POINTS
 
 Waiting = Literal["secret", "guess", "reply", "computer"]
@@ -39,6 +39,9 @@ class Round:
     replayed: int = 0
     points: list[int] | None = None  # set when the game is over
     referee: bool = True  # whether the engine holds the secret (False: the maker replies by hand)
+    #: The games given up for wrong information, in order, with the rows that showed it: the
+    #: guesses and replies stay in the record, so the history can show what was replayed and why.
+    replays: list[Game] = field(default_factory=list)
 
     def summary(self, notation: Notation | None = None, code: bool = False) -> str:
         """How the game went, in words: 'broken in 5 guesses', 'not broken (the secret was 1234)';
@@ -236,6 +239,13 @@ class Match:
             raise GameError("no guess is waiting for a reply")
         return self._after(self._game().reply(reply))
 
+    def hint(self) -> Hint:
+        """A hint for the person breaking the code now (from the match's hint strategy): how many
+        codes fit the replies and what the strategy would play; counted in the game's record."""
+        if self.waiting_for != "guess":
+            raise GameError("a hint is for a person breaking a code, when it is their turn to guess")
+        return self._game().hint()
+
     def give_up(self) -> list[Event]:
         """The breaker gives up the current game."""
         game = self._game()
@@ -306,6 +316,7 @@ class Match:
                 "guesses": len(g.moves),
                 "broken": g.outcome == "won",
                 "replayed": r.replayed,
+                "replays": [game.record() for game in r.replays],
                 "points": r.points,
                 "finished": r.points is not None,
                 "game": g.record(),
@@ -345,6 +356,7 @@ class Match:
                 game = Game.from_record(g["game"])
                 r = Round(g["number"], g["maker"], g["breaker"], game, g["replayed"], g["points"])
                 r.referee = g["referee"]
+                r.replays = [Game.from_record(replay) for replay in g.get("replays", ())]
                 match.rounds.append(r)
                 match._draw_again(r)
             if not match.rounds:
@@ -422,8 +434,10 @@ class Match:
 
     def _replay(self) -> list[Event]:
         r = self.current
-        problem = self._game().problem
+        given_up = self._game()
+        problem = given_up.problem
         r.replayed += 1
+        r.replays.append(given_up)
         r.game = self._new_game(r, None)
         return [Event("replayed", r, problem=problem)]
 

@@ -55,6 +55,7 @@ from ..core.feedback import Feedback
 from ..core.notation import Notation
 from ..core.records import package_version, reply_text, rules_to_dict
 from ..core.rules import Rules
+from ..core.text import sentence
 from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from ..solver.state import SolverState, diagnose
 
@@ -845,6 +846,8 @@ class Advice:
         classes = "1 class" if self.parts == 1 else f"{self.parts} classes"
         out.append(f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
                    f"of {self.largest}, {self.expected_size:.2f} codes left on average.")  # fmt: skip
+        if self.hint.note:  # the strategy asked for cannot play this game
+            out.append(f"{sentence(self.hint.note)}.")
         how = "" if self.exact else f" ({HEURISTIC} line)"
         if self.expected is not None:
             text = f"With {guess}, {float(self.expected):.4f} guesses are expected from here"

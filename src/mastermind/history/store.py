@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..core.text import PATH_LIMIT, quote
 from ..errors import StoreError
 
 #: The environment variable that names the database file (overridden by an explicit path).
@@ -232,6 +233,9 @@ class Store:
     ) -> None:
         if path is not None and not str(path):
             raise StoreError("the history database's path is empty")
+        # Only the default place (the user data directory) is made if missing: a path given
+        # (or MASTERMIND_DB) is an output path like any other, in a folder that must exist.
+        made_here = path is None and not os.environ.get(ENV_VAR)
         self.path = Path(path) if path is not None else default_path()
         self._db: sqlite3.Connection | None = None
         try:
@@ -240,7 +244,12 @@ class Store:
             if not write and not self.path.exists():
                 where = ":memory:"  # nothing to read: an empty history, and nothing made on disk
             else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                if made_here:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                elif not self.path.parent.is_dir():
+                    file, folder = (quote(str(p), PATH_LIMIT) for p in (self.path, self.path.parent))
+                    raise StoreError(f"cannot make the history database {file}: folder {folder} "
+                                     "does not exist")  # fmt: skip
                 where = str(self.path)
             # autocommit: every transaction is opened explicitly with BEGIN IMMEDIATE
             self._db = sqlite3.connect(where, timeout=timeout, isolation_level=None)
@@ -454,11 +463,21 @@ class Store:
         self.close()
 
 
+def worth_keeping(record: dict[str, Any]) -> bool:
+    """Whether a record belongs in the history: a match always (a codemaker may have typed its
+    secret), a game once it has a move or is over. A game with no move holds nothing to resume:
+    one never played, or one whose every guess was taken back, is not kept (nor listed as
+    unfinished for ever)."""
+    return record.get("kind") == "match" or bool(record.get("finished")) or bool(record.get("moves"))
+
+
 class Recorder:
     """Saves a game's (or a match's) record whenever it changed, for every front end: a row is made
-    on the first save and rewritten, in one transaction, after every move. If the database fails
-    during a game, ``warning`` says so, ``store`` becomes None and the game goes on unrecorded:
-    nothing typed is lost. ``save`` returns the new warning, once."""
+    on the first save and rewritten, in one transaction, after every move; a game that comes back
+    to no move (every guess taken back) has its row removed (see :func:`worth_keeping`), and is
+    given a new one at its next move. If the database fails during a game, ``warning`` says so,
+    ``store`` becomes None and the game goes on unrecorded: nothing typed is lost. ``save`` returns
+    the new warning, once."""
 
     def __init__(self, store: Store | None, game_id: int | None = None) -> None:
         self.store = store
@@ -473,7 +492,11 @@ class Recorder:
         if text == self._last:
             return None
         try:
-            if self.id is None:
+            if not worth_keeping(record):
+                if self.id is not None:
+                    self.store.delete(self.id)
+                self.id = None
+            elif self.id is None:
                 self.id = self.store.add(record)
             else:
                 self.store.save(self.id, record)

@@ -277,12 +277,16 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
     """Every way to make ``history`` consistent by changing the reply of a single row.
 
     Empty when the history is already consistent, or when no single reply can be blamed (two or
-    more replies are wrong). Ordered by row, then by reply. The all-black reply is offered for the
-    last row only: a row with rows after it was not the secret, or the game would have ended there.
+    more replies are wrong). The all-black reply is offered for the last row only: a row with rows
+    after it was not the secret, or the game would have ended there.
+
+    Ordered likeliest first (see :func:`slip`): the fewest key pegs away from the reply given (one
+    peg misjudged is a likelier slip than a wholly different reply), then the last row (the reply
+    just given) before the others, then the later rows before the earlier, then by reply.
 
     >>> rows = Notation(Rules()).parse_history("1122=1,0 1344=0,1 1344=2,0")
     >>> [(c.row, str(c.reply), c.candidates) for c in suggest_corrections(Rules(), rows)]
-    [(1, '2,0', 23), (2, '0,1', 44)]
+    [(2, '0,1', 44), (1, '2,0', 23)]
     """
     space = CodeSpace.of(rules)
     space.require_enumerable()
@@ -310,7 +314,18 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
         for value, count in zip(values.tolist(), counts.tolist(), strict=True):
             if value != fb.to_int(pegs) and (i == n - 1 or value != won):
                 out.append(Correction(i, Feedback.from_int(value, pegs), count))
-    return out
+    return sorted(out, key=lambda c: (slip(history[c.row][1], c.reply), c.row != n - 1, -c.row, c.reply))
+
+
+def slip(given: Feedback, meant: Feedback) -> int:
+    """How many key pegs differ between two replies: a peg added or taken away, or a black one
+    given for a white one, is one.
+
+    >>> [slip(Feedback(*a), Feedback(*b)) for a, b in [((1, 2), (1, 1)), ((1, 2), (2, 1)), ((0, 2), (4, 0))]]
+    [1, 1, 4]
+    """
+    black, white = meant.black - given.black, meant.white - given.white
+    return (abs(black) + abs(white) + abs(black + white)) // 2
 
 
 def diagnose(rules: Rules, history: Sequence[Row], notation: Notation | None = None) -> str | None:
@@ -322,7 +337,7 @@ def diagnose(rules: Rules, history: Sequence[Row], notation: Notation | None = N
     >>> print(diagnose(Rules(), rows))  # doctest: +NORMALIZE_WHITESPACE
     the replies contradict each other: no secret fits row 2 (1344=0,1), row 3 (1344=2,0) together;
     correcting one reply would make them consistent (in brackets, how many codes would then fit):
-    row 2 to 2,0 (23); or row 3 to 0,1 (44)
+    row 3 to 0,1 (44); or row 2 to 2,0 (23)
     """
     if smallest_contradiction(rules, history) is None:
         return None

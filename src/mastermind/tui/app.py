@@ -19,8 +19,13 @@ from .settings import Settings, default_path
 CSS = """
 Screen { background: $background; }
 #main { height: 1fr; }
-#board { width: auto; min-width: 34; max-width: 62; height: 1fr; padding: 0 1; border-right: tall $panel; }
+#board { width: auto; height: 1fr; padding: 0 1; border-right: tall $panel; }
 .row { height: 1; width: auto; }
+GameScreen.-spaced BoardRow { margin-bottom: 1; }
+GameScreen.-stacked #main { layout: vertical; }
+GameScreen.-stacked #board { width: 100%; height: auto; max-height: 60%; border-right: none;
+                             border-bottom: tall $panel; }
+GameScreen.-stacked #side { height: 1fr; }
 .row.current { background: $primary 25%; }
 .row.current .number { color: $accent; text-style: bold; }
 .row.selected { background: $primary 30%; }
@@ -29,10 +34,10 @@ Screen { background: $background; }
 .number { width: 5; color: $text-muted; content-align: right middle; padding-right: 1; }
 .code { width: auto; height: 1; }
 .peg { width: 3; height: 1; margin-right: 1; }
-.keys { width: auto; min-width: 8; padding: 0 1; }
-.count { width: 7; color: $text-muted; }
+.keys { width: auto; padding: 0 1; background: #7b8791; }
+.count { width: 7; color: $text-muted; padding-left: 1; }
 #secret-row { margin-top: 1; }
-#side { width: 1fr; min-width: 24; padding: 0 1; scrollbar-size-vertical: 1; }
+#side { width: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
 #score { background: $boost; border-left: thick $accent; padding: 0 1; height: auto; margin-bottom: 1; }
 #status { height: auto; min-height: 2; }
 #palette { layout: grid; grid-size: 6; grid-columns: 4; grid-rows: 1; grid-gutter: 1 0; height: auto;
@@ -42,8 +47,8 @@ Screen { background: $background; }
 #help-line { color: $text-muted; height: auto; margin-top: 1; }
 #submit { margin-top: 1; min-width: 14; }
 #info { height: auto; margin-top: 1; }
-#corrections { height: auto; max-height: 8; }
-.correction { width: 100%; margin-top: 0; }
+#corrections { height: auto; max-height: 8; scrollbar-size-vertical: 1; }
+.correction { width: 100%; margin-top: 0; text-align: left; content-align: left middle; }
 #log { height: auto; margin-top: 1; color: $text-muted; border-top: solid $panel; }
 .dialog { background: $surface; border: thick $primary; padding: 1 2; }
 .dialog-title { text-style: bold; color: $accent; margin-bottom: 1; }

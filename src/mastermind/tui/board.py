@@ -72,19 +72,36 @@ def pegs_text(notation: Notation, colors, gap: str = " ") -> Text:
     return text
 
 
+#: The key pegs' colours: a black peg is drawn black and a white one white, as the words say, in
+#: holes on a grey strip (a black peg on the dark board would not be seen).
+KEY_STRIP, KEY_HOLE, KEY_BLACK, KEY_WHITE = "#7b8791", "#3d4850", "#000000", "#f4f4f4"
+
+
+def key_width(pegs: int) -> int:
+    """Columns of one key peg: two, larger than a character, where the row has room for them (a
+    game of up to six pegs); one beyond."""
+    return 2 if pegs <= 6 else 1
+
+
 def keys_text(reply: Feedback | None, pegs: int) -> Text:
-    """Key pegs as shapes, one per peg of the code, and the count: ●●○·  2B 1W."""
-    text = Text()
-    if reply is None:
-        text.append(" ".join(NO_KEY * pegs), style="#4b5963")
-        return text
-    shapes = [BLACK_KEY] * reply.black + [WHITE_KEY] * reply.white
+    """Key pegs, one hole per peg of the code, black pegs first, then white ones, then the empty
+    holes, each a block of its colour with its shape inside (● black, ○ white, · none: the row still
+    reads without colour), a column of the grey strip between two."""
+    width = key_width(pegs)
+    black, white = (reply.black, reply.white) if reply is not None else (0, 0)
+    shapes = [BLACK_KEY] * black + [WHITE_KEY] * white
     shapes += [NO_KEY] * (pegs - len(shapes))
-    for i, s in enumerate(shapes):
+    text = Text(style=f"on {KEY_STRIP}")
+    for i, shape in enumerate(shapes):
         if i:
             text.append(" ")
-        style = "bold #ff5f5f" if s == BLACK_KEY else ("bold #ffffff" if s == WHITE_KEY else "#4b5963")
-        text.append(s, style=style)
+        if shape == BLACK_KEY:
+            style = f"bold #8a8a8a on {KEY_BLACK}"
+        elif shape == WHITE_KEY:
+            style = f"bold #5a5a5a on {KEY_WHITE}"
+        else:
+            style = f"#6b7b86 on {KEY_HOLE}"
+        text.append(shape.center(width), style=style)
     return text
 
 
@@ -126,13 +143,16 @@ class KeyHoles(Static):
         row: int
         hole: int
 
-    def __init__(self, row: int) -> None:
+    def __init__(self, row: int, pegs: int) -> None:
         super().__init__(id=f"keys-{row}", classes="keys")
         self.row = row
+        self.pegs = pegs
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
-        self.post_message(self.Clicked(self.row, max(0, event.x) // 2))
+        offset = event.get_content_offset(self)
+        x = offset.x if offset is not None else event.x
+        self.post_message(self.Clicked(self.row, max(0, x) // (key_width(self.pegs) + 1)))
 
 
 class BoardRow(Horizontal):
@@ -152,7 +172,7 @@ class BoardRow(Horizontal):
         with Horizontal(classes="code"):
             for i in range(self.pegs):
                 yield Peg(self.row, i)
-        yield KeyHoles(self.row)
+        yield KeyHoles(self.row, self.pegs)
         yield Static("", classes="count")
 
     def on_click(self, event: events.Click) -> None:

@@ -36,6 +36,7 @@ from .board import (
     PaletteColor,
     Peg,
     color_name,
+    key_width,
     pegs_text,
 )
 from .keys import BoardKeys
@@ -49,6 +50,26 @@ _EXPECTED: dict[str, Expect] = {"secret": "secret", "guess": "code", "reply": "r
 #: Rows drawn from the start; past them (a generous guess limit) a row is added as it is reached,
 #: so that a limit of a thousand guesses does not build a thousand rows before the first.
 BOARD_ROWS = 12
+
+#: The narrowest side panel beside the board: narrower, words would be cut, and it goes under it.
+SIDE_MIN = 28
+
+
+def board_width(pegs: int) -> int:
+    """The columns the board takes beside the panel: its padding and border, the row number, the
+    code pegs (3 and a gap each), the key pegs on their strip, the count (as app.CSS draws them)."""
+    keys = pegs * key_width(pegs) + (pegs - 1) + 2
+    return 2 + 1 + 5 + 4 * pegs + keys + 7
+
+
+def board_layout(size: tuple[int, int], pegs: int, rows: int) -> tuple[bool, bool]:
+    """(stacked, spaced) for a screen of ``size`` (columns, lines): the panel under the board when
+    it would be narrower than SIDE_MIN beside it; a blank line between rows when every row, and the
+    code's row, still fit the screen (pegs of one colour in consecutive rows then do not merge)."""
+    width, height = size
+    stacked = width - board_width(pegs) < SIDE_MIN
+    spaced = not stacked and height - 2 >= 2 * rows + 2  # the header and the footer: a line each
+    return stacked, spaced
 
 
 class GameScreen(BoardKeys, Screen):
@@ -111,17 +132,19 @@ class GameScreen(BoardKeys, Screen):
                         for i in range(self.rules.pegs):
                             yield Peg(0, i)
             with VerticalScroll(id="side", can_focus=False):
+                # what to do now first; the keys that do it (a reference) after what is to be read
                 yield Static("", id="score")
                 yield Static("", id="status")
                 yield Palette(self.notation)
-                yield Static("", id="help-line")
                 yield unfocusable(Button("Guess", id="submit", compact=True))
                 yield Static("", id="info")
                 yield Corrections(id="corrections")
+                yield Static("", id="help-line")
                 yield Static("", id="log")
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit(self.app.size.width, self.app.size.height)
         self.title = "Mastermind"
         game = f"{self.rules.short_name(limit=False)}, {plural(self.rules.max_guesses, 'guess')}"
         self.sub_title = f"{MODES[self.settings.mode]} · {game}"
@@ -130,7 +153,13 @@ class GameScreen(BoardKeys, Screen):
         self.call_after_refresh(self.next_step)
 
     def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
         self.call_after_refresh(self._scroll_to_current)
+
+    def _fit(self, width: int, height: int) -> None:
+        stacked, spaced = board_layout((width, height), self.rules.pegs, self._rows_wanted())
+        self.set_class(stacked, "-stacked")
+        self.set_class(spaced, "-spaced")
 
     # -- starting ----------------------------------------------------------------------------------
 
@@ -396,6 +425,7 @@ class GameScreen(BoardKeys, Screen):
         problem = self.game.problem
         if problem is not None:  # the last row involved is chosen to be fixed first
             self.choose_row(problem.rows[-1] + 1)
+            self.call_after_refresh(self._show_problem)
         self.info = Text("")
         self._announce_end()
         self.next_step()
@@ -492,7 +522,9 @@ class GameScreen(BoardKeys, Screen):
         guess = self.notation.format_code(hint.guess)
         left = "" if hint.candidates is None else f"{plural(hint.candidates, 'code')} still possible; "
         pegs = pegs_text(self.notation, hint.guess)
-        self.info = Text.assemble(f"Hint: {left}{hint.strategy} would play ", pegs, f" ({guess}).")
+        note = f"\n{sentence(hint.note)}." if hint.note else ""
+        # the pegs on a line of their own: a peg is never cut where the line wraps
+        self.info = Text.assemble(f"Hint: {left}{hint.strategy} would play:\n", pegs, f" ({guess}){note}")
         if self.match is None:
             self.recorder.save(self.game.record()) if self.game.moves else None
 
@@ -553,7 +585,9 @@ class GameScreen(BoardKeys, Screen):
             elif current and expects == "code":
                 row_widget.show(notation, self.entry, None, cursor=self.cursor, marked=True)
             elif current and game.pending is not None:
-                reply = self._keys_reply() if expects == "reply" and self.selected is None else None
+                # no reply shown (not even 0B 0W) before the person has given a key peg
+                entering = expects == "reply" and self.selected is None and bool(self.keys)
+                reply = self._keys_reply() if entering else None
                 row_widget.show(notation, game.pending.colors, reply, marked=self.selected is None)
             else:
                 row_widget.show(notation, [], None)
@@ -601,15 +635,22 @@ class GameScreen(BoardKeys, Screen):
         if problem is not None:
             rows = ", ".join(str(r + 1) for r in problem.rows)
             text = Text(f"Rows {rows} cannot all be true. Correct one reply: choose its row with ↑↓ "
-                        "and enter it, or take a correction (its key, or a click):", "red")  # fmt: skip
+                        "and enter it, or take a correction, likeliest first (its key, or a click; "
+                        "the codes it would leave):", "red")  # fmt: skip
         if self.recorder.warning:
             text = Text.assemble(text, "\n", (self.recorder.warning, "yellow"))
         info.update(text)
+        info.display = bool(text.plain.strip())  # no blank lines where there is nothing to read
         corrections = () if problem is None else problem.corrections
         self.query_one(Corrections).show(corrections, self.notation.terms)
         log = self.query_one("#log", Static)
         log.display = bool(self.log_lines)
         log.update("\n".join(self.log_lines[-6:]))
+
+    def _show_problem(self) -> None:
+        """The panel scrolled to the contradiction and its corrections (a short screen hides them)."""
+        info = self.query_one("#info")
+        self.query_one("#side").scroll_to_widget(info, top=True, animate=False)
 
     def _scroll_to_current(self) -> None:
         if not self._ready:

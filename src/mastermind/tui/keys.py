@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import events
 
+from .panel import correction_keys
+
 if TYPE_CHECKING:
     from ..core.notation import Notation
     from ..core.rules import Rules
@@ -73,9 +75,11 @@ class BoardKeys:
         elif expects == "reply" and ch.lower() in "bw" + self.notation.terms.keys.lower():
             self.add_key("b" if ch.lower() == "b" else "w")  # the game's key letters, and b and w
             return True
-        elif expects == "reply" and ch.isdigit() and self.game.problem is not None:
-            self.apply_correction(int(ch))
-            return True
+        elif expects == "reply" and self.game.problem is not None:
+            keys = correction_keys(self.notation.terms)[: len(self.game.problem.corrections)]
+            if ch.lower() in keys:
+                self.apply_correction(keys.index(ch.lower()) + 1)
+                return True
         return False
 
     def _key_actions(self) -> dict[str, Callable[[], None]]:
@@ -96,9 +100,14 @@ class BoardKeys:
         }
 
     def put(self, color: int) -> None:
-        """Put ``color`` in the hole under the cursor and move on."""
+        """Put ``color`` in the hole under the cursor and move on; past the last hole the cursor
+        leaves the row (``cursor == pegs``): the row is full, and the next symbol starts it over
+        (it never overwrites the last peg unseen)."""
+        if self.cursor >= self.rules.pegs:  # a full row: a new code is being typed
+            self.entry = [None] * self.rules.pegs
+            self.cursor = 0
         self.entry[self.cursor] = color
-        self.cursor = min(self.cursor + 1, self.rules.pegs - 1)
+        self.cursor += 1
         self.message = Text("")
         self.refresh_view()
 
@@ -110,14 +119,14 @@ class BoardKeys:
 
     def action_move(self, step: int) -> None:
         if self.expects in ("code", "secret"):
-            self.cursor = max(0, min(self.rules.pegs - 1, self.cursor + step))
+            self.cursor = max(0, min(self.rules.pegs - 1, min(self.cursor, self.rules.pegs - 1) + step))
             self.refresh_view()
 
     def action_erase(self) -> None:
         """Backspace: the hole before the cursor (or under it, at the end) is emptied."""
         expects = self.expects
         if expects in ("code", "secret"):
-            if self.entry[self.cursor] is None and self.cursor > 0:
+            if self.cursor >= self.rules.pegs or (self.entry[self.cursor] is None and self.cursor > 0):
                 self.cursor -= 1
             self.entry[self.cursor] = None
             self.refresh_view()
@@ -127,6 +136,7 @@ class BoardKeys:
 
     def action_clear(self) -> None:
         if self.expects in ("code", "secret"):
+            self.cursor = min(self.cursor, self.rules.pegs - 1)
             self.entry[self.cursor] = None
         elif self.expects == "reply":
             self.keys = []

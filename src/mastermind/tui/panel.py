@@ -113,8 +113,8 @@ def help_text(notation: Notation, expects: Expect, in_match: bool) -> str:
     t = notation.terms
     if expects in ("code", "secret"):
         sym = notation.describe_symbols()
-        return (f"Type {sym}, or click a {t.symbol} · ←→ move · Backspace · Enter "
-                f"{'guesses' if expects == 'code' else 'sets the code'}")  # fmt: skip
+        return (f"Type {sym}, or click a {t.symbol} (typing into a full row starts it over) · ←→ move · "
+                f"Backspace · Enter {'guesses' if expects == 'code' else 'sets the code'}")  # fmt: skip
     if expects == "reply":
         fix = "" if in_match else " · ↑↓ choose a row to fix"
         black, white = t.keys[0].lower(), t.keys[1].lower()
@@ -123,8 +123,30 @@ def help_text(notation: Notation, expects: Expect, in_match: bool) -> str:
     return ""
 
 
+def correction_keys(terms: Terms) -> str:
+    """The keys that take the corrections, in order: 1-9, 0, then the letters that are not key
+    pegs of the game (b and w always, c in Bulls and Cows), so that every correction has one."""
+    taken = "bw" + terms.keys.lower()
+    return "1234567890" + "".join(ch for ch in "abcdefghijklmnopqrstuvwxyz" if ch not in taken)
+
+
+def correction_labels(corrections: Sequence[Correction], terms: Terms) -> list[str]:
+    """A label per correction, its key first, in aligned columns: '1  row  4 → 1B 1W   12 codes'
+    (the codes that would be left)."""
+    keys = correction_keys(terms)
+    rows = max((len(str(c.row + 1)) for c in corrections), default=1)
+    counts = max((len(f"{c.candidates:,}") for c in corrections), default=1)
+    labels = []
+    for n, fix in enumerate(corrections):
+        key = keys[n] if n < len(keys) else " "
+        left = f"{fix.candidates:>{counts},} {'code' if fix.candidates == 1 else 'codes'}"
+        labels.append(f"{key}  row {fix.row + 1:>{rows}} → {reply_count(fix.reply, terms)}  {left}")
+    return labels
+
+
 class Corrections(VerticalScroll):
-    """The corrections the engine offers for a contradiction: a button each (1-9 press them)."""
+    """The corrections the engine offers for a contradiction, likeliest first: a button each, and a
+    key each (:func:`correction_keys`)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, can_focus=False)
@@ -138,10 +160,7 @@ class Corrections(VerticalScroll):
         # the buttons are kept and relabelled, the ones not needed hidden: a button removed is
         # gone only later, and a new one of the same id mounted meanwhile is refused
         buttons = list(self.query(".correction").results(Button))
-        for n, fix in enumerate(wanted, 1):
-            shortcut = f"{n}: " if n <= 9 else "   "
-            label = (f"{shortcut}row {fix.row + 1} → {reply_count(fix.reply, terms)} "
-                     f"({plural(fix.candidates, 'code')} left)")  # fmt: skip
+        for n, label in enumerate(correction_labels(wanted, terms), 1):
             if n <= len(buttons):
                 buttons[n - 1].label = label
                 buttons[n - 1].display = True

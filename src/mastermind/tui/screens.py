@@ -90,7 +90,7 @@ Every colour is also drawn with its symbol (a digit or a letter): type the symbo
 ## Keys
 | key | what it does |
 |---|---|
-| symbols (1-6, a-f, …) | put a colour in the hole under the cursor |
+| symbols (1-6, a-f, …) | put a colour in the hole under the cursor; typed into a full row, start it over |
 | ← → | move the cursor; a click on a hole moves it there |
 | Backspace, Delete | empty a hole |
 | Enter | play the guess; give the reply; start a new game when one is over |

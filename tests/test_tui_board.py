@@ -1,0 +1,208 @@
+"""The board as a player meets it: a layout that fits the terminal, rows that take no more than a
+code, corrections for every key, replies not shown before they are given."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+
+import pytest
+
+pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
+
+from mastermind import Feedback, Rules  # noqa: E402
+from mastermind.solver.state import Correction  # noqa: E402
+from mastermind.tui.app import MastermindApp  # noqa: E402
+from mastermind.tui.board import KEY_BLACK, KEY_WHITE, key_width, keys_text  # noqa: E402
+from mastermind.tui.game_screen import SIDE_MIN, GameScreen, board_layout, board_width  # noqa: E402
+from mastermind.tui.panel import correction_keys, correction_labels  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def private_settings(tmp_path, monkeypatch):
+    path = tmp_path / "tui.json"
+    monkeypatch.setenv("MASTERMIND_CONFIG", str(path))
+    return path
+
+
+def driven(test):
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        asyncio.run(test(*args, **kwargs))
+
+    return run
+
+
+async def settle(app, pilot) -> None:
+    for _ in range(100):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(worker.is_running for worker in app.workers):
+            return
+
+
+def board(app) -> GameScreen:
+    assert isinstance(app.screen, GameScreen)
+    return app.screen
+
+
+def fits(widget, screen) -> bool:
+    """Whether ``widget`` lies wholly inside the screen, and its text is not cut at its right edge."""
+    region, size = widget.region, screen.size
+    return region.x >= 0 and region.right <= size.width and widget.size.width <= size.width
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (100, 30)])
+@driven
+async def test_the_side_panel_fits_beside_the_board_or_goes_under_it(size):
+    app = MastermindApp(seed=2026, history=False)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press(*"1122", "enter", "question_mark")
+        await settle(app, pilot)
+        screen = board(app)
+        side, main = screen.query_one("#side"), screen.query_one("#main")
+        stacked = screen.has_class("-stacked")
+        assert stacked == (size[0] - board_width(4) < SIDE_MIN)
+        assert side.region.right <= main.region.right  # never past the screen's edge
+        assert side.size.width >= (main.size.width - 2 if stacked else SIDE_MIN - 2)
+        if stacked:  # under the board, as wide as the screen
+            assert side.region.y >= screen.query_one("#board").region.bottom
+        info = screen.query_one("#info")
+        assert "Hint:" in str(info.render())
+        assert info.size.width <= side.size.width  # the hint wraps inside the panel: no word cut
+
+
+def test_the_layout_rules_at_the_sizes_a_player_uses():
+    # classic: the panel under the board at 60 columns, beside it from 80; a gap between rows when
+    # all ten and the code's row fit (80x24 does, 60x20 does not)
+    assert board_layout((60, 20), 4, 10) == (True, False)
+    assert board_layout((80, 24), 4, 10) == (False, True)
+    assert board_layout((100, 30), 4, 10) == (False, True)
+    assert board_layout((80, 20), 4, 10) == (False, False)
+    assert board_layout((80, 24), 8, 10)[0] and not board_layout((120, 30), 8, 10)[0]  # 8 pegs: wider
+
+
+@driven
+async def test_consecutive_rows_have_a_gap_between_them_when_they_fit():
+    app = MastermindApp(seed=2026, history=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(*"1122", "enter", *"1122", "enter", "enter")  # the same code twice
+        await settle(app, pilot)
+        one, two = (board(app).query_one(f"#row-{n}") for n in (1, 2))
+        assert two.region.y - one.region.bottom == 1  # pegs of one colour do not merge into a bar
+        code_row = board(app).query_one("#secret-row")
+        assert code_row.region.bottom <= board(app).query_one("#board").region.bottom
+
+
+def test_key_pegs_are_drawn_in_their_colours_larger_than_a_character():
+    text = keys_text(Feedback(1, 1), 4)
+    assert text.plain == "●  ○  ·  · " and key_width(4) == 2  # two columns each, a column between
+    styles = [str(span.style) for span in text.spans]
+    assert f"on {KEY_BLACK}" in styles[0] and f"on {KEY_WHITE}" in styles[1]
+    assert keys_text(None, 4).plain == "·  ·  ·  · "
+    assert key_width(8) == 1 and keys_text(Feedback(0, 0), 8).plain == "· · · · · · · ·"
+
+
+@driven
+async def test_a_full_row_takes_no_symbol_over_its_last_peg_the_next_code_starts_it_over():
+    app = MastermindApp(seed=11, history=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.press(*"1122", "enter")
+        await pilot.press(*"1122", "enter")  # pointed out: played already; the row stays full
+        await settle(app, pilot)
+        assert "already (row 1)" in str(screen.message) and screen.entry == [0, 0, 1, 1]
+        await pilot.press(*"3456")  # a new code over the full row: it starts over
+        assert screen.entry == [2, 3, 4, 5]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert [str(m.guess) for m in screen.game.moves] == ["1122", "3456"]  # not 1126
+        await pilot.press(*"123", "left", "5", "6")  # the cursor moved back: 1256, then full
+        assert screen.entry == [0, 1, 4, 5] and screen.cursor == 4
+        await pilot.press("backspace")  # Backspace on a full row empties its last hole
+        assert screen.entry == [0, 1, 4, None] and screen.cursor == 3
+
+
+def test_every_correction_has_a_key_and_the_labels_line_up():
+    from mastermind.core.notation import BULLS_AND_COWS, MASTERMIND
+
+    keys = correction_keys(MASTERMIND)
+    assert keys.startswith("1234567890a") and not set("bw") & set(keys) and len(keys) == 34
+    assert "c" not in correction_keys(BULLS_AND_COWS)  # c is a cow there
+    fixes = [Correction(row, Feedback(b, w), n) for row, b, w, n in
+             [(9, 1, 1, 1), (3, 0, 2, 23), *[(r, 1, 0, 1200) for r in range(12)]]]  # fmt: skip
+    labels = correction_labels(fixes, MASTERMIND)
+    assert labels[0] == "1  row 10 → 1B 1W      1 code"
+    assert labels[1] == "2  row  4 → 0B 2W     23 codes"
+    assert labels[10] == "a  row  9 → 1B 0W  1,200 codes"
+    assert len({len(label) for label in labels[1:]}) == 1 and len({label.index("→") for label in labels}) == 1
+
+
+@driven
+async def test_more_than_nine_corrections_are_each_taken_by_a_key(private_settings):
+    private_settings.write_text(json.dumps({"mode": "guess"}))
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        for _ in range(3):  # 1122, 3345, 6666: none; no code fits
+            await pilot.press("enter")
+            await settle(app, pilot)
+        game = board(app).game
+        corrections = game.problem.corrections
+        assert len(corrections) == 17
+        eleventh = corrections[10]
+        labels = [str(b.label) for b in app.screen.query(".correction") if b.display]
+        assert labels[10].startswith("a  row")
+        await pilot.press("a")  # the eleventh correction, by its key
+        await settle(app, pilot)
+        assert game.moves[eleventh.row].reply == eleventh.reply
+
+
+@driven
+async def test_a_new_row_of_the_computers_guess_shows_no_reply_before_one_is_given(private_settings):
+    private_settings.write_text(json.dumps({"mode": "guess"}))
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        assert str(screen.query_one("#row-1 .count").render()) == ""  # not 0B 0W
+        await pilot.press("w")
+        assert str(screen.query_one("#row-1 .count").render()) == "0B 1W"
+        await pilot.press("backspace")
+        assert str(screen.query_one("#row-1 .count").render()) == ""
+        await pilot.press("enter")  # Enter with no key peg: the reply none
+        await settle(app, pilot)
+        assert screen.game.moves[0].reply == Feedback(0, 0)
+        assert str(screen.query_one("#row-1 .count").render()) == "0B 0W"
+
+
+@driven
+async def test_a_click_on_a_key_hole_of_two_columns_cycles_that_hole(private_settings):
+    private_settings.write_text(json.dumps({"mode": "guess"}))
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.click("#keys-1", offset=(2, 0))  # the first hole (after the strip's padding)
+        await pilot.click("#keys-1", offset=(5, 0))  # the second hole
+        await pilot.click("#keys-1", offset=(5, 0))
+        assert screen.keys == ["b", "w"]
+
+
+def test_a_hint_strategy_too_small_for_the_game_gives_way_in_the_app_too():
+    async def run():
+        app = MastermindApp(seed=1, history=False, rules=Rules(pegs=8, colors=10))
+        async with app.run_test(size=(120, 30)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("question_mark")
+            await settle(app, pilot)
+            info = str(board(app).query_one("#info").render())
+            assert "Hint: counter would play:" in info
+            assert "Knuth cannot play this game, so counter hints." in info
+            assert "Guess 1 of 10" in str(board(app).query_one("#status").render())  # the turn line stays
+
+    asyncio.run(run())
