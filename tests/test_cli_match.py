@@ -132,8 +132,18 @@ def test_a_refused_secret_is_never_quoted_nor_echoed():
     for typed in ("12345", "7777", "'7'", "3.32", "'.'", "5 symbols", "3632"):
         assert typed not in before, typed
     assert "Game 1: broken in" in out
-    code, out, _ = run("--players", "human,human", "--games", "2", "--colors", "8", "--no-repeats",
-                       "--seed", "7", input="1123\n")  # fmt: skip (a drawn seed could hold 1123)
+    code, out, _ = run(
+        "--players",
+        "human,human",
+        "--games",
+        "2",
+        "--colors",
+        "8",
+        "--no-repeats",
+        "--seed",
+        "7",
+        input="1123\n",
+    )  # fmt: skip (a drawn seed could hold 1123)
     assert "a secret is 4 pegs, colours 1-8, a-h or RGBYOPCW, no repeats (what you typed is not shown)" in out
     assert "1123" not in out
 
