@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from mastermind._kernels.jit import njit
-from mastermind.cli.common import COMPILING, compile_notice, live_note
+from mastermind.cli.progress import COMPILING, compile_notice, live_note
 
 
 class Terminal(io.StringIO):

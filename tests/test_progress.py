@@ -4,7 +4,7 @@ from io import StringIO
 
 from rich.console import Console
 
-from mastermind.cli.common import progress_display
+from mastermind.cli.progress import progress_display
 
 
 def _shown(width: int, label: str, done: int, total: int | None) -> str:

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from mastermind import Game, Rules, SolverState, review, score
 from mastermind.cli import cli
 from mastermind.core.code import CodeSpace
+from mastermind.engine import positions as positions_module
 from mastermind.engine import review as review_module
 from mastermind.errors import ContradictionError, GameError, RecordError
 
@@ -157,7 +158,7 @@ def test_positions_off_the_tree_are_searched_once_and_kept_on_disk(monkeypatch):
     assert sum(m.searched for m in first.moves) > 0
     again = review("1111=0,0 2222=0,0")
     assert sum(m.searched for m in again.moves) == 0  # from memory
-    monkeypatch.setattr(review_module, "_POSITIONS", {})
+    monkeypatch.setattr(positions_module, "_POSITIONS", {})
     fresh = review("1111=0,0 2222=0,0")
     assert sum(m.searched for m in fresh.moves) == 0  # from the cache file
     assert fresh.moves == again.moves == first.moves
@@ -252,7 +253,7 @@ def test_a_search_that_ran_out_of_time_is_not_tried_again_with_as_little(monkeyp
     rules = Rules(pegs=3, colors=4)
     first = review("111=0,0", rules, budget=2)
     assert not first.moves[0].exact and len(calls) == 1
-    monkeypatch.setattr(review_module, "_POSITIONS", {})  # a new process: the cache file says so
+    monkeypatch.setattr(positions_module, "_POSITIONS", {})  # a new process: the cache file says so
     again = review("111=0,0", rules, budget=2)
     assert not again.moves[0].exact and len(calls) == 1
     review("111=0,0", rules, budget=5)  # more time: searched again

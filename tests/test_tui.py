@@ -16,8 +16,9 @@ from mastermind.core.rules import Rules  # noqa: E402
 from mastermind.history.store import Store  # noqa: E402
 from mastermind.tui.app import MastermindApp  # noqa: E402
 from mastermind.tui.board import BoardRow, Peg  # noqa: E402
-from mastermind.tui.game_screen import BOARD_ROWS, GameScreen  # noqa: E402
+from mastermind.tui.game_screen import GameScreen  # noqa: E402
 from mastermind.tui.settings import Settings  # noqa: E402
+from mastermind.tui.view import BOARD_ROWS  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

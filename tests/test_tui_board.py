@@ -14,8 +14,16 @@ pytest.importorskip("textual", reason="the tui extra (textual) is not installed"
 from mastermind import Feedback, Rules  # noqa: E402
 from mastermind.solver.state import Correction  # noqa: E402
 from mastermind.tui.app import MastermindApp  # noqa: E402
-from mastermind.tui.board import KEY_BLACK, KEY_WHITE, key_width, keys_text  # noqa: E402
-from mastermind.tui.game_screen import SIDE_MIN, GameScreen, board_layout, board_width  # noqa: E402
+from mastermind.tui.board import (  # noqa: E402  # noqa: E402
+    KEY_BLACK,
+    KEY_WHITE,
+    SIDE_MIN,
+    board_layout,
+    board_width,
+    key_width,
+    keys_text,
+)
+from mastermind.tui.game_screen import GameScreen  # noqa: E402
 from mastermind.tui.panel import correction_keys, correction_labels  # noqa: E402
 
 

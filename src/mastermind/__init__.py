@@ -21,8 +21,8 @@ _HOME = {
     "SettingsError": "errors", "TreeError": "errors",
     "Game": "engine.game", "Match": "engine.match", "Hint": "engine.game", "Move": "engine.game",
     "Problem": "engine.game", "SCORING_RULES": "engine.match",
-    "Review": "engine.review", "MoveReview": "engine.review", "Advice": "engine.review",
-    "review": "engine.review", "advise": "engine.review", "VERDICTS": "engine.review",
+    "Review": "engine.review", "MoveReview": "engine.review", "Advice": "engine.advice",
+    "review": "engine.review", "advise": "engine.advice", "VERDICTS": "engine.review",
     "Node": "core.tree", "Stats": "research.evaluation", "evaluate": "research.evaluation",
     "play": "research.evaluation", "strategy_tree": "research.evaluation",
     "Feedback": "core.feedback", "possible_feedbacks": "core.feedback", "score": "core.feedback",
@@ -60,9 +60,10 @@ if TYPE_CHECKING:
     from .core.notation import Notation, parse_feedback
     from .core.rules import PRESETS, Rules, find_rules
     from .core.tree import Node
+    from .engine.advice import Advice, advise
     from .engine.game import Game, Hint, Move, Problem
     from .engine.match import SCORING_RULES, Match
-    from .engine.review import VERDICTS, Advice, MoveReview, Review, advise, review
+    from .engine.review import VERDICTS, MoveReview, Review, review
     from .errors import (
         CheckpointError,
         ContradictionError,

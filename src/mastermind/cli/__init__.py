@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from .common import compile_notice, fail
+from .common import fail
+from .progress import compile_notice
 
 
 class Main(click.Group):

@@ -17,12 +17,11 @@ from .common import (
     game_options,
     make_player,
     parse_history,
-    search_progress,
     seed_option,
     strategy_given,
     strategy_option,
-    thinking,
 )
+from .progress import search_progress, thinking
 
 if TYPE_CHECKING:
     from .. import Rules

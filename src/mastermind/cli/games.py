@@ -34,8 +34,8 @@ from .common import (
     resume_option,
     seed_option,
     strategy_option,
-    thinking,
 )
+from .progress import thinking
 
 if TYPE_CHECKING:
     from .. import Game, Notation, Rules
@@ -241,7 +241,7 @@ def hint_lines(game: Game, notation: Notation) -> list[str]:
     be listed, else the strategy's guess alone."""
     if not game.space.enumerable:
         return [hint_words(game.hint(), notation)]
-    from ..engine.review import advise
+    from ..engine.advice import advise
 
     return advise(game).lines(notation)
 

@@ -39,9 +39,9 @@ from .common import (
     resumable,
     seed_option,
     strategy_option,
-    thinking,
 )
 from .games import hint_words, reply_words
+from .progress import thinking
 
 if TYPE_CHECKING:
     from rich.console import Console

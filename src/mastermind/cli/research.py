@@ -10,17 +10,8 @@ import click
 from ..core.seeds import fresh_seed
 from ..core.tree import TREE_FORMATS
 from . import cli
-from .common import (
-    color_option,
-    console_for,
-    fail,
-    game_notation,
-    game_options,
-    progress_bar,
-    search_progress,
-    seed_option,
-    strategy_option,
-)
+from .common import color_option, console_for, fail, game_notation, game_options, seed_option, strategy_option
+from .progress import progress_bar, search_progress
 from .scale import (
     History,
     Scale,

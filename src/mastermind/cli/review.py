@@ -8,16 +8,8 @@ from typing import TYPE_CHECKING
 import click
 
 from . import cli
-from .common import (
-    color_option,
-    console_for,
-    db_option,
-    fail,
-    game_notation,
-    game_options,
-    open_store,
-    progress_bar,
-)
+from .common import color_option, console_for, db_option, fail, game_notation, game_options, open_store
+from .progress import progress_bar
 
 if TYPE_CHECKING:
     from pathlib import Path

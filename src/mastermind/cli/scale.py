@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..research import EXECUTORS
-from .common import console_for, db_option, fail, live_note, open_store, progress_display, progress_note
+from .common import console_for, db_option, fail, open_store
+from .progress import live_note, progress_display, progress_note
 
 if TYPE_CHECKING:
     from ..research.session import Session

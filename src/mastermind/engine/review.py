@@ -35,13 +35,8 @@ The classic game's first move 1123 is the optimum, 5625 / 1296 = 4.3403 guesses 
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import itertools
-import json
 import math
-import os
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -53,17 +48,16 @@ import numpy as np
 from ..core.code import Code, CodeSpace
 from ..core.feedback import Feedback
 from ..core.notation import Notation
-from ..core.records import package_version, reply_text, rules_to_dict
+from ..core.records import reply_text, rules_to_dict
 from ..core.rules import Rules
-from ..core.text import sentence
 from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from ..solver.state import SolverState, diagnose
+from .positions import Clock, positions_of
 
 if TYPE_CHECKING:
     from ..core.tree import Node
     from ..strategies import Strategy
-    from ..strategies.optimal.search import Solution
-    from .game import Game, Hint
+    from .game import Game
 
 #: The verdicts, best first, each with the loss (in expected guesses) below which it is given;
 #: ``best`` is a loss of exactly 0, and a move past the last bound (or with no finite expected
@@ -112,7 +106,7 @@ def verdict(loss: Fraction | float | None) -> str:
     return "blunder"  # pragma: no cover - the last bound is infinite
 
 
-def _number(value: Fraction | None, digits: int = 6) -> float | None:
+def rounded(value: Fraction | None, digits: int = 6) -> float | None:
     return None if value is None else round(float(value), digits)
 
 
@@ -177,10 +171,10 @@ class MoveReview:
             "after_codes": codes(self.after_codes),
             "consistent": self.consistent,
             "bits": round(self.bits, 6),
-            "expected": _number(self.expected),
+            "expected": rounded(self.expected),
             "best": notation.format_code(self.best),
-            "best_expected": _number(self.best_expected),
-            "loss": _number(self.loss),
+            "best_expected": rounded(self.best_expected),
+            "loss": rounded(self.loss),
             "verdict": self.verdict,
             "known": self.known,
             "exact": self.exact,
@@ -265,8 +259,8 @@ class Review:
         return {
             "guesses": len(self.moves),
             "outcome": self.outcome,
-            "optimal_expected": _number(self.optimal_expected),
-            "total_loss": _number(self.total_loss),
+            "optimal_expected": rounded(self.optimal_expected),
+            "total_loss": rounded(self.total_loss),
             "verdicts": self.verdicts(),
             "known": sum(m.known for m in self.moves),
             "exact_moves": sum(m.exact for m in self.moves),
@@ -316,204 +310,6 @@ class Review:
         }
 
 
-# -- the values of positions ---------------------------------------------------------------------
-
-#: Version of the layout of the cached positions.
-_CACHE_FORMAT = 1
-#: At most this many positions are kept in one game's cache file (the oldest dropped first).
-_CACHE_LIMIT = 200_000
-
-
-class _Positions:
-    """The least total of a position (the codes possible and the guesses left) and a guess that
-    reaches it, for one game size: exact, searched once and kept (the value of a position does
-    not depend on the history that led to it, only on its codes and the guesses left)."""
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.known: dict[str, tuple[int, int] | None] = {}
-        self.new: dict[str, tuple[int, int] | None] = {}
-        #: searches that ran out of time, with the seconds they had: not tried again with as few
-        self.slow: dict[str, float] = {}
-        self.new_slow: dict[str, float] = {}
-        self.loaded = False
-        self.warm = False
-        self.lock = threading.Lock()
-
-    @staticmethod
-    def key(codes: np.ndarray, left: int) -> str:
-        digest = hashlib.blake2b(codes.tobytes(), digest_size=16).hexdigest()
-        return f"{left}:{digest}"
-
-    def path(self):
-        from ..core.records import cache_home
-
-        r = self.rules
-        name = f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-v{package_version()}.json"
-        return cache_home() / "positions" / name
-
-    def load(self) -> None:
-        if self.loaded:
-            return
-        self.loaded = True
-        try:
-            data = json.loads(self.path().read_text())
-            if data.get("format") == _CACHE_FORMAT:
-                self.known.update({k: (None if v is None else (int(v[0]), int(v[1])))
-                                   for k, v in data["positions"].items()})  # fmt: skip
-                self.slow.update({k: float(v) for k, v in data.get("slow", {}).items()})
-        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
-            pass  # no cache, or one that cannot be read: positions are searched again
-
-    def save(self) -> None:
-        """Add the positions searched since the last save to the cache file (atomically)."""
-        if not self.new and not self.new_slow:
-            return
-        path = self.path()
-        positions: dict[str, Any] = {}
-        slow: dict[str, Any] = {}
-        with contextlib.suppress(OSError, ValueError, AttributeError):  # none yet, or unreadable
-            data = json.loads(path.read_text())
-            positions, slow = data.get("positions", {}), data.get("slow", {})
-        positions.update({k: None if v is None else list(v) for k, v in self.new.items()})
-        slow.update(self.new_slow)
-        if len(positions) > _CACHE_LIMIT:
-            positions = dict(list(positions.items())[-_CACHE_LIMIT:])
-        slow = {k: v for k, v in slow.items() if k not in positions}
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"format": _CACHE_FORMAT, "positions": positions, "slow": slow}))
-            os.replace(tmp, path)
-            self.new.clear()
-            self.new_slow.clear()
-        except OSError:
-            pass  # an unwritable cache only costs the next review the searches
-
-    def value(self, codes: np.ndarray, guesses: Sequence[int], left: int,
-              clock: _Clock) -> tuple[int, int] | None:  # fmt: skip
-        """(least total, a guess reaching it) of ``codes`` within ``left`` guesses; None if no
-        play finds them all in time. ``guesses``: the history's (prunes the search by symmetry).
-
-        Raises:
-            TimeoutError: the search ran past the clock's budget.
-        """
-        n = len(codes)
-        if n == 1:
-            return (1, int(codes[0])) if left >= 1 else None
-        if n == 2:
-            return (3, int(codes[0])) if left >= 2 else None
-        if left < 2:
-            return None
-        key = self.key(codes, left)
-        with self.lock:
-            self.load()
-            if key in self.known:
-                return self.known[key]
-
-        self._warm()
-        sol = self._search(key, clock, codes, guesses, left)
-        found = None if sol is None else (sol.cost, int(sol.flat[0]))
-        with self.lock:
-            self.known[key] = self.new[key] = found
-        return found
-
-    def _search(self, key: str, clock: _Clock, codes: np.ndarray, guesses: Sequence[int], left: int,
-                first: int | None = None) -> Solution | None:  # fmt: skip
-        """The optimal search of a position (its first guess forced to ``first``), within the
-        clock's budget; one that ran out of time before with as much is not tried again.
-
-        Raises:
-            TimeoutError: it ran past the budget (or did before, with as much time).
-        """
-        from ..strategies.optimal.search import solve_position
-
-        given = clock.remaining()
-        if given is not None and given <= self.slow.get(key, -1.0):
-            raise TimeoutError("this search ran out of as much time before")
-        clock.searched += 1
-        try:
-            return solve_position(self.rules, codes, guesses, left, first=first, timeout=given)
-        except TimeoutError:
-            if given is not None:
-                with self.lock:
-                    self.slow[key] = self.new_slow[key] = max(given, self.slow.get(key, 0.0))
-            raise
-
-    def _warm(self) -> None:
-        """Load (or compile) the compiled search before any clock runs."""
-        if not self.warm:
-            from ..strategies.optimal.search import solve_position
-
-            solve_position(self.rules, np.arange(3, dtype=np.int64), left=3)
-            self.warm = True
-
-    def after(self, codes: np.ndarray, guesses: Sequence[int], left: int, guess: int,
-              cells: list[tuple[int, np.ndarray]], win: int, clock: _Clock) -> int | None:  # fmt: skip
-        """The least total of ``codes`` within ``left`` guesses when ``guess`` is played first
-        (``cells``: the codes by their reply to it); None if some code cannot then be found in
-        time. The cells are read where known; else one search with the guess forced solves them
-        all at once, on every core, and each cell's value is kept.
-
-        Raises:
-            TimeoutError: the search ran past the clock's budget.
-        """
-        parts = [(f, cell) for f, cell in cells if f != win]
-        useful = all(len(cell) < len(codes) for _, cell in parts)
-        with self.lock:
-            self.load()
-            ready = all(len(cell) <= 2 or self.key(cell, left - 1) in self.known for _, cell in parts)
-        if ready or not useful or left < 2:
-            total = len(codes)
-            for _, cell in parts:  # known, small, or a guess that tells nothing: cell by cell
-                found = self.value(cell, [*guesses, guess], left - 1, clock)
-                if found is None:
-                    return None
-                total += found[0]
-            return total
-        self._warm()
-        sol = self._search(f"{self.key(codes, left)}:{guess}", clock, codes, guesses, left, guess)
-        if sol is None:
-            return None
-        children = sol.tree().children
-        with self.lock:
-            for f, cell in parts:
-                if len(cell) > 2:
-                    child = children[f]
-                    self.known[self.key(cell, left - 1)] = self.new[self.key(cell, left - 1)] = (
-                        child.cost, child.guess)  # fmt: skip
-        return sol.cost
-
-
-#: The positions of each game known to this process, by the cache file that keeps them.
-_POSITIONS: dict[str, _Positions] = {}
-
-
-def _positions(rules: Rules) -> _Positions:
-    positions = _Positions(rules)
-    return _POSITIONS.setdefault(str(positions.path()), positions)
-
-
-class _Clock:
-    """A move's time budget, started by its first search (after the search is loaded)."""
-
-    def __init__(self, budget: float | None) -> None:
-        self.budget = budget
-        self.deadline: float | None = None
-        self.searched = 0
-
-    def remaining(self) -> float | None:
-        if self.budget is None:
-            return None
-        now = time.monotonic()
-        if self.deadline is None:
-            self.deadline = now + self.budget
-        left = self.deadline - now
-        if left <= 0:
-            raise TimeoutError("the budget is spent")
-        return left
-
-
 @dataclass
 class _Value:
     """A move's values: totals over the position's codes (None: not every code can be found)."""
@@ -537,7 +333,7 @@ class _Place:
     first_tree: Node | None
 
 
-class _Valuer:
+class Valuer:
     """Values moves of one game: the optimal tree where the game follows it, the positions'
     values elsewhere, the heuristic's line where the search runs out of time."""
 
@@ -546,7 +342,7 @@ class _Valuer:
         self.space = CodeSpace.of(rules)
         self.budget = None if self.space.size <= ALWAYS_EXACT else budget
         self.heuristic_name = heuristic
-        self.positions = _positions(rules)
+        self.positions = positions_of(rules)
         self.win = rules.pegs * (rules.pegs + 1)
         self._heuristic: Strategy | None = None
         self.tree = self._tree(None)
@@ -573,7 +369,7 @@ class _Valuer:
         return self._heuristic
 
     def move(self, state: SolverState, codes: np.ndarray, guess: int, line: Node | None,
-             first_tree: Node | None, clock: _Clock) -> _Value:  # fmt: skip
+             first_tree: Node | None, clock: Clock) -> _Value:  # fmt: skip
         """The values of ``guess`` at a position (``line``: the optimal tree's node there, if
         the game is on it; ``first_tree``: a cached optimal tree that starts with this guess)."""
         left = self.rules.max_guesses - len(state.history)
@@ -588,7 +384,7 @@ class _Valuer:
             return self._heuristic_value(state, codes, guess)
 
     def _exact(self, state: SolverState, codes: np.ndarray, guess: int, left: int, line: Node | None,
-               first_tree: Node | None, clock: _Clock) -> _Value | None:  # fmt: skip
+               first_tree: Node | None, clock: Clock) -> _Value | None:  # fmt: skip
         guesses = [self.space.index(g.colors) for g, _ in state.history]
         if line is not None:
             best = (line.cost, line.guess)  # type: ignore[attr-defined]
@@ -652,7 +448,7 @@ class _Valuer:
         started = time.perf_counter()
         space, codes = self.space, place.codes
         g = space.index(guess.colors)
-        clock = _Clock(self.budget)
+        clock = Clock(self.budget)
         value = self.move(place.state, codes, g, place.line, place.first_tree, clock)
         f = reply.to_int(self.rules.pegs)
         won = reply.black == self.rules.pegs
@@ -662,7 +458,7 @@ class _Valuer:
         loss = None if expected is None else max(Fraction(0), expected - total_best)
         return MoveReview(
             number=number, guess=guess, reply=reply, before=len(codes), after=len(after),
-            before_codes=_listed(space, codes), after_codes=_listed(space, after),
+            before_codes=listed(space, codes), after_codes=listed(space, after),
             consistent=bool(np.isin(g, codes)), bits=math.log2(len(codes) / len(after)),
             expected=expected, best=space.code(value.best), best_expected=total_best,
             loss=loss, verdict=verdict(loss), known=False, exact=value.exact,
@@ -739,7 +535,7 @@ def review(
     if history and history[-1][1].black == pegs:
         outcome = outcome or "won"
         secret = secret or history[-1][0]
-    valuer = _Valuer(rules, budget, heuristic)
+    valuer = Valuer(rules, budget, heuristic)
     moves: list[MoveReview] = []
     try:
         for number, (guess, reply), place in zip(itertools.count(1), history, valuer.walk(history)):
@@ -763,7 +559,7 @@ def _replies(space: CodeSpace, guess: int, codes: np.ndarray) -> np.ndarray:
     return replies(space, guess, codes)
 
 
-def _listed(space: CodeSpace, codes: np.ndarray) -> tuple[Code, ...] | None:
+def listed(space: CodeSpace, codes: np.ndarray) -> tuple[Code, ...] | None:
     return tuple(space.code(int(i)) for i in codes) if len(codes) <= LIST_LIMIT else None
 
 
@@ -798,115 +594,3 @@ def _mark_known(moves: list[MoveReview], pegs: int, over: bool) -> Iterable[Move
             if (nxt is not None and nxt != code) or (nxt is None and over):
                 m = replace(m, known=True)
         yield m
-
-
-# -- the hint that teaches ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Advice:
-    """A hint that teaches: the codes left, how the suggested guess splits them, its expected
-    guesses from here, and how the player's last guess fared (see :func:`advise`).
-
-    Attributes:
-        hint: the strategy's suggestion (counted in the game's record as a hint asked).
-        count: the codes still possible.
-        codes: those codes, when at most :data:`LIST_LIMIT`.
-        largest, expected_size, parts: how the suggestion splits them (the largest class, the
-            expected number of codes left, the number of classes).
-        expected: the expected guesses from here with the suggestion, this one included.
-        best, best_expected: a best guess from here and its expected guesses.
-        exact: whether those are the exact search's values (else the heuristic's line).
-        last: the review of the player's last guess (None before the first).
-    """
-
-    hint: Hint
-    count: int
-    codes: tuple[Code, ...] | None
-    largest: int
-    expected_size: float
-    parts: int
-    expected: Fraction | None
-    best: Code
-    best_expected: Fraction
-    exact: bool
-    last: MoveReview | None
-
-    def lines(self, notation: Notation) -> list[str]:
-        """The hint in words, the same in every front end."""
-        guess = notation.format_code(self.hint.guess)
-        codes = "1 code is" if self.count == 1 else f"{self.count:,} codes are"
-        listed = f": {' '.join(notation.format_code(c) for c in self.codes)}" if self.codes else ""
-        out = [f"{codes} still possible{listed}."]
-        if self.count == 1:
-            out.append(f"Play {guess}: it is the code.")
-            if self.last is not None:
-                out.append(f"Your last guess, {self.last.comment(notation)}.")
-            return out
-        classes = "1 class" if self.parts == 1 else f"{self.parts} classes"
-        out.append(f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
-                   f"of {self.largest}, {self.expected_size:.2f} codes left on average.")  # fmt: skip
-        if self.hint.note:  # the strategy asked for cannot play this game
-            out.append(f"{sentence(self.hint.note)}.")
-        how = "" if self.exact else f" ({HEURISTIC} line)"
-        if self.expected is not None:
-            text = f"With {guess}, {float(self.expected):.4f} guesses are expected from here"
-            if self.best_expected != self.expected:
-                text += f" (the best, {notation.format_code(self.best)}: {float(self.best_expected):.4f})"
-            out.append(text + how + ".")
-        if self.last is not None:
-            out.append(f"Your last guess, {self.last.comment(notation)}.")
-        return out
-
-    def to_dict(self, notation: Notation) -> dict[str, Any]:
-        return {
-            "strategy": self.hint.strategy,
-            "guess": notation.format_code(self.hint.guess),
-            "candidates": self.count,
-            "codes": None if self.codes is None else [notation.format_code(c) for c in self.codes],
-            "largest": self.largest,
-            "expected_size": round(self.expected_size, 6),
-            "classes": self.parts,
-            "expected": _number(self.expected),
-            "best": notation.format_code(self.best),
-            "best_expected": _number(self.best_expected),
-            "exact": self.exact,
-            "last": None if self.last is None else self.last.to_dict(notation),
-            "lines": self.lines(notation),
-        }
-
-
-def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
-    """The game's hint (counted as one asked, as :meth:`Game.hint`), with what teaches it.
-
-    Raises:
-        GameError: the game is over, or too large to list its codes.
-        MastermindError: the hint strategy has no guess (as :meth:`Game.hint`).
-    """
-    from ..solver.analysis import partition
-
-    space = game.space
-    if not space.enumerable:
-        raise GameError(f"{game.rules.describe()} has too many codes to explain a hint")
-    hint = game.hint()
-    state = SolverState(game.rules, game.history)
-    codes = state.candidate_indices()
-    split = partition(game.rules, hint.guess, codes)
-    valuer = _Valuer(game.rules, budget, HEURISTIC)
-    g = space.index(hint.guess.colors)
-    history = game.history
-    *before, here = valuer.walk(history)
-    last = None
-    try:
-        value = valuer.move(state, codes, g, here.line, None, _Clock(valuer.budget))
-        if history:  # the player's last guess, valued where it was played
-            last = valuer.review_move(before[-1], len(history), *history[-1], game.secret)
-    finally:
-        valuer.positions.save()
-    return Advice(
-        hint=hint, count=len(codes), codes=_listed(space, codes), largest=split.largest,
-        expected_size=split.expected_size, parts=split.parts,
-        expected=None if value.total is None else Fraction(value.total, len(codes)),
-        best=space.code(value.best), best_expected=Fraction(value.best_total, len(codes)),
-        exact=value.exact, last=last,
-    )  # fmt: skip

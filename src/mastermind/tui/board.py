@@ -236,3 +236,24 @@ class Palette(Widget):
     def on_resize(self, event: events.Resize) -> None:
         """As many colours to a line as the width takes (a chip and a space each)."""
         self.styles.grid_size_columns = max(1, (event.size.width + 1) // 4)
+
+
+#: The narrowest side panel beside the board: narrower, words would be cut, and it goes under it.
+SIDE_MIN = 28
+
+
+def board_width(pegs: int) -> int:
+    """The columns the board takes beside the panel: its padding and border, the row number, the
+    code pegs (3 and a gap each), the key pegs on their strip, the count (as app.CSS draws them)."""
+    keys = pegs * key_width(pegs) + (pegs - 1) + 2
+    return 2 + 1 + 5 + 4 * pegs + keys + 7
+
+
+def board_layout(size: tuple[int, int], pegs: int, rows: int) -> tuple[bool, bool]:
+    """(stacked, spaced) for a screen of ``size`` (columns, lines): the panel under the board when
+    it would be narrower than SIDE_MIN beside it; a blank line between rows when every row, and the
+    code's row, still fit the screen (pegs of one colour in consecutive rows then do not merge)."""
+    width, height = size
+    stacked = width - board_width(pegs) < SIDE_MIN
+    spaced = not stacked and height - 2 >= 2 * rows + 2  # the header and the footer: a line each
+    return stacked, spaced

@@ -15,18 +15,14 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from ..core.code import Code
-from ..core.feedback import Feedback
 from ..core.notation import Notation
 from ..core.text import plural as text_plural
 from ..core.text import sentence
 from ..engine.game import Game
 from ..engine.match import Event, Match
-from ..engine.scoring import WRONG_INFORMATION_POINTS
 from ..errors import ContradictionError, MastermindError, NotationError
 from ..history.store import Recorder
 from .board import (
@@ -35,44 +31,27 @@ from .board import (
     Palette,
     PaletteColor,
     Peg,
+    board_layout,
     color_name,
-    key_width,
     pegs_text,
 )
 from .keys import BoardKeys
-from .panel import Corrections, Expect, help_text, plural, score_text, secret_row, status_head, unfocusable
+from .panel import (
+    Corrections,
+    Expect,
+    event_line,
+    plural,
+    unfocusable,
+)
 from .settings import MODES, Settings
+from .view import BoardView
 
 #: What the person types while the game or match waits for them: a secret, a guess (a code), a
 #: reply (to the guess waiting for one, or to fix a row when the replies contradict each other).
 _EXPECTED: dict[str, Expect] = {"secret": "secret", "guess": "code", "reply": "reply", "fix": "reply"}
 
-#: Rows drawn from the start; past them (a generous guess limit) a row is added as it is reached,
-#: so that a limit of a thousand guesses does not build a thousand rows before the first.
-BOARD_ROWS = 12
 
-#: The narrowest side panel beside the board: narrower, words would be cut, and it goes under it.
-SIDE_MIN = 28
-
-
-def board_width(pegs: int) -> int:
-    """The columns the board takes beside the panel: its padding and border, the row number, the
-    code pegs (3 and a gap each), the key pegs on their strip, the count (as app.CSS draws them)."""
-    keys = pegs * key_width(pegs) + (pegs - 1) + 2
-    return 2 + 1 + 5 + 4 * pegs + keys + 7
-
-
-def board_layout(size: tuple[int, int], pegs: int, rows: int) -> tuple[bool, bool]:
-    """(stacked, spaced) for a screen of ``size`` (columns, lines): the panel under the board when
-    it would be narrower than SIDE_MIN beside it; a blank line between rows when every row, and the
-    code's row, still fit the screen (pegs of one colour in consecutive rows then do not merge)."""
-    width, height = size
-    stacked = width - board_width(pegs) < SIDE_MIN
-    spaced = not stacked and height - 2 >= 2 * rows + 2  # the header and the footer: a line each
-    return stacked, spaced
-
-
-class GameScreen(BoardKeys, Screen):
+class GameScreen(BoardKeys, BoardView):
     """The board and what goes with it: the palette, the status, hints and problems, the score."""
 
     # The footer shows these; their keys, and the board's editing keys, are handled in on_key
@@ -264,21 +243,17 @@ class GameScreen(BoardKeys, Screen):
         assert self.match is not None
         m = self.match
         for ev in events_:
-            r = ev.round
             if ev.kind == "undone":
                 self._reset_entry()
                 self.info = Text("")
-                self.message = Text(f"Took back player {r.breaker}'s guess {ev.row}: it had no reply yet.")
+                self.message = Text(
+                    f"Took back player {ev.round.breaker}'s guess {ev.row}: it had no reply yet."
+                )
             elif ev.kind == "replayed" and ev.problem is not None:
-                self.add_log(f"Game {r.number}: the replies contradict each other; it is played again "
-                         f"and player {m.penalty_to(r)} gets {WRONG_INFORMATION_POINTS} points.")  # fmt: skip
                 self.info = Text(ev.problem.message, "red")
-            elif ev.kind == "round-over" and r.game is not None and r.points is not None:
-                how = r.summary(self.notation, code=True)
-                self.add_log(f"Game {r.number}: {how}; points {r.points[0]}-{r.points[1]}.")
-            elif ev.kind == "match-over":
-                winner = m.winner
-                self.add_log("Match over: " + ("a draw." if winner is None else f"player {winner} wins."))
+            line = event_line(m, ev, self.notation)
+            if line:
+                self.add_log(line)
         if m.current.game is not None:
             self.game = m.current.game
         self.recorder.save(m.record())
@@ -506,7 +481,7 @@ class GameScreen(BoardKeys, Screen):
         if not game.space.enumerable:
             self.think(game.hint, self._hinted)
             return
-        from ..engine.review import advise
+        from ..engine.advice import advise
 
         self.think(lambda: advise(game), self._advised)
 
@@ -543,124 +518,6 @@ class GameScreen(BoardKeys, Screen):
             self._announce_end()
         self.info = Text("")  # a hint for the game given up is of no use now
         self.refresh_view()
-
-    # -- drawing -----------------------------------------------------------------------------------
-
-    def _rows_wanted(self) -> int:
-        """The rows on the board: every row up to the guess limit where it is small, else the
-        rows played and the one being played."""
-        return min(self.rules.max_guesses, max(BOARD_ROWS, self.game.turn))
-
-    def _add_rows(self) -> None:
-        """Add the rows the game has reached; they are drawn once mounted."""
-        have = len(self.query(BoardRow))
-        if have >= self._rows_wanted():
-            return
-        rows = [BoardRow(row, self.rules.pegs) for row in range(have + 1, self._rows_wanted() + 1)]
-        mounted = self.query_one("#board").mount(*rows, before="#secret-row")
-
-        async def draw() -> None:
-            await mounted
-            self.refresh_view()
-
-        self.call_later(draw)
-
-    def refresh_view(self) -> None:
-        if not self._ready:
-            return
-        self._add_rows()
-        game, notation, expects = self.game, self.notation, self.expects
-        problem_rows = set(game.problem.rows) if game.problem is not None else set()
-        for row_widget in self.query(BoardRow).results(BoardRow):
-            if not row_widget.is_mounted:
-                continue  # drawn once mounted
-            row = row_widget.row
-            current = row == game.turn and not game.over and (expects == "code" or game.pending is not None)
-            if row <= len(game.moves):
-                move = game.moves[row - 1]
-                reply: Feedback | None = move.reply
-                if self.selected == row:
-                    reply = self._keys_reply()
-                row_widget.show(notation, move.guess.colors, reply, marked=self.selected == row)
-            elif current and expects == "code":
-                row_widget.show(notation, self.entry, None, cursor=self.cursor, marked=True)
-            elif current and game.pending is not None:
-                # no reply shown (not even 0B 0W) before the person has given a key peg
-                entering = expects == "reply" and self.selected is None and bool(self.keys)
-                reply = self._keys_reply() if entering else None
-                row_widget.show(notation, game.pending.colors, reply, marked=self.selected is None)
-            else:
-                row_widget.show(notation, [], None)
-            row_widget.set_class(current, "current")
-            row_widget.set_class(row == self.selected, "selected")
-            row_widget.set_class(row - 1 in problem_rows, "problem")
-        self._draw_secret_row(expects)
-        self._draw_side(expects)
-        self._scroll_to_current()
-        self.refresh_bindings()
-
-    def _keys_reply(self) -> Feedback:
-        return Feedback(self.keys.count("b"), self.keys.count("w"))
-
-    def _draw_secret_row(self, expects: Expect) -> None:
-        label = self.query_one("#secret-label", Static)
-        label.update(Text("code", "bold" if expects == "secret" else "dim"))
-        texts = secret_row(self.game, expects, self.entry, self.cursor, self.peek, self.notation)
-        for peg in self.query_one("#secret-row").query(Peg).results(Peg):
-            peg.update(texts[peg.index])
-
-    def _draw_side(self, expects: Expect) -> None:
-        game, match = self.game, self.match
-        score = self.query_one("#score", Static)
-        score.display = match is not None
-        if match is not None:
-            score.update(score_text(match))
-        status = self.query_one("#status", Static)
-        if self.busy:
-            head = Text("Thinking…", "italic")
-        else:
-            head = status_head(game, match, expects, self.notation, self.selected, self.peek)
-        status.update(Text.assemble(head, "\n", self.message))
-        submit = self.query_one("#submit", Button)
-        submit.display = expects is not None or self.game.over or bool(match and match.over)
-        submit.label = {"code": "Guess", "secret": "Set the code", "reply": "Reply"}.get(
-            expects or "", "New game"
-        )
-        palette = self.query_one("#palette")
-        palette.display = expects in ("code", "secret")
-        self.query_one("#help-line", Static).update(help_text(self.notation, expects, match is not None))
-        info = self.query_one("#info", Static)
-        problem = game.problem if match is None else None
-        text = self.info
-        if problem is not None:
-            rows = ", ".join(str(r + 1) for r in problem.rows)
-            text = Text(f"Rows {rows} cannot all be true. Correct one reply: choose its row with ↑↓ "
-                        "and enter it, or take a correction, likeliest first (its key, or a click; "
-                        "the codes it would leave):", "red")  # fmt: skip
-        if self.recorder.warning:
-            text = Text.assemble(text, "\n", (self.recorder.warning, "yellow"))
-        info.update(text)
-        info.display = bool(text.plain.strip())  # no blank lines where there is nothing to read
-        corrections = () if problem is None else problem.corrections
-        self.query_one(Corrections).show(corrections, self.notation.terms)
-        log = self.query_one("#log", Static)
-        log.display = bool(self.log_lines)
-        log.update("\n".join(self.log_lines[-6:]))
-
-    def _show_problem(self) -> None:
-        """The panel scrolled to the contradiction and its corrections (a short screen hides them)."""
-        info = self.query_one("#info")
-        self.query_one("#side").scroll_to_widget(info, top=True, animate=False)
-
-    def _scroll_to_current(self) -> None:
-        if not self._ready:
-            return
-        row = self.selected or min(self.game.turn, self.rules.max_guesses)
-        try:
-            widget = self.query_one(f"#row-{row}")
-        except NoMatches:
-            return
-        self.query_one("#board").scroll_to_widget(widget, animate=False)
 
 
 __all__ = ["GameScreen", "color_name"]

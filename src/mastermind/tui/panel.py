@@ -16,7 +16,8 @@ from textual.widgets import Button
 from ..core.notation import Notation, Terms
 from ..core.text import plural as text_plural
 from ..engine.game import Game
-from ..engine.match import Match
+from ..engine.match import Event, Match
+from ..engine.scoring import WRONG_INFORMATION_POINTS
 from ..solver.state import Correction
 from .board import peg_text, pegs_text, reply_count
 
@@ -168,3 +169,18 @@ class Corrections(VerticalScroll):
                 self.mount(unfocusable(Button(label, id=f"fix-{n}", classes="correction", compact=True)))
         for button in buttons[len(wanted) :]:
             button.display = False
+
+
+def event_line(match: Match, event: Event, notation: Notation) -> str | None:
+    """The line the match's log gets for ``event``: a game replayed for wrong information, a game
+    over with its points, the match over; None for the others (a move is on the board)."""
+    r = event.round
+    if event.kind == "replayed" and event.problem is not None:
+        return (f"Game {r.number}: the replies contradict each other; it is played again "
+                f"and player {match.penalty_to(r)} gets {WRONG_INFORMATION_POINTS} points.")  # fmt: skip
+    if event.kind == "round-over" and r.game is not None and r.points is not None:
+        return f"Game {r.number}: {r.summary(notation, code=True)}; points {r.points[0]}-{r.points[1]}."
+    if event.kind == "match-over":
+        winner = match.winner
+        return "Match over: " + ("a draw." if winner is None else f"player {winner} wins.")
+    return None

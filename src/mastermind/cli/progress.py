@@ -1,0 +1,174 @@
+"""What a command shows while it works: progress bars, the spinner of a strategy that thinks, and
+the one line said while the JIT compiles kernels (shown inside a live display when there is one)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from .common import console_for
+
+if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports none of them
+    from rich.console import Console
+    from rich.progress import Progress, Task
+
+    from .. import Strategy
+    from ..strategies import progress as work
+    from ..strategies.progress import OnProgress
+
+#: What a terminal is told while the JIT compiles kernels (the first run of a command, or after an
+#: upgrade; later runs load them from numba's cache).
+COMPILING = "compiling the search kernels once (a few seconds)..."
+
+#: The live displays on screen (progress bars, spinners), innermost last: each takes a note to
+#: show (or None to take it away), so that the compile notice does not write across them.
+_live_notes: list[Callable[[str | None], None]] = []
+
+
+class CompileNotice:
+    """One line on a terminal while the JIT compiles: written when compiling starts and erased
+    when it ends; inside a progress bar or spinner it is shown there instead."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.shown = False
+
+    def __call__(self, started: bool) -> None:
+        if _live_notes:
+            _live_notes[-1](COMPILING if started else None)
+        elif started and not self.shown:
+            self.stream.write(COMPILING)
+            self.stream.flush()
+            self.shown = True
+        elif not started:
+            self.clear()
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * len(COMPILING) + "\r")
+            self.stream.flush()
+            self.shown = False
+
+
+@contextmanager
+def compile_notice(stream: Any = None) -> Iterator[CompileNotice | None]:
+    """While the command runs: the compile notice on ``stream`` (stderr), if it is a terminal."""
+    stream = stream if stream is not None else sys.stderr
+    if not stream.isatty():
+        yield None
+        return
+    from .._kernels import on_compile  # imports no numba
+
+    notice = CompileNotice(stream)
+    remove = on_compile(notice)
+    try:
+        yield notice
+    finally:
+        remove()
+        notice.clear()
+
+
+@contextmanager
+def live_note(note: Callable[[str | None], None]) -> Iterator[None]:
+    _live_notes.append(note)
+    try:
+        yield
+    finally:
+        _live_notes.remove(note)
+
+
+def progress_note(bar: Progress, **fields: Any) -> Callable[[str | None], None]:
+    """A note shown as one more line of a rich Progress (a pulsing bar), removed when done."""
+    task: list[Any] = []  # the note's task id, while it is shown
+
+    def note(text: str | None) -> None:
+        if text and not task:
+            task.append(bar.add_task(text, total=None, **fields))
+        elif text is None and task:
+            bar.remove_task(task.pop())
+
+    return note
+
+
+def progress_display(console: Console, field: str | None = None) -> Progress:
+    """A transient rich Progress for stderr: the label (cut first when the terminal is narrow), a
+    bar, the count done of the total with thousands separators, an optional text field of the
+    task, the time taken and the time left."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Column
+    from rich.text import Text
+
+    class Count(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            done = f"{int(task.completed):,}"
+            shown = done if task.total is None else f"{done}/{int(task.total):,}"
+            return Text(shown, style="progress.download")
+
+    label = Column(ratio=1, no_wrap=True, overflow="ellipsis", min_width=12)
+    bar = BarColumn(bar_width=max(10, min(40, console.width - 70)))  # 10 on 80 columns: the label fits
+    columns = [TextColumn("[progress.description]{task.description}", table_column=label), bar,
+               Count(table_column=Column(no_wrap=True))]  # fmt: skip
+    if field is not None:
+        columns.append(TextColumn(f"{{task.fields[{field}]}}", table_column=Column(no_wrap=True)))
+    columns += [TimeElapsedColumn(), TimeRemainingColumn()]
+    return Progress(*columns, console=console, transient=True, expand=True)
+
+
+@contextmanager
+def progress_bar(total: int, label: str) -> Iterator[OnProgress | None]:
+    """A progress bar of secrets on stderr when it is a terminal; yields the callback that moves it."""
+    console = console_for(stderr=True)  # honours --no-color and NO_COLOR like every other output
+    if not console.is_terminal:
+        yield None
+        return
+    with progress_display(console) as bar, live_note(progress_note(bar)):
+        task = bar.add_task(label, total=total)
+        yield lambda status: bar.update(task, completed=status.secrets_done)
+
+
+@contextmanager
+def search_progress(player: Strategy, label: str) -> Iterator[None]:
+    """While a strategy that searches (optimal) works: a bar on stderr, when it is a terminal, of
+    its pieces of work done (the first guess's replies, then the other first guesses left after
+    pruning), with the best total so far."""
+    if not player.searches:
+        yield
+        return
+    console = console_for(stderr=True)
+    if not console.is_terminal:
+        yield
+        return
+    with progress_display(console, "best") as bar, live_note(progress_note(bar, best="")):
+        task = bar.add_task(f"{label}: searching", total=None, best="")
+
+        def update(status: work.Progress) -> None:
+            shown = "" if status.best is None else f"best total {status.best:,}"
+            bar.update(
+                task, completed=status.units_done, total=max(status.units, status.units_done), best=shown
+            )
+
+        player.search_progress = update
+        try:
+            yield
+        finally:
+            player.search_progress = None
+
+
+@contextmanager
+def thinking(console: Console, who: str) -> Iterator[None]:
+    """A spinner while a strategy thinks, on a terminal only (it leaves nothing behind)."""
+    if not console.is_terminal:
+        yield
+        return
+    text = f"{who} is thinking..."
+    with console.status(text) as status, live_note(lambda note: status.update(f"{text} {note or ''}")):
+        yield

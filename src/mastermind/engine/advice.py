@@ -1,0 +1,128 @@
+"""A hint that teaches: the codes left, how the suggested guess splits them, its expected guesses,
+and how the player's last guess fared against the best (the review's values, for one position)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ..core.code import Code
+from ..core.notation import Notation
+from ..core.text import sentence
+from ..errors import GameError
+from ..solver.state import SolverState
+from .positions import Clock
+from .review import DEFAULT_BUDGET, HEURISTIC, MoveReview, Valuer, listed, rounded
+
+if TYPE_CHECKING:
+    from .game import Game, Hint
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A hint that teaches: the codes left, how the suggested guess splits them, its expected
+    guesses from here, and how the player's last guess fared (see :func:`advise`).
+
+    Attributes:
+        hint: the strategy's suggestion (counted in the game's record as a hint asked).
+        count: the codes still possible.
+        codes: those codes, when at most :data:`LIST_LIMIT`.
+        largest, expected_size, parts: how the suggestion splits them (the largest class, the
+            expected number of codes left, the number of classes).
+        expected: the expected guesses from here with the suggestion, this one included.
+        best, best_expected: a best guess from here and its expected guesses.
+        exact: whether those are the exact search's values (else the heuristic's line).
+        last: the review of the player's last guess (None before the first).
+    """
+
+    hint: Hint
+    count: int
+    codes: tuple[Code, ...] | None
+    largest: int
+    expected_size: float
+    parts: int
+    expected: Fraction | None
+    best: Code
+    best_expected: Fraction
+    exact: bool
+    last: MoveReview | None
+
+    def lines(self, notation: Notation) -> list[str]:
+        """The hint in words, the same in every front end."""
+        guess = notation.format_code(self.hint.guess)
+        codes = "1 code is" if self.count == 1 else f"{self.count:,} codes are"
+        listed = f": {' '.join(notation.format_code(c) for c in self.codes)}" if self.codes else ""
+        out = [f"{codes} still possible{listed}."]
+        if self.count == 1:
+            out.append(f"Play {guess}: it is the code.")
+            if self.last is not None:
+                out.append(f"Your last guess, {self.last.comment(notation)}.")
+            return out
+        classes = "1 class" if self.parts == 1 else f"{self.parts} classes"
+        out.append(f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
+                   f"of {self.largest}, {self.expected_size:.2f} codes left on average.")  # fmt: skip
+        if self.hint.note:  # the strategy asked for cannot play this game
+            out.append(f"{sentence(self.hint.note)}.")
+        how = "" if self.exact else f" ({HEURISTIC} line)"
+        if self.expected is not None:
+            text = f"With {guess}, {float(self.expected):.4f} guesses are expected from here"
+            if self.best_expected != self.expected:
+                text += f" (the best, {notation.format_code(self.best)}: {float(self.best_expected):.4f})"
+            out.append(text + how + ".")
+        if self.last is not None:
+            out.append(f"Your last guess, {self.last.comment(notation)}.")
+        return out
+
+    def to_dict(self, notation: Notation) -> dict[str, Any]:
+        return {
+            "strategy": self.hint.strategy,
+            "guess": notation.format_code(self.hint.guess),
+            "candidates": self.count,
+            "codes": None if self.codes is None else [notation.format_code(c) for c in self.codes],
+            "largest": self.largest,
+            "expected_size": round(self.expected_size, 6),
+            "classes": self.parts,
+            "expected": rounded(self.expected),
+            "best": notation.format_code(self.best),
+            "best_expected": rounded(self.best_expected),
+            "exact": self.exact,
+            "last": None if self.last is None else self.last.to_dict(notation),
+            "lines": self.lines(notation),
+        }
+
+
+def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
+    """The game's hint (counted as one asked, as :meth:`Game.hint`), with what teaches it.
+
+    Raises:
+        GameError: the game is over, or too large to list its codes.
+        MastermindError: the hint strategy has no guess (as :meth:`Game.hint`).
+    """
+    from ..solver.analysis import partition
+
+    space = game.space
+    if not space.enumerable:
+        raise GameError(f"{game.rules.describe()} has too many codes to explain a hint")
+    hint = game.hint()
+    state = SolverState(game.rules, game.history)
+    codes = state.candidate_indices()
+    split = partition(game.rules, hint.guess, codes)
+    valuer = Valuer(game.rules, budget, HEURISTIC)
+    g = space.index(hint.guess.colors)
+    history = game.history
+    *before, here = valuer.walk(history)
+    last = None
+    try:
+        value = valuer.move(state, codes, g, here.line, None, Clock(valuer.budget))
+        if history:  # the player's last guess, valued where it was played
+            last = valuer.review_move(before[-1], len(history), *history[-1], game.secret)
+    finally:
+        valuer.positions.save()
+    return Advice(
+        hint=hint, count=len(codes), codes=listed(space, codes), largest=split.largest,
+        expected_size=split.expected_size, parts=split.parts,
+        expected=None if value.total is None else Fraction(value.total, len(codes)),
+        best=space.code(value.best), best_expected=Fraction(value.best_total, len(codes)),
+        exact=value.exact, last=last,
+    )  # fmt: skip
