@@ -214,3 +214,48 @@ def test_a_hint_strategy_too_small_for_the_game_gives_way_in_the_app_too():
             assert "Guess 1 of 10" in str(board(app).query_one("#status").render())  # the turn line stays
 
     asyncio.run(run())
+
+
+@driven
+async def test_the_kernels_compiling_are_said_inside_the_app_and_the_note_goes_when_they_are_done():
+    from mastermind import _kernels
+
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        screen.busy = True  # a strategy at work, as when a hint is asked
+        await asyncio.to_thread(_kernels._compiling, True)  # the JIT starts, in the worker's thread
+        await pilot.pause()
+        assert "Thinking… compiling the search kernels once" in str(screen.query_one("#status").render())
+        await asyncio.to_thread(_kernels._compiling, False)
+        await pilot.pause()
+        assert "compiling" not in str(screen.query_one("#status").render())
+    assert app._compiling not in _kernels._listeners  # the app stops listening when it ends
+
+
+def test_the_tui_command_writes_no_compile_notice_across_the_app(monkeypatch):
+    import io
+
+    from click.testing import CliRunner
+
+    from mastermind import _kernels
+    from mastermind.cli import cli
+    from mastermind.cli.progress import COMPILING, compile_notice
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    def run(self):  # the app's screen is the terminal: the kernels compile while it runs
+        _kernels._compiling(True)
+        _kernels._compiling(False)
+
+    monkeypatch.setattr(MastermindApp, "run", run)
+    stream = Terminal()
+    with compile_notice(stream):  # what the command line does when stderr is a terminal
+        result = CliRunner().invoke(cli, ["tui", "--no-history"])
+        assert result.exit_code == 0, result.output
+        assert stream.getvalue() == ""  # nothing written over the board
+        _kernels._compiling(True)  # outside the app, the notice is written as before
+    assert stream.getvalue().startswith(COMPILING)

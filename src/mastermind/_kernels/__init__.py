@@ -84,6 +84,10 @@ def cells(space: CodeSpace, guess: int, cands: np.ndarray) -> list[tuple[int, np
 
 _listeners: list[Callable[[bool], None]] = []
 
+#: What a front end tells a person while the JIT compiles kernels (the first run, or after an
+#: upgrade; later runs load them from numba's cache): one wording for the terminal and the board.
+COMPILING = "compiling the search kernels once (a few seconds)..."
+
 
 def on_compile(listener: Callable[[bool], None]) -> Callable[[], None]:
     """Call ``listener(True)`` when the JIT starts compiling kernels (a cold cache) and

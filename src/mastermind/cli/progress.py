@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .._kernels import COMPILING  # imports no numba: the words the board says too
 from .common import console_for
 
 if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports none of them
@@ -18,9 +19,6 @@ if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports
     from ..strategies import progress as work
     from ..strategies.progress import OnProgress
 
-#: What a terminal is told while the JIT compiles kernels (the first run of a command, or after an
-#: upgrade; later runs load them from numba's cache).
-COMPILING = "compiling the search kernels once (a few seconds)..."
 
 #: The live displays on screen (progress bars, spinners), innermost last: each takes a note to
 #: show (or None to take it away), so that the compile notice does not write across them.

@@ -69,4 +69,9 @@ def tui(rules: Rules, db: str | None, no_history: bool) -> None:
     from .common import open_store
 
     app.store = None if no_history else open_store(db, "; use --no-history to play without it")
-    app.run()
+    from .progress import live_note
+
+    # the app owns the screen: the command's compile notice (a line on stderr) would be written
+    # across it and stay through its redraws; the app says it in its own status instead
+    with live_note(lambda note: None):
+        app.run()

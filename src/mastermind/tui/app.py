@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,8 @@ class MastermindApp(App[None]):
             Notation(self.settings.rules, notation)  # a style too small for the game: refused now
         self.notation = notation
         self.pace = pace
+        self.compiling = False  # whether the JIT is compiling kernels now (said in the status)
+        self._stop_listening: Callable[[], None] = lambda: None
         self.store_warning: str | None = None
         if store is None and history:
             from ..history.store import Store
@@ -122,10 +125,31 @@ class MastermindApp(App[None]):
         self.store = store
 
     def on_mount(self) -> None:
+        from .._kernels import on_compile  # imports no numba
+
+        self._stop_listening = on_compile(self._compiling)
         self.push_screen(GameScreen(self.settings, self.store, self.pace, self.seed, self.notation))
         for warning in (self.settings_warning, self.store_warning):
             if warning:
                 self.notify(warning, severity="warning", timeout=10)
+
+    def on_unmount(self) -> None:
+        self._stop_listening()
+
+    def _compiling(self, started: bool) -> None:
+        """The JIT starts or ends compiling kernels (a strategy's first search, in a worker thread):
+        the board says so in its status, inside the app, never on the terminal under it."""
+
+        def show() -> None:
+            self.compiling = started
+            for screen in self.screen_stack:
+                if isinstance(screen, GameScreen):
+                    screen.refresh_view()
+
+        try:
+            self.call_from_thread(show)
+        except RuntimeError:  # called on the app's own thread
+            show()
 
     @property
     def board(self) -> GameScreen:

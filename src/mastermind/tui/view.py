@@ -10,6 +10,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
+from .._kernels import COMPILING
 from ..core.feedback import Feedback
 from .board import BoardRow, Peg
 from .panel import Corrections, Expect, help_text, score_text, secret_row, status_head
@@ -123,7 +124,8 @@ class BoardView(Screen):
             score.update(score_text(match))
         status = self.query_one("#status", Static)
         if self.busy:
-            head = Text("Thinking…", "italic")
+            compiling = getattr(self.app, "compiling", False)
+            head = Text(f"Thinking… {COMPILING}" if compiling else "Thinking…", "italic")
         else:
             head = status_head(game, match, expects, self.notation, self.selected, self.peek)
         status.update(Text.assemble(head, "\n", self.message))
