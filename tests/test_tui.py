@@ -380,6 +380,8 @@ async def test_a_match_between_a_person_and_knuth_keeps_the_score(private_settin
         await type_code(app, pilot, "3632")  # player 1 makes the code; knuth breaks it
         assert match.current.number == 2 and match.rounds[0].points == [5, 0]
         assert "Game 1: 3632 broken in 5 guesses" in "\n".join(screen.log_lines)
+        await pilot.press("enter")  # from game 1's board, kept until the person moves on, to game 2
+        await settle(app, pilot)
         secret = screen.notation.format_code(match.current.game.secret)
         await type_code(app, pilot, secret)
         assert match.over and match.score == [5, 1]
@@ -551,6 +553,8 @@ async def test_undo_in_a_match_takes_back_only_an_unanswered_guess_and_never_a_s
         await pilot.press("ctrl+z")
         await settle(app, pilot)
         assert "Game 1 is over and game 2 has no guess yet: nothing to undo." in str(screen.message)
+        await pilot.press("enter")  # on to game 2
+        await settle(app, pilot)
         await type_code(app, pilot, "3632")  # the person makes the code; knuth breaks it
         assert match.over
         await pilot.press("ctrl+z")

@@ -259,3 +259,39 @@ def test_the_tui_command_writes_no_compile_notice_across_the_app(monkeypatch):
         assert stream.getvalue() == ""  # nothing written over the board
         _kernels._compiling(True)  # outside the app, the notice is written as before
     assert stream.getvalue().startswith(COMPILING)
+
+
+@driven
+async def test_a_match_shows_the_computers_guesses_one_by_one_and_the_finished_board_until_enter(
+    private_settings,
+):
+    private_settings.write_text(json.dumps({"mode": "match", "players": ["human", "knuth"], "games": 2}))
+    app = MastermindApp(seed=4, pace=3600, history=False)  # a move an hour: only what the test calls
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        match = screen.match
+        await pilot.press(*"3632", "enter")  # player 1 makes the code; knuth breaks it
+        await settle(app, pilot)
+        assert screen.game is match.current.game and screen.game.moves == []  # no guess shown at once
+        status = str(screen.query_one("#status").render())
+        assert "Player 2 (knuth) is breaking the code… (Enter: the rest of this game at once)" in status
+        screen._match_advance()  # the pace's timer: one guess
+        await settle(app, pilot)
+        assert len(screen.game.moves) == 1 and str(screen.query_one("#row-1 .count").render()) != ""
+        await pilot.press("enter")  # the rest at once
+        await settle(app, pilot)
+        finished = match.rounds[0].game
+        assert match.current.number == 2 and finished.outcome == "won" and len(finished.moves) == 5
+        assert screen.game is finished and screen.held is match.rounds[0]  # its board stays
+        assert [str(peg.render()).strip() for peg in screen.query_one("#secret-row").query(".peg")] == list(
+            "3632"
+        )  # the code, shown now the game is over
+        status = str(screen.query_one("#status").render())
+        assert "Game 1 is over: 3632 broken in 5 guesses. Enter: game 2 (player 2 makes the code" in status
+        await pilot.press(*"1122")  # nothing is typed into a finished board
+        assert screen.entry == [None] * 4 and screen.game is finished
+        await pilot.press("enter")  # the person moves on: knuth's code is chosen, the board is empty
+        await settle(app, pilot)
+        assert screen.held is None and screen.game is match.current.game and screen.game.moves == []
+        assert screen.expects == "code"

@@ -86,7 +86,7 @@ class MastermindApp(App[None]):
         self,
         store: Any = None,
         settings_path: Path | None = None,
-        pace: float = 0.4,
+        pace: float = 0.8,
         history: bool = True,
         seed: int | None = None,
         rules: Rules | None = None,

@@ -22,7 +22,7 @@ from ..core.notation import Notation
 from ..core.text import plural as text_plural
 from ..core.text import sentence
 from ..engine.game import Game
-from ..engine.match import Event, Match
+from ..engine.match import Event, Match, Round
 from ..errors import ContradictionError, MastermindError, NotationError
 from ..history.store import Recorder
 from .board import (
@@ -68,7 +68,7 @@ class GameScreen(BoardKeys, BoardView):
     ]
 
     def __init__(
-        self, settings: Settings, store: Any, pace: float = 0.4, seed: int | None = None, notation: str = ""
+        self, settings: Settings, store: Any, pace: float = 0.8, seed: int | None = None, notation: str = ""
     ) -> None:
         super().__init__()
         self.seed = seed  # the first game's (or match's) seed; later ones are drawn
@@ -93,6 +93,8 @@ class GameScreen(BoardKeys, BoardView):
         self.log_lines: list[str] = []
         self.warned: Code | None = None
         self.peek = False  # whether the code a person is choosing is shown (it is masked)
+        self.held: Round | None = None  # a finished game of a match, shown until the person moves on
+        self.hurry = False  # the computer's moves of this game of a match at once, not one by one
         self.recorder = Recorder(store)
         self._ready = False  # drawn once mounted
         self._new_game()
@@ -148,6 +150,7 @@ class GameScreen(BoardKeys, BoardView):
         self.generation += 1
         self.recorder = Recorder(self.store)
         self.match = None
+        self.held, self.hurry = None, False
         self.log_lines = []
         if s.mode == "match":
             self.match = Match(self.rules, s.players, s.games, s.scoring, seed=seed, strategy=s.strategy)
@@ -178,19 +181,22 @@ class GameScreen(BoardKeys, BoardView):
 
     @property
     def expects(self) -> Expect:
-        if self.busy:
+        if self.busy or self.held is not None:
             return None
         wait = self.match.waiting_for if self.match is not None else self.game.waiting_for
         return _EXPECTED.get(wait or "")
 
     def next_step(self) -> None:
         """Let the computer move if it is its turn: the guess of a strategy breaking the person's
-        code, or a computer's move in a match."""
-        if self.busy:
+        code, or a computer's move in a match (one at a time, ``pace`` seconds apart, unless the
+        person asked for the rest of the game at once)."""
+        if self.busy or self.held is not None:
             return
         if self.match is not None:
             if self.match.waiting_for == "computer":
-                self.set_timer(self.pace, self._match_advance) if self.pace else self._match_advance()
+                choosing = self.match.current.game is None  # a computer's code: nothing to watch
+                pace = 0 if self.hurry or choosing else self.pace
+                self.set_timer(pace, self._match_advance) if pace else self._match_advance()
             return
         if self.game.waiting_for == "computer":
             self.think(self.game.proposal, self._proposed)
@@ -254,9 +260,27 @@ class GameScreen(BoardKeys, BoardView):
             line = event_line(m, ev, self.notation)
             if line:
                 self.add_log(line)
+            r = ev.round
+            if ev.kind == "round-over" and r.game is not None and not m.over and "human" in m.players:
+                self.held = r  # its board stays, secret and all, until the person moves on
+                self.game = r.game
+        self.recorder.save(m.record())
+        if self.held is not None:
+            self.hurry = False
+            return
         if m.current.game is not None:
             self.game = m.current.game
-        self.recorder.save(m.record())
+        self.next_step()
+
+    def next_game(self) -> None:
+        """The person moves on from a finished game of the match to the next one."""
+        assert self.match is not None
+        self.held = None
+        self._reset_entry()
+        self.info = Text("")
+        self.message = Text("")
+        self.game = self.match.current.game or Game(self.rules)  # the next code not chosen yet: empty
+        self.refresh_view()
         self.next_step()
 
     def add_log(self, line: str) -> None:
@@ -327,8 +351,14 @@ class GameScreen(BoardKeys, BoardView):
     def action_submit(self) -> None:
         expects = self.expects
         if expects is None:
-            if self.match.over if self.match is not None else self.game.over:
+            if self.held is not None:
+                self.next_game()
+            elif self.match.over if self.match is not None else self.game.over:
                 self.new_game()
+            elif self.match is not None and self.match.waiting_for == "computer":
+                self.hurry = True  # the computer's moves of this game at once, from now
+                self._match_advance()
+                self.refresh_view()
             return
         try:
             if expects == "code":

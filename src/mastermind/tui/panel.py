@@ -16,7 +16,7 @@ from textual.widgets import Button
 from ..core.notation import Notation, Terms
 from ..core.text import plural as text_plural
 from ..engine.game import Game
-from ..engine.match import Event, Match
+from ..engine.match import Event, Match, Round
 from ..engine.scoring import WRONG_INFORMATION_POINTS
 from ..solver.state import Correction
 from .board import peg_text, pegs_text, reply_count
@@ -104,9 +104,27 @@ def status_head(
             return Text(f"Fix the reply of row {selected}", "bold")
         if game.pending is not None:
             return Text.assemble((f"Reply to guess {game.turn}: ", "bold"),
-                                 pegs_text(notation, game.pending.colors))  # fmt: skip
+                                 pegs_text(notation, game.pending.colors),
+                                 " (Enter with no key peg: none)")  # fmt: skip
         return Text("The replies contradict each other.", "bold red")
     return Text("")
+
+
+def match_pause(match: Match, held: Round | None, hurry: bool, notation: Notation) -> Text | None:
+    """What a match shows while no person has to act: a finished game kept on the board until the
+    person moves on, or a computer at work (one move at a time, Enter for the rest at once)."""
+    if held is not None:
+        r = match.current
+        roles = f"player {r.maker} makes the code, player {r.breaker} breaks it"
+        return Text.assemble((f"Game {held.number} is over: {held.summary(notation, code=True)}.", "bold"),
+                             f" Enter: game {r.number} ({roles}).")  # fmt: skip
+    if match.over or match.waiting_for != "computer":
+        return None
+    r = match.current
+    if r.game is None:
+        return Text(f"Player {r.maker} ({match.players[r.maker - 1]}) chooses a code…", "italic")
+    rest = "" if hurry else " (Enter: the rest of this game at once)"
+    return Text(f"Player {r.breaker} ({match.players[r.breaker - 1]}) is breaking the code…{rest}", "italic")
 
 
 def help_text(notation: Notation, expects: Expect, in_match: bool) -> str:

@@ -93,7 +93,7 @@ Every colour is also drawn with its symbol (a digit or a letter): type the symbo
 | symbols (1-6, a-f, …) | put a colour in the hole under the cursor; typed into a full row, start it over |
 | ← → | move the cursor; a click on a hole moves it there |
 | Backspace, Delete | empty a hole |
-| Enter | play the guess; give the reply; start a new game when one is over |
+| Enter | play the guess; give the reply; a new game when one is over; in a match, the next game |
 | b, w (c) | a black (bull) or a white (cow) key peg, when you reply; a click on a key hole cycles it |
 | ↑ ↓ | choose a played row to fix its reply (the computer breaks your code) |
 | 1-9 | take a suggested correction when your replies contradict each other |

@@ -13,13 +13,13 @@ from textual.widgets import Button, Static
 from .._kernels import COMPILING
 from ..core.feedback import Feedback
 from .board import BoardRow, Peg
-from .panel import Corrections, Expect, help_text, score_text, secret_row, status_head
+from .panel import Corrections, Expect, help_text, match_pause, score_text, secret_row, status_head
 
 if TYPE_CHECKING:
     from ..core.notation import Notation
     from ..core.rules import Rules
     from ..engine.game import Game
-    from ..engine.match import Match
+    from ..engine.match import Match, Round
     from ..history.store import Recorder
 
 #: Rows drawn from the start; past them (a generous guess limit) a row is added as it is reached,
@@ -43,6 +43,8 @@ class BoardView(Screen):
     log_lines: list[str]
     peek: bool
     busy: bool
+    held: Round | None
+    hurry: bool
     recorder: Recorder
     _ready: bool
 
@@ -127,13 +129,20 @@ class BoardView(Screen):
             compiling = getattr(self.app, "compiling", False)
             head = Text(f"Thinking… {COMPILING}" if compiling else "Thinking…", "italic")
         else:
-            head = status_head(game, match, expects, self.notation, self.selected, self.peek)
+            paused = match_pause(match, self.held, self.hurry, self.notation) if match is not None else None
+            head = paused or status_head(game, match, expects, self.notation, self.selected, self.peek)
         status.update(Text.assemble(head, "\n", self.message))
         submit = self.query_one("#submit", Button)
-        submit.display = expects is not None or self.game.over or bool(match and match.over)
-        submit.label = {"code": "Guess", "secret": "Set the code", "reply": "Reply"}.get(
-            expects or "", "New game"
-        )
+        computer = match is not None and not match.over and match.waiting_for == "computer"
+        submit.display = expects is not None or self.game.over or bool(match and match.over) or computer
+        if self.held is not None:
+            label = "Next game"
+        elif computer and not self.busy:
+            label = "All at once"
+        else:
+            labels = {"code": "Guess", "secret": "Set the code", "reply": "Reply"}
+            label = labels.get(expects or "", "New game")
+        submit.label = label
         palette = self.query_one("#palette")
         palette.display = expects in ("code", "secret")
         self.query_one("#help-line", Static).update(help_text(self.notation, expects, match is not None))
