@@ -295,3 +295,38 @@ async def test_a_match_shows_the_computers_guesses_one_by_one_and_the_finished_b
         await settle(app, pilot)
         assert screen.held is None and screen.game is match.current.game and screen.game.moves == []
         assert screen.expects == "code"
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (100, 30)])
+@driven
+async def test_the_settings_fit_start_on_the_first_field_and_say_what_each_choice_is(private_settings, size):
+    from textual.widgets import Checkbox, Select
+
+    from mastermind.engine.scoring import SCORING_RULES
+    from mastermind.strategies import STRATEGIES
+
+    private_settings.write_text(json.dumps({"mode": "match", "repeats": True, "blank": False}))
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("escape", "s")
+        await settle(app, pilot)
+        screen = app.screen
+        assert app.focused is screen.query_one("#mode")  # the keys work on the form at once
+        for button in ("#start", "#cancel"):  # in sight, match fields and all
+            region = screen.query_one(button).region
+            assert region.height and region.bottom <= size[1] and region.right <= size[0], button
+        assert "Ctrl+S" in str(screen.query_one("#start").label)
+        about = str(screen.query_one("#settings-about").render())
+        knuth = next(s.summary for s in STRATEGIES if s.name == "knuth")
+        assert f"knuth: {knuth}" in about.replace("\n", " ")
+        assert "standard scoring: the codemaker scores one point per guess" in about.replace("\n", " ")
+        repeats, blank = (screen.query_one(f"#{name}", Checkbox) for name in ("repeats", "blank"))
+        assert "X" in str(repeats.render()) and "X" not in str(blank.render())  # not ticked: empty
+        screen.query_one("#scoring", Select).value = "codebreaker"
+        await pilot.pause()
+        about = str(screen.query_one("#settings-about").render()).replace("\n", " ")
+        assert SCORING_RULES["codebreaker"] in about
+        await pilot.press("ctrl+s")  # Start, as the button says
+        await settle(app, pilot)
+        assert isinstance(app.screen, GameScreen) and app.settings.scoring == "codebreaker"

@@ -58,8 +58,12 @@ MenuScreen, HelpScreen, SettingsScreen { align: center middle; }
 #menu-list { height: auto; border: none; }
 #help { width: 90%; max-width: 100; height: 90%; }
 #settings { width: 64; max-width: 100%; height: auto; max-height: 100%; }
-.form { grid-size: 2; grid-columns: 10 1fr; grid-rows: 1; grid-gutter: 1 1; height: auto; }
-#settings-error { height: auto; margin: 1 0; }
+#settings-form { height: auto; scrollbar-size-vertical: 1; scrollbar-color: $accent 70%;
+                 scrollbar-background: $panel; }
+.form { grid-size: 2; grid-columns: 10 1fr; grid-rows: 1; grid-gutter: 0 1; height: auto; }
+#settings-about { color: $text-muted; height: auto; margin-top: 1; }
+#settings Select:focus, #settings Input:focus { background: $accent 30%; }
+#settings-error { height: auto; margin: 1 0 0 0; }
 .buttons { height: auto; }
 .checks { height: 1; }
 .checks Checkbox { margin-right: 2; }

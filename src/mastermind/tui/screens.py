@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.css.scalar import Scalar
 from textual.screen import ModalScreen, Screen
 from textual.widgets import (
     Button,
@@ -135,6 +136,20 @@ def _strategies() -> list[tuple[str, str]]:
     return [(s.name, s.name) for s in STRATEGIES]
 
 
+class Tick(Checkbox):
+    """A checkbox whose box is empty when it is not ticked (Textual's shows a dim X there, which
+    reads as ticked)."""
+
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # the name Textual reads
+        return "X" if self.value else " "
+
+
+def strategy_about(name: str) -> str:
+    """A strategy's one-line description, from the registry."""
+    return next((s.summary for s in STRATEGIES if s.name == name), "")
+
+
 def _preset_of(rules: Rules) -> str:
     for name, preset in PRESETS.items():
         if preset == rules:
@@ -154,9 +169,10 @@ class SettingsScreen(ModalScreen[Settings | None]):
     def compose(self) -> ComposeResult:
         s = self.settings
         players = [("human", "human"), *_strategies()]
-        with VerticalScroll(id="settings", classes="dialog"):
+        with Vertical(id="settings", classes="dialog"):
             yield Label("New game", classes="dialog-title")
-            with Grid(classes="form"):
+            # the form scrolls, the buttons below it stay in sight however short the screen
+            with VerticalScroll(id="settings-form"), Grid(classes="form"):
                 yield Label("Mode")
                 yield Select([(v, k) for k, v in MODES.items()], value=s.mode, allow_blank=False, id="mode",
                              compact=True)  # fmt: skip
@@ -169,8 +185,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Input(str(s.colors), type="integer", id="colors", compact=True)
                 yield Label("Codes")
                 with Horizontal(classes="checks"):
-                    yield Checkbox("repeats", s.repeats, id="repeats", compact=True)
-                    yield Checkbox("the blank (an empty hole)", s.blank, id="blank", compact=True)
+                    yield Tick("repeats", s.repeats, id="repeats", compact=True)
+                    yield Tick("the blank (an empty hole)", s.blank, id="blank", compact=True)
                 yield Label("Guesses")
                 yield Input(str(s.max_guesses), type="integer", id="max-guesses", compact=True)
                 yield Label("Strategy")
@@ -184,13 +200,44 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Label("Scoring", classes="match")
                 yield Select([(k, k) for k in SCORING_RULES], value=s.scoring, allow_blank=False,
                              id="scoring", classes="match", compact=True)  # fmt: skip
+            yield Static("", id="settings-about")
             yield Static("", id="settings-error")
             with Horizontal(classes="buttons"):
-                yield Button("Start", id="start", variant="primary", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Start (Ctrl+S)", id="start", variant="primary", compact=True)
+                yield Button("Cancel (Esc)", id="cancel", compact=True)
 
     def on_mount(self) -> None:
         self._show_match_fields()
+        self.query_one("#mode", Select).focus()  # the keys work on the form at once, from the top
+        self._about()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The form as tall as the screen leaves it beside the rest of the dialog (its border and
+        padding, title, descriptions, error and buttons, as laid out now): the rest of the form
+        scrolls, and the buttons stay in sight."""
+        dialog, form = self.query_one("#settings"), self.query_one("#settings-form")
+        others = sum(w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom
+                     for w in dialog.children if w is not form and w.display)  # fmt: skip
+        chrome = dialog.outer_size.height - dialog.size.height
+        room = self.size.height - chrome - others - form.styles.margin.top - form.styles.margin.bottom
+        if form.styles.max_height != Scalar.from_number(max(3, room)):
+            form.styles.max_height = max(3, room)
+
+    @on(Select.Changed, "#strategy")
+    @on(Select.Changed, "#scoring")
+    def _about(self) -> None:
+        """A line on the strategy chosen, and in a match one on the scoring rule."""
+        strategy = str(self.query_one("#strategy", Select).value)
+        text = Text.assemble((strategy, "bold"), f": {strategy_about(strategy)}")
+        if self.query_one("#mode", Select).value == "match":
+            scoring = str(self.query_one("#scoring", Select).value)
+            rule = SCORING_RULES[scoring]
+            text.append_text(Text.assemble("\n", (f"{scoring} scoring", "bold"), f": {rule}"))
+        self.query_one("#settings-about", Static).update(text)
+        self.call_after_refresh(self._fit)  # the lines it takes change what is left to the form
 
     def _show_match_fields(self) -> None:
         match = self.query_one("#mode", Select).value == "match"
@@ -200,6 +247,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
     @on(Select.Changed, "#mode")
     def mode_changed(self) -> None:
         self._show_match_fields()
+        self._about()
+        self.call_after_refresh(self._fit)
 
     @on(Select.Changed, "#preset")
     def preset_changed(self, event: Select.Changed) -> None:
