@@ -330,3 +330,37 @@ async def test_the_settings_fit_start_on_the_first_field_and_say_what_each_choic
         await pilot.press("ctrl+s")  # Start, as the button says
         await settle(app, pilot)
         assert isinstance(app.screen, GameScreen) and app.settings.scoring == "codebreaker"
+
+
+@driven
+async def test_question_mark_is_the_hint_on_the_board_and_f1_the_help_everywhere():
+    from textual.widgets import OptionList
+
+    from mastermind.tui.screens import HelpScreen, MenuScreen
+
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+        options = app.screen.query_one(OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert "F1 Help: the rules and the keys" in labels
+        assert not any(label.startswith("?") for label in labels)
+        await pilot.press("question_mark")  # not the help here either: one key, one meaning
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("f1")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+
+
+def test_the_command_line_draws_black_key_pegs_black_as_it_calls_them():
+    from rich.console import Console
+
+    from mastermind.cli.common import keys_text as terminal_keys
+
+    text = terminal_keys(Console(force_terminal=True), Feedback(1, 1), 4)
+    assert text.plain == "●○··"
+    black, white = (str(span.style) for span in text.spans[:2])
+    assert "black" in black.split(" on ")[0] and "red" not in black
+    assert "white" in white.split(" on ")[0]

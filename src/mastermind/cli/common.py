@@ -300,11 +300,17 @@ def keys_text(console: Console, fb: Feedback, pegs: int, terms: Terms | None = N
     utf = (console.encoding or "").lower().startswith("utf")
     keys = (terms or MASTERMIND).keys
     black, white, empty = ("●", "○", "·") if utf else (keys[0], keys[1], ".")
+    # black pegs drawn black and white ones white, as the words say, on a grey strip (a black
+    # peg on a dark terminal would not be seen; the shapes tell them apart without colour)
     text = Text()
-    text.append(black * fb.black, style="bold red")
-    text.append(white * fb.white, style="bold white")
-    text.append(empty * (pegs - fb.black - fb.white), style="dim")
+    text.append(black * fb.black, style=f"bold black on {KEY_STRIP}")
+    text.append(white * fb.white, style=f"bold bright_white on {KEY_STRIP}")
+    text.append(empty * (pegs - fb.black - fb.white), style=f"grey23 on {KEY_STRIP}")
     return text
+
+
+#: The strip the key pegs sit on, on a terminal.
+KEY_STRIP = "grey62"
 
 
 def board(

@@ -117,7 +117,7 @@ def play(
     """You are the codebreaker: find the computer's secret code.
 
     Type a guess (1122, "1 1 2 2" or AABB); the board is drawn again with the key pegs: one
-    black (red) for each peg of the right colour in the right place, one white for each other
+    black for each peg of the right colour in the right place, one white for each other
     peg of the right colour. Commands: hint (the --strategy's guess: the codes still possible,
     how the guess splits them, the guesses it expects from here against the best, and how your
     last guess fared), undo, board, help, quit (give up: the secret is shown). Hints and guesses

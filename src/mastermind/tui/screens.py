@@ -42,7 +42,7 @@ MENU = [
     ("settings", "s", "New game with other settings…"),
     ("give-up", "g", "Give up this game"),
     ("history", "h", "History and statistics"),
-    ("help", "?", "Help: the rules and the keys"),
+    ("help", "f1", "Help: the rules and the keys"),
     ("quit", "q", "Quit"),
 ]
 
@@ -58,7 +58,9 @@ class MenuScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="menu", classes="dialog"):
             yield Label("Mastermind", classes="dialog-title")
-            options = [Option(f"{key}  {label}", id=name) for name, key, label in MENU]
+            # F1 for help as on the board (where ? is a hint), in a column of its own
+            options = [Option(f"{key.upper() if len(key) > 1 else key:<3}{label}", id=name)
+                       for name, key, label in MENU]  # fmt: skip
             yield OptionList(*options, id="menu-list")
 
     @on(OptionList.OptionSelected)
