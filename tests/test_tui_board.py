@@ -364,3 +364,63 @@ def test_the_command_line_draws_black_key_pegs_black_as_it_calls_them():
     black, white = (str(span.style) for span in text.spans[:2])
     assert "black" in black.split(" on ")[0] and "red" not in black
     assert "white" in white.split(" on ")[0]
+
+
+@driven
+async def test_the_history_screen_resumes_an_unfinished_game_on_the_board_in_its_own_row():
+    from textual.widgets import DataTable
+
+    from mastermind.history.store import Store, local_time
+    from mastermind.tui.screens import HistoryScreen
+
+    app = MastermindApp(seed=7)  # the history: this test's own database (MASTERMIND_DB)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        first = board(app).game
+        secret = first.notation.format_code(first.secret)
+        await pilot.press(*"1122", "enter")
+        await settle(app, pilot)
+        await pilot.press("escape", "n")  # a new game: the first waits, unfinished, in the history
+        await settle(app, pilot)
+        await pilot.press(*"3456", "enter", "ctrl+z")  # one guess, taken back: a game with no move
+        await settle(app, pilot)
+        with Store() as store:
+            (saved,) = store.games()  # the game taken back to no move is not listed for ever
+        assert [m["guess"] for m in saved.record["moves"]] == ["1122"] and not saved.finished
+        await pilot.press("escape", "h")
+        await settle(app, pilot)
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        table = history.query_one("#games", DataTable)
+        assert table.get_row_at(0)[1] == local_time(saved.started)  # in the local zone, not UTC
+        assert "(UTC)" not in str(table.columns)
+        assert "No finished games yet." in str(history.query_one("#stats").render())  # no row of zero
+        await pilot.press("enter")  # on the unfinished game: it goes on on the board
+        await settle(app, pilot)
+        screen = board(app)
+        assert [str(m.guess) for m in screen.game.moves] == ["1122"] and screen.game.secret == first.secret
+        assert "goes on from its last move" in str(screen.query_one("#status").render())
+        await pilot.press(*secret, "enter")
+        await settle(app, pilot)
+        assert screen.game.outcome == "won"
+    with Store() as store:
+        (done,) = store.games()  # the same row, now finished: no second one
+    assert done.id == saved.id and done.finished and len(done.record["moves"]) == 2
+
+
+@driven
+async def test_an_unfinished_match_goes_on_from_the_history_with_its_score(private_settings):
+    private_settings.write_text(json.dumps({"mode": "match", "players": ["human", "knuth"], "games": 2}))
+    app = MastermindApp(seed=4, pace=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(*"3632", "enter")  # game 1: knuth breaks 3632 in 5
+        await settle(app, pilot)
+        assert board(app).match.score == [5, 0]
+        await pilot.press("escape", "n", "escape", "h")  # a new match; the first waits in the history
+        await settle(app, pilot)
+        await pilot.press("down", "enter")  # the older one, unfinished
+        await settle(app, pilot)
+        screen = board(app)
+        assert screen.match is not None and screen.match.score == [5, 0] and screen.match.current.number == 2
+        assert screen.expects == "code"  # knuth's code of game 2, to break

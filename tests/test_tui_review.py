@@ -132,12 +132,14 @@ async def test_the_history_opens_the_review_of_a_finished_game_and_shows_the_hel
 
 
 @driven
-async def test_an_unfinished_game_of_the_history_has_no_review():
+async def test_an_unfinished_game_of_the_history_has_no_review_it_goes_on_on_the_board():
     app = MastermindApp(seed=2026)
     async with app.run_test(size=(110, 30)) as pilot:
         await type_code(app, pilot, "1122")
         await pilot.press("escape", "h")
         await settle(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
         await pilot.press("enter")
         await settle(app, pilot)
-        assert isinstance(app.screen, HistoryScreen)
+        assert isinstance(app.screen, GameScreen)
+        assert [str(m.guess) for m in app.screen.game.moves] == ["1122"]

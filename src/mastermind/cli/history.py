@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..core.records import rules_from_dict
 from ..history.stats import KINDS
-from ..history.store import moves_of
+from ..history.store import local_time, moves_of
 from . import cli
 from .common import board, check_output, color_option, console_for, db_option, fail, open_store
 
@@ -21,8 +20,8 @@ if TYPE_CHECKING:
 
 
 def when(stamp: str) -> str:
-    """A stored UTC time, in local time to the minute."""
-    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    """A stored UTC time, in local time to the minute (as the board's history shows it)."""
+    return local_time(stamp)
 
 
 def entry(stored: StoredGame) -> dict[str, Any]:

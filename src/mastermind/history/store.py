@@ -215,6 +215,16 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def local_time(stamp: str) -> str:
+    """A stored time (UTC), as a person reads it: in the local zone, to the minute.
+
+    >>> local_time("2026-01-02T03:04:05+00:00") == datetime(2026, 1, 2, 3, 4, tzinfo=UTC).astimezone(
+    ...     ).strftime("%Y-%m-%d %H:%M")
+    True
+    """
+    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
 class Store:
     """The history database at ``path`` (default: :func:`default_path`), opened and migrated.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +11,10 @@ from textual.app import App
 from textual.binding import Binding
 
 from ..core.notation import Notation
+from ..core.records import rules_from_dict
 from ..core.rules import Rules
 from ..errors import MastermindError, StoreError
+from ..history.store import StoredGame
 from .game_screen import GameScreen
 from .screens import HelpScreen, HistoryScreen, MenuScreen, SettingsScreen
 from .settings import Settings, default_path
@@ -170,6 +172,21 @@ class MastermindApp(App[None]):
             self.notify(problem, severity="warning")
         self.switch_screen(GameScreen(settings, self.store, self.pace, notation=self.notation))
 
+    def resume(self, stored: StoredGame | None) -> None:
+        """Go on with a saved game (or match) on the board, from its last move, saved in its own row;
+        the remembered settings stay as they are."""
+        if stored is None:
+            return
+        settings = Settings(**{**asdict(self.settings), "mode": stored.kind}).with_rules(
+            rules_from_dict(stored.record["rules"])
+        )
+        record = stored.record
+        settings.strategy = record.get("strategy", settings.strategy)
+        if stored.kind == "match":
+            settings.players, settings.games = list(record["players"]), record["games_planned"]
+            settings.scoring = record["scoring"]
+        self.switch_screen(GameScreen(settings, self.store, self.pace, notation=self.notation, resume=stored))
+
     def action_menu(self) -> None:
         def chosen(choice: str | None) -> None:
             if choice == "new":
@@ -179,7 +196,7 @@ class MastermindApp(App[None]):
             elif choice == "give-up":
                 self.board.give_up()
             elif choice == "history":
-                self.push_screen(HistoryScreen(self.store))
+                self.push_screen(HistoryScreen(self.store), self.resume)
             elif choice == "help":
                 self.action_help()
             elif choice == "quit":

@@ -24,7 +24,7 @@ from ..core.text import sentence
 from ..engine.game import Game
 from ..engine.match import Event, Match, Round
 from ..errors import ContradictionError, MastermindError, NotationError
-from ..history.store import Recorder
+from ..history.store import Recorder, StoredGame
 from .board import (
     BoardRow,
     KeyHoles,
@@ -68,10 +68,18 @@ class GameScreen(BoardKeys, BoardView):
     ]
 
     def __init__(
-        self, settings: Settings, store: Any, pace: float = 0.8, seed: int | None = None, notation: str = ""
+        self,
+        settings: Settings,
+        store: Any,
+        pace: float = 0.8,
+        seed: int | None = None,
+        notation: str = "",
+        resume: StoredGame | None = None,
     ) -> None:
+        """``resume``: a saved game (or match) to go on with, instead of a new one."""
         super().__init__()
         self.seed = seed  # the first game's (or match's) seed; later ones are drawn
+        self.resume = resume
         self.settings = settings
         self.store = store
         self.pace = pace  # seconds between two computer moves of a match
@@ -152,7 +160,16 @@ class GameScreen(BoardKeys, BoardView):
         self.match = None
         self.held, self.hurry = None, False
         self.log_lines = []
-        if s.mode == "match":
+        resume, self.resume = self.resume, None
+        if resume is not None:  # a saved game goes on in its own row of the history
+            self.recorder = Recorder(self.store, resume.id)
+            if resume.kind == "match":
+                self.match = Match.from_record(resume.record)
+                self.game = self.match.current.game or Game(self.rules)
+            else:
+                self.game = Game.from_record(resume.record)
+            self.message = Text(f"Game {resume.id} goes on from its last move.")
+        elif s.mode == "match":
             self.match = Match(self.rules, s.players, s.games, s.scoring, seed=seed, strategy=s.strategy)
             self.game = Game(self.rules)  # nothing played yet: an empty board
         elif s.mode == "guess":
@@ -161,7 +178,8 @@ class GameScreen(BoardKeys, BoardView):
             self.game = Game.breaking(self.rules, seed=seed, strategy=s.strategy)
         self._reset_entry()
         self.info = Text("")
-        self.message = Text("")
+        if resume is None:
+            self.message = Text("")
 
     def new_game(self) -> None:
         self.busy = False

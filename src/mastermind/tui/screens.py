@@ -31,7 +31,7 @@ from ..core.records import rules_from_dict
 from ..core.rules import PRESETS, Rules
 from ..engine.scoring import SCORING_RULES
 from ..errors import MastermindError
-from ..history.store import moves_of
+from ..history.store import StoredGame, local_time, moves_of
 from ..strategies import STRATEGIES
 from .settings import MODES, Settings
 
@@ -302,15 +302,12 @@ class SettingsScreen(ModalScreen[Settings | None]):
 # --- history ----------------------------------------------------------------------------------------
 
 
-def _when(stamp: str) -> str:
-    return stamp.replace("T", " ")[:16]
-
-
-class HistoryScreen(Screen[None]):
+class HistoryScreen(Screen[StoredGame | None]):
     """The games of the history, newest first, and the statistics of the finished ones; Enter (or a
-    click) on a finished game opens its review."""
+    click) on an unfinished game ends the screen with that game (to go on with it on the board), on
+    a finished one opens its review."""
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape,q", "dismiss(None)", "Back")]
 
     def __init__(self, store: Any) -> None:
         super().__init__()
@@ -331,26 +328,28 @@ class HistoryScreen(Screen[None]):
             stats.update("The history is off: games are not saved.")
             return
         games = self.store.games()
-        stats.update(Text.assemble(statistics_text(games), ("Enter on a finished game: its review.", "dim")))
-        table.add_columns("id", "started (UTC)", "kind", "rules", "guesses", "outcome", "help")
+        how = "Enter on a game: an unfinished one goes on on the board, a finished one shows its review."
+        stats.update(Text.assemble(statistics_text(games), (how, "dim")))
+        table.add_columns("id", "started", "kind", "rules", "guesses", "outcome", "help")
         for g in reversed(games):
             record = g.record
             moves = len(moves_of(record))
             game = rules_from_dict(record["rules"]).short_name()
-            table.add_row(str(g.id), _when(g.started), g.kind, game, str(moves),
+            table.add_row(str(g.id), local_time(g.started), g.kind, game, str(moves),
                           g.outcome if g.finished else f"{g.outcome} (unfinished)", help_text(record),
                           key=str(g.id))  # fmt: skip
 
     @on(DataTable.RowSelected, "#games")
-    def open_review(self, event: DataTable.RowSelected) -> None:
-        """The review of the game chosen; a match, or a game not finished, has none (said so)."""
+    def open_game(self, event: DataTable.RowSelected) -> None:
+        """The game chosen: an unfinished one (a game or a match) goes on on the board, from its last
+        move; a finished game opens its review (a match has none: said so)."""
         from .review_screen import ReviewScreen
 
         stored = self.store.get(int(str(event.row_key.value)))
-        if stored.kind == "match":
+        if not stored.finished:
+            self.dismiss(stored)  # the app puts it on the board
+        elif stored.kind == "match":
             self.notify("A match is not reviewed: only a game of one's own.", severity="warning")
-        elif not stored.finished:
-            self.notify(f"Game {stored.id} is not finished: finish it first.", severity="warning")
         else:
             self.app.push_screen(ReviewScreen(stored.record, title=f"Review of game {stored.id}"))
 
@@ -374,6 +373,8 @@ def statistics_text(games: list[Any]) -> Text:
     for kind in KINDS:
         who = "You broke the computer's code" if kind == "play" else "The computer broke yours"
         for s in game_stats(games, kind):
+            if not s.played:  # only unfinished games of this size: nothing to count yet
+                continue
             mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
             text.append(f"{who}, {s.rules.short_name()}: ", style="bold")
             text.append(f"{s.played} played, {s.won} won ({s.win_rate:.0%}; {s.won_unaided} without help), "
