@@ -424,3 +424,21 @@ async def test_an_unfinished_match_goes_on_from_the_history_with_its_score(priva
         screen = board(app)
         assert screen.match is not None and screen.match.score == [5, 0] and screen.match.current.number == 2
         assert screen.expects == "code"  # knuth's code of game 2, to break
+
+
+@driven
+async def test_a_hint_in_the_panel_under_the_board_is_scrolled_into_sight():
+    app = MastermindApp(seed=1, history=False, rules=Rules(pegs=8, colors=10))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        assert screen.has_class("-stacked")
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        side, info = screen.query_one("#side"), screen.query_one("#info")
+        for _ in range(50):  # the panel follows once the hint is laid out, a frame or two later
+            if side.scroll_y:
+                break
+            await pilot.pause(0.02)
+        assert side.scroll_y > 0  # the panel scrolled down to it: every line of the hint in sight
+        assert side.region.y <= info.region.y and info.region.bottom <= side.region.bottom

@@ -448,7 +448,7 @@ class GameScreen(BoardKeys, BoardView):
         problem = self.game.problem
         if problem is not None:  # the last row involved is chosen to be fixed first
             self.choose_row(problem.rows[-1] + 1)
-            self.call_after_refresh(self._show_problem)
+            self.call_after_refresh(self._show_info)
         self.info = Text("")
         self._announce_end()
         self.next_step()
@@ -538,6 +538,7 @@ class GameScreen(BoardKeys, BoardView):
         lines = advice.lines(self.notation)
         pegs = pegs_text(self.notation, advice.hint.guess)
         self.info = Text.assemble(f"Hint: {lines[0]}\n{lines[1]}\n", pegs, "\n", "\n".join(lines[2:]))
+        self.call_after_refresh(self._show_info)
         if self.match is None:
             self.recorder.save(self.game.record()) if self.game.moves else None
 
@@ -548,6 +549,7 @@ class GameScreen(BoardKeys, BoardView):
         note = f"\n{sentence(hint.note)}." if hint.note else ""
         # the pegs on a line of their own: a peg is never cut where the line wraps
         self.info = Text.assemble(f"Hint: {left}{hint.strategy} would play:\n", pegs, f" ({guess}){note}")
+        self.call_after_refresh(self._show_info)
         if self.match is None:
             self.recorder.save(self.game.record()) if self.game.moves else None
 

@@ -164,10 +164,18 @@ class BoardView(Screen):
         log.display = bool(self.log_lines)
         log.update("\n".join(self.log_lines[-6:]))
 
-    def _show_problem(self) -> None:
-        """The panel scrolled to the contradiction and its corrections (a short screen hides them)."""
-        info = self.query_one("#info")
-        self.query_one("#side").scroll_to_widget(info, top=True, animate=False)
+    def _show_info(self, tries: int = 10) -> None:
+        """The panel scrolled to what was just said there, a hint or a contradiction and its
+        corrections (a short screen, or the panel under the board, would leave them out of sight);
+        once the text is laid out (a frame or two after it was set)."""
+        info, side = self.query_one("#info"), self.query_one("#side")
+        if not info.region and tries:
+            self.set_timer(0.02, lambda: self._show_info(tries - 1))
+            return
+        if side.region.contains_region(info.region):
+            return  # in sight already: the status above it stays too
+        # as little as brings it in; its first line at the top where it is taller than the panel
+        side.scroll_to_widget(info, top=info.region.height >= side.region.height, animate=False)
 
     def _scroll_to_current(self) -> None:
         if not self._ready:
