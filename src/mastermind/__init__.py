@@ -18,12 +18,13 @@ _HOME = {
     "NotationError": "errors", "RulesError": "errors", "StrategyError": "errors",
     "GameError": "errors", "RecordError": "errors", "SeedError": "errors", "SampleError": "errors",
     "StoreError": "errors", "ExecutorError": "errors", "CheckpointError": "errors", "PlotError": "errors",
-    "SettingsError": "errors", "TreeError": "errors",
+    "SettingsError": "errors", "TreeError": "errors", "TreeFileError": "errors",
     "Game": "engine.game", "Match": "engine.match", "Hint": "engine.game", "Move": "engine.game",
     "Problem": "engine.game", "SCORING_RULES": "engine.match",
     "Review": "engine.review", "MoveReview": "engine.review", "Advice": "engine.advice",
     "review": "engine.review", "advise": "engine.advice", "VERDICTS": "engine.review",
-    "Node": "core.tree", "Stats": "research.evaluation", "evaluate": "research.evaluation",
+    "Node": "core.tree", "TreeFile": "core.treefile",
+    "Stats": "research.evaluation", "evaluate": "research.evaluation",
     "play": "research.evaluation", "strategy_tree": "research.evaluation",
     "Feedback": "core.feedback", "possible_feedbacks": "core.feedback", "score": "core.feedback",
     "Notation": "core.notation", "parse_feedback": "core.notation",
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
     from .core.notation import Notation, parse_feedback
     from .core.rules import PRESETS, Rules, find_rules
     from .core.tree import Node
+    from .core.treefile import TreeFile
     from .engine.advice import Advice, advise
     from .engine.game import Game, Hint, Move, Problem
     from .engine.match import SCORING_RULES, Match
@@ -81,6 +83,7 @@ if TYPE_CHECKING:
         StoreError,
         StrategyError,
         TreeError,
+        TreeFileError,
     )
     from .research.evaluation import Stats, evaluate, play, strategy_tree
     from .solver.analysis import Partition, partition
@@ -137,6 +140,8 @@ __all__ = [
     "StrategyError",
     "StrategySpec",
     "TreeError",
+    "TreeFile",
+    "TreeFileError",
     "as_code",
     "diagnose",
     "evaluate",

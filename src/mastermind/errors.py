@@ -79,3 +79,7 @@ class SettingsError(MastermindError, ValueError):
 class TreeError(MastermindError, ValueError):
     """A strategy's tree that does not hold: damaged, or not a tree of its secrets within the guess
     limit (a cached or checkpointed tree is checked before it is trusted)."""
+
+
+class TreeFileError(TreeError):
+    """A tree file that cannot be read, is of another game, or whose tree is not what it says."""

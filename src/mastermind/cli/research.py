@@ -272,9 +272,15 @@ def _print_stats(stats: Stats) -> None:
 @click.option(
     "--no-tables", is_flag=True, help="counter: numeric order (Shapiro's strategy), which has a tree."
 )
+@click.option(
+    "--save", metavar="FILE",
+    help="Write the whole tree to FILE as a tree file (gzip-compressed if FILE ends in .gz), which "
+    "'mastermind verify' checks against every secret; prints a summary instead of the tree.",
+)  # fmt: skip
 @color_option
 def tree(
-    rules: Rules, strategy: str, fmt: str, depth: int | None, first: str | None, no_tables: bool
+    rules: Rules, strategy: str, fmt: str, depth: int | None, first: str | None, no_tables: bool,
+    save: str | None,
 ) -> None:
     """The whole decision tree of a strategy: each reply, how many codes it leaves, the next guess.
 
@@ -287,10 +293,17 @@ def tree(
       mastermind tree -s knuth --format json > knuth.json
       mastermind tree -s knuth --format dot --depth 3 | dot -Tsvg > knuth.svg
       mastermind tree -s counter --no-tables --depth 2  # Shapiro's strategy
+      mastermind tree -s optimal --save classic.tree.gz && mastermind verify classic.tree.gz
     """
-    from ..research.evaluation import strategy_tree
+    from ..research.evaluation import run_key, strategy_tree
     from ..strategies import make_strategy
 
+    if save is not None:
+        ctx = click.get_current_context()
+        if depth is not None:
+            fail("--save writes the whole tree: leave out --depth")
+        if ctx.get_parameter_source("fmt") == click.core.ParameterSource.COMMANDLINE:
+            fail("--save writes a tree file: leave out --format (it says how to print a tree)")
     player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
     with (
         search_progress(player, f"{strategy} tree on {rules.describe()}"),
@@ -298,6 +311,22 @@ def tree(
     ):
         root = strategy_tree(player, progress=advance, depth=depth)
     notation = game_notation(rules)
+    if save is not None:
+        from .. import TreeFile
+
+        key = run_key(player)
+        tree_file = TreeFile.of_tree(rules, root, strategy=strategy, first=key["first"], options=key["options"])
+        try:
+            tree_file.write(save)
+        except OSError as err:
+            fail(f"cannot write {save}: {err.strerror or err}")
+        h = tree_file.header
+        click.echo(
+            f"{strategy} on {rules.describe()}: total {h['total']:,} over {h['secrets']:,} secrets "
+            f"(mean {h['total'] / h['secrets']:.4f}), at most {h['max']} guesses; "
+            f"{h['nodes']:,} nodes written to {save}"
+        )
+        return
     if fmt == "json":
         out = {
             "strategy": strategy,
@@ -314,6 +343,66 @@ def tree(
     else:
         click.echo(f"{strategy} on {rules.describe()}: reply: codes left -> next guess")
         click.echo(root.format(notation, depth))
+
+
+@cli.command()
+@click.argument("tree_file", metavar="TREE_FILE")
+@game_options
+@click.option("--json", "as_json", is_flag=True, help="Print the result as a JSON object.")
+@color_option
+def verify(tree_file: str, rules, as_json: bool) -> None:
+    """Check a tree file: play its tree against every secret of its game.
+
+    The replay uses the plain-Python scoring rule (nothing compiled), then checks what the
+    file's header claims (the number of secrets, the total, the most guesses, the distribution)
+    and prints the total, the mean, the most guesses and the distribution. Given game options,
+    the file must be a tree of that game. Exit status 0 when every claim holds, 2 when the file
+    cannot be read, is of another game, or its tree or a claim is wrong.
+
+    \b
+    Examples:
+      mastermind tree -s knuth --save knuth.tree && mastermind verify knuth.tree
+      mastermind verify results/5x6-optimal.tree.gz --pegs 5 --colors 6
+    """
+    from .. import TreeFile, TreeFileError
+    from .common import rules_given
+
+    tree = TreeFile.read(tree_file)
+    if rules_given() and tree.rules != rules:
+        fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(rules)}")
+    with progress_bar(tree.rules.size, f"replaying {tree_file}") as advance:
+        try:
+            result = tree.verify(advance)
+        except TreeFileError as err:
+            fail(f"{tree_file}: {err}")
+    h = tree.header
+    out = {
+        "file": tree_file,
+        "game": h["game"],
+        "strategy": h.get("strategy"),
+        "secrets": result.secrets,
+        "total": result.total,
+        "mean": result.mean,
+        "max": result.max,
+        "distribution": {str(k): n for k, n in result.distribution.items()},
+        "verified": True,
+    }
+    for key in ("exact", "lower_bound"):
+        if key in h:
+            out[key] = h[key]
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    dist = "  ".join(f"{k}:{n}" for k, n in result.distribution.items())
+    who = f"{h['strategy']} tree" if isinstance(h.get("strategy"), str) else "tree"
+    click.echo(f"{who} of {_game_text(tree.rules)}: verified against each of its {result.secrets:,} secrets")
+    click.echo(f"total {result.total:,}  mean {result.mean:.4f}  max {result.max}")
+    click.echo(f"distribution {dist}")
+
+
+def _game_text(rules) -> str:
+    limit = f", at most {rules.max_guesses} guesses" if rules.max_guesses != 10 else ""
+    return rules.describe() + limit
 
 
 @cli.command()

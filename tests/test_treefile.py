@@ -1,0 +1,227 @@
+"""Tree files: `mastermind tree --save` and `mastermind verify`, and the format itself.
+
+Published figures (Koyama and Lai, "An optimal Mastermind strategy", J. Recreational Math. 25,
+1993: the classic optimum 5625 guesses over 1296 secrets; Knuth, "The Computer as Master Mind",
+J. Recreational Math. 9, 1976-77: 5801, at most 5, distribution 1:1 2:6 3:62 4:533 5:694).
+"""
+
+import gzip
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+from mastermind.errors import TreeFileError
+from mastermind.core.feedback import Feedback
+from mastermind.core.rules import Rules
+from mastermind.core.treefile import TreeFile, TreeNode, alphabet, every_code, replay
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def knuth_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("trees") / "knuth.tree"
+    code, out, err = run("tree", "-s", "knuth", "--save", path)
+    assert code == 0, err
+    assert "total 5,801" in out and "at most 5 guesses" in out
+    return path
+
+
+def test_knuths_tree_file_verifies_to_his_published_figures(knuth_file):
+    code, out, _ = run("verify", knuth_file, "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert (result["total"], result["max"], result["secrets"]) == (5801, 5, 1296)
+    assert result["distribution"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+    assert result["strategy"] == "knuth" and result["verified"] is True
+    code, out, _ = run("verify", knuth_file)
+    assert code == 0
+    assert "total 5,801  mean 4.4761  max 5" in out and "1:1  2:6  3:62  4:533  5:694" in out
+
+
+def test_the_classic_optimal_tree_file_verifies_to_koyama_and_lais_5625(tmp_path, monkeypatch):
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "optimal.tree.gz"
+    code, _, err = run("tree", "-s", "optimal", "--save", path)
+    assert code == 0, err
+    assert path.read_bytes()[:2] == b"\x1f\x8b"  # compressed, by its name
+    code, out, _ = run("verify", path, "--json", "--pegs", "4", "--colors", "6")
+    assert code == 0
+    result = json.loads(out)
+    assert (result["total"], result["max"]) == (5625, 6)
+    assert sum(result["distribution"].values()) == 1296
+
+
+def test_the_file_is_the_documented_text(knuth_file):
+    lines = knuth_file.read_text().splitlines()
+    assert lines[0] == "mastermind-tree 1"
+    header = json.loads(lines[1])
+    assert header["game"] == {"pegs": 4, "colors": 6, "repeats": True, "blank": False, "max_guesses": 10}
+    assert lines[2] == "1122"  # Knuth's first guess, then his second after 0,0
+    assert lines[3] == " 0,0 3345"
+    assert lines[-1] == f"end {header['nodes']}" and header["nodes"] == len(lines) - 3
+    assert all(line.startswith(" ") for line in lines[3:-1])
+
+
+def python(code):
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
+def test_the_replay_runs_on_plain_python_alone(knuth_file):
+    # the library's check imports nothing compiled, not even numpy
+    out = python(
+        "import sys\n"
+        "from mastermind import TreeFile\n"
+        f"print(TreeFile.read({str(knuth_file)!r}).verify().total)\n"
+        "print('numpy' in sys.modules, 'numba' in sys.modules)\n"
+    )
+    assert out == ["5801", "False False"]
+    # the command loads no numba (numpy comes with the command line's other modules)
+    out = python(
+        "import sys\n"
+        "from mastermind.cli import main\n"
+        f"sys.argv = ['mastermind', 'verify', {str(knuth_file)!r}, '--json']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as end:\n"
+        "    assert end.code in (0, None), end.code\n"
+        "print('numba' in sys.modules)\n"
+    )
+    assert out[-1] == "False" and json.loads(out[0])["total"] == 5801
+
+
+def damage(path, tmp_path, change):
+    lines = path.read_text().split("\n")
+    change(lines)
+    out = tmp_path / "damaged.tree"
+    out.write_text("\n".join(lines))
+    return out
+
+
+def refused(path, *options):
+    code, out, err = run("verify", path, *options)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("mastermind: error: ")
+    return err
+
+
+def test_a_changed_guess_is_refused(knuth_file, tmp_path):
+    def change(lines):  # the second guess after 0,0 becomes 3344: its cells are not the tree's
+        lines[3] = " 0,0 3344"
+
+    err = refused(damage(knuth_file, tmp_path, change))
+    assert "line" in err
+
+
+def test_a_changed_claim_is_refused(knuth_file, tmp_path):
+    def change(lines):
+        lines[1] = lines[1].replace('"total": 5801', '"total": 5800')
+
+    err = refused(damage(knuth_file, tmp_path, change))
+    assert "the tree gives total 5,801, its header says 5,800" in err
+
+
+def test_a_truncated_file_is_refused_wherever_it_is_cut(knuth_file, tmp_path):
+    text = knuth_file.read_text()
+    for cut in (10, len(text) // 2, text.rindex("\nend") + 1, len(text) - 3):
+        path = tmp_path / "cut.tree"
+        path.write_text(text[:cut])
+        refused(path)
+    packed = gzip.compress(text.encode())
+    path = tmp_path / "cut.tree.gz"
+    path.write_bytes(packed[: len(packed) // 2])
+    assert "gzip" in refused(path)
+
+
+def test_a_lost_line_is_refused(knuth_file, tmp_path):
+    def change(lines):  # a leaf's line removed, and the count fixed to match
+        del lines[4]
+        lines[-2] = f"end {len(lines) - 4}"
+        lines[1] = lines[1].replace('"nodes": 1378', '"nodes": 1377')
+
+    assert "does not say what to play" in refused(damage(knuth_file, tmp_path, change))
+
+
+def test_a_tree_of_another_game_is_refused(knuth_file):
+    err = refused(knuth_file, "--pegs", "3")
+    assert "is a tree of 4 pegs, 6 colours, repeats allowed, not of 3 pegs" in err
+    refused(knuth_file, "--max-guesses", "5")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "hello\n", "mastermind-tree 2\n{}\n1122\nend 1\n", "mastermind-tree 1\nnot json\n1122\nend 1\n",
+     'mastermind-tree 1\n{"game": {"pegs": 4}}\n1122\nend 1\n'],
+)  # fmt: skip
+def test_what_is_not_a_tree_file_is_refused(tmp_path, text):
+    path = tmp_path / "x.tree"
+    path.write_text(text)
+    refused(path)
+
+
+def test_a_missing_or_binary_file_is_refused(tmp_path):
+    assert "cannot read" in refused(tmp_path / "none.tree")
+    path = tmp_path / "bin.tree"
+    path.write_bytes(bytes(range(256)))
+    refused(path)
+
+
+def test_save_refuses_a_partial_tree(tmp_path):
+    code, _, err = run("tree", "-s", "knuth", "--depth", "2", "--save", tmp_path / "x.tree")
+    assert code == 2 and "leave out --depth" in err
+    # Shapiro's counter needs 9 guesses on the classic game: with 8 allowed, some are lost
+    code, _, err = run(
+        "tree", "-s", "counter", "--no-tables", "--max-guesses", "8", "--save", tmp_path / "x.tree"
+    )
+    assert code == 2 and "does not find every secret within the 8 guesses" in err
+    assert not (tmp_path / "x.tree").exists()
+
+
+def test_trees_of_games_with_the_blank_letters_and_no_repeats_round_trip(tmp_path):
+    for args in (["--pegs", "2", "--colors", "3", "--blank"], ["--pegs", "2", "--colors", "12"],
+                 ["--pegs", "3", "--colors", "10", "--no-repeats"]):  # fmt: skip
+        path = tmp_path / "t.tree"
+        code, _, err = run("tree", "-s", "entropy", *args, "--save", path)
+        assert code == 0, err
+        code, out, _ = run("verify", path, "--json", *args)
+        assert code == 0
+        tree = TreeFile.read(path)
+        assert TreeFile.loads(tree.dumps()).dumps() == tree.dumps()
+        assert json.loads(out)["secrets"] == tree.rules.size == len(every_code(tree.rules))
+
+
+def test_the_alphabet_is_fixed_by_the_format():
+    assert alphabet(Rules(pegs=2, colors=9)) == "123456789"
+    assert alphabet(Rules(pegs=2, colors=10)) == "0123456789"
+    assert alphabet(Rules(pegs=2, colors=11)) == "abcdefghijk"
+    assert alphabet(Rules(pegs=2, colors=36))[:12] == "0123456789ab"
+    assert alphabet(Rules(pegs=2, colors=9, blank=True)) == "12345678-"
+
+
+def test_replay_counts_each_secret_at_its_depth():
+    # 2 pegs, 2 colours: guess 12 finds 12; 21 (0,2) is found next; 11 and 22 (1,0) by 11 then 22
+    rules = Rules(pegs=2, colors=2)
+    root = TreeNode((0, 1))
+    root.children[Feedback(0, 2)] = TreeNode((1, 0))
+    pair = root.children[Feedback(1, 0)] = TreeNode((0, 0))
+    pair.children[Feedback(0, 0)] = TreeNode((1, 1))
+    tree = TreeFile(rules, root, {"game": {}})
+    result = replay(tree)
+    assert (result.total, result.distribution) == (1 + 2 + 2 + 3, {1: 1, 2: 2, 3: 1})
+    del pair.children[Feedback(0, 0)]
+    with pytest.raises(TreeFileError, match="does not say what to play"):
+        tree.verify()
+    pair.children[Feedback(0, 0)] = TreeNode((1, 1))
+    pair.children[Feedback(2, 0)] = TreeNode((1, 1))  # a reply no secret there gives
+    with pytest.raises(TreeFileError, match="no secret there gives reply 2,0"):
+        tree.verify()
