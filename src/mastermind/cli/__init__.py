@@ -40,8 +40,8 @@ def cli() -> None:
 
     The game options (--pegs, --colors, --no-repeats, --blank, --preset, --max-guesses,
     --notation) are taken by play, guess, solve, partition, tree, evaluate, compare, match,
-    review, tui and web; --no-color by play, guess, solve, partition, tree, evaluate, compare,
-    match, review, history and stats; --help by every command. Codes are written 1122
+    review, tui, web and verify; --no-color by play, guess, solve, partition, tree, verify,
+    evaluate, compare, match, review, history and stats; --help by every command. Codes are written 1122
     (or AABB); replies BLACK,WHITE (1,0) or key pegs (BW); a history is GUESS=REPLY items:
     1122=1,0 1344=0,1.
 
@@ -52,6 +52,7 @@ def cli() -> None:
       mastermind solve 1122=1,0 1344=0,1       # what is still possible, what to play
       mastermind partition --candidates 1123,3151,1141,6544 --guess 4113
       mastermind tree --strategy knuth --depth 2
+      mastermind tree -s optimal --save t.gz && mastermind verify t.gz   # a result anyone checks
       mastermind compare --strategies knuth,entropy --plot dist.png
       mastermind evaluate --strategy knuth
       mastermind review                        # your last game against the optimum
