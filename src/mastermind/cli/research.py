@@ -315,7 +315,8 @@ def tree(
         from .. import TreeFile
 
         key = run_key(player)
-        tree_file = TreeFile.of_tree(rules, root, strategy=strategy, first=key["first"], options=key["options"])
+        info = {"strategy": strategy, "first": key["first"], "options": key["options"]}
+        tree_file = TreeFile.of_tree(rules, root, **info)
         try:
             tree_file.write(save)
         except OSError as err:

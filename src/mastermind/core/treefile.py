@@ -149,7 +149,6 @@ class TreeFile:
                   "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
         return cls(rules, top, header)
 
-
     def dumps(self) -> str:
         """The file's text."""
         symbols = alphabet(self.rules)
