@@ -177,6 +177,85 @@ def test_lower_bound_table():
     assert [dmin[1], dmin[2], dmin[14], dmin[15], dmin[183], dmin[184], dmin[1296]] == [1, 2, 2, 3, 3, 4, 4]
 
 
+def test_bounds_with_fewer_replies():
+    """Row K of the table is the counting bound when at most K replies other than the win occur:
+    row b is the plain bound, row 1 is 1 + 2 + ... + n (one secret found per guess)."""
+    lb, _ = kernel.bounds(300, 13)
+    rows = kernel.bounds_by_replies(300, 13)
+    assert np.array_equal(rows[13], lb)
+    n = np.arange(301)
+    assert np.array_equal(rows[1], n * (n + 1) // 2)
+    # K = 2, 8 secrets: 1 found with the 1st guess, 2 with the 2nd, 4 with the 3rd, 1 with the 4th
+    assert [rows[2][k] for k in (1, 2, 3, 4, 8)] == [1, 3, 5, 8, 1 + 2 * 2 + 4 * 3 + 4]
+    assert all((rows[k] >= rows[k + 1]).all() for k in range(1, 13))
+
+
+# -- the memo and the cells bounded first: faster, and nothing else changes ---------------------
+
+
+@pytest.fixture
+def fresh_games(monkeypatch):
+    """Search tables built anew (they carry PRE_NODE and PRE_CELL: set _GAMES to {} again after
+    changing them), and the usual ones back afterwards."""
+    monkeypatch.setattr(opt, "_GAMES", {})
+    return monkeypatch
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(pegs=4, colors=5), Rules(pegs=4, colors=6, repeats=False), Rules(pegs=3, colors=6, max_guesses=5)],
+    ids=repr,
+)  # fmt: skip
+def test_the_memo_changes_no_tree(rules, fresh_games):
+    """The same trees with the memo, without it, and with one so small that it is emptied again
+    and again; from the start and from a position."""
+    space = CodeSpace.of(rules)
+    guess = space.index(tuple(min(i, rules.colors - 1) for i in range(rules.pegs)))
+    replies = feedback.replies(opt.game_of(rules).codes, guess, np.arange(rules.size))
+    cell = np.flatnonzero(replies == np.bincount(replies).argmax())  # the largest cell
+
+    def both():
+        return whole(rules, workers=1), opt.solve_position(rules, cell, [guess], workers=1)
+
+    with_memo = both()
+    fresh_games.setattr(opt, "MEMO_PER_CODE", 0)
+    assert len(opt.new_memo(rules.size)) == 0
+    without = both()
+    fresh_games.setattr(opt, "MEMO_PER_CODE", 2048)
+    fresh_games.setattr(opt, "MEMO_LIMIT", 2048)
+    tiny = both()
+    for a, b, c in zip(with_memo, without, tiny, strict=True):
+        assert a is not None and b is not None and c is not None
+        assert a.cost == b.cost == c.cost
+        assert np.array_equal(a.flat, b.flat) and np.array_equal(a.flat, c.flat)
+
+
+@pytest.mark.parametrize("rules", TINY, ids=repr)
+def test_every_cell_bounded_first_is_still_optimal(rules, fresh_games):
+    """With every cell of every tried guess bounded before it is solved (at every node), the
+    totals are the plain search's and the trees those of the usual thresholds."""
+    usual = whole(rules)
+    fresh_games.setattr(opt, "PRE_NODE", 3)
+    fresh_games.setattr(opt, "PRE_CELL", 3)
+    fresh_games.setattr(opt, "MEMO_PER_CODE", 0)
+    fresh_games.setattr(opt, "_GAMES", {})
+    everywhere = whole(rules)
+    assert opt.game_of(rules).t.pre_cell == 3
+    assert everywhere.cost == plain_optimum(rules, range(rules.size), rules.max_guesses) == usual.cost
+    assert np.array_equal(everywhere.flat, usual.flat)
+
+
+def test_every_cell_bounded_first_the_same_trees_with_a_guess_limit(fresh_games):
+    rules = Rules(pegs=4, colors=5, max_guesses=5)
+    usual = whole(rules)
+    fresh_games.setattr(opt, "PRE_NODE", 3)
+    fresh_games.setattr(opt, "PRE_CELL", 3)
+    fresh_games.setattr(opt, "_GAMES", {})
+    again = whole(rules)
+    assert opt.game_of(rules).t.pre_node == 3
+    assert again.cost == usual.cost == 2463 and np.array_equal(again.flat, usual.flat)
+
+
 # -- determinism ------------------------------------------------------------------------------
 
 

@@ -30,6 +30,19 @@ rule that skips work is exact (it never changes the optimal cost):
   tree beats either (any other first guess leaves n - 1 secrets that cost at least n - 1 more,
   with equality only for such a perfect split, or n more if it is not a candidate).
 * A guess that leaves every secret in one cell is never useful (it costs |S| more than S).
+* Fewer replies: if no guess at all gives more than K replies other than the win on S, no guess
+  gives more on a subset of S either, so below S a tree finds at most 1, K, K**2... secrets with
+  its successive guesses: ``lbk[K]`` (the bound with b replaced by K) holds for every cell of S.
+  The pass that bounds the guesses of S finds K for free (it knows every guess's replies).
+* Cells bounded before they are solved: at a node of at least ``pre_node`` secrets, the cells of
+  at least ``pre_cell`` secrets of a guess about to be tried get their own least guess bound (the
+  best any guess can do there, one level down) before any cell is solved: a guess whose cells
+  cannot beat the best total so far is dropped without solving its small cells first.
+* Memo: the cost of a set of secrets with a number of guesses left depends on nothing else (not
+  on the guesses that led there, whose symmetry only skips guesses that cost the same), nor does
+  the tree chosen for it (below). Each thread keeps a table of the sets it has searched: the
+  exact cost and tree of a set solved, or "at least the budget" for a set that failed; a set met
+  again is answered from it (the table is emptied when full).
 
 The result is deterministic: at every node the chosen guess is the first in the fixed order
 (bound, code) that reaches the least cost, whatever the budget the node was given, as long as
@@ -53,8 +66,16 @@ from .workspace import carve
 
 BIG = np.int64(1 << 60)
 
-#: ctl entries (one small int64 array per search call).
-STOP, NODES, OVERFLOW, END = 0, 1, 2, 3
+#: ctl entries (one small int64 array per search call, of CTL entries): KMAX is the most replies
+#: other than the win that any guess gives on the set last bounded.
+STOP, NODES, OVERFLOW, END, KMAX = 0, 1, 2, 3, 4
+CTL = 8
+
+#: The memo's layout: MEMO_HEAD entries (table slots T, next free entry, entries, hits,
+#: clears, 3 spare), then T slots of two entries (hash, entry) and the entries, each
+#: ``n, left, exact, value, tree length, the n secrets, the tree``.
+MEMO_HEAD = 8
+M_SLOTS, M_TOP, M_COUNT, M_HITS, M_CLEARS = 0, 1, 2, 3, 4
 
 
 class SearchTables(NamedTuple):
@@ -72,6 +93,9 @@ class SearchTables(NamedTuple):
         pegs, colors: the game.
         repeats: whether colours may repeat.
         replies: b, the number of replies other than the win.
+        lbk: (b + 1, size + 1) int64: row K is ``lb`` when no guess leaves more than K cells.
+        pre_node, pre_cell: the cells of at least ``pre_cell`` secrets at a node of at least
+            ``pre_node`` get their own least bound before the guess's cells are solved.
     """
 
     fbm: np.ndarray
@@ -85,6 +109,9 @@ class SearchTables(NamedTuple):
     colors: int
     repeats: bool
     replies: int
+    lbk: np.ndarray
+    pre_node: int
+    pre_cell: int
 
 
 @njit(cache=True, parallel=True)
@@ -124,6 +151,22 @@ def reply_row(t, s, row):
         for g in range(row.shape[0]):
             row[g] = code_reply(c, g, s)
     return row
+
+
+def bounds_by_replies(size: int, b: int) -> np.ndarray:
+    """``lb`` for sets of 0..size secrets when at most K replies other than the win can occur,
+    for every K from 0 to b (row K; K = 0 is given K = 1's row: a set with no reply to tell its
+    secrets apart has one secret)."""
+    out = np.zeros((b + 1, size + 1), dtype=np.int64)
+    n = np.arange(size + 1, dtype=np.int64)
+    for K in range(1, b + 1):
+        reach, level = 0, 1
+        while reach < size:
+            out[K] += np.maximum(0, n - reach)
+            reach += level
+            level *= K
+    out[0] = out[1]
+    return out
 
 
 def bounds(size: int, b: int) -> tuple[np.ndarray, np.ndarray]:
@@ -240,15 +283,108 @@ def child_group(digits, g, group, gbase, m, used, pegs, colors, out, obase, ext)
 
 
 # ---------------------------------------------------------------------------------------------
+# the memo (one per thread: see the module's documentation and MEMO_HEAD)
+
+
+def new_memo(entries: int, slots: int) -> np.ndarray:
+    """An empty memo of ``entries`` int64 in all, with ``slots`` (a power of two) table slots."""
+    memo = np.zeros(entries, dtype=np.int64)
+    memo[M_SLOTS] = slots
+    memo[M_TOP] = MEMO_HEAD + 2 * slots
+    return memo
+
+
+@njit(cache=True, inline="always")
+def memo_hash(S, n, left):
+    """A 64-bit hash of (S, left), never 0 (0 marks an empty slot)."""
+    h = np.uint64(n) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(left)
+    for j in range(n):
+        h = (h ^ np.uint64(S[j])) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    return np.int64(h | np.uint64(1))
+
+
+@njit(cache=True)
+def memo_find(memo, S, n, left, h):
+    """The slot holding (S, left): its index, or -1 - the index of the empty slot where it
+    would go. An entry is taken only if its secrets are S itself (not only its hash)."""
+    mask = memo[M_SLOTS] - 1
+    i = h & mask
+    while True:
+        at = MEMO_HEAD + 2 * i
+        if memo[at] == 0:
+            return -i - 1
+        if memo[at] == h:
+            e = memo[at + 1]
+            if memo[e] == n and memo[e + 1] == left:
+                same = True
+                for j in range(n):
+                    if memo[e + 5 + j] != S[j]:
+                        same = False
+                        break
+                if same:
+                    return i
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
+    """Record (S, left): ``exact`` = 1, its least cost ``value`` and tree ``arena[a:b]``;
+    ``exact`` = 0, a cost of at least ``value``. Empties the memo first when it is full."""
+    slots = memo[M_SLOTS]
+    need = 5 + n + (b - a)
+    base = MEMO_HEAD + 2 * slots
+    if need > memo.shape[0] - base:
+        return
+    if memo[M_TOP] + need > memo.shape[0] or 2 * memo[M_COUNT] >= slots:
+        for i in range(MEMO_HEAD, base):
+            memo[i] = 0
+        memo[M_TOP] = base
+        memo[M_COUNT] = 0
+        memo[M_CLEARS] += 1
+    slot = memo_find(memo, S, n, left, h)
+    if slot < 0:
+        slot = -slot - 1
+        memo[M_COUNT] += 1
+    e = memo[M_TOP]
+    memo[e] = n
+    memo[e + 1] = left
+    memo[e + 2] = exact
+    memo[e + 3] = value
+    memo[e + 4] = b - a
+    for j in range(n):
+        memo[e + 5 + j] = S[j]
+    for j in range(b - a):
+        memo[e + 5 + n + j] = arena[a + j]
+    memo[M_TOP] = e + need
+    memo[MEMO_HEAD + 2 * slot] = h
+    memo[MEMO_HEAD + 2 * slot + 1] = e
+
+
+@njit(cache=True)
+def least_bound(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist, gbound,
+                relabel, absent_list, ctl):  # fmt: skip
+    """The least bound of any playable guess at S (a lower bound on its cost), or ``budget`` if
+    none is below it; ``glist`` and ``gbound`` (size) are scratch, the rest as :func:`bound_guesses`."""
+    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist,
+                      gbound, relabel, absent_list, ctl)  # fmt: skip
+    least = budget
+    for i in range(k):
+        if gbound[i] < least:
+            least = gbound[i]
+    return least
+
+
+# ---------------------------------------------------------------------------------------------
 # the search
 
 
 @njit(cache=True)
 def node_parts(n, size, pegs, colors, m):
     """Sizes of a node's parts of the stack, in carving order: hist, seen, glist, gbound, part,
-    keys, tmp, starts, cell_lo, cell_n, cell_f, relabel, absent_list, ext, child group."""
+    keys, tmp, starts, cell_lo, cell_n, cell_f, cell_lb, relabel, absent_list, ext, child group."""
     nrep = (pegs + 1) * (pegs + 1)
-    return (nrep, nrep, size, size, n, n, n, nrep + 1, nrep, nrep, nrep, colors, colors,
+    return (nrep, nrep, size, size, n, n, n, nrep + 1, nrep, nrep, nrep, nrep, colors, colors,
             2 * colors, m * (pegs + colors))  # fmt: skip
 
 
@@ -326,20 +462,25 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
             for g in range(size):
                 bits[g] |= np.uint64(1) << np.uint64(row[g])
         winbit = np.uint64(1) << np.uint64(win)
+        m1, m2 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333)
+        m4, h01 = np.uint64(0x0F0F0F0F0F0F0F0F), np.uint64(0x0101010101010101)
+        kmax = 0
         for g in range(size):
             x = bits[g]
-            w = 1 if x & winbit else 0
-            k = 0
+            w = np.int64((x >> np.uint64(win)) & np.uint64(1))
             x &= ~winbit
-            while x:
-                x &= x - np.uint64(1)
-                k += 1
+            # the bits set, without a loop whose length the branch predictor cannot guess
+            x = x - ((x >> np.uint64(1)) & m1)
+            x = (x & m2) + ((x >> np.uint64(2)) & m2)
+            x = (x + (x >> np.uint64(4))) & m4
+            k = np.int64((x * h01) >> np.uint64(56))
+            kmax = max(kmax, k)
             # a useless guess (one cell), or one leaving a pair when one guess is left
-            if (k == 1 and w == 0) or (left < 3 and k != n - w):
-                bnd[g] = BIG
-            else:
-                bnd[g] = 3 * n - 2 * w - k
+            useless = (k == 1 and w == 0) or (left < 3 and k != n - w)
+            bnd[g] = BIG if useless else 3 * n - 2 * w - k
+        ctl[KMAX] = kmax
     else:
+        ctl[KMAX] = t.replies
         _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl)
     present = np.int64(0)
     for j in range(n):
@@ -503,15 +644,16 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
 
 @njit(cache=True)
 def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl, counts, bnd,
-           bits, rowbuf, first):  # fmt: skip
+           bits, rowbuf, first, memo):  # fmt: skip
     """The least cost of the n secrets ``stack[s_at : s_at + n]`` (ascending) with ``left``
     guesses at most, if it is below ``budget``; otherwise some value >= budget.
 
     On success the chosen tree is in ``arena[at : ctl[END]]``. ``stack[gbase:]`` holds the m
     elements of the history group, ``used`` the colours played so far; ``stack[top:]`` is free
-    scratch. Setting ``ctl[STOP]`` (from another thread) makes every node fail at once. (Every
-    array argument is one of the same three, and every number an int64: numba's cache cannot
-    reload a recursive function whose recursive call converts its arguments.)
+    scratch. Setting ``ctl[STOP]`` (from another thread) makes every node fail at once. ``memo``
+    is this thread's memo (empty: none). (Every array argument is one of the same few, and every
+    number an int64: numba's cache cannot reload a recursive function whose recursive call
+    converts its arguments.)
     """
     S = stack[s_at : s_at + n]
     group = stack
@@ -555,11 +697,12 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
     cell_lo, q = carve(stack, q, parts[8])
     cell_n, q = carve(stack, q, parts[9])
     cell_f, q = carve(stack, q, parts[10])
-    relabel, q = carve(stack, q, parts[11])
-    absent_list, q = carve(stack, q, parts[12])
-    ext, q = carve(stack, q, parts[13])
+    cell_lb, q = carve(stack, q, parts[11])
+    relabel, q = carve(stack, q, parts[12])
+    absent_list, q = carve(stack, q, parts[13])
+    ext, q = carve(stack, q, parts[14])
     cgroup_at = q
-    q += parts[14]
+    q += parts[15]
     for f in range(nrep):
         hist[f] = 0
 
@@ -570,8 +713,35 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
         if ctl[STOP] != 0:
             return BIG
 
+    use_memo = first < 0 and memo.shape[0] > 0
+    h = np.int64(0)
+    if use_memo:
+        h = memo_hash(S, n, left)
+        slot = memo_find(memo, S, n, left, h)
+        if slot >= 0:
+            e = memo[MEMO_HEAD + 2 * slot + 1]
+            value = memo[e + 3]
+            if memo[e + 2] == 1 or budget <= value:
+                memo[M_HITS] += 1
+            if memo[e + 2] == 1:
+                if value >= budget:
+                    return BIG
+                length = memo[e + 4]
+                if at + length > arena.shape[0]:
+                    ctl[OVERFLOW] = 1
+                    ctl[STOP] = 1
+                    return BIG
+                for j in range(length):
+                    arena[at + j] = memo[e + 5 + n + j]
+                ctl[END] = at + length
+                return value
+            if budget <= value:
+                return BIG
+
     k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf,
                       glist, gbound, relabel, absent_list, ctl)  # fmt: skip
+    # no guess gives more than K replies here, nor on any cell: lb with K for b holds below
+    lbk = t.lbk[ctl[KMAX]]
     if first >= 0:  # only this guess (if it is one of those kept)
         kept = 0
         for i in range(k):
@@ -615,7 +785,37 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
             cell_n[j] = c
             cell_f[j] = f
             cells += 1
-        total = b_best
+        total = n
+        for ci in range(cells):
+            cell_lb[ci] = lbk[cell_n[ci]]
+            total += cell_lb[ci]
+        if total >= best:
+            continue
+        mc = -1
+        if n >= t.pre_node:  # the large cells' own least bounds first, largest first
+            for ci in range(cells - 1, -1, -1):
+                c = cell_n[ci]
+                if c < t.pre_cell or total >= best:
+                    break
+                if mc < 0:
+                    mc = child_group(t.digits, g, group, gbase, m, used, pegs, colors, stack,
+                                     cgroup_at, ext)  # fmt: skip
+                if q + 2 * size > stack.shape[0]:
+                    ctl[OVERFLOW] = 1
+                    ctl[STOP] = 1
+                    return BIG
+                lo = cell_lo[ci]
+                least = least_bound(t, part[lo : lo + c], c, left - 1, best - (total - cell_lb[ci]),
+                                    stack, cgroup_at, mc, used | t.cmask[g], counts, bnd, bits, rowbuf,
+                                    stack[q : q + size], stack[q + size : q + 2 * size], relabel,
+                                    absent_list, ctl)  # fmt: skip
+                if least > cell_lb[ci]:
+                    total += least - cell_lb[ci]
+                    cell_lb[ci] = least
+            if ctl[STOP] != 0:
+                return BIG
+            if total >= best:
+                continue
         w = best_end
         if w + 6 * n + 8 > arena.shape[0]:
             ctl[OVERFLOW] = 1
@@ -624,7 +824,6 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
         arena[w] = g
         arena[w + 1] = 2 * cells + (1 if starts[win + 1] > starts[win] else 0)
         w += 2
-        mc = -1
         ok = True
         for ci in range(cells):
             c = cell_n[ci]
@@ -642,14 +841,14 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
             if mc < 0:
                 mc = child_group(t.digits, g, group, gbase, m, used, pegs, colors, stack,
                                  cgroup_at, ext)  # fmt: skip
-            cell_budget = best - (total - lb[c])
+            cell_budget = best - (total - cell_lb[ci])
             r = search(t, stack, part_at + lo, np.int64(c), left - 1, cell_budget, cgroup_at, mc,
                        used | t.cmask[g], q, arena, w, ctl, counts, bnd,
-                       bits, rowbuf, np.int64(-1))  # fmt: skip
+                       bits, rowbuf, np.int64(-1), memo)  # fmt: skip
             if r >= cell_budget:
                 ok = False
                 break
-            total += r - lb[c]
+            total += r - cell_lb[ci]
             w = ctl[END]
         if ctl[STOP] != 0:
             return BIG
@@ -665,18 +864,24 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
         else:
             best_end = w
     if not found:
+        if use_memo and ctl[STOP] == 0:  # searched to the end: no tree costs less than budget
+            memo_put(memo, S, n, left, h, np.int64(0), budget, arena, at, at)
         return BIG
     ctl[END] = best_end
+    if use_memo:
+        memo_put(memo, S, n, left, h, np.int64(1), best, arena, at, best_end)
     return best
 
 
 @njit(cache=True, nogil=True)
-def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits, rowbuf):
+def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits, rowbuf,
+          memo):  # fmt: skip
     """:func:`search` on the secrets S with the history group ``group``, releasing the GIL:
     both are copied to the start of ``stack``. With ``first`` >= 0 only that guess is tried
     at S (if it is the least of its class and playable). ``counts`` (size * replies, uint16 or
     uint32 beyond 65,535 codes, all zero), ``bnd`` (size, int64), ``bits`` (size, uint64) and
-    ``rowbuf`` (size, uint8) are scratch."""
+    ``rowbuf`` (size, uint8) are scratch; ``memo`` is the calling thread's (see :func:`new_memo`;
+    an empty array for none)."""
     ctl[END] = 0
     n = S.shape[0]
     k = group.shape[0]
@@ -689,7 +894,7 @@ def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, 
         stack[n + j] = group[j]
     return search(t, stack, np.int64(0), np.int64(n), np.int64(left), np.int64(budget),
                   np.int64(n), np.int64(m), np.int64(used), np.int64(n + k), arena, np.int64(0),
-                  ctl, counts, bnd, bits, rowbuf, np.int64(first))  # fmt: skip
+                  ctl, counts, bnd, bits, rowbuf, np.int64(first), memo)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)

@@ -41,6 +41,16 @@ SPLIT = 4
 #: the compiled search stops if they are too small, and is run again with twice as much.
 STACK_PER_CODE, ARENA_PER_CODE, BUFFER_EXTRA = 32, 16, 4096
 
+#: The cells of at least PRE_CELL secrets of a guess at a node of at least PRE_NODE are bounded
+#: (their least guess bound) before the guess's cells are solved (see the kernel). Smaller ones
+#: cost more to bound than they save (measured: docs/optimal.md).
+PRE_NODE, PRE_CELL = 100, 60
+
+#: Each worker thread's memo of sets searched (see the kernel): int64 entries per code of the game,
+#: at most MEMO_LIMIT (64 MB; numpy's zeroed memory is only taken as it is written), with a table
+#: slot for every MEMO_PER_SLOT entries. Emptied when full: only the speed depends on it.
+MEMO_PER_CODE, MEMO_LIMIT, MEMO_PER_SLOT = 2048, 1 << 23, 16
+
 #: Largest game whose reply matrix (size**2 bytes, 268 MB at this size) is built; larger games
 #: compute each reply where it is needed (slower, and the same tree).
 MATRIX_LIMIT = 1 << 14
@@ -116,6 +126,7 @@ class SearchGame:
         self.codes = codes = tables_of(space)
         b = len(possible_feedbacks(rules.pegs, rules.colors, rules.repeats)) - 1
         lb, dmin = _kernel().bounds(space.size, b)
+        lbk = _kernel().bounds_by_replies(space.size, b)
         cmask = np.zeros(space.size, dtype=np.int64)
         for i in range(rules.pegs):
             cmask |= np.int64(1) << codes.digits[:, i].astype(np.int64)
@@ -123,7 +134,8 @@ class SearchGame:
         dlb[:-1] = np.diff(lb)
         fbm = _kernel().reply_matrix(codes) if matrix else np.zeros((0, 0), dtype=np.uint8)
         self.t = _kernel().SearchTables(fbm, codes, codes.digits, cmask, lb, dlb, dmin, rules.pegs,
-                                        rules.colors, rules.repeats, b)  # fmt: skip
+                                        rules.colors, rules.repeats, b, lbk, PRE_NODE,
+                                        PRE_CELL)  # fmt: skip
         self.win = rules.pegs * (rules.pegs + 1)
         #: cell counts fit 16 bits below 65,536 codes
         self.count_type = np.uint16 if space.size < 1 << 16 else np.uint32
@@ -136,7 +148,7 @@ class SearchGame:
                      ctl: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
         """The guesses the search tries at S, in its order, and their bounds (see the kernel)."""
         if ctl is None:
-            ctl = np.zeros(4, dtype=np.int64)
+            ctl = np.zeros(_kernel().CTL, dtype=np.int64)
         codes, bounds = _kernel().root_guesses(self.t, S, left, np.int64(budget), *sym, self.new_counts(),
                                                ctl)  # fmt: skip
         order = np.lexsort((codes, bounds))  # by bound, then code
@@ -198,7 +210,7 @@ class _Run:
         self.local = threading.local()
 
     def start(self, scope: _Scope) -> np.ndarray:
-        ctl = np.zeros(4, dtype=np.int64)
+        ctl = np.zeros(_kernel().CTL, dtype=np.int64)
         with self.lock:
             if self.stopped or scope.dead():
                 ctl[_kernel().STOP] = 1
@@ -281,13 +293,14 @@ class _Run:
             mine.bnd = np.empty(size, dtype=np.int64)
             mine.bits = np.empty(size, dtype=np.uint64)
             mine.rowbuf = np.empty(size, dtype=np.uint8)
+            mine.memo = new_memo(size)
         group, m, used = sym
         while True:
             ctl = self.start(scope)
             try:
                 cost = int(_kernel().solve(t, cell, left, np.int64(min(budget, FAIL)), group, m,
                                         used, first, mine.stack, mine.arena, ctl, mine.counts,
-                                        mine.bnd, mine.bits, mine.rowbuf))  # fmt: skip
+                                        mine.bnd, mine.bits, mine.rowbuf, mine.memo))  # fmt: skip
             finally:
                 self.finish(scope, ctl)
             if ctl[_kernel().OVERFLOW]:
@@ -300,6 +313,16 @@ class _Run:
 
 
 FAIL = 1 << 60  # the kernel's BIG: no tree
+
+
+def new_memo(size: int) -> np.ndarray:
+    """A worker's empty memo for a game of ``size`` codes (an empty array: no memo, when
+    MEMO_PER_CODE or MEMO_LIMIT leave too little room for one)."""
+    entries = min(MEMO_LIMIT, MEMO_PER_CODE * size)
+    if entries < 1024:
+        return np.zeros(0, dtype=np.int64)
+    slots = 1 << max(4, (entries // MEMO_PER_SLOT).bit_length() - 1)
+    return _kernel().new_memo(entries, slots)
 
 
 def _leaf(game: SearchGame, cell: np.ndarray) -> tuple[int, np.ndarray]:
