@@ -464,7 +464,7 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
         winbit = np.uint64(1) << np.uint64(win)
         m1, m2 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333)
         m4, h01 = np.uint64(0x0F0F0F0F0F0F0F0F), np.uint64(0x0101010101010101)
-        kmax = 0
+        kmax = np.int64(0)
         for g in range(size):
             x = bits[g]
             w = np.int64((x >> np.uint64(win)) & np.uint64(1))
@@ -473,11 +473,12 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
             x = x - ((x >> np.uint64(1)) & m1)
             x = (x & m2) + ((x >> np.uint64(2)) & m2)
             x = (x + (x >> np.uint64(4))) & m4
-            k = np.int64((x * h01) >> np.uint64(56))
-            kmax = max(kmax, k)
+            cells = np.int64((x * h01) >> np.uint64(56))
+            if cells > kmax:
+                kmax = cells
             # a useless guess (one cell), or one leaving a pair when one guess is left
-            useless = (k == 1 and w == 0) or (left < 3 and k != n - w)
-            bnd[g] = BIG if useless else 3 * n - 2 * w - k
+            useless = (cells == 1 and w == 0) or (left < 3 and cells != n - w)
+            bnd[g] = BIG if useless else 3 * n - 2 * w - cells
         ctl[KMAX] = kmax
     else:
         ctl[KMAX] = t.replies
@@ -916,6 +917,54 @@ def root_guesses(t, S, left, budget, group, m, used, counts, ctl):
     k = bound_guesses(t, S, np.int64(S.shape[0]), left, budget, group, zero, m, used, counts, bnd,
                       bits, rowbuf, glist, gbound, relabel, absent_list, ctl)  # fmt: skip
     return glist[:k].copy(), gbound[:k].copy()
+
+
+@njit(cache=True, nogil=True)
+def cell_bounds(t, S, g, left, group, m, used, counts, ctl):
+    """A lower bound on the cost of each cell of guess g at S (indexed by reply; 0 where there is
+    no cell, and for the win) with ``left - 1`` guesses: 1 and 3 for cells of one and two
+    secrets, the least guess bound of a larger cell (the best any guess can do there, one level
+    down), BIG for a cell that cannot be finished in time. ``counts`` is scratch as for
+    :func:`solve`; none if ``ctl[STOP]`` is set meanwhile."""
+    pegs, colors = t.pegs, t.colors
+    size = t.digits.shape[0]
+    nrep = (pegs + 1) * (pegs + 1)
+    win = pegs * (pegs + 1)
+    n = S.shape[0]
+    out = np.zeros(nrep, dtype=np.int64)
+    keys = np.empty(n, dtype=np.int64)
+    for j in range(n):
+        keys[j] = rep(t.fbm, t.codes, g, S[j])
+    part = S.copy()
+    starts = np.empty(nrep + 1, dtype=np.int64)
+    tmp = np.empty(n, dtype=np.int64)
+    counting_sort(part, keys, 0, n, nrep, starts, tmp)
+    w = pegs + colors
+    cgroup = np.empty(max(1, m) * w, dtype=np.int64)
+    ext = np.empty(2 * colors, dtype=np.int64)
+    zero = np.int64(0)
+    mc = child_group(t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup,
+                     zero, ext)  # fmt: skip
+    bnd = np.zeros(size, dtype=np.int64)
+    bits = np.zeros(size, dtype=np.uint64)
+    rowbuf = np.zeros(size, dtype=np.uint8)
+    glist = np.zeros(size, dtype=np.int64)
+    gbound = np.zeros(size, dtype=np.int64)
+    relabel = np.zeros(colors, dtype=np.int64)
+    absent_list = np.zeros(colors, dtype=np.int64)
+    for f in range(nrep):
+        c = starts[f + 1] - starts[f]
+        if c == 0 or f == win:
+            continue
+        if left - 1 < t.dmin[c]:
+            out[f] = BIG
+        elif c <= 2:
+            out[f] = 2 * c - 1
+        else:
+            out[f] = least_bound(t, part[starts[f] : starts[f + 1]], np.int64(c), np.int64(left - 1), BIG,
+                                 cgroup, zero, np.int64(mc), used | t.cmask[g], counts, bnd, bits, rowbuf,
+                                 glist, gbound, relabel, absent_list, ctl)  # fmt: skip
+    return out
 
 
 @njit(cache=True, nogil=True)

@@ -134,6 +134,19 @@ def progress_bar(total: int, label: str) -> Iterator[OnProgress | None]:
 
 
 @contextmanager
+def count_bar(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar of things counted a few at a time (the secrets of a plain-Python replay),
+    on stderr when it is a terminal; yields the callback that advances it by n."""
+    console = console_for(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    with progress_display(console) as bar, live_note(progress_note(bar)):
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+@contextmanager
 def search_progress(player: Strategy, label: str) -> Iterator[None]:
     """While a strategy that searches (optimal) works: a bar on stderr, when it is a terminal, of
     its pieces of work done (the first guess's replies, then the other first guesses left after

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..research.results import Stats
     from ..research.session import Session
     from ..strategies import Strategy
+    from ..strategies.optimal.anytime import Bounds
 
 
 @cli.command("evaluate")
@@ -56,6 +57,16 @@ if TYPE_CHECKING:
     help="Also write each secret, its number of guesses and the guesses played, one row per secret "
     "(the games are played again, recording each).",
 )  # fmt: skip
+@click.option(
+    "--budget", metavar="DURATION", callback=lambda ctx, param, value: _duration(value),
+    help="optimal: stop the search after DURATION (90s, 10m, 2h, 1h30m) and report what it proved: "
+    "a lower bound on the least total, the best tree found (an upper bound) and the gap.",
+)  # fmt: skip
+@click.option(
+    "--save", metavar="FILE",
+    help="Write the strategy's tree to FILE as a tree file (see 'mastermind verify'); with --budget, "
+    "the best tree found, written again every minute while it improves, and when the search stops.",
+)  # fmt: skip
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
     "command run again after an interruption finishes only what is left [a file under the user "
@@ -74,6 +85,8 @@ def evaluate_command(
     plot: str | None,
     log: bool,
     per_secret: str | None,
+    budget: float | None,
+    save: str | None,
     scale: Scale,
     history: History,
 ) -> None:
@@ -94,6 +107,7 @@ def evaluate_command(
       mastermind evaluate -p 6 -c 9 --executor dask --workers 4      # a local Dask cluster
       mastermind evaluate -p 7 -c 7 --executor dask --scheduler tcp://head:8786
       mastermind evaluate -s optimal -p 5 -c 5 --executor dask --workers 2   # root guesses split
+      mastermind evaluate -s optimal -p 4 -c 9 --budget 10m --save 4x9.tree.gz  # bounds, best tree
     """
     from ..core.code import ENUMERATION_LIMIT
     from ..research.evaluation import sample_secrets
@@ -107,6 +121,11 @@ def evaluate_command(
     if per_secret is not None:
         check_output_path(per_secret, ".csv")
     player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
+    if budget is not None or save is not None:
+        _check_budget(player, budget, save, sample, scale, plot, per_secret)
+    if budget is not None:
+        _evaluate_bounded(player, budget, save, as_json, open_session(scale, history, per_run=False))
+        return
     if sample is None and rules.size > ENUMERATION_LIMIT:
         fail(f"{rules.describe()} has {rules.size:,} codes, too many to play every secret; "
              "evaluate a sample of them with --sample N")  # fmt: skip
@@ -131,6 +150,8 @@ def evaluate_command(
         _draw([stats], plot, log)
     if per_secret is not None:
         _write_games(player, secrets, seed, per_secret, label)
+    if save is not None:
+        _save_tree(player, save, exact=True)
     if as_json:
         click.echo(json.dumps(session.to_dict(stats, game_notation(rules))))
         return
@@ -147,6 +168,178 @@ def _run_evaluation(session: Session, player: Strategy, secrets: np.ndarray | No
     total = player.space.size if secrets is None else len(secrets)
     with search_progress(player, label), progress_bar(total, label) as advance:
         return session.evaluate(player, secrets, seed=seed, progress=advance)
+
+
+def _duration(value: str | None) -> float | None:
+    from ..core.text import parse_duration
+
+    if value is None:
+        return None
+    try:
+        return parse_duration(value)
+    except ValueError as err:
+        fail(f"--budget: {err}")
+
+
+def _check_budget(player: Strategy, budget: float | None, save: str | None, sample: int | None,
+                  scale: Scale, plot: str | None, per_secret: str | None) -> None:  # fmt: skip
+    """--budget and --save: for the optimal strategy's whole tree, searched in this process."""
+    from pathlib import Path
+
+    if save is not None:
+        if player.randomized:
+            fail(f"--save writes a strategy's tree: {player.name} is randomised and has none")
+        if not Path(save).resolve().parent.is_dir():
+            fail(f"cannot write {save}: folder {Path(save).parent} does not exist")
+    if budget is None:
+        return
+    if player.name != "optimal":
+        fail("--budget bounds the optimal strategy's search: give --strategy optimal")
+    for given, option in ((sample, "--sample"), (plot, "--plot"), (per_secret, "--per-secret")):
+        if given is not None:
+            fail(f"--budget reports bounds on the whole game: leave out {option}")
+    if scale.executor != "local" or scale.checkpoint is not None:
+        fail("--budget searches in this process: leave out --executor and --checkpoint")
+
+
+def _save_tree(player: Strategy, path: str, exact: bool, lower: int | None = None,
+               flat: np.ndarray | None = None) -> None:  # fmt: skip
+    """Write the player's whole tree (or the optimal search's tree ``flat``) as a tree file."""
+    from .. import Node, TreeFile
+    from ..research.evaluation import run_key, strategy_tree
+
+    key = run_key(player)
+    info: dict = {"strategy": player.name, "first": key["first"], "options": key["options"]}
+    if player.name == "optimal":
+        info |= {"exact": exact, **({} if lower is None else {"lower_bound": lower})}
+    if flat is not None:
+        from ..strategies.optimal.search import parse
+
+        root: Node = parse(flat)
+    else:
+        root = strategy_tree(player)
+    tree = TreeFile.of_tree(player.rules, root, **info)
+    try:
+        tree.write(path)
+    except OSError as err:
+        fail(f"cannot write {path}: {err.strerror or err}")
+
+
+def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_json: bool,
+                      session: Session) -> None:  # fmt: skip
+    """The optimal search for at most ``seconds``: the optimum if it finishes (as a normal
+    evaluation), else a proven lower bound, the best tree and the gap. Ctrl-C stops it the same
+    way (the best tree written), then exits with status 130."""
+    import signal
+    import sys
+    import threading
+    import time
+
+    from ..core.text import duration
+    from ..research.evaluation import evaluate as run
+
+    searcher: Any = player  # the optimal strategy (_check_budget said so): its bounds
+    rules = player.rules
+    label = f"optimal on {rules.short_name()}"
+    stats = session.stored(player, None, None, drawn=False)
+    if stats is not None:
+        taken_from_history(session, stats, f"optimal on {rules.describe()}")
+    if stats is None and searcher.known_tree() is None:
+        stop = threading.Event()
+        interrupted = threading.Event()
+
+        def on_interrupt(signum: int, frame: object) -> None:
+            if interrupted.is_set():
+                raise KeyboardInterrupt  # a second Ctrl-C: at once
+            interrupted.set()
+            stop.set()
+
+        shown = console_for(stderr=True)
+
+        def on_better(lower: int, upper: int | None, _: object) -> None:
+            if shown.is_terminal:
+                up = "none yet" if upper is None else f"{upper:,}"
+                click.echo(f"\r{label}: lower bound {lower:,}, best tree {up}   ", err=True, nl=False)
+
+        def on_tree(lower: int, upper: int | None, flat: np.ndarray | None) -> None:
+            if save is not None and flat is not None:
+                _save_tree(player, save, exact=lower == upper, lower=lower, flat=flat)
+
+        began = time.perf_counter()
+        previous = signal.signal(signal.SIGINT, on_interrupt)
+        try:
+            found = searcher.bounds(seconds, on_better=on_better, stop=stop, on_tree=on_tree)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            if shown.is_terminal:
+                click.echo("", err=True)
+        elapsed = time.perf_counter() - began
+        if save is not None and found.flat is not None:
+            _save_tree(player, save, exact=found.exact, lower=found.lower, flat=found.flat)
+            click.echo(f"best tree written to {save}", err=True)
+        if interrupted.is_set():
+            _print_bounds(player, found, elapsed, as_json, "interrupted")
+            click.echo("mastermind: interrupted", err=True)
+            sys.exit(130)
+        if not found.complete:
+            _print_bounds(player, found, elapsed, as_json, f"stopped after {duration(seconds)}")
+            return
+    elif save is not None:
+        _save_tree(player, save, exact=True, flat=None)
+    if stats is None:
+        stats = run(player)
+        save_run(session, player, stats, None, None)
+    if as_json:
+        out = session.to_dict(stats, game_notation(rules))
+        out |= {"lower_bound": stats.total, "upper_bound": stats.total, "exact": True}
+        click.echo(json.dumps(out))
+        return
+    _print_stats(stats)
+    click.echo(f"exact: the least total, proved (lower bound = upper bound = {stats.total:,})")
+
+
+def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool, why: str) -> None:
+    """What a search stopped before its end proved."""
+    from ..strategies.optimal.search import parse
+
+    rules = player.rules
+    n = rules.size
+    root = None if found.flat is None else parse(found.flat)
+    if as_json:
+        out = {
+            "strategy": "optimal", "rules": _rules_dict(rules), "codes": n,
+            "lower_bound": found.lower, "upper_bound": found.upper, "exact": found.exact,
+            "gap": found.gap, "seconds": round(seconds, 3), "stopped": why,
+            "first_guess": None if root is None else game_notation(rules).format_code(
+                player.space.code(root.guess)),
+            "max": None if root is None else root.depth(),
+            "distribution": None if root is None else {str(k): v for k, v in root.distribution().items()},
+        }  # fmt: skip
+        click.echo(json.dumps(out))
+        return
+    from rich.table import Table
+
+    table = Table(title=f"optimal on {rules.describe()} ({n:,} codes): {why}", show_header=False,
+                  title_justify="left")  # fmt: skip
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("lower bound", f"{found.lower:,} (mean {found.lower / n:.4f})")
+    if found.upper is None or root is None:
+        table.add_row("best tree", "none found yet")
+    else:
+        table.add_row("best tree", f"{found.upper:,} (mean {found.upper / n:.4f}), first guess "
+                      f"{game_notation(rules).format_code(player.space.code(root.guess))}, at most "
+                      f"{root.depth()} guesses")  # fmt: skip
+        table.add_row("gap", f"{found.gap:,} ({100 * (found.gap or 0) / found.upper:.2f} % of the best tree)")
+    table.add_row("exact", "yes: the bounds meet" if found.exact else "no")
+    table.add_row("seconds", f"{seconds:.1f}")
+    console_for().print(table)
+
+
+def _rules_dict(rules: Rules) -> dict[str, object]:
+    from ..core.records import rules_to_dict
+
+    return rules_to_dict(rules)
 
 
 def check_output_path(path: str, suffix: str) -> None:
@@ -351,7 +544,7 @@ def tree(
 @game_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as a JSON object.")
 @color_option
-def verify(tree_file: str, rules, as_json: bool) -> None:
+def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
     """Check a tree file: play its tree against every secret of its game.
 
     The replay uses the plain-Python scoring rule (nothing compiled), then checks what the
@@ -367,11 +560,12 @@ def verify(tree_file: str, rules, as_json: bool) -> None:
     """
     from .. import TreeFile, TreeFileError
     from .common import rules_given
+    from .progress import count_bar
 
     tree = TreeFile.read(tree_file)
     if rules_given() and tree.rules != rules:
         fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(rules)}")
-    with progress_bar(tree.rules.size, f"replaying {tree_file}") as advance:
+    with count_bar(tree.rules.size, f"replaying {tree_file}") as advance:
         try:
             result = tree.verify(advance)
         except TreeFileError as err:
@@ -401,7 +595,7 @@ def verify(tree_file: str, rules, as_json: bool) -> None:
     click.echo(f"distribution {dist}")
 
 
-def _game_text(rules) -> str:
+def _game_text(rules: Rules) -> str:
     limit = f", at most {rules.max_guesses} guesses" if rules.max_guesses != 10 else ""
     return rules.describe() + limit
 

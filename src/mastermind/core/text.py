@@ -53,3 +53,30 @@ def sentence(text: object) -> str:
     """
     text = str(text)
     return text[:1].upper() + text[1:]
+
+
+_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3_600, "d": 86_400}
+
+
+def parse_duration(text: str) -> float:
+    """Seconds in a duration typed as a number of seconds or amounts with units s, m (min), h, d.
+
+    >>> parse_duration("90"), parse_duration("2m"), parse_duration("1h30m"), parse_duration("1.5 h")
+    (90.0, 120.0, 5400.0, 5400.0)
+
+    Raises:
+        ValueError: it is not a duration, or it is not more than 0 seconds.
+    """
+    import re
+
+    raw = str(text).strip().lower().replace(" ", "")
+    parts = re.fullmatch(r"((\d+(\.\d+)?)(s|sec|m|min|h|d))+|\d+(\.\d+)?", raw)
+    if not raw or parts is None:
+        raise ValueError(f"{quote(text)} is not a duration: write e.g. 90s, 10m, 2h or 1h30m")
+    if raw[-1].isdigit():
+        seconds = float(raw)
+    else:
+        seconds = sum(float(n) * _UNITS[u] for n, _, u in re.findall(r"(\d+(\.\d+)?)(sec|min|s|m|h|d)", raw))
+    if not 0 < seconds < 1e9:
+        raise ValueError(f"{quote(text)}: a duration must be more than 0 seconds (and under 30 years)")
+    return seconds

@@ -417,9 +417,25 @@ def to_flat(root: OptimalNode) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
+class Record:
+    """What the root of a search tells as it goes (for bounds at any time: see ``anytime``).
+    Called from worker threads; this one does nothing."""
+
+    def roots(self, roots: list[tuple[int, int]]) -> None:
+        """The guesses to try at the root, in order, with their bounds."""
+
+    def cell(self, reply: int, cost: int, flat: np.ndarray) -> None:
+        """A cell of the first root guess solved: its least cost and tree."""
+
+    def tried(self, guess: int, cost: int, flat: np.ndarray | None, limit: int) -> None:
+        """A root guess searched below ``limit``: its least cost and tree (the first root guess
+        included), or no tree (flat None): then it costs at least ``limit``."""
+
+
 def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int,
                budget: int, first: int | None = None,
-               progress: OnProgress | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
+               progress: OnProgress | None = None,
+               record: Record | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
     """The least cost of S if below ``budget``, and its tree; (FAIL, None) otherwise.
 
     Small sets are one compiled call. Larger ones try their guesses in the compiled search's
@@ -427,6 +443,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     first guess of a set searched without one), the cells of that guess are independent and are
     solved at once on the workers (large cells by this function, from this thread). The other
     guesses are then tried in parallel, one compiled call each, with the budget the race gives.
+    ``record`` hears about this level's guesses and the first guess's cells as they are done.
     """
     game = run.game
     n = len(S)
@@ -436,7 +453,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
         leaf_cost, leaf = _leaf(game, S)
         return (leaf_cost, leaf) if leaf_cost < budget else (FAIL, None)
     sym = game.group(guesses)
-    if first is None and n <= run.split:
+    if first is None and n <= run.split and record is None:
         future = run.pool.submit(run.kernel_call, scope, S, left, budget, sym)
         run.wait([future])
         cost, flat = future.result()
@@ -448,6 +465,8 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     else:
         codes, bounds = run.root_guesses(scope, S, left, budget, sym)
         roots = list(zip(codes.tolist(), bounds.tolist(), strict=True))
+    if record is not None:
+        record.roots(roots)
     race = Race(roots, budget)
     lock = threading.Lock()
     cells = (0, 0)  # cells of the first guess solved, of how many (when it is split)
@@ -467,16 +486,25 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
         report()
 
     if start:
-        cost, flat = _split_guess(run, scope, S, guesses, left, roots[0][0], tick if progress else None)
+        g = roots[0][0]
+        cost, flat = _split_guess(run, scope, S, guesses, left, g, tick if progress else None,
+                                  None if record is None else record.cell)  # fmt: skip
         race.offer(0, cost, flat)
+        if record is not None:
+            record.tried(g, cost, flat, FAIL)
         cells = (cells[1], cells[1])
         report()
 
     def attempt(rank: int, g: int) -> None:
         limit = race.budget(rank)
         if limit is None:
+            if record is not None:
+                record.tried(g, FAIL, None, roots[rank][1])
             return
-        race.offer(rank, *run.kernel_call(scope, S, left, limit, sym, g))
+        cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
+        if record is not None and not run.stopped:
+            record.tried(g, cost, flat, limit)
+        race.offer(rank, cost, flat)
         report()
 
     futures = [run.pool.submit(attempt, rank, g) for rank, (g, _) in enumerate(roots) if rank >= start]
@@ -488,9 +516,11 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
 
 
 def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int, g: int,
-                 tick: Tick | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
+                 tick: Tick | None = None,
+                 on_cell: Callable[[int, int, np.ndarray], None] | None = None,
+                 ) -> tuple[int, np.ndarray | None]:  # fmt: skip
     """cost(S | g) with no budget: every cell at once on the workers, largest first;
-    ``tick(cells solved, cells)`` as they are solved."""
+    ``tick(cells solved, cells)`` and ``on_cell(reply, cost, tree)`` as they are solved."""
     game = run.game
     n = len(S)
     split = _feedback().cells(game.codes, g, S)
@@ -512,6 +542,8 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
             else:
                 known[f], trees[f] = cost, flat
             done = len(known)
+        if on_cell is not None and flat is not None and not run.stopped:
+            on_cell(f, cost, flat)
         if tick:
             tick(done, len(cells))
 
@@ -525,6 +557,8 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
     for f in by_size:
         if len(cells[f]) <= 2:
             known[f], trees[f] = _leaf(game, cells[f])
+            if on_cell is not None:
+                on_cell(f, known[f], trees[f])
     if tick:
         tick(len(known), len(cells))
     for f in by_size:
