@@ -13,6 +13,11 @@ cached kernel, which no numba program can go under.
     python benchmarks/optimal.py --big            # also 4 pegs 8 colours (and with at most 6 guesses)
     python benchmarks/optimal.py --games 4x8 --watch   # one run in this process, printing progress
     python benchmarks/optimal.py --games 5x5 --cores 1,2   # pinned with taskset to 1, then 2 cores
+    python benchmarks/optimal.py --games 4x7 --baseline /tmp/old/src   # against another version
+
+With ``--baseline SRC`` (the ``src`` folder of another copy of the package, e.g. from ``git archive
+main | tar -x -C /tmp/old``) each run of this version is followed at once by a run of that one
+(PYTHONPATH=SRC), so that both see the same load on a shared machine; the best of each is shown.
 """
 
 from __future__ import annotations
@@ -49,11 +54,14 @@ def mastermind() -> str:
     return beside if os.path.exists(beside) else "mastermind"
 
 
-def one(args: list[str], cores: int | None = None) -> tuple[float, dict]:
-    """Wall time and JSON of one process (pinned to the first ``cores`` cores with taskset)."""
+def one(args: list[str], cores: int | None = None, source: str | None = None) -> tuple[float, dict]:
+    """Wall time and JSON of one process (pinned to the first ``cores`` cores with taskset; the
+    package imported from ``source`` if given)."""
     pin = [] if cores is None else ["taskset", "-c", f"0-{cores - 1}"]
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "MASTERMIND_CACHE_DIR": cache}
+        if source is not None:
+            env["PYTHONPATH"] = source
         started = time.perf_counter()
         command = [mastermind(), "evaluate", "--strategy", "optimal", "--json", "--no-history", *args]
         out = subprocess.run([*pin, *command], env=env, capture_output=True, text=True, check=True)
@@ -134,6 +142,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per game under a minute [3]")
     parser.add_argument("--cores", help="comma-separated core counts, e.g. 1,2: each game is run "
                         "pinned (taskset) to that many cores, a column each")  # fmt: skip
+    parser.add_argument("--baseline", metavar="SRC",
+                        help="another copy's src folder: each run is followed by one of it")  # fmt: skip
     parser.add_argument("--watch", action="store_true",
                         help="search in this process, printing each first guess as it is done")  # fmt: skip
     options = parser.parse_args()
@@ -148,6 +158,9 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f} at start")  # fmt: skip
     print(f"python {platform.python_version()}")
     one(["--pegs", "3", "--colors", "3"])  # fill the JIT cache on disk
+    if options.baseline:
+        against(games, options.baseline, options.repeat)
+        return
     if options.cores:
         by_cores(games, [int(c) for c in options.cores.split(",")], options.repeat)
         return
@@ -164,6 +177,27 @@ def main() -> None:
         peer = PEER.get(label)
         print(f"{label:<16}{stats['total']:>8}{stats['max']:>5}{best:>11.2f}{best - base:>10.2f}"
               f"{'' if peer is None else f'{peer:>11.2f}'}", flush=True)  # fmt: skip
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
+def against(games: dict[str, list[str]], baseline: str, repeat: int) -> None:
+    """Whole-process seconds of this version and of ``baseline``, run in turn (best of ``repeat``)."""
+    one(["--pegs", "3", "--colors", "3"], source=baseline)  # fill its JIT cache too
+    print(f"baseline: {baseline}")
+    print(f"{'game':<16}{'total':>8}{'this s':>9}{'base s':>9}{'ratio':>7}{'mmstrat s':>11}")
+    for label, args in games.items():
+        mine, theirs = float("inf"), float("inf")
+        for _ in range(max(1, repeat)):
+            t, stats = one(args)
+            mine = min(mine, t)
+            t, old = one(args, source=baseline)
+            theirs = min(theirs, t)
+            if old["total"] != stats["total"]:
+                raise SystemExit(f"{label}: totals differ: {stats['total']} against {old['total']}")
+        peer = PEER.get(label)
+        print(f"{label:<16}{stats['total']:>8}{mine:>9.2f}{theirs:>9.2f}{theirs / mine:>7.2f}"
+              f"{'' if peer is None else f'{peer:>11.2f}'}  load {os.getloadavg()[0]:.2f}",
+              flush=True)  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 
