@@ -33,7 +33,6 @@ from .search import (
     FAIL,
     OptimalNode,
     Record,
-    _kernel,
     _Run,
     _solve_set,
     check_tree,
@@ -96,15 +95,16 @@ class _Bounds(Record):
 
     # -- what the search says ------------------------------------------------------------------
 
-    def roots(self, roots: list[tuple[int, int]]) -> None:
-        codes = [g for g, _ in roots]
+    def roots(self, roots: list[tuple[int, int]], improved: list[int], first: int,
+              cells: np.ndarray | None) -> None:
         with self.lock:
-            self.order = codes
-            for g, bound in roots:
+            self.order = [g for g, _ in roots]
+            for (g, _), bound in zip(roots, improved, strict=True):
                 self.proved[g] = max(self.proved.get(g, 0), bound)
-        self._improve_roots(codes)
-        if codes:
-            self._first_guess(codes[0])
+            if cells is not None:
+                self.cell_low = {f: int(c) for f, c in enumerate(cells) if c > 0}
+        if roots:
+            self._first_guess(roots[first][0])
         self._tell()
 
     def cell(self, reply: int, cost: int, flat: np.ndarray) -> None:
@@ -122,28 +122,7 @@ class _Bounds(Record):
                 self.proved[guess] = max(self.proved.get(guess, 0), limit)
         self._tell()
 
-    # -- before the search: stronger root bounds, and a tree for every cell ---------------------
-
-    def _improve_roots(self, codes: list[int]) -> None:
-        """Each root guess's bound with its cells' own least bounds (compiled, one pass each)."""
-        game, k = self.game, _kernel()
-        S = np.arange(self.n, dtype=np.int64)
-        group, m, used = game.group([])
-        assert self.run is not None
-        for g in codes:
-            ctl = self.run.start(self.run.root)  # stopped with the search
-            try:
-                cells = k.cell_bounds(game.t, S, np.int64(g), np.int64(self.rules.max_guesses), group,
-                                      np.int64(m), used, game.new_counts(), ctl)  # fmt: skip
-            finally:
-                self.run.finish(self.run.root, ctl)
-            if ctl[k.STOP]:
-                return  # cut short: not a bound
-            bound = self.n + int(min(cells.sum(), FAIL))
-            with self.lock:
-                self.proved[g] = max(self.proved.get(g, 0), bound)
-                if g == codes[0]:
-                    self.cell_low = {int(f): int(c) for f, c in enumerate(cells) if c > 0}
+    # -- before the search: a tree for every cell of the first root guess ------------------------
 
     def _first_guess(self, g0: int) -> None:
         """The first root guess's cells, and the heuristics' totals on each."""

@@ -46,6 +46,11 @@ STACK_PER_CODE, ARENA_PER_CODE, BUFFER_EXTRA = 32, 16, 4096
 #: cost more to bound than they save (measured: docs/optimal.md).
 PRE_NODE, PRE_CELL = 100, 60
 
+#: A set searched by the driver first bounds each of its guesses with its cells' own least guess
+#: bounds (one level down), when that costs at most IMPROVE_WORK reply look-ups (guesses x secrets
+#: x codes): the guesses are then explored in that order and pruned by it (see :func:`_solve_set`).
+IMPROVE_WORK = 1 << 30
+
 #: Each worker thread's memo of sets searched (see the kernel): int64 entries per code of the game,
 #: at most MEMO_LIMIT (64 MB; numpy's zeroed memory is only taken as it is written), with a table
 #: slot for every MEMO_PER_SLOT entries. Emptied when full: only the speed depends on it.
@@ -279,6 +284,19 @@ class _Run:
             raise out[0]
         return out[0]
 
+    def cell_bounds(self, scope: _Scope, S: np.ndarray, left: int, sym: tuple[np.ndarray, int, np.int64],
+                    g: int) -> np.ndarray | None:  # fmt: skip
+        """The least guess bound of each cell of g at S (by reply, see the kernel); None if
+        stopped meanwhile."""
+        ctl = self.start(scope)
+        try:
+            group, m, used = sym
+            out = _kernel().cell_bounds(self.game.t, S, np.int64(g), np.int64(left), group, np.int64(m), used,
+                                        self.game.new_counts(), ctl)  # fmt: skip
+        finally:
+            self.finish(scope, ctl)
+        return None if ctl[_kernel().STOP] else out
+
     def kernel_call(self, scope: _Scope, cell: np.ndarray, left: int, budget: int,
                     sym: tuple[np.ndarray, int, np.int64],
                     first: int = -1) -> tuple[int, np.ndarray | None]:  # fmt: skip
@@ -421,8 +439,11 @@ class Record:
     """What the root of a search tells as it goes (for bounds at any time: see ``anytime``).
     Called from worker threads; this one does nothing."""
 
-    def roots(self, roots: list[tuple[int, int]]) -> None:
-        """The guesses to try at the root, in order, with their bounds."""
+    def roots(self, roots: list[tuple[int, int]], improved: list[int], first: int,
+              cells: np.ndarray | None) -> None:
+        """The guesses to try at the root, in the order of the choice (bound, then code), with
+        their bounds; the bounds with their cells bounded one level down; the rank of the guess
+        searched first (its cells solved one by one), and its cells' own bounds (by reply)."""
 
     def cell(self, reply: int, cost: int, flat: np.ndarray) -> None:
         """A cell of the first root guess solved: its least cost and tree."""
@@ -465,9 +486,27 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     else:
         codes, bounds = run.root_guesses(scope, S, left, budget, sym)
         roots = list(zip(codes.tolist(), bounds.tolist(), strict=True))
+    # The guesses are tried in the order of their bounds with their cells bounded one level
+    # down, where that is cheap: the first one's cells are solved exactly, and a better first
+    # guess gives the others a tighter budget. The guess kept is still the first in the order
+    # (bound, code) to reach the least total (ranks below), so the tree is the same.
+    improved = [b for _, b in roots]
+    cells_of: dict[int, np.ndarray] = {}
+    if record is not None or (len(roots) > 1 and len(roots) * n * game.space.size <= IMPROVE_WORK):
+        jobs = {r: run.pool.submit(run.cell_bounds, scope, S, left, sym, g) for r, (g, _) in enumerate(roots)}
+        run.wait(list(jobs.values()))
+        for rank, job in jobs.items():
+            below = job.result()
+            if below is not None:
+                cells_of[rank] = below
+                improved[rank] = max(improved[rank], min(n + sum(int(c) for c in below), FAIL))
+    if run.stopped:
+        raise KeyboardInterrupt
+    explore = sorted(range(len(roots)), key=lambda r: (improved[r], r))
+    e0 = explore[0] if explore else 0
     if record is not None:
-        record.roots(roots)
-    race = Race(roots, budget)
+        record.roots(roots, improved, e0, cells_of.get(e0))
+    race = Race([(g, improved[r]) for r, (g, _) in enumerate(roots)], budget)  # pruned by the better bound
     lock = threading.Lock()
     cells = (0, 0)  # cells of the first guess solved, of how many (when it is split)
     start = 1 if budget >= FAIL and roots else 0
@@ -475,9 +514,10 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     def report() -> None:
         if progress:
             with lock:
-                done = cells[0] + len(race.searched - {0} if start else race.searched)
+                done = cells[0] + len(race.searched - {e0} if start else race.searched)
+                waiting = race.waiting() - (1 if start and e0 not in race.searched else 0)
                 best = race.best
-                progress(Progress("search", done, done + race.waiting(start) + cells[1] - cells[0], 0, n,
+                progress(Progress("search", done, done + waiting + cells[1] - cells[0], 0, n,
                                   None if best.tree is None else best.cost))  # fmt: skip
 
     def tick(done: int, of: int) -> None:
@@ -486,10 +526,10 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
         report()
 
     if start:
-        g = roots[0][0]
+        g = roots[e0][0]
         cost, flat = _split_guess(run, scope, S, guesses, left, g, tick if progress else None,
                                   None if record is None else record.cell)  # fmt: skip
-        race.offer(0, cost, flat)
+        race.offer(e0, cost, flat)
         if record is not None:
             record.tried(g, cost, flat, FAIL)
         cells = (cells[1], cells[1])
@@ -499,7 +539,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
         limit = race.budget(rank)
         if limit is None:
             if record is not None:
-                record.tried(g, FAIL, None, roots[rank][1])
+                record.tried(g, FAIL, None, improved[rank])
             return
         cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
         if record is not None and not run.stopped:
@@ -507,7 +547,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
         race.offer(rank, cost, flat)
         report()
 
-    futures = [run.pool.submit(attempt, rank, g) for rank, (g, _) in enumerate(roots) if rank >= start]
+    futures = [run.pool.submit(attempt, r, roots[r][0]) for r in explore if not (start and r == e0)]
     run.wait(futures)
     if run.stopped:
         raise KeyboardInterrupt
