@@ -593,6 +593,10 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
     click.echo(f"{who} of {_game_text(tree.rules)}: verified against each of its {result.secrets:,} secrets")
     click.echo(f"total {result.total:,}  mean {result.mean:.4f}  max {result.max}")
     click.echo(f"distribution {dist}")
+    if h.get("exact") is False:  # the best tree of a search stopped early (evaluate --budget)
+        low = h.get("lower_bound")
+        known = f"; the file says the least total is at least {low:,}" if isinstance(low, int) else ""
+        click.echo(f"not proved optimal: the search stopped early{known}")
 
 
 def _game_text(rules: Rules) -> str:
