@@ -225,3 +225,19 @@ def test_replay_counts_each_secret_at_its_depth():
     pair.children[Feedback(2, 0)] = TreeNode((1, 1))  # a reply no secret there gives
     with pytest.raises(TreeFileError, match="no secret there gives reply 2,0"):
         tree.verify()
+
+
+RESULTS = {  # docs/results.md: the files in results/ and the totals they prove
+    "4x6-optimal": 5625, "4x6-max5-optimal": 5626, "4x7-optimal": 11228, "5x5-optimal": 13496,
+    "bulls-and-cows-optimal": 26274, "4x8-optimal": 20471, "4x8-max6-optimal": 20473,
+    "4x9-optimal": 34666, "5x6-optimal": 36721, "4x10-bounds": 56034, "5x7-bounds": 86358,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(RESULTS))
+def test_the_result_files_prove_their_totals(name):
+    from pathlib import Path
+
+    tree = TreeFile.read(Path(__file__).parent.parent / "results" / f"{name}.tree.gz")
+    assert tree.verify().total == RESULTS[name] == tree.header["total"]
+    assert tree.header["exact"] is not name.endswith("-bounds")
