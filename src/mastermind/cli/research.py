@@ -472,7 +472,12 @@ def _print_stats(stats: Stats) -> None:
 )  # fmt: skip
 @color_option
 def tree(
-    rules: Rules, strategy: str, fmt: str, depth: int | None, first: str | None, no_tables: bool,
+    rules: Rules,
+    strategy: str,
+    fmt: str,
+    depth: int | None,
+    first: str | None,
+    no_tables: bool,
     save: str | None,
 ) -> None:
     """The whole decision tree of a strategy: each reply, how many codes it leaves, the next guess.

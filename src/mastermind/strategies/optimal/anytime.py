@@ -95,8 +95,9 @@ class _Bounds(Record):
 
     # -- what the search says ------------------------------------------------------------------
 
-    def roots(self, roots: list[tuple[int, int]], improved: list[int], first: int,
-              cells: np.ndarray | None) -> None:
+    def roots(
+        self, roots: list[tuple[int, int]], improved: list[int], first: int, cells: np.ndarray | None
+    ) -> None:
         with self.lock:
             self.order = [g for g, _ in roots]
             for (g, _), bound in zip(roots, improved, strict=True):

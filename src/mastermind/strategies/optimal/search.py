@@ -439,8 +439,9 @@ class Record:
     """What the root of a search tells as it goes (for bounds at any time: see ``anytime``).
     Called from worker threads; this one does nothing."""
 
-    def roots(self, roots: list[tuple[int, int]], improved: list[int], first: int,
-              cells: np.ndarray | None) -> None:
+    def roots(
+        self, roots: list[tuple[int, int]], improved: list[int], first: int, cells: np.ndarray | None
+    ) -> None:
         """The guesses to try at the root, in the order of the choice (bound, then code), with
         their bounds; the bounds with their cells bounded one level down; the rank of the guess
         searched first (its cells solved one by one), and its cells' own bounds (by reply)."""
