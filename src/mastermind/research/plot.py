@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +15,9 @@ if TYPE_CHECKING:
 
     from ..history.stats import GameStats
     from .evaluation import Stats
+
+#: What a chart needs installed (matplotlib is an optional extra).
+PLOT_INSTALL = "pip install 'mastermind-lab[plot]'"
 
 #: File types a chart can be written as, by suffix.
 FORMATS = ("png", "svg", "pdf")
@@ -32,6 +36,8 @@ def check_plot_path(path: str | Path) -> Path:
         raise PlotError(f"cannot draw {quote(path)}: the file name must end in .{', .'.join(FORMATS)}")
     if not path.parent.exists():
         raise PlotError(f"cannot draw {quote(path)}: folder {quote(path.parent)} does not exist")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise PlotError(f"cannot draw {quote(path)}: charts need matplotlib: {PLOT_INSTALL}")
     return path
 
 
