@@ -233,3 +233,26 @@ def test_values_print_in_the_games_words():
     assert repr(tree) == "<Node guess=7 size=1296: 12 replies below, 5 guesses deep>"
     p = partition(CLASSIC, "4113", ["1123", "3151", "1141", "6544"])
     assert repr(p) == "<Partition of 4 candidates by 4113: 3 classes, largest 2>"
+
+
+def test_a_match_takes_strategy_objects_as_players_and_lets_them_play():
+    mine = FirstCandidate(CLASSIC)
+    match = Match(CLASSIC, (mine, make_strategy("knuth", CLASSIC)), seed=7)
+    assert match.players == ["first-candidate", "knuth"]
+    match.play_out()
+    first, second = match.rounds  # game 1: player 2 (knuth) breaks; game 2: player 1 (mine)
+    assert str(first.game.moves[0].guess) == "1122"
+    guesses = [m.guess for m in second.game.moves]
+    assert str(guesses[0]) == "1111" and second.game.outcome == "won"
+    # each guess is the first code that fits every reply before it, as FirstCandidate plays
+    state = SolverState(CLASSIC)
+    for move in second.game.moves:
+        assert move.guess == state.space.code(int(state.candidate_indices()[0]))
+        state = state.add(move.guess, move.reply)
+
+
+def test_a_match_refuses_a_strategy_of_another_game_and_a_player_that_is_no_strategy():
+    with pytest.raises(MastermindError, match="made for 4 pegs, 8 colours.*this match is 4 pegs, 6"):
+        Match(CLASSIC, ("human", FirstCandidate(Rules(colors=8))))
+    with pytest.raises(MastermindError, match="a match's player is 'human', a strategy's name or a Strategy"):
+        Match(CLASSIC, ("human", 3))

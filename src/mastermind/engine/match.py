@@ -20,8 +20,9 @@ from ..core.records import RECORD_VERSION, check_version, code_text, rules_from_
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed
 from ..core.text import plural, quote
-from ..errors import ContradictionError, GameError, RecordError
+from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from ..strategies import find_strategy, make_strategy
+from ..strategies.base import Strategy
 from .game import DEFAULT_STRATEGY, Game, Hint, Move, Problem
 from .scoring import CODEMAKERS, MAX_MATCH_GAMES, SCORING_RULES, WRONG_INFORMATION_POINTS
 
@@ -77,7 +78,8 @@ class Match:
     """An even number of games between two players, the roles alternating, scored by a rule.
 
     Player 1 makes the code in game 1 and player 2 breaks it; then they swap. A player is
-    ``"human"`` or a strategy name. A computer codemaker draws a secret uniformly at random
+    ``"human"``, a strategy's name or a :class:`Strategy` of this game (your own, say: it plays
+    every game it breaks; a record keeps its name). A computer codemaker draws a secret uniformly at random
     from ``seed``, or with ``codemaker="hardest"`` picks a secret that costs the breaker's
     strategy the most guesses (against a person or a randomised strategy: the hint strategy's).
     A human codemaker gives the referee a secret, or types every reply; if the breaker's
@@ -95,7 +97,7 @@ class Match:
     def __init__(
         self,
         rules: Rules,
-        players: Sequence[str],
+        players: Sequence[str | Strategy],
         games: int = 2,
         scoring: str = "standard",
         seed: int | None = None,
@@ -116,7 +118,9 @@ class Match:
             raise GameError(f"unknown codemaker {codemaker!r}; choose one of: {', '.join(CODEMAKERS)}")
         check_seed(seed)
         self.rules = rules
-        self.players = [_player_name(p) for p in players]
+        self.players = [_player_name(p, rules) for p in players]
+        #: The players given as strategies, by player number (1 or 2); the others are made by name.
+        self._agents = {n: p for n, p in enumerate(players, 1) if isinstance(p, Strategy)}
         self.games = games
         self.scoring = scoring
         self.codemaker = codemaker
@@ -125,8 +129,8 @@ class Match:
         self.rounds: list[Round] = [Round(1, maker=1, breaker=2)]
         self._rng = random.Random(self.seed)
         self._depths: dict[str, np.ndarray] = {}
-        for name in self.players:
-            if name != "human":
+        for n, name in enumerate(self.players, 1):
+            if name != "human" and n not in self._agents:
                 make_strategy(name, rules)  # a strategy that cannot play this game: refused now
 
     # -- state -------------------------------------------------------------------------------------
@@ -384,7 +388,7 @@ class Match:
         return [Event("secret", r)]
 
     def _new_game(self, r: Round, secret: Code | str | None) -> Game:
-        breaker = self.players[r.breaker - 1]
+        breaker: str | Strategy = self._agents.get(r.breaker, self.players[r.breaker - 1])
         return Game(
             self.rules,
             secret=secret,
@@ -408,11 +412,16 @@ class Match:
         if self.codemaker == "random":
             return space.code(self._rng.randrange(space.size))
         breaker = self.players[r.breaker - 1]
-        model = breaker if breaker != "human" and not find_strategy(breaker).randomized else self.strategy
+        agent = self._agents.get(r.breaker)
+        if agent is not None:
+            model, player = (breaker, agent) if not agent.randomized else (self.strategy, None)
+        else:
+            randomized = breaker == "human" or find_strategy(breaker).randomized
+            model, player = (self.strategy, None) if randomized else (breaker, None)
         if model not in self._depths:
             from ..strategies.walk import guesses_per_secret
 
-            self._depths[model] = guesses_per_secret(make_strategy(model, self.rules))
+            self._depths[model] = guesses_per_secret(player or make_strategy(model, self.rules))
         depths = self._depths[model]
         hardest = np.flatnonzero(depths == depths.max())
         return space.code(int(hardest[self._rng.randrange(len(hardest))]))
@@ -468,10 +477,20 @@ class Match:
         return r.maker if self.scoring == "codebreaker" else r.breaker
 
 
-def _player_name(name: str) -> str:
-    """``human``, or a registered strategy's own name (an unknown one is refused)."""
-    key = name.strip().lower()
-    return key if key == "human" else find_strategy(name).name
+def _player_name(player: str | Strategy, rules: Rules) -> str:
+    """``human``, or a registered strategy's own name (an unknown one is refused); a strategy
+    object's name, once it is found to be of this game."""
+    if isinstance(player, Strategy):
+        if CodeSpace.of(player.rules) is not CodeSpace.of(rules):
+            raise StrategyError(
+                f"the strategy {player.name} was made for {player.rules.describe()}; "
+                f"this match is {rules.describe()}"
+            )
+        return player.name
+    if not isinstance(player, str):
+        raise StrategyError(f"a match's player is 'human', a strategy's name or a Strategy, not {player!r}")
+    key = player.strip().lower()
+    return key if key == "human" else find_strategy(player).name
 
 
 __all__ = ["Event", "Match", "Round"]
