@@ -27,6 +27,14 @@ def private_history(tmp_path, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def private_settings(tmp_path, monkeypatch):
+    """Every test keeps the terminal board's settings in its own file, never in the user's."""
+    path = tmp_path / "tui.json"
+    monkeypatch.setenv("MASTERMIND_CONFIG", str(path))
+    return path
+
+
+@pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
     """Optimal trees go to a fresh directory per test, never to the user's cache."""
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import itertools
 import json
 
@@ -19,54 +17,12 @@ from mastermind.tui.board import BoardRow, Peg  # noqa: E402
 from mastermind.tui.game_screen import GameScreen  # noqa: E402
 from mastermind.tui.settings import Settings  # noqa: E402
 from mastermind.tui.view import BOARD_ROWS  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def private_settings(tmp_path, monkeypatch):
-    """Every test keeps the app's settings in its own file, never in the user's config directory."""
-    path = tmp_path / "tui.json"
-    monkeypatch.setenv("MASTERMIND_CONFIG", str(path))
-    return path
-
-
-def driven(test):
-    """An async test, run to its end in a fresh event loop (no async plugin needed)."""
-
-    @functools.wraps(test)
-    def run(*args, **kwargs):
-        asyncio.run(test(*args, **kwargs))
-
-    return run
-
-
-def configure(path, **values) -> None:
-    path.write_text(json.dumps(values))
-
-
-async def settle(app, pilot) -> None:
-    """Wait for the strategies' work (run off the screen's thread; in a match one computer move
-    starts the next) and for the screen to redraw."""
-    for _ in range(100):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if not any(worker.is_running for worker in app.workers):
-            return
-
-
-async def type_code(app, pilot, code: str) -> None:
-    await pilot.press(*code, "enter")
-    await settle(app, pilot)
+from tui_pilot import board, configure, driven, settle, type_code  # noqa: E402
 
 
 def stored(record_kind: str = "play"):
     with Store() as store:
         return [g for g in store.games() if g.kind == record_kind]
-
-
-def board(app) -> GameScreen:
-    screen = app.screen
-    assert isinstance(screen, GameScreen)
-    return screen
 
 
 @driven

@@ -4,7 +4,6 @@ code, corrections for every key, replies not shown before they are given."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 
 import pytest
@@ -25,34 +24,7 @@ from mastermind.tui.board import (  # noqa: E402  # noqa: E402
 )
 from mastermind.tui.game_screen import GameScreen  # noqa: E402
 from mastermind.tui.panel import correction_keys, correction_labels  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def private_settings(tmp_path, monkeypatch):
-    path = tmp_path / "tui.json"
-    monkeypatch.setenv("MASTERMIND_CONFIG", str(path))
-    return path
-
-
-def driven(test):
-    @functools.wraps(test)
-    def run(*args, **kwargs):
-        asyncio.run(test(*args, **kwargs))
-
-    return run
-
-
-async def settle(app, pilot) -> None:
-    for _ in range(100):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if not any(worker.is_running for worker in app.workers):
-            return
-
-
-def board(app) -> GameScreen:
-    assert isinstance(app.screen, GameScreen)
-    return app.screen
+from tui_pilot import board, driven, settle  # noqa: E402
 
 
 def fits(widget, screen) -> bool:

@@ -4,9 +4,6 @@ Koyama and Lai's (JRM 25, 1993)."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
-
 import pytest
 
 pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
@@ -16,42 +13,7 @@ from mastermind.tui.app import MastermindApp  # noqa: E402
 from mastermind.tui.game_screen import GameScreen  # noqa: E402
 from mastermind.tui.review_screen import ReviewScreen  # noqa: E402
 from mastermind.tui.screens import HistoryScreen  # noqa: E402
-
-
-def driven(test):
-    """An async test, run to its end in a fresh event loop."""
-
-    @functools.wraps(test)
-    def run(*args, **kwargs):
-        asyncio.run(test(*args, **kwargs))
-
-    return run
-
-
-async def settle(app, pilot) -> None:
-    """Until the work off the screen's thread (a strategy, a review) is done and drawn."""
-    for _ in range(100):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        if not any(worker.is_running for worker in app.workers):
-            return
-
-
-async def type_code(app, pilot, code: str) -> None:
-    await pilot.press(*code, "enter")
-    await settle(app, pilot)
-
-
-def board(app) -> GameScreen:
-    assert isinstance(app.screen, GameScreen)
-    return app.screen
-
-
-@pytest.fixture(autouse=True)
-def private_settings(tmp_path, monkeypatch):
-    path = tmp_path / "tui.json"
-    monkeypatch.setenv("MASTERMIND_CONFIG", str(path))
-    return path
+from tui_pilot import board, driven, settle, type_code  # noqa: E402
 
 
 async def win_the_readme_game(app, pilot, extra=()):

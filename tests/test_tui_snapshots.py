@@ -14,32 +14,17 @@ pytest.importorskip("textual", reason="the tui extra (textual) is not installed"
 pytest.importorskip("pytest_textual_snapshot", reason="pytest-textual-snapshot is not installed")
 
 from mastermind.tui.app import MastermindApp  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def private_settings(tmp_path, monkeypatch):
-    path = tmp_path / "tui.json"
-    monkeypatch.setenv("MASTERMIND_CONFIG", str(path))
-    return path
-
-
-async def settle(pilot) -> None:
-    """Until no strategy is at work (in a match, one computer move starts the next)."""
-    for _ in range(100):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        if not any(worker.is_running for worker in pilot.app.workers):
-            return
+from tui_pilot import settle  # noqa: E402
 
 
 def steps(*keys: str):
     """Key presses, each followed by the end of the strategy's work and a redraw."""
 
     async def run(pilot) -> None:
-        await settle(pilot)
+        await settle(pilot.app, pilot)
         for key in keys:
             await pilot.press(key)
-            await settle(pilot)
+            await settle(pilot.app, pilot)
 
     return run
 

@@ -8,8 +8,9 @@
 True
 """
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from .core.lazy import lazy_names
 
 # Names are imported on first use, so that `mastermind --help` does not wait for numba.
 _HOME = {
@@ -37,17 +38,16 @@ _HOME = {
 }  # fmt: skip
 
 
+_lazy = lazy_names(__name__, _HOME)
+
+
 def __getattr__(name: str) -> Any:
     if name == "__version__":  # the installed distribution's, read once: one version, in pyproject.toml
         from .core.records import package_version
 
         globals()[name] = package_version()
         return globals()[name]
-    if name in _HOME:
-        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _lazy(name)
 
 
 def __dir__() -> list[str]:

@@ -11,8 +11,9 @@ charts) does not load numpy.
 5801
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..core.lazy import lazy_names
 
 #: The executors a whole-tree run may be given by name (see :func:`make_executor`).
 EXECUTORS = ("local", "dask")
@@ -26,12 +27,7 @@ _HOME = {
 }  # fmt: skip
 
 
-def __getattr__(name: str) -> Any:
-    if name in _HOME:
-        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_names(__name__, _HOME)
 
 
 def __dir__() -> list[str]:
