@@ -73,13 +73,24 @@ def test_compare_table_json_and_plot(tmp_path):
     assert rows["knuth"][:4] == ["1122", "5,801", "4.4761", "5"]
     assert rows["expected-size"][:2] == ["1123", "5,696"]
     assert rows["entropy"][:2] == ["1234", "5,722"]
-    assert rows["most-parts"][:5] == ["1123", "5,668", "4.3735", "6", "1:1"]
+    assert rows["most-parts"][:6] == ["1123", "5,668", "4.3735", "6", "0", "1:1"]
     chart = tmp_path / "dist.svg"
     code, out, err = run("compare", *SMALL, "--strategies", "knuth, entropy", "--json", "--plot", str(chart))
     data = json.loads(out)
     assert [d["strategy"] for d in data] == ["knuth", "entropy"] and data[0]["codes"] == 64
     assert chart.read_text().lstrip().startswith("<?xml") and "<svg" in chart.read_text()
     assert f"chart written to {chart}" in err
+
+
+def test_compare_names_the_guess_limit_and_counts_the_games_lost_past_it():
+    code, out, _ = run("compare", "--max-guesses", "5", "--strategies", "knuth,entropy", "--no-history")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "4 pegs, 6 colours, repeats allowed, at most 5 guesses: all 1,296 secrets"
+    assert lines[2].split() == ["strategy", "first", "total", "mean", "max", "lost", "distribution", "seconds"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines if line.strip()}
+    # entropy plays 12 games past 5 guesses (evaluate says "lost (> 5) 12"); Knuth's tree needs at most 5
+    assert rows["entropy"][3:5] == ["6", "12"] and rows["knuth"][3:5] == ["5", "0"]
 
 
 def test_compare_defaults_to_every_registered_strategy_even_new_ones(monkeypatch):

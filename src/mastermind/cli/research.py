@@ -720,14 +720,17 @@ def compare(
 
     codes = results[0].codes
     what = f"a sample of {results[0].games:,} secrets" if results[0].sample else f"all {codes:,} secrets"
-    table = Table(title=f"{rules.describe()}: {what}", title_justify="left", box=box.SIMPLE_HEAD)
-    for column in ("strategy", "first", "total", "mean", "max", "distribution", "seconds"):
+    title = f"{rules.describe()}, at most {rules.max_guesses} guesses: {what}"
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    # lost: the games played past the guess limit the title names, as evaluate counts them
+    for column in ("strategy", "first", "total", "mean", "max", "lost", "distribution", "seconds"):
         table.add_column(column, justify="left" if column in ("strategy", "distribution") else "right")
     best_mean = min(s.mean for s in results)
     for s in results:
         mean = f"[bold]{s.mean:.4f}[/]" if s.mean == best_mean else f"{s.mean:.4f}"
         dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items())
         table.add_row(
-            s.strategy, _first_text(s), f"{s.total:,}", mean, str(s.max), dist, f"{s.seconds:.2f}"
+            s.strategy, _first_text(s), f"{s.total:,}", mean, str(s.max), f"{s.lost:,}", dist,
+            f"{s.seconds:.2f}",
         )  # fmt: skip
     console_for().print(table)
