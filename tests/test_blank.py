@@ -160,7 +160,7 @@ def test_guess_solve_and_tree_with_the_blank():
     tree = json.loads(out)
     assert code == 0 and tree["blank"] is True and tree["colors"] == 3
     code, out, _ = run("tree", "--blank", "--pegs", "2", "--colors", "2")
-    assert code == 0 and "2 pegs, 2 colours and the blank" in out and "-> --" in out
+    assert code == 0 and "2 pegs, colours 1-2 and the blank" in out and "-> --" in out
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ def test_plurals_agree():
     code, _, err = run("solve", "--pegs", "1", "1=2,0")
     one_line_error(code, err, "there is only 1 peg")
     code, out, _ = run("evaluate", "--pegs", "1", "--colors", "2")
-    assert code == 0 and "1 peg, 2 colours" in out
+    assert code == 0 and "1 peg, colours 1-2" in out
 
 
 def test_a_bad_reply_says_so_once():
@@ -179,7 +179,7 @@ def test_a_sample_larger_than_a_small_game_is_the_whole_game():
     assert code == 0 and json.loads(out)["games"] == 9
     assert err == (
         "mastermind: note: a sample of 10,000,000,000 covers every secret: all 9 secrets of 2 pegs, "
-        "3 colours, repeats allowed are played\n"
+        "colours 1-3, repeats allowed are played\n"
     )
     code, _, err = run("compare", "--strategies", "knuth,random", "--sample", "5000", "--seed", "1")
     assert code == 0 and "a sample of 5,000 covers every secret: all 1,296 secrets" in err
@@ -376,3 +376,27 @@ def test_a_blank_typed_in_a_game_without_the_blank_is_named_as_such():
 def test_one_guess_is_said_in_the_singular():
     code, out, _ = run("guess", "--max-guesses", "1", "--no-history", input="quit\n")
     assert "I have 1 guess. Reply" in out and "1 guesses" not in out
+
+
+@pytest.mark.parametrize("command", ["tree", "evaluate"])
+@pytest.mark.parametrize("strategy", ["knuth", "random"])
+def test_no_tables_is_refused_as_typed_by_a_strategy_without_tables(command, strategy):
+    code, out, err = run(
+        command, "--no-tables", "-s", strategy, "--no-history" if command == "evaluate" else "-p2"
+    )
+    one_line_error(code, err, f"--no-tables turns off the colour tables of counter: {strategy} has none")
+    assert "'tables'" not in err and out == ""
+
+
+def test_evaluate_and_tree_speak_of_digits_bulls_and_cows_in_bulls_and_cows():
+    bulls = ("--preset", "bulls-and-cows", "-s", "most-parts")
+    code, out, _ = run("tree", *bulls, "--depth", "1")
+    assert code == 0
+    assert out.splitlines()[0] == (
+        "most-parts on 4 digits 0-9, no digit repeats: reply (bulls,cows): codes left -> next guess"
+    )
+    code, out, _ = run("evaluate", *bulls, "--no-history")
+    assert code == 0 and out.startswith("most-parts on 4 digits 0-9, no digit repeats (5,040 codes)")
+    assert "colour" not in out and "peg" not in out
+    code, out, _ = run("tree", "-p", "2", "-c", "2")  # Mastermind keeps its own words
+    assert out.startswith("knuth on 2 pegs, colours 1-2, repeats allowed: reply (black,white):")

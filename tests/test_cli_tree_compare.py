@@ -46,7 +46,7 @@ def test_tree_json_and_dot():
 
     assert data["tree"]["size"] == 64 and leaves(data["tree"]) == 64
     code, out, _ = run("tree", "--format", "dot", "--depth", "2")
-    assert out.startswith('digraph "knuth on 4 pegs, 6 colours, repeats allowed" {')
+    assert out.startswith('digraph "knuth on 4 pegs, colours 1-6, repeats allowed" {')
     assert out.count("->") == 12 and 'n0 [label="1122\\n1296"];' in out
 
 
@@ -86,7 +86,7 @@ def test_compare_names_the_guess_limit_and_counts_the_games_lost_past_it():
     code, out, _ = run("compare", "--max-guesses", "5", "--strategies", "knuth,entropy", "--no-history")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "4 pegs, 6 colours, repeats allowed, at most 5 guesses: all 1,296 secrets"
+    assert lines[0] == "4 pegs, colours 1-6, repeats allowed, at most 5 guesses: all 1,296 secrets"
     assert lines[2].split() == ["strategy", "first", "total", "mean", "max", "lost", "distribution", "seconds"]
     rows = {line.split()[0]: line.split()[1:] for line in lines if line.strip()}
     # entropy plays 12 games past 5 guesses (evaluate says "lost (> 5) 12"); Knuth's tree needs at most 5

@@ -84,7 +84,7 @@ def test_evaluate_saves_a_run_and_takes_the_same_run_from_the_history(tmp_path):
     code, out, err = run("evaluate", *SMALL, "--db", db, "--json")
     again = json.loads(out)
     assert code == 0
-    assert err.startswith("mastermind: knuth on 3 pegs, 4 colours, repeats allowed: taken from the history "
+    assert err.startswith("mastermind: knuth on 3 pegs, colours 1-4, repeats allowed: taken from the history "
                           "(run 1 of ")  # fmt: skip
     assert err.endswith("; --recompute runs it again\n") and err.count("\n") == 1
     created = again.pop("from_history")

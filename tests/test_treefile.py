@@ -154,7 +154,7 @@ def test_a_lost_line_is_refused(knuth_file, tmp_path):
 
 def test_a_tree_of_another_game_is_refused(knuth_file):
     err = refused(knuth_file, "--pegs", "3")
-    assert "is a tree of 4 pegs, 6 colours, repeats allowed, not of 3 pegs" in err
+    assert "is a tree of 4 pegs, colours 1-6, repeats allowed, not of 3 pegs" in err
     refused(knuth_file, "--max-guesses", "5")
 
 

@@ -120,14 +120,14 @@ def evaluate_command(
         check_plot_path(plot)
     if per_secret is not None:
         check_output_path(per_secret, ".csv")
-    player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
+    player = _strategy(strategy, rules, first, no_tables)
     if budget is not None or save is not None:
         _check_budget(player, budget, save, sample, scale, plot, per_secret)
     if budget is not None:
         _evaluate_bounded(player, budget, save, as_json, open_session(scale, history, per_run=False))
         return
     if sample is None and rules.size > ENUMERATION_LIMIT:
-        fail(f"{rules.describe()} has {rules.size:,} codes, too many to play every secret; "
+        fail(f"{_words(rules)} has {rules.size:,} codes, too many to play every secret; "
              "evaluate a sample of them with --sample N")  # fmt: skip
     drawn = seed is None and (sample is not None or player.randomized)
     if drawn:
@@ -138,7 +138,7 @@ def evaluate_command(
     session = open_session(scale, history, per_run=False)
     stats = session.stored(player, sample, seed, drawn=drawn)
     if stats is not None:
-        taken_from_history(session, stats, f"{player.name} on {rules.describe()}")
+        taken_from_history(session, stats, f"{player.name} on {_words(rules)}")
     else:
         if secrets is None:
             warn_if_long(player)
@@ -156,6 +156,17 @@ def evaluate_command(
         click.echo(json.dumps(session.to_dict(stats, game_notation(rules))))
         return
     _print_stats(stats)
+
+
+def _strategy(name: str, rules: Rules, first: str | None, no_tables: bool) -> Strategy:
+    """The strategy asked for; --no-tables is refused, named as typed, by a strategy without tables
+    (the registry says which have them)."""
+    from ..strategies import STRATEGIES, find_strategy, make_strategy
+
+    if no_tables and "tables" not in find_strategy(name).options:
+        having = [cls.name for cls in STRATEGIES if "tables" in cls.options]
+        fail(f"--no-tables turns off the colour tables of {' and '.join(having)}: {name} has none")
+    return make_strategy(name, rules, first=first, **({"tables": False} if no_tables else {}))
 
 
 def _run_evaluation(session: Session, player: Strategy, secrets: np.ndarray | None, seed: int | None,
@@ -243,7 +254,7 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
     label = f"optimal on {rules.short_name()}"
     stats = session.stored(player, None, None, drawn=False)
     if stats is not None:
-        taken_from_history(session, stats, f"optimal on {rules.describe()}")
+        taken_from_history(session, stats, f"optimal on {_words(rules)}")
     if stats is None and searcher.known_tree() is None:
         stop = threading.Event()
         interrupted = threading.Event()
@@ -319,7 +330,7 @@ def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool
         return
     from rich.table import Table
 
-    table = Table(title=f"optimal on {rules.describe()} ({n:,} codes): {why}", show_header=False,
+    table = Table(title=f"optimal on {_words(rules)} ({n:,} codes): {why}", show_header=False,
                   title_justify="left")  # fmt: skip
     table.add_column(style="bold")
     table.add_column()
@@ -334,6 +345,11 @@ def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool
     table.add_row("exact", "yes: the bounds meet" if found.exact else "no")
     table.add_row("seconds", f"{seconds:.1f}")
     console_for().print(table)
+
+
+def _words(rules: Rules) -> str:
+    """The game in its own words (Bulls and Cows speaks of digits), as every output names it."""
+    return game_notation(rules).describe_game()
 
 
 def _rules_dict(rules: Rules) -> dict[str, object]:
@@ -393,7 +409,7 @@ def note_whole_sample(rules: Rules, sample: int | None) -> None:
     if sample is not None and sample >= rules.size:
         click.echo(
             f"mastermind: note: a sample of {sample:,} covers every secret: all {rules.size:,} secrets "
-            f"of {rules.describe()} are played", err=True,
+            f"of {_words(rules)} are played", err=True,
         )  # fmt: skip
 
 
@@ -430,7 +446,7 @@ def _print_stats(stats: Stats) -> None:
 
     console = console_for()
     rules = stats.rules
-    title = f"{stats.strategy} on {rules.describe()} ({stats.codes:,} codes)"
+    title = f"{stats.strategy} on {_words(rules)} ({stats.codes:,} codes)"
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
@@ -502,10 +518,10 @@ def tree(
             fail("--save writes the whole tree: leave out --depth")
         if ctx.get_parameter_source("fmt") == click.core.ParameterSource.COMMANDLINE:
             fail("--save writes a tree file: leave out --format (it says how to print a tree)")
-    player = make_strategy(strategy, rules, first=first, **({"tables": False} if no_tables else {}))
+    player = _strategy(strategy, rules, first, no_tables)
     with (
-        search_progress(player, f"{strategy} tree on {rules.describe()}"),
-        progress_bar(rules.size, f"{strategy} tree on {rules.describe()}") as advance,
+        search_progress(player, f"{strategy} tree on {_words(rules)}"),
+        progress_bar(rules.size, f"{strategy} tree on {_words(rules)}") as advance,
     ):
         root = strategy_tree(player, progress=advance, depth=depth)
     notation = game_notation(rules)
@@ -521,7 +537,7 @@ def tree(
             fail(f"cannot write {save}: {err.strerror or err}")
         h = tree_file.header
         click.echo(
-            f"{strategy} on {rules.describe()}: total {h['total']:,} over {h['secrets']:,} secrets "
+            f"{strategy} on {_words(rules)}: total {h['total']:,} over {h['secrets']:,} secrets "
             f"(mean {h['total'] / h['secrets']:.4f}), at most {h['max']} guesses; "
             f"{h['nodes']:,} nodes written to {save}"
         )
@@ -538,9 +554,10 @@ def tree(
         }
         click.echo(json.dumps(out))
     elif fmt == "dot":
-        click.echo(root.to_dot(notation, depth, title=f"{strategy} on {rules.describe()}"))
+        click.echo(root.to_dot(notation, depth, title=f"{strategy} on {_words(rules)}"))
     else:
-        click.echo(f"{strategy} on {rules.describe()}: reply: codes left -> next guess")
+        reply = notation.terms.reply_form.lower()  # black,white or bulls,cows
+        click.echo(f"{strategy} on {_words(rules)}: reply ({reply}): codes left -> next guess")
         click.echo(root.format(notation, depth))
 
 
@@ -606,7 +623,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
 
 def _game_text(rules: Rules) -> str:
     limit = f", at most {rules.max_guesses} guesses" if rules.max_guesses != 10 else ""
-    return rules.describe() + limit
+    return _words(rules) + limit
 
 
 @cli.command()
@@ -682,11 +699,11 @@ def compare(
         if not chosen and not players[-1].quick():
             players.pop()  # a search of minutes or hours is not run unasked
             click.echo(
-                f"mastermind: skipped {name}: its search of {rules.describe()} ({rules.size:,} "
+                f"mastermind: skipped {name}: its search of {_words(rules)} ({rules.size:,} "
                 "codes) may take minutes or hours; name it in --strategies to run it", err=True,
             )  # fmt: skip
     if not players:
-        fail(f"no strategy can play {rules.describe()} as a whole; try --sample N")
+        fail(f"no strategy can play {_words(rules)} as a whole; try --sample N")
     drawn = seed is None and (sample is not None or any(p.randomized for p in players))
     if drawn:
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
@@ -699,7 +716,7 @@ def compare(
     for player in players:
         found[id(player)] = stats = session.stored(player, sample, seed, drawn=drawn)
         if stats is not None:
-            taken_from_history(session, stats, f"{player.name} on {rules.describe()}")
+            taken_from_history(session, stats, f"{player.name} on {_words(rules)}")
     todo = [p for p in players if found[id(p)] is None]
     if todo:
         with started(session):
@@ -720,7 +737,7 @@ def compare(
 
     codes = results[0].codes
     what = f"a sample of {results[0].games:,} secrets" if results[0].sample else f"all {codes:,} secrets"
-    title = f"{rules.describe()}, at most {rules.max_guesses} guesses: {what}"
+    title = f"{_words(rules)}, at most {rules.max_guesses} guesses: {what}"
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
     # lost: the games played past the guess limit the title names, as evaluate counts them
     for column in ("strategy", "first", "total", "mean", "max", "lost", "distribution", "seconds"):
