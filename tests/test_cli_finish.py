@@ -253,12 +253,26 @@ def test_per_secret_game_is_the_game_guess_plays(tmp_path):
     assert row["played"].split() == [m["guess"] for m in record["moves"]]
 
 
-@pytest.mark.parametrize("name, words", [("", "no file to write in"), ("x.txt", "must end in .csv"),
-                                         ("nope/x.csv", "folder 'nope' does not exist")])  # fmt: skip
+@pytest.mark.parametrize(
+    "name, words",
+    [("", "no file to write the games in: give a file name, or - for stdout"), (".", "it is a directory"),
+     ("nope/x.csv", "folder 'nope' does not exist")],
+)  # fmt: skip
 def test_a_bad_per_secret_file_is_refused_before_any_work(name, words):
     code, out, err = run("evaluate", "--per-secret", name)
     one_line_error(code, err, words)
     assert out == ""
+
+
+def test_per_secret_follows_the_output_rule_of_history_csv_any_name_and_dash_for_stdout(tmp_path):
+    code, out, err = run("evaluate", "-p", "2", "-c", "2", "--per-secret", "-", "--no-history")
+    assert code == 0 and out == "secret,guesses,played\n11,1,11\n12,2,11 12\n21,3,11 12 21\n22,2,11 22\n"
+    assert "total guesses │ 8" in err  # the summary, out of the games' way
+    code, _, err = run("evaluate", "-p", "2", "-c", "2", "--per-secret", "-", "--json")
+    one_line_error(code, err, "--json and --per-secret - both write on stdout")
+    path = tmp_path / "games.txt"  # any name: the format is CSV, as history --csv writes
+    code, _, err = run("evaluate", "-p", "2", "-c", "2", "--per-secret", str(path), "--no-history")
+    assert code == 0 and path.read_text().splitlines()[1] == "11,1,11"
 
 
 def _png_size(path):

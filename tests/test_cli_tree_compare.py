@@ -87,7 +87,8 @@ def test_compare_names_the_guess_limit_and_counts_the_games_lost_past_it():
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "4 pegs, colours 1-6, repeats allowed, at most 5 guesses: all 1,296 secrets"
-    assert lines[2].split() == ["strategy", "first", "total", "mean", "max", "lost", "distribution", "seconds"]
+    header = ["strategy", "first", "total", "mean", "max", "lost", "distribution", "seconds"]
+    assert lines[2].split() == header
     rows = {line.split()[0]: line.split()[1:] for line in lines if line.strip()}
     # entropy plays 12 games past 5 guesses (evaluate says "lost (> 5) 12"); Knuth's tree needs at most 5
     assert rows["entropy"][3:5] == ["6", "12"] and rows["knuth"][3:5] == ["5", "0"]

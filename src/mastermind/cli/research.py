@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from ..core.seeds import fresh_seed
 from ..core.tree import TREE_FORMATS
 from . import cli
-from .common import color_option, console_for, fail, game_notation, game_options, seed_option, strategy_option
+from .common import (
+    check_output,
+    color_option,
+    console_for,
+    fail,
+    game_notation,
+    game_options,
+    seed_option,
+    strategy_option,
+)
 from .progress import progress_bar, search_progress
 from .scale import (
     History,
@@ -53,9 +62,10 @@ if TYPE_CHECKING:
 @click.option("--plot", metavar="FILE", help="Also draw the distribution as a bar chart (.png, .svg, .pdf).")
 @click.option("--log", is_flag=True, help="With --plot: a logarithmic count axis (for small counts).")
 @click.option(
-    "--per-secret", metavar="FILE.csv",
-    help="Also write each secret, its number of guesses and the guesses played, one row per secret "
-    "(the games are played again, recording each).",
+    "--per-secret", metavar="FILE",
+    help="Also write each secret, its number of guesses and the guesses played as CSV, one row per "
+    "secret (the games are played again, recording each); - writes them on stdout, the summary "
+    "then on stderr.",
 )  # fmt: skip
 @click.option(
     "--budget", metavar="DURATION", callback=lambda ctx, param, value: _duration(value),
@@ -112,14 +122,15 @@ def evaluate_command(
     from ..core.code import ENUMERATION_LIMIT
     from ..research.evaluation import sample_secrets
     from ..research.plot import check_plot_path
-    from ..strategies import make_strategy
 
     if log and plot is None:
         fail("--log draws the chart's counts on a log scale: give --plot FILE too")
     if plot is not None:
         check_plot_path(plot)
     if per_secret is not None:
-        check_output_path(per_secret, ".csv")
+        check_output(per_secret, "games")
+        if per_secret == "-" and as_json:
+            fail("--json and --per-secret - both write on stdout: name a file for one of them")
     player = _strategy(strategy, rules, first, no_tables)
     if budget is not None or save is not None:
         _check_budget(player, budget, save, sample, scale, plot, per_secret)
@@ -155,7 +166,7 @@ def evaluate_command(
     if as_json:
         click.echo(json.dumps(session.to_dict(stats, game_notation(rules))))
         return
-    _print_stats(stats)
+    _print_stats(stats, stderr=per_secret == "-")  # stdout holds the games
 
 
 def _strategy(name: str, rules: Rules, first: str | None, no_tables: bool) -> Strategy:
@@ -358,20 +369,6 @@ def _rules_dict(rules: Rules) -> dict[str, object]:
     return rules_to_dict(rules)
 
 
-def check_output_path(path: str, suffix: str) -> None:
-    """A file to write: named, ending in ``suffix``, in a folder that exists; checked before any work."""
-    from pathlib import Path
-
-    from ..core.text import quote
-
-    if not path.strip():
-        fail(f"no file to write in: give a file name ending in {suffix}")
-    if not path.lower().endswith(suffix):
-        fail(f"cannot write {quote(path)}: the file name must end in {suffix}")
-    if not Path(path).resolve().parent.is_dir():
-        fail(f"cannot write {quote(path)}: folder {quote(str(Path(path).parent))} does not exist")
-
-
 def _write_games(
     player: Strategy, secrets: np.ndarray | None, seed: int | None, path: str, label: str
 ) -> None:
@@ -386,13 +383,20 @@ def _write_games(
     total = space.size if secrets is None else len(secrets)
     with progress_bar(total, f"{label}: each game") as advance:
         games = games_per_secret(player, secrets, seed=seed, progress=advance)
+
+    def write(out: IO[str]) -> None:
+        writer = csv.writer(out)
+        writer.writerow(["secret", "guesses", "played"])
+        for secret, played in games.items():
+            codes = " ".join(notation.format_code(space.code(g)) for g in played)
+            writer.writerow([notation.format_code(space.code(secret)), len(played), codes])
+
+    if path == "-":
+        write(click.get_text_stream("stdout"))
+        return
     try:
         with open(path, "w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out)
-            writer.writerow(["secret", "guesses", "played"])
-            for secret, played in games.items():
-                codes = " ".join(notation.format_code(space.code(g)) for g in played)
-                writer.writerow([notation.format_code(space.code(secret)), len(played), codes])
+            write(out)
     except OSError as err:
         fail(f"cannot write {path}: {err.strerror or err}")
     click.echo(f"games written to {path}", err=True)
@@ -441,10 +445,10 @@ def _first_text(stats: Stats) -> str:
     return "random" if first is None else game_notation(stats.rules).format_code(first)
 
 
-def _print_stats(stats: Stats) -> None:
+def _print_stats(stats: Stats, stderr: bool = False) -> None:
     from rich.table import Table
 
-    console = console_for()
+    console = console_for(stderr=stderr)
     rules = stats.rules
     title = f"{stats.strategy} on {_words(rules)} ({stats.codes:,} codes)"
     table = Table(title=title, show_header=False, title_justify="left")
@@ -510,7 +514,6 @@ def tree(
       mastermind tree -s optimal --save classic.tree.gz && mastermind verify classic.tree.gz
     """
     from ..research.evaluation import run_key, strategy_tree
-    from ..strategies import make_strategy
 
     if save is not None:
         ctx = click.get_current_context()
