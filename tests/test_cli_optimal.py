@@ -109,3 +109,63 @@ def test_compare_help_names_the_size_where_optimal_leaves_the_default_set():
 
     code, out, _ = run("compare", "--help")
     assert code == 0 and f"{QUICK_GAME:,} codes" in " ".join(out.split())
+
+
+class Clock:
+    """A stand-in for time.perf_counter that moves only when told: the search below takes 100 s."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self):
+        return self.now
+
+
+def test_the_seconds_of_an_optimal_run_are_its_search_and_a_cached_tree_says_so(monkeypatch):
+    import mastermind.research.evaluation as evaluation
+    import mastermind.strategies.optimal.strategy as optimal
+
+    clock = Clock()
+    search = optimal.solve_position
+
+    def slow_search(*args, **kwargs):
+        clock.now += 100.0
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(evaluation, "time", clock)
+    monkeypatch.setattr(optimal, "solve_position", slow_search)
+    code, out, _ = run("evaluate", "-s", "optimal", "-p", "3", "-c", "3", "--json")
+    searched = json.loads(out)
+    assert code == 0 and searched["seconds"] == 100.0 and searched["tree_at_hand"] is False
+    code, out, err = run("evaluate", "-s", "optimal", "-p", "3", "-c", "3", "--json", "--recompute")
+    cached = json.loads(out)  # the tree is read from the cache: no search, and the record says so
+    assert code == 0 and cached["seconds"] == 0.0 and cached["tree_at_hand"] is True
+    assert cached["total"] == searched["total"]
+    code, out, _ = run("evaluate", "-s", "optimal", "-p", "3", "-c", "3", "--no-history")
+    assert "│ seconds       │ 0.000 (the tree was read from the cache, not searched)" in out
+    code, out, _ = run("compare", "-p", "3", "-c", "3", "--strategies", "knuth,optimal", "--no-history")
+    assert "0.00*" in out
+    assert "* the tree was read from the cache, not searched: the seconds are those of reading it" in out
+
+
+def test_the_history_keeps_the_seconds_of_the_search(monkeypatch):
+    import mastermind.research.evaluation as evaluation
+    import mastermind.strategies.optimal.strategy as optimal
+
+    clock = Clock()
+    search = optimal.solve_position
+
+    def slow_search(*args, **kwargs):
+        clock.now += 100.0
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(evaluation, "time", clock)
+    monkeypatch.setattr(optimal, "solve_position", slow_search)
+    assert run("evaluate", "-s", "optimal", "-p", "3", "-c", "3")[0] == 0
+    code, out, err = run("compare", "-p", "3", "-c", "3", "--strategies", "optimal", "--json")
+    assert json.loads(out)[0]["seconds"] == 100.0 and "taken from the history" in err
+    assert "100 s)" in err
+    from mastermind.history.store import Store
+
+    with Store() as store:
+        assert [run.record["seconds"] for run in store.runs()] == [100.0]

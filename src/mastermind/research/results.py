@@ -18,7 +18,10 @@ class Stats:
     ``distribution`` maps the number of guesses to the number of secrets solved with that many;
     games are played to the end, and ``lost`` counts those that took more than the rules allow.
     ``seconds`` is the time of the games (the first guess included), after
-    :meth:`Strategy.prepare` has built the strategy's tables and loaded its compiled code.
+    :meth:`Strategy.prepare` has built the strategy's tables and loaded its compiled code; for a
+    strategy that finds its whole tree by its own search (optimal), the time of that search.
+    ``tree_at_hand``: that tree was at hand before the run (read from the cache, or searched
+    earlier), so ``seconds`` is the time of reading it, not of a search.
     """
 
     strategy: str
@@ -29,6 +32,7 @@ class Stats:
     codes: int
     sample: bool = False
     seed: int | None = None
+    tree_at_hand: bool = False
 
     @property
     def games(self) -> int:
@@ -95,6 +99,7 @@ mean 4.4761, max 5
             "lost": self.lost,
             "distribution": {str(k): n for k, n in sorted(self.distribution.items())},
             "seconds": round(self.seconds, 6),
+            "tree_at_hand": self.tree_at_hand,
         }
 
     @classmethod
@@ -118,6 +123,7 @@ mean 4.4761, max 5
                 codes=int(data["codes"]),
                 sample=bool(data["sample"]),
                 seed=data["seed"],
+                tree_at_hand=bool(data.get("tree_at_hand", False)),  # absent from older records
             )
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise RecordError(f"a run record is incomplete: {err!r}") from None
