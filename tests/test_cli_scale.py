@@ -269,3 +269,36 @@ def test_a_finished_run_removes_its_default_checkpoint_and_stale_ones(tmp_path, 
     code, out, _ = run("evaluate", "--unit-size", "64", "--json")
     assert code == 0 and json.loads(out)["total"] == 5801
     assert sorted(runs.iterdir()) == [other]
+
+
+def test_an_optimal_search_that_is_not_quick_is_checkpointed_without_being_asked(tmp_path, monkeypatch):
+    """Without --checkpoint, an optimal run of a game past QUICK_GAME keeps its pieces in its own
+    file under the cache directory: the same command after an interruption finishes what is left,
+    and the file goes when the run is done. (The limit is lowered so that classic stands for a
+    large game.)"""
+    import shutil
+
+    from mastermind import Rules, make_strategy
+    from mastermind.research import runner
+    from mastermind.strategies.optimal import strategy as optimal
+
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(optimal, "QUICK_GAME", 1000)
+    args = ["evaluate", "-s", "optimal", "--max-guesses", "5", "--json", "--no-history"]
+    recorded = tmp_path / "recorded.jsonl"
+    code, out, _ = run(*args, "--checkpoint", str(recorded))
+    assert code == 0 and json.loads(out)["total"] == 5626  # Koyama and Lai
+    own = runner.default_checkpoint(make_strategy("optimal", Rules(max_guesses=5)), None)
+    lines = recorded.read_text().splitlines()
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text("\n".join(lines[:6]) + "\n")  # as if the run without --checkpoint stopped after 5 pieces
+    shutil.rmtree(tmp_path / "cache" / "optimal")  # the tree is not at hand: it is searched
+    code, out, err = run(*args)
+    assert code == 0 and json.loads(out)["total"] == 5626
+    assert f"resuming from {own}: 5 of" in err and "pieces of the search already done" in err
+    assert not own.exists()  # done: removed
+    monkeypatch.setattr(optimal, "QUICK_GAME", 3125)  # classic is quick: searched in one go
+    shutil.rmtree(tmp_path / "cache" / "optimal")
+    own.write_text("\n".join(lines[:6]) + "\n")
+    code, out, err = run(*args)
+    assert code == 0 and json.loads(out)["total"] == 5626 and "resuming" not in err

@@ -38,7 +38,9 @@ def test_a_seed_drawn_for_this_run_never_matches_a_stored_one(tmp_path):
         assert session.stored(make_strategy("counter", rules), seed=7, drawn=True) is None
 
 
-def test_the_runner_is_used_for_whole_trees_and_for_a_search_only_when_asked():
+def test_the_runner_is_used_for_whole_trees_and_for_a_search_only_when_asked_or_not_quick(monkeypatch):
+    from mastermind.strategies.optimal import strategy as optimal_module
+
     rules = Rules(pegs=3, colors=4)
     plain = Session()
     assert plain.whole_tree(make_strategy("knuth", rules))
@@ -52,6 +54,8 @@ def test_the_runner_is_used_for_whole_trees_and_for_a_search_only_when_asked():
     assert asked.why_not_whole(make_strategy("random", rules)) == "a randomised strategy"
     assert asked.why_not_whole(make_strategy("knuth", rules), secrets=[0, 1]) == "a sample"
     assert not Session(executor=LocalExecutor()).asks_runner
+    monkeypatch.setattr(optimal_module, "QUICK_GAME", 10)  # as if 3x4 took minutes: in pieces, kept
+    assert plain.whole_tree(optimal) and plain.checkpoint_for(optimal)[1]
 
 
 def test_a_run_of_many_subtrees_keeps_its_own_checkpoint_until_done_then_removes_it(tmp_path, monkeypatch):

@@ -79,8 +79,9 @@ if TYPE_CHECKING:
 )  # fmt: skip
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
-    "command run again after an interruption finishes only what is left [a file under the user "
-    "cache directory, removed when done]."
+    "command run again after an interruption finishes only what is left [for a tree of more than "
+    "one subtree, or an optimal search of more than 3,125 codes: a file under the user cache "
+    "directory, removed when done; other runs are not checkpointed]."
 )
 @run_history_options
 @color_option
@@ -655,7 +656,8 @@ def _game_text(rules: Rules) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per strategy.")
 @executor_options(
     "A directory in which each whole-tree evaluation records its finished subtrees (one file per "
-    "strategy); the same command run again finishes only what is left [the user cache directory]."
+    "strategy); the same command run again finishes only what is left [the user cache directory, "
+    "for the runs evaluate checkpoints without being asked]."
 )
 @run_history_options
 @color_option

@@ -65,8 +65,9 @@ class Session:
         checkpoint: a file in which a whole-tree run records what it finishes, so that the same
             run resumes from it (one evaluation at a time).
         checkpoints_in: a folder that holds one such file per run instead, named by the run.
-            With neither, a run of more than one subtree (or piece) is checkpointed under the
-            user cache directory, and the file is removed when the run is done.
+            With neither, a run of more than one subtree, or a search that is not quick, is
+            checkpointed under the user cache directory, and the file is removed when the run
+            is done.
         unit_size: the largest subtree that is one unit (tests and experiments).
         notify: told, in a sentence, what a person may want to know (a run resumed).
     """
@@ -145,12 +146,14 @@ class Session:
 
     def whole_tree(self, strategy: Strategy, secrets: Secrets = None) -> bool:
         """Whether :meth:`evaluate` computes this evaluation through the runner: a deterministic
-        strategy over every secret; for a strategy with its own search (fastest in this process),
-        only when the session asks for the runner (it then cuts the search at the root). A tree
-        already at hand (cached) is read as it is: no cluster is started for it."""
+        strategy over every secret; for a strategy with its own search, when the session asks for
+        the runner or the search is not :meth:`~Strategy.quick` (it is then cut at the root into
+        pieces, checkpointed, so that an interrupted run resumes; a quick one runs in one go in
+        this process). A tree already at hand (cached) is read as it is: no cluster is started
+        for it."""
         if secrets is not None or strategy.randomized or strategy.tree_at_hand():
             return False
-        return self.asks_runner or not strategy.searches
+        return self.asks_runner or not strategy.searches or not strategy.quick()
 
     def why_not_whole(self, strategy: Strategy, secrets: Secrets = None) -> str | None:
         """Why the session, asked for the runner (:attr:`asks_runner`), cannot give it this
