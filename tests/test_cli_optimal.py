@@ -169,3 +169,48 @@ def test_the_history_keeps_the_seconds_of_the_search(monkeypatch):
 
     with Store() as store:
         assert [run.record["seconds"] for run in store.runs()] == [100.0]
+
+
+def test_a_search_that_is_not_quick_says_first_how_large_it_is_its_cost_and_the_way_out(monkeypatch):
+    """The limit of compare (QUICK_GAME codes) lowered, so that small games stand for large ones."""
+    from mastermind.strategies.optimal import strategy as optimal
+
+    monkeypatch.setattr(optimal, "QUICK_GAME", 10)
+    code, out, err = run("solve", "-s", "optimal", "1122=1,0")
+    assert code == 0 and "256 codes are possible" in out
+    assert err.startswith("mastermind: note: optimal: an exact search of 256 codes, guesses among 1,296: "
+                          "roughly ")  # fmt: skip
+    assert err.rstrip().endswith(
+        "an order of magnitude); a heuristic strategy answers in seconds (--strategy entropy); Ctrl-C stops"
+    )
+    assert err.count("\n") == 1
+    code, out, _ = run("play", "-s", "optimal", "--seed", "1", "--no-history", input="1122\nhint\nquit\n")
+    assert "Note: optimal: an exact search of " in out
+    assert "a heuristic strategy hints in seconds (mastermind play --strategy entropy); Ctrl-C stops." in out
+    code, out, err = run("evaluate", "-s", "optimal", "-p", "3", "-c", "3", "--json", "--no-history")
+    assert code == 0 and json.loads(out)["total"] == 73  # knuth: 74
+    assert err.startswith("mastermind: note: optimal: an exact search of 27 codes: roughly ")
+    assert "with --budget DURATION it stops then and reports bounds on the optimum" in err
+    assert "Ctrl-C stops, and the same command again resumes" in err
+    # along the tree now cached, nothing is searched, and nothing is said
+    code, out, err = run("solve", "-s", "optimal", "-p", "3", "-c", "3")
+    assert code == 0 and err == ""
+    monkeypatch.setattr(optimal, "QUICK_GAME", 3125)  # the real limit: classic is quick
+    code, out, err = run("solve", "-s", "optimal", "1122=1,0")
+    assert code == 0 and err == ""
+
+
+def test_the_cost_of_a_search_scales_from_the_searches_measured():
+    from mastermind import Rules, make_strategy
+    from mastermind.core.notation import Notation
+    from mastermind.solver.state import SolverState
+
+    assert make_strategy("optimal", Rules(pegs=4, colors=7), cache=False).search_cost() is None  # quick
+    whole = make_strategy("optimal", Rules(pegs=4, colors=9), cache=False).search_cost()
+    assert (whole.codes, whole.guesses, whole.beyond) == (6561, 6561, False) and whole.seconds == 135.0
+    assert make_strategy("optimal", Rules(pegs=6, colors=6), cache=False).search_cost().beyond
+    super_ = Rules(pegs=5, colors=8)  # issue 24: this position searched for 11.5 minutes
+    state = SolverState(super_, Notation(super_).parse_history(["11223=1,0"]))
+    cost = make_strategy("optimal", super_).search_cost(state)
+    assert (cost.codes, cost.guesses) == (3796, 32768) and 60 < cost.seconds < 3600
+    assert make_strategy("knuth", super_).search_cost(state) is None  # no search

@@ -206,6 +206,32 @@ def strategy_option(command: Callable) -> Callable:
 # --- shared pieces of the commands below ------------------------------------------------------------
 
 
+def long_search_note(player: Strategy, state: SolverState | None = None, way_out: str = "",
+                     resumes: bool = False) -> str | None:  # fmt: skip
+    """Before a strategy's exact search that may be long (:meth:`Strategy.search_cost`): how large
+    it is, what it is likely to cost, ``way_out`` and how to stop it (``resumes``: the same
+    command resumes), in a line; None where the search is quick or not needed."""
+    cost = player.search_cost(state)
+    if cost is None:
+        return None
+    stop = "Ctrl-C stops, and the same command again resumes" if resumes else "Ctrl-C stops"
+    return f"{player.name}: {cost}; {way_out}{stop}"
+
+
+def note_long_search(player: Strategy, state: SolverState | None = None, way_out: str = "",
+                     resumes: bool = False) -> bool:  # fmt: skip
+    """:func:`long_search_note` on stderr, where there is one (on a terminal or not: it is the one
+    line a run off a terminal shows before its end); whether there was one."""
+    note = long_search_note(player, state, way_out, resumes)
+    if note is not None:
+        click.echo(f"mastermind: note: {note}", err=True)
+    return note is not None
+
+
+#: The way out of a long exact search when a guess is asked for (solve, hints).
+HEURISTIC_WAY_OUT = "a heuristic strategy answers in seconds (--strategy entropy); "
+
+
 def seed_option(help: str) -> Callable:
     """--seed N, checked as it is read (a negative seed is refused even where no seed is used)."""
 

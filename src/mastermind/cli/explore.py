@@ -9,6 +9,7 @@ import click
 
 from . import cli
 from .common import (
+    HEURISTIC_WAY_OUT,
     candidates_or_fail,
     color_option,
     console_for,
@@ -16,6 +17,7 @@ from .common import (
     game_notation,
     game_options,
     make_player,
+    note_long_search,
     parse_history,
     seed_option,
     strategy_given,
@@ -79,6 +81,7 @@ def solve(
     else:  # too many codes to list: only a strategy that does not enumerate can answer
         state, cands = SolverState(rules, rows), None
     player = make_player(strategy, rules, seed)
+    note_long_search(player, state, HEURISTIC_WAY_OUT)
     with search_progress(player, f"{strategy} from here"), thinking(console_for(stderr=True), strategy):
         next_guess = notation.format_code(state.space.code(player.choose(state)))
         # a strategy that knows it (optimal) also tells the expected number of guesses left

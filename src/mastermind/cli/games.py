@@ -30,6 +30,7 @@ from .common import (
     game_notation,
     game_options,
     history_options,
+    long_search_note,
     resumable,
     resume_option,
     seed_option,
@@ -137,6 +138,7 @@ def play(
     """
     from ..engine.game import Game
     from ..errors import MastermindError
+    from ..solver.state import SolverState
 
     if resume is not None:
         stored = resumable(store, "play", resume)
@@ -190,6 +192,10 @@ def play(
                 board(console, notation, game.history, rules)
             elif command == "hint":
                 try:
+                    here = SolverState(rules, game.history)
+                    note = long_search_note(game.player(), here, HINT_WAY_OUT)
+                    if note is not None:  # said before the search, which may be long
+                        say(f"Note: {note}.", markup=False)
                     with thinking(console, game.strategy_name):
                         lines = hint_lines(game, notation)
                 except MastermindError as err:
@@ -234,6 +240,10 @@ def play(
         say(f"How each guess compares with the best: mastermind review{recorder.db_option()} --game "
             f"{recorder.id}", markup=False)  # fmt: skip
     finish(game, as_json, recorder)
+
+
+#: The way out of a hint's long search: a game of a heuristic strategy.
+HINT_WAY_OUT = "a heuristic strategy hints in seconds (mastermind play --strategy entropy); "
 
 
 def hint_lines(game: Game, notation: Notation) -> list[str]:

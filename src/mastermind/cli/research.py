@@ -17,6 +17,7 @@ from .common import (
     fail,
     game_notation,
     game_options,
+    note_long_search,
     seed_option,
     strategy_option,
 )
@@ -416,6 +417,12 @@ def _write_games(
 #: than it saves); runs estimated at more seconds than LONG_RUN are announced.
 ESTIMATE_FROM, LONG_RUN = 100_000, 60
 
+#: The way out of a long optimal evaluation.
+BUDGET_WAY_OUT = (
+    "with --budget DURATION it stops then and reports bounds on the optimum and its best tree; a "
+    "heuristic strategy takes seconds; "
+)
+
 
 def note_whole_sample(rules: Rules, sample: int | None) -> None:
     """Say on stderr when --sample asks for as many secrets as the game has, or more: every secret
@@ -428,10 +435,13 @@ def note_whole_sample(rules: Rules, sample: int | None) -> None:
 
 
 def warn_if_long(player: Strategy) -> None:
-    """Before a long evaluation, say on stderr about how long it will take, and how to stop it."""
+    """Before a long evaluation, say on stderr about how long it will take, and how to stop it:
+    an exact search that is not quick, or a whole tree estimated at LONG_RUN seconds or more."""
     from ..core.text import duration
     from ..research.evaluation import estimate_seconds
 
+    if note_long_search(player, None, BUDGET_WAY_OUT, resumes=True):
+        return
     if player.space.size < ESTIMATE_FROM:
         return
     seconds = estimate_seconds(player)
@@ -532,6 +542,7 @@ def tree(
         if ctx.get_parameter_source("fmt") == click.core.ParameterSource.COMMANDLINE:
             fail("--save writes a tree file: leave out --format (it says how to print a tree)")
     player = _strategy(strategy, rules, first, no_tables)
+    note_long_search(player, None, "a heuristic strategy's tree takes seconds; ")
     with (
         search_progress(player, f"{strategy} tree on {_words(rules)}"),
         progress_bar(rules.size, f"{strategy} tree on {_words(rules)}") as advance,

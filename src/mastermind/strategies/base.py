@@ -92,6 +92,37 @@ class SearchedTree:
 
 
 @dataclass(frozen=True)
+class SearchCost:
+    """What an exact search that may be long is likely to cost: ``codes`` still possible, the
+    guesses tried among ``guesses`` codes, and a rough figure of its ``seconds`` (an order of
+    magnitude); ``beyond``: larger than any search measured, so ``seconds`` is only a floor.
+
+    >>> str(SearchCost(3796, 32768, 330.0))
+    'an exact search of 3,796 codes, guesses among 32,768: roughly 6 minutes (scaled from the searches \
+measured in docs/results.md: an order of magnitude)'
+    >>> str(SearchCost(46656, 46656, 1491.0, beyond=True))
+    'an exact search of 46,656 codes: more than 25 minutes, likely hours (larger than any search \
+measured in docs/results.md)'
+    """
+
+    codes: int
+    guesses: int
+    seconds: float
+    beyond: bool = False
+
+    def __str__(self) -> str:
+        from ..core.text import duration
+
+        among = f", guesses among {self.guesses:,}" if self.guesses != self.codes else ""
+        what = f"an exact search of {self.codes:,} codes{among}"
+        if self.beyond:
+            return (f"{what}: more than {duration(self.seconds)}, likely hours (larger than any search "
+                    "measured in docs/results.md)")  # fmt: skip
+        return (f"{what}: roughly {duration(self.seconds)} (scaled from the searches measured in "
+                "docs/results.md: an order of magnitude)")  # fmt: skip
+
+
+@dataclass(frozen=True)
 class StrategySpec:
     """What it takes to rebuild a strategy in another process: its name, the game, the
     first-guess override (a code index) and its options, as sorted pairs.
@@ -273,6 +304,12 @@ class Strategy(ABC):
         """Whether the whole tree takes seconds, not minutes or hours (every strategy that does
         not search; one that does on small games, or with its tree at hand)."""
         return True
+
+    def search_cost(self, state: SolverState | None = None) -> SearchCost | None:
+        """What the exact search behind the next guess at ``state`` (the whole tree by default)
+        is likely to cost, where it is not quick (beyond what :meth:`quick` allows); None where
+        there is no such search (every strategy that does not search) or it is quick."""
+        return None
 
     def prepare_pieces(self) -> None:
         """Load what the pieces of the whole tree's computation need, where they will run (a

@@ -23,7 +23,7 @@ from ...core.records import package_version
 from ...core.rules import Rules
 from ...errors import StrategyError
 from ...solver.state import SolverState
-from ..base import MapTasks, PieceBook, SearchedTree, Strategy
+from ..base import MapTasks, PieceBook, SearchCost, SearchedTree, Strategy
 from ..progress import OnProgress
 from .search import OptimalNode, Solution, check_tree, game_of, solve_piece, solve_position, to_flat
 
@@ -34,6 +34,39 @@ CACHE_FORMAT = 1
 #: 4 s on two cores); 4 pegs 8 colours (4,096) and Bulls and Cows (5,040) take over a minute, and
 #: larger games may take hours. ``compare`` runs optimal by default only on quick games.
 QUICK_GAME = 3125
+
+
+#: Whole games searched from start to end (docs/results.md: codes, wall-clock seconds of the
+#: whole process, on 2 shared cores at load 1 to 4), from which :func:`search_seconds` scales.
+MEASURED_SEARCHES = ((1296, 1.5), (2401, 4.1), (4096, 15.8), (6561, 135.0), (7776, 1491.0))
+
+#: How a position's search grows with the guesses tried, beyond the codes still possible: as
+#: (guesses / codes) ** POSITION_GROWTH. A 5x8 position of 3,796 codes (32,768 guesses) took 11.5
+#: minutes; this gives 6 (issue 24).
+POSITION_GROWTH = 1.5
+
+
+def search_seconds(codes: int, guesses: int | None = None) -> tuple[float, bool]:
+    """A rough figure of the seconds of the exact search of ``codes`` codes with guesses among
+    ``guesses`` (a whole game: the same), and whether it is beyond the largest search measured
+    (then the figure is that search's time, a floor). Interpolated in log-log between the
+    :data:`MEASURED_SEARCHES`, times the position's factor: an order of magnitude.
+
+    >>> [round(search_seconds(n)[0], 1) for n in (1296, 4096, 7776)], search_seconds(10_000)
+    ([1.5, 15.8, 1491.0], (1491.0, True))
+    """
+    import math
+
+    guesses = codes if guesses is None else guesses
+    largest, longest = MEASURED_SEARCHES[-1]
+    if codes > largest:
+        return longest, True
+    points = MEASURED_SEARCHES
+    i = max([0] + [k for k in range(len(points) - 1) if points[k][0] <= codes])  # below the first: its slope
+    below, above = points[i], points[i + 1]
+    slope = math.log(above[1] / below[1]) / math.log(above[0] / below[0])
+    seconds = below[1] * (codes / below[0]) ** slope
+    return seconds * (guesses / codes) ** POSITION_GROWTH, False
 
 
 def cache_dir() -> Path:
@@ -240,6 +273,46 @@ class Optimal(Strategy):
         """Whether the whole tree is at hand in seconds: a game of at most :data:`QUICK_GAME`
         codes, or a tree already in the cache (then kept)."""
         return self.space.size <= QUICK_GAME or self.tree_at_hand()
+
+    def search_cost(self, state: SolverState | None = None) -> SearchCost | None:
+        """What the search behind the next guess at ``state`` (the whole tree by default) is
+        likely to cost, where it is not quick: longer than a whole game of :data:`QUICK_GAME`
+        codes (the limit of :meth:`quick`). None where it is quick or not needed: the tree or the
+        position is at hand.
+
+        >>> from mastermind import Rules
+        >>> Optimal(Rules(), cache=False).search_cost() is None
+        True
+        >>> cost = Optimal(Rules(pegs=5, colors=8), cache=False).search_cost()
+        >>> (cost.codes, cost.beyond)
+        (32768, True)
+        """
+        whole = state is None or not state.history
+        if whole:
+            if self.quick():
+                return None
+            codes = self.space.size
+        else:
+            assert state is not None
+            key = tuple((code.colors, reply) for code, reply in state.history)
+            if key in self._positions or self._on_tree(state):
+                return None
+            codes = len(state.candidate_indices())
+        seconds, beyond = search_seconds(codes, self.space.size)
+        if not beyond and seconds <= search_seconds(QUICK_GAME)[0]:
+            return None
+        return SearchCost(codes, self.space.size, seconds, beyond)
+
+    def _on_tree(self, state: SolverState) -> bool:
+        """Whether ``state`` is a position of the whole tree at hand (its next guess is read)."""
+        node: OptimalNode | None = self.known_tree()
+        pegs, win = self.rules.pegs, self.rules.pegs * (self.rules.pegs + 1)
+        for code, reply in state.history:
+            if node is None or node.guess != self.space.index(code.colors):
+                return False
+            f = reply.to_int(pegs)
+            node = None if f == win else node.children.get(f)
+        return node is not None
 
     def prepare_pieces(self) -> None:
         """The compiled search loaded (on a tiny game) and this game's tables built: not the
