@@ -414,3 +414,16 @@ def test_evaluate_and_tree_speak_of_digits_bulls_and_cows_in_bulls_and_cows():
     assert "colour" not in out and "peg" not in out
     code, out, _ = run("tree", "-p", "2", "-c", "2")  # Mastermind keeps its own words
     assert out.startswith("knuth on 2 pegs, colours 1-2, repeats allowed: reply (black,white):")
+
+
+def test_off_a_terminal_a_run_of_more_than_a_few_seconds_says_so_at_its_start(monkeypatch):
+    import mastermind.research.evaluation as evaluation
+
+    monkeypatch.setattr(evaluation, "estimate_seconds", lambda player: 10.0)  # not what is checked
+    monkeypatch.setattr("mastermind.cli.research.ESTIMATE_FROM", 10)  # as if 3x3 were large
+    code, out, err = run("evaluate", "--pegs", "3", "--colors", "3", "--json", "--no-history")
+    assert code == 0 and err.startswith("mastermind: note: knuth on 27 codes: roughly 10 seconds")
+    assert err.count("\n") == 1  # one line, at the start: off a terminal nothing else is shown
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # a terminal shows a progress bar: 10 s is not announced
+    code, out, err = run("evaluate", "--pegs", "3", "--colors", "3", "--json", "--no-history")
+    assert code == 0 and "note" not in err

@@ -414,8 +414,9 @@ def _write_games(
 
 
 #: Games with fewer codes than this are evaluated without an estimate (the calibration would cost more
-#: than it saves); runs estimated at more seconds than LONG_RUN are announced.
-ESTIMATE_FROM, LONG_RUN = 100_000, 60
+#: than it saves); runs estimated at more seconds than LONG_RUN are announced, off a terminal (no
+#: progress shown) those of more than FEW_SECONDS.
+ESTIMATE_FROM, LONG_RUN, FEW_SECONDS = 100_000, 60, 5
 
 #: The way out of a long optimal evaluation.
 BUDGET_WAY_OUT = (
@@ -436,7 +437,8 @@ def note_whole_sample(rules: Rules, sample: int | None) -> None:
 
 def warn_if_long(player: Strategy) -> None:
     """Before a long evaluation, say on stderr about how long it will take, and how to stop it:
-    an exact search that is not quick, or a whole tree estimated at LONG_RUN seconds or more."""
+    an exact search that is not quick, or a whole tree estimated at LONG_RUN seconds or more (off
+    a terminal, where no progress is shown until the end, FEW_SECONDS)."""
     from ..core.text import duration
     from ..research.evaluation import estimate_seconds
 
@@ -445,7 +447,8 @@ def warn_if_long(player: Strategy) -> None:
     if player.space.size < ESTIMATE_FROM:
         return
     seconds = estimate_seconds(player)
-    if seconds is not None and seconds >= LONG_RUN:
+    shown = console_for(stderr=True).is_terminal
+    if seconds is not None and seconds >= (LONG_RUN if shown else FEW_SECONDS):
         click.echo(
             f"mastermind: note: {player.name} on {player.space.size:,} codes: roughly {duration(seconds)} on "
             "this machine (scaled from a small game timed just now: an order of magnitude); "
