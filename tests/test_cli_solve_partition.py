@@ -92,8 +92,8 @@ def test_partition_json_and_several_guesses_mark_the_best():
     assert (first["largest"], first["parts"], first["expected_size"], first["entropy"]) == (2, 3, 1.5, 1.5)
     code, out, _ = run("partition", "-g", "1111", "-g", "1122", "-g", "1123", "-g", "1234")
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:] if line.strip()}
-    assert rows["largest"] == ["class", "625", "256", "*", "276", "312"]
-    assert rows["classes"] == ["5", "13", "14", "*", "14", "*"]
+    assert rows["largest"] == ["class", "625", "*", "256", "276", "312"]
+    assert rows["classes"] == ["5", "13", "*", "14", "*", "14"]
     assert "* the best guess under that criterion" in out
 
 
@@ -160,3 +160,29 @@ def test_solve_a_game_too_large_to_list_with_the_counter():
     assert code == 2 and "row 1 (12345678=8,0), row 2 (12345678=2,3)" in err
     code, _, err = run("solve", "--pegs", "8", "--colors", "10", "12345678=2,3")
     assert code == 2 and "strategies that can play it: counter" in err
+
+
+def test_the_marks_of_the_partition_table_keep_its_columns_aligned():
+    code, out, _ = run("partition", "1122=1,0", "-g", "1344", "-g", "1234", "--no-color")
+    assert code == 0
+    lines = {line.split("  ")[0].strip() or line: line for line in out.splitlines()[1:]}
+
+    def ends(row, figure):  # where a figure of a row ends
+        line = next(text for label, text in lines.items() if label.startswith(row))
+        return line.index(figure) + len(figure)
+
+    # 1344 is best under every criterion (marked *), 1234 under none: each column's figures and
+    # its heading end in one place, marked or not
+    assert (
+        ends("reply", "1344")
+        == ends("0,0", "16")
+        == ends("largest class", "44")
+        == ends("expected", "31.547")
+    )
+    assert (
+        ends("reply", "1234")
+        == ends("0,1", "24")
+        == ends("largest class", "78")
+        == ends("expected", "46.812")
+    )
+    assert "* 44" in lines["largest class"] and "* 31.547" in lines["expected size"]

@@ -241,8 +241,9 @@ def partition(
     for name, label in CRITERIA.items():
         cells = []
         for p in parts:
-            mark = " *" if len(parts) > 1 and p.scores[name] == best[name] else ""
-            cells.append(formats[name].format(p.value(name)) + mark)
+            # the mark before the figure: right-justified figures then end in one place, marked or not
+            mark = "* " if len(parts) > 1 and p.scores[name] == best[name] else ""
+            cells.append(mark + formats[name].format(p.value(name)))
         table.add_row(label, *cells)
     console.print(table)
     if len(parts) > 1:
