@@ -197,3 +197,11 @@ def test_tree_of_shapiros_strategy():
     assert tree["guess"] == "1111" and tree["size"] == 1296
     code, _, err = run("tree", "-s", "counter")
     assert code == 2 and "randomised" in err
+
+
+def test_a_deep_dot_tree_is_laid_out_left_to_right_a_shallow_one_top_down():
+    code, out, _ = run("tree", "--format", "dot", "--depth", "2")
+    assert code == 0 and "rankdir" not in out  # 13 boxes in a row: a page wide
+    code, out, _ = run("tree", "--format", "dot", "--depth", "3")
+    # Knuth's first three guesses top-down were 10,259 pixels wide; from left to right, a column
+    assert code == 0 and out.splitlines()[1] == "  rankdir=LR;"

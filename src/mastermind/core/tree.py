@@ -124,11 +124,15 @@ class Node:
         return walk(self, 1)
 
     def to_dot(self, notation: Notation, depth: int | None = None, title: str = "strategy") -> str:
-        """Graphviz DOT: a box per guess (code and codes left), edges labelled by reply."""
+        """Graphviz DOT: a box per guess (code and codes left), edges labelled by reply. A tree of
+        more than :data:`DOT_LEVELS_DOWN` levels of guesses is laid out from left to right: its
+        breadth then runs down the page (Knuth's tree to depth 3 top-down is 10,259 pixels wide)."""
         space = CodeSpace.of(notation.rules)
         pegs = notation.rules.pegs
+        levels = self.depth() if depth is None else min(depth, self.depth())
         lines = [
             f"digraph {_dot_id(title)} {{",
+            *(["  rankdir=LR;"] if levels > DOT_LEVELS_DOWN else []),
             "  node [shape=box, fontname=monospace];",
             "  edge [fontname=monospace];",
         ]
@@ -154,6 +158,11 @@ class Node:
         walk(self, 1)
         lines.append("}")
         return "\n".join(lines)
+
+
+#: The most levels of guesses a DOT tree draws from top to bottom (Knuth's first two guesses are
+#: 1,139 pixels wide); deeper trees are drawn from left to right.
+DOT_LEVELS_DOWN = 2
 
 
 def _dot_id(text: str) -> str:
