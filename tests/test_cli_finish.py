@@ -427,3 +427,39 @@ def test_off_a_terminal_a_run_of_more_than_a_few_seconds_says_so_at_its_start(mo
     monkeypatch.setenv("TTY_COMPATIBLE", "1")  # a terminal shows a progress bar: 10 s is not announced
     code, out, err = run("evaluate", "--pegs", "3", "--colors", "3", "--json", "--no-history")
     assert code == 0 and "note" not in err
+
+
+def test_charts_show_the_guess_limit_and_the_games_lost_past_it():
+    from mastermind import Rules, evaluate, make_strategy
+    from mastermind.research.plot import chart
+
+    five = Rules(max_guesses=5)
+    entropy = evaluate(make_strategy("entropy", five))  # 12 of classic's games take 6 guesses
+    ax = chart([entropy]).axes[0]
+    assert ax.get_title() == (
+        "entropy on 4 pegs, colours 1-6, repeats allowed, at most 5 guesses: all 1,296 secrets\n"
+        "mean 4.4151, max 6, 12 lost"
+    )
+    [limit] = ax.lines
+    assert limit.get_linestyle() == "--" and list(limit.get_xdata()) == [5.5, 5.5]
+    assert "guess limit 5: the 12 games to its right are lost" in [t.get_text() for t in ax.texts]
+    knuth = evaluate(make_strategy("knuth", five))  # at most 5 guesses: nothing lost, no line
+    ax = chart([knuth, entropy]).axes[0]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["knuth (mean 4.476, max 5)", "entropy (mean 4.415, max 6, 12 lost)"]
+    assert len(ax.lines) == 1 and "guess limit 5: games to its right are lost" in [
+        t.get_text() for t in ax.texts
+    ]
+    assert not chart([knuth]).axes[0].lines
+
+
+def test_a_chart_of_many_strategies_stands_its_bar_labels_upright():
+    from mastermind import Rules, evaluate, make_strategy
+    from mastermind.research.plot import chart
+
+    names = ["knuth", "expected-size", "entropy", "most-parts"]
+    runs = [evaluate(make_strategy(name, Rules(pegs=3, colors=4))) for name in names]
+    labels = [t for t in chart(runs).axes[0].texts if t.get_text()]
+    assert labels and all(t.get_rotation() == 90 for t in labels)  # side by side, they overlapped
+    labels = [t for t in chart(runs[:3]).axes[0].texts if t.get_text()]
+    assert all(t.get_rotation() == 0 for t in labels)

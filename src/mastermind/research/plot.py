@@ -55,8 +55,13 @@ def plot_distributions(stats: Sequence[Stats], path: str | Path, log: bool = Fal
 
 
 def chart(stats: Sequence[Stats], log: bool = False) -> Figure:
-    """The figure :func:`plot_distributions` writes."""
+    """The figure :func:`plot_distributions` writes: the game and its guess limit in the title,
+    each strategy's mean, most guesses and games lost past the limit (in the title for one, in
+    the legend for several), and a dashed line at the limit where a distribution passes it.
+    Beyond three strategies the bar labels stand upright, so that neighbours do not overlap."""
     from matplotlib.figure import Figure
+
+    from ..core.notation import Notation
 
     guesses = sorted({k for s in stats for k in s.distribution})
     wide = 1.0 + 0.9 * len(guesses) * max(1, len(stats)) ** 0.5  # room for each group of bars
@@ -64,12 +69,14 @@ def chart(stats: Sequence[Stats], log: bool = False) -> Figure:
     ax = fig.subplots()
     width = 0.8 / max(1, len(stats))
     font = 8 if len(stats) > 2 else 9
+    upright = len(stats) > 3
     for i, s in enumerate(stats):
         xs = [k + (i - (len(stats) - 1) / 2) * width for k in guesses]
         counts = [s.distribution.get(k, 0) for k in guesses]
-        label = f"{s.strategy} (mean {s.mean:.3f}, max {s.max})"
+        label = f"{s.strategy} (mean {s.mean:.3f}, max {s.max}{_lost(s)})"
         bars = ax.bar(xs, counts, width=width, label=label)
-        ax.bar_label(bars, labels=[f"{n:,}" if n else "" for n in counts], fontsize=font, padding=1)
+        ax.bar_label(bars, labels=[f"{n:,}" if n else "" for n in counts], fontsize=7 if upright else font,
+                     padding=2, rotation=90 if upright else 0)  # fmt: skip
     ax.set_xticks(guesses)
     ax.set_xlabel("guesses to find the secret")
     ax.set_ylabel("secrets" + (" (log scale)" if log else ""))
@@ -78,18 +85,35 @@ def chart(stats: Sequence[Stats], log: bool = False) -> Figure:
 
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
-    ax.margins(y=0.25 if log else 0.12)  # room for the labels above the tallest bar
+    # room for the labels above the tallest bar (upright ones are longer)
+    ax.margins(y=(0.45 if upright else 0.25) if log else (0.22 if upright else 0.12))
     if stats:
         rules = stats[0].rules
+        limit = rules.max_guesses
         what = "a sample of secrets" if any(s.sample for s in stats) else f"all {stats[0].codes:,} secrets"
-        title = f"{rules.describe()}: {what}"
+        title = f"{Notation(rules).describe_game()}, at most {limit} guesses: {what}"
         if len(stats) == 1:
             only = stats[0]
-            title = f"{only.strategy} on {title}\nmean {only.mean:.4f}, max {only.max}"
+            title = f"{only.strategy} on {title}\nmean {only.mean:.4f}, max {only.max}{_lost(only)}"
         ax.set_title(title)
+        if max(s.max for s in stats) > limit:  # the games past the line are lost
+            ax.axvline(limit + 0.5, color="0.35", linestyle="--", linewidth=1)
+            which = f"the {stats[0].lost:,} games" if len(stats) == 1 else "games"
+            # the words on the side of the line with more room (the right, unless the limit is
+            # among the last guesses shown)
+            right = limit + 0.5 < (guesses[0] + guesses[-1]) / 2
+            ax.annotate(f"guess limit {limit}: {which} to its right are lost", (limit + 0.5, 1.0),
+                        xycoords=("data", "axes fraction"), xytext=(4 if right else -4, -4),
+                        textcoords="offset points", ha="left" if right else "right", va="top",
+                        fontsize=font, color="0.25")  # fmt: skip
     if len(stats) > 1:
         ax.legend(loc="best", fontsize=font, framealpha=0.8)
     return fig
+
+
+def _lost(stats: Stats) -> str:
+    """', 1,013 lost' where games went past the guess limit, else ''."""
+    return f", {stats.lost:,} lost" if stats.lost else ""
 
 
 def plot_game_stats(stats: Sequence[GameStats], path: str | Path) -> Path:
