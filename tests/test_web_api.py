@@ -17,7 +17,7 @@ aiohttp = pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not 
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
 from mastermind import CodeSpace, Rules, SolverState, score  # noqa: E402
-from mastermind.history.store import Store  # noqa: E402
+from mastermind.history.store import Store, moves_of  # noqa: E402
 from mastermind.strategies import make_strategy  # noqa: E402
 from mastermind.web.api import STATE  # noqa: E402
 from mastermind.web.limits import Limits  # noqa: E402
@@ -608,3 +608,56 @@ def test_a_finished_game_has_the_engines_review_and_an_unfinished_one_none(tmp_p
         assert got["moves"][0]["guess"] == "1123" and abs(got["moves"][0]["expected"] - 5625 / 1296) < 1e-6
 
     serve(tmp_path, scenario)
+
+
+@pytest.mark.parametrize("slow", ["history write", "review"])
+def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work(tmp_path, monkeypatch, slow):
+    """A history write (SQLite waiting for its lock or a checkpoint) and the engine's long work (a
+    review) run off the event loop: while one of them is held up, by an event it waits on, another
+    visitor's request is answered. Were the work on the loop, nothing would be answered until it ended."""
+    import threading
+
+    import mastermind.web.api as api
+
+    held, release = threading.Event(), threading.Event()
+
+    def holding(work):
+        def wait_then(*args, **kwargs):
+            held.set()
+            release.wait(60)  # the test lets it go; 60 s only bounds a broken run
+            return work(*args, **kwargs)
+
+        return wait_then
+
+    async def scenario(app, slowpoke, other):
+        state = app[STATE]
+        mine = await call(slowpoke, "POST", "/api/games", {"mode": "break"}, status=201)
+        theirs = await call(other, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{mine['id']}"
+        if slow == "review":
+            await call(slowpoke, "POST", f"{path}/give-up")
+            monkeypatch.setattr(api, "review", holding(api.review))
+            waiting = asyncio.create_task(call(slowpoke, "GET", f"{path}/review"))
+        else:
+            monkeypatch.setattr(state.store, "save", holding(state.store.save))
+            waiting = asyncio.create_task(call(slowpoke, "POST", f"{path}/guesses", {"guess": "1122"}))
+        assert await asyncio.to_thread(held.wait, 60), "the slow work never started"
+        answered = await call(other, "GET", f"/api/games/{theirs['id']}")
+        settings = await call(other, "GET", "/api/settings")
+        assert answered["id"] == theirs["id"] and settings["settings"]["mode"] == "break"
+        assert not waiting.done(), "the other visitor was answered only after the slow request"
+        release.set()
+        done = await waiting
+        if slow == "review":
+            assert done["review"]["summary"]["guesses"] == 0
+        else:
+            assert [m["guess"] for m in done["moves"]] == ["1122"]
+            stored = await asyncio.to_thread(
+                state.store.get, mine["id"], state.games._games[mine["id"]].visitor
+            )
+            assert [m["guess"] for m in moves_of(stored.record)] == ["1122"]
+
+    try:
+        serve(tmp_path, scenario, visitors=2)
+    finally:
+        release.set()

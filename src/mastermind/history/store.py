@@ -261,8 +261,9 @@ class Store:
                     raise StoreError(f"cannot make the history database {file}: folder {folder} "
                                      "does not exist")  # fmt: skip
                 where = str(self.path)
-            # autocommit: every transaction is opened explicitly with BEGIN IMMEDIATE
-            self._db = sqlite3.connect(where, timeout=timeout, isolation_level=None)
+            # autocommit: every transaction is opened explicitly with BEGIN IMMEDIATE; any one thread
+            # at a time may use the store (the web server calls it from a thread of its own)
+            self._db = sqlite3.connect(where, timeout=timeout, isolation_level=None, check_same_thread=False)
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
             self._migrate()
             self._db.execute("PRAGMA journal_mode = WAL")

@@ -3,8 +3,11 @@
 No rule of play is decided here: whether a guess may be made, whose turn it is, what a reply
 means, what a contradiction is and how a row is fixed, what a match scores are the engine's
 (:class:`~mastermind.Game`, :class:`~mastermind.Match`); a refusal carries the engine's own words.
-Strategy computations (the computer's guesses, hints) run in the server's thread pool, one game's
-requests in turn (its lock), so that a slow one never holds up other visitors.
+
+Nothing slow runs on the event loop, which answers every visitor: the engine's long work (the
+computer's guesses, a contradiction's corrections, hints, reviews) runs in the server's thread
+pool (:meth:`State.think`), and every call to the history in its own thread (:meth:`State.db`),
+one game's requests in turn (its lock). A slow request of one visitor holds up only that game.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -52,10 +56,15 @@ class State:
     games: GameTable
     limits: Limits
     pool: Any  # the thread pool of strategy computations
+    history: Any  # the one thread that calls the history (an SQLite connection is used by one at a time)
 
     async def think(self, job: Callable[[], T]) -> T:
-        """Run a strategy's computation off the event loop."""
+        """Run the engine's long work (a strategy's guess, a review) off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, job)
+
+    async def db(self, job: Callable[[], T]) -> T:
+        """Run a call to the history off the event loop, in the history's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.history, job)
 
 
 STATE: web.AppKey[State] = web.AppKey("state", State)
@@ -123,23 +132,30 @@ def check_size(limits: Limits, rules: Any, strategies: list[str]) -> None:
                             "choose another strategy")  # fmt: skip
 
 
-async def computer_guesses(state: State, live: LiveGame) -> None:
-    """The breaking strategy's guesses, until the codemaker must reply (or fix a row)."""
-    game = live.game
-    assert game is not None
+def play_computer(game: Game) -> None:
+    """The breaking strategy's guesses, until the codemaker must reply (or fix a row); in the
+    thread pool, with the game's lock held."""
     while game.waiting_for == "computer":
         try:
-            guess = await state.think(game.proposal)
+            guess = game.proposal()
         except ContradictionError:
             return  # no code fits (a game too large to list): game.problem now says so
         game.guess(guess)
+
+
+async def computer_guesses(state: State, live: LiveGame) -> None:
+    """The computer's guesses of a game it breaks, off the event loop."""
+    game = live.game
+    assert game is not None
+    if game.waiting_for == "computer":
+        await state.think(lambda: play_computer(game))
 
 
 @routes.post("/api/games")
 async def create_game(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
     data = await body(request)
-    settings = state.visitors.settings(visitor)
+    settings = await state.visitors.settings(visitor)
     mode = data.get("mode", settings.mode)
     if mode not in MODES:
         raise ApiError(400, f"there is no mode {json.dumps(mode)[:40]}; the modes are: {', '.join(MODES)}")
@@ -181,44 +197,43 @@ async def create_game(request: web.Request) -> web.Response:
         game = Game.solving(rules, strategy)
     else:
         game = Game.breaking(rules, strategy=strategy)
-    make_room(state, visitor)
+    await make_room(state, visitor)
     notation = notation_for(rules, style)
-    state.visitors.save(visitor)  # before its first game: the visitor's id outlives a restart
-    live = state.games.add(visitor.key, mode, notation, game=game, match=match)
+    await state.visitors.save(visitor)  # before its first game: the visitor's id outlives a restart
+    live = await state.games.add(visitor.key, mode, notation, game=game, match=match)
     async with live.lock:
         if mode == "solve":
             await computer_guesses(state, live)
-            state.games.save(live)
+            await state.games.save(live)
     return ok(view(live), 201)
 
 
-def make_room(state: State, visitor: Visitor) -> None:
+async def make_room(state: State, visitor: Visitor) -> None:
     """Room for one more unfinished game: the visitor's games without a move are dropped, and
     past :attr:`Limits.open_games` a new game is refused."""
     limit = state.limits.open_games
-    games = state.games.open_games(visitor.key)
+    games = await state.games.open_games(visitor.key)
     if len(games) < limit:
         return
     for game_id, moves in games:
-        if moves == 0 and game_id not in state.games:
-            state.store.delete(game_id, visitor.key)
-        elif moves == 0:
+        if moves == 0:
             state.games.drop(game_id)
-            state.store.delete(game_id, visitor.key)
-    games = state.games.open_games(visitor.key)
+            await state.db(partial(state.store.delete, game_id, visitor.key))
+    games = await state.games.open_games(visitor.key)
     if len(games) >= limit:
         ids = ", ".join(str(g) for g, _ in games[:10])
         raise ApiError(429, f"you have {plural(len(games), 'unfinished game')} (at most {limit}): finish or "
                             f"give up one first (games {ids})")  # fmt: skip
 
 
-def live_game(request: web.Request) -> LiveGame:
+async def live_game(request: web.Request) -> LiveGame:
     state, visitor = state_of(request), visitor_of(request)
     text = request.match_info["id"]
     if not text.isdigit() or len(text) > 18:
         raise ApiError(404, f"there is no game {text[:40]}")
     try:
-        return state.games.get(int(text), visitor.key, state.visitors.settings(visitor).notation)
+        style = (await state.visitors.settings(visitor)).notation
+        return await state.games.get(int(text), visitor.key, style)
     except StoreError:
         raise ApiError(404, f"there is no game {int(text)}") from None
 
@@ -228,12 +243,12 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
     and what the action adds (a move, a hint, a match's events)."""
     state = state_of(request)
     data = await body(request)
-    live = live_game(request)
+    live = await live_game(request)
     async with live.lock:
         try:
             extra = await action(state, live, data) or {}
         finally:
-            state.games.save(live)
+            await state.games.save(live)
     return ok({**view(live), **extra})
 
 
@@ -244,18 +259,18 @@ def engine(live: LiveGame) -> Game:
 
 @routes.get("/api/games/{id}")
 async def get_game(request: web.Request) -> web.Response:
-    state, live = state_of(request), live_game(request)
+    state, live = state_of(request), await live_game(request)
     if live.mode == "solve":  # read back after a stop between a reply and the computer's next guess
         async with live.lock:
             await computer_guesses(state, live)
-            state.games.save(live)
+            await state.games.save(live)
     return ok(view(live))
 
 
 @routes.get("/api/games/{id}/review")
 async def game_review(request: web.Request) -> web.Response:
     """The engine's review of a finished game, move by move (the same as mastermind review's)."""
-    state, live = state_of(request), live_game(request)
+    state, live = state_of(request), await live_game(request)
     if live.match is not None:
         raise GameError("a match is reviewed one game at a time, on the command line or the board")
     game = engine(live)
@@ -298,7 +313,7 @@ async def reply(request: web.Request) -> web.Response:
         if game.secret is not None:
             game.reply(text)  # the engine says why not: it scores this game itself
         game.expect("reply")
-        game.reply(text)
+        await state.think(lambda: game.reply(text))  # a contradiction's corrections take a while
         await computer_guesses(state, live)
         return None
 
@@ -312,7 +327,8 @@ async def fix(request: web.Request) -> web.Response:
         text = field(data, "reply", str, 'a reply, e.g. "1,0"')
         if live.match is not None:
             raise GameError("in a match a wrong reply is not fixed: the game is played again when it shows")
-        engine(live).fix(row, text)
+        game = engine(live)
+        await state.think(lambda: game.fix(row, text))
         await computer_guesses(state, live)
 
     return await act(request, action)
@@ -411,15 +427,21 @@ def summary(stored: Any) -> dict[str, Any]:
 @routes.get("/api/history")
 async def history(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
-    games = state.store.games(visitor=visitor.key) if visitor.saved else []
-    return ok({"games": [summary(g) for g in reversed(games)]})
+    if not visitor.saved:
+        return ok({"games": []})
+    games = await state.db(lambda: [summary(g) for g in reversed(state.store.games(visitor=visitor.key))])
+    return ok({"games": games})
 
 
 @routes.get("/api/stats")
 async def stats(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
-    games = state.store.games(visitor=visitor.key) if visitor.saved else []
-    return ok({MODE_OF_KIND[kind]: [s.to_dict() for s in game_stats(games, kind)] for kind in KINDS})
+
+    def counted() -> dict[str, Any]:
+        games = state.store.games(visitor=visitor.key) if visitor.saved else []
+        return {MODE_OF_KIND[kind]: [s.to_dict() for s in game_stats(games, kind)] for kind in KINDS}
+
+    return ok(await state.db(counted))
 
 
 def choices(limits: Limits) -> dict[str, Any]:
@@ -443,7 +465,7 @@ def choices(limits: Limits) -> dict[str, Any]:
 @routes.get("/api/settings")
 async def get_settings(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
-    settings = state.visitors.settings(visitor)
+    settings = await state.visitors.settings(visitor)
     return ok({"settings": settings.to_dict(), "choices": choices(state.limits)})
 
 
@@ -451,10 +473,10 @@ async def get_settings(request: web.Request) -> web.Response:
 async def put_settings(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
     data = await body(request)
-    settings = state.visitors.settings(visitor).updated(data)
+    settings = (await state.visitors.settings(visitor)).updated(data)
     players = settings.players if settings.mode == "match" else []
     check_size(state.limits, settings.rules, [settings.strategy, *players])
-    state.visitors.save(visitor, settings)
+    await state.visitors.save(visitor, settings)
     return ok({"settings": settings.to_dict(), "choices": choices(state.limits)})
 
 
@@ -462,8 +484,10 @@ async def put_settings(request: web.Request) -> web.Response:
 async def open_games(request: web.Request) -> web.Response:
     """The visitor's unfinished games, the latest first: the page resumes one on load."""
     state, visitor = state_of(request), visitor_of(request)
-    games = state.store.unfinished(visitor.key) if visitor.saved else []
-    return ok({"games": [summary(g) for g in reversed(games)]})
+    if not visitor.saved:
+        return ok({"games": []})
+    games = await state.db(lambda: [summary(g) for g in reversed(state.store.unfinished(visitor.key))])
+    return ok({"games": games})
 
 
 __all__ = ["STATE", "ApiError", "KIND_OF_MODE", "SettingsError", "Settings", "State", "routes"]

@@ -99,7 +99,7 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
 @web.middleware
 async def visitors(request: web.Request, handler: Handler) -> web.StreamResponse:
     state = request.app[STATE]
-    visitor = state.visitors.identify(request.cookies.get(COOKIE))
+    visitor = await state.visitors.identify(request.cookies.get(COOKIE))
     request[VISITOR] = visitor
     key = visitor.key if visitor.known else f"address {request.remote}"
     if not request.app[RATE].allow(key):
@@ -150,7 +150,15 @@ def make_app(store: Store, limits: Limits | None = None, defaults: Settings | No
     limits = limits or Limits()
     app = web.Application(middlewares=[headers, visitors], client_max_size=limits.body_bytes)
     pool = ThreadPoolExecutor(max_workers=limits.thinking, thread_name_prefix="mastermind-think")
-    app[STATE] = State(store, Visitors(store, defaults or Settings()), GameTable(store, limits), limits, pool)
+    # One thread calls the history, in the order of the calls: the SQLite connection is used by
+    # one thread at a time, and the event loop never waits on the database.
+    history = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mastermind-history")
+
+    async def db(job: Callable[[], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(history, job)
+
+    visitors_ = Visitors(store, defaults or Settings(), db)
+    app[STATE] = State(store, visitors_, GameTable(store, limits, db), limits, pool, history)
     app[RATE] = RateLimiter(limits.rate, limits.burst)
     app.router.add_routes(routes)
     app.router.add_get("/", index)
@@ -168,6 +176,7 @@ def make_app(store: Store, limits: Limits | None = None, defaults: Settings | No
         yield
         task.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
+        history.shutdown(wait=True)  # the last writes reach the file before the store is closed
 
     app.cleanup_ctx.append(sweep)
     return app

@@ -9,6 +9,12 @@ Every game is saved in the history after every change, with its visitor; the liv
 held in memory (:class:`GameTable`), at most :attr:`Limits.games_in_memory` of them, and none idle
 for longer than :attr:`Limits.idle_seconds`: a game dropped from memory is read back from the
 history when it is touched again.
+
+Every call to the history runs through ``run`` (the server's history thread, see
+:func:`~mastermind.web.server.make_app`), never on the event loop: an SQLite write waits for its
+lock and, now and then, a checkpoint of the write-ahead log (tens of milliseconds), and every
+other visitor would wait with it. What is in memory (issued ids, settings, live games) is read
+without leaving the loop.
 """
 
 from __future__ import annotations
@@ -19,14 +25,20 @@ import re
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import Game, Match, Notation
 from ..errors import NotationError
 from ..history.store import Store, moves_of
 from .limits import Limits
 from .settings import MODE_OF_KIND, Settings
+
+T = TypeVar("T")
+
+#: How the history is called: ``await run(job)`` runs ``job()`` off the event loop, one at a time.
+Run = Callable[[Callable[[], T]], Awaitable[T]]
 
 #: The session cookie's name.
 COOKIE = "mastermind_visitor"
@@ -58,20 +70,21 @@ class Visitors:
 
     REMEMBERED = 100_000
 
-    def __init__(self, store: Store, defaults: Settings) -> None:
+    def __init__(self, store: Store, defaults: Settings, run: Run[Any]) -> None:
         self.store = store
         self.defaults = defaults
+        self.run = run
         self._issued: OrderedDict[str, bool] = OrderedDict()  # key -> saved in the history
         self._settings: OrderedDict[str, Settings] = OrderedDict()
 
-    def identify(self, cookie: str | None) -> Visitor:
+    async def identify(self, cookie: str | None) -> Visitor:
         """The visitor whose cookie this is, or a new one."""
         if cookie and _ID.match(cookie):
             key = visitor_key(cookie)
             if key in self._issued:
                 self._issued.move_to_end(key)
                 return Visitor(key, saved=self._issued[key])
-            if self.store.visitor_settings(key) is not None:
+            if await self.run(lambda: self.store.visitor_settings(key)) is not None:
                 self._remember(key, True)
                 return Visitor(key, saved=True)
         token = secrets.token_urlsafe(32)
@@ -85,11 +98,15 @@ class Visitors:
         while len(self._issued) > self.REMEMBERED:
             self._issued.popitem(last=False)
 
-    def settings(self, visitor: Visitor) -> Settings:
+    async def settings(self, visitor: Visitor) -> Settings:
         """The visitor's settings, or the server's defaults."""
         if visitor.key in self._settings:
             return self._settings[visitor.key]
-        stored = self.store.visitor_settings(visitor.key) if visitor.saved else None
+        if not visitor.saved:
+            return self.defaults
+        stored = await self.run(lambda: self.store.visitor_settings(visitor.key))
+        if visitor.key in self._settings:  # saved by another of its requests meanwhile
+            return self._settings[visitor.key]
         if stored is None:
             return self.defaults
         settings = Settings.stored(stored, self.defaults)
@@ -102,13 +119,14 @@ class Visitors:
         while len(self._settings) > self.REMEMBERED:
             self._settings.popitem(last=False)
 
-    def save(self, visitor: Visitor, settings: Settings | None = None) -> None:
+    async def save(self, visitor: Visitor, settings: Settings | None = None) -> None:
         """Keep the visitor in the history (with ``settings``, or the ones it has): done before
         its first game is saved, so that its id still works after a restart."""
         if settings is None and visitor.saved:
             return
-        settings = settings or self.settings(visitor)
-        self.store.save_visitor(visitor.key, settings.to_dict())
+        settings = settings or await self.settings(visitor)
+        data = settings.to_dict()
+        await self.run(lambda: self.store.save_visitor(visitor.key, data))
         visitor.saved = True
         self._remember(visitor.key, True)
         self._keep(visitor.key, settings)
@@ -150,9 +168,10 @@ def notation_for(rules: Any, style: str) -> Notation:
 class GameTable:
     """The games in memory, the least recently used first; each saved after every change."""
 
-    def __init__(self, store: Store, limits: Limits, clock: Any = time.monotonic) -> None:
+    def __init__(self, store: Store, limits: Limits, run: Run[Any], clock: Any = time.monotonic) -> None:
         self.store = store
         self.limits = limits
+        self.run = run
         self.clock = clock
         self._games: OrderedDict[int, LiveGame] = OrderedDict()
         self.loaded = 0  # games read back from the history (for the tests and the benchmark)
@@ -163,23 +182,33 @@ class GameTable:
     def __contains__(self, game_id: int) -> bool:
         return game_id in self._games
 
-    def add(self, visitor: str, mode: str, notation: Notation, game: Game | None = None,
-            match: Match | None = None) -> LiveGame:  # fmt: skip
+    async def add(self, visitor: str, mode: str, notation: Notation, game: Game | None = None,
+                  match: Match | None = None) -> LiveGame:  # fmt: skip
         live = LiveGame(0, visitor, mode, notation, game, match, self.clock())
         record = live.record()
-        live.id = self.store.add(record, visitor=visitor)
+        live.id = await self.run(lambda: self.store.add(record, visitor=visitor))
         live.saved = record
         self._hold(live)
         return live
 
-    def get(self, game_id: int, visitor: str, style: str) -> LiveGame:
-        """Game ``game_id`` if it is ``visitor``'s, from memory or the history (StoreError if not)."""
+    def _held(self, game_id: int, visitor: str) -> LiveGame | None:
         live = self._games.get(game_id)
-        if live is not None and live.visitor == visitor:
-            live.touched = self.clock()
-            self._games.move_to_end(game_id)
+        if live is None or live.visitor != visitor:
+            return None
+        live.touched = self.clock()
+        self._games.move_to_end(game_id)
+        return live
+
+    async def get(self, game_id: int, visitor: str, style: str) -> LiveGame:
+        """Game ``game_id`` if it is ``visitor``'s, from memory or the history (StoreError if not)."""
+        live = self._held(game_id, visitor)
+        if live is not None:
             return live
-        stored = self.store.get(game_id, visitor)  # another visitor's game: "there is no game N"
+        # another visitor's game: "there is no game N"
+        stored = await self.run(lambda: self.store.get(game_id, visitor))
+        live = self._held(game_id, visitor)
+        if live is not None:  # read back by another request while this one waited: one game, not two
+            return live
         mode = MODE_OF_KIND[stored.kind]
         if stored.kind == "match":
             match = Match.from_record(stored.record)
@@ -192,10 +221,11 @@ class GameTable:
         self._hold(live)
         return live
 
-    def save(self, live: LiveGame) -> None:
+    async def save(self, live: LiveGame) -> None:
+        """Write the game to the history if it changed (called with its lock held)."""
         record = live.record()
         if record != live.saved:  # a refused move changed nothing: nothing to write
-            self.store.save(live.id, record)
+            await self.run(lambda: self.store.save(live.id, record))
             live.saved = record
 
     def _hold(self, live: LiveGame) -> None:
@@ -222,6 +252,8 @@ class GameTable:
     def drop(self, game_id: int) -> None:
         self._games.pop(game_id, None)
 
-    def open_games(self, visitor: str) -> list[tuple[int, int]]:
+    async def open_games(self, visitor: str) -> list[tuple[int, int]]:
         """The visitor's unfinished games as (id, moves)."""
-        return [(g.id, len(moves_of(g.record))) for g in self.store.unfinished(visitor)]
+        return await self.run(
+            lambda: [(g.id, len(moves_of(g.record))) for g in self.store.unfinished(visitor)]
+        )
