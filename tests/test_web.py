@@ -126,6 +126,7 @@ class Tab:
             websockets_sync.connect(target["webSocketDebuggerUrl"], max_size=None)
         )
         self.next_id = 0
+        self.events: list[dict] = []  # the DevTools events received, in order
         self.size = size
         self("Page.enable")
         self("Network.enable")
@@ -139,10 +140,24 @@ class Tab:
         self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
         while True:
             message = json.loads(self.ws.recv(timeout=30))
-            if message.get("id") == self.next_id:
+            if "method" in message:
+                self.events.append(message)
+            elif message.get("id") == self.next_id:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message["result"]
+
+    def event(self, method: str, timeout: float = 30) -> dict:
+        """The first event ``method`` received (waiting for it), taken from the list."""
+
+        def found():
+            self.js("0")  # reads the messages that came meanwhile
+            return next((e for e in self.events if e["method"] == method), None)
+
+        event = wait_for(found, timeout)
+        assert event, f"no {method} event"
+        self.events.remove(event)
+        return event["params"]
 
     def close(self) -> None:
         self.stack.close()
@@ -168,7 +183,7 @@ class Tab:
 
     def key(self, key: str) -> None:
         """One key press as a person types it: keyDown with its text, keyUp."""
-        codes = {"Enter": (13, "\r"), "Backspace": (8, "")}
+        codes = {"Enter": (13, "\r"), "Backspace": (8, ""), "Escape": (27, "")}
         code, text = codes[key] if key in codes else (ord(key.upper()), key)
         common = {"key": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code}
         self("Input.dispatchKeyEvent", type="keyDown", text=text, **common)
@@ -351,3 +366,90 @@ def test_no_horizontal_scrolling_at_360_px_on_any_section_nor_a_large_game(serve
         assert wait_for(lambda: t.js("document.querySelectorAll('#row-1 .peg').length") == 10, 10)
         assert t.overflow() == 0
         t.shot("ten-pegs")
+
+
+def win_with_knuth(t: Tab) -> list[str]:
+    """A classic game won by keys, Knuth's guesses on the page's replies; the guesses played."""
+    rules = Rules()
+    knuth, state, space = make_strategy("knuth", rules), SolverState(rules), CodeSpace.of(rules)
+    guesses = []
+    while "won" not in t.js("document.getElementById('message').className"):
+        assert len(guesses) < 5, "Knuth's guesses break every classic code in 5"
+        guess = str(space.code(knuth.choose(state)))
+        for symbol in guess:
+            t.key(symbol)
+        t.key("Enter")
+        t.settle()
+        guesses.append(guess)
+        assert wait_for(
+            lambda: t.js(f"!!document.querySelector('#row-{len(guesses)} .count')?.textContent"), 10
+        )
+        state = state.add(guess, last_reply(t, len(guesses)))
+    return guesses
+
+
+MARKS = {"best": "★", "good": "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+@SIZES
+def test_a_finished_game_is_reviewed_guess_by_guess_from_its_end_and_from_the_history(server, browser, size):
+    with tab(browser, size) as t:
+        t.open(server)
+        guesses = win_with_knuth(t)
+        # the review's answer is held (the Fetch domain pauses it) to see the page while it works
+        t("Fetch.enable", patterns=[{"urlPattern": "*/review"}])
+        assert not t.js("document.getElementById('review').hidden")
+        t.tap("#review")
+        paused = t.event("Fetch.requestPaused")
+        game_id = int(paused["request"]["url"].rsplit("/", 2)[1])
+        assert t.js("document.getElementById('review-section').getAttribute('aria-busy')") == "true"
+        assert t.text("#review-status") == "Reviewing the game against the optimum…"
+        t.shot("review-working")
+        t.tap("#review-back")  # the page answers while the review is worked out
+        assert t.js("!document.getElementById('board-section').hidden")
+        assert t.text("#message") == f"You broke the code in {len(guesses)} guesses!"
+        t("Fetch.continueRequest", requestId=paused["requestId"])
+        t("Fetch.disable")
+        t.key("r")  # the key the end of a game names
+        assert wait_for(
+            lambda: t.js("document.querySelectorAll('#review-moves li').length") == len(guesses), 60
+        )
+        review = t.js(f"fetch('/api/games/{game_id}/review').then(r => r.json())")["review"]
+        for move in review["moves"]:
+            row = f"#review-{move['number']}"
+            assert t.text(f"{row} .mark") == MARKS[move["verdict"]]
+            assert (
+                t.js(f"document.querySelector('{row} .mark').getAttribute('aria-label')") == move["verdict"]
+            )
+            assert (
+                t.js(f"[...document.querySelectorAll('{row} > .pegs .peg')].map(p => p.textContent).join('')")
+                == move["guess"]
+            )
+            facts = t.text(f"{row} .review-facts")
+            shown = {k: float(v) for k, v in re.findall(r"(expected|loss) ([\d.]+)", facts)}
+            assert (
+                abs(shown["expected"] - move["expected"]) <= 5e-4
+                and abs(shown["loss"] - move["loss"]) <= 5e-4
+            )
+            assert f"best {move['best']} " in facts and move["verdict"] in facts
+        first = review["moves"][0]  # Knuth's 1122 against the optimum 1123: 5702 and 5625 of 1296
+        assert (first["guess"], first["verdict"], first["after"] <= 1296) == ("1122", "good", True)
+        assert t.text("#review-1 .review-facts").startswith("1,296 → ")
+        assert "expected 4.400" in t.text("#review-1 .review-facts") and "loss 0.059" in t.text("#review-1")
+        summary = t.text("#review-summary")
+        assert f"{len(guesses)} guesses played; best play expects 4.3403 from the first move." in summary
+        assert t.js("document.getElementById('review-section').getAttribute('aria-busy')") is None
+        assert t.overflow() == 0
+        t.shot("review")
+        t.key("Escape")
+        assert t.js("!document.getElementById('board-section').hidden")
+        t.tap(".tab[data-section='history-section']")
+        button = f"#history button[aria-label='Review game {game_id}']"
+        assert wait_for(lambda: t.js(f"!!document.querySelector({json.dumps(button)})"), 10)
+        t.tap(button)
+        assert wait_for(
+            lambda: t.js("document.querySelectorAll('#review-moves li').length") == len(guesses), 30
+        )
+        assert t.text("#review-title") == f"Review of game {game_id}"
+        t.tap("#review-back")
+        assert t.js("!document.getElementById('history-section').hidden")

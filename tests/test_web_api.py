@@ -16,7 +16,7 @@ aiohttp = pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not 
 
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
-from mastermind import CodeSpace, Rules, SolverState, score  # noqa: E402
+from mastermind import CodeSpace, Notation, Rules, SolverState, score  # noqa: E402
 from mastermind.history.store import Store, moves_of  # noqa: E402
 from mastermind.strategies import make_strategy  # noqa: E402
 from mastermind.web.api import STATE  # noqa: E402
@@ -602,9 +602,16 @@ def test_a_finished_game_has_the_engines_review_and_an_unfinished_one_none(tmp_p
             guess = breaker.guess()
             answer = await call(client, "POST", f"{path}/guesses", {"guess": guess})
             breaker.learn(guess, answer["reply"])
-        got = (await call(client, "GET", f"{path}/review"))["review"]
+        answered = await call(client, "GET", f"{path}/review")
+        assert answered["notation"] == game["notation"] and answered["id"] == game["id"]
+        got = answered["review"]
         history = " ".join(f"{m['guess']}={m['reply']}" for m in answer["moves"])
-        assert got == json.loads(json.dumps(review(history).to_dict()))
+        expected = review(history)
+        comments = [m.pop("comment") for m in got["moves"]]
+        assert got.pop("summary_lines") == expected.summary_lines()
+        assert comments == [m.comment(Notation(CLASSIC)) for m in expected.moves]
+        assert comments[0].startswith("1123: best, 4.3403 guesses expected")
+        assert got == json.loads(json.dumps(expected.to_dict()))
         assert got["moves"][0]["guess"] == "1123" and abs(got["moves"][0]["expected"] - 5625 / 1296) < 1e-6
 
     serve(tmp_path, scenario)

@@ -276,7 +276,13 @@ async def game_review(request: web.Request) -> web.Response:
     game = engine(live)
     async with live.lock:
         result = await state.think(lambda: review(game))
-    return ok({"id": live.id, "review": result.to_dict(live.notation)})
+    data = result.to_dict(live.notation)
+    # the engine's sentences, the same the command line and the terminal board print: each move's
+    # comment and the summary's lines, which the page shows as they are
+    for move, valued in zip(data["moves"], result.moves, strict=True):
+        move["comment"] = valued.comment(live.notation)
+    data["summary_lines"] = result.summary_lines()
+    return ok({"id": live.id, "review": data, "notation": notation_view(live.notation)})
 
 
 @routes.post("/api/games/{id}/guesses")

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { codeColors, colorName, countText, el, keys, peg, replyWords } from "./board.js";
 import { showHistory, showSettings, showStats } from "./pages.js";
+import { leaveReview, reviewKey, showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -314,6 +315,7 @@ function selectStep(step) {
 function onKey(e) {
   if (e.target instanceof Element && e.target.closest("input, select, textarea, form")) return;
   if (e.altKey || e.metaKey) return;
+  if (!$("review-section").hidden) return reviewKey(e);
   if ($("board-section").hidden || !state.view) return;
   const k = e.key;
   if (e.ctrlKey) {
@@ -349,6 +351,9 @@ function onKey(e) {
     }
   } else if (k === "?") {
     hint();
+  } else if ((k === "r" || k === "R") && x === null && reviewable()) {
+    e.preventDefault();
+    showReview(state.view.id);
   } else if (k.length === 1) {
     const n = state.view.notation;
     if (x === "code" || x === "secret") {
@@ -597,6 +602,7 @@ function drawSide(v, g, n, x) {
   $("peek").textContent = state.peek ? "Hide" : "Show";
   $("by-hand").hidden = x !== "secret";
   $("new-game").hidden = over();
+  $("review").hidden = !reviewable();
   $("help").textContent = helpText(v, n, x);
   $("log").replaceChildren(...state.log.slice(-6).map((line) => el("li", { text: line })));
 }
@@ -626,17 +632,23 @@ function helpText(v, n, x) {
     return `${b}: ${t.black} (right ${t.symbol}, right place) · ${w}: ${t.white} (right ${t.symbol}) · ` +
       `Backspace · Enter replies${fix}`;
   }
+  if (reviewable()) return "Enter: a new game · R: the review of this game, guess by guess";
   return over() ? "Enter: a new game" : "";
+}
+
+// A finished game (not a match) has the engine's review.
+function reviewable() {
+  const v = state.view;
+  return Boolean(v && v.finished && v.mode !== "match" && !state.busy);
 }
 
 // -- sections and start ---------------------------------------------------------------------------
 
 export function showSection(id) {
+  for (const section of document.querySelectorAll("main > section")) section.hidden = section.id !== id;
   for (const tab of document.querySelectorAll(".tab")) {
-    const on = tab.dataset.section === id;
-    if (on) tab.setAttribute("aria-current", "page");
+    if (tab.dataset.section === id) tab.setAttribute("aria-current", "page");
     else tab.removeAttribute("aria-current");
-    $(tab.dataset.section).hidden = !on;
   }
   if (id === "history-section") showHistory();
   if (id === "stats-section") showStats();
@@ -658,6 +670,9 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
   $("give-up").addEventListener("click", giveUp);
+  $("review").addEventListener("click", () => reviewable() && showReview(state.view.id));
+  $("review-back").addEventListener("click", leaveReview);
+  $("review-new").addEventListener("click", () => newGame());
   $("new-game").addEventListener("click", () => newGame());
   $("peek").addEventListener("click", () => { state.peek = !state.peek; render(); });
   $("by-hand").addEventListener("click", () => act("secret", { secret: null }));

@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { el } from "./board.js";
 import { newGame, openGame, setSettings, state } from "./app.js";
+import { showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,8 +39,12 @@ export async function showHistory() {
       el("td", { text: rulesText(g.rules) }),
       el("td", { text: `${g.guesses} ${g.guesses === 1 ? "guess" : "guesses"}` }),
       el("td", { text: result }),
-      el("td", {}, el("button", { type: "button", class: "history-open", on: { click: () => openGame(g.id) },
-        text: g.finished ? "View" : "Resume", "aria-label": `${g.finished ? "View" : "Resume"} game ${g.id}` })));
+      el("td", { class: "history-actions" },
+        el("button", { type: "button", class: "history-open", on: { click: () => openGame(g.id) },
+          text: g.finished ? "View" : "Resume", "aria-label": `${g.finished ? "View" : "Resume"} game ${g.id}` }),
+        g.finished && g.mode !== "match" ? el("button", { type: "button", class: "history-open history-review",
+          on: { click: () => showReview(g.id, "history-section") }, text: "Review",
+          "aria-label": `Review game ${g.id}` }) : null));
   });
   const head = el("tr", {}, ...["#", "Started", "Mode", "Game", "Guesses", "Result", ""].map((t) =>
     el("th", { scope: "col", text: t })));

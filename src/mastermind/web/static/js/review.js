@@ -1,0 +1,132 @@
+// The review of a finished game: each move against the best guess at its turn, as the server's
+// engine valued it (GET /api/games/{id}/review). The values, the verdicts, their thresholds and the
+// sentences are the engine's; this module only draws them, a row per move as on the board.
+
+import { api } from "./api.js";
+import { codeColors, el, keys, peg } from "./board.js";
+import { showSection, state } from "./app.js";
+
+const $ = (id) => document.getElementById(id);
+
+// The chess marks of the verdicts, as the terminal board draws them (docs/review.md).
+const MARKS = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+const reviews = new Map(); // game id -> the server's answer: a game's review is computed once
+let shown = null; // the game whose review the section shows (or is waiting for)
+let back = "board-section"; // where Back returns
+
+function palette() {
+  return (state.settings && state.settings.palette) || "standard";
+}
+
+function number(value, digits = 3) {
+  return value === null || value === undefined ? "–" : value.toFixed(digits);
+}
+
+function plural(n, word, words) {
+  return `${n.toLocaleString("en")} ${n === 1 ? word : words || word + "s"}`;
+}
+
+function status(text, tone = "") {
+  const line = $("review-status");
+  line.className = "status" + (tone ? ` ${tone}` : "");
+  line.textContent = text;
+}
+
+function codePegs(notation, code, extra = "") {
+  return el("span", { class: "pegs" + extra, role: "img", "aria-label": code },
+    codeColors(notation, code).map((c) => peg(notation, c, palette())));
+}
+
+// One move: its mark, number, guess and reply as on the board; below them the codes left, what
+// the guess expected, the best guess and its value, the loss and the verdict; the engine's comment.
+function moveRow(notation, pegs, m) {
+  const [black, white] = m.reply.split(",").map(Number);
+  const approx = m.exact ? "" : "~";
+  const left = m.after === 1 && m.after_codes ? `1 code left: ${m.after_codes[0]}` :
+    `${m.before.toLocaleString("en")} → ${plural(m.after, "code")} left`;
+  const facts = [
+    el("span", { text: left }),
+    el("span", { text: `expected ${approx}${number(m.expected)}` }),
+    el("span", { class: "review-best" }, "best ", codePegs(notation, m.best, " small"),
+      ` ${m.best} ${approx}${number(m.best_expected)}`),
+    el("span", { text: `loss ${number(m.loss)}` }),
+    el("span", { class: "verdict", text: m.verdict + (m.exact ? "" : " (estimated)") }),
+  ];
+  const listed = m.after > 1 && m.after_codes ? el("p", { class: "review-codes",
+    text: `Left: ${m.after_codes.join(" ")}` }) : null;
+  // the engine's sentence where the move has more to say than its values (as the terminal's notes)
+  const comment = (m.verdict === "best" || m.verdict === "good") && m.consistent && !m.known ? null :
+    el("p", { class: "review-comment", text: m.comment });
+  return el("li", { class: `review-row verdict-${m.verdict}`, id: `review-${m.number}`,
+    "aria-label": `Guess ${m.number}: ${m.verdict}` },
+  el("span", { class: "mark", role: "img", "aria-label": m.verdict, text: MARKS[m.verdict] ?? "" }),
+  el("span", { class: "row-number", text: String(m.number), "aria-hidden": "true" }),
+  codePegs(notation, m.guess),
+  keys(notation.terms, pegs, { black, white }),
+  el("p", { class: "review-facts" }, facts),
+  listed, comment);
+}
+
+function legend(review) {
+  const bounds = review.verdicts; // the engine's thresholds: {good: 0.1, inaccuracy: 0.3, mistake: 0.6}
+  const parts = [["best", "no loss"], ["good", `loss under ${bounds.good}`],
+    ["inaccuracy", `under ${bounds.inaccuracy}`], ["mistake", `under ${bounds.mistake}`],
+    ["blunder", "more, or a code no longer found in time"]];
+  return el("p", { class: "review-legend" },
+    parts.map(([v, words], i) => el("span", {}, el("span", { class: `mark verdict-${v}`, "aria-hidden": "true",
+      text: MARKS[v] }), ` ${v} (${words})${i < parts.length - 1 ? " · " : ""}`)));
+}
+
+function draw(answer) {
+  const review = answer.review;
+  const notation = answer.notation;
+  const pegs = review.rules.pegs;
+  $("review-section").removeAttribute("aria-busy");
+  const outcome = { won: "won", lost: "lost", "gave-up": "given up" }[review.summary.outcome] ?? "not won";
+  status(`Game ${answer.id}: ${outcome}${review.secret ? `, the code ${review.secret}` : ""}. Each guess ` +
+    "against the best guess at its turn (expected guesses from that move on).");
+  $("review-moves").replaceChildren(...review.moves.map((m) => moveRow(notation, pegs, m)));
+  $("review-summary").replaceChildren(...review.summary_lines.map((line) => el("p", { text: line })),
+    legend(review));
+}
+
+// Open the review of game ``id`` (from the board or the history: ``from`` is where Back returns).
+// The first review of a position may take seconds: the section says it is working, and every
+// other part of the page goes on answering meanwhile (the request is not the board's).
+export async function showReview(id, from = "board-section") {
+  back = from;
+  shown = id;
+  showSection("review-section");
+  $("review-title").textContent = `Review of game ${id}`;
+  $("review-title").focus();
+  if (reviews.has(id)) return draw(reviews.get(id));
+  $("review-moves").replaceChildren();
+  $("review-summary").replaceChildren();
+  $("review-section").setAttribute("aria-busy", "true");
+  status("Reviewing the game against the optimum…", "working");
+  let answer;
+  try {
+    answer = await api("GET", `/api/games/${id}/review`);
+  } catch (err) {
+    if (shown === id) {
+      $("review-section").removeAttribute("aria-busy");
+      status(`No review: ${err.message}.`, "error");
+    }
+    return;
+  }
+  reviews.set(id, answer);
+  if (shown === id && !$("review-section").hidden) draw(answer);
+}
+
+export function leaveReview() {
+  shown = null;
+  showSection(back);
+}
+
+export function reviewKey(e) {
+  if (e.key === "Escape" && !e.ctrlKey && !e.altKey && !e.metaKey) {
+    e.preventDefault();
+    leaveReview();
+  }
+}
