@@ -132,7 +132,7 @@ class Tab:
         self("Network.enable")
         self("Network.clearBrowserCookies")
         self("Emulation.setDeviceMetricsOverride", width=size["width"], height=size["height"],
-             deviceScaleFactor=1, mobile=size["mobile"])  # fmt: skip
+             deviceScaleFactor=size.get("scale", 1), mobile=size["mobile"])  # fmt: skip
         self("Emulation.setTouchEmulationEnabled", enabled=size["mobile"], maxTouchPoints=5)
 
     def __call__(self, method: str, **params):
@@ -183,10 +183,13 @@ class Tab:
 
     def key(self, key: str) -> None:
         """One key press as a person types it: keyDown with its text, keyUp."""
-        codes = {"Enter": (13, "\r"), "Backspace": (8, ""), "Escape": (27, "")}
+        codes = {"Enter": (13, "\r"), "Backspace": (8, ""), "Escape": (27, ""), "Tab": (9, "")}
         code, text = codes[key] if key in codes else (ord(key.upper()), key)
         common = {"key": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code}
-        self("Input.dispatchKeyEvent", type="keyDown", text=text, **common)
+        if key == "Tab":  # moves the focus as a raw key (it types nothing) with its code named
+            self("Input.dispatchKeyEvent", type="rawKeyDown", code="Tab", **common)
+        else:
+            self("Input.dispatchKeyEvent", type="keyDown", text=text, **common)
         self("Input.dispatchKeyEvent", type="keyUp", **common)
 
     def tap(self, selector: str) -> None:
@@ -218,7 +221,8 @@ class Tab:
             return
         Path(folder).mkdir(parents=True, exist_ok=True)
         data = self("Page.captureScreenshot", format="png", captureBeyondViewport=False)["data"]
-        Path(folder, f"{name}-{self.size['width']}x{self.size['height']}.png").write_bytes(
+        zoom = f"-zoom{self.size['scale']}" if "scale" in self.size else ""
+        Path(folder, f"{name}-{self.size['width']}x{self.size['height']}{zoom}.png").write_bytes(
             base64.b64decode(data)
         )
 
@@ -427,10 +431,9 @@ def test_a_finished_game_is_reviewed_guess_by_guess_from_its_end_and_from_the_hi
             )
             facts = t.text(f"{row} .review-facts")
             shown = {k: float(v) for k, v in re.findall(r"(expected|loss) ([\d.]+)", facts)}
-            assert (
-                abs(shown["expected"] - move["expected"]) <= 5e-4
-                and abs(shown["loss"] - move["loss"]) <= 5e-4
-            )
+            assert shown.keys() == {"expected", "loss"}, facts
+            assert abs(shown["expected"] - move["expected"]) <= 5e-4, (facts, move)
+            assert abs(shown["loss"] - move["loss"]) <= 5e-4, (facts, move)
             assert f"best {move['best']} " in facts and move["verdict"] in facts
         first = review["moves"][0]  # Knuth's 1122 against the optimum 1123: 5702 and 5625 of 1296
         assert (first["guess"], first["verdict"], first["after"] <= 1296) == ("1122", "good", True)
@@ -453,3 +456,52 @@ def test_a_finished_game_is_reviewed_guess_by_guess_from_its_end_and_from_the_hi
         assert t.text("#review-title") == f"Review of game {game_id}"
         t.tap("#review-back")
         assert t.js("!document.getElementById('history-section').hidden")
+
+
+# A desktop window of 1280x800 at 200 % zoom: the page is laid out in 640x400 CSS pixels, drawn at 2.
+ZOOMED = {"width": 640, "height": 400, "mobile": False, "scale": 2}
+
+
+def reachable(t: Tab, selector: str) -> bool:
+    """Whether ``selector``, scrolled into view, lies inside the viewport and is what a tap at its
+    middle reaches (nothing covers it)."""
+    return t.js(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+        e.scrollIntoView({{block: 'nearest', inline: 'nearest'}}); const r = e.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return r.left >= 0 && r.right <= innerWidth + 1 && r.bottom <= innerHeight + 1
+            && e.contains(hit); }})()""")
+
+
+def test_at_200_percent_zoom_the_board_fits_its_controls_are_reachable_named_and_focus_shows(server, browser):
+    with tab(browser, ZOOMED) as t:
+        t.open(server)
+        assert t.js("window.devicePixelRatio") == 2 and t.js("window.innerWidth") == 640
+        assert t.overflow() == 0
+        for selector in ("#palette button:nth-child(6)", "#submit", "#undo", "#hint", ".tab:last-child"):
+            assert reachable(t, selector), selector
+        for symbol in "1234":
+            t.tap(f"#palette button:nth-child({symbol})")
+        t.tap("#submit")
+        assert t.text("#status") == "Guess 2 of 10" and t.overflow() == 0
+        t.shot("zoomed")
+        # a colour taken by the keyboard (Tab to it, Enter) keeps the focus for the next one
+        t.js("document.querySelector('#palette button:nth-child(3)').focus()")
+        t.key("Enter")
+        t.settle()
+        assert t.js("document.querySelector('#row-2 .peg').textContent") == "3"
+        assert t.js("document.activeElement.getAttribute('aria-label')") == "blue (3)"
+        # every control has a name a screen reader says (the accessibility tree's, as it reads it)
+        nodes = t("Accessibility.getFullAXTree")["nodes"]
+        roles = {"button", "checkbox", "combobox", "spinbutton", "textbox", "link", "img"}
+        unnamed = [n for n in nodes if not n.get("ignored") and n.get("role", {}).get("value") in roles
+                   and not (n.get("name", {}).get("value") or "").strip()]  # fmt: skip
+        assert unnamed == [], unnamed[:3]
+        # Tab moves the focus, and the focused control shows it (an outline of 2 px or more)
+        t.js("document.activeElement.blur()")
+        for _ in range(8):
+            t.key("Tab")
+            outline = t.js(
+                "(() => { const e = document.activeElement, s = getComputedStyle(e); "
+                "return [e.tagName, s.outlineStyle, parseFloat(s.outlineWidth)]; })()"
+            )
+            assert outline[0] != "BODY" and outline[1] != "none" and outline[2] >= 2, outline

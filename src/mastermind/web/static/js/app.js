@@ -402,6 +402,8 @@ export function render() {
   const v = state.view;
   document.body.classList.toggle("busy", state.busy);
   if (!v) return;
+  // the pegs are drawn again on every change: the one that had the keyboard's focus gets it back
+  const focused = document.activeElement?.dataset?.focus;
   const n = v.notation;
   const g = game();
   const x = expects();
@@ -412,6 +414,7 @@ export function render() {
   drawBoard(v, g, n, x);
   drawSecret(v, g, n, x);
   drawSide(v, g, n, x);
+  if (focused) document.querySelector(`[data-focus="${focused}"]`)?.focus();
 }
 
 function drawScore(v) {
@@ -457,6 +460,7 @@ function drawBoard(v, g, n, x) {
         cells.push(peg(n, color, palette(), { tag: "button", cursor: i === state.cursor,
           on: { click: (ev) => { ev.stopPropagation(); state.cursor = i; render(); } } }));
         cells[i].setAttribute("aria-label", `Hole ${i + 1}: ${colorName(n, color)}`);
+        cells[i].dataset.focus = `hole-${i}`;
       } else {
         cells.push(peg(n, colors.length ? color : null, palette()));
       }
@@ -500,6 +504,7 @@ function drawSecret(v, g, n, x) {
       const cell = peg(n, c, palette(), { tag: "button", masked, cursor: i === state.cursor,
         on: { click: () => { state.cursor = i; render(); } } });
       cell.setAttribute("aria-label", `Hole ${i + 1} of the code: ${masked ? "hidden" : colorName(n, c)}`);
+      cell.dataset.focus = `secret-${i}`;
       cells.push(cell);
     }
     label = "Your code";
@@ -570,6 +575,7 @@ function drawSide(v, g, n, x) {
     pal.replaceChildren(...n.colors.map((c, i) => {
       const b = peg(n, i, palette(), { tag: "button", on: { click: () => put(i) } });
       b.setAttribute("aria-label", colorName(n, i));
+      b.dataset.focus = `colour-${i}`;
       return b;
     }));
   }
