@@ -461,6 +461,33 @@ def test_a_finished_game_is_reviewed_guess_by_guess_from_its_end_and_from_the_hi
 # A desktop window of 1280x800 at 200 % zoom: the page is laid out in 640x400 CSS pixels, drawn at 2.
 ZOOMED = {"width": 640, "height": 400, "mobile": False, "scale": 2}
 
+#: What the browser does with keys (help, quit, close, new tab, address bar, reload, find, print,
+#: zoom, back, full screen, developer tools, quick find): the page must leave every one alone.
+BROWSER_KEYS = [("F1", {}), ("q", {"ctrlKey": True}), ("w", {"ctrlKey": True}), ("t", {"ctrlKey": True}),
+                ("l", {"ctrlKey": True}), ("r", {"ctrlKey": True}), ("f", {"ctrlKey": True}),
+                ("p", {"ctrlKey": True}), ("+", {"ctrlKey": True}), ("-", {"ctrlKey": True}),
+                ("0", {"ctrlKey": True}), ("ArrowLeft", {"altKey": True}), ("F5", {}), ("F11", {}),
+                ("F12", {}), ("/", {}), ("'", {}), ("Tab", {}), (" ", {})]  # fmt: skip
+
+
+def pressed(t: Tab, key: str, **mods) -> bool:
+    """Whether the page takes ``key`` for itself (cancels the browser's action) on the board."""
+    init = json.dumps({"key": key, "bubbles": True, "cancelable": True, **mods})
+    return not t.js(f"document.body.dispatchEvent(new KeyboardEvent('keydown', {init}))")
+
+
+def test_the_pages_keys_leave_the_browsers_alone_and_are_named_on_the_page(server, browser):
+    with tab(browser, DESKTOP) as t:
+        t.open(server)
+        for key, mods in BROWSER_KEYS:
+            assert not pressed(t, key, **mods), (key, mods)
+        assert t.js("document.querySelectorAll('#board .row.current .peg.filled').length") == 0
+        assert pressed(t, "1") and pressed(t, "Backspace") and pressed(t, "z", ctrlKey=True)
+        listed = " ".join(t.js("[...document.querySelectorAll('#keys-help dt')].map(d => d.textContent)"))
+        for named in ("Enter", "Backspace", "Ctrl+Z", "?", "Esc", "R"):
+            assert named in listed, named
+        assert not re.search(r"\bF\d|Ctrl\+[^Z]|Alt", listed), listed
+
 
 def reachable(t: Tab, selector: str) -> bool:
     """Whether ``selector``, scrolled into view, lies inside the viewport and is what a tap at its
