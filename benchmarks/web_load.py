@@ -7,6 +7,13 @@ opens a game (all N open together), then plays it guess by guess, waiting ``--th
 (at random, 0 to twice that) between two guesses as a person does, and starts another game until
 ``--seconds`` have passed. Bounded: at most 5,000 visitors and 300 seconds, on this machine only.
 
+Where a guess's time goes: the latency the client measures (request sent to answer read) is split
+into the server's own time (its ``Server-Timing`` header: first middleware to answer) and the rest
+(waiting for the server's event loop, the network stack, the client's own loop); the server's
+garbage collections (count and pauses, recorded by a hook of the launcher) and how late the
+client's loop wakes from a 10 ms sleep (its wait for a core) are printed beside them, with the
+load average at the start and the end.
+
 python benchmarks/web_load.py --visitors 1000 --seconds 60 --think 1.0
 """
 
@@ -14,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -30,6 +38,26 @@ from machine import cpu_model
 from mastermind import CodeSpace, Notation, Rules, make_strategy, strategy_tree
 
 MAX_VISITORS, MAX_SECONDS = 5_000, 300
+
+#: Runs ``mastermind web`` with a hook that records every garbage collection's pause, written to
+#: the file MASTERMIND_GC_LOG names when the server stops (JSON: [generation, start, wall ms, CPU ms]
+#: each, the start on the monotonic clock that every process shares; the wall time includes waiting
+#: for a core, the CPU time is the collection's own work).
+LAUNCH = """
+import atexit, gc, json, os, sys, time
+pauses, started = [], [0.0, 0.0]
+def hook(phase, info):
+    if phase == "start":
+        started[:] = time.perf_counter(), time.thread_time()
+    else:
+        pauses.append((info["generation"], started[0], 1000 * (time.perf_counter() - started[0]),
+                       1000 * (time.thread_time() - started[1])))
+gc.callbacks.append(hook)
+atexit.register(lambda: open(os.environ["MASTERMIND_GC_LOG"], "w").write(json.dumps(pauses)))
+from mastermind.cli import main
+sys.argv[0] = "mastermind"
+main()
+"""
 
 
 def cpu_seconds(pid: int | None = None) -> float:
@@ -49,25 +77,29 @@ class Visitor:
         self.base, self.tree, self.notation, self.space, self.pegs = base, tree, notation, space, pegs
         self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
 
-    async def post(self, path: str, body: dict | None = None) -> dict:
+    async def post(self, path: str, body: dict | None = None, timings: list[float] | None = None) -> dict:
         async with self.session.post(self.base + path, json=body or {}) as response:
             data = await response.json()
             if response.status >= 400:
                 raise RuntimeError(f"{path}: {response.status} {data}")
+            timing = response.headers.get("Server-Timing")  # "app;dur=1.23": the server's own milliseconds
+            if timings is not None and timing is not None:
+                timings.append(float(timing.rsplit("=", 1)[1]) / 1000)
             return data
 
     async def open(self) -> int:
         return (await self.post("/api/games", {"mode": "break", "preset": "classic"}))["id"]
 
-    async def play(self, game_id: int, think: float, latencies: list[float], deadline: float) -> bool:
+    async def play(self, game_id: int, think: float, latencies: list[tuple[float, float]],
+                   server: list[float], deadline: float) -> bool:  # fmt: skip
         node = self.tree
         while True:
             if think:
                 await asyncio.sleep(random.uniform(0, 2 * think))
             guess = self.notation.format_code(self.space.code(node.guess))
             started = time.perf_counter()
-            answer = await self.post(f"/api/games/{game_id}/guesses", {"guess": guess})
-            latencies.append(time.perf_counter() - started)
+            answer = await self.post(f"/api/games/{game_id}/guesses", {"guess": guess}, server)
+            latencies.append((started, time.perf_counter() - started))
             if answer["finished"]:
                 return answer["won"]
             node = node.children[answer["black"] * (self.pegs + 1) + answer["white"]]
@@ -75,13 +107,20 @@ class Visitor:
                 raise RuntimeError("a game did not end")
 
 
-async def run(args: argparse.Namespace, base: str, pid: int) -> None:
+async def run(
+    args: argparse.Namespace, base: str, pid: int
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Play; print what was measured; return each guess's (start, latency) and each moment the
+    client's loop woke late (start, lateness), for the attribution of the slowest guesses."""
     rules = Rules()
     tree = strategy_tree(make_strategy("knuth", rules))
     notation, space = Notation(rules), CodeSpace.of(rules)
     visitors = [Visitor(base, tree, notation, space, rules.pegs) for _ in range(args.visitors)]
-    latencies: list[float] = []
+    latencies: list[tuple[float, float]] = []  # each guess: sent at, answered after (s)
+    server: list[float] = []  # the server's own time of each guess
+    lags: list[tuple[float, float]] = []  # the client's loop: went to sleep for 10 ms at, woke late by
     games = won = 0
+    load_start = os.getloadavg()[0]
     try:
         started = time.perf_counter()
         opened = await asyncio.gather(*(v.open() for v in visitors))
@@ -93,11 +132,19 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> None:
         started = time.perf_counter()
         server_cpu, client_cpu = cpu_seconds(pid), cpu_seconds()
 
+        async def tick() -> None:
+            while True:
+                before = time.perf_counter()
+                await asyncio.sleep(0.01)
+                lags.append((before, time.perf_counter() - before - 0.01))
+
+        ticker = asyncio.create_task(tick())
+
         async def visit(v: Visitor, first: int) -> None:
             nonlocal games, won
             game_id = first
             while True:
-                result = await v.play(game_id, args.think, latencies, deadline)
+                result = await v.play(game_id, args.think, latencies, server, deadline)
                 won += result  # added after the await: other visitors count meanwhile
                 games += 1
                 if time.monotonic() > deadline:
@@ -105,23 +152,55 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> None:
                 game_id = await v.open()
 
         await asyncio.gather(*(visit(v, g) for v, g in zip(visitors, opened, strict=True)))
+        ticker.cancel()
         elapsed = time.perf_counter() - started
         server_cpu, client_cpu = cpu_seconds(pid) - server_cpu, cpu_seconds() - client_cpu
     finally:
         await asyncio.gather(*(v.session.close() for v in visitors))
     now, peak = rss_mib(pid)
-    latencies.sort()
 
-    def pct(p: float) -> float:
-        return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
+    def pct(values: list[float], p: float) -> float:
+        ordered = sorted(values)
+        return 1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+    def spread(values: list[float]) -> str:
+        return (
+            f"p50 {pct(values, 0.5):.1f} ms, p99 {pct(values, 0.99):.1f} ms, max {1000 * max(values):.1f} ms"
+        )
 
     print(f"{games:,} games ({won:,} won) in {elapsed:.1f} s: {games / elapsed:.1f} games/s; "
           f"{len(latencies):,} guesses, {len(latencies) / elapsed:.0f}/s")  # fmt: skip
-    print(f"guess latency: p50 {pct(0.50):.1f} ms, p99 {pct(0.99):.1f} ms, max {1000 * latencies[-1]:.1f} ms")
+    print(f"guess latency (client): {spread([d for _, d in latencies])}")
+    if server:  # a server that says its time
+        print(f"  of which in the server (Server-Timing): {spread(server)}")
+    print(f"  the client's loop late by: {spread([d for _, d in lags])}")
     print(f"server memory: resident {now:.0f} MiB now, peak {peak:.0f} MiB")
     print(f"CPU while playing: server {server_cpu:.1f} s ({100 * server_cpu / elapsed:.0f}% of a core, "
           f"{1000 * server_cpu / max(1, len(latencies)):.2f} ms a guess), load client {client_cpu:.1f} s; "
-          f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+          f"load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")  # fmt: skip
+    return latencies, lags
+
+
+def attribute(latencies: list[tuple[float, float]], lags: list[tuple[float, float]], pauses: list) -> None:
+    """Which of the slowest 1% of guesses were waiting while the server collected garbage, or while
+    the client itself could not run (its loop 10 ms late or more: a core busy elsewhere)."""
+    slow = sorted(latencies, key=lambda g: g[1])[-max(1, len(latencies) // 100) :]
+    collections = [(start, start + wall / 1000, gen) for gen, start, wall, _ in pauses if wall >= 1]
+    late = [(start, start + 0.01 + lag) for start, lag in lags if lag >= 0.01]
+
+    def overlaps(guess: tuple[float, float], spans: list) -> bool:
+        return any(a < guess[0] + guess[1] and guess[0] < b for a, b, *_ in spans)
+
+    full = [c for c in collections if c[2] == 2]
+    in_gc = sum(overlaps(g, collections) for g in slow)
+    in_full = sum(overlaps(g, full) for g in slow)
+    in_client = sum(overlaps(g, late) for g in slow)
+    neither = sum(not overlaps(g, collections) and not overlaps(g, late) for g in slow)
+    print(f"the slowest 1% of guesses ({len(slow)}, {1000 * slow[0][1]:.0f} ms or more): "
+          f"{100 * in_gc / len(slow):.0f}% waited through a server garbage collection of 1 ms or more "
+          f"({100 * in_full / len(slow):.0f}% a full one), {100 * in_client / len(slow):.0f}% through a "
+          f"moment the client's own loop was 10 ms late or more, {100 * neither / len(slow):.0f}% through "
+          "neither")  # fmt: skip
 
 
 def main() -> None:
@@ -135,12 +214,17 @@ def main() -> None:
     print(f"machine: {cpu_model()}, {os.cpu_count()} cores; {args.visitors:,} visitors, {args.seconds:g} s, "
           f"think {args.think:g} s")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "MASTERMIND_DB": str(Path(tmp) / "load.sqlite3")}
+        gc_log = Path(tmp) / "gc.json"
+        env = {
+            **os.environ,
+            "MASTERMIND_DB": str(Path(tmp) / "load.sqlite3"),
+            "MASTERMIND_GC_LOG": str(gc_log),
+        }
         # the limits are set for a crowd: one process serves everyone here
         limits = ["--limit", "rate=1000000", "--limit", "burst=1000000",
                   "--limit", f"games_in_memory={max(2000, 2 * args.visitors)}"]  # fmt: skip
         server = subprocess.Popen(
-            [sys.executable, "-m", "mastermind.cli", "web", "--port", "0", *limits],
+            [sys.executable, "-c", LAUNCH, "web", "--port", "0", *limits],
             stdout=subprocess.PIPE, text=True, env=env,
         )  # fmt: skip
         try:
@@ -149,10 +233,20 @@ def main() -> None:
             address = re.search(r"http://127\.0\.0\.1:\d+", line)
             if not address:
                 sys.exit(f"the server did not start: {line!r}")
-            asyncio.run(run(args, address.group(0), server.pid))
+            latencies, lags = asyncio.run(run(args, address.group(0), server.pid))
         finally:
             server.send_signal(signal.SIGINT)
             server.wait(30)
+        if gc_log.exists():
+            pauses = json.loads(gc_log.read_text())
+            for generation in (0, 1, 2):
+                wall = sorted(w for g, _, w, _ in pauses if g == generation)
+                cpu = sorted(c for g, _, _, c in pauses if g == generation)
+                if wall:
+                    print(f"server garbage collections, generation {generation}: {len(wall):,}; wall "
+                          f"{sum(wall):.0f} ms in all, the longest {wall[-1]:.1f} ms; CPU {sum(cpu):.0f} ms "
+                          f"in all, the longest {cpu[-1]:.1f} ms")  # fmt: skip
+            attribute(latencies, lags, pauses)
 
 
 if __name__ == "__main__":

@@ -193,8 +193,8 @@ async def create_game(request: web.Request) -> web.Response:
             match = Match(rules, players, games, scoring, codemaker=codemaker, strategy=strategy)
         except GameError as err:  # a match that cannot be: bad input, not a move out of turn
             raise ApiError(400, str(err)) from None
-    elif mode == "solve":
-        game = Game.solving(rules, strategy)
+    elif mode == "solve":  # the strategy is set up for the game: tens of ms on a large one
+        game = await state.think(lambda: Game.solving(rules, strategy))
     else:
         game = Game.breaking(rules, strategy=strategy)
     await make_room(state, visitor)
@@ -204,7 +204,7 @@ async def create_game(request: web.Request) -> web.Response:
     async with live.lock:
         if mode == "solve":
             await computer_guesses(state, live)
-            await state.games.save(live)
+            state.games.save(live)
     return ok(view(live), 201)
 
 
@@ -248,7 +248,7 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
         try:
             extra = await action(state, live, data) or {}
         finally:
-            await state.games.save(live)
+            state.games.save(live)
     return ok({**view(live), **extra})
 
 
@@ -263,7 +263,7 @@ async def get_game(request: web.Request) -> web.Response:
     if live.mode == "solve":  # read back after a stop between a reply and the computer's next guess
         async with live.lock:
             await computer_guesses(state, live)
-            await state.games.save(live)
+            state.games.save(live)
     return ok(view(live))
 
 

@@ -19,12 +19,14 @@ Every request goes through, in order:
 from __future__ import annotations
 
 import asyncio
+import gc
 import ipaddress
 import logging
 import signal
 import socket
+import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -128,6 +130,7 @@ def cross_origin(request: web.Request) -> bool:
 
 @web.middleware
 async def headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    started = time.perf_counter()
     try:
         response = await handler(request)
     except web.HTTPException as err:  # before the visitor is known (a body too large...)
@@ -137,6 +140,9 @@ async def headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     if request.path.startswith("/api/"):
         response.headers.setdefault("Cache-Control", "no-store")
+        # the time the server spent on the request, from its first middleware to its answer (the
+        # browser's network panel shows it; benchmarks/web_load.py tells it from the wait around it)
+        response.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - started):.2f}"
     return response
 
 
@@ -157,8 +163,11 @@ def make_app(store: Store, limits: Limits | None = None, defaults: Settings | No
     async def db(job: Callable[[], Any]) -> Any:
         return await asyncio.get_running_loop().run_in_executor(history, job)
 
+    def later(job: Callable[[], None]) -> None:
+        history.submit(job).add_done_callback(saved)
+
     visitors_ = Visitors(store, defaults or Settings(), db)
-    app[STATE] = State(store, visitors_, GameTable(store, limits, db), limits, pool, history)
+    app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history)
     app[RATE] = RateLimiter(limits.rate, limits.burst)
     app.router.add_routes(routes)
     app.router.add_get("/", index)
@@ -180,6 +189,14 @@ def make_app(store: Store, limits: Limits | None = None, defaults: Settings | No
 
     app.cleanup_ctx.append(sweep)
     return app
+
+
+def saved(done: Future[None]) -> None:
+    """A game's queued write ended: a failure is said in the log (its answer has gone already; the
+    game is still played from memory, and the next move's write tries again)."""
+    err = done.exception()
+    if err is not None:
+        log.error("a game could not be saved in the history: %s", err)
 
 
 def on_network(host: str) -> bool:
@@ -211,6 +228,16 @@ def serve(host: str, port: int, store: Store, limits: Limits, defaults: Settings
             loop.add_signal_handler(signum, stop.set)
         runner = web.AppRunner(make_app(store, limits, defaults), handle_signals=False, access_log=None)
         await runner.setup()
+        # What is loaded by now (the modules, numpy, the engine's tables) lives as long as the
+        # server: out of the collector's sight, a full collection no longer walks it. And full
+        # collections come ten times less often: each walks every visitor's connection and game
+        # (some 60,000 objects with 1,000 visitors, 40-120 ms of a core on this machine, every
+        # request waiting), and under load they were most of the slowest 1% of answers
+        # (docs/web.md); young objects are still collected as often, so cycles rarely live long.
+        gc.collect()
+        gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, 100)
         site = web.SockSite(runner, listener)
         await site.start()
         listening()

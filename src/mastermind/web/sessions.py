@@ -40,6 +40,10 @@ T = TypeVar("T")
 #: How the history is called: ``await run(job)`` runs ``job()`` off the event loop, one at a time.
 Run = Callable[[Callable[[], T]], Awaitable[T]]
 
+#: How a game's save is queued: ``later(job)`` runs ``job()`` after the calls queued before it,
+#: in the same thread as ``run``'s, without waiting for it.
+Later = Callable[[Callable[[], None]], None]
+
 #: The session cookie's name.
 COOKIE = "mastermind_visitor"
 
@@ -168,10 +172,12 @@ def notation_for(rules: Any, style: str) -> Notation:
 class GameTable:
     """The games in memory, the least recently used first; each saved after every change."""
 
-    def __init__(self, store: Store, limits: Limits, run: Run[Any], clock: Any = time.monotonic) -> None:
+    def __init__(self, store: Store, limits: Limits, run: Run[Any], later: Later,
+                 clock: Any = time.monotonic) -> None:  # fmt: skip
         self.store = store
         self.limits = limits
         self.run = run
+        self.later = later
         self.clock = clock
         self._games: OrderedDict[int, LiveGame] = OrderedDict()
         self.loaded = 0  # games read back from the history (for the tests and the benchmark)
@@ -221,12 +227,15 @@ class GameTable:
         self._hold(live)
         return live
 
-    async def save(self, live: LiveGame) -> None:
-        """Write the game to the history if it changed (called with its lock held)."""
+    def save(self, live: LiveGame) -> None:
+        """Queue the game's write to the history if it changed, and go on: the answer does not wait
+        for the write (a core's wait for the history thread would be on every move's answer). The
+        history's thread takes its calls in order, so a game read back later (after a drop from
+        memory) is read after its last write."""
         record = live.record()
         if record != live.saved:  # a refused move changed nothing: nothing to write
-            await self.run(lambda: self.store.save(live.id, record))
             live.saved = record
+            self.later(lambda: self.store.save(live.id, record))
 
     def _hold(self, live: LiveGame) -> None:
         self._games[live.id] = live
