@@ -194,10 +194,22 @@ class Tab:
 
     def tap(self, selector: str) -> None:
         """A tap (phone) or a click (desktop) at the middle of the element ``selector``."""
-        box = self.js(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+        where = f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
             if (!e) return null; e.scrollIntoView({{block: 'nearest'}}); const r = e.getBoundingClientRect();
-            return [r.x + r.width / 2, r.y + r.height / 2]; }})()""")
-        assert box, f"nothing to tap at {selector}"
+            const x = r.x + r.width / 2, y = r.y + r.height / 2;
+            return e.contains(document.elementFromPoint(x, y)) ? [x, y] : null; }})()"""
+        # where the element is, once it stays put and nothing covers it (a page still being laid out
+        # out on a loaded machine would take the tap elsewhere)
+        seen: list = [None]
+
+        def settled():
+            box = self.js(where)
+            steady = box is not None and box == seen[0]
+            seen[0] = box
+            return box if steady else None
+
+        box = wait_for(settled, 10)
+        assert box, f"nothing to tap at {selector} (or it kept moving, or something covers it)"
         x, y = box
         if self.size["mobile"]:  # a finger: touch events, from which the page gets its click
             self("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": x, "y": y}])
@@ -345,7 +357,13 @@ def test_no_horizontal_scrolling_at_360_px_on_any_section_nor_a_large_game(serve
         assert t.overflow() == 0
         for section in ("history", "stats", "settings"):
             t.tap(f".tab[data-section='{section}-section']")
-            time.sleep(0.2)
+            drawn = {
+                "history": "#history > *",
+                "stats": "#stats > *",
+                "settings": "#settings select[name=mode]",
+            }
+            check = f"!!document.querySelector({json.dumps(drawn[section])})"
+            assert wait_for(lambda check=check: t.js(check), 10), section
             assert t.overflow() == 0, section
         t.shot("settings")
         t.js("document.querySelector('#settings select[name=preset]').value = 'super-blank'")
@@ -362,7 +380,7 @@ def test_no_horizontal_scrolling_at_360_px_on_any_section_nor_a_large_game(serve
         assert min(targets) >= 44, targets  # touch targets of 44 px at least
         t.shot("super-blank")
         t.tap(".tab[data-section='settings-section']")
-        time.sleep(0.2)
+        assert wait_for(lambda: t.js("!!document.querySelector('#settings input[name=pegs]')"), 10)
         t.js("document.querySelector('#settings input[name=pegs]').value = '10'")
         t.js("document.querySelector('#settings input[name=colors]').value = '3'")
         t.js("document.querySelector('#settings input[name=blank]').checked = false")
