@@ -658,7 +658,11 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
         settings = await call(other, "GET", "/api/settings")
         assert answered["id"] == theirs["id"] and settings["settings"]["mode"] == "break"
         assert not finished.is_set(), "the other visitor was answered only after the slow work"
-        if slow == "review":
+        if slow == "review":  # and the one thread of strategies is free: the computer plays meanwhile
+            solving = await call(
+                other, "POST", "/api/games", {"mode": "solve", "strategy": "knuth"}, status=201
+            )
+            assert solving["pending"] == "1122" and not finished.is_set()
             assert not waiting.done()
             release.set()
             assert (await waiting)["review"]["summary"]["guesses"] == 0
@@ -671,6 +675,6 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
             assert finished.is_set() and [m["guess"] for m in moves_of(stored.record)] == ["1122"]
 
     try:
-        serve(tmp_path, scenario, visitors=2)
+        serve(tmp_path, scenario, Limits(thinking=1), visitors=2)
     finally:
         release.set()

@@ -57,10 +57,15 @@ class State:
     limits: Limits
     pool: Any  # the thread pool of strategy computations
     history: Any  # the one thread that calls the history (an SQLite connection is used by one at a time)
+    reviewer: Any  # the one thread of reviews: seconds each, they never hold up a computer's move
 
     async def think(self, job: Callable[[], T]) -> T:
         """Run the engine's long work (a strategy's guess, a review) off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, job)
+
+    async def review(self, job: Callable[[], T]) -> T:
+        """Run a review off the event loop, in the reviews' own thread (one at a time)."""
+        return await asyncio.get_running_loop().run_in_executor(self.reviewer, job)
 
     async def db(self, job: Callable[[], T]) -> T:
         """Run a call to the history off the event loop, in the history's thread."""
@@ -275,7 +280,7 @@ async def game_review(request: web.Request) -> web.Response:
         raise GameError("a match is reviewed one game at a time, on the command line or the board")
     game = engine(live)
     async with live.lock:
-        result = await state.think(lambda: review(game))
+        result = await state.review(lambda: review(game))
     data = result.to_dict(live.notation)
     # the engine's sentences, the same the command line and the terminal board print: each move's
     # comment and the summary's lines, which the page shows as they are

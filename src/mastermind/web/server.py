@@ -167,7 +167,9 @@ def make_app(store: Store, limits: Limits | None = None, defaults: Settings | No
         history.submit(job).add_done_callback(saved)
 
     visitors_ = Visitors(store, defaults or Settings(), db)
-    app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history)
+    # reviews apart: one may search for seconds a move, and the strategies' threads stay free
+    reviewer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mastermind-review")
+    app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history, reviewer)
     app[RATE] = RateLimiter(limits.rate, limits.burst)
     app.router.add_routes(routes)
     app.router.add_get("/", index)
@@ -185,6 +187,7 @@ def make_app(store: Store, limits: Limits | None = None, defaults: Settings | No
         yield
         task.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
+        reviewer.shutdown(wait=False, cancel_futures=True)
         history.shutdown(wait=True)  # the last writes reach the file before the store is closed
 
     app.cleanup_ctx.append(sweep)
