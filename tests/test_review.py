@@ -8,7 +8,11 @@ search written here, never typed in.
 
 import functools
 import json
+import os
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -168,14 +172,15 @@ def test_the_heuristic_stands_in_when_the_budget_is_spent(monkeypatch):
     from mastermind import evaluate, make_strategy
 
     monkeypatch.setattr(review_module, "ALWAYS_EXACT", 0)
-    rules = Rules(pegs=3, colors=4)
+    rules = Rules(pegs=3, colors=5)  # 125 codes: more than a small position, which is always exact
+    assert positions_module.SMALL < 125
     r = review("111=0,0", rules, budget=0)
     move = r.moves[0]
     assert not move.exact and not r.exact and r.measure()["heuristic"] == "expected-size"
     line = evaluate(make_strategy("expected-size", rules, first="111")).total
     own = evaluate(make_strategy("expected-size", rules)).total
-    assert move.expected == Fraction(line, 64)
-    assert move.best_expected == Fraction(min(line, own), 64)
+    assert move.expected == Fraction(line, 125)
+    assert move.best_expected == Fraction(min(line, own), 125)
     exact = review("111=0,0", rules, budget=None).moves[0]
     assert exact.exact and exact.expected <= move.expected
 
@@ -250,7 +255,7 @@ def test_a_search_that_ran_out_of_time_is_not_tried_again_with_as_little(monkeyp
 
     monkeypatch.setattr(review_module, "ALWAYS_EXACT", 0)
     monkeypatch.setattr(search, "solve_position", slow)
-    rules = Rules(pegs=3, colors=4)
+    rules = Rules(pegs=3, colors=5)  # more codes than a small position (always exact)
     first = review("111=0,0", rules, budget=2)
     assert not first.moves[0].exact and len(calls) == 1
     monkeypatch.setattr(positions_module, "_POSITIONS", {})  # a new process: the cache file says so
@@ -258,3 +263,121 @@ def test_a_search_that_ran_out_of_time_is_not_tried_again_with_as_little(monkeyp
     assert not again.moves[0].exact and len(calls) == 1
     review("111=0,0", rules, budget=5)  # more time: searched again
     assert len(calls) == 2
+
+
+def random_positions(rules, count, seed, largest):
+    """Positions of a few random guesses against a random secret, of 3 to ``largest`` codes, with
+    the history that led there."""
+    space = CodeSpace.of(rules)
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        secret = space.code(int(rng.integers(space.size)))
+        state, guesses = SolverState(rules), []
+        for _ in range(4):
+            guess = space.code(int(rng.integers(space.size)))
+            state = state.add(guess, score(guess.colors, secret.colors))
+            guesses.append(space.index(guess.colors))
+            codes = np.array(state.candidate_indices(), dtype=np.int64)
+            if 3 <= len(codes) <= largest:
+                found.append((codes, list(guesses)))
+    return found[:count]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(pegs=3, colors=5), Rules(pegs=4, colors=7), Rules(pegs=4, colors=6, repeats=False)],
+    ids=repr,
+)
+def test_small_positions_solved_in_numpy_have_the_compiled_searchs_least_total(rules):
+    from mastermind.strategies.optimal.search import solve_position
+
+    small = positions_module.SmallPositions(rules)
+    solved = 0
+    for codes, guesses in random_positions(rules, 8, seed=11, largest=positions_module.SMALL):
+        for left in (2, 3, 5):
+            try:
+                found = small.solve(codes, left)
+            except positions_module.TooLarge:
+                continue  # the compiled search's work, not this one's
+            solved += 1
+            sol = solve_position(rules, codes, guesses, left)
+            assert (None if found is None else found[0]) == (None if sol is None else sol.cost)
+            if found is not None:  # and its guess reaches that total
+                assert solve_position(rules, codes, guesses, left, first=found[1]).cost == found[0]
+    assert solved >= 12
+
+
+def test_a_review_gives_the_same_values_whether_small_positions_are_solved_in_numpy_or_compiled(monkeypatch):
+    history = "1122=1,1 1134=2,0 1235=0,3 1111=1,0 2154=4,0"
+    numpy_side = review(history)
+    monkeypatch.setattr(positions_module, "_POSITIONS", {})
+    monkeypatch.setattr(positions_module, "SMALL", 0)  # every position to the compiled search
+    compiled = review(history)
+    values = [(m.expected, m.best_expected, m.loss, m.verdict) for m in numpy_side.moves]
+    assert values == [(m.expected, m.best_expected, m.loss, m.verdict) for m in compiled.moves]
+    assert [m.searched for m in numpy_side.moves] == [0] * 5  # the book and numpy: no search
+    assert sum(m.searched for m in compiled.moves) > 0
+
+
+def test_a_small_positions_search_that_runs_long_goes_the_same_way_whatever_was_searched_before():
+    rules = Rules()
+    codes = np.array(SolverState(rules).add("1234", "0,2").add("5611", "1,0").candidate_indices())
+    assert len(codes) <= positions_module.SMALL
+    warm = positions_module.SmallPositions(rules)
+    found = warm.solve(codes, 5)  # its positions are all in this one's memo now
+    cost = warm.memo[(codes.tobytes(), 5)][1]
+    assert cost > 2
+
+    def outcome(small, limit):
+        small.limit = limit
+        try:
+            return small.solve(codes, 5)
+        except positions_module.TooLarge:
+            return "too large"
+
+    for limit in (cost - 1, cost):  # just too few positions, and just enough
+        cold = positions_module.SmallPositions(rules)
+        assert outcome(cold, limit) == outcome(warm, limit) == ("too large" if limit < cost else found)
+
+
+def test_the_book_of_openings_is_what_the_optimal_search_finds():
+    from mastermind.engine import openings
+
+    shipped = json.loads(Path(openings.__file__).with_name(openings.BOOK).read_text())
+    assert shipped == openings.build()
+    assert shipped["total"] == 5625 and shipped["best"] == [0, 0, 1, 2]  # Koyama and Lai: 1123
+    assert {tuple(o["guess"]): o["total"] for o in shipped["openings"]}[(0, 0, 1, 1)] == 5702  # Knuth's 1122
+
+
+@pytest.mark.parametrize("first", ["6316", "2525", "4444", "5362"])
+def test_every_first_guess_is_valued_by_its_pattern_and_its_best_replies_mapped_back(first):
+    from mastermind.engine.openings import openings_of
+    from mastermind.strategies.optimal.search import solve_position
+    from mastermind.strategies.optimal.strategy import Optimal
+
+    rules = Rules()
+    space = CodeSpace.of(rules)
+    g = space.index(tuple(int(c) - 1 for c in first))
+    total, cells = openings_of(rules).first(g)
+    tree = Optimal(rules, first=g).decision_tree()  # the search itself, with this very guess
+    assert total == tree.cost
+    codes = np.arange(space.size)
+    replies = np.array([score(space.code(g).colors, space.code(int(c)).colors).to_int(4) for c in codes])
+    for f, (cost, best) in cells.items():
+        assert cost == tree.children[f].cost
+        cell = codes[replies == f]
+        assert solve_position(rules, cell, [g], 9, first=best).cost == cost  # its guess reaches it
+
+
+def test_a_classic_review_off_the_optimal_tree_loads_no_compiled_search(tmp_path):
+    script = (
+        "import sys; from mastermind._kernels import quick_start; quick_start(); "
+        "from mastermind import review; "
+        f"r = review({README_GAME!r}); "
+        "assert all(m.exact for m in r.moves) and r.moves[0].best.colors == (0, 0, 1, 2); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numba'))"
+    )
+    env = {**os.environ, "MASTERMIND_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,7 +1,15 @@
 """The values of positions, for the review: the least total of the codes still possible within
 the guesses left, and a guess that reaches it, searched once and kept for a game size (in memory
 and in the cache directory), since a position's value does not depend on the history that led to
-it; and the clock that holds a move's search to its time budget."""
+it; and the clock that holds a move's search to its time budget.
+
+A position of at most :data:`SMALL` codes is solved here, in numpy (:class:`SmallPositions`):
+it takes milliseconds, less than loading the compiled search, so that a review whose positions
+are all small (most of a classic game once its opening is read from the book, see
+:mod:`.openings`) never loads numba. Larger positions go to the compiled search. Both are exact,
+so the totals are the same whichever solves a position; a small position's guess is always this
+module's (the first in the order of its bound, then its code), so that a review shows the same
+best guess whether or not the position was cached."""
 
 from __future__ import annotations
 
@@ -24,8 +32,153 @@ if TYPE_CHECKING:
 
 # -- the values of positions ---------------------------------------------------------------------
 
-#: Version of the layout of the cached positions.
-_CACHE_FORMAT = 1
+#: Version of the cached positions: their layout, and which solver gives a position its guess
+#: (2: positions of at most SMALL codes are solved in numpy and never cached). It is part of the
+#: file's name with the package's version, so a file written under other rules is never read.
+_CACHE_FORMAT = 2
+
+#: Positions of at most this many codes are solved in numpy (:class:`SmallPositions`), not by
+#: the compiled search: most classic positions of 64 codes take under 0.1 s there.
+SMALL = 64
+
+#: The numpy search of a small position gives up (to the compiled search) after this many
+#: guesses bounded (positions searched times the game's codes): about 0.3 s in any game.
+SMALL_WORK = 1 << 19
+
+
+class TooLarge(Exception):
+    """The numpy search of a small position ran past its share of :data:`SMALL_WORK`."""
+
+
+class SmallPositions:
+    """The exact least total of a small position within the guesses left, and a guess reaching
+    it, by a branch and bound in numpy (no compiled kernel).
+
+    Each guess of the game is bounded by its cells: a cell of k codes needs at least the total of
+    a perfect split (one code found at its first guess, b at the second, b**2 at the third...,
+    b the number of replies other than the win), and a cell larger than a perfect split can find
+    in the guesses left rules the guess out. Guesses are tried in the order (bound, code), each
+    distinct split once, and a guess's search stops as soon as its cells solved so far and the
+    bounds of the rest reach the best total found. Values are kept for the process. A search
+    that visits more than :data:`SMALL_WORK` / (the game's codes) positions stops
+    (:class:`TooLarge`): the caller then asks the compiled search, which is faster there. The
+    count is the same whatever this process searched before (a position found in the memo
+    counts the positions its own search visited), so the same position always goes the same
+    way: its guess is always this class's,
+    or always the compiled search's."""
+
+    def __init__(self, rules: Rules) -> None:
+        from ..core.code import CodeSpace
+        from ..core.feedback import possible_feedbacks
+
+        self.space = CodeSpace.of(rules)
+        self.win = rules.pegs * (rules.pegs + 1)
+        self.classes = (rules.pegs + 1) ** 2
+        self.everything = np.arange(self.space.size, dtype=np.int64)
+        #: (value, the positions its search visits, those found here counted as if searched again)
+        self.memo: dict[tuple[bytes, int], tuple[tuple[int, int] | None, int]] = {}
+        self.large: set[tuple[bytes, int]] = set()
+        b = len(possible_feedbacks(rules.pegs, rules.colors, rules.repeats)) - 1
+        # least[k]: the total of k codes split perfectly; cap[d]: the most codes d guesses find
+        self.least = np.zeros(SMALL + 1, dtype=np.int64)
+        self.cap = [0]
+        depth, at_depth, used = 1, 1, 0
+        for k in range(1, SMALL + 1):
+            if used == at_depth:
+                depth, at_depth, used = depth + 1, at_depth * b, 0
+            used += 1
+            self.least[k] = self.least[k - 1] + depth
+        while self.cap[-1] <= SMALL:
+            self.cap.append(1 + b * self.cap[-1])
+        self.nodes = 0
+        self.limit = max(1, SMALL_WORK // self.space.size)
+
+    def solve(self, codes: np.ndarray, left: int) -> tuple[int, int] | None:
+        """(least total, the guess reaching it) of ``codes`` (sorted code indices, at most
+        :data:`SMALL`) within ``left`` guesses; None if no play finds them all in time.
+
+        Raises:
+            TooLarge: the search visited more positions than :data:`SMALL_WORK` allows.
+        """
+        self.nodes = 0
+        if len(codes) >= len(self.least):
+            raise TooLarge
+        return self._solve(codes, left)
+
+    def _solve(self, codes: np.ndarray, left: int) -> tuple[int, int] | None:
+        n = len(codes)
+        if n == 1:
+            return (1, int(codes[0])) if left >= 1 else None
+        if left < len(self.cap) and n > self.cap[left]:
+            return None
+        if n == 2:
+            return 3, int(codes[0])
+        key = (codes.tobytes(), left)
+        if key in self.large:
+            raise TooLarge
+        if key in self.memo:
+            found, cost = self.memo[key]
+            self.nodes += cost
+            if self.nodes > self.limit:
+                raise TooLarge
+            return found
+        start = self.nodes
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise TooLarge
+        try:
+            best = self._search(codes, left)
+        except TooLarge:
+            if start == 0:
+                self.large.add(key)
+            raise
+        self.memo[key] = (best, self.nodes - start)
+        return best
+
+    def _search(self, codes: np.ndarray, left: int) -> tuple[int, int] | None:
+        n = len(codes)
+        from .._kernels.reference import feedback_block
+
+        replies = feedback_block(self.space, self.everything, codes)  # guesses x codes
+        size, k = self.space.size, self.classes
+        flat = replies.astype(np.int64) + (np.arange(size, dtype=np.int64) * k)[:, None]
+        counts = np.bincount(flat.ravel(), minlength=size * k).reshape(size, k)
+        counts[:, self.win] = 0
+        bounds = n + self.least[counts].sum(axis=1)
+        largest = counts.max(axis=1)
+        room = self.cap[left - 1] if left - 1 < len(self.cap) else n
+        # a guess that splits nothing only wastes one; one that leaves a cell too large, loses
+        useful = np.nonzero((largest < n) & (largest <= room))[0]
+        order = useful[np.lexsort((useful, bounds[useful]))]
+        best: tuple[int, int] | None = None
+        seen: set[bytes] = set()
+        for g in order.tolist():
+            bound = int(bounds[g])
+            if best is not None and bound >= best[0]:
+                break
+            row = replies[g]
+            split = row.tobytes()
+            if split in seen:
+                continue
+            seen.add(split)
+            total, rest = n, bound - n
+            for f in np.unique(row).tolist():
+                if f == self.win:
+                    continue
+                cell = codes[row == f]
+                rest -= int(self.least[len(cell)])
+                found = self._solve(cell, left - 1)
+                if found is None:
+                    break
+                total += found[0]
+                if best is not None and total + rest >= best[0]:
+                    break
+            else:
+                if best is None or total < best[0]:
+                    best = (total, g)
+        return best
+
+
 #: At most this many positions are kept in one game's cache file (the oldest dropped first).
 _CACHE_LIMIT = 200_000
 
@@ -45,6 +198,8 @@ class Positions:
         self.loaded = False
         self.warm = False
         self.lock = threading.Lock()
+        self.small = SmallPositions(rules)
+        self.seeded: dict[str, tuple[int, int]] = {}
 
     @staticmethod
     def key(codes: np.ndarray, left: int) -> str:
@@ -55,7 +210,8 @@ class Positions:
         from ..core.records import cache_home
 
         r = self.rules
-        name = f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-v{package_version()}.json"
+        name = (f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-v{package_version()}"
+                f"-f{_CACHE_FORMAT}.json")  # fmt: skip
         return cache_home() / "positions" / name
 
     def load(self) -> None:
@@ -96,6 +252,12 @@ class Positions:
         except OSError:
             pass  # an unwritable cache only costs the next review the searches
 
+    def seed(self, codes: np.ndarray, left: int, value: tuple[int, int]) -> None:
+        """Take the value of a position known elsewhere (the book of openings): kept for the
+        process, before any search (small positions included), and not written to the cache."""
+        with self.lock:
+            self.seeded[self.key(codes, left)] = value
+
     def value(self, codes: np.ndarray, guesses: Sequence[int], left: int,
               clock: Clock) -> tuple[int, int] | None:  # fmt: skip
         """(least total, a guess reaching it) of ``codes`` within ``left`` guesses; None if no
@@ -105,10 +267,11 @@ class Positions:
             TimeoutError: the search ran past the clock's budget.
         """
         n = len(codes)
-        if n == 1:
-            return (1, int(codes[0])) if left >= 1 else None
-        if n == 2:
-            return (3, int(codes[0])) if left >= 2 else None
+        if self.seeded and (found := self.seeded.get(self.key(codes, left))) is not None:
+            return found
+        if n <= SMALL:
+            with self.lock, contextlib.suppress(TooLarge):
+                return self.small.solve(np.asarray(codes, dtype=np.int64), left)
         if left < 2:
             return None
         key = self.key(codes, left)
@@ -168,7 +331,8 @@ class Positions:
         useful = all(len(cell) < len(codes) for _, cell in parts)
         with self.lock:
             self.load()
-            ready = all(len(cell) <= 2 or self.key(cell, left - 1) in self.known for _, cell in parts)
+            ready = all(len(cell) <= SMALL or self.key(cell, left - 1) in self.known
+                        or self.key(cell, left - 1) in self.seeded for _, cell in parts)  # fmt: skip
         if ready or not useful or left < 2:
             total = len(codes)
             for _, cell in parts:  # known, small, or a guess that tells nothing: cell by cell

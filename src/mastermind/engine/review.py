@@ -52,6 +52,7 @@ from ..core.records import reply_text, rules_to_dict
 from ..core.rules import Rules
 from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from ..solver.state import SolverState, diagnose
+from .openings import openings_of
 from .positions import Clock, positions_of
 
 if TYPE_CHECKING:
@@ -345,7 +346,13 @@ class Valuer:
         self.positions = positions_of(rules)
         self.win = rules.pegs * (rules.pegs + 1)
         self._heuristic: Strategy | None = None
-        self.tree = self._tree(None)
+        self.book = openings_of(rules)
+        if self.book is not None:  # the classic game: its first moves read from the book, no tree
+            everything = np.arange(self.space.size, dtype=np.int64)
+            self.positions.seed(everything, rules.max_guesses, (self.book.total, self.book.best))
+            self.tree = None
+        else:
+            self.tree = self._tree(None)
 
     def _tree(self, first: int | None) -> Node | None:
         """The optimal tree (with the first guess forced to ``first``): the game's whole tree is
@@ -429,7 +436,9 @@ class Valuer:
         for number, (guess, reply) in enumerate(history, 1):
             g = self.space.index(guess.colors)
             line = place.line
-            if number == 1 and (line is None or line.guess != g):
+            if number == 1 and self.book is not None:
+                self._seed_first(g, place.codes)
+            elif number == 1 and (line is None or line.guess != g):
                 place.first_tree = self._tree(g)
             yield place
             f, won = reply.to_int(pegs), reply.black == pegs
@@ -440,6 +449,15 @@ class Valuer:
             line = None if node is None or won else node.children.get(f)
             place = _Place(place.state.child(guess, reply, after), after, line, None)
         yield place
+
+    def _seed_first(self, guess: int, codes: np.ndarray) -> None:
+        """The positions after the first guess, valued by the book of openings."""
+        assert self.book is not None
+        _, cells = self.book.first(guess)
+        left = self.rules.max_guesses - 1
+        for f, cell in self._cells(guess, codes):
+            if f != self.win:
+                self.positions.seed(cell, left, cells[f])
 
     def review_move(self, place: _Place, number: int, guess: Code, reply: Feedback,
                     secret: Code | None) -> MoveReview:  # fmt: skip
@@ -505,26 +523,26 @@ def review(
         ContradictionError: replies that no code gives.
         RecordError: a record that is not one game's.
     """
-    from .game import Game
-
-    if isinstance(subject, dict):
-        if subject.get("kind") == "match":
-            raise RecordError("a match is reviewed one game at a time: review one of its games")
-        subject = Game.from_record(subject)
     secret: Code | None = None
     outcome: str | None = None
-    if isinstance(subject, Game):
-        if not subject.over:
-            raise GameError("the game is not finished: a review is of a finished game")
-        rules, history = subject.rules, subject.history
-        secret, outcome = subject.secret, subject.outcome
-    else:
+    if isinstance(subject, (str, Sequence)):  # a history needs no game (nor its strategies)
         rules = rules or Rules()
         notation = Notation(rules)
         if isinstance(subject, str) or all(isinstance(item, str) for item in subject):
             history = notation.parse_history(subject)  # type: ignore[arg-type]
         else:
             history = list(SolverState(rules, subject).history)
+    else:
+        from .game import Game
+
+        if isinstance(subject, dict):
+            if subject.get("kind") == "match":
+                raise RecordError("a match is reviewed one game at a time: review one of its games")
+            subject = Game.from_record(subject)
+        if not subject.over:
+            raise GameError("the game is not finished: a review is of a finished game")
+        rules, history = subject.rules, subject.history
+        secret, outcome = subject.secret, subject.outcome
     if budget is not None and budget < 0:
         raise GameError(f"the budget is a number of seconds, at least 0, not {budget}")
     space = CodeSpace.of(rules)
