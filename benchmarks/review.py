@@ -17,6 +17,10 @@ optimal tree and searches) it prints:
     python benchmarks/review.py --games classic     # a subset
     python benchmarks/review.py --budget 10         # the exact search's budget per move [3]
     python benchmarks/review.py --trees ~/.cache/mastermind-lab   # trees already searched
+    python benchmarks/review.py --tree-files results   # the optimal trees of results/*.tree.gz
+
+Where the time goes in one whole process: ``python -X importtime`` and ``python -m cProfile -m
+mastermind review ...`` (docs/review.md, "Speed").
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -32,6 +37,10 @@ import tempfile
 import time
 
 from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
+
+#: The tree file of each game's optimal tree under results/ (--tree-files).
+TREE_FILES = {"classic": "4x6-optimal.tree.gz", "4x7": "4x7-optimal.tree.gz",
+              "bulls-and-cows": "bulls-and-cows-optimal.tree.gz"}  # fmt: skip
 
 #: The games: their options, the secret, and the guess wasted before the secret is played.
 GAMES = {
@@ -94,11 +103,51 @@ def history_of(args: list[str], secret: str, wasted: str) -> tuple[dict, str]:
         state = state.add(guess, reply)
 
 
-def timed(command: list[str], cache: str) -> tuple[float, str]:
+def cache_tree_file(path: str, rules: dict, cache: str) -> None:
+    """Put the optimal tree of a tree file into the cache directory ``cache``, as ``mastermind
+    evaluate -s optimal`` would have (the cache checks it against every secret)."""
+    import numpy as np
+
+    from mastermind.core.code import CodeSpace
+    from mastermind.core.records import rules_from_dict
+    from mastermind.core.treefile import TreeFile
+    from mastermind.strategies.optimal.search import OptimalNode, Solution, to_flat
+    from mastermind.strategies.optimal.strategy import Optimal
+
+    game = rules_from_dict(rules)
+    space = CodeSpace.of(game)
+    tree = TreeFile.read(path)
+    win = game.pegs * (game.pegs + 1)
+
+    def build(node, codes: np.ndarray) -> OptimalNode:
+        from mastermind._kernels.reference import feedback_against
+
+        g = space.index(node.guess)
+        replies = feedback_against(space, g, codes)
+        out = OptimalNode(guess=g, size=len(codes), cost=len(codes))
+        for reply, child in node.children.items():
+            f = reply.to_int(game.pegs)
+            if f != win:
+                out.children[f] = build(child, codes[replies == f])
+                out.cost += out.children[f].cost
+        return out
+
+    root = build(tree.root, np.arange(space.size, dtype=np.int64))
+    os.environ["MASTERMIND_CACHE_DIR"] = cache
+    Optimal(game).adopt(Solution(root.cost, to_flat(root)))
+
+
+def timed(command: list[str], cache: str) -> tuple[float, float, str]:
+    """Run ``command`` with the cache directory ``cache``: its wall time, its CPU time (user and
+    system, the figure a loaded machine inflates least) and its output."""
     env = {**os.environ, "MASTERMIND_CACHE_DIR": cache}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    return time.perf_counter() - started, out.stdout
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out.stdout
 
 
 def main() -> None:
@@ -107,6 +156,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=3.0, help="seconds of exact search per move [3]")
     parser.add_argument("--trees", metavar="DIR", help="copy the optimal trees from DIR (a cache directory, "
                         "as MASTERMIND_CACHE_DIR) instead of searching them")  # fmt: skip
+    parser.add_argument("--tree-files", metavar="DIR", help="read the optimal trees from the tree files "
+                        "of DIR (results/) instead of searching them")  # fmt: skip
     options = parser.parse_args()
     games = {k: v for k, v in GAMES.items() if not options.games or k in options.games.split(",")}
     print(f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}; "
@@ -115,24 +166,29 @@ def main() -> None:
         rules, history = history_of(args, secret, wasted)
         with tempfile.TemporaryDirectory() as cache:
             print(f"\n{label}: {history}")
-            if options.trees:
+            if options.tree_files:
+                started = time.perf_counter()
+                cache_tree_file(os.path.join(options.tree_files, TREE_FILES[label]), rules, cache)
+                print(f"  setup: the optimal tree read from {TREE_FILES[label]} and cached in "
+                      f"{time.perf_counter() - started:.1f} s")  # fmt: skip
+            elif options.trees:
                 shutil.copytree(os.path.join(options.trees, "optimal"), os.path.join(cache, "optimal"))
                 print(f"  setup: the optimal trees copied from {options.trees}")
             else:
                 evaluate = [mastermind(), "evaluate", "-s", "optimal", "--json", "--no-history", *args]
-                seconds, _ = timed(evaluate, cache)
+                seconds, _, _ = timed(evaluate, cache)
                 print(f"  setup: the optimal tree searched and cached in {seconds:.1f} s")
             budget = ["--budget", str(options.budget)]
             review = [mastermind(), "review", *args, *budget, "--json", *history.split()]
-            cold, out = timed(review, cache)
+            cold, cold_cpu, out = timed(review, cache)
             summary = json.loads(out)["summary"]
-            warm, _ = timed(review, cache)
-            print(f"  mastermind review, whole process: {cold:.2f} s with no position cached, "
-                  f"{warm:.2f} s with the positions cached")  # fmt: skip
+            warm, warm_cpu, _ = timed(review, cache)
+            print(f"  mastermind review, whole process: {cold:.2f} s ({cold_cpu:.2f} s CPU) with no position "
+                  f"cached, {warm:.2f} s ({warm_cpu:.2f} s CPU) with the positions cached")  # fmt: skip
             print(f"  summary: {summary}")
             shutil.rmtree(os.path.join(cache, "positions"), ignore_errors=True)
-            _, out = timed([sys.executable, "-c", PER_MOVE, json.dumps(rules), history, str(options.budget)],
-                           cache)  # fmt: skip
+            per_move_run = [sys.executable, "-c", PER_MOVE, json.dumps(rules), history, str(options.budget)]
+            _, _, out = timed(per_move_run, cache)
             per_move = json.loads(out)
             print(f"  in one process: the compiled search loaded in {per_move['load']:.2f} s, then")
             print(f"  {'move':>4}  {'codes':>6}  {'searched':>8}  {'seconds':>8}  measure")

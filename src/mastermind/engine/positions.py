@@ -32,9 +32,10 @@ if TYPE_CHECKING:
 
 # -- the values of positions ---------------------------------------------------------------------
 
-#: Version of the cached positions: their layout, and which solver gives a position its guess
-#: (2: positions of at most SMALL codes are solved in numpy and never cached). It is part of the
-#: file's name with the package's version, so a file written under other rules is never read.
+#: Version of the cached positions: their layout, and which search gives a position its guess
+#: (2: a position of at most SMALL codes takes the numpy search's guess, where that search
+#: finishes). It is part of the file's name with the package's version, so a file written under
+#: other rules is never read.
 _CACHE_FORMAT = 2
 
 #: Positions of at most this many codes are solved in numpy (:class:`SmallPositions`), not by
@@ -101,7 +102,7 @@ class SmallPositions:
             TooLarge: the search visited more positions than :data:`SMALL_WORK` allows.
         """
         self.nodes = 0
-        if len(codes) >= len(self.least):
+        if len(codes) > 2 and len(codes) >= len(self.least):
             raise TooLarge
         return self._solve(codes, left)
 
@@ -267,18 +268,22 @@ class Positions:
             TimeoutError: the search ran past the clock's budget.
         """
         n = len(codes)
-        if self.seeded and (found := self.seeded.get(self.key(codes, left))) is not None:
-            return found
-        if n <= SMALL:
-            with self.lock, contextlib.suppress(TooLarge):
-                return self.small.solve(np.asarray(codes, dtype=np.int64), left)
-        if left < 2:
-            return None
+        if n <= 2:
+            return self.small.solve(np.asarray(codes, dtype=np.int64), left)
         key = self.key(codes, left)
         with self.lock:
+            if key in self.seeded:
+                return self.seeded[key]
             self.load()
             if key in self.known:
                 return self.known[key]
+            if n <= SMALL:
+                with contextlib.suppress(TooLarge):
+                    found = self.small.solve(np.asarray(codes, dtype=np.int64), left)
+                    self.known[key] = self.new[key] = found
+                    return found
+        if left < 2:
+            return None
 
         self._warm()
         sol = self._search(key, clock, codes, guesses, left)
@@ -348,7 +353,7 @@ class Positions:
         children = sol.tree().children
         with self.lock:
             for f, cell in parts:
-                if len(cell) > 2:
+                if len(cell) > SMALL:  # a small cell's guess is the numpy search's (see value)
                     child = children[f]
                     self.known[self.key(cell, left - 1)] = self.new[self.key(cell, left - 1)] = (
                         child.cost, child.guess)  # fmt: skip
