@@ -18,6 +18,7 @@ optimal tree and searches) it prints:
     python benchmarks/review.py --budget 10         # the exact search's budget per move [3]
     python benchmarks/review.py --trees ~/.cache/mastermind-lab   # trees already searched
     python benchmarks/review.py --tree-files results   # the optimal trees of results/*.tree.gz
+    python benchmarks/review.py --games classic --random 40   # and 40 random classic games
 
 Where the time goes in one whole process: ``python -X importtime`` and ``python -m cProfile -m
 mastermind review ...`` (docs/review.md, "Speed").
@@ -65,6 +66,58 @@ r = review(sys.argv[2], rules, budget=float(sys.argv[3]))
 moves = [[m.number, m.before, m.searched, m.seconds, m.exact, m.verdict] for m in r.moves]
 print(json.dumps({"load": load, "moves": moves}))
 """
+
+
+RANDOM_GAMES = """
+import json, sys, time
+import numpy as np
+from mastermind._kernels import quick_start
+quick_start()  # as the command line does
+from mastermind import Rules, SolverState, review, score
+from mastermind.core.code import CodeSpace
+from mastermind.engine import positions
+import mastermind.strategies.optimal.search as search
+searched = []
+real = search.solve_position
+def counted(rules, secrets, *args, **kwargs):
+    searched.append(len(secrets))
+    return real(rules, secrets, *args, **kwargs)
+search.solve_position = counted
+rules, space = Rules(), CodeSpace.of(Rules())
+rng = np.random.default_rng(int(sys.argv[2]))
+out = []
+for _ in range(int(sys.argv[1])):  # a possible code, or now and then (one in three) any code
+    secret, state, items = space.code(int(rng.integers(space.size))), SolverState(rules), []
+    while True:
+        left = state.candidate_indices()
+        pick = rng.integers(space.size) if rng.random() < 1 / 3 else left[rng.integers(len(left))]
+        guess = space.code(int(pick))
+        reply = score(guess.colors, secret.colors)
+        items.append((guess, reply))
+        if reply.black == rules.pegs:
+            break
+        state = state.add(guess, reply)
+    positions._POSITIONS.clear()
+    searched.clear()
+    started = time.perf_counter()
+    review(items, rules)
+    out.append([time.perf_counter() - started, sum(n > 3 for n in searched)])
+print(json.dumps(out))
+"""
+
+
+def random_games(count: int, seed: int) -> None:
+    """Classic games of a random player (a possible code, or one time in three any code), each
+    reviewed in one process with no position cached: how many needed the compiled search."""
+    with tempfile.TemporaryDirectory() as cache:
+        _, cpu, out = timed([sys.executable, "-c", RANDOM_GAMES, str(count), str(seed)], cache)
+    games = json.loads(out)
+    seconds = sorted(s for s, _ in games)
+    compiled = sum(1 for _, n in games if n)
+    median = seconds[len(seconds) // 2]
+    print(f"\nclassic, {count} random games (seed {seed}), each reviewed with no position cached: "
+          f"{compiled} needed the compiled search; seconds per review: median {median:.3f}, "
+          f"max {seconds[-1]:.3f}; {cpu:.1f} s CPU in all")  # fmt: skip
 
 
 def mastermind() -> str:
@@ -156,6 +209,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=3.0, help="seconds of exact search per move [3]")
     parser.add_argument("--trees", metavar="DIR", help="copy the optimal trees from DIR (a cache directory, "
                         "as MASTERMIND_CACHE_DIR) instead of searching them")  # fmt: skip
+    parser.add_argument("--random", type=int, default=0, metavar="N",
+                        help="also review N random classic games in one process [0]")  # fmt: skip
     parser.add_argument("--tree-files", metavar="DIR", help="read the optimal trees from the tree files "
                         "of DIR (results/) instead of searching them")  # fmt: skip
     options = parser.parse_args()
@@ -195,6 +250,8 @@ def main() -> None:
             for number, before, searched, secs, exact, verdict in per_move["moves"]:
                 measure = "exact" if exact else "expected-size line"
                 print(f"  {number:>4}  {before:>6}  {searched:>8}  {secs:>8.3f}  {measure} ({verdict})")
+    if options.random:
+        random_games(options.random, 1)
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
 
 
