@@ -228,3 +228,21 @@ def test_a_real_ctrl_c_at_the_prompt_stops_play_and_guess_with_the_way_to_resume
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 1 and err == "", (command, err)
         assert f"Stopped; resume with mastermind {command} --db {db} --resume 1." in out
+
+
+def test_warn_inconsistent_names_the_reply_a_guess_contradicts_and_plays_it_when_typed_again():
+    secret = secret_of(5, *SMALL)
+    absent = next(c for c in "1234" if c not in secret)
+    first = absent * 3  # 0 black, 0 white: no code with that colour is possible
+    clash = absent * 2 + next(c for c in "1234" if c != absent)
+    lines = f"{first}\n{clash}\n{clash}\n{secret}\n"
+    code, out, _ = run("play", "--seed", "5", *SMALL, "--warn-inconsistent", input=lines)
+    assert code == 0
+    warning = (
+        f"{clash} cannot be the secret: guess 1, {first}, got 0 black, 0 white, and would have got 2 black"
+    )
+    assert warning in out and "Type it again to play it anyway." in out
+    assert "You broke the code in 3 guesses!" in out  # warned once, then played: a warning, not a refusal
+    code, out, _ = run("play", "--seed", "5", *SMALL, input=lines)  # off by default: played at once
+    assert code == 0 and "cannot be the secret" not in out
+    assert f"You played {clash} already (row 2)" in out  # so the third line is a repeat

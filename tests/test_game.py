@@ -511,3 +511,36 @@ def test_a_finished_game_cannot_be_given_up():
     with pytest.raises(GameError, match=r"the game is over \(won\)"):
         game.give_up()
     assert game.outcome == "won"
+
+
+def test_a_guess_that_contradicts_a_reply_is_named_with_the_first_reply_it_contradicts():
+    game = Game.breaking(CLASSIC, seed=3)
+    game.secret = game.notation.parse_code("2154")
+    game.guess("1122")  # 1,1
+    game.guess("1344")  # 0,2
+    clash = game.inconsistency("1134")  # as the secret, 1122 would get 2,0: row 1 is contradicted
+    assert (clash.row, str(clash.guess), clash.reply, clash.would_get) == (
+        1,
+        "1122",
+        Feedback(1, 1),
+        Feedback(2, 0),
+    )
+    assert clash.warning(game.notation.parse_code("1134"), game.notation) == (
+        "1134 cannot be the secret: guess 1, 1122, got 1 black, 1 white, and would have got 2 black, 0 white"
+    )
+    later = game.inconsistency("2143")  # fits row 1 (1,1), not row 2: 1344 would get 1,2, not 0,2
+    assert (later.row, later.would_get) == (2, Feedback(1, 2))
+    assert game.inconsistency("2154") is None  # the secret fits every reply
+
+
+@given(st.lists(st.integers(0, 63), min_size=1, max_size=4), st.integers(0, 63))
+@settings(max_examples=60, deadline=None)
+def test_a_guess_is_consistent_exactly_when_it_is_still_a_possible_code(guesses, candidate):
+    space = SolverState(SMALL).space
+    secret = space.code(17)
+    history = [(space.code(g), score(space.code(g).colors, secret.colors)) for g in guesses]
+    from mastermind.engine.game import inconsistency
+
+    code = space.code(candidate)
+    possible = candidate in set(SolverState(SMALL, history).candidate_indices().tolist())
+    assert (inconsistency(history, code) is None) == possible

@@ -697,3 +697,46 @@ async def test_the_blank_game_on_the_board(private_settings):
         await settle(app, pilot)
         assert board(app).rules == PRESETS["super-blank"]
     assert Settings.load(private_settings).rules == PRESETS["super-blank"]
+
+
+@driven
+async def test_with_the_setting_on_a_guess_that_cannot_be_the_secret_is_warned_about_then_played(
+    private_settings,
+):
+    configure(private_settings, warn_inconsistent=True)
+    app = MastermindApp(seed=11)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        screen.game.secret = screen.notation.parse_code("2154")
+        await type_code(app, pilot, "1122")  # 1 black, 1 white
+        await type_code(app, pilot, "1134")  # as the secret, 1122 would get 2 black
+        message = str(screen.message)
+        assert len(screen.game.moves) == 1
+        assert (
+            "1134 cannot be the secret: guess 1, 1122, got 1 black, 1 white, and would have got 2 black"
+            in message
+        )
+        await pilot.press("enter")  # confirmed: played
+        await settle(app, pilot)
+        assert len(screen.game.moves) == 2
+
+
+@driven
+async def test_the_warning_about_impossible_guesses_is_off_by_default_and_set_on_the_settings_screen(
+    private_settings,
+):
+    app = MastermindApp(seed=11)
+    async with app.run_test(size=(80, 40)) as pilot:
+        screen = board(app)
+        screen.game.secret = screen.notation.parse_code("2154")
+        await type_code(app, pilot, "1122")
+        await type_code(app, pilot, "1134")  # cannot be the secret: played at once, nothing said
+        assert len(screen.game.moves) == 2 and "cannot be the secret" not in str(screen.message)
+        await pilot.press("escape", "s")
+        await pilot.pause()
+        tick = app.screen.query_one("#warn-inconsistent")
+        assert not tick.value and "cannot be the secret" in str(tick.label)
+        tick.value = True
+        await pilot.click("#start")
+        await settle(app, pilot)
+    assert Settings.load(private_settings).warn_inconsistent is True

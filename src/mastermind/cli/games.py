@@ -103,6 +103,11 @@ def hint_words(hint: Hint, notation: Notation) -> str:
     "--json", "as_json", is_flag=True, help="Board on stderr; at the end, the game's record as JSON."
 )
 @click.option("--review", "review_after", is_flag=True, help="When the game ends, review it move by move.")
+@click.option(
+    "--warn-inconsistent", is_flag=True,
+    help="Warn before playing a guess that cannot be the secret (it contradicts a reply): type it again "
+    "to play it.",
+)  # fmt: skip
 @history_options
 @resume_option
 @color_option
@@ -112,6 +117,7 @@ def play(
     seed: int | None,
     as_json: bool,
     review_after: bool,
+    warn_inconsistent: bool,
     store: Store | None,
     resume: str | None,
 ) -> None:
@@ -124,8 +130,9 @@ def play(
     last guess fared), undo, board, help, quit (give up: the secret is shown). Hints and guesses
     taken back are kept in the game's record. A code that spells a command can be typed with
     spaces between its pegs. A guess you played already is pointed out first: type it again to
-    play it anyway. When the game ends, --review (or mastermind review) values each move
-    against the optimum. The end of input (Ctrl-D) or Ctrl-C stops the game unfinished:
+    play it anyway; so is, with --warn-inconsistent, a guess that cannot be the secret (naming the
+    earlier guess and reply it contradicts). When the game ends, --review (or mastermind review)
+    values each move against the optimum. The end of input (Ctrl-D) or Ctrl-C stops the game unfinished:
     --resume goes on with it. Exit status 0 if you break the code, 1 if not.
 
     \b
@@ -134,6 +141,7 @@ def play(
       mastermind play --seed 42 --strategy entropy
       mastermind play --preset super --max-guesses 12
       mastermind play --pegs 3 --colors 5 --no-repeats
+      mastermind play --warn-inconsistent      # point out a guess that cannot be the secret
       mastermind play --resume                 # go on with the last game left unfinished
     """
     from ..engine.game import Game
@@ -218,6 +226,11 @@ def play(
                         "same reply. Type it again to play it anyway.",
                         markup=False,
                     )
+                    continue
+                clash = game.inconsistency(code) if warn_inconsistent else None
+                if clash is not None and warned != code:  # a warning, not a refusal
+                    warned = code
+                    say(f"{clash.warning(code, notation)}. Type it again to play it anyway.", markup=False)
                     continue
                 warned = None
                 game.guess(code)

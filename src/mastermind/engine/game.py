@@ -112,6 +112,59 @@ class Assist:
 
 
 @dataclass(frozen=True)
+class Inconsistency:
+    """Why a guess cannot be the secret: an earlier reply it contradicts (see :func:`inconsistency`).
+
+    Attributes:
+        row: the earlier guess's row (1 for the first).
+        guess, reply: that earlier guess and the reply it got.
+        would_get: the reply that guess would have got, were the new guess the secret.
+    """
+
+    row: int
+    guess: Code
+    reply: Feedback
+    would_get: Feedback
+
+    def warning(self, code: Code, notation: Notation) -> str:
+        """The warning in words, the same in every front end (which adds how to go on).
+
+        >>> from mastermind.core.rules import Rules
+        >>> notation = Notation(Rules())
+        >>> code = notation.parse_code("1134")
+        >>> clash = inconsistency([(notation.parse_code("1122"), Feedback(1, 1))], code)
+        >>> clash.warning(code, notation)
+        '1134 cannot be the secret: guess 1, 1122, got 1 black, 1 white, and would have got 2 black, 0 white'
+        """
+        terms = notation.terms
+        return (f"{notation.format_code(code)} cannot be the secret: guess {self.row}, "
+                f"{notation.format_code(self.guess)}, got {terms.reply(self.reply)}, and would have got "
+                f"{terms.reply(self.would_get)}")  # fmt: skip
+
+
+def inconsistency(history: list[tuple[Code, Feedback]], guess: Code) -> Inconsistency | None:
+    """The first earlier reply that ``guess`` contradicts, or None when ``guess`` could be the
+    secret (every earlier guess would have got the reply it got, were ``guess`` the secret).
+
+    This is the rule behind the warning a player may ask for (the setting
+    ``warn_inconsistent``, ``mastermind play --warn-inconsistent``): a guess that cannot be the
+    secret is still a legal guess, and often a good one (it may split the codes left better), so
+    the front ends warn and play it when the player confirms; they never refuse it.
+
+    >>> from mastermind.core.rules import Rules
+    >>> n = Notation(Rules())
+    >>> history = [(n.parse_code("1122"), Feedback(1, 1)), (n.parse_code("1344"), Feedback(0, 1))]
+    >>> inconsistency(history, n.parse_code("1234")).row, inconsistency(history, n.parse_code("2156"))
+    (2, None)
+    """
+    for row, (earlier, reply) in enumerate(history, 1):
+        would_get = score(earlier.colors, guess.colors)
+        if would_get != reply:
+            return Inconsistency(row, earlier, reply, would_get)
+    return None
+
+
+@dataclass(frozen=True)
 class Problem:
     """Replies that contradict each other.
 
@@ -330,6 +383,11 @@ class Game:
             if move.guess == code:
                 return row
         return None
+
+    def inconsistency(self, guess: CodeLike) -> Inconsistency | None:
+        """The first reply of this game that ``guess`` contradicts (it cannot be the secret), or
+        None: see :func:`inconsistency`."""
+        return inconsistency(self.history, self._code(guess))
 
     @property
     def problem(self) -> Problem | None:

@@ -20,6 +20,12 @@ from ..errors import SettingsError
 from .game import Game
 from .match import Match
 
+#: What each setting that is a player's preference (not the game's) does, in one line, the same
+#: in every front end that shows it.
+PREFERENCES = {
+    "warn_inconsistent": "Warn before playing a guess that cannot be the secret (it contradicts a reply)",
+}
+
 #: The games a player starts, by the kind of their records, and what each is.
 MODES = {
     "play": "You break the computer's code",
@@ -43,6 +49,8 @@ class Settings:
     players: list[str] = field(default_factory=lambda: ["human", "knuth"])
     games: int = 2
     scoring: str = "standard"
+    #: warn before a guess that cannot be the secret is played (:func:`.game.inconsistency`)
+    warn_inconsistent: bool = False
 
     @property
     def kind(self) -> str:

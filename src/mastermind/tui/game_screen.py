@@ -409,6 +409,12 @@ class GameScreen(BoardKeys, BoardView):
             self.message = Text(f"You played {self.notation.format_code(code)} already (row {row}): "
                                 "Enter again to play it anyway.", "yellow")  # fmt: skip
             return
+        clash = game.inconsistency(code) if self.settings.warn_inconsistent else None
+        if clash is not None and self.warned != code:  # a warning, not a refusal: Enter plays it
+            self.warned = code
+            self.message = Text(f"{clash.warning(code, self.notation)}. Enter again to play it anyway.",
+                                "yellow")  # fmt: skip
+            return
         if self.match is not None:
             self._match_events(self.match.guess(code))
         else:

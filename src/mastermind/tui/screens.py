@@ -30,6 +30,7 @@ from ..core.notation import Notation
 from ..core.records import rules_from_dict
 from ..core.rules import PRESETS, Rules
 from ..engine.scoring import SCORING_RULES
+from ..engine.settings import PREFERENCES
 from ..errors import MastermindError
 from ..history.store import StoredGame, local_time, moves_of
 from ..strategies import STRATEGIES
@@ -193,6 +194,11 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Input(str(s.max_guesses), type="integer", id="max-guesses", compact=True)
                 yield Label("Strategy")
                 yield Select(_strategies(), value=s.strategy, allow_blank=False, id="strategy", compact=True)
+                yield Label("Warn")
+                warn = Tick("when a guess cannot be the secret", s.warn_inconsistent, id="warn-inconsistent",
+                            compact=True)  # fmt: skip
+                warn.tooltip = PREFERENCES["warn_inconsistent"]
+                yield warn
                 for n in (1, 2):
                     yield Label(f"Player {n}", classes="match")
                     yield Select(players, value=s.players[n - 1], allow_blank=False, id=f"player{n}",
@@ -287,10 +293,12 @@ class SettingsScreen(ModalScreen[Settings | None]):
 
         try:
             checked = {name: self.query_one(f"#{name}", Checkbox).value for name in ("repeats", "blank")}
+            warn = self.query_one("#warn-inconsistent", Checkbox).value
             settings = Settings(mode=value("mode"), pegs=number("pegs"), colors=number("colors"),
                                 max_guesses=number("max-guesses"), **checked,
                                 strategy=value("strategy"), players=[value("player1"), value("player2")],
-                                games=number("games"), scoring=value("scoring"))  # fmt: skip
+                                games=number("games"), scoring=value("scoring"),
+                                warn_inconsistent=warn)  # fmt: skip
             Notation(settings.rules)
             settings.check()
         except MastermindError as err:
