@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from mastermind import Game, Rules, SolverState, review, score
+from mastermind import Feedback, Game, Rules, SolverState, review, score
 from mastermind.cli import cli
 from mastermind.core.code import CodeSpace
 from mastermind.engine import positions as positions_module
@@ -381,3 +381,35 @@ def test_a_classic_review_off_the_optimal_tree_loads_no_compiled_search(tmp_path
     env = {**os.environ, "MASTERMIND_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_4x7_book_agrees_with_the_optimal_tree_of_results():
+    from mastermind.core.treefile import TreeFile
+    from mastermind.engine import openings
+
+    rules = Rules(pegs=4, colors=7)
+    shipped = json.loads(Path(openings.__file__).with_name(openings.BOOKS["4x7"][1]).read_text())
+    tree = TreeFile.read(Path(__file__).parents[1] / "results" / "4x7-optimal.tree.gz")
+    space = CodeSpace.of(rules)
+    guesses = {}  # each secret's number of guesses in the tree, under the root's reply to it
+    for i in range(space.size):
+        secret, node, n = space.code(i).colors, tree.root, 1
+        first = reply = score(node.guess, secret)
+        while reply.black != 4:
+            node, n = node.children[reply], n + 1
+            reply = score(node.guess, secret)
+        guesses.setdefault(first, []).append(n)
+    assert shipped["total"] == tree.header["total"] == 11228  # docs/results.md
+    assert tuple(shipped["best"]) == openings.pattern(tree.root.guess, 7)[0]
+    optimal = next(o for o in shipped["openings"] if o["guess"] == shipped["best"])
+    assert optimal["total"] == shipped["total"]
+    for reply, cost, _ in optimal["cells"]:  # each reply's least total: the tree's, less the first guess
+        found = guesses[Feedback.from_int(reply, 4)]
+        assert cost == sum(found) - len(found)
+
+
+def test_a_4x7_first_move_is_exact_from_the_book():
+    rules = Rules(pegs=4, colors=7)
+    move = review("1234=1,1", rules).moves[0]
+    assert move.exact and move.searched == 0
+    assert move.best_expected == Fraction(11228, 2401) and move.loss > 0  # 1234 is not the optimum

@@ -347,12 +347,12 @@ class Valuer:
         self.win = rules.pegs * (rules.pegs + 1)
         self._heuristic: Strategy | None = None
         self.book = openings_of(rules)
-        if self.book is not None:  # the classic game: its first moves read from the book, no tree
+        if self.book is not None:  # the first moves are read from the book (engine/openings.py)
             everything = np.arange(self.space.size, dtype=np.int64)
             self.positions.seed(everything, rules.max_guesses, (self.book.total, self.book.best))
-            self.tree = None
-        else:
-            self.tree = self._tree(None)
+        # a game with a book needs no tree; a larger one still follows a cached tree (only read)
+        small_with_book = self.book is not None and self.space.size <= ALWAYS_EXACT
+        self.tree = None if small_with_book else self._tree(None)
 
     def _tree(self, first: int | None) -> Node | None:
         """The optimal tree (with the first guess forced to ``first``): the game's whole tree is
