@@ -18,10 +18,13 @@ For each move, over the codes still possible before it (each equally likely):
 A search that ran out of its time is remembered with the time it had (in the same cache): it
 is not tried again with as little, and a larger budget tries it again.
 
-Positions along the optimal tree (the whole tree of the game, kept in the cache, see
+The first move of a game with a book of openings (the classic game and 4x7,
+:mod:`.openings`), and the best play after it, are read from the book. Positions along the
+optimal tree (the whole tree of the game, kept in the cache, see
 :class:`~mastermind.strategies.optimal.strategy.Optimal`; searched by the review itself only in
-games always valued exactly) are read from it; a position off it is searched when it comes and
-its value kept, in memory and in the cache directory, so that a position is searched once.
+games always valued exactly that have no book) are read from it; a position off it is searched
+when it comes (in numpy when it is small, :mod:`.positions`) and its value kept, in memory and in
+the cache directory, so that a position is searched once.
 
 Where no play can be sure to find the code within the guesses the game has left (a game about
 to be lost), the guess limit cannot be met by any guess and would value every move alike: such
