@@ -42,8 +42,8 @@ def test_the_wheel_builds_passes_twine_and_runs_the_readme_command_in_a_clean_ve
                    capture_output=True)  # fmt: skip
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
-    for shipped in ("mastermind/py.typed", "mastermind/web/static/index.html"):
-        assert shipped in names
+    shipped = ("py.typed", "web/static/index.html", "web/static/js/review.js", "engine/openings-4x6.json")
+    assert {f"mastermind/{name}" for name in shipped} <= names
     with tarfile.open(sdist) as t:
         assert any(n.endswith("/README.md") for n in t.getnames())
 
