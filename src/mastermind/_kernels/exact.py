@@ -367,7 +367,7 @@ def least_bound(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits,
     """The least bound of any playable guess at S (a lower bound on its cost), or ``budget`` if
     none is below it; ``glist`` and ``gbound`` (size) are scratch, the rest as :func:`bound_guesses`."""
     k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist,
-                      gbound, relabel, absent_list, ctl)  # fmt: skip
+                      gbound, relabel, absent_list, ctl, np.int64(0))  # fmt: skip
     least = budget
     for i in range(k):
         if gbound[i] < least:
@@ -430,8 +430,35 @@ def _feasible(counts, g, n, nrep, win, dmin, left):
 
 
 @njit(cache=True)
+def absent_colours(t, S, n, absent_list):
+    """The colours absent from every secret of S, as a mask; their list (ascending) in
+    ``absent_list``."""
+    present = np.int64(0)
+    for j in range(n):
+        present |= t.cmask[S[j]]
+    absent = ((np.int64(1) << t.colors) - 1) & ~present
+    na = 0
+    for c in range(t.colors):
+        if (absent >> c) & 1:
+            absent_list[na] = c
+            na += 1
+    return absent
+
+
+@njit(cache=True, inline="always")
+def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
+    """Whether g is the least of its class under both symmetries (cell colours, history)."""
+    if absent & t.cmask[g] and not least_in_cell_class(t.digits, g, absent, absent_list, t.repeats,
+                                                       t.pegs):  # fmt: skip
+        return False
+    if m == 1 and used == (np.int64(1) << t.colors) - 1:  # only the identity, no free colour
+        return True
+    return least_in_history_class(t.digits, g, group, gbase, m, used, t.pegs, t.colors, relabel)
+
+
+@njit(cache=True)
 def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist,
-                  gbound, relabel, absent_list, ctl):  # fmt: skip
+                  gbound, relabel, absent_list, ctl, lazy):  # fmt: skip
     """Bound every playable least guess of its class; returns how many were kept (those whose
     bound is below ``budget``), with their codes in ``glist`` (ascending) and bounds in
     ``gbound``.
@@ -447,7 +474,7 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     scratch. When ``ctl[STOP]`` is set it returns 0 (a large game's rows take a while).
     """
     digits, dlb, dmin, fbm, codes = t.digits, t.dlb, t.dmin, t.fbm, t.codes
-    pegs, colors = t.pegs, t.colors
+    pegs = t.pegs
     size = digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
@@ -483,26 +510,20 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     else:
         ctl[KMAX] = t.replies
         _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl)
-    present = np.int64(0)
-    for j in range(n):
-        present |= t.cmask[S[j]]
-    absent = ((np.int64(1) << colors) - 1) & ~present
-    na = 0
-    for c in range(colors):
-        if (absent >> c) & 1:
-            absent_list[na] = c
-            na += 1
-    everything_used = used == (np.int64(1) << colors) - 1
+    if lazy != 0 and masks and n <= t.replies + 1:  # the caller checks the class of those it tries
+        k = 0
+        for g in range(size):
+            if bnd[g] < budget:
+                glist[k] = g
+                gbound[k] = bnd[g]
+                k += 1
+        return k
+    absent = absent_colours(t, S, n, absent_list)
     k = 0
     for g in range(size):
         if bnd[g] >= budget:
             continue
-        if absent & t.cmask[g] and not least_in_cell_class(digits, g, absent, absent_list,
-                                                           t.repeats, pegs):  # fmt: skip
-            continue
-        if not (everything_used and m == 1) and not least_in_history_class(
-            digits, g, group, gbase, m, used, pegs, colors, relabel
-        ):
+        if not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
             continue
         if not masks and not _feasible(counts, g, n, nrep, win, dmin, left):
             continue
@@ -739,8 +760,12 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
             if budget <= value:
                 return BIG
 
+    # a small set's bounds are exact from one pass, and few of its guesses are tried before the
+    # budget stops the search: the class of a guess is checked only when it is tried
+    lazy = (t.pegs + 1) * t.pegs < 64 and n <= t.replies + 1
     k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf,
-                      glist, gbound, relabel, absent_list, ctl)  # fmt: skip
+                      glist, gbound, relabel, absent_list, ctl, np.int64(1))  # fmt: skip
+    absent = absent_colours(t, S, n, absent_list) if lazy else np.int64(0)
     # no guess gives more than K replies here, nor on any cell: lb with K for b holds below
     lbk = t.lbk[ctl[KMAX]]
     if first >= 0:  # only this guess (if it is one of those kept)
@@ -766,6 +791,8 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
             break
         gbound[i_best] = BIG  # tried
         g = glist[i_best]
+        if lazy and not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
+            continue
         # the cells of g, smallest first (ties: lower reply)
         for j in range(n):
             part[j] = S[j]
@@ -915,7 +942,7 @@ def root_guesses(t, S, left, budget, group, m, used, counts, ctl):
     absent_list = np.zeros(colors, dtype=np.int64)
     zero = np.int64(0)  # not a literal 0: the same compiled bound_guesses as the search's
     k = bound_guesses(t, S, np.int64(S.shape[0]), left, budget, group, zero, m, used, counts, bnd,
-                      bits, rowbuf, glist, gbound, relabel, absent_list, ctl)  # fmt: skip
+                      bits, rowbuf, glist, gbound, relabel, absent_list, ctl, zero)  # fmt: skip
     return glist[:k].copy(), gbound[:k].copy()
 
 
