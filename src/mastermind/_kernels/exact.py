@@ -732,7 +732,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
         cost = _shortcut(t, S, n, left, hist, seen, arena, at, ctl)
         if cost > 0:
             return cost if cost < budget else BIG
-        if ctl[STOP] != 0:
+        if ctl[STOP] != 0 or budget <= 2 * n:  # without the shortcut's trees, S costs 2n or more
             return BIG
 
     use_memo = first < 0 and memo.shape[0] > 0
