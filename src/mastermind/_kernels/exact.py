@@ -62,6 +62,7 @@ import numpy as np
 from .feedback import blacks, counting_sort
 from .feedback import reply as code_reply
 from .jit import njit, prange
+from .partition import next_free
 from .workspace import carve
 
 BIG = np.int64(1 << 60)
@@ -192,20 +193,13 @@ def bounds(size: int, b: int) -> tuple[np.ndarray, np.ndarray]:
 # y with y[i] = s(x[p[i]]); every element sends each guess so far to itself.
 
 
-@njit(cache=True, inline="always")
-def _next_free(used, c, colors):
-    while c < colors and (used >> c) & 1:
-        c += 1
-    return c
-
-
 @njit(cache=True)
 def least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relabel):
     """Whether no element of the history group (free colours renamed at best) maps g lower."""
     w = pegs + colors
     for e in range(m):
         base = gbase + e * w
-        nxt = _next_free(used, 0, colors)
+        nxt = next_free(used, 0, colors)
         assigned = np.int64(0)
         for i in range(pegs):
             c = np.int64(digits[g, group[base + i]])
@@ -217,7 +211,7 @@ def least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relab
                 relabel[c] = nxt
                 assigned |= np.int64(1) << c
                 y = nxt
-                nxt = _next_free(used, nxt + 1, colors)
+                nxt = next_free(used, nxt + 1, colors)
             d = digits[g, i]
             if y < d:
                 return False

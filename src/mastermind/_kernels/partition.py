@@ -41,7 +41,9 @@ BIG = np.int64(2**62)
 
 
 @njit(cache=True, **ALLOCATES_NOTHING)
-def _next_free(used, c, colors):
+def next_free(used, c, colors):
+    """The least colour from c on that is not in ``used`` (``colors`` if none): free colours are
+    interchangeable, so they are taken in this order (the exact search uses it too)."""
     while c < colors and (used >> c) & 1:
         c += 1
     return c
@@ -55,7 +57,7 @@ def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
     generate the position symmetry); colours outside ``used`` are interchangeable.
     """
     # Free colours must appear in increasing order of first appearance, lowest first.
-    expected = _next_free(used, np.int64(0), colors)
+    expected = next_free(used, np.int64(0), colors)
     seen = np.int64(0)
     for i in range(pegs):
         d = np.int64(digits[g, i])
@@ -64,7 +66,7 @@ def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
         if d != expected:
             return False
         seen |= 1 << d
-        expected = _next_free(used, expected + 1, colors)
+        expected = next_free(used, expected + 1, colors)
     # Swapping two indistinguishable positions (then renaming free colours) must not go lower.
     for t in range(npairs):
         a = pairs[2 * t]
@@ -77,13 +79,13 @@ def may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
         buf[b] = digits[g, a]
         for k in range(colors):
             relabel[k] = -1
-        nxt = _next_free(used, np.int64(0), colors)
+        nxt = next_free(used, np.int64(0), colors)
         for i in range(pegs):
             d = buf[i]
             if not (used >> d) & 1:
                 if relabel[d] < 0:
                     relabel[d] = nxt
-                    nxt = _next_free(used, nxt + 1, colors)
+                    nxt = next_free(used, nxt + 1, colors)
                 buf[i] = relabel[d]
         for i in range(pegs):
             if buf[i] != digits[g, i]:
