@@ -25,7 +25,7 @@ import numpy as np
 from ...errors import ExecutorError
 from ...strategies import Strategy
 from ...strategies.base import Position
-from ...strategies.optimal.search import usable_cores
+from ...strategies.pieces import usable_cores
 from .. import EXECUTORS
 from .interrupt import interruptible, stop_here
 from .plan import Plan, Unit, distributions, guess_at, guesses_here, prepare_worker, solve_units

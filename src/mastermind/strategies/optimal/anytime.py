@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.rules import Rules
+from ..pieces import usable_cores
 from ..progress import OnProgress
 from .search import (
     FAIL,
@@ -38,7 +39,6 @@ from .search import (
     check_tree,
     game_of,
     join_cells,
-    usable_cores,
 )
 
 #: The heuristic strategies whose trees stand in for the cells not solved yet.

@@ -24,6 +24,7 @@ from ...core.rules import Rules
 from ...core.tree import Node
 from ...errors import ExecutorError, StrategyError, TreeError
 from ...solver.state import SolverState
+from ..pieces import running, usable_cores
 from ..progress import OnProgress, Progress
 from .race import Race
 
@@ -411,16 +412,6 @@ def solve_position(
     return None if flat is None else Solution(cost, to_flat(parse(flat)))
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (taskset and cgroups included, where the system says)."""
-    import os
-
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def to_flat(root: OptimalNode) -> np.ndarray:
     """The preorder array of a tree, each node's cells in increasing order of reply."""
     out: list[int] = []
@@ -626,16 +617,6 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
 # description (see :func:`.root.search_in_pieces`): the cells of the first root guess, then each
 # other root guess with the budget its race gives.
 
-_ACTIVE: set[_Run] = set()
-_ACTIVE_LOCK = threading.Lock()
-
-
-def stop_pieces() -> None:
-    """Stop, within milliseconds, every piece this process is solving (they raise)."""
-    with _ACTIVE_LOCK:
-        for run in _ACTIVE:
-            run.interrupt()
-
 
 def root_guesses(rules: Rules, secrets: np.ndarray, left: int,
                  guesses: Sequence[int] = ()) -> list[tuple[int, int]]:  # fmt: skip
@@ -665,7 +646,7 @@ def solve_piece(rules: Rules, history: Sequence[tuple[int, int]], budget: int = 
     on the workers). Computed from the description alone, in any process.
 
     Raises:
-        ExecutorError: :func:`stop_pieces` stopped it (nothing is known then).
+        ExecutorError: :func:`~mastermind.strategies.pieces.stop_pieces` stopped it (nothing is known then).
     """
     game = game_of(rules)
     S = piece_secrets(rules, history)
@@ -678,14 +659,11 @@ def solve_piece(rules: Rules, history: Sequence[tuple[int, int]], budget: int = 
         leaf_cost, leaf = _leaf(game, S)
         return (leaf_cost, leaf) if leaf_cost < budget else (FAIL, None)
     run = _Run(game, 1)
-    with _ACTIVE_LOCK:
-        _ACTIVE.add(run)
     try:
-        sym = game.group([g for g, _ in history])
-        cost, flat = run.kernel_call(run.root, S, left, budget, sym, -1 if first is None else first)
+        with running(run.interrupt):
+            sym = game.group([g for g, _ in history])
+            cost, flat = run.kernel_call(run.root, S, left, budget, sym, -1 if first is None else first)
     finally:
-        with _ACTIVE_LOCK:
-            _ACTIVE.discard(run)
         run.pool.shutdown(wait=False)
     if run.stopped:
         raise ExecutorError("stopped: the run was interrupted")
