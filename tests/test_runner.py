@@ -308,18 +308,41 @@ def test_the_optimal_search_on_local_threads_and_into_the_cache():
     assert runner.run_search(again, PieceByPiece()).tree.pieces == 0
 
 
+def _pieces(executor):
+    """The pieces an executor of these tests solved (their descriptions, not the run's numbers)."""
+    return [args[1] for args in executor.solved]
+
+
+def test_the_optimal_search_is_cut_at_any_depth_and_gives_the_local_tree():
+    import numpy as np
+
+    from mastermind.strategies.optimal import split
+
+    rules = Rules()
+    executor = PieceByPiece(seed=4, width=4)
+    sol, solved, resumed = split.search_in_pieces(rules, executor.map, split=split.SERIAL_SET)
+    assert sol.cost == 5625 and np.array_equal(sol.flat, _local_tree(rules))
+    depths = {len(p.history) for p in _pieces(executor)}
+    assert {0, 1, 2} <= depths  # the root's plan, its guesses' cells, and cells of those cells
+    assert {p.kind for p in _pieces(executor)} == {"plan", "set", "guess"}
+    assert solved == len(executor.solved) and resumed == 0
+
+
 def test_an_interrupted_optimal_search_resumes_with_only_what_is_left(tmp_path):
     import numpy as np
 
     path, rules = tmp_path / "optimal.jsonl", Rules(max_guesses=5)
-    first = PieceByPiece(seed=5, stop_after=9)
+    first = PieceByPiece(seed=5, stop_after=40)
     with pytest.raises(KeyboardInterrupt):
         runner.run_search(make_strategy("optimal", rules, cache=False), first, checkpoint=path)
-    assert len(path.read_text().splitlines()) == 1 + 9  # the header, one line per piece
+    recorded = [json.loads(line)["piece"] for line in path.read_text().splitlines()[1:]]
+    solved = {p.key for p in _pieces(first) if p.kind != "plan"}
+    assert solved <= {r["key"] for r in recorded} and len(solved) > 20  # each piece, as it finished
     again = PieceByPiece(seed=6)
     search = runner.run_search(make_strategy("optimal", rules, cache=False), again, checkpoint=path)
-    assert search.tree.resumed == 9 and search.tree.pieces == len(again.solved) > 0
-    assert not {repr(a) for a in again.solved} & {repr(a) for a in first.solved}
+    assert search.tree.resumed > 0 and search.tree.pieces == len(again.solved) > 0  # (a set settled
+    # whole counts once)
+    assert not {p.key for p in _pieces(again)} & {r["key"] for r in recorded}  # nothing done twice
     assert search.tree.cost == 5626 and np.array_equal(search.tree.flat, _local_tree(rules))
     third = PieceByPiece()
     done = runner.run_search(make_strategy("optimal", rules, cache=False), third, checkpoint=path)
@@ -329,14 +352,16 @@ def test_an_interrupted_optimal_search_resumes_with_only_what_is_left(tmp_path):
 def test_an_optimal_checkpoint_is_trusted_only_whole(tmp_path):
     path, rules = tmp_path / "optimal.jsonl", Rules()
     with pytest.raises(KeyboardInterrupt):
-        runner.run_search(make_strategy("optimal", rules, cache=False), PieceByPiece(stop_after=4),
+        runner.run_search(make_strategy("optimal", rules, cache=False), PieceByPiece(stop_after=8),
                              checkpoint=path)  # fmt: skip
     lines = path.read_text().splitlines()
-    item = json.loads(lines[-1])
+    at = max(i for i, line in enumerate(lines) if i and json.loads(line)["piece"]["tree"] is not None)
+    item = json.loads(lines[at])
     item["piece"]["cost"] -= 1  # a tree of another cost, with its checksum made good
     item["check"] = runner.checksum(item["piece"])
-    path.write_text("\n".join([*lines[:-1], json.dumps(item)]) + "\n")
-    with pytest.raises(CheckpointError, match=f"damaged at line {len(lines)}"):
+    lines[at] = json.dumps(item)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(CheckpointError, match=f"damaged at line {at + 1}"):
         runner.run_search(make_strategy("optimal", rules, cache=False), PieceByPiece(), checkpoint=path)
     with pytest.raises(CheckpointError, match="belongs to another run"):  # another guess limit
         runner.run_search(make_strategy("optimal", Rules(max_guesses=5), cache=False), PieceByPiece(),
@@ -347,6 +372,7 @@ def test_ties_go_to_the_root_guess_first_in_the_search_order_even_when_resumed(t
     import numpy as np
 
     from mastermind.strategies.optimal import search as opt
+    from mastermind.strategies.optimal import split
 
     # 4 pegs 2 colours: root guesses 1111 (52 guesses in all), 1112 and 1122 (44 each), searched
     # in that order here; 1122 is found first and checkpointed, then the run stops. Resumed, 1112
@@ -359,18 +385,24 @@ def test_ties_go_to_the_root_guess_first_in_the_search_order_even_when_resumed(t
     def reordered(self, *args):
         codes, bounds = searched(self, *args)
         at = [codes.tolist().index(g) for g in order]
-        return codes[at], bounds[at]
+        return codes[at], np.full(3, bounds.min())  # equal bounds: explored in this order
 
     monkeypatch.setattr(opt.SearchGame, "root_guesses", reordered)
+    monkeypatch.setattr(split, "split_size", lambda size: 8)  # the first guess's cells are cut
+    monkeypatch.setattr(split, "SPLIT", 1)  # and a guess searched with a budget is one piece
     costs = {g: opt.solve_piece(rules, (), first=g)[0] for g in order}
     assert list(costs.values()) == [52, 44, 44]
     path = tmp_path / "ties.jsonl"
-    stopped = PieceByPiece(width=2, stop_after=4, last_first=True)  # 3 cells of 1111, then 1122
+    stopped = PieceByPiece(width=2, stop_after=5, last_first=True)  # the plan, 3 cells of 1111, 1122
     with pytest.raises(KeyboardInterrupt):
         runner.run_search(make_strategy("optimal", rules, cache=False), stopped, checkpoint=path)
-    assert stopped.solved[-1][3] == order[2]
+    assert _pieces(stopped)[-1].guess == order[2]
     resumed = PieceByPiece()
     search = runner.run_search(make_strategy("optimal", rules, cache=False), resumed, checkpoint=path)
+    assert [(p.kind, p.guess, p.budget) for p in _pieces(resumed)] == [
+        ("plan", -1, opt.FAIL),
+        ("guess", order[1], 45),
+    ]
     assert search.tree.cost == 44 and search.tree.root.guess == order[1]
     assert np.array_equal(search.tree.flat, opt.solve_piece(rules, (), first=order[1])[1])
 
@@ -389,3 +421,26 @@ def test_the_optimal_search_on_dask_is_the_local_tree(dask_cluster):
     for rules, first in OPTIMAL_GAMES[:5]:
         search = runner.run_search(make_strategy("optimal", rules, first=first, cache=False), dask_cluster)
         assert np.array_equal(search.tree.flat, _local_tree(rules, first)), rules
+
+
+@pytest.mark.slow
+def test_the_optimal_search_survives_a_lost_dask_worker(dask_cluster):
+    import os
+    import signal
+
+    import numpy as np
+
+    client = dask_cluster.client
+    victim = sorted(client.run(os.getpid).items())[0][1]
+    killed = []
+
+    def kill_once(status):
+        if status.units_done >= 3 and not killed:
+            os.kill(victim, signal.SIGKILL)
+            killed.append(status.units_done)
+
+    strategy = make_strategy("optimal", Rules(), cache=False)
+    search = runner.run_search(strategy, dask_cluster, progress=kill_once)
+    assert killed and killed[0] < search.tree.pieces
+    assert search.tree.cost == 5625 and np.array_equal(search.tree.flat, _local_tree(Rules()))
+    client.wait_for_workers(2, timeout=30)  # the nanny starts a new worker

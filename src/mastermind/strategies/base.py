@@ -58,16 +58,18 @@ class Position(NamedTuple):
 
 
 #: ``map_tasks(fn, tasks, each)``: ``fn(*args)`` for each ``args`` of ``tasks`` (read lazily, as
-#: room frees, so a task made later can use what earlier ones found), and ``each(args, result)``
-#: in the calling thread as each finishes, in any order. Executors provide it.
+#: room frees, so a task made later can use what earlier ones found; a None means that none is
+#: ready until one of those running finishes, never given while none runs), and
+#: ``each(args, result)`` in the calling thread as each finishes, in any order. Executors provide it.
 Task = tuple[Any, ...]
-MapTasks = Callable[[Callable[..., Any], Iterable[Task], Callable[[Task, Any], None]], None]
+MapTasks = Callable[[Callable[..., Any], Iterable[Task | None], Callable[[Task, Any], None]], None]
 
 
 class PieceBook(Protocol):
     """Where a search cut into pieces keeps what it finished, across runs (a checkpoint)."""
 
-    #: key -> (where it was read, for an error; its cost, None if it found nothing; its tree)
+    #: key -> (where it was read, for an error; its cost, or without a tree the least it costs
+    #: (its search found nothing below that budget); its tree)
     pieces: dict[str, tuple[int, int | None, np.ndarray | None]]
 
     def record_piece(self, key: str, cost: int | None, flat: np.ndarray | None) -> None:

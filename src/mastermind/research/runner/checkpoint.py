@@ -4,7 +4,8 @@ that was stopped (Ctrl-C, kill -9, a lost machine) resumes where it was.
 The file is JSON lines, each synced to disk. The first line names the run (:func:`run_identity`);
 each other line, with a checksum, is the guess chosen at a node above the units, the
 distribution of a finished unit, or (a strategy's own search cut into pieces) the cost and tree
-of a finished piece, both null if it found none below its budget. A last line cut short by a
+of a finished piece; a piece that found no tree below its budget has a null tree and that budget
+as its cost (a proved lower bound). A last line cut short by a
 killed process is dropped; anything else that does not check out, or a file of another run,
 raises CheckpointError: a checkpoint is never half trusted.
 """
@@ -29,10 +30,15 @@ from .plan import Plan, Unit, unit_size_for
 _MAGIC = "mastermind-checkpoint"
 
 
+#: The layout of a strategy's own search in pieces (2: pieces at any depth, lower bounds kept).
+PIECES_FORMAT = 2
+
+
 def run_identity(spec: StrategySpec, unit_size: int | None) -> dict[str, Any]:
     """What a checkpoint must match to be trusted: the strategy, the game, the cut (None for a
-    strategy's own search, cut by its root guesses), the package."""
-    return {
+    strategy's own search, cut into pieces as it goes: then the layout of its pieces), the
+    package."""
+    identity = {
         "strategy": spec.name,
         "rules": rules_to_dict(spec.rules),
         "first": spec.first,
@@ -40,6 +46,9 @@ def run_identity(spec: StrategySpec, unit_size: int | None) -> dict[str, Any]:
         "unit_size": unit_size,
         "version": package_version(),
     }
+    if unit_size is None:
+        identity["pieces"] = PIECES_FORMAT
+    return identity
 
 
 def runs_dir() -> Path:
@@ -140,10 +149,9 @@ class Checkpoint:
                 if kind == "node":
                     self.guesses[str(body["key"])] = int(body["guess"])
                 elif kind == "piece":
-                    cost, tree = body["cost"], body["tree"]
-                    ok = ok and (cost is None) == (tree is None)
+                    cost, tree = int(body["cost"]), body["tree"]
                     flat = None if tree is None else np.array([int(v) for v in tree], dtype=np.int64)
-                    self.pieces[str(body["key"])] = (number, None if cost is None else int(cost), flat)
+                    self.pieces[str(body["key"])] = (number, cost, flat)
                 else:
                     dist = {int(k): int(n) for k, n in body["distribution"].items()}
                     self.units[str(body["key"])] = (number, dist)
@@ -189,7 +197,8 @@ class Checkpoint:
         self._append(items)
 
     def record_piece(self, key: str, cost: int | None, flat: np.ndarray | None) -> None:
-        """Append a finished piece of a search; it is on disk when this returns."""
+        """Append a finished piece of a search (``flat`` None: ``cost`` is a lower bound); it is
+        on disk when this returns."""
         body = {"key": key, "cost": cost, "tree": None if flat is None else flat.tolist()}
         self._append([{"piece": body, "check": checksum(body)}])
         self.pieces[key] = (0, cost, flat)

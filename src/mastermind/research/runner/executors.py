@@ -60,11 +60,12 @@ class Executor(ABC):
         """Load what the strategy needs wherever units will run (timed runs time only the run)."""
         strategy.prepare_pieces()
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]],
+    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...] | None],
             each: Callable[[tuple[Any, ...], Any], None]) -> None:  # fmt: skip
         """``fn(*args)`` for each ``args`` of ``tasks``, and ``each(args, result)`` in this thread as
         each finishes, in any order (a :data:`~mastermind.strategies.base.MapTasks`). ``tasks`` is
-        read lazily, as room frees, so a task made later can use what the earlier ones found. By
+        read lazily, as room frees, so a task made later can use what the earlier ones found; a
+        None from it means none is ready until one of those running finishes. By
         default on threads of this process, one per core (``fn`` must release the GIL); on Ctrl-C
         (or an error) the tasks running are stopped (:func:`.stop_here`) and the exception goes on up."""
         width = usable_cores()
@@ -223,7 +224,7 @@ class DaskExecutor(Executor):
         strategy.prepare_pieces()
         self.client.run(prepare_worker, strategy.spec())
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]],
+    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...] | None],
             each: Callable[[tuple[Any, ...], Any], None]) -> None:  # fmt: skip
         from dask.distributed import as_completed
 
@@ -239,13 +240,17 @@ class DaskExecutor(Executor):
             running[future.key] = (future, args)
             return future
 
-        started = [f for f in (submit() for _ in range(width)) if f is not None]
-        queue = as_completed(started, with_results=True)
+        def top_up() -> list[Any]:  # a task may be None now and come after another finishes
+            added = []
+            while len(running) < width and (future := submit()) is not None:
+                added.append(future)
+            return added
+
+        queue = as_completed(top_up(), with_results=True)
         try:
             for future, result in queue:
                 each(running.pop(future.key)[1], result)
-                follow = submit()
-                if follow is not None:
+                for follow in top_up():
                     queue.add(follow)
         except BaseException:
             self._cancel([f for f, _ in running.values()])

@@ -1,6 +1,6 @@
 """The guesses of one position raced against each other: the exact search's tie-break and
 budget rules, once, for the search on this process's threads (:func:`.search.solve_position`)
-and the search cut into pieces for any executor (:func:`.root.search_in_pieces`).
+and the search cut into pieces at any depth for any executor (:func:`.split.search_in_pieces`).
 
 A guess is searched with the best total so far as its budget, and a guess before the best one
 in the search's order (lower bound, then code) with one more: it wins ties. A guess whose lower
@@ -12,7 +12,7 @@ on the workers.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,9 +41,13 @@ class Race:
     (0, 20)
     """
 
-    def __init__(self, roots: Sequence[tuple[int, int]], budget: int) -> None:
+    def __init__(self, roots: Sequence[tuple[int, int]], budget: int,
+                 ceiling: Callable[[], int] | None = None) -> None:  # fmt: skip
         self.roots = list(roots)
         self._best = Best(budget, len(self.roots))
+        #: the budget of the whole position where it can fall while the race runs (the search cut
+        #: into pieces at any depth: a position that is one cell of a guess with a budget)
+        self.ceiling = ceiling
         self._lock = threading.Lock()
         #: ranks of the guesses searched (or read back from a checkpoint), and of those pruned
         self.searched: set[int] = set()
@@ -53,11 +57,16 @@ class Race:
     def best(self) -> Best:
         return self._best
 
+    def limit(self, rank: int) -> int:
+        """What the guess of ``rank`` must cost less than to matter now."""
+        best = self._best
+        limit = best.cost + (1 if rank < best.rank else 0)
+        return limit if self.ceiling is None else min(limit, self.ceiling())
+
     def budget(self, rank: int) -> int | None:
         """The budget for searching the guess of ``rank`` now, or None: its bound prunes it."""
         with self._lock:
-            best = self._best
-            limit = best.cost + (1 if rank < best.rank else 0)
+            limit = self.limit(rank)
             if self.roots[rank][1] >= limit:
                 self.pruned.add(rank)
                 return None

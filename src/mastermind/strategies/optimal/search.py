@@ -611,30 +611,34 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
     return n + sum(known.values()), np.concatenate(parts)
 
 
-# -- pieces of a root search, solved anywhere ----------------------------------------------------
+# -- pieces of a search, solved anywhere ---------------------------------------------------------
 #
-# The search at the root of a game can be cut into pieces that any process solves from a short
-# description (see :func:`.root.search_in_pieces`): the cells of the first root guess, then each
-# other root guess with the budget its race gives.
-
-
-def root_guesses(rules: Rules, secrets: np.ndarray, left: int,
-                 guesses: Sequence[int] = ()) -> list[tuple[int, int]]:  # fmt: skip
-    """The guesses the search tries at ``secrets`` (within ``left`` guesses, after ``guesses``),
-    in its order, each with its lower bound; computed in a helper thread (seconds in a large
-    game) while this one still hears Ctrl-C."""
-    game = game_of(rules)
-    run = _Run(game, 1)
-    try:
-        codes, bounds = run.root_guesses(run.root, secrets, left, FAIL, game.group(guesses))
-    finally:
-        run.pool.shutdown(wait=False)
-    return list(zip(codes.tolist(), bounds.tolist(), strict=True))
+# The search of a game can be cut into pieces that any process solves from a short description
+# (see :func:`.split.search_in_pieces`): a set of secrets after a history, with a budget, and
+# possibly a guess forced there.
 
 
 def piece_secrets(rules: Rules, history: Sequence[tuple[int, int]]) -> np.ndarray:
     """The secrets (ascending code indices) that give ``history``'s (guess, reply) pairs."""
     return SolverState.after(rules, history).candidate_indices()
+
+
+_PIECE_RUNS = threading.local()
+
+
+def piece_run(game: SearchGame) -> _Run:
+    """This thread's search for pieces of ``game``, kept from one piece to the next: its buffers
+    and its memo (tens of megabytes, which a piece of a few milliseconds must not allocate
+    again) are kept too; a new one after an interrupted piece."""
+    runs = getattr(_PIECE_RUNS, "runs", None)
+    if runs is None:
+        runs = _PIECE_RUNS.runs = {}
+    run = runs.get(id(game))
+    if run is None or run.stopped or run.game is not game:
+        if len(runs) >= 2:
+            runs.clear()
+        run = runs[id(game)] = _Run(game, 1)
+    return run
 
 
 def solve_piece(rules: Rules, history: Sequence[tuple[int, int]], budget: int = FAIL,
@@ -658,13 +662,10 @@ def solve_piece(rules: Rules, history: Sequence[tuple[int, int]], budget: int = 
             return FAIL, None
         leaf_cost, leaf = _leaf(game, S)
         return (leaf_cost, leaf) if leaf_cost < budget else (FAIL, None)
-    run = _Run(game, 1)
-    try:
-        with running(run.interrupt):
-            sym = game.group([g for g, _ in history])
-            cost, flat = run.kernel_call(run.root, S, left, budget, sym, -1 if first is None else first)
-    finally:
-        run.pool.shutdown(wait=False)
+    run = piece_run(game)
+    with running(run.interrupt):
+        sym = game.group([g for g, _ in history])
+        cost, flat = run.kernel_call(run.root, S, left, budget, sym, -1 if first is None else first)
     if run.stopped:
         raise ExecutorError("stopped: the run was interrupted")
     return (cost, to_flat(parse(flat))) if flat is not None else (FAIL, None)

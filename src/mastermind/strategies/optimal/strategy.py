@@ -246,7 +246,7 @@ class Optimal(Strategy):
     ) -> SearchedTree:  # fmt: skip
         """The whole optimal tree: from the cache, or searched on this process's threads
         (``map_tasks`` None, progress to :attr:`search_progress`), or with its root search cut
-        into pieces run by ``map_tasks`` (see :func:`.root.search_in_pieces`), kept in ``book``
+        into pieces at any depth run by ``map_tasks`` (see :func:`.split.search_in_pieces`), kept in ``book``
         as they finish, progress to ``progress``. A tree searched is cached.
 
         Raises:
@@ -258,7 +258,7 @@ class Optimal(Strategy):
         if map_tasks is None:
             root = self.decision_tree()
             return SearchedTree(root.cost, root, to_flat(root))
-        from .root import search_in_pieces
+        from .split import search_in_pieces
 
         sol, solved, resumed = search_in_pieces(self.rules, map_tasks, first=self.first, book=book,
                                                 progress=progress)  # fmt: skip
