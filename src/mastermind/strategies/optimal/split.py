@@ -281,9 +281,9 @@ class _Set(_Node):
         if not roots:
             self.finish(FAIL, None)
             return
-        book = self.search.book
-        for rank in self.explore if book is not None else ():  # resumed: the best known first
-            recorded = book.pieces.get(key_of("guess", self.history, roots[rank][0]))
+        kept = {} if self.search.book is None else self.search.book.pieces
+        for rank in self.explore if kept else ():  # resumed: the best known first
+            recorded = kept.get(key_of("guess", self.history, roots[rank][0]))
             if recorded is not None and recorded[2] is not None:
                 self.taken.add(rank)
                 guess = _Guess(self, rank)
