@@ -243,8 +243,12 @@ class PieceByPiece(runner.Executor):
     order; can stop (as Ctrl-C would) after a number of pieces."""
 
     def __init__(self, seed=0, width=3, stop_after=None, last_first=False):
-        self.rng, self.width, self.stop_after, self.solved = random.Random(seed), width, stop_after, []
+        self.rng, self.at_once, self.stop_after, self.solved = random.Random(seed), width, stop_after, []
         self.last_first = last_first  # finish the piece taken last first (else a random one)
+
+    @property
+    def width(self):
+        return self.at_once
 
     def map(self, fn, tasks, each):
         feed, pending = iter(tasks), []
@@ -388,8 +392,8 @@ def test_ties_go_to_the_root_guess_first_in_the_search_order_even_when_resumed(t
         return codes[at], np.full(3, bounds.min())  # equal bounds: explored in this order
 
     monkeypatch.setattr(opt.SearchGame, "root_guesses", reordered)
-    monkeypatch.setattr(split, "split_size", lambda size: 8)  # the first guess's cells are cut
-    monkeypatch.setattr(split, "SPLIT", 1)  # and a guess searched with a budget is one piece
+    # the 16 secrets are cut while no budget binds; a guess with a budget is one piece
+    monkeypatch.setattr(split, "cut_sizes", lambda size, workers: (8, 16))
     costs = {g: opt.solve_piece(rules, (), first=g)[0] for g in order}
     assert list(costs.values()) == [52, 44, 44]
     path = tmp_path / "ties.jsonl"

@@ -163,7 +163,7 @@ def run_search(
         book = Checkpoint(checkpoint, run_identity(strategy.spec(), None))
         book.open()
     try:
-        tree = strategy.search_tree(executor.map, book, progress)
+        tree = strategy.search_tree(executor.map, book, progress, workers=executor.width)
     finally:
         if book is not None:
             book.close()

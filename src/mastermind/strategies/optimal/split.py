@@ -4,13 +4,15 @@
 a short description (:func:`work`), handed out by an executor's ``map`` as workers free up
 (threads of this process, a Dask cluster). The search is a tree of positions:
 
-* a **set** (the secrets left after a history) of at most ``split`` secrets is one piece, one
-  compiled call; a larger set is first *planned* (a piece: its guesses in the search's order,
+* a **set** (the secrets left after a history) of at most ``split`` secrets, or any set below
+  the root once a budget binds it, is one piece, one compiled call; another set is first
+  *planned* (a piece: its guesses in the search's order,
   each with its lower bound, and where that is cheap each guess's cells bounded one level down),
   then its guesses race by the rules of :class:`.race.Race`;
-* a **guess** at a set of at most ``split`` secrets is one piece (one compiled call with the
-  guess forced); at a larger set it is cut into its cells, each a set again: large subproblems
-  are cut again, small ones solved where they are.
+* a **guess** is one piece (one compiled call with the guess forced), or it is cut into its
+  cells, each a set again: the first guess of a set larger than ``split`` searched without a
+  budget, and each guess at the root: large subproblems are cut again, small ones solved where
+  they are.
 
 While no budget binds (the first guess of a set searched without one), a guess's cells are
 independent and are all handed out at once. Every other guess is given, when a worker takes it,
@@ -67,16 +69,21 @@ from .search import (
     solve_piece,
 )
 
-#: Sets (and guesses at sets) of more than the game's size over SPLIT_PART secrets (and at least
-#: SERIAL_SET) are cut into smaller pieces; the others are one piece each.
-SPLIT_PART = 16
+#: With W workers, sets (and the guess searched first at a set) of more than the game's size over
+#: SPLIT_PART * W secrets (and more than SERIAL_SET) are cut into smaller pieces while no budget
+#: binds; the others are one piece each. With a budget only the root's guesses are cut (into
+#: their cells): below the root, cutting costs more work than it saves (docs/optimal.md).
+SPLIT_PART = 2
 
 History = tuple[tuple[int, int], ...]
 
 
-def split_size(size: int) -> int:
-    """The largest set that is one piece in a game of ``size`` codes (see :data:`SPLIT_PART`)."""
-    return max(SERIAL_SET, size // SPLIT_PART)
+def cut_sizes(size: int, workers: int = 2) -> tuple[int, int]:
+    """The largest set that is one piece in a game of ``size`` codes on ``workers`` workers while
+    no budget binds it (see :data:`SPLIT_PART`), and with a budget (all but the whole game): more
+    pieces cost more work in all (each compiled call prunes within itself better than the pieces
+    do among themselves), fewer leave workers idle."""
+    return max(SERIAL_SET, size // (SPLIT_PART * max(1, workers))), size - 1
 
 
 @dataclass(frozen=True)
@@ -464,9 +471,10 @@ PieceLog = Callable[[Piece, Outcome, int], None]
 class _Search:
     """The positions of one search and the pieces they wait for; hands pieces to the executor."""
 
-    def __init__(self, rules: Rules, first: int | None, book: PieceBook | None, split: int,
+    def __init__(self, rules: Rules, first: int | None, book: PieceBook | None, split: int, big: int,
                  progress: OnProgress | None, log: PieceLog | None) -> None:  # fmt: skip
-        self.rules, self.book, self.split, self.progress, self.log = rules, book, split, progress, log
+        self.rules, self.book, self.progress, self.log = rules, book, progress, log
+        self.split, self.big = split, max(split, big)
         self.game = game_of(rules)
         self.waiting: dict[int, tuple[_Node, Piece]] = {}
         self.handed = 0
@@ -478,10 +486,10 @@ class _Search:
 
     def cut(self, n: int, budget: int) -> bool:
         """Whether a set (or a guess at a set) of ``n`` secrets searched below ``budget`` is cut
-        into smaller pieces: while no budget binds, above ``split`` secrets; with a budget, only
-        above the game's size over :data:`~.search.SPLIT` (one compiled call then prunes better
-        than pieces do: it drops a guess as soon as its cells solved so far reach the budget)."""
-        return n > self.split and (budget >= FAIL or n > max(self.split, self.game.space.size // SPLIT))
+        into smaller pieces: while no budget binds, above ``split`` secrets; with a budget, above
+        ``big`` (by default only the whole game: one compiled call prunes better than pieces do,
+        dropping a guess as soon as its cells solved so far reach the budget)."""
+        return n > (self.split if budget >= FAIL else self.big)
 
     def hand_out(self, node: _Node, piece: Piece) -> Piece:
         node.state = _RUNNING
@@ -538,21 +546,29 @@ def search_in_pieces(
     first: int | None = None,
     book: PieceBook | None = None,
     progress: OnProgress | None = None,
+    workers: int = 2,
     split: int | None = None,
+    big: int | None = None,
     log: PieceLog | None = None,
 ) -> tuple[Solution | None, int, int]:
     """The optimal tree of the whole game, the search cut into pieces at any depth and run by
     ``map_tasks`` (see the module); (None, ...) if no tree finds every secret within the guess
     limit. Returns the solution, the pieces solved now and the sets, guesses and pieces read
-    back from ``book``. ``split``: the largest set that is one piece (default
-    :func:`split_size`); ``log`` hears of each piece finished.
+    back from ``book``. ``workers``: how many pieces run at once (they set the size of the
+    pieces); ``split``: the largest set that is one piece while no budget binds, ``big`` the
+    largest with a budget (default :func:`cut_sizes`: with a budget only the root's guesses are
+    cut; ``big`` is at least ``split``);
+    ``log`` hears of each piece finished.
 
     Raises:
         CheckpointError (from ``book.damaged``): a recorded result that is not this search's.
         KeyboardInterrupt: on Ctrl-C, with every piece of this process stopped.
     """
     size = game_of(rules).space.size
-    search = _Search(rules, first, book, split_size(size) if split is None else split, progress, log)
+    default = cut_sizes(size, workers)
+    split = default[0] if split is None else split
+    big = default[1] if big is None else big
+    search = _Search(rules, first, book, split, big, progress, log)
     search.report()
     map_tasks(work_task, search.tasks(), search.each)
     assert search.result is not None

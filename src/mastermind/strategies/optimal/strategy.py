@@ -242,7 +242,7 @@ class Optimal(Strategy):
 
     def search_tree(
         self, map_tasks: MapTasks | None = None, book: PieceBook | None = None,
-        progress: OnProgress | None = None,
+        progress: OnProgress | None = None, workers: int | None = None,
     ) -> SearchedTree:  # fmt: skip
         """The whole optimal tree: from the cache, or searched on this process's threads
         (``map_tasks`` None, progress to :attr:`search_progress`), or with its root search cut
@@ -261,7 +261,7 @@ class Optimal(Strategy):
         from .split import search_in_pieces
 
         sol, solved, resumed = search_in_pieces(self.rules, map_tasks, first=self.first, book=book,
-                                                progress=progress)  # fmt: skip
+                                                progress=progress, workers=workers or 2)  # fmt: skip
         if sol is None:
             raise StrategyError(self.no_tree_message())
         return SearchedTree(sol.cost, self.adopt(sol), sol.flat, solved, resumed)
