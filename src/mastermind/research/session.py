@@ -147,7 +147,7 @@ class Session:
     def whole_tree(self, strategy: Strategy, secrets: Secrets = None) -> bool:
         """Whether :meth:`evaluate` computes this evaluation through the runner: a deterministic
         strategy over every secret; for a strategy with its own search, when the session asks for
-        the runner or the search is not :meth:`~Strategy.quick` (it is then cut at the root into
+        the runner or the search is not :meth:`~Strategy.quick` (it is then cut into
         pieces, checkpointed, so that an interrupted run resumes; a quick one runs in one go in
         this process). A tree already at hand (cached) is read as it is: no cluster is started
         for it."""

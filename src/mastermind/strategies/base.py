@@ -9,7 +9,7 @@ testing its class:
   the runner then cuts the whole tree into subtrees. Every strategy answers those two methods;
   the others choose move by move in Python.
 - :attr:`~Strategy.searches`: it finds its whole tree by its own exact search
-  (:meth:`~Strategy.search_tree`), which the runner cuts at the root into pieces; such a
+  (:meth:`~Strategy.search_tree`), which the runner cuts into pieces; such a
   strategy also says whether its tree is at hand (:meth:`~Strategy.tree_at_hand`), whether it is
   quick to get (:meth:`~Strategy.quick`), and reports the search's progress to
   :attr:`~Strategy.search_progress`.

@@ -4,7 +4,7 @@ an executor, checkpointed, its progress reported, added up.
 The distributions of the units are added up, so the result does not depend on how the tree was
 cut, where the units ran or in which order they finished: it equals the plain walk of the tree
 exactly. A strategy that finds its tree by its own search (:attr:`Strategy.searches`) has that
-search cut at the root into pieces instead (see :func:`run_search`).
+search cut into pieces instead (see :func:`run_search`).
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def run_search(
     checkpoint: PathLike | None = None,
     progress: OnProgress | None = None,
 ) -> SearchRun:
-    """The whole tree of a strategy that :attr:`~Strategy.searches`, its search cut at the root
+    """The whole tree of a strategy that :attr:`~Strategy.searches`, its search cut
     into pieces run by ``executor`` (see :meth:`Strategy.search_tree`): the tree is the one the
     search finds in one process, bit for bit, whatever the executor and the order in which the
     pieces finish. With ``checkpoint``, each finished piece is recorded, and a run of the same
