@@ -1,4 +1,5 @@
-"""The first run: kernels compile only when a command needs them, and a terminal is told so.
+"""The first run: kernels compile only when a command needs them, and the person is told so (on a
+terminal, or in one line of a log).
 
 Nothing here is timed (benchmarks/first_run.py measures); these tests check what is imported and
 what is written.
@@ -40,7 +41,25 @@ def test_a_terminal_is_told_while_the_kernels_compile_and_the_line_is_erased():
     assert stream.getvalue().count(COMPILING) == 2
 
 
-def test_nothing_is_written_where_stderr_is_not_a_terminal():
+def test_stderr_in_a_file_or_pipe_gets_one_line_that_stays_when_the_kernels_compile(tmp_path):
+    log = tmp_path / "stderr.log"
+    with log.open("w") as stream, compile_notice(stream) as notice:
+        assert notice is not None
+        assert fresh_kernel()(21) == 42
+        fresh_kernel()(1.5)  # another compilation in the same command: no second line
+    assert log.read_text() == f"mastermind: note: {COMPILING}\n"
+
+
+def test_stderr_in_a_file_or_pipe_gets_nothing_when_nothing_compiles(tmp_path):
+    warm = fresh_kernel()
+    warm(1)  # compiled before the command starts
+    log = tmp_path / "stderr.log"
+    with log.open("w") as stream, compile_notice(stream):
+        assert warm(2) == 4
+    assert log.read_text() == ""
+
+
+def test_nothing_is_written_to_a_stream_in_memory_such_as_a_test_runner_reads():
     stream = io.StringIO()
     with compile_notice(stream) as notice:
         assert notice is None

@@ -50,16 +50,50 @@ class CompileNotice:
             self.shown = False
 
 
+class CompileLogLine:
+    """Off a terminal, where nothing is erased and no progress is shown until the end: one line,
+    when the JIT first starts compiling in this command (a cold cache: seconds before anything
+    else is written), and nothing at all when the kernels are loaded from numba's cache."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.shown = False
+
+    def __call__(self, started: bool) -> None:
+        if started and not self.shown:
+            self.stream.write(f"mastermind: note: {COMPILING}\n")
+            self.stream.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        """The line stays: it is part of the log."""
+
+
+def _file_or_pipe(stream: Any) -> bool:
+    """Whether ``stream`` is a file or a pipe of the operating system (a log, another program);
+    not a buffer in memory, such as a caller that runs the command in its own process reads."""
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return False
+    return True
+
+
 @contextmanager
-def compile_notice(stream: Any = None) -> Iterator[CompileNotice | None]:
-    """While the command runs: the compile notice on ``stream`` (stderr), if it is a terminal."""
+def compile_notice(stream: Any = None) -> Iterator[CompileNotice | CompileLogLine | None]:
+    """While the command runs: the compile notice on ``stream`` (stderr): on a terminal a line
+    erased when the compilation ends; redirected to a file or a pipe, one line that stays."""
     stream = stream if stream is not None else sys.stderr
-    if not stream.isatty():
+    notice: CompileNotice | CompileLogLine
+    if stream.isatty():
+        notice = CompileNotice(stream)
+    elif _file_or_pipe(stream):
+        notice = CompileLogLine(stream)
+    else:
         yield None
         return
     from .._kernels import on_compile  # imports no numba
 
-    notice = CompileNotice(stream)
     remove = on_compile(notice)
     try:
         yield notice
