@@ -414,3 +414,27 @@ async def test_a_hint_in_the_panel_under_the_board_is_scrolled_into_sight():
             await pilot.pause(0.02)
         assert side.scroll_y > 0  # the panel scrolled down to it: every line of the hint in sight
         assert side.region.y <= info.region.y and info.region.bottom <= side.region.bottom
+
+
+@driven
+async def test_a_contradiction_under_the_board_is_scrolled_to_with_its_first_corrections_in_sight(
+    private_settings,
+):
+    private_settings.write_text(json.dumps({"mode": "guess"}))
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        assert screen.has_class("-stacked")
+        for _ in range(3):  # 1122, 3345, 6666: none; no code fits
+            await pilot.press("enter")
+            await settle(app, pilot)
+        assert screen.game.problem is not None
+        side, info = screen.query_one("#side"), screen.query_one("#info")
+        first = screen.query_one("#fix-1")
+        for _ in range(50):  # the panel follows once the corrections are laid out, a frame or two later
+            if first.region and side.region.contains_region(first.region):
+                break
+            await pilot.pause(0.02)
+        assert side.region.y <= info.region.y  # the text's first line is in sight
+        assert side.region.contains_region(first.region)  # and the likeliest correction, to take

@@ -169,13 +169,20 @@ class BoardView(Screen):
         corrections (a short screen, or the panel under the board, would leave them out of sight);
         once the text is laid out (a frame or two after it was set)."""
         info, side = self.query_one("#info"), self.query_one("#side")
-        if not info.region and tries:
+        corrections = self.query_one(Corrections)
+        said = [info] + ([corrections] if corrections.shown else [])  # the corrections: to be taken
+        if not all(widget.region for widget in said) and tries:
             self.set_timer(0.02, lambda: self._show_info(tries - 1))
             return
-        if side.region.contains_region(info.region):
+        if all(side.region.contains_region(widget.region) for widget in said):
             return  # in sight already: the status above it stays too
         # as little as brings it in; its first line at the top where it is taller than the panel
-        side.scroll_to_widget(info, top=info.region.height >= side.region.height, animate=False)
+        # (a contradiction's text, then as many of its corrections, likeliest first, as fit)
+        wanted = info.virtual_region_with_margin
+        for widget in said[1:]:
+            wanted = wanted.union(widget.virtual_region_with_margin)
+        taller = wanted.height >= side.scrollable_content_region.height
+        side.scroll_to_region(wanted, top=taller, animate=False)
 
     def _scroll_to_current(self) -> None:
         if not self._ready:
