@@ -438,3 +438,22 @@ async def test_a_contradiction_under_the_board_is_scrolled_to_with_its_first_cor
             await pilot.pause(0.02)
         assert side.region.y <= info.region.y  # the text's first line is in sight
         assert side.region.contains_region(first.region)  # and the likeliest correction, to take
+
+
+@driven
+async def test_the_field_with_the_focus_is_drawn_apart_from_the_others_in_the_settings(private_settings):
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("escape", "s")
+        await settle(app, pilot)
+        screen = app.screen
+
+        def shown(select_id):  # the part of a Select that is drawn: its current value
+            return screen.query_one(f"#{select_id} > SelectCurrent").styles.background
+
+        assert app.focused is screen.query_one("#mode")
+        assert shown("mode") != shown("preset")  # the select's own background is hidden under it
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is screen.query_one("#preset") and shown("preset") != shown("mode")

@@ -64,7 +64,7 @@ MenuScreen, HelpScreen, SettingsScreen { align: center middle; }
                  scrollbar-background: $panel; }
 .form { grid-size: 2; grid-columns: 10 1fr; grid-rows: 1; grid-gutter: 0 1; height: auto; }
 #settings-about { color: $text-muted; height: auto; margin-top: 1; }
-#settings Select:focus, #settings Input:focus { background: $accent 30%; }
+#settings Select:focus > SelectCurrent, #settings Input:focus { background: $accent 30%; }
 #settings-error { height: auto; margin: 1 0 0 0; }
 .buttons { height: auto; }
 .checks { height: 1; }
