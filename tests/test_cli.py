@@ -30,7 +30,7 @@ def test_evaluate_json_classic():
 def test_evaluate_table_and_options():
     code, out, _ = run("evaluate", "-s", "most-parts", "--pegs", "3", "--colors", "4")
     assert code == 0
-    assert "most-parts on 3 pegs, 4 colours" in out and "distribution" in out
+    assert "most-parts on 3 pegs, colours 1-4, repeats allowed" in out and "distribution" in out
     code, out, _ = run("evaluate", "--preset", "bulls-and-cows", "--pegs", "3", "--json")
     assert json.loads(out)["codes"] == 720 and json.loads(out)["repeats"] is False
     code, out, _ = run("evaluate", "--first", "1234", "--json")

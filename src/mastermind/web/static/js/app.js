@@ -652,6 +652,10 @@ function reviewable() {
 
 export function showSection(id) {
   for (const section of document.querySelectorAll("main > section")) section.hidden = section.id !== id;
+  // A control of a section just hidden (the settings' Start) keeps the focus until the browser's
+  // next rendering step, and keys typed meanwhile would go to its form, not to the board.
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active.closest("main > section[hidden]")) active.blur();
   for (const tab of document.querySelectorAll(".tab")) {
     if (tab.dataset.section === id) tab.setAttribute("aria-current", "page");
     else tab.removeAttribute("aria-current");
