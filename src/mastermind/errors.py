@@ -83,3 +83,7 @@ class TreeError(MastermindError, ValueError):
 
 class TreeFileError(TreeError):
     """A tree file that cannot be read, is of another game, or whose tree is not what it says."""
+
+
+class ProofError(MastermindError, ValueError):
+    """A proof file that cannot be read, is damaged, or one of whose claims does not hold."""

@@ -65,7 +65,7 @@ def cli() -> None:
     """
 
 
-from . import explore, games, history, match, research, review, tui, web  # noqa: E402,F401 - the commands register themselves
+from . import explore, games, history, match, research, review, tui, web, worst  # noqa: E402,F401 - the commands register themselves
 
 
 def main() -> None:

@@ -594,13 +594,14 @@ def tree(
 @click.option("--json", "as_json", is_flag=True, help="Print the result as a JSON object.")
 @color_option
 def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
-    """Check a tree file: play its tree against every secret of its game.
+    """Check a tree file: play its tree against every secret of its game (or a proof file).
 
     The replay uses the plain-Python scoring rule (nothing compiled), then checks what the
     file's header claims (the number of secrets, the total, the most guesses, the distribution)
     and prints the total, the mean, the most guesses and the distribution. Given game options,
     the file must be a tree of that game. Exit status 0 when every claim holds, 2 when the file
-    cannot be read, is of another game, or its tree or a claim is wrong.
+    cannot be read, is of another game, or its tree or a claim is wrong. A proof file written by
+    'mastermind worst --proof' is recognised by its first line and checked the same way.
 
     \b
     Examples:
@@ -608,9 +609,14 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
       mastermind verify results/5x6-optimal.tree.gz --pegs 5 --colors 6
     """
     from .. import TreeFile, TreeFileError
+    from ..core.proof import is_proof_file
     from .common import rules_given
     from .progress import count_bar
 
+    if is_proof_file(tree_file):  # a proof that no tree does it within some guesses (mastermind worst)
+        from .worst import verify_proof
+
+        return verify_proof(tree_file, rules, as_json)
     tree = TreeFile.read(tree_file)
     if rules_given() and tree.rules != rules:
         fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(rules)}")

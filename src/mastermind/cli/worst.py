@@ -1,0 +1,183 @@
+"""worst: the least number of guesses that always suffices, with a tree and a checkable proof."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from . import cli
+from .common import color_option, console_for, fail, game_options, rules_given
+
+if TYPE_CHECKING:
+    from ..core.rules import Rules
+    from ..strategies.optimal.worst import Decision
+
+
+@cli.command("worst")
+@game_options
+@click.option(
+    "--save", metavar="TREE",
+    help="Write the tree that finds every secret within the least number of guesses (or within "
+    "--max-guesses) as a tree file ('mastermind verify' checks it).",
+)  # fmt: skip
+@click.option(
+    "--proof", metavar="FILE",
+    help="Write the proof that one guess fewer (or --max-guesses) does not suffice as a proof file "
+    "('mastermind verify' checks it; gzip-compressed if FILE ends in .gz).",
+)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@color_option
+def worst(rules: Rules, save: str | None, proof: str | None, as_json: bool) -> None:
+    """The worst case: the least number of guesses that always finds the secret.
+
+    A decision search ("can every secret be found within D guesses, the winning guess
+    counted?") answers yes with a tree and no with a proof that 'mastermind verify' replays in
+    plain Python. Without --max-guesses it finds the least D that works (a tree) and proves that
+    D - 1 does not; with --max-guesses D it answers for D alone. The least total among trees of
+    at most D guesses is 'mastermind evaluate -s optimal --max-guesses D'.
+
+    \b
+    Examples:
+      mastermind worst                                   # classic: 5 (Knuth 1977); 4 cannot
+      mastermind worst -p 5 -c 6 --save 5x6.tree.gz --proof 5x6-not5.proof.gz
+      mastermind worst -p 5 -c 8 --max-guesses 6 --json  # does every 5x8 code fall in 6?
+      mastermind verify 5x6-not5.proof.gz                # the proof, checked in plain Python
+    """
+    from ..strategies.optimal.worst import WorstSearch
+
+    limit = rules.max_guesses if _given("max_guesses") else None
+    for path, what in ((save, "--save"), (proof, "--proof")):
+        if path is not None:
+            _check_path(path, what)
+    started = time.monotonic()
+    decisions: list[Decision] = []
+    with fraction_bar(f"worst case of {rules.describe()}") as advance:
+        search = WorstSearch(rules, advance)
+        if limit is not None:
+            found = search.decide(limit)
+            decisions.append(found)
+            best, below = (found, None) if found.possible else (None, found)
+        else:
+            best, below = search.least(decisions.append)
+    seconds = time.monotonic() - started
+    if save is not None and best is not None and best.tree is not None:
+        _write(best.tree.write, save)
+    if proof is not None and below is not None and below.proof is not None:
+        _write(below.proof.write, proof)
+    _report(rules, limit, best, below, decisions, seconds, save, proof, as_json)
+
+
+def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decision | None,
+            decisions: list[Decision], seconds: float, save: str | None, proof: str | None,
+            as_json: bool) -> None:  # fmt: skip
+    game = rules.describe()
+    out: dict[str, Any] = {"game": {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats,
+                                    "blank": rules.blank}, "secrets": rules.size}  # fmt: skip
+    if limit is not None:
+        out["max_guesses"] = limit
+        out["possible"] = best is not None
+    if best is not None and best.tree is not None:
+        h = best.tree.header
+        if limit is None:
+            out["least"] = best.guesses
+        out["tree"] = {"guesses": best.guesses, "total": h["total"], "max": h["max"], "nodes": h["nodes"],
+                       "file": save}  # fmt: skip
+    if below is not None and below.proof is not None:
+        out["proof"] = {"guesses": below.guesses, "nodes": below.proof.header["nodes"], "file": proof,
+                        "counting_alone": below.nodes == 0}  # fmt: skip
+    out["searched"] = [{"guesses": d.guesses, "possible": d.possible, "nodes": d.nodes} for d in decisions]
+    out["seconds"] = round(seconds, 3)
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    if best is not None and best.tree is not None:
+        h = best.tree.header
+        lead = (
+            f"{best.guesses} guesses always suffice"
+            if limit is None
+            else f"yes: within {best.guesses} guesses"
+        )
+        click.echo(f"{game}: {lead} (a tree: total {h['total']:,}, mean {h['total'] / h['secrets']:.4f}, "
+                   f"max {h['max']}{_where(save)})")  # fmt: skip
+    if below is not None and below.proof is not None:
+        nodes = below.proof.header["nodes"]
+        why = "counting alone" if below.nodes == 0 else f"a proof of {nodes:,} node{'s' * (nodes != 1)}"
+        click.echo(f"{game}: no tree finds every secret within {below.guesses} guesses ({why}"
+                   f"{_where(proof)})")  # fmt: skip
+    if limit is None and best is not None:
+        click.echo(f"least number of guesses that always suffices: {best.guesses}")
+    click.echo(f"searched {sum(d.nodes for d in decisions):,} sets in {seconds:.1f} s")
+
+
+def _where(path: str | None) -> str:
+    return f"; written to {path}" if path else ""
+
+
+def _given(name: str) -> bool:
+    ctx = click.get_current_context()
+    return ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+
+
+def _check_path(path: str, option: str) -> None:
+    """A file to write, checked before the search: a name, in a folder that exists."""
+    if not path.strip():
+        fail(f"{option}: no file name given")
+    if not Path(path).resolve().parent.is_dir():
+        fail(f"{option}: cannot write {path}: folder {Path(path).parent} does not exist")
+    if Path(path).is_dir():
+        fail(f"{option}: cannot write {path}: it is a folder")
+
+
+def _write(write: Callable[[str], None], path: str) -> None:
+    try:
+        write(path)
+    except OSError as err:
+        fail(f"cannot write {path}: {err.strerror or err}")
+
+
+@contextmanager
+def fraction_bar(label: str) -> Iterator[Callable[[float], None] | None]:
+    """A progress bar of a fraction done (per thousand), on stderr when it is a terminal."""
+    from .progress import live_note, progress_display, progress_note
+
+    console = console_for(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    with progress_display(console) as bar, live_note(progress_note(bar)):
+        task = bar.add_task(label, total=1000)
+        yield lambda fraction: bar.update(task, completed=int(1000 * fraction))
+
+
+def verify_proof(path: str, rules: Rules, as_json: bool) -> None:
+    """``mastermind verify`` given a proof file: check it in plain Python and say what it proves."""
+    from ..core.proof import ProofFile
+    from ..errors import ProofError
+    from .progress import count_bar
+
+    try:
+        found = ProofFile.read(path)
+    except ProofError as err:
+        fail(str(err))
+    if rules_given() and (found.rules.pegs, found.rules.colors, found.rules.repeats) != (
+        rules.pegs, rules.colors, rules.repeats
+    ):  # fmt: skip
+        fail(f"{path} is a proof about {found.rules.describe()}, not {rules.describe()}")
+    with count_bar(found.root.size(), f"checking {path}") as advance:
+        try:
+            checked = found.check(advance)
+        except ProofError as err:
+            fail(f"{path}: {err}")
+    claim = f"no tree finds every secret of {found.rules.describe()} within {checked.guesses} guesses"
+    if as_json:
+        click.echo(json.dumps({"file": path, "kind": "proof", "game": found.header["game"],
+                               "guesses": checked.guesses, "nodes": checked.nodes, "claim": claim,
+                               "verified": True}))  # fmt: skip
+        return
+    click.echo(f"proof checked ({checked.nodes:,} nodes, plain Python): {claim}")

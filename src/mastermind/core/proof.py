@@ -1,0 +1,531 @@
+"""Proof files: a checkable proof that no tree finds every secret of a game within D guesses.
+
+``mastermind worst`` finds the least number of guesses that always suffices by a decision search
+(``mastermind.strategies.optimal.worst``); a "no" of that search is written as a proof file, and
+:func:`check` replays it here, in plain Python, with the scoring rule's specification and none
+of the search's code (no numpy, no numba). The checker recomputes every claim it relies on:
+each set of secrets (from the guesses and replies that lead to it), each refuted guess's
+failing cell, each counting-bound step and each symmetry that lets a guess go unrefuted.
+
+Format, version 1 (docs/worst.md says the same, with an example)::
+
+    mastermind-proof 1
+    {"game": {"pegs": 4, "colors": 6, ...}, "guesses": 4, "secrets": 1296, "nodes": 6, ...}
+    all 1023/123456,0213/123456,...
+     1111 0,0 count
+     1112 0,0 count
+     1123 1,1 all -
+      ...
+    end 6
+
+* Line 1: the format's name and version. Line 2: one JSON object: ``game`` (as in tree files),
+  ``guesses`` (D: the claim is that no tree finds every secret within D guesses, the winning
+  guess counted), and the claims the check compares: ``secrets`` (the game's codes) and
+  ``nodes`` (the lines of the proof). Anything else is information.
+* Then the proof, one node per line, in preorder. A node says that a set of secrets S cannot
+  all be found within k guesses. The root (unindented) is every code of the game with k = D.
+  Any other node is indented one space per level and reads ``GUESS BLACK,WHITE KIND``: its S is
+  the secrets of its parent's set that give that reply to that guess, and k is its parent's
+  less one. KIND is one of:
+
+  - ``count``: S has more secrets than k guesses can tell apart: ``|S| > F(K, k)``, where
+    ``F(K, 0) = 0`` and ``F(K, k) = 1 + K * F(K, k - 1)``, and K bounds the replies other than
+    the win that any guess gives on S. At the root K is the game's number of replies other than
+    the win; below an ``all`` node, K is the most replies other than the win that a guess gives
+    on that node's set (computed by the checker), which bounds those on any subset.
+  - ``all GENS``: every guess fails. GENS (``-`` for none) lists, comma-separated, permutations
+    ``PEGS/COLOURS`` of the codes: PEGS gives p(0), p(1)... and COLOURS s(0), s(1)..., each a
+    symbol of ``0123456789abcdefghijklmnopqrstuvwxyz``; the permutation maps a code x to y with
+    ``y[i] = s(x[p(i)])``. Each must map S onto itself (the checker checks it); a permutation of
+    pegs and colours changes no reply, so a guess and its image under one of them fail
+    together. In a game with repeats, a guess holding colours that no secret of S holds splits
+    S as the guess with each of them replaced by the least such colour does (they give no
+    black and no white). The checker groups every code of the game into classes under the
+    permutations and these replacements (the colours held by no secret it finds itself) and
+    takes the least code of each class: each of those guesses must fail, either by a child
+    line naming it (its cell with that reply cannot be found within k - 1 guesses, proved by the
+    child) or, if no line names it, by counting: its largest cell other than the win has more
+    than ``F(K, k - 1)`` secrets, K being the most replies other than the win of any guess on S.
+    Child lines may name further guesses (they are checked too), never one twice.
+
+* Last line: ``end`` and the number of nodes, so that a file cut short is refused.
+
+Codes are written as in tree files (:func:`mastermind.core.treefile.alphabet`), replies
+``black,white``; a file whose name ends in ``.gz`` is gzip-compressed (recognised by its first
+bytes, whatever its name).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from operator import itemgetter
+from pathlib import Path
+from typing import Any
+
+from ..errors import ProofError, RulesError
+from .feedback import Feedback
+from .rules import Rules
+from .treefile import alphabet, every_code, game_dict
+
+#: The format's name, on the first line with its version.
+FORMAT = "mastermind-proof"
+#: The version this module writes; it reads this one only.
+VERSION = 1
+
+#: The symbols of peg and colour numbers in a permutation.
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+#: A permutation of codes: the pegs' images, then the colours'.
+Perm = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def reach(K: int, k: int) -> int:
+    """F(K, k): the most secrets that k guesses can find when no guess gives more than K
+    replies other than the win: 1 with the first guess, K more with the second, K**2 with the
+    third... (each guess finds at most one secret, the one it names, and splits the rest).
+
+    >>> [reach(13, k) for k in range(5)]
+    [0, 1, 14, 183, 2380]
+    """
+    return sum(K**i for i in range(k))
+
+
+def other_replies(pegs: int) -> int:
+    """The game's number of replies other than the win: ``black + white <= pegs``, without
+    ``(pegs - 1, 1)`` (which never occurs) and the win itself.
+
+    >>> other_replies(4), other_replies(5)
+    (13, 19)
+    """
+    return (pegs + 1) * (pegs + 2) // 2 - 2
+
+
+@dataclass
+class ProofNode:
+    """A node of a proof: ``count``, or ``all`` with its permutations and child lines, each
+    (guess, reply, node); ``line``: where it was read (0 if built)."""
+
+    kind: str
+    gens: list[Perm] = field(default_factory=list)
+    children: list[tuple[tuple[int, ...], Feedback, ProofNode]] = field(default_factory=list)
+    line: int = 0
+
+    def size(self) -> int:
+        """Nodes in this proof (this one and all below)."""
+        total, stack = 0, [self]
+        while stack:
+            node = stack.pop()
+            total += 1
+            stack.extend(child for _, _, child in node.children)
+        return total
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What a checked proof proved: no tree finds every secret of ``rules`` within ``guesses``."""
+
+    rules: Rules
+    guesses: int
+    nodes: int
+    secrets_scored: int
+
+
+@dataclass
+class ProofFile:
+    """A whole proof and its header (see the module's documentation)."""
+
+    rules: Rules
+    guesses: int
+    root: ProofNode
+    header: dict[str, Any]
+
+    @classmethod
+    def of(cls, rules: Rules, guesses: int, root: ProofNode, **info: Any) -> ProofFile:
+        from .records import package_version
+
+        header = {"game": game_dict(rules), "guesses": guesses, **info, "secrets": rules.size,
+                  "nodes": root.size(), "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
+        return cls(rules, guesses, root, header)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def dumps(self) -> str:
+        symbols = alphabet(self.rules)
+        lines = [f"{FORMAT} {VERSION}", json.dumps(self.header, separators=(", ", ": "))]
+        stack: list[tuple[ProofNode, int, str]] = [(self.root, 0, "")]
+        while stack:
+            node, depth, lead = stack.pop()
+            body = "count" if node.kind == "count" else "all " + _gens_text(node.gens)
+            lines.append(f"{' ' * depth}{lead}{body}")
+            for guess, reply, child in reversed(node.children):
+                code = "".join(symbols[c] for c in guess)
+                stack.append((child, depth + 1, f"{code} {reply.black},{reply.white} "))
+        lines.append(f"end {len(lines) - 2}")
+        return "\n".join(lines) + "\n"
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the file (gzip-compressed if its name ends in ``.gz``), through a temporary
+        file renamed at the end, so that a killed process never leaves half a file."""
+        path = Path(path)
+        data = self.dumps().encode()
+        if path.name.endswith(".gz"):
+            data = gzip.compress(data, mtime=0)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> ProofFile:
+        """Read a proof file (plain or gzip-compressed).
+
+        Raises:
+            ProofError: it cannot be read, is not a proof file of this version, or is damaged
+                or cut short.
+        """
+        name = str(path)
+        try:
+            data = Path(path).read_bytes()
+        except OSError as err:
+            raise ProofError(f"{name}: cannot read it ({err.strerror or err})") from None
+        if data[:2] == _GZIP_MAGIC:
+            try:
+                data = gzip.decompress(data)
+            except (OSError, EOFError) as err:
+                raise ProofError(f"{name}: a damaged or truncated gzip file ({err})") from None
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            raise ProofError(f"{name}: not a proof file (not text)") from None
+        return cls.loads(text, name)
+
+    @classmethod
+    def loads(cls, text: str, name: str = "proof file") -> ProofFile:
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        first = lines[0].split() if lines else []
+        if len(first) != 2 or first[0] != FORMAT:
+            raise ProofError(f"{name}: not a proof file (it does not start with '{FORMAT} {VERSION}')")
+        if first[1] != str(VERSION):
+            raise ProofError(f"{name}: proof file format {first[1]!r}; this version reads format {VERSION}")
+        if len(lines) < 2:
+            raise ProofError(f"{name}: cut short after line 1")
+        try:
+            header = json.loads(lines[1])
+        except json.JSONDecodeError:
+            raise ProofError(f"{name}, line 2: the header is not one line of JSON") from None
+        if not isinstance(header, dict):
+            raise ProofError(f"{name}, line 2: the header is not a JSON object")
+        rules = _rules_of(header, name)
+        guesses = header.get("guesses")
+        if not isinstance(guesses, int) or isinstance(guesses, bool) or guesses < 0:
+            raise ProofError(f"{name}, line 2: 'guesses' is not a number of guesses")
+        if len(lines) < 3 or not lines[-1].startswith("end "):
+            raise ProofError(f"{name}: cut short (no 'end' line)")
+        body = lines[2:-1]
+        try:
+            count = int(lines[-1][4:])
+        except ValueError:
+            raise ProofError(f"{name}, line {len(lines)}: a damaged 'end' line") from None
+        if count != len(body) or not body:
+            raise ProofError(f"{name}: {len(body):,} nodes, where its 'end' line says {count:,}: damaged")
+        symbols = alphabet(rules)
+        pegs, colors = rules.pegs, rules.colors
+
+        def code_of(token: str, at: int) -> tuple[int, ...]:
+            if len(token) != pegs or any(ch not in symbols for ch in token):
+                raise ProofError(f"{name}, line {at}: {token[:40]!r} is not a code of {rules.describe()}")
+            code = tuple(symbols.index(ch) for ch in token)
+            if not rules.repeats and len(set(code)) != pegs:
+                raise ProofError(f"{name}, line {at}: {token!r} repeats a colour in a game without repeats")
+            return code
+
+        def node_of(words: list[str], at: int) -> ProofNode:
+            if words == ["count"]:
+                return ProofNode("count", line=at)
+            if len(words) == 2 and words[0] == "all":
+                return ProofNode("all", _parse_gens(words[1], pegs, colors, f"{name}, line {at}"), line=at)
+            raise ProofError(f"{name}, line {at}: not 'count' or 'all PERMUTATIONS'")
+
+        root = node_of(body[0].split(), 3)
+        if body[0].startswith(" "):
+            raise ProofError(f"{name}, line 3: the root is indented")
+        path: list[ProofNode] = [root]
+        for i, line in enumerate(body[1:], start=4):
+            depth = len(line) - len(line.lstrip(" "))
+            parts = line.split()
+            if depth == 0 or depth > len(path) or len(parts) < 3:
+                raise ProofError(f"{name}, line {i}: not 'GUESS REPLY KIND' indented under a node")
+            parent = path[depth - 1]
+            if parent.kind != "all":
+                raise ProofError(f"{name}, line {i}: a line under a 'count' node (line {parent.line})")
+            guess = code_of(parts[0], i)
+            try:
+                black, white = (int(x) for x in parts[1].split(","))
+            except ValueError:
+                raise ProofError(f"{name}, line {i}: {parts[1][:20]!r} is not a reply BLACK,WHITE") from None
+            if any(guess == g for g, _, _ in parent.children):
+                raise ProofError(
+                    f"{name}, line {i}: guess {parts[0]} twice under the node of line {parent.line}"
+                )
+            node = node_of(parts[2:], i)
+            parent.children.append((guess, Feedback(black, white), node))
+            del path[depth:]
+            path.append(node)
+        return cls(rules, guesses, root, header)
+
+    # -- checking --------------------------------------------------------------------------
+
+    def check(self, progress: Callable[[int], None] | None = None) -> Checked:
+        """:func:`check`."""
+        return check(self, progress)
+
+
+def _gens_text(gens: list[Perm]) -> str:
+    if not gens:
+        return "-"
+    return ",".join("".join(DIGITS[i] for i in p) + "/" + "".join(DIGITS[c] for c in s) for p, s in gens)
+
+
+def _parse_gens(text: str, pegs: int, colors: int, where: str) -> list[Perm]:
+    if text == "-":
+        return []
+    out: list[Perm] = []
+    for item in text.split(","):
+        halves = item.split("/")
+        if len(halves) != 2 or any(ch not in DIGITS for ch in halves[0] + halves[1]):
+            raise ProofError(f"{where}: {item[:40]!r} is not a permutation PEGS/COLOURS")
+        p = tuple(DIGITS.index(ch) for ch in halves[0])
+        s = tuple(DIGITS.index(ch) for ch in halves[1])
+        if sorted(p) != list(range(pegs)) or sorted(s) != list(range(colors)):
+            raise ProofError(f"{where}: {item[:40]!r} does not permute the {pegs} pegs and {colors} colours")
+        out.append((p, s))
+    return out
+
+
+def _rules_of(header: dict[str, Any], name: str) -> Rules:
+    game = header.get("game")
+    if not isinstance(game, dict):
+        raise ProofError(f"{name}, line 2: the header names no game")
+    try:
+        return Rules(pegs=game["pegs"], colors=game["colors"], repeats=game["repeats"],
+                     max_guesses=game["max_guesses"], blank=game["blank"])  # fmt: skip
+    except KeyError as err:
+        raise ProofError(f"{name}, line 2: the game has no {err.args[0]!r}") from None
+    except (RulesError, TypeError) as err:
+        raise ProofError(f"{name}, line 2: {err}") from None
+
+
+# -- the check -------------------------------------------------------------------------------
+
+
+class _Game:
+    """The game's codes and their replies, computed here by the scoring rule (one guess's row of
+    replies at a time, kept once computed)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.pegs = rules.pegs
+        self.colors = rules.colors
+        self.codes = every_code(rules)
+        self.index = {c: i for i, c in enumerate(self.codes)}
+        # Colours shared (with multiplicity) depend on the two codes' colour multisets only: a
+        # table over the multisets, and each code's multiset number.
+        tallies = [tuple(c.count(k) for k in range(rules.colors)) for c in self.codes]
+        kinds: dict[tuple[int, ...], int] = {}
+        self.kind = [kinds.setdefault(t, len(kinds)) for t in tallies]
+        self.shared = [bytes(sum(map(min, a, b)) for b in kinds) for a in kinds]
+        # The codes with colour c at peg i: at[i][c].
+        self.at: list[list[list[int]]] = [[[] for _ in range(rules.colors)] for _ in range(rules.pegs)]
+        for j, code in enumerate(self.codes):
+            for i, c in enumerate(code):
+                self.at[i][c].append(j)
+        self.rows: dict[int, bytes] = {}
+        self.scored = 0
+        self.orbits: dict[tuple[tuple[Perm, ...], tuple[int, ...]], list[int]] = {}
+        self.perm_images: dict[Perm, list[int]] = {}
+        self.repeats = rules.repeats
+
+    def row(self, g: int) -> bytes:
+        """The reply (``black * (pegs + 1) + white``) of every code, as secret, to guess g, by the
+        rule of :func:`mastermind.core.feedback.score`: blacks are the pegs alike, whites the
+        colours shared (with multiplicity) less the blacks; so the reply is ``shared + pegs *
+        blacks``."""
+        row = self.rows.get(g)
+        if row is None:
+            shared = self.shared[self.kind[g]]
+            out = bytearray(shared[k] for k in self.kind)
+            p = self.pegs
+            for i, c in enumerate(self.codes[g]):
+                for j in self.at[i][c]:
+                    out[j] += p
+            row = self.rows[g] = bytes(out)
+            self.scored += len(self.codes)
+        return row
+
+    def image(self, perm: Perm, i: int) -> int:
+        p, s = perm
+        x = self.codes[i]
+        return self.index[tuple(s[x[p[k]]] for k in range(self.pegs))]
+
+    def images(self, perm: Perm) -> list[int]:
+        """The image of every code under the permutation (kept: nodes share permutations)."""
+        found = self.perm_images.get(perm)
+        if found is None:
+            found = self.perm_images[perm] = [self.image(perm, i) for i in range(len(self.codes))]
+        return found
+
+    def least_of_classes(self, gens: list[Perm], absent: tuple[int, ...]) -> list[int]:
+        """The least code of each class of guesses, under the group the permutations generate
+        and (in a game with repeats) the replacement of any colour of ``absent`` by the least
+        of them: guesses of one class split the set alike."""
+        key = (tuple(gens), absent)
+        found = self.orbits.get(key)
+        if found is not None:
+            return found
+        n = len(self.codes)
+        images = [self.images(perm) for perm in gens]
+        merge: Callable[[int], int] = lambda x: x  # noqa: E731
+        if self.repeats and len(absent) > 1:
+            least, others = absent[0], set(absent[1:])
+            codes, index = self.codes, self.index
+
+            def merge(x: int) -> int:
+                return index[tuple(least if c in others else c for c in codes[x])]
+
+        seen = bytearray(n)
+        found = []
+        for start in range(n):  # in increasing order: a class is first met at its least code
+            if seen[start] or merge(start) != start:
+                continue
+            found.append(start)
+            seen[start] = 1
+            stack = [start]
+            while stack:
+                x = stack.pop()
+                for img in images:
+                    y = merge(img[x])
+                    if not seen[y]:
+                        seen[y] = 1
+                        stack.append(y)
+        if len(self.orbits) > 4096:
+            self.orbits.clear()
+        self.orbits[key] = found
+        return found
+
+
+def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Checked:
+    """Check that no tree finds every secret of the proof's game within its number of guesses,
+    by replaying the proof (see the module's documentation); ``progress(n)`` as n more nodes
+    are checked.
+
+    Raises:
+        ProofError: a claim of the proof does not hold (the message says which line), or the
+            header's counts are wrong.
+    """
+    rules = proof.rules
+    game = _Game(rules)
+    h = proof.header
+    if h.get("secrets", rules.size) != rules.size:
+        raise ProofError(f"the game has {rules.size:,} codes, the header says {h['secrets']}")
+    nodes = proof.root.size()
+    if h.get("nodes", nodes) != nodes:
+        raise ProofError(f"the proof has {nodes:,} nodes, its header says {h['nodes']}")
+    win = rules.pegs * (rules.pegs + 1)
+    symbols = alphabet(rules)
+
+    def show(i: int) -> str:
+        return "".join(symbols[c] for c in game.codes[i])
+
+    # Each entry: a node, its secrets, the guesses left, and K for a 'count' there.
+    stack: list[tuple[ProofNode, list[int], int, int]] = [
+        (proof.root, list(range(rules.size)), proof.guesses, other_replies(rules.pegs))
+    ]
+    while stack:
+        node, S, k, K = stack.pop()
+        if progress:
+            progress(1)
+        if node.kind == "count":
+            if len(S) <= reach(K, k):
+                raise ProofError(
+                    f"line {node.line}: {len(S):,} secrets can be told apart by {k} guesses that give at "
+                    f"most {K} replies other than the win (up to {reach(K, k):,}): the count proves nothing"
+                )
+            continue
+        if k < 1:
+            raise ProofError(f"line {node.line}: no guess is left to refute")
+        members = set(S)
+        for perm in node.gens:
+            if any(game.image(perm, i) not in members for i in S):
+                raise ProofError(f"line {node.line}: {_gens_text([perm])} does not map the set onto itself")
+        listed = {game.index[g]: (reply, child) for g, reply, child in node.children}
+        held: set[int] = set()
+        for i in S:
+            held.update(game.codes[i])
+        absent = tuple(c for c in range(rules.colors) if c not in held)
+        guesses = set(game.least_of_classes(node.gens, absent)) | set(listed)
+        # Every guess's replies on S (a tuple, read off the guess's row), then its cells other
+        # than the win: how many, and the largest.
+        pick = itemgetter(*S) if len(S) > 1 else itemgetter(slice(S[0], S[0] + 1))
+        # (With one guess left after this one, a guess fails when two secrets share a cell: when
+        # it has fewer cells than secrets outside the win, which needs no count of each cell.)
+        shape: dict[int, tuple[int, int]] = {}
+        sigs: dict[int, tuple[int, ...]] = {}
+        for g in guesses:
+            sig = pick(game.row(g))
+            replies = set(sig)
+            found = win in replies
+            shape[g] = (len(replies) - found, len(sig) - found)  # cells, secrets outside the win
+            sigs[g] = sig
+        K = min(K, max(n for n, _ in shape.values()))
+        bound = reach(K, k - 1)
+        for g in sorted(guesses):
+            if g in listed:
+                reply, child = listed[g]
+                f = reply.black * (rules.pegs + 1) + reply.white
+                row = game.row(g)
+                cell = [s for s in S if row[s] == f]
+                if f == win or not cell:
+                    raise ProofError(
+                        f"line {child.line}: no secret of the set gives reply {reply} to {show(g)}"
+                    )
+                stack.append((child, cell, k - 1, K))
+            else:
+                cells, outside = shape[g]
+                if bound == 1:
+                    largest = 2 if outside > cells else min(outside, 1)
+                else:
+                    tally = Counter(sigs[g])
+                    tally.pop(win, None)
+                    largest = max(tally.values(), default=0)
+                if largest <= bound:
+                    raise ProofError(
+                        f"line {node.line}: guess {show(g)} is not refuted (its largest cell, {largest:,} "
+                        f"secrets, fits in {k - 1} more guesses by counting, and no line refutes it)"
+                    )
+    return Checked(rules, proof.guesses, nodes, game.scored)
+
+
+def is_proof_file(path: str | os.PathLike[str]) -> bool:
+    """Whether the file starts like a proof file (plain or gzip-compressed); False if it cannot
+    be read (the reader of the other kind then says why)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(2)
+        opener: Any = gzip.open if head == _GZIP_MAGIC else open
+        with opener(path, "rb") as f:
+            return bool(f.read(len(FORMAT)) == FORMAT.encode())
+    except (OSError, EOFError):
+        return False

@@ -1,0 +1,342 @@
+"""The worst case as an objective: the least number of guesses that always suffices.
+
+A decision search answers "can every secret of a set S be found within k guesses, the winning
+guess counted?" (an AND-OR search: some guess must work, and for it every cell). It answers yes
+with a tree and no with a proof (:mod:`mastermind.core.proof`), which a second, plain-Python
+program checks. Every rule that skips work is exact:
+
+* Counting: if no guess gives more than K replies other than the win on S, k guesses find at
+  most ``F(K, k) = 1 + K + ... + K**(k-1)`` secrets of S or of any subset of it; so S is out of
+  reach when ``|S| > F(K, k)``, and a guess is refuted when one of its cells has more than
+  ``F(K, k - 1)``. K is the most replies any guess gives on S, computed at each node (it only
+  falls going down).
+* Symmetry: only the least guess of each class is tried, under the peg and colour permutations
+  that send every guess so far to itself (they map S onto itself) and the renamings of colours
+  held by no secret of S (ditto).
+* Order: guesses by their largest cell (then more cells, then a possible secret first), so that
+  the guesses most likely to work come first and those refuted by counting are never searched;
+  a guess's cells largest first, so that a failing one is met soon.
+* A set whose secrets a single guess tells apart takes 2 guesses (1 if it has one secret); a
+  pair takes 2.
+* Memo: whether a set can be solved within k guesses depends on the set alone; answers of sets
+  met again are reused (the proof of a "no" is then written again where it is needed).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.code import CodeSpace
+from ...core.feedback import Feedback
+from ...core.proof import Perm, ProofFile, ProofNode, other_replies, reach
+from ...core.rules import Rules
+from ...core.treefile import TreeFile, TreeNode, game_dict
+from ...errors import StrategyError
+
+#: The largest game searched: its reply matrix (codes squared bytes) must fit in memory.
+MAX_CODES = 50_000
+
+#: Sets remembered before the memo is emptied.
+MEMO_LIMIT = 2_000_000
+
+
+class Stopped(Exception):
+    """The search was asked to stop (:meth:`WorstSearch.stop`)."""
+
+
+@dataclass
+class Decision:
+    """The answer for one limit: ``possible`` with ``tree`` (a TreeFile), or not, with ``proof``."""
+
+    rules: Rules
+    guesses: int
+    possible: bool
+    tree: TreeFile | None
+    proof: ProofFile | None
+    nodes: int
+
+
+class WorstSearch:
+    """The decision search on one game (see the module's documentation).
+
+    Args:
+        rules: the game (its guess limit is not used: each call says how many guesses).
+        progress: ``progress(fraction)`` as the search moves through the root's guesses and the
+            guesses of their first cells.
+    """
+
+    def __init__(self, rules: Rules, progress: Callable[[float], None] | None = None) -> None:
+        if rules.size > MAX_CODES:
+            raise StrategyError(
+                f"{rules.describe()} has {rules.size:,} codes; the worst-case search holds every "
+                f"reply in memory, up to {MAX_CODES:,} codes"
+            )
+        from ..._kernels import worst as kernels
+        from ..._kernels.tables import tables_of
+
+        self.k = kernels
+        self.rules = rules
+        self.space = CodeSpace.of(rules)
+        tables = tables_of(self.space)
+        self.digits = np.ascontiguousarray(tables.digits)
+        self.colours = [tuple(int(c) for c in row) for row in self.digits.tolist()]
+        self.fbm = kernels.reply_matrix(tables)
+        self.pegs, self.colors = rules.pegs, rules.colors
+        self.nrep = (self.pegs + 1) ** 2
+        self.win = self.pegs * (self.pegs + 1)
+        self.every = np.arange(rules.size, dtype=np.int64)
+        self.cmask = np.zeros(rules.size, dtype=np.int64)  # bit mask of each code's colours
+        for i in range(self.pegs):
+            self.cmask |= np.left_shift(np.int64(1), self.digits[:, i].astype(np.int64))
+        self.memo: dict[tuple[bytes, int], tuple[bool, object]] = {}
+        self.nodes = 0
+        self.progress = progress
+        self._frac: list[tuple[int, int]] = []
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """Ask a running search to stop (it raises :class:`Stopped`)."""
+        self._stop.set()
+
+    # -- the answers -----------------------------------------------------------------------
+
+    def decide(self, guesses: int) -> Decision:
+        """Whether every secret can be found within ``guesses`` guesses: a tree, or a proof."""
+        group = [(p, (-1,) * self.colors) for p in itertools.permutations(range(self.pegs))]
+        self._frac = []
+        ok, found = self._solve(self.every, guesses, other_replies(self.pegs), group, 0, 0)
+        rules = self.rules
+        if ok:
+            assert isinstance(found, TreeNode)
+            limit = Rules(pegs=rules.pegs, colors=rules.colors, repeats=rules.repeats,
+                          max_guesses=max(guesses, 1), blank=rules.blank)  # fmt: skip
+            tree = _tree_file(limit, found, guesses)
+            return Decision(rules, guesses, True, tree, None, self.nodes)
+        assert isinstance(found, ProofNode)
+        return Decision(rules, guesses, False, None, ProofFile.of(rules, guesses, found, search="worst"),
+                        self.nodes)  # fmt: skip
+
+    def least(
+        self, on_decision: Callable[[Decision], None] | None = None
+    ) -> tuple[Decision, Decision | None]:
+        """The least number of guesses that always suffices: (its decision, with a tree; the
+        decision one guess fewer, with its proof, or None when counting alone rules it out at
+        the root, which then needs no search: its proof is the one line 'count')."""
+        n, b = self.rules.size, other_replies(self.pegs)
+        d = 1
+        while reach(b, d) < n:
+            d += 1
+        below: Decision | None = None
+        if d > 1:
+            counted = ProofFile.of(self.rules, d - 1, ProofNode("count"), search="worst")
+            below = Decision(self.rules, d - 1, False, None, counted, 0)
+        while True:
+            found = self.decide(d)
+            if on_decision:
+                on_decision(found)
+            if found.possible:
+                return found, below
+            below = found
+            d += 1
+
+    # -- the search ------------------------------------------------------------------------
+
+    def _solve(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int
+               ) -> tuple[bool, object]:  # fmt: skip
+        """(True, TreeNode) or (False, ProofNode): can S be found within k guesses? K bounds the
+        replies other than the win of any guess on S."""
+        if self._stop.is_set():
+            raise Stopped
+        self.nodes += 1
+        n = len(S)
+        if n == 1 and k >= 1:
+            return True, TreeNode(self.colours[S[0]])
+        if n > reach(K, k):
+            return False, ProofNode("count")
+        if n == 2:  # k >= 2 here
+            a, b = int(S[0]), int(S[1])
+            return True, TreeNode(self.colours[a], {self._reply(a, b): TreeNode(self.colours[b])})
+        key = (S.tobytes(), k)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        # a guess that tells every secret apart (a possible secret first)
+        g = -1
+        if n <= self.nrep:
+            g = self.k.perfect_guess(self.fbm, S, S, self.nrep)
+            if g < 0:
+                g = self.k.perfect_guess(self.fbm, S, self.every, self.nrep)
+        if g >= 0:
+            result: tuple[bool, object] = (True, self._node(int(g), S))
+        elif k <= 2:  # no guess tells them apart: every guess leaves a cell of 2 for 1 guess
+            result = (False, ProofNode("all", self._gens(S, group, used)))
+        else:
+            result = self._search(S, k, K, group, used, depth)
+        if len(self.memo) >= MEMO_LIMIT:
+            self.memo.clear()
+        self.memo[key] = result
+        return result
+
+    def _search(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int
+                ) -> tuple[bool, object]:  # fmt: skip
+        present = int(np.bitwise_or.reduce(self.cmask[S]))
+        absent = ((1 << self.colors) - 1) & ~present
+        keep = np.empty(self.rules.size, dtype=np.bool_)
+        table = np.array([list(p) + list(s) for p, s in group], dtype=np.int64).reshape(
+            len(group), self.pegs + self.colors
+        )
+        self.k.representatives(self.digits, table, np.int64(used), np.int64(absent), self.rules.repeats, keep)
+        reps = np.flatnonzero(keep).astype(np.int64)
+        ncells = np.empty(len(reps), dtype=np.int64)
+        biggest = np.empty(len(reps), dtype=np.int64)
+        self.k.guess_stats(self.fbm, S, reps, self.nrep, self.win, ncells, biggest)
+        K = min(K, int(ncells.max()))
+        proof = ProofNode("all", self._gens(S, group, used))
+        bound = reach(K, k - 1)
+        if len(S) > reach(K, k):  # every guess has a cell above the bound (the checker sees it)
+            return False, proof
+        member = np.zeros(self.rules.size, dtype=np.bool_)
+        member[S] = True
+        playable = biggest <= bound
+        order = np.lexsort((reps[playable], ~member[reps[playable]], -ncells[playable], biggest[playable]))
+        tries = reps[playable][order]
+        frame = len(self._frac)
+        watched = depth < 2 and self.progress is not None
+        if watched:
+            self._frac.append((0, len(tries)))
+        try:
+            for i, g in enumerate(tries.tolist()):
+                if watched:
+                    self._frac[frame] = (i, len(tries))
+                    self._report()
+                row = self.fbm[g][S]
+                order_s = np.argsort(row, kind="stable")
+                keys = row[order_s]
+                cuts = np.flatnonzero(np.diff(keys)) + 1
+                parts = [(int(row[c[0]]), S[c]) for c in np.split(order_s, cuts)]
+                parts = [(f, cell) for f, cell in parts if f != self.win]
+                parts.sort(key=lambda fc: -len(fc[1]))
+                child_group, child_used = self._child_group(group, used, g)
+                children: dict[Feedback, TreeNode] = {}
+                failed = None
+                for f, cell in parts:
+                    ok, sub = self._solve(cell, k - 1, K, child_group, child_used, depth + 1)
+                    if not ok:
+                        failed = (f, sub)
+                        break
+                    assert isinstance(sub, TreeNode)
+                    children[Feedback.from_int(f, self.pegs)] = sub
+                if failed is None:
+                    return True, TreeNode(self.colours[g], children)
+                f, sub = failed
+                assert isinstance(sub, ProofNode)
+                proof.children.append((self.colours[g], Feedback.from_int(f, self.pegs), sub))
+        finally:
+            if watched:
+                del self._frac[frame:]
+        return False, proof
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _report(self) -> None:
+        assert self.progress is not None
+        frac, scale = 0.0, 1.0
+        for i, total in self._frac:
+            scale /= max(total, 1)
+            frac += i * scale
+        self.progress(frac)
+
+    def _reply(self, g: int, s: int) -> Feedback:
+        return Feedback.from_int(int(self.fbm[g, s]), self.pegs)
+
+    def _node(self, g: int, S: np.ndarray) -> TreeNode:
+        """A guess that tells S apart, with each secret's leaf."""
+        node = TreeNode(self.colours[g])
+        for s in S.tolist():
+            if s != g:
+                node.children[self._reply(g, s)] = TreeNode(self.colours[s])
+        return node
+
+    def _child_group(self, group: list[Perm], used: int, g: int) -> tuple[list[Perm], int]:
+        """The elements of the history's group that send guess g to itself too (their colour maps
+        extended to g's colours not played before), and the colours used after g."""
+        code = self.colours[g]
+        pegs = self.pegs
+        out: list[Perm] = []
+        for p, s in group:
+            ext: dict[int, int] = {}
+            inv: dict[int, int] = {}
+            ok = True
+            for i in range(pegs):
+                c, target = code[p[i]], code[i]
+                if (used >> c) & 1:
+                    if s[c] != target:
+                        ok = False
+                        break
+                elif (used >> target) & 1 or ext.get(c, target) != target or inv.get(target, c) != c:
+                    ok = False
+                    break
+                else:
+                    ext[c] = target
+                    inv[target] = c
+            if ok:
+                out.append((p, tuple(ext.get(c, s[c]) for c in range(self.colors))))
+        new_used = used
+        for c in code:
+            new_used |= 1 << c
+        return out, new_used
+
+    def _gens(self, S: np.ndarray, group: list[Perm], used: int) -> list[Perm]:
+        """Permutations that map S onto itself and generate the symmetries the search used: the
+        history's (colours never played left in place), swaps of neighbouring colours never
+        played, swaps of neighbouring colours absent from S."""
+        ident_p = tuple(range(self.pegs))
+        ident_s = tuple(range(self.colors))
+        out: list[Perm] = []
+        for p, s in group:
+            full = tuple(s[c] if (used >> c) & 1 else c for c in range(self.colors))
+            if (p, full) != (ident_p, ident_s):
+                out.append((p, full))
+        present = int(np.bitwise_or.reduce(self.cmask[S]))
+        for mask in (((1 << self.colors) - 1) & ~used, ((1 << self.colors) - 1) & ~present):
+            free = [c for c in range(self.colors) if (mask >> c) & 1]
+            for a, b in itertools.pairwise(free):
+                swap = list(ident_s)
+                swap[a], swap[b] = b, a
+                perm = (ident_p, tuple(swap))
+                if perm not in out:
+                    out.append(perm)
+        return out
+
+
+def _tree_file(rules: Rules, root: TreeNode, guesses: int) -> TreeFile:
+    """The tree file of a tree found by the search, its claims computed by a replay."""
+    from ...core.records import package_version
+    from ...core.treefile import replay
+
+    tree = TreeFile(rules, root, {"game": game_dict(rules)})
+    found = replay(tree)
+    nodes = sum(1 for _ in root.walk())
+    tree.header = {"game": game_dict(rules), "strategy": "worst", "options": {"max_guesses": guesses},
+                   "secrets": found.secrets, "total": found.total, "max": found.max,
+                   "distribution": {str(k): n for k, n in found.distribution.items()}, "nodes": nodes,
+                   "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
+    return tree
+
+
+def least_guesses(
+    rules: Rules, progress: Callable[[float], None] | None = None
+) -> tuple[Decision, Decision | None]:
+    """The least number of guesses that always suffices, with its tree and the proof that one
+    fewer does not (see :meth:`WorstSearch.least`)."""
+    return WorstSearch(rules, progress).least()
+
+
+def decide(rules: Rules, guesses: int, progress: Callable[[float], None] | None = None) -> Decision:
+    """Whether every secret of ``rules`` can be found within ``guesses`` guesses."""
+    return WorstSearch(rules, progress).decide(guesses)

@@ -1,0 +1,219 @@
+"""The worst case: `mastermind worst`, its trees and its proofs (checked by `mastermind verify`).
+
+Published figures: Knuth, "The Computer as Master Mind", J. Recreational Math. 9 (1976-77): every
+classic code (4 pegs, 6 colours) is found within 5 guesses, and not within 4. The small games'
+worst cases are computed here by a plain search that tries every guess at every node.
+"""
+
+import gzip
+import json
+from functools import cache
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+from mastermind.core.feedback import Feedback, score
+from mastermind.core.proof import ProofFile, ProofNode, _Game, reach
+from mastermind.core.rules import Rules
+from mastermind.core.treefile import every_code
+from mastermind.errors import ProofError
+from mastermind.strategies.optimal.worst import WorstSearch, decide
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def plain_worst_case(rules):
+    """The least number of guesses that always suffices, by trying every guess at every set
+    (no counting bound, no symmetry): the least k for which the whole game can be solved."""
+    codes = every_code(rules)
+    win = Feedback(rules.pegs, 0)
+
+    @cache
+    def can(S, k):  # S: a frozenset of codes; within k guesses?
+        if len(S) <= 1:
+            return k >= len(S)
+        if k <= 1:
+            return False
+        for g in codes:
+            cells = {}
+            for s in S:
+                cells.setdefault(score(g, s), set()).add(s)
+            cells.pop(win, None)
+            if all(can(frozenset(c), k - 1) for c in cells.values()):
+                return True
+        return False
+
+    k = 1
+    while not can(frozenset(codes), k):
+        k += 1
+    return k
+
+
+@pytest.mark.parametrize("pegs,colors", [(2, 3), (3, 3), (2, 4), (3, 4), (2, 5)])
+def test_the_least_worst_case_of_small_games_agrees_with_a_plain_search(pegs, colors):
+    rules = Rules(pegs=pegs, colors=colors)
+    best, below = WorstSearch(rules).least()
+    assert best.possible and best.guesses == plain_worst_case(rules)
+    assert best.tree.verify().max <= best.guesses
+    assert below is not None and not below.possible
+    assert below.proof.check().guesses == best.guesses - 1
+
+
+def test_the_classic_needs_5_guesses_as_knuth_showed_with_its_tree_and_the_proof_that_4_do_not(tmp_path):
+    tree, proof = tmp_path / "classic.tree.gz", tmp_path / "classic-not4.proof.gz"
+    code, out, err = run("worst", "--save", tree, "--proof", proof, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["least"] == 5 and result["tree"]["max"] == 5 and result["proof"]["guesses"] == 4
+    code, out, _ = run("verify", tree, "--json")
+    assert code == 0 and json.loads(out)["max"] == 5
+    code, out, _ = run("verify", proof, "--json")
+    assert code == 0
+    checked = json.loads(out)
+    assert checked["kind"] == "proof" and checked["guesses"] == 4 and checked["verified"] is True
+
+
+@pytest.mark.parametrize(
+    "pegs,colors,least", [(4, 5, 5), (3, 5, 5), (3, 7, 6), pytest.param(4, 7, 6, marks=pytest.mark.slow)]
+)
+def test_known_worst_cases_are_found_and_their_proofs_check(pegs, colors, least):
+    # 4x5 5 and 4x7 6 (Jaeger and Peczarski); 3 pegs: floor((c - 1) / 3) + 4 for c >= 5
+    rules = Rules(pegs=pegs, colors=colors)
+    best, below = WorstSearch(rules).least()
+    assert best.guesses == least and best.tree.verify().max == least
+    assert ProofFile.loads(below.proof.dumps()).check().guesses == least - 1
+
+
+def test_a_limit_that_works_gives_a_tree_and_one_that_does_not_gives_a_proof():
+    rules = Rules(pegs=4, colors=6)
+    assert decide(rules, 6).possible
+    no = decide(rules, 4)
+    assert not no.possible and no.tree is None and no.proof.check().guesses == 4
+
+
+def test_the_checker_scores_by_the_rule_of_score():
+    rules = Rules(pegs=4, colors=5, repeats=False)
+    game = _Game(rules)
+    p1 = rules.pegs + 1
+    for g, guess in enumerate(game.codes):
+        row = game.row(g)
+        assert [row[j] for j in range(len(game.codes))] == [
+            (lambda f: f.black * p1 + f.white)(score(guess, s)) for s in game.codes
+        ]
+
+
+def test_counting_bound():
+    assert [reach(13, k) for k in range(5)] == [0, 1, 14, 183, 2380]
+    # 4 guesses reach at most 2,380 classic codes: the root alone is no proof, 3 guesses' 183 is
+    assert ProofFile.of(Rules(), 3, ProofNode("count")).check().guesses == 3
+    with pytest.raises(ProofError, match="proves nothing"):
+        ProofFile.of(Rules(), 4, ProofNode("count")).check()
+
+
+# -- damaged proofs --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def proof_text():
+    """The proof that no tree finds every code of 3 pegs 7 colours within 5 guesses."""
+    found = decide(Rules(pegs=3, colors=7), 5)
+    assert not found.possible and found.proof.header["nodes"] > 20
+    return found.proof.dumps()
+
+
+def refused(text, match):
+    with pytest.raises(ProofError, match=match):
+        ProofFile.loads(text).check()
+
+
+def test_the_untouched_proof_checks(proof_text):
+    assert ProofFile.loads(proof_text).check().nodes == ProofFile.loads(proof_text).root.size()
+
+
+def test_a_reply_no_secret_gives_is_refused(proof_text):
+    lines = proof_text.split("\n")
+    i = next(i for i, line in enumerate(lines) if line.startswith("  ") and " all " in line)
+    parts = lines[i].split()
+    parts[1] = "3,0"  # the win: never a cell
+    lines[i] = lines[i][: len(lines[i]) - len(lines[i].lstrip())] + " ".join(parts)
+    refused("\n".join(lines), "no secret of the set gives reply 3,0")
+
+
+def leaf_all(lines):
+    """The first line of an 'all' node with no line under it."""
+    indent = [len(line) - len(line.lstrip()) for line in lines]
+    return next(
+        i
+        for i in range(3, len(lines) - 1)
+        if " all " in lines[i] and lines[i].startswith(" ") and indent[i + 1] <= indent[i]
+    )
+
+
+def test_a_count_claimed_where_it_does_not_hold_is_refused(proof_text):
+    lines = proof_text.split("\n")
+    i = leaf_all(lines)
+    lines[i] = lines[i].split(" all ")[0] + " count"
+    refused("\n".join(lines), "proves nothing")
+
+
+def test_a_refutation_left_out_is_refused(proof_text):
+    lines = proof_text.split("\n")
+    i = next(i for i, line in enumerate(lines) if line.startswith(" ") and not line.startswith("  "))
+    depth_end = next(j for j in range(i + 1, len(lines)) if not lines[j].startswith("  "))
+    removed = depth_end - i
+    kept = lines[:i] + lines[depth_end:]
+    header = json.loads(kept[1])
+    header["nodes"] -= removed
+    kept[1] = json.dumps(header)
+    end = next(j for j, line in enumerate(kept) if line.startswith("end "))
+    kept[end] = f"end {int(kept[end][4:]) - removed}"
+    refused("\n".join(kept), "is not refuted")
+
+
+def test_a_symmetry_that_does_not_hold_is_refused(proof_text):
+    # below the first guess 123 with reply 0,1, the secrets hold one of the colours 1, 2, 3 out of
+    # its place; swapping colours 1 and 4 sends 414 (which gives 0,1) to 141 (which gives 1,0)
+    lines = proof_text.split("\n")
+    i = next(i for i, line in enumerate(lines) if line.startswith(" 123 0,1 all "))
+    lines[i] = " 123 0,1 all 012/3120456," + lines[i].split(" all ")[1]
+    refused("\n".join(lines), "line 4: 012/3120456 does not map the set onto itself")
+
+
+def test_a_truncated_or_foreign_proof_is_refused(proof_text, tmp_path):
+    with pytest.raises(ProofError, match="cut short|nodes"):
+        ProofFile.loads("\n".join(proof_text.split("\n")[:-3]))
+    path = tmp_path / "p.proof.gz"
+    path.write_bytes(gzip.compress(proof_text.encode())[:-20])
+    with pytest.raises(ProofError, match="truncated"):
+        ProofFile.read(path)
+    with pytest.raises(ProofError, match="not a proof file"):
+        ProofFile.loads("mastermind-tree 1\n{}\n1122\nend 1\n")
+    with pytest.raises(ProofError, match="format '2'"):
+        ProofFile.loads(proof_text.replace("mastermind-proof 1", "mastermind-proof 2", 1))
+
+
+def test_verify_refuses_a_tampered_proof_in_one_line_with_status_2(proof_text, tmp_path):
+    lines = proof_text.split("\n")
+    i = leaf_all(lines)
+    lines[i] = lines[i].split(" all ")[0] + " count"
+    path = tmp_path / "tampered.proof"
+    path.write_text("\n".join(lines))
+    code, out, err = run("verify", path)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "line" in err
+    good = tmp_path / "good.proof"
+    good.write_text(proof_text)
+    assert run("verify", good)[0] == 0
+    code, _, err = run("verify", good, "--pegs", "5")
+    assert code == 2 and "not 5 pegs" in err
+
+
+def test_worst_refuses_bad_input_in_one_line():
+    code, _, err = run("worst", "-p", "6", "-c", "8")
+    assert code == 2 and "up to 50,000 codes" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run("worst", "--save", "/no/such/folder/t.gz")
+    assert code == 2 and "does not exist" in err
