@@ -37,24 +37,60 @@ def reply_matrix(t):
 @njit(cache=True)
 def guess_stats(fbm, S, guesses, nrep, win, ncells, biggest):
     """For each guess ``guesses[i]``: ``ncells[i]``, its number of replies other than the win on
-    the secrets ``S``, and ``biggest[i]``, the size of its largest such cell."""
+    the secrets ``S``, and ``biggest[i]``, the size of its largest such cell. Both are counted
+    as the secrets are read (a cell is new when its count reaches 1), and only the counts
+    touched are cleared after a small set, so that a guess costs about |S|, not the replies."""
     counts = np.zeros(nrep, dtype=np.int64)
+    n = S.shape[0]
     for i in range(guesses.shape[0]):
         row = fbm[guesses[i]]
-        for f in range(nrep):
-            counts[f] = 0
-        for j in range(S.shape[0]):
-            counts[row[S[j]]] += 1
         cells = 0
         most = 0
+        for j in range(n):
+            f = row[S[j]]
+            c = counts[f] + 1
+            counts[f] = c
+            if f != win:
+                if c == 1:
+                    cells += 1
+                if c > most:
+                    most = c
+        if n > nrep:
+            for f in range(nrep):
+                counts[f] = 0
+        else:
+            for j in range(n):
+                counts[row[S[j]]] = 0
+        ncells[i] = cells
+        biggest[i] = most
+
+
+@njit(cache=True)
+def every_guess_stats(fbm, S, nrep, win, counts, ncells, biggest):
+    """:func:`guess_stats` for every code as a guess at once, reading the replies secret by
+    secret: row s of the matrix is every guess's reply to secret s (a reply does not change when
+    guess and secret swap roles), read in order, where each guess's row would be read at the
+    scattered places of S (a cache miss each, for a small S). ``counts`` (size * nrep, uint16;
+    S has fewer than 65,536 secrets) is scratch."""
+    size = fbm.shape[0]
+    for i in range(size * nrep):
+        counts[i] = 0
+    for j in range(S.shape[0]):
+        row = fbm[S[j]]
+        for g in range(size):
+            counts[g * nrep + row[g]] += 1
+    for g in range(size):
+        cells = 0
+        most = 0
+        base = g * nrep
         for f in range(nrep):
-            c = counts[f]
+            c = int(counts[base + f])
             if c > 0 and f != win:
                 cells += 1
                 if c > most:
                     most = c
-        ncells[i] = cells
-        biggest[i] = most
+        ncells[g] = cells
+        biggest[g] = most
 
 
 @njit(cache=True)

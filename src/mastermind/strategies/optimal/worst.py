@@ -41,6 +41,10 @@ from ...errors import StrategyError
 #: The largest game searched: its reply matrix (codes squared bytes) must fit in memory.
 MAX_CODES = 50_000
 
+#: Sets of at most this many secrets are scanned secret by secret (every guess at once), larger
+#: ones guess by guess (measured on 5x6: 0.8 against 3.3 ms for 20 secrets, 15 against 7 for 1000).
+SMALL_SET = 300
+
 #: Sets remembered before the memo is emptied.
 MEMO_LIMIT = 2_000_000
 
@@ -93,6 +97,7 @@ class WorstSearch:
         self.cmask = np.zeros(rules.size, dtype=np.int64)  # bit mask of each code's colours
         for i in range(self.pegs):
             self.cmask |= np.left_shift(np.int64(1), self.digits[:, i].astype(np.int64))
+        self._counts = np.empty(rules.size * self.nrep, dtype=np.uint16)
         self.memo: dict[tuple[bytes, int], tuple[bool, object]] = {}
         self.nodes = 0
         self.progress = progress
@@ -192,9 +197,15 @@ class WorstSearch:
         )
         self.k.representatives(self.digits, table, np.int64(used), np.int64(absent), self.rules.repeats, keep)
         reps = np.flatnonzero(keep).astype(np.int64)
-        ncells = np.empty(len(reps), dtype=np.int64)
-        biggest = np.empty(len(reps), dtype=np.int64)
-        self.k.guess_stats(self.fbm, S, reps, self.nrep, self.win, ncells, biggest)
+        if len(S) <= SMALL_SET and 4 * len(reps) >= self.rules.size:  # by secrets (cache-friendly)
+            ncells = np.empty(self.rules.size, dtype=np.int64)
+            biggest = np.empty(self.rules.size, dtype=np.int64)
+            self.k.every_guess_stats(self.fbm, S, self.nrep, self.win, self._counts, ncells, biggest)
+            ncells, biggest = ncells[reps], biggest[reps]
+        else:
+            ncells = np.empty(len(reps), dtype=np.int64)
+            biggest = np.empty(len(reps), dtype=np.int64)
+            self.k.guess_stats(self.fbm, S, reps, self.nrep, self.win, ncells, biggest)
         K = min(K, int(ncells.max()))
         proof = ProofNode("all", self._gens(S, group, used))
         bound = reach(K, k - 1)
