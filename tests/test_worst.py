@@ -8,6 +8,7 @@ worst cases are computed here by a plain search that tries every guess at every 
 import gzip
 import json
 from functools import cache
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -16,7 +17,7 @@ from mastermind.cli import cli
 from mastermind.core.feedback import Feedback, score
 from mastermind.core.proof import ProofFile, ProofNode, _Game, reach
 from mastermind.core.rules import Rules
-from mastermind.core.treefile import every_code
+from mastermind.core.treefile import TreeFile, every_code
 from mastermind.errors import ProofError
 from mastermind.strategies.optimal.worst import WorstSearch, decide
 
@@ -217,3 +218,26 @@ def test_worst_refuses_bad_input_in_one_line():
     assert code == 2 and "up to 50,000 codes" in err and len(err.strip().splitlines()) == 1
     code, _, err = run("worst", "--save", "/no/such/folder/t.gz")
     assert code == 2 and "does not exist" in err
+
+
+# -- the results of docs/results.md ----------------------------------------------------------
+
+RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
+
+#: docs/results.md, "The worst case": each game's least number of guesses that always suffices
+WORST = {"5x6": 6, "5x7": 6, "4x9": 7, "4x10": 7}
+
+
+@pytest.mark.parametrize("game", sorted(WORST))
+def test_the_worst_case_tree_files_find_every_secret_within_the_least_number(game):
+    tree = TreeFile.read(RESULTS_DIR / f"{game}-worst.tree.gz")
+    assert tree.verify().max == WORST[game] == tree.header["max"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(WORST))
+def test_the_worst_case_proof_files_prove_one_guess_fewer_does_not_do(game):
+    proof = ProofFile.read(RESULTS_DIR / f"{game}-worst.proof.gz")
+    pegs, colors = map(int, game.split("x"))
+    assert (proof.rules.pegs, proof.rules.colors) == (pegs, colors)
+    assert proof.check().guesses == WORST[game] - 1
