@@ -57,8 +57,16 @@ def worst(rules: Rules, save: str | None, proof: str | None, as_json: bool) -> N
             _check_path(path, what)
     started = time.monotonic()
     decisions: list[Decision] = []
-    with fraction_bar(f"worst case of {rules.describe()}") as advance:
-        search = WorstSearch(rules, advance)
+    game = rules.short_name(limit=False)
+    with fraction_bar(f"worst case of {game}") as bar:
+        searching: list[WorstSearch] = []
+
+        def advance(fraction: float) -> None:
+            if bar is not None and searching:
+                bar(fraction, f"{game}: within {searching[0].limit} guesses?")
+
+        search = WorstSearch(rules, advance if bar is not None else None)
+        searching.append(search)
         if limit is not None:
             found = search.decide(limit)
             decisions.append(found)
@@ -142,8 +150,9 @@ def _write(write: Callable[[str], None], path: str) -> None:
 
 
 @contextmanager
-def fraction_bar(label: str) -> Iterator[Callable[[float], None] | None]:
-    """A progress bar of a fraction done (per thousand), on stderr when it is a terminal."""
+def fraction_bar(label: str) -> Iterator[Callable[[float, str], None] | None]:
+    """A progress bar of a fraction done (per thousand), on stderr when it is a terminal; yields
+    the callback that moves it, given the fraction and the label to show."""
     from .progress import live_note, progress_display, progress_note
 
     console = console_for(stderr=True)
@@ -152,7 +161,7 @@ def fraction_bar(label: str) -> Iterator[Callable[[float], None] | None]:
         return
     with progress_display(console) as bar, live_note(progress_note(bar)):
         task = bar.add_task(label, total=1000)
-        yield lambda fraction: bar.update(task, completed=int(1000 * fraction))
+        yield lambda fraction, text: bar.update(task, completed=int(1000 * fraction), description=text)
 
 
 def verify_proof(path: str, rules: Rules, as_json: bool) -> None:

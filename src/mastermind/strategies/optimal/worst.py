@@ -100,6 +100,8 @@ class WorstSearch:
         self._counts = np.empty(rules.size * self.nrep, dtype=np.uint16)
         self.memo: dict[tuple[bytes, int], tuple[bool, object]] = {}
         self.nodes = 0
+        #: The number of guesses being decided.
+        self.limit = 0
         self.progress = progress
         self._frac: list[tuple[int, int]] = []
         self._stop = threading.Event()
@@ -114,6 +116,7 @@ class WorstSearch:
         """Whether every secret can be found within ``guesses`` guesses: a tree, or a proof."""
         group = [(p, (-1,) * self.colors) for p in itertools.permutations(range(self.pegs))]
         self._frac = []
+        self.limit = guesses
         ok, found = self._solve(self.every, guesses, other_replies(self.pegs), group, 0, 0)
         rules = self.rules
         if ok:
