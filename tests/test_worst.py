@@ -90,6 +90,15 @@ def test_known_worst_cases_are_found_and_their_proofs_check(pegs, colors, least)
     assert ProofFile.loads(below.proof.dumps()).check().guesses == least - 1
 
 
+@pytest.mark.slow
+def test_bulls_and_cows_needs_7_guesses():
+    from mastermind.core.rules import PRESETS
+
+    rules = PRESETS["bulls-and-cows"]
+    assert decide(rules, 7).tree.verify().max == 7
+    assert ProofFile.loads(decide(rules, 6).proof.dumps()).check().guesses == 6
+
+
 def test_a_limit_that_works_gives_a_tree_and_one_that_does_not_gives_a_proof():
     rules = Rules(pegs=4, colors=6)
     assert decide(rules, 6).possible

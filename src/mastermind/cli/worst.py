@@ -116,11 +116,15 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
     if below is not None and below.proof is not None:
         nodes = below.proof.header["nodes"]
         why = "counting alone" if below.nodes == 0 else f"a proof of {nodes:,} node{'s' * (nodes != 1)}"
-        click.echo(f"{game}: no tree finds every secret within {below.guesses} guesses ({why}"
+        click.echo(f"{game}: no tree finds every secret within {_guesses(below.guesses)} ({why}"
                    f"{_where(proof)})")  # fmt: skip
     if limit is None and best is not None:
         click.echo(f"least number of guesses that always suffices: {best.guesses}")
     click.echo(f"searched {sum(d.nodes for d in decisions):,} sets in {seconds:.1f} s")
+
+
+def _guesses(n: int) -> str:
+    return f"{n} guess{'es' * (n != 1)}"
 
 
 def _where(path: str | None) -> str:
@@ -183,10 +187,11 @@ def verify_proof(path: str, rules: Rules, as_json: bool) -> None:
             checked = found.check(advance)
         except ProofError as err:
             fail(f"{path}: {err}")
-    claim = f"no tree finds every secret of {found.rules.describe()} within {checked.guesses} guesses"
+    claim = f"no tree finds every secret of {found.rules.describe()} within {_guesses(checked.guesses)}"
     if as_json:
         click.echo(json.dumps({"file": path, "kind": "proof", "game": found.header["game"],
                                "guesses": checked.guesses, "nodes": checked.nodes, "claim": claim,
                                "verified": True}))  # fmt: skip
         return
-    click.echo(f"proof checked ({checked.nodes:,} nodes, plain Python): {claim}")
+    nodes = f"{checked.nodes:,} node{'s' * (checked.nodes != 1)}"
+    click.echo(f"proof checked ({nodes}, plain Python): {claim}")
