@@ -366,7 +366,7 @@ class _Game:
         row = self.rows.get(g)
         if row is None:
             shared = self.shared[self.kind[g]]
-            out = bytearray(shared[k] for k in self.kind)
+            out = bytearray(map(shared.__getitem__, self.kind))
             p = self.pegs
             for i, c in enumerate(self.codes[g]):
                 for j in self.at[i][c]:
@@ -384,7 +384,12 @@ class _Game:
         """The image of every code under the permutation (kept: nodes share permutations)."""
         found = self.perm_images.get(perm)
         if found is None:
-            found = self.perm_images[perm] = [self.image(perm, i) for i in range(len(self.codes))]
+            p, s = perm
+            index, pegs = self.index, range(self.pegs)
+            found = [index[tuple([s[x[p[k]]] for k in pegs])] for x in self.codes]
+            if len(self.perm_images) > 4096:
+                self.perm_images.clear()
+            self.perm_images[perm] = found
         return found
 
     def least_of_classes(self, gens: list[Perm], absent: tuple[int, ...]) -> list[int]:
@@ -468,7 +473,8 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
             raise ProofError(f"line {node.line}: no guess is left to refute")
         members = set(S)
         for perm in node.gens:
-            if any(game.image(perm, i) not in members for i in S):
+            img = game.images(perm)
+            if any(img[i] not in members for i in S):
                 raise ProofError(f"line {node.line}: {_gens_text([perm])} does not map the set onto itself")
         listed = {game.index[g]: (reply, child) for g, reply, child in node.children}
         held: set[int] = set()
