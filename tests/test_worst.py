@@ -55,9 +55,12 @@ def plain_worst_case(rules):
     return k
 
 
-@pytest.mark.parametrize("pegs,colors", [(2, 3), (3, 3), (2, 4), (3, 4), (2, 5)])
-def test_the_least_worst_case_of_small_games_agrees_with_a_plain_search(pegs, colors):
-    rules = Rules(pegs=pegs, colors=colors)
+@pytest.mark.parametrize(
+    "pegs,colors,repeats",
+    [(2, 3, True), (3, 3, True), (2, 4, True), (3, 4, True), (2, 5, True), (3, 4, False), (3, 5, False)],
+)
+def test_the_least_worst_case_of_small_games_agrees_with_a_plain_search(pegs, colors, repeats):
+    rules = Rules(pegs=pegs, colors=colors, repeats=repeats)
     best, below = WorstSearch(rules).least()
     assert best.possible and best.guesses == plain_worst_case(rules)
     assert best.tree.verify().max <= best.guesses
