@@ -71,7 +71,7 @@ class WorstSearch:
     Args:
         rules: the game (its guess limit is not used: each call says how many guesses).
         progress: ``progress(fraction)`` as the search moves through the root's guesses and the
-            guesses of their first cells.
+            guesses of the sets two levels below.
     """
 
     def __init__(self, rules: Rules, progress: Callable[[float], None] | None = None) -> None:
@@ -220,7 +220,7 @@ class WorstSearch:
         order = np.lexsort((reps[playable], ~member[reps[playable]], -ncells[playable], biggest[playable]))
         tries = reps[playable][order]
         frame = len(self._frac)
-        watched = depth < 2 and self.progress is not None
+        watched = depth < 3 and self.progress is not None
         if watched:
             self._frac.append((0, len(tries)))
         try:
