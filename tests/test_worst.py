@@ -247,7 +247,7 @@ def test_the_worst_case_tree_files_find_every_secret_within_the_least_number(gam
 
 
 @pytest.mark.slow
-# 4x9's proof (57,752 nodes) is left to `mastermind verify`: its replay took more than 13 minutes of CPU
+# 4x9's proof (57,752 nodes) is left to `mastermind verify`: its replay took more than 23 minutes of CPU
 @pytest.mark.parametrize("game", ["5x6", "5x7", "4x10"])
 def test_the_worst_case_proof_files_prove_one_guess_fewer_does_not_do(game):
     proof = ProofFile.read(RESULTS_DIR / f"{game}-worst.proof.gz")
