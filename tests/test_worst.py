@@ -93,7 +93,7 @@ def test_known_worst_cases_are_found_and_their_proofs_check(pegs, colors, least)
     assert ProofFile.loads(below.proof.dumps()).check().guesses == least - 1
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_bulls_and_cows_needs_7_guesses():
     from mastermind.core.rules import PRESETS
 
@@ -246,9 +246,11 @@ def test_the_worst_case_tree_files_find_every_secret_within_the_least_number(gam
     assert tree.verify().max == WORST[game] == tree.header["max"]
 
 
-@pytest.mark.slow
-# 4x9's proof (57,752 nodes) is left to `mastermind verify`: its replay took more than 23 minutes of CPU
-@pytest.mark.parametrize("game", ["5x6", "5x7", "4x10"])
+# 4x9's proof (57,752 nodes) is left to `mastermind verify`: its replay takes more than 23 minutes of
+# CPU; 5x6's (140 s) and 4x10's (42 s) run with the long tests
+@pytest.mark.parametrize(
+    "game", ["5x7", pytest.param("5x6", marks=pytest.mark.long), pytest.param("4x10", marks=pytest.mark.long)]
+)
 def test_the_worst_case_proof_files_prove_one_guess_fewer_does_not_do(game):
     proof = ProofFile.read(RESULTS_DIR / f"{game}-worst.proof.gz")
     pegs, colors = map(int, game.split("x"))
