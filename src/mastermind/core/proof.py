@@ -64,13 +64,13 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
-from pathlib import Path
 from typing import Any
 
-from ..errors import ProofError, RulesError
+from ..errors import ProofError
+from .checkfile import GZIP_MAGIC, game_dict, read_header, read_text, write_file
 from .feedback import Feedback
 from .rules import Rules
-from .treefile import alphabet, every_code, game_dict
+from .treefile import alphabet, every_code
 
 #: The format's name, on the first line with its version.
 FORMAT = "mastermind-proof"
@@ -80,7 +80,6 @@ VERSION = 1
 #: The symbols of peg and colour numbers in a permutation.
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
-_GZIP_MAGIC = b"\x1f\x8b"
 
 #: A permutation of codes: the pegs' images, then the colours'.
 Perm = tuple[tuple[int, ...], tuple[int, ...]]
@@ -173,17 +172,7 @@ class ProofFile:
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the file (gzip-compressed if its name ends in ``.gz``), through a temporary
         file renamed at the end, so that a killed process never leaves half a file."""
-        path = Path(path)
-        data = self.dumps().encode()
-        if path.name.endswith(".gz"):
-            data = gzip.compress(data, mtime=0)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        write_file(path, self.dumps())
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -195,41 +184,11 @@ class ProofFile:
             ProofError: it cannot be read, is not a proof file of this version, or is damaged
                 or cut short.
         """
-        name = str(path)
-        try:
-            data = Path(path).read_bytes()
-        except OSError as err:
-            raise ProofError(f"{name}: cannot read it ({err.strerror or err})") from None
-        if data[:2] == _GZIP_MAGIC:
-            try:
-                data = gzip.decompress(data)
-            except (OSError, EOFError) as err:
-                raise ProofError(f"{name}: a damaged or truncated gzip file ({err})") from None
-        try:
-            text = data.decode()
-        except UnicodeDecodeError:
-            raise ProofError(f"{name}: not a proof file (not text)") from None
-        return cls.loads(text, name)
+        return cls.loads(read_text(path, "proof file", ProofError), str(path))
 
     @classmethod
     def loads(cls, text: str, name: str = "proof file") -> ProofFile:
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        first = lines[0].split() if lines else []
-        if len(first) != 2 or first[0] != FORMAT:
-            raise ProofError(f"{name}: not a proof file (it does not start with '{FORMAT} {VERSION}')")
-        if first[1] != str(VERSION):
-            raise ProofError(f"{name}: proof file format {first[1]!r}; this version reads format {VERSION}")
-        if len(lines) < 2:
-            raise ProofError(f"{name}: cut short after line 1")
-        try:
-            header = json.loads(lines[1])
-        except json.JSONDecodeError:
-            raise ProofError(f"{name}, line 2: the header is not one line of JSON") from None
-        if not isinstance(header, dict):
-            raise ProofError(f"{name}, line 2: the header is not a JSON object")
-        rules = _rules_of(header, name)
+        lines, header, rules = read_header(text, name, FORMAT, VERSION, "proof file", ProofError)
         guesses = header.get("guesses")
         if not isinstance(guesses, int) or isinstance(guesses, bool) or guesses < 0:
             raise ProofError(f"{name}, line 2: 'guesses' is not a number of guesses")
@@ -314,19 +273,6 @@ def _parse_gens(text: str, pegs: int, colors: int, where: str) -> list[Perm]:
             raise ProofError(f"{where}: {item[:40]!r} does not permute the {pegs} pegs and {colors} colours")
         out.append((p, s))
     return out
-
-
-def _rules_of(header: dict[str, Any], name: str) -> Rules:
-    game = header.get("game")
-    if not isinstance(game, dict):
-        raise ProofError(f"{name}, line 2: the header names no game")
-    try:
-        return Rules(pegs=game["pegs"], colors=game["colors"], repeats=game["repeats"],
-                     max_guesses=game["max_guesses"], blank=game["blank"])  # fmt: skip
-    except KeyError as err:
-        raise ProofError(f"{name}, line 2: the game has no {err.args[0]!r}") from None
-    except (RulesError, TypeError) as err:
-        raise ProofError(f"{name}, line 2: {err}") from None
 
 
 # -- the check -------------------------------------------------------------------------------
@@ -530,7 +476,7 @@ def is_proof_file(path: str | os.PathLike[str]) -> bool:
     try:
         with open(path, "rb") as f:
             head = f.read(2)
-        opener: Any = gzip.open if head == _GZIP_MAGIC else open
+        opener: Any = gzip.open if head == GZIP_MAGIC else open
         with opener(path, "rb") as f:
             return bool(f.read(len(FORMAT)) == FORMAT.encode())
     except (OSError, EOFError):

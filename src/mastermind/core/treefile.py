@@ -41,16 +41,15 @@ are shown.
 
 from __future__ import annotations
 
-import gzip
 import itertools
 import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import RulesError, TreeFileError
+from ..errors import TreeFileError
+from .checkfile import game_dict, read_header, read_text, write_file
 from .feedback import Feedback, score
 from .rules import Rules
 
@@ -63,7 +62,6 @@ FORMAT = "mastermind-tree"
 VERSION = 1
 
 _BLANK = "-"
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
 def alphabet(rules: Rules) -> str:
@@ -168,17 +166,7 @@ class TreeFile:
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the file (gzip-compressed if its name ends in ``.gz``); written to a temporary
         file and renamed, so that a killed process never leaves half a file under the name."""
-        path = Path(path)
-        data = self.dumps().encode()
-        if path.name.endswith(".gz"):
-            data = gzip.compress(data, mtime=0)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        write_file(path, self.dumps())
 
     # -- checking --------------------------------------------------------------------------
 
@@ -213,42 +201,12 @@ class TreeFile:
             TreeFileError: it cannot be read, is not a tree file of this version, or is damaged
                 or cut short (the message says where).
         """
-        name = str(path)
-        try:
-            data = Path(path).read_bytes()
-        except OSError as err:
-            raise TreeFileError(f"{name}: cannot read it ({err.strerror or err})") from None
-        if data[:2] == _GZIP_MAGIC:
-            try:
-                data = gzip.decompress(data)
-            except (OSError, EOFError) as err:
-                raise TreeFileError(f"{name}: a damaged or truncated gzip file ({err})") from None
-        try:
-            text = data.decode()
-        except UnicodeDecodeError:
-            raise TreeFileError(f"{name}: not a tree file (not text)") from None
-        return cls.loads(text, name)
+        return cls.loads(read_text(path, "tree file", TreeFileError), str(path))
 
     @classmethod
     def loads(cls, text: str, name: str = "tree file") -> TreeFile:
         """Parse a tree file's text (see :meth:`read`)."""
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        first = lines[0].split() if lines else []
-        if len(first) != 2 or first[0] != FORMAT:
-            raise TreeFileError(f"{name}: not a tree file (it does not start with '{FORMAT} {VERSION}')")
-        if first[1] != str(VERSION):
-            raise TreeFileError(f"{name}: tree file format {first[1]!r}; this version reads format {VERSION}")
-        if len(lines) < 2:
-            raise TreeFileError(f"{name}: cut short after line 1")
-        try:
-            header = json.loads(lines[1])
-        except json.JSONDecodeError:
-            raise TreeFileError(f"{name}, line 2: the header is not one line of JSON") from None
-        if not isinstance(header, dict):
-            raise TreeFileError(f"{name}, line 2: the header is not a JSON object")
-        rules = _rules_of(header, name)
+        lines, header, rules = read_header(text, name, FORMAT, VERSION, "tree file", TreeFileError)
         symbols = alphabet(rules)
         pegs = rules.pegs
 
@@ -295,25 +253,6 @@ class TreeFile:
             del path[depth:]
             path.append(node)
         return cls(rules, root, header)
-
-
-def _rules_of(header: dict[str, Any], name: str) -> Rules:
-    game = header.get("game")
-    if not isinstance(game, dict):
-        raise TreeFileError(f"{name}, line 2: the header names no game")
-    try:
-        return Rules(pegs=game["pegs"], colors=game["colors"], repeats=game["repeats"],
-                     max_guesses=game["max_guesses"], blank=game["blank"])  # fmt: skip
-    except KeyError as err:
-        raise TreeFileError(f"{name}, line 2: the game has no {err.args[0]!r}") from None
-    except RulesError as err:
-        raise TreeFileError(f"{name}, line 2: {err}") from None
-
-
-def game_dict(rules: Rules) -> dict[str, Any]:
-    """The header's ``game``."""
-    return {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats, "blank": rules.blank,
-            "max_guesses": rules.max_guesses}  # fmt: skip
 
 
 # -- the replay ------------------------------------------------------------------------------

@@ -31,11 +31,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.checkfile import game_dict
 from ...core.code import CodeSpace
 from ...core.feedback import Feedback
 from ...core.proof import Perm, ProofFile, ProofNode, other_replies, reach
 from ...core.rules import Rules
-from ...core.treefile import TreeFile, TreeNode, game_dict
+from ...core.treefile import TreeFile, TreeNode
 from ...errors import StrategyError
 
 #: The largest game searched: its reply matrix (codes squared bytes) must fit in memory.

@@ -1,0 +1,90 @@
+"""What the files anyone can check share (tree files, proof files): a first line naming the format
+and its version, a header of one line of JSON naming the game, gzip by name, and writes that a
+killed process never leaves half done."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from ..errors import MastermindError, RulesError
+from .rules import Rules
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def write_file(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (gzip-compressed if the name ends in ``.gz``) to a temporary file renamed at
+    the end, so that a killed process never leaves half a file under the name."""
+    path = Path(path)
+    data = text.encode()
+    if path.name.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def read_text(path: str | os.PathLike[str], kind: str, error: type[MastermindError]) -> str:
+    """The text of a ``kind`` file (plain or gzip-compressed), or ``error`` saying why not."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise error(f"{name}: cannot read it ({err.strerror or err})") from None
+    if data[:2] == GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as err:
+            raise error(f"{name}: a damaged or truncated gzip file ({err})") from None
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        raise error(f"{name}: not a {kind} (not text)") from None
+
+
+def read_header(
+    text: str, name: str, fmt: str, version: int, kind: str, error: type[MastermindError]
+) -> tuple[list[str], dict[str, Any], Rules]:
+    """The file's lines, its header and the game the header names, once its first line is found
+    to be ``fmt version``; ``error`` says what is wrong and where."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    first = lines[0].split() if lines else []
+    if len(first) != 2 or first[0] != fmt:
+        raise error(f"{name}: not a {kind} (it does not start with '{fmt} {version}')")
+    if first[1] != str(version):
+        raise error(f"{name}: {kind} format {first[1]!r}; this version reads format {version}")
+    if len(lines) < 2:
+        raise error(f"{name}: cut short after line 1")
+    try:
+        header = json.loads(lines[1])
+    except json.JSONDecodeError:
+        raise error(f"{name}, line 2: the header is not one line of JSON") from None
+    if not isinstance(header, dict):
+        raise error(f"{name}, line 2: the header is not a JSON object")
+    game = header.get("game")
+    if not isinstance(game, dict):
+        raise error(f"{name}, line 2: the header names no game")
+    try:
+        rules = Rules(pegs=game["pegs"], colors=game["colors"], repeats=game["repeats"],
+                      max_guesses=game["max_guesses"], blank=game["blank"])  # fmt: skip
+    except KeyError as err:
+        raise error(f"{name}, line 2: the game has no {err.args[0]!r}") from None
+    except (RulesError, TypeError) as err:
+        raise error(f"{name}, line 2: {err}") from None
+    return lines, header, rules
+
+
+def game_dict(rules: Rules) -> dict[str, Any]:
+    """The header's ``game``."""
+    return {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats, "blank": rules.blank,
+            "max_guesses": rules.max_guesses}  # fmt: skip
