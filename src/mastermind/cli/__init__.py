@@ -41,9 +41,9 @@ def cli() -> None:
     The game options (--pegs, --colors, --no-repeats, --blank, --preset, --max-guesses,
     --notation) are taken by play, guess, solve, partition, tree, evaluate, compare, match,
     review, tui, web, verify and worst; --no-color by play, guess, solve, partition, tree, verify,
-    evaluate, compare, match, review, worst, history and stats; --help by every command. Codes are written 1122
-    (or AABB); replies BLACK,WHITE (1,0) or key pegs (BW); a history is GUESS=REPLY items:
-    1122=1,0 1344=0,1.
+    evaluate, compare, match, review, worst, history and stats; --help by every command. Codes
+    are written 1122 (or AABB); replies BLACK,WHITE (1,0) or key pegs (BW); a history is
+    GUESS=REPLY items: 1122=1,0 1344=0,1.
 
     \b
     Examples:
