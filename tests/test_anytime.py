@@ -99,10 +99,7 @@ def test_evaluate_stopped_by_its_budget_reports_bounds_and_writes_the_best_tree(
         (["-s", "optimal", "--budget", "0"], "more than 0 seconds"),
         (["-s", "knuth", "--budget", "1m"], "give --strategy optimal"),
         (["-s", "optimal", "--budget", "1m", "--sample", "5"], "leave out --sample"),
-        (
-            ["-s", "optimal", "--budget", "1m", "--checkpoint", "x.jsonl"],
-            "leave out --executor and --checkpoint",
-        ),
+        (["-s", "optimal", "--budget", "1m", "--executor", "dask"], "leave out --executor"),
         (["-s", "random", "--save", "x.tree"], "random is randomised"),
         (["-s", "knuth", "--save", "/no/such/folder/x.tree"], "does not exist"),
     ],
@@ -110,6 +107,86 @@ def test_evaluate_stopped_by_its_budget_reports_bounds_and_writes_the_best_tree(
 def test_bad_budget_or_save_is_one_line(args, message):
     code, out, err = run("evaluate", *args, "--no-history")
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+# -- a resumed run -------------------------------------------------------------------------------
+
+
+def book_at(path, rules):
+    from mastermind.research.runner.checkpoint import Checkpoint, run_identity
+    from mastermind.strategies import make_strategy
+
+    book = Checkpoint(path, run_identity(make_strategy("optimal", rules).spec(), None))
+    book.open()
+    return book
+
+
+def test_a_resumed_run_takes_what_the_stopped_one_finished_and_ends_in_the_same_tree(tmp_path):
+    rules = Rules(pegs=4, colors=5)
+    whole = bound_game(rules)
+    stop = threading.Event()
+
+    def better(lower, upper, _):
+        if upper is not None:
+            stop.set()
+
+    first = book_at(tmp_path / "run.jsonl", rules)
+    stopped = bound_game(rules, stop=stop, on_better=better, book=first)
+    first.close()
+    assert not stopped.complete and first.pieces  # some cells were solved and recorded
+    again = book_at(tmp_path / "run.jsonl", rules)
+    assert again.pieces.keys() == first.pieces.keys()
+    resumed = bound_game(rules, book=again)
+    assert resumed.complete and resumed.lower == resumed.upper == 2463
+    assert np.array_equal(resumed.flat, whole.flat)
+
+
+def test_a_finished_record_is_not_searched_again(tmp_path, monkeypatch):
+    rules = Rules(pegs=4, colors=5)
+    book = book_at(tmp_path / "run.jsonl", rules)
+    whole = bound_game(rules, book=book)
+    book.close()
+    # every root guess and every cell of the first one is on record: the root searches nothing
+    monkeypatch.setattr(opt._Run, "kernel_call", lambda *args: pytest.fail("searched again"))
+    again = bound_game(rules, book=book_at(tmp_path / "run.jsonl", rules))
+    assert again.complete and np.array_equal(again.flat, whole.flat)
+
+
+def test_a_damaged_record_is_refused_in_one_line(tmp_path, monkeypatch):
+    rules = Rules(pegs=4, colors=5)
+    path = tmp_path / "run.jsonl"
+    book = book_at(path, rules)
+    bound_game(rules, book=book)
+    book.close()
+    lines = path.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if '"tree": [' in line)
+    item = json.loads(lines[i])
+    item["piece"]["cost"] += 1  # a tree that does not cost what the record says
+    from mastermind.research.runner.checkpoint import checksum
+
+    item["check"] = checksum(item["piece"])
+    lines[i] = json.dumps(item, sort_keys=True)
+    path.write_text("\n".join(lines) + "\n")
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))
+    code, _, err = run("evaluate", "-s", "optimal", "-p", "4", "-c", "5", "--budget", "10m",
+                       "--checkpoint", path, "--no-history")  # fmt: skip
+    *before, last = err.strip().splitlines()
+    assert (
+        code == 2
+        and f"damaged at line {i + 1}; delete it" in last
+        and before == [f"mastermind: resuming from {path}: {len(lines) - 1} results of an earlier run"]
+    )
+
+
+def test_evaluate_with_a_budget_resumes_by_the_same_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "run.jsonl"
+    args = ["evaluate", "-s", "optimal", "-p", "4", "-c", "5", "--json", "--no-history", "--checkpoint", path]
+    book = book_at(path, Rules(pegs=4, colors=5))
+    bound_game(Rules(pegs=4, colors=5), book=book)  # an earlier run that got to the end
+    book.close()
+    code, out, err = run(*args, "--budget", "10m")
+    assert code == 0 and "resuming from" in err and json.loads(out)["total"] == 2463
 
 
 def test_evaluate_save_writes_any_strategys_tree(tmp_path):

@@ -222,8 +222,8 @@ def _check_budget(player: Strategy, budget: float | None, save: str | None, samp
     for given, option in ((sample, "--sample"), (plot, "--plot"), (per_secret, "--per-secret")):
         if given is not None:
             fail(f"--budget reports bounds on the whole game: leave out {option}")
-    if scale.executor != "local" or scale.checkpoint is not None:
-        fail("--budget searches in this process: leave out --executor and --checkpoint")
+    if scale.executor != "local":
+        fail("--budget searches in this process: leave out --executor")
 
 
 def _save_tree(player: Strategy, path: str, exact: bool, lower: int | None = None,
@@ -270,6 +270,17 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
     if stats is not None:
         taken_from_history(session, stats, f"optimal on {_words(rules)}")
     if stats is None and searcher.known_tree() is None:
+        # What the search finishes is checkpointed (a default file if none is named), so that
+        # the same command again starts from it and narrows the bounds.
+        path, own = session.checkpoint_for(player)
+        book = None
+        if path is not None:
+            from ..research.runner.checkpoint import Checkpoint, run_identity
+
+            book = Checkpoint(path, run_identity(player.spec(), None))
+            book.open()
+            if book.pieces and session.notify is not None:
+                session.notify(f"resuming from {path}: {len(book.pieces)} results of an earlier run")
         stop = threading.Event()
         interrupted = threading.Event()
 
@@ -293,12 +304,19 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         began = time.perf_counter()
         previous = signal.signal(signal.SIGINT, on_interrupt)
         try:
-            found = searcher.bounds(seconds, on_better=on_better, stop=stop, on_tree=on_tree)
+            found = searcher.bounds(seconds, on_better=on_better, stop=stop, on_tree=on_tree, book=book)
         finally:
             signal.signal(signal.SIGINT, previous)
+            if book is not None:
+                book.close()
             if shown.is_terminal:
                 click.echo("", err=True)
         elapsed = time.perf_counter() - began
+        if found.complete and own and path is not None:
+            path.unlink(missing_ok=True)
+        elif path is not None and not found.complete:
+            click.echo(f"what the search finished is kept in {path}: the same command resumes from it",
+                       err=True)  # fmt: skip
         if save is not None and found.flat is not None:
             _save_tree(player, save, exact=found.exact, lower=found.lower, flat=found.flat)
             click.echo(f"best tree written to {save}", err=True)

@@ -444,6 +444,16 @@ class Record:
         """A root guess searched below ``limit``: its least cost and tree (the first root guess
         included), or no tree (flat None): then it costs at least ``limit``."""
 
+    def prior_cell(self, reply: int) -> tuple[int, np.ndarray] | None:
+        """A cell of the first root guess that an earlier run solved: its least cost and tree
+        (checked against its secrets); None if none did."""
+        return None
+
+    def prior_guess(self, guess: int) -> tuple[int, np.ndarray | None] | None:
+        """What an earlier run proved of a root guess: its least cost and tree (checked), or
+        (tree None) that it costs at least that much; None if nothing."""
+        return None
+
 
 def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int,
                budget: int, first: int | None = None,
@@ -520,7 +530,8 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     if start:
         g = roots[e0][0]
         cost, flat = _split_guess(run, scope, S, guesses, left, g, tick if progress else None,
-                                  None if record is None else record.cell)  # fmt: skip
+                                  None if record is None else record.cell,
+                                  None if record is None else record.prior_cell)  # fmt: skip
         race.offer(e0, cost, flat)
         if record is not None:
             record.tried(g, cost, flat, FAIL)
@@ -533,7 +544,13 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
             if record is not None:
                 record.tried(g, FAIL, None, improved[rank])
             return
-        cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
+        prior = None if record is None else record.prior_guess(g)
+        if prior is not None and prior[1] is not None:  # solved by an earlier run: its tree
+            cost, flat = prior
+        elif prior is not None and prior[0] >= limit:  # an earlier run proved it cannot win
+            cost, flat = FAIL, None
+        else:
+            cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
         if record is not None and not run.stopped:
             record.tried(g, cost, flat, limit)
         race.offer(rank, cost, flat)
@@ -550,9 +567,11 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
 def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int, g: int,
                  tick: Tick | None = None,
                  on_cell: Callable[[int, int, np.ndarray], None] | None = None,
+                 prior: Callable[[int], tuple[int, np.ndarray] | None] | None = None,
                  ) -> tuple[int, np.ndarray | None]:  # fmt: skip
     """cost(S | g) with no budget: every cell at once on the workers, largest first;
-    ``tick(cells solved, cells)`` and ``on_cell(reply, cost, tree)`` as they are solved."""
+    ``tick(cells solved, cells)`` and ``on_cell(reply, cost, tree)`` as they are solved;
+    ``prior(reply)``: a cell's cost and tree an earlier run found, or None."""
     game = run.game
     n = len(S)
     split = _feedback().cells(game.codes, g, S)
@@ -586,6 +605,13 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
 
     by_size = sorted(cells, key=lambda f: (-len(cells[f]), f))
     futures = []
+    for f in by_size:
+        earlier = None if prior is None or len(cells[f]) <= 2 else prior(f)
+        if earlier is not None:
+            known[f], trees[f] = earlier
+            if on_cell is not None:
+                on_cell(f, *earlier)
+    by_size = [f for f in by_size if f not in known]
     for f in by_size:
         if len(cells[f]) <= 2:
             known[f], trees[f] = _leaf(game, cells[f])
