@@ -123,12 +123,14 @@ def test_the_checker_scores_by_the_rule_of_score():
         ]
 
 
+@pytest.mark.parametrize("repeats", [True, False])
 @pytest.mark.parametrize("size", [1, 2, 17, 127, 128, 300])
-def test_both_ways_of_counting_cells_agree_with_a_plain_tally(size):
-    game = _Game(Rules())
+def test_both_ways_of_counting_cells_agree_with_a_plain_tally(size, repeats):
+    rules = Rules(colors=6 if repeats else 8, repeats=repeats)
+    game = _Game(rules)
     rng = random.Random(size)
-    S = sorted(rng.sample(range(1296), size))
-    every = range(1296)
+    S = sorted(rng.sample(range(rules.size), size))
+    every = range(rules.size)
     lanes, one_by_one = _Tally(game, S, None), _Tally(game, S, set(every))
     plain = [Counter(game.row(g)[i] for i in S if game.row(g)[i] != 4 * 5) for g in every]
     assert lanes.most_cells() == one_by_one.most_cells() == max(len(t) for t in plain)
