@@ -545,10 +545,10 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
                 record.tried(g, FAIL, None, improved[rank])
             return
         prior = None if record is None else record.prior_guess(g)
-        if prior is not None and prior[1] is not None:  # solved by an earlier run: its tree
-            cost, flat = prior
-        elif prior is not None and prior[0] >= limit:  # an earlier run proved it cannot win
+        if prior is not None and prior[0] >= limit:  # an earlier run proved it cannot win
             cost, flat = FAIL, None
+        elif prior is not None and prior[1] is not None:  # solved by an earlier run: its tree
+            cost, flat = prior
         else:
             cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
         if record is not None and not run.stopped:
