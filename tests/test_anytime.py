@@ -125,9 +125,11 @@ def test_a_resumed_run_takes_what_the_stopped_one_finished_and_ends_in_the_same_
     rules = Rules(pegs=4, colors=5)
     whole = bound_game(rules)
     stop = threading.Event()
+    lowers = []
 
     def better(lower, upper, _):
-        if upper is not None:
+        lowers.append(lower)
+        if lower > lowers[0]:  # some of the first root guess's cells are solved: stop there
             stop.set()
 
     first = book_at(tmp_path / "run.jsonl", rules)
@@ -149,6 +151,23 @@ def test_a_finished_record_is_not_searched_again(tmp_path, monkeypatch):
     # every root guess and every cell of the first one is on record: the root searches nothing
     monkeypatch.setattr(opt._Run, "kernel_call", lambda *args: pytest.fail("searched again"))
     again = bound_game(rules, book=book_at(tmp_path / "run.jsonl", rules))
+    assert again.complete and np.array_equal(again.flat, whole.flat)
+
+
+def test_sets_below_the_root_are_kept_too_and_a_resumed_run_searches_none_of_them(tmp_path, monkeypatch):
+    # sets of more than 10 secrets split again (their first guess's cells solved one by one),
+    # and every set of 3 or more kept: records two levels below the root
+    monkeypatch.setattr(opt, "SERIAL_SET", 10)
+    monkeypatch.setattr(opt, "SPLIT", 1 << 20)
+    monkeypatch.setattr(opt, "BOOK_SET", 3)
+    rules = Rules(pegs=4, colors=5)
+    book = book_at(tmp_path / "run.jsonl", rules)
+    whole = bound_game(rules, book=book, workers=2)
+    book.close()
+    assert any(key.startswith("set:") and key.count("/") >= 1 for key in book.pieces)
+    assert any(key.startswith("guess:") and not key.startswith("guess:root") for key in book.pieces)
+    monkeypatch.setattr(opt._Run, "kernel_call", lambda *args: pytest.fail("searched again"))
+    again = bound_game(rules, book=book_at(tmp_path / "run.jsonl", rules), workers=2)
     assert again.complete and np.array_equal(again.flat, whole.flat)
 
 

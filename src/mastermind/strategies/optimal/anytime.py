@@ -28,7 +28,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.rules import Rules
-from ...errors import TreeError
 from ..base import PieceBook
 from ..pieces import usable_cores
 from ..progress import OnProgress
@@ -42,7 +41,6 @@ from .search import (
     game_of,
     join_cells,
 )
-from .split import key_of
 
 #: The heuristic strategies whose trees stand in for the cells not solved yet.
 HEURISTICS = ("most-parts", "entropy")
@@ -75,12 +73,8 @@ class Bounds:
 class _Bounds(Record):
     """The root's state as the search reports it, and the bounds read from it."""
 
-    def __init__(self, rules: Rules, first: int | None, on_better: Better | None,
-                 book: PieceBook | None = None) -> None:  # fmt: skip
+    def __init__(self, rules: Rules, first: int | None, on_better: Better | None) -> None:
         self.rules = rules
-        self.book = book
-        self.book_lock = threading.Lock()
-        self.prior: dict[str, tuple[int, np.ndarray | None]] = {}  # checked records of the book
         self.game = game_of(rules)
         self.first = first
         self.on_better = on_better
@@ -113,19 +107,14 @@ class _Bounds(Record):
                 self.cell_low = {f: int(c) for f, c in enumerate(cells) if c > 0}
         if roots:
             self._first_guess(roots[first][0])
-            self._read_book([g for g, _ in roots])
         self._tell()
 
     def cell(self, reply: int, cost: int, flat: np.ndarray) -> None:
         with self.lock:
             self.exact[reply] = (cost, flat)
-        assert self.g0 is not None
-        self._write(key_of("set", ((self.g0, reply),)), cost, flat)
         self._tell()
 
     def tried(self, guess: int, cost: int, flat: np.ndarray | None, limit: int) -> None:
-        if flat is not None or limit < FAIL:
-            self._write(key_of("guess", (), guess), cost if flat is not None else limit, flat)
         with self.lock:
             if flat is not None:
                 self.proved[guess] = cost
@@ -134,55 +123,6 @@ class _Bounds(Record):
             else:
                 self.proved[guess] = max(self.proved.get(guess, 0), limit)
         self._tell()
-
-    # -- what an earlier run recorded (a resumed run), and what this one records -----------------
-
-    def _read_book(self, order: list[int]) -> None:
-        """Check the book's records of the root guesses and of the first one's cells, each tree
-        replayed against its secrets (the same keys as the search cut into pieces)."""
-        if self.book is None:
-            return
-        assert self.g0 is not None
-        left = self.rules.max_guesses
-        everything = np.arange(self.n, dtype=np.int64)
-        wanted: list[tuple[str, np.ndarray, int, int | None]]
-        wanted = [(key_of("guess", (), g), everything, left, g) for g in order]
-        wanted += [(key_of("set", ((self.g0, f),)), cell, left - 1, None) for f, cell in self.cells.items()]
-        for key, S, k, guess in wanted:
-            if key not in self.book.pieces:
-                continue
-            line, cost, flat = self.book.pieces[key]
-            if cost is None:
-                raise self.book.damaged(line)
-            if flat is not None:
-                try:
-                    node = check_tree(self.rules, flat, S, k)
-                except TreeError:
-                    raise self.book.damaged(line) from None
-                if node.cost != cost or (guess is not None and node.guess != guess):
-                    raise self.book.damaged(line)
-            self.prior[key] = (cost, flat)
-
-    def prior_cell(self, reply: int) -> tuple[int, np.ndarray] | None:
-        assert self.g0 is not None
-        found = self.prior.get(key_of("set", ((self.g0, reply),)))
-        if found is None or found[1] is None:
-            return None
-        return found[0], found[1]
-
-    def prior_guess(self, guess: int) -> tuple[int, np.ndarray | None] | None:
-        return self.prior.get(key_of("guess", (), guess))
-
-    def _write(self, key: str, cost: int, flat: np.ndarray | None) -> None:
-        """Record a result in the book, unless it came from there (or says no more)."""
-        if self.book is None:
-            return
-        with self.book_lock:
-            known = self.prior.get(key)
-            if known is not None and (known[1] is not None or known[0] >= cost):
-                return
-            self.book.record_piece(key, cost, flat)
-            self.prior[key] = (cost, flat)
 
     # -- before the search: a tree for every cell of the first root guess ------------------------
 
@@ -320,17 +260,19 @@ def bound_game(
     either bound improves, ``on_tree(lower, upper, tree)`` every ``save_every`` seconds when the
     upper bound has improved (the tree checked against every secret first), so that a long run
     keeps its best tree on disk; ``first`` forces the first guess. With ``book`` (a checkpoint),
-    the root guesses searched and the first one's cells solved are recorded as they finish, and
-    what an earlier run recorded there is taken instead of being searched again (the same keys
-    as the search cut into pieces, :mod:`.split`, so that either search resumes the other's).
+    the guesses searched and the sets solved without a budget (the first root guess's cells,
+    and below them the sets of at least :data:`.search.BOOK_SET` secrets) are recorded as they
+    finish, and what an earlier run recorded is taken instead of being searched again (the keys
+    of the search cut into pieces, :mod:`.split`, so that either search resumes the other's).
 
     Raises:
         KeyboardInterrupt: when interrupted (Ctrl-C); every compiled search has stopped by then.
     """
     game = game_of(rules)
     S = np.arange(rules.size, dtype=np.int64)
-    record = _Bounds(rules, first, on_better, book)
+    record = _Bounds(rules, first, on_better)
     run = _Run(game, max(1, workers or usable_cores()))
+    run.book = book
     record.run, record.stop = run, stop
     done, out_of_time = threading.Event(), record.out_of_time
     deadline = None if seconds is None else time.monotonic() + seconds

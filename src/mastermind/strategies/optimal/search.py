@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from ...solver.state import SolverState
 from ..pieces import running, usable_cores
 from ..progress import OnProgress, Progress
 from .race import Race
+
+if TYPE_CHECKING:
+    from ..base import PieceBook
 
 #: tick(cells of a guess solved, of how many)
 Tick = Callable[[int, int], None]
@@ -200,6 +204,20 @@ class _Scope:
         return any(s.failed for s in self.chain())
 
 
+#: A set of the search: the guesses and replies that lead to it.
+History = tuple[tuple[int, int], ...]
+
+#: Sets of at least this many secrets, below the root, are kept in a search's book (smaller
+#: ones are searched again in less time than reading them back takes).
+BOOK_SET = 64
+
+
+def key_of(kind: str, history: History, guess: int = -1) -> str:
+    """The name of a set or guess of the search (the same in every run), as checkpoints keep it."""
+    where = "/".join(f"{g}:{f}" for g, f in history) or "root"
+    return f"{kind}:{where}" + (f"+{guess}" if kind == "guess" else "")
+
+
 class _Run:
     """One search: its tables, its worker threads, and the compiled calls in flight."""
 
@@ -213,6 +231,11 @@ class _Run:
         self.root = _Scope(None)
         self.stopped = False
         self.nodes = 0
+        #: where the sets solved without a budget and the guesses tried are kept, and read back
+        #: by a resumed run (None: nowhere); see :meth:`prior` and :meth:`keep`
+        self.book: PieceBook | None = None
+        self.book_lock = threading.Lock()
+        self.checked: dict[str, tuple[int, np.ndarray | None]] = {}
         self.local = threading.local()
 
     def start(self, scope: _Scope) -> np.ndarray:
@@ -241,6 +264,49 @@ class _Run:
             self.stopped = True
             for ctl in self.root.ctls.values():
                 ctl[_kernel().STOP] = 1
+
+    def prior(self, key: str, S: np.ndarray, left: int, guess: int | None = None,
+              ) -> tuple[int, np.ndarray | None] | None:  # fmt: skip
+        """What the book holds for a set (``guess`` None) or a guess at it: its least cost and
+        tree (replayed against S first), or (tree None) the least it costs; None if nothing.
+
+        Raises:
+            Exception: the book's error for a record that does not fit (``damaged``).
+        """
+        book = self.book
+        if book is None or key not in book.pieces:
+            return None
+        with self.book_lock:
+            found = self.checked.get(key)
+        if found is not None:
+            return found
+        line, cost, flat = book.pieces[key]
+        if cost is None:
+            raise book.damaged(line)
+        if flat is not None:
+            rules = self.game.space.rules
+            assert rules is not None
+            try:
+                node = check_tree(rules, flat, S, left)
+            except TreeError:
+                raise book.damaged(line) from None
+            if node.cost != cost or (guess is not None and node.guess != guess):
+                raise book.damaged(line)
+        with self.book_lock:
+            self.checked[key] = (cost, flat)
+        return cost, flat
+
+    def keep(self, key: str, cost: int, flat: np.ndarray | None) -> None:
+        """Put a result in the book (``flat`` None: the set or guess costs at least ``cost``),
+        unless the book knows as much already."""
+        if self.book is None or self.stopped:
+            return
+        with self.book_lock:
+            known = self.checked.get(key)
+            if known is not None and (known[1] is not None or known[0] >= cost):
+                return
+            self.book.record_piece(key, cost, flat)
+            self.checked[key] = (cost, flat)
 
     def wait(self, futures) -> None:
         """Wait for the futures, polling so that Ctrl-C in this thread stops every search."""
@@ -444,21 +510,12 @@ class Record:
         """A root guess searched below ``limit``: its least cost and tree (the first root guess
         included), or no tree (flat None): then it costs at least ``limit``."""
 
-    def prior_cell(self, reply: int) -> tuple[int, np.ndarray] | None:
-        """A cell of the first root guess that an earlier run solved: its least cost and tree
-        (checked against its secrets); None if none did."""
-        return None
-
-    def prior_guess(self, guess: int) -> tuple[int, np.ndarray | None] | None:
-        """What an earlier run proved of a root guess: its least cost and tree (checked), or
-        (tree None) that it costs at least that much; None if nothing."""
-        return None
-
 
 def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int,
                budget: int, first: int | None = None,
                progress: OnProgress | None = None,
-               record: Record | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
+               record: Record | None = None,
+               history: History = ()) -> tuple[int, np.ndarray | None]:  # fmt: skip
     """The least cost of S if below ``budget``, and its tree; (FAIL, None) otherwise.
 
     Small sets are one compiled call. Larger ones try their guesses in the compiled search's
@@ -530,8 +587,9 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     if start:
         g = roots[e0][0]
         cost, flat = _split_guess(run, scope, S, guesses, left, g, tick if progress else None,
-                                  None if record is None else record.cell,
-                                  None if record is None else record.prior_cell)  # fmt: skip
+                                  None if record is None else record.cell, history)  # fmt: skip
+        if flat is not None:
+            run.keep(key_of("guess", history, g), cost, flat)
         race.offer(e0, cost, flat)
         if record is not None:
             record.tried(g, cost, flat, FAIL)
@@ -544,18 +602,26 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
             if record is not None:
                 record.tried(g, FAIL, None, improved[rank])
             return
-        prior = None if record is None else record.prior_guess(g)
+        prior = priors.get(g)
         if prior is not None and prior[0] >= limit:  # an earlier run proved it cannot win
             cost, flat = FAIL, None
         elif prior is not None and prior[1] is not None:  # solved by an earlier run: its tree
             cost, flat = prior
         else:
             cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
+            if flat is not None or limit < FAIL:
+                run.keep(key_of("guess", history, g), cost if flat is not None else limit, flat)
         if record is not None and not run.stopped:
             record.tried(g, cost, flat, limit)
         race.offer(rank, cost, flat)
         report()
 
+    # What a book holds of these guesses, read (and checked) here, before the workers start.
+    priors: dict[int, tuple[int, np.ndarray | None]] = {}
+    for r in explore:
+        found = run.prior(key_of("guess", history, roots[r][0]), S, left, roots[r][0])
+        if found is not None:
+            priors[roots[r][0]] = found
     futures = [run.pool.submit(attempt, r, roots[r][0]) for r in explore if not (start and r == e0)]
     run.wait(futures)
     if run.stopped:
@@ -567,11 +633,12 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
 def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int, g: int,
                  tick: Tick | None = None,
                  on_cell: Callable[[int, int, np.ndarray], None] | None = None,
-                 prior: Callable[[int], tuple[int, np.ndarray] | None] | None = None,
+                 history: History = (),
                  ) -> tuple[int, np.ndarray | None]:  # fmt: skip
     """cost(S | g) with no budget: every cell at once on the workers, largest first;
-    ``tick(cells solved, cells)`` and ``on_cell(reply, cost, tree)`` as they are solved;
-    ``prior(reply)``: a cell's cost and tree an earlier run found, or None."""
+    ``tick(cells solved, cells)`` and ``on_cell(reply, cost, tree)`` as they are solved. S is
+    the set after ``history``: its cells are kept in the run's book (the root's all, others
+    of at least :data:`BOOK_SET` secrets), and those the book holds are taken from it."""
     game = run.game
     n = len(S)
     split = _feedback().cells(game.codes, g, S)
@@ -593,6 +660,8 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
             else:
                 known[f], trees[f] = cost, flat
             done = len(known)
+        if flat is not None and f in kept:
+            run.keep(key_of("set", (*history, (g, f))), cost, flat)
         if on_cell is not None and flat is not None and not run.stopped:
             on_cell(f, cost, flat)
         if tick:
@@ -605,12 +674,13 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
 
     by_size = sorted(cells, key=lambda f: (-len(cells[f]), f))
     futures = []
-    for f in by_size:
-        earlier = None if prior is None or len(cells[f]) <= 2 else prior(f)
-        if earlier is not None:
-            known[f], trees[f] = earlier
+    kept = {f for f in by_size if len(cells[f]) > 2 and (not history or len(cells[f]) >= BOOK_SET)}
+    for f in sorted(kept):
+        earlier = run.prior(key_of("set", (*history, (g, f))), cells[f], left - 1)
+        if earlier is not None and earlier[1] is not None:
+            known[f], trees[f] = earlier[0], earlier[1]
             if on_cell is not None:
-                on_cell(f, *earlier)
+                on_cell(f, earlier[0], earlier[1])
     by_size = [f for f in by_size if f not in known]
     for f in by_size:
         if len(cells[f]) <= 2:
@@ -624,7 +694,7 @@ def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], le
             futures.append(run.pool.submit(task, f, cells[f]))
     for f in by_size:
         if len(cells[f]) > run.split and not attempt.dead():
-            solved(f, *_solve_set(run, attempt, cells[f], below, left - 1, FAIL))
+            solved(f, *_solve_set(run, attempt, cells[f], below, left - 1, FAIL, history=(*history, (g, f))))
     run.wait(futures)
     if run.stopped:
         raise KeyboardInterrupt

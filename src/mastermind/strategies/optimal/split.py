@@ -59,11 +59,13 @@ from .search import (
     IMPROVE_WORK,
     SERIAL_SET,
     SPLIT,
+    History,
     Solution,
     _leaf,
     check_tree,
     game_of,
     join_cells,
+    key_of,
     piece_run,
     piece_secrets,
     solve_piece,
@@ -74,8 +76,6 @@ from .search import (
 #: binds; the others are one piece each. With a budget only the root's guesses are cut (into
 #: their cells): below the root, cutting costs more work than it saves (docs/optimal.md).
 SPLIT_PART = 2
-
-History = tuple[tuple[int, int], ...]
 
 
 def cut_sizes(size: int, workers: int = 2) -> tuple[int, int]:
@@ -112,12 +112,6 @@ class Outcome:
     flat: np.ndarray | None
     seconds: float
     roots: tuple[tuple[int, int, int, tuple[int, ...] | None], ...] = ()
-
-
-def key_of(kind: str, history: History, guess: int = -1) -> str:
-    """The name of a set or guess of the search (the same in every run), as checkpoints keep it."""
-    where = "/".join(f"{g}:{f}" for g, f in history) or "root"
-    return f"{kind}:{where}" + (f"+{guess}" if kind == "guess" else "")
 
 
 def work(rules: Rules, piece: Piece) -> Outcome:
