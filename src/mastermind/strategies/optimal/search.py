@@ -609,7 +609,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
             cost, flat = prior
         else:
             cost, flat = run.kernel_call(scope, S, left, limit, sym, g)
-            if flat is not None or limit < FAIL:
+            if flat is not None or (limit < FAIL and not scope.dead()):  # (not cut short)
                 run.keep(key_of("guess", history, g), cost if flat is not None else limit, flat)
         if record is not None and not run.stopped:
             record.tried(g, cost, flat, limit)
