@@ -19,7 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .exact import reply_matrix  # noqa: F401  (the worst-case search reads the same matrix)
+from .exact import (
+    least_in_cell_class,
+    least_in_history_class,
+    reply_matrix,  # noqa: F401  (the worst-case search reads the same matrix)
+)
 from .jit import njit
 
 
@@ -128,50 +132,8 @@ def representatives(digits, group, used, absent, repeats, out):
         if (absent >> colour) & 1:
             absent_list[na] = colour
             na += 1
+    flat = group.reshape(-1)  # the layout of the exact search's groups (one element a row)
     for g in range(size):
-        keep = True
-        # colours absent from the set
-        k = 0
-        for i in range(pegs):
-            c = np.int64(digits[g, i])
-            if (absent >> c) & 1:
-                if repeats:
-                    if c != absent_list[0]:
-                        keep = False
-                        break
-                else:
-                    if c != absent_list[k]:
-                        keep = False
-                        break
-                    k += 1
-        if not keep:
-            out[g] = False
-            continue
-        # the history's symmetries, free colours renamed at best
-        for e in range(m):
-            nxt = 0
-            while nxt < colors and (used >> nxt) & 1:
-                nxt += 1
-            assigned = np.int64(0)
-            for i in range(pegs):
-                c = np.int64(digits[g, group[e, i]])
-                if (used >> c) & 1:
-                    y = group[e, pegs + c]
-                elif (assigned >> c) & 1:
-                    y = relabel[c]
-                else:
-                    relabel[c] = nxt
-                    assigned |= np.int64(1) << c
-                    y = nxt
-                    nxt += 1
-                    while nxt < colors and (used >> nxt) & 1:
-                        nxt += 1
-                d = digits[g, i]
-                if y < d:
-                    keep = False
-                    break
-                if y > d:
-                    break
-            if not keep:
-                break
-        out[g] = keep
+        out[g] = least_in_cell_class(digits, g, absent, absent_list, repeats, pegs) and (
+            least_in_history_class(digits, g, flat, 0, m, used, pegs, colors, relabel)
+        )
