@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from ..research.session import Session
     from ..strategies import Strategy
     from ..strategies.optimal.anytime import Bounds
+    from ..strategies.optimal.lower import LowerBound
 
 
 @cli.command("evaluate")
@@ -78,6 +79,12 @@ if TYPE_CHECKING:
     help="Write the strategy's tree to FILE as a tree file (see 'mastermind verify'); with --budget, "
     "the best tree found, written again every minute while it improves, and when the search stops.",
 )  # fmt: skip
+@click.option(
+    "--proof", metavar="FILE",
+    help="With --budget: after the search, write a proof file of a lower bound on the least total, "
+    "which 'mastermind verify' checks in plain Python: the root's guesses bounded two and three "
+    "levels down by counting, raised toward the bound the search reports (see docs/optimal.md).",
+)  # fmt: skip
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
     "command run again after an interruption finishes only what is left [for a tree of more than "
@@ -99,6 +106,7 @@ def evaluate_command(
     per_secret: str | None,
     budget: float | None,
     save: str | None,
+    proof: str | None,
     scale: Scale,
     history: History,
 ) -> None:
@@ -120,6 +128,7 @@ def evaluate_command(
       mastermind evaluate -p 7 -c 7 --executor dask --scheduler tcp://head:8786
       mastermind evaluate -s optimal -p 5 -c 5 --executor dask --workers 2   # root guesses split
       mastermind evaluate -s optimal -p 4 -c 9 --budget 10m --save 4x9.tree.gz  # bounds, best tree
+      mastermind evaluate -s optimal -p 4 -c 10 --budget 5m --proof 4x10.proof.gz  # a checkable bound
     """
     from ..core.code import ENUMERATION_LIMIT
     from ..research.evaluation import sample_secrets
@@ -134,10 +143,12 @@ def evaluate_command(
         if per_secret == "-" and as_json:
             fail("--json and --per-secret - both write on stdout: name a file for one of them")
     player = _strategy(strategy, rules, first, no_tables)
+    if proof is not None and budget is None:
+        fail("--proof writes the proof of the lower bound that --budget reports: give --budget too")
     if budget is not None or save is not None:
-        _check_budget(player, budget, save, sample, scale, plot, per_secret)
+        _check_budget(player, budget, save, sample, scale, plot, per_secret, proof)
     if budget is not None:
-        _evaluate_bounded(player, budget, save, as_json, open_session(scale, history, per_run=False))
+        _evaluate_bounded(player, budget, save, as_json, open_session(scale, history, per_run=False), proof)
         return
     if sample is None and rules.size > ENUMERATION_LIMIT:
         fail(f"{_words(rules)} has {rules.size:,} codes, too many to play every secret; "
@@ -206,15 +217,16 @@ def _duration(value: str | None) -> float | None:
 
 
 def _check_budget(player: Strategy, budget: float | None, save: str | None, sample: int | None,
-                  scale: Scale, plot: str | None, per_secret: str | None) -> None:  # fmt: skip
-    """--budget and --save: for the optimal strategy's whole tree, searched in this process."""
+                  scale: Scale, plot: str | None, per_secret: str | None,
+                  proof: str | None = None) -> None:  # fmt: skip
+    """--budget, --save and --proof: for the optimal strategy's whole tree, searched in this process."""
     from pathlib import Path
 
-    if save is not None:
-        if player.randomized:
-            fail(f"--save writes a strategy's tree: {player.name} is randomised and has none")
-        if not Path(save).resolve().parent.is_dir():
-            fail(f"cannot write {save}: folder {Path(save).parent} does not exist")
+    if save is not None and player.randomized:
+        fail(f"--save writes a strategy's tree: {player.name} is randomised and has none")
+    for path in (save, proof):
+        if path is not None and not Path(path).resolve().parent.is_dir():
+            fail(f"cannot write {path}: folder {Path(path).parent} does not exist")
     if budget is None:
         return
     if player.name != "optimal":
@@ -250,10 +262,11 @@ def _save_tree(player: Strategy, path: str, exact: bool, lower: int | None = Non
 
 
 def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_json: bool,
-                      session: Session) -> None:  # fmt: skip
+                      session: Session, proof: str | None = None) -> None:  # fmt: skip
     """The optimal search for at most ``seconds``: the optimum if it finishes (as a normal
     evaluation), else a proven lower bound, the best tree and the gap. Ctrl-C stops it the same
-    way (the best tree written), then exits with status 130."""
+    way (the best tree written), then exits with status 130. With ``proof``, a proof file of a
+    lower bound is written after the search (:func:`_prove_lower`)."""
     import signal
     import sys
     import threading
@@ -325,7 +338,12 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
             click.echo("mastermind: interrupted", err=True)
             sys.exit(130)
         if not found.complete:
-            _print_bounds(player, found, elapsed, as_json, f"stopped after {duration(seconds)}")
+            proved = None if proof is None else _prove_lower(player, found.lower, proof)
+            why = f"stopped after {duration(seconds)}"
+            _print_bounds(player, found, elapsed, as_json, why, proved, proof)
+            if proved is not None and proved[1]:
+                click.echo("mastermind: interrupted", err=True)
+                sys.exit(130)
             return
         searched = elapsed
     elif save is not None:
@@ -335,17 +353,65 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         if searched is not None:  # the search ran here, within the budget: it is the run's time
             stats.seconds, stats.tree_at_hand = searched + stats.seconds, False
         save_run(session, player, stats, None, None)
+    proved = None if proof is None else _prove_lower(player, stats.total, proof)
     if as_json:
         out = session.to_dict(stats, game_notation(rules))
         out |= {"lower_bound": stats.total, "upper_bound": stats.total, "exact": True}
+        if proved is not None and proof is not None:
+            out["proof"] = _proof_dict(proved[0], proof)
         click.echo(json.dumps(out))
-        return
-    _print_stats(stats)
-    click.echo(f"exact: the least total, proved (lower bound = upper bound = {stats.total:,})")
+    else:
+        _print_stats(stats)
+        click.echo(f"exact: the least total, proved (lower bound = upper bound = {stats.total:,})")
+        if proved is not None and proof is not None:
+            click.echo(f"proof file: {_proof_text(proved[0], proof)}")
+    if proved is not None and proved[1]:
+        click.echo("mastermind: interrupted", err=True)
+        sys.exit(130)
 
 
-def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool, why: str) -> None:
-    """What a search stopped before its end proved."""
+def _prove_lower(player: Strategy, target: int, path: str) -> tuple[LowerBound, bool]:
+    """A proof file of a lower bound on the least total, raised toward ``target`` (the bound the
+    search proved to itself), written to ``path``; and whether Ctrl-C cut it short (the bound
+    reached so far is written then)."""
+    import threading
+
+    from ..strategies.optimal.lower import prove
+
+    stop = threading.Event()
+    shown = console_for(stderr=True)
+
+    def on_progress(bound: int, goal: int | None) -> None:
+        if shown.is_terminal:
+            click.echo(f"\rproof of a lower bound: {bound:,} of {target:,}   ", err=True, nl=False)
+
+    try:
+        found = prove(player.rules, target=target, stop=stop, progress=on_progress)
+    finally:
+        if shown.is_terminal:
+            click.echo("", err=True)
+    try:
+        found.proof.write(path)
+    except OSError as err:
+        fail(f"cannot write {path}: {err.strerror or err}")
+    return found, stop.is_set()
+
+
+def _proof_dict(found: LowerBound, path: str) -> dict[str, Any]:
+    return {"file": path, "total": found.total, "nodes": found.proof.header["nodes"],
+            "seconds": round(found.seconds, 3)}  # fmt: skip
+
+
+def _proof_text(found: LowerBound, path: str) -> str:
+    nodes = found.proof.header["nodes"]
+    return (f"{path}: every tree costs at least {found.total:,} ({nodes:,} line{'s' * (nodes != 1)}, "
+            f"{found.seconds:.1f} s; 'mastermind verify {path}' checks it)")  # fmt: skip
+
+
+def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool, why: str,
+                  proved: tuple[LowerBound, bool] | None = None,
+                  proof: str | None = None) -> None:  # fmt: skip
+    """What a search stopped before its end proved (and the proof file of a lower bound)."""
     from ..strategies.optimal.search import parse
 
     rules = player.rules
@@ -361,6 +427,8 @@ def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool
             "max": None if root is None else root.depth(),
             "distribution": None if root is None else {str(k): v for k, v in root.distribution().items()},
         }  # fmt: skip
+        if proved is not None and proof is not None:
+            out["proof"] = _proof_dict(proved[0], proof)
         click.echo(json.dumps(out))
         return
     from rich.table import Table
@@ -379,6 +447,8 @@ def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool
         table.add_row("gap", f"{found.gap:,} ({100 * (found.gap or 0) / found.upper:.2f} % of the best tree)")
     table.add_row("exact", "yes: the bounds meet" if found.exact else "no")
     table.add_row("seconds", f"{seconds:.1f}")
+    if proved is not None and proof is not None:
+        table.add_row("proof file", _proof_text(proved[0], proof))
     console_for().print(table)
 
 

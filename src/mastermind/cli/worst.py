@@ -187,11 +187,15 @@ def verify_proof(path: str, rules: Rules, as_json: bool) -> None:
             checked = found.check(advance)
         except ProofError as err:
             fail(f"{path}: {err}")
-    claim = f"no tree finds every secret of {found.rules.describe()} within {_guesses(checked.guesses)}"
+    if checked.claim == "total":
+        claim = f"every tree for {found.rules.describe()} takes at least {checked.total:,} guesses in all"
+        figure: dict[str, int] = {"total": checked.total}
+    else:
+        claim = f"no tree finds every secret of {found.rules.describe()} within {_guesses(checked.guesses)}"
+        figure = {"guesses": checked.guesses}
     if as_json:
-        click.echo(json.dumps({"file": path, "kind": "proof", "game": found.header["game"],
-                               "guesses": checked.guesses, "nodes": checked.nodes, "claim": claim,
-                               "verified": True}))  # fmt: skip
+        click.echo(json.dumps({"file": path, "kind": "proof", "game": found.header["game"], **figure,
+                               "nodes": checked.nodes, "claim": claim, "verified": True}))  # fmt: skip
         return
     nodes = f"{checked.nodes:,} node{'s' * (checked.nodes != 1)}"
     click.echo(f"proof checked ({nodes}, plain Python): {claim}")

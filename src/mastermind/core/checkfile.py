@@ -51,18 +51,26 @@ def read_text(path: str | os.PathLike[str], kind: str, error: type[MastermindErr
 
 
 def read_header(
-    text: str, name: str, fmt: str, version: int, kind: str, error: type[MastermindError]
+    text: str,
+    name: str,
+    fmt: str,
+    version: int,
+    kind: str,
+    error: type[MastermindError],
+    older: tuple[int, ...] = (),
 ) -> tuple[list[str], dict[str, Any], Rules]:
     """The file's lines, its header and the game the header names, once its first line is found
-    to be ``fmt version``; ``error`` says what is wrong and where."""
+    to be ``fmt version`` (or one of the ``older`` versions still read); ``error`` says what is
+    wrong and where."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     first = lines[0].split() if lines else []
     if len(first) != 2 or first[0] != fmt:
         raise error(f"{name}: not a {kind} (it does not start with '{fmt} {version}')")
-    if first[1] != str(version):
-        raise error(f"{name}: {kind} format {first[1]!r}; this version reads format {version}")
+    if first[1] not in {str(v) for v in (*older, version)}:
+        known = " and ".join(str(v) for v in (*older, version))
+        raise error(f"{name}: {kind} format {first[1]!r}; this version reads format {known}")
     if len(lines) < 2:
         raise error(f"{name}: cut short after line 1")
     try:

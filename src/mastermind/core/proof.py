@@ -1,16 +1,23 @@
-"""Proof files: a checkable proof that no tree finds every secret of a game within D guesses.
+"""Proof files: checkable proofs of what no tree can do.
 
-``mastermind worst`` finds the least number of guesses that always suffices by a decision search
-(``mastermind.strategies.optimal.worst``); a "no" of that search is written as a proof file, and
-:func:`check` replays it here, in plain Python, with the scoring rule's specification and none
-of the search's code (no numpy, no numba). The checker recomputes every claim it relies on:
-each set of secrets (from the guesses and replies that lead to it), each refuted guess's
-failing cell, each counting-bound step and each symmetry that lets a guess go unrefuted.
+Two claims, each written by a search and replayed here, in plain Python, with the scoring rule's
+specification and none of the search's code (no numpy, no numba):
 
-Format, version 1 (docs/worst.md says the same, with an example)::
+* **guesses**: no tree finds every secret of a game within D guesses. ``mastermind worst`` finds
+  the least number of guesses that always suffices by a decision search
+  (``mastermind.strategies.optimal.worst``) and writes each "no" as such a proof.
+* **total**: every tree's total (the guesses over all secrets, the winning one counted) is at
+  least L, whatever its guess limit. ``mastermind evaluate -s optimal --proof FILE`` writes one
+  for the lower bound it reports (``mastermind.strategies.optimal.lower``).
 
-    mastermind-proof 1
-    {"game": {"pegs": 4, "colors": 6, ...}, "guesses": 4, "secrets": 1296, "nodes": 6, ...}
+The checker recomputes every claim it relies on: each set of secrets (from the guesses and
+replies that lead to it), each cell, each counting step and each symmetry that lets a guess go
+unchecked.
+
+Format, version 2 (docs/worst.md and docs/optimal.md say the same, with examples)::
+
+    mastermind-proof 2
+    {"game": {"pegs": 4, "colors": 6, ...}, "claim": "guesses", "guesses": 4, "secrets": 1296, ...}
     all 1023/123456,0213/123456,...
      1111 0,0 count
      1112 0,0 count
@@ -18,35 +25,45 @@ Format, version 1 (docs/worst.md says the same, with an example)::
       ...
     end 6
 
-* Line 1: the format's name and version. Line 2: one JSON object: ``game`` (as in tree files),
-  ``guesses`` (D: the claim is that no tree finds every secret within D guesses, the winning
-  guess counted), and the claims the check compares: ``secrets`` (the game's codes) and
-  ``nodes`` (the lines of the proof). Anything else is information.
-* Then the proof, one node per line, in preorder. A node says that a set of secrets S cannot
-  all be found within k guesses. The root (unindented) is every code of the game with k = D.
-  Any other node is indented one space per level and reads ``GUESS BLACK,WHITE KIND``: its S is
-  the secrets of its parent's set that give that reply to that guess, and k is its parent's
-  less one. KIND is one of:
+* Line 1: the format's name and version (a version 1 file, the same without ``claim``, is read
+  as a claim on guesses). Line 2: one JSON object: ``game`` (as in tree files), ``claim``
+  (``guesses`` or ``total``) and its number (``guesses``: D, or ``total``: L), and the counts the
+  check compares: ``secrets`` (the game's codes) and ``nodes`` (the lines of the proof).
+  Anything else is information.
+* Then the proof, one node per line, in preorder. The root (unindented) is every code of the
+  game. Any other node is indented one space per level and reads ``GUESS BLACK,WHITE KIND``:
+  its set S is the secrets of its parent's set that give that reply to that guess.
+* K bounds the replies other than the win that any guess gives on a node's set: at the root the
+  game's number of such replies; below a node, the most replies other than the win that a guess
+  gives on that node's set (computed by the checker), which bounds those on any subset.
+* GENS (``-`` for none) lists, comma-separated, permutations ``PEGS/COLOURS`` of the codes:
+  PEGS gives p(0), p(1)... and COLOURS s(0), s(1)..., each a symbol of
+  ``0123456789abcdefghijklmnopqrstuvwxyz``; the permutation maps a code x to y with
+  ``y[i] = s(x[p(i)])``. Each must map S onto itself (the checker checks it); a permutation of
+  pegs and colours changes no reply, so a guess and its image split S alike. In a game with
+  repeats, a guess holding colours that no secret of S holds splits S as the guess with each of
+  them replaced by the least such colour does (they give no black and no white). The checker
+  groups every code of the game into classes under the permutations and these replacements (the
+  colours held by no secret it finds itself) and checks the least code of each class. Child
+  lines may name further guesses (they are checked too), never one twice.
+
+In a proof on **guesses**, a node says that S cannot all be found within k guesses: k = D at the
+root, its parent's less one below. KIND is one of:
 
   - ``count``: S has more secrets than k guesses can tell apart: ``|S| > F(K, k)``, where
-    ``F(K, 0) = 0`` and ``F(K, k) = 1 + K * F(K, k - 1)``, and K bounds the replies other than
-    the win that any guess gives on S. At the root K is the game's number of replies other than
-    the win; below an ``all`` node, K is the most replies other than the win that a guess gives
-    on that node's set (computed by the checker), which bounds those on any subset.
-  - ``all GENS``: every guess fails. GENS (``-`` for none) lists, comma-separated, permutations
-    ``PEGS/COLOURS`` of the codes: PEGS gives p(0), p(1)... and COLOURS s(0), s(1)..., each a
-    symbol of ``0123456789abcdefghijklmnopqrstuvwxyz``; the permutation maps a code x to y with
-    ``y[i] = s(x[p(i)])``. Each must map S onto itself (the checker checks it); a permutation of
-    pegs and colours changes no reply, so a guess and its image under one of them fail
-    together. In a game with repeats, a guess holding colours that no secret of S holds splits
-    S as the guess with each of them replaced by the least such colour does (they give no
-    black and no white). The checker groups every code of the game into classes under the
-    permutations and these replacements (the colours held by no secret it finds itself) and
-    takes the least code of each class: each of those guesses must fail, either by a child
-    line naming it (its cell with that reply cannot be found within k - 1 guesses, proved by the
-    child) or, if no line names it, by counting: its largest cell other than the win has more
-    than ``F(K, k - 1)`` secrets, K being the most replies other than the win of any guess on S.
-    Child lines may name further guesses (they are checked too), never one twice.
+    ``F(K, 0) = 0`` and ``F(K, k) = 1 + K * F(K, k - 1)``.
+  - ``all GENS``: every guess fails: either by a child line naming it (its cell with that reply
+    cannot be found within k - 1 guesses, proved by the child) or, if no line names it, by
+    counting: its largest cell other than the win has more than ``F(K, k - 1)`` secrets.
+
+In a proof on the **total**, every node is ``total L GENS``: every tree for S costs at least L
+(the guesses over S's secrets, counted from this node's guess; L of the root is the claim).
+Each guess's cost on S is ``|S|`` plus its cells' costs (the cells other than the win), and a
+cell of m secrets costs at least ``T(K, m) = sum over j >= 0 of max(0, m - F(K, j))`` (1 secret
+found by the first guess, at most K more by the second, K**2 by the third...), or the L of a
+child line naming that guess and reply if larger. Each guess checked must reach L that way,
+except one that leaves S whole (a single cell, S itself): no best tree plays it, as leaving it
+out would save ``|S|``.
 
 * Last line: ``end`` and the number of nodes, so that a file cut short is refused.
 
@@ -60,6 +77,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import sys
+from array import array
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -73,8 +92,11 @@ from .treefile import alphabet, every_code
 
 #: The format's name, on the first line with its version.
 FORMAT = "mastermind-proof"
-#: The version this module writes; it reads this one only.
-VERSION = 1
+#: The version this module writes; it reads version 1 too (a claim on guesses, without ``claim``).
+VERSION = 2
+
+#: What a proof may claim: no tree within so many guesses, or no tree below a total.
+CLAIMS = ("guesses", "total")
 
 #: Bytes the checker keeps of each secret's reply indicators (see ``_Game.indicators``).
 LANE_MEMORY = 128 << 20
@@ -98,6 +120,20 @@ def reach(K: int, k: int) -> int:
     return sum(K**i for i in range(k))
 
 
+def least_total(K: int, m: int) -> int:
+    """T(K, m): the least total of any tree for m secrets when no guess gives more than K replies
+    other than the win: each secret past the first F(K, j) needs a guess more.
+
+    >>> [least_total(13, m) for m in (1, 2, 14, 15, 183)]
+    [1, 3, 27, 30, 534]
+    """
+    total, j = 0, 0
+    while (r := reach(K, j)) < m:
+        total += m - r
+        j += 1
+    return total
+
+
 def other_replies(pegs: int) -> int:
     """The game's number of replies other than the win: ``black + white <= pegs``, without
     ``(pegs - 1, 1)`` (which never occurs) and the win itself.
@@ -110,13 +146,23 @@ def other_replies(pegs: int) -> int:
 
 @dataclass
 class ProofNode:
-    """A node of a proof: ``count``, or ``all`` with its permutations and child lines, each
-    (guess, reply, node); ``line``: where it was read (0 if built)."""
+    """A node of a proof: ``count``, or ``all`` or ``total`` with its permutations and child
+    lines, each (guess, reply, node); ``total``: the least total claimed (``total`` nodes);
+    ``line``: where it was read (0 if built)."""
 
     kind: str
     gens: list[Perm] = field(default_factory=list)
     children: list[tuple[tuple[int, ...], Feedback, ProofNode]] = field(default_factory=list)
     line: int = 0
+    total: int = 0
+
+    def text(self) -> str:
+        """The node's kind as written in a file (after its guess and reply)."""
+        if self.kind == "count":
+            return "count"
+        if self.kind == "total":
+            return f"total {self.total} {_gens_text(self.gens)}"
+        return "all " + _gens_text(self.gens)
 
     def size(self) -> int:
         """Nodes in this proof (this one and all below)."""
@@ -130,30 +176,39 @@ class ProofNode:
 
 @dataclass(frozen=True)
 class Checked:
-    """What a checked proof proved: no tree finds every secret of ``rules`` within ``guesses``."""
+    """What a checked proof proved: no tree finds every secret of ``rules`` within ``guesses``
+    (claim ``guesses``), or every tree's total is at least ``total`` (claim ``total``)."""
 
     rules: Rules
+    claim: str
     guesses: int
+    total: int
     nodes: int
     secrets_scored: int
 
 
 @dataclass
 class ProofFile:
-    """A whole proof and its header (see the module's documentation)."""
+    """A whole proof and its header (see the module's documentation): ``claim`` is ``guesses``
+    (no tree within ``guesses``) or ``total`` (no tree below ``total``; ``guesses`` is then 0)."""
 
     rules: Rules
     guesses: int
     root: ProofNode
     header: dict[str, Any]
+    claim: str = "guesses"
+    total: int = 0
 
     @classmethod
     def of(cls, rules: Rules, guesses: int, root: ProofNode, **info: Any) -> ProofFile:
-        from .records import package_version
+        """A proof that no tree finds every secret within ``guesses``."""
+        return cls(rules, guesses, root, _header(rules, root, {"claim": "guesses", "guesses": guesses}, info))
 
-        header = {"game": game_dict(rules), "guesses": guesses, **info, "secrets": rules.size,
-                  "nodes": root.size(), "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
-        return cls(rules, guesses, root, header)
+    @classmethod
+    def of_total(cls, rules: Rules, total: int, root: ProofNode, **info: Any) -> ProofFile:
+        """A proof that every tree's total is at least ``total`` (``root.total``)."""
+        header = _header(rules, root, {"claim": "total", "total": total}, info)
+        return cls(rules, 0, root, header, "total", total)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -163,8 +218,7 @@ class ProofFile:
         stack: list[tuple[ProofNode, int, str]] = [(self.root, 0, "")]
         while stack:
             node, depth, lead = stack.pop()
-            body = "count" if node.kind == "count" else "all " + _gens_text(node.gens)
-            lines.append(f"{' ' * depth}{lead}{body}")
+            lines.append(f"{' ' * depth}{lead}{node.text()}")
             for guess, reply, child in reversed(node.children):
                 code = "".join(symbols[c] for c in guess)
                 stack.append((child, depth + 1, f"{code} {reply.black},{reply.white} "))
@@ -190,10 +244,17 @@ class ProofFile:
 
     @classmethod
     def loads(cls, text: str, name: str = "proof file") -> ProofFile:
-        lines, header, rules = read_header(text, name, FORMAT, VERSION, "proof file", ProofError)
-        guesses = header.get("guesses")
-        if not isinstance(guesses, int) or isinstance(guesses, bool) or guesses < 0:
-            raise ProofError(f"{name}, line 2: 'guesses' is not a number of guesses")
+        lines, header, rules = read_header(text, name, FORMAT, VERSION, "proof file", ProofError, older=(1,))
+        claim = header.get("claim", "guesses") if lines[0].split()[1] != "1" else "guesses"
+        if claim not in CLAIMS:
+            raise ProofError(f"{name}, line 2: the claim {str(claim)[:40]!r} is not 'guesses' or 'total'")
+        number = header.get(claim)
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise ProofError(
+                f"{name}, line 2: {claim!r} is not a number of guesses"
+                if claim == "guesses"
+                else f"{name}, line 2: 'total' is not a whole number"
+            )
         if len(lines) < 3 or not lines[-1].startswith("end "):
             raise ProofError(f"{name}: cut short (no 'end' line)")
         body = lines[2:-1]
@@ -215,6 +276,11 @@ class ProofFile:
             return code
 
         def node_of(words: list[str], at: int) -> ProofNode:
+            if claim == "total":
+                if len(words) == 3 and words[0] == "total" and words[1].isdigit():
+                    gens = _parse_gens(words[2], pegs, colors, f"{name}, line {at}")
+                    return ProofNode("total", gens, line=at, total=int(words[1]))
+                raise ProofError(f"{name}, line {at}: not 'total LEAST PERMUTATIONS'")
             if words == ["count"]:
                 return ProofNode("count", line=at)
             if len(words) == 2 and words[0] == "all":
@@ -225,14 +291,16 @@ class ProofFile:
         if body[0].startswith(" "):
             raise ProofError(f"{name}, line 3: the root is indented")
         path: list[ProofNode] = [root]
-        seen: dict[int, set[tuple[int, ...]]] = {}  # the guesses named under each node
+        # What each node's lines name: a guess once (a claim on guesses), a guess and reply once
+        # (on the total: a guess may have a line for each of its cells).
+        seen: dict[int, set[tuple[tuple[int, ...], str]]] = {}
         for i, line in enumerate(body[1:], start=4):
             depth = len(line) - len(line.lstrip(" "))
             parts = line.split()
             if depth == 0 or depth > len(path) or len(parts) < 3:
                 raise ProofError(f"{name}, line {i}: not 'GUESS REPLY KIND' indented under a node")
             parent = path[depth - 1]
-            if parent.kind != "all":
+            if parent.kind == "count":
                 raise ProofError(f"{name}, line {i}: a line under a 'count' node (line {parent.line})")
             guess = code_of(parts[0], i)
             try:
@@ -240,22 +308,33 @@ class ProofFile:
             except ValueError:
                 raise ProofError(f"{name}, line {i}: {parts[1][:20]!r} is not a reply BLACK,WHITE") from None
             named = seen.setdefault(id(parent), set())
-            if guess in named:
-                raise ProofError(
-                    f"{name}, line {i}: guess {parts[0]} twice under the node of line {parent.line}"
-                )
+            key = (guess, parts[1] if claim == "total" else "")
+            if key in named:
+                what = f"guess {parts[0]}" + (f" with reply {parts[1]}" if claim == "total" else "")
+                raise ProofError(f"{name}, line {i}: {what} twice under the node of line {parent.line}")
             node = node_of(parts[2:], i)
-            named.add(guess)
+            named.add(key)
             parent.children.append((guess, Feedback(black, white), node))
             del path[depth:]
             path.append(node)
-        return cls(rules, guesses, root, header)
+        if claim == "total":
+            if root.total != number:
+                raise ProofError(f"{name}, line 3: the root claims {root.total}, the header {number}")
+            return cls(rules, 0, root, header, "total", number)
+        return cls(rules, number, root, header)
 
     # -- checking --------------------------------------------------------------------------
 
     def check(self, progress: Callable[[int], None] | None = None) -> Checked:
         """:func:`check`."""
         return check(self, progress)
+
+
+def _header(rules: Rules, root: ProofNode, claim: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
+    from .records import package_version
+
+    return {"game": game_dict(rules), **claim, **info, "secrets": rules.size, "nodes": root.size(),
+            "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
 
 
 def _gens_text(gens: list[Perm]) -> str:
@@ -426,6 +505,18 @@ def _widen(x: int, n: int, width: int) -> int:
     return int.from_bytes(wide, "little")
 
 
+def _lanes(raw: bytes, width: int) -> list[int]:
+    """The numbers in lanes of ``width`` bytes, little-endian."""
+    if width == 1:
+        return list(raw)
+    lanes = array("H" if width == 2 else "I", raw)
+    if lanes.itemsize != width:  # a machine whose "I" is not 4 bytes
+        return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
+    if sys.byteorder == "big":
+        lanes.byteswap()
+    return lanes.tolist()
+
+
 def _by_lanes(guesses: int | None, secrets: int, replies: int, codes: int) -> bool:
     """Whether to count every code at once (see _Tally) rather than ``guesses`` one by one: when
     they are many enough (None: every code, but for the absent colours' classes). The costs
@@ -497,6 +588,23 @@ class _Tally:
             at = raw.find(b"\x80", at + 1)
         return found
 
+    def totals(self, least: list[int], guesses: list[int]) -> dict[int, int | None]:
+        """For each of ``guesses`` (of those counted): the sum of ``least[m]`` over its cells other
+        than the win (m secrets each), or None where it leaves S whole (one cell, S itself)."""
+        n, out = len(self.S), {}
+        if self.tallies is not None:
+            for g in guesses:
+                t = self.tallies[g]
+                whole = len(t) == 1 and next(iter(t.values())) == n
+                out[g] = None if whole else sum(map(least.__getitem__, t.values()))
+            return out
+        size = self.n * self.width
+        lanes = [_lanes(c.to_bytes(size, "little"), self.width) for c in self.counts]
+        for g in guesses:
+            cells = [lane[g] for lane in lanes]
+            out[g] = None if n in cells else sum(map(least.__getitem__, cells))
+        return out
+
     def largest(self, g: int) -> int:
         """The most secrets in a cell other than the win of guess g (for messages)."""
         row = self.game.row(g)
@@ -506,9 +614,9 @@ class _Tally:
 
 
 def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Checked:
-    """Check that no tree finds every secret of the proof's game within its number of guesses,
-    by replaying the proof (see the module's documentation); ``progress(n)`` as n more nodes
-    are checked.
+    """Check the proof's claim by replaying it (see the module's documentation): no tree finds
+    every secret of its game within its number of guesses, or every tree's total is at least its
+    total; ``progress(n)`` as n more nodes are checked.
 
     Raises:
         ProofError: a claim of the proof does not hold (the message says which line), or the
@@ -525,11 +633,18 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
     win = rules.pegs * (rules.pegs + 1)
     n_codes = len(game.codes)
     symbols = alphabet(rules)
+    tables: dict[int, list[int]] = {}  # T(K, m) for m up to the game's size, by K
 
     def show(i: int) -> str:
         return "".join(symbols[c] for c in game.codes[i])
 
-    # Each entry: a node, its secrets, the guesses left, and K for a 'count' there.
+    def least(K: int) -> list[int]:
+        found = tables.get(K)
+        if found is None:
+            found = tables[K] = [least_total(K, m) for m in range(n_codes + 1)]
+        return found
+
+    # Each entry: a node, its secrets, the guesses left (a claim on guesses) and K.
     stack: list[tuple[ProofNode, list[int], int, int]] = [
         (proof.root, list(range(rules.size)), proof.guesses, other_replies(rules.pegs))
     ]
@@ -544,14 +659,16 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
                     f"most {K} replies other than the win (up to {reach(K, k):,}): the count proves nothing"
                 )
             continue
-        if k < 1:
+        if node.kind == "all" and k < 1:
             raise ProofError(f"line {node.line}: no guess is left to refute")
         members = set(S)
         for perm in node.gens:
             img = game.images(perm)
             if any(img[i] not in members for i in S):
                 raise ProofError(f"line {node.line}: {_gens_text([perm])} does not map the set onto itself")
-        listed = {game.index[g]: (reply, child) for g, reply, child in node.children}
+        listed: dict[int, list[tuple[Feedback, ProofNode]]] = {}
+        for code, reply, child in node.children:
+            listed.setdefault(game.index[code], []).append((reply, child))
         held: set[int] = set()
         for i in S:
             held.update(game.codes[i])
@@ -559,29 +676,55 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
         # Two ways to the same figures (see _Tally): every code at once where the classes of
         # guesses are many (none but those of the absent colours: every code is tried), guess
         # by guess where they are few.
-        least = set(game.least_of_classes(node.gens, absent)) if node.gens else None
-        if _by_lanes(None if least is None else len(least), len(S), len(game.tables), n_codes):
+        least_codes = set(game.least_of_classes(node.gens, absent)) if node.gens else None
+        if _by_lanes(None if least_codes is None else len(least_codes), len(S), len(game.tables), n_codes):
             tally = _Tally(game, S, None)
         else:
-            least = least or set(game.least_of_classes(node.gens, absent))
-            tally = _Tally(game, S, least | set(listed))
+            least_codes = least_codes or set(game.least_of_classes(node.gens, absent))
+            tally = _Tally(game, S, least_codes | set(listed))
+
+        def checked(g: int, listed=listed, least_codes=least_codes, absent=absent) -> bool:
+            """Whether guess g must be checked here: the least code of its class, or named."""
+            if g in listed:
+                return True
+            return g in least_codes if least_codes is not None else game.least_absent(g, absent)
+
         K = min(K, tally.most_cells())
+        cells: dict[int, list[tuple[int, ProofNode]]] = {}  # guess -> (cell size, child) of its lines
+        for g, lines in sorted(listed.items()):
+            row = game.row(g)
+            for reply, child in lines:
+                f = reply.black * (rules.pegs + 1) + reply.white
+                cell = [i for i in S if row[i] == f]
+                if f == win or not cell:
+                    raise ProofError(
+                        f"line {child.line}: no secret of the set gives reply {reply} to {show(g)}"
+                    )
+                cells.setdefault(g, []).append((len(cell), child))
+                stack.append((child, cell, k - 1, K))
+        if node.kind == "total":
+            T = least(K)
+            guesses = [g for g in (range(n_codes) if tally.tallies is None else tally.tallies) if checked(g)]
+            n = len(S)
+            for g, below in tally.totals(T, guesses).items():
+                if below is None:
+                    continue  # leaves S whole: no best tree plays it
+                cost = n + below + sum(max(0, child.total - T[m]) for m, child in cells.get(g, ()))
+                if cost < node.total:
+                    raise ProofError(
+                        f"line {node.line}: guess {show(g)} may cost {cost:,} on these {n:,} secrets, "
+                        f"below the {node.total:,} claimed"
+                    )
+            continue
         bound = reach(K, k - 1)
         for g in sorted(set(tally.fitting(bound)) - set(listed)):
-            if least is not None and g in least or least is None and game.least_absent(g, absent):
+            if checked(g):
                 raise ProofError(
                     f"line {node.line}: guess {show(g)} is not refuted (its largest cell, "
                     f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
                     "and no line refutes it)"
                 )
-        for g, (reply, child) in sorted(listed.items()):
-            f = reply.black * (rules.pegs + 1) + reply.white
-            row = game.row(g)
-            cell = [i for i in S if row[i] == f]
-            if f == win or not cell:
-                raise ProofError(f"line {child.line}: no secret of the set gives reply {reply} to {show(g)}")
-            stack.append((child, cell, k - 1, K))
-    return Checked(rules, proof.guesses, nodes, game.scored)
+    return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, game.scored)
 
 
 def is_proof_file(path: str | os.PathLike[str]) -> bool:

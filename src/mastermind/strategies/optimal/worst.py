@@ -24,7 +24,6 @@ program checks. Every rule that skips work is exact:
 
 from __future__ import annotations
 
-import itertools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from ...core.proof import Perm, ProofFile, ProofNode, other_replies, reach
 from ...core.rules import Rules
 from ...core.treefile import TreeFile, TreeNode
 from ...errors import StrategyError
+from .symmetry import child_group, generators, root_group
 
 #: The largest game searched: its reply matrix (codes squared bytes) must fit in memory.
 MAX_CODES = 50_000
@@ -115,7 +115,7 @@ class WorstSearch:
 
     def decide(self, guesses: int) -> Decision:
         """Whether every secret can be found within ``guesses`` guesses: a tree, or a proof."""
-        group = [(p, (-1,) * self.colors) for p in itertools.permutations(range(self.pegs))]
+        group = root_group(self.pegs, self.colors)
         self._frac = []
         self.limit = guesses
         ok, found = self._solve(self.every, guesses, other_replies(self.pegs), group, 0, 0)
@@ -236,11 +236,11 @@ class WorstSearch:
                 parts = [(int(row[c[0]]), S[c]) for c in np.split(order_s, cuts)]
                 parts = [(f, cell) for f, cell in parts if f != self.win]
                 parts.sort(key=lambda fc: -len(fc[1]))
-                child_group, child_used = self._child_group(group, used, g)
+                below, child_used = child_group(group, used, self.colours[g], self.colors)
                 children: dict[Feedback, TreeNode] = {}
                 failed = None
                 for f, cell in parts:
-                    ok, sub = self._solve(cell, k - 1, K, child_group, child_used, depth + 1)
+                    ok, sub = self._solve(cell, k - 1, K, below, child_used, depth + 1)
                     if not ok:
                         failed = (f, sub)
                         break
@@ -277,56 +277,10 @@ class WorstSearch:
                 node.children[self._reply(g, s)] = TreeNode(self.colours[s])
         return node
 
-    def _child_group(self, group: list[Perm], used: int, g: int) -> tuple[list[Perm], int]:
-        """The elements of the history's group that send guess g to itself too (their colour maps
-        extended to g's colours not played before), and the colours used after g."""
-        code = self.colours[g]
-        pegs = self.pegs
-        out: list[Perm] = []
-        for p, s in group:
-            ext: dict[int, int] = {}
-            inv: dict[int, int] = {}
-            ok = True
-            for i in range(pegs):
-                c, target = code[p[i]], code[i]
-                if (used >> c) & 1:
-                    if s[c] != target:
-                        ok = False
-                        break
-                elif (used >> target) & 1 or ext.get(c, target) != target or inv.get(target, c) != c:
-                    ok = False
-                    break
-                else:
-                    ext[c] = target
-                    inv[target] = c
-            if ok:
-                out.append((p, tuple(ext.get(c, s[c]) for c in range(self.colors))))
-        new_used = used
-        for c in code:
-            new_used |= 1 << c
-        return out, new_used
-
     def _gens(self, S: np.ndarray, group: list[Perm], used: int) -> list[Perm]:
-        """Permutations that map S onto itself and generate the symmetries the search used: the
-        history's (colours never played left in place), swaps of neighbouring colours never
-        played, swaps of neighbouring colours absent from S."""
-        ident_p = tuple(range(self.pegs))
-        ident_s = tuple(range(self.colors))
-        out: list[Perm] = []
-        for p, s in group:
-            full = tuple(s[c] if (used >> c) & 1 else c for c in range(self.colors))
-            if (p, full) != (ident_p, ident_s):
-                out.append((p, full))
+        """Permutations that map S onto itself and generate the symmetries the search used."""
         present = int(np.bitwise_or.reduce(self.cmask[S]))
-        for mask in (((1 << self.colors) - 1) & ~used, ((1 << self.colors) - 1) & ~present):
-            free = [c for c in range(self.colors) if (mask >> c) & 1]
-            for a, b in itertools.pairwise(free):
-                swap = list(ident_s)
-                swap[a], swap[b] = b, a
-                perm = (ident_p, tuple(swap))
-                if perm not in out:
-                    out.append(perm)
-        return out
+        return generators(group, used, present, self.pegs, self.colors)
 
 
 def _tree_file(rules: Rules, root: TreeNode, guesses: int) -> TreeFile:

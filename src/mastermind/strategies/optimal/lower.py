@@ -1,0 +1,195 @@
+"""A lower bound on the least total, with a proof that a second program checks.
+
+The exact search proves its lower bounds to itself; this module writes one down, as a proof file
+with the claim ``total`` (:mod:`mastermind.core.proof`), which the plain-Python checker replays
+with nothing but the scoring rule. The bound is built from counting, one and two levels down:
+
+* A cell of m secrets costs at least ``T(K, m)`` (1 secret found by its first guess, at most K
+  more by the second...). One level down, a set S costs at least the least, over every guess,
+  of ``|S|`` plus its cells' counting bounds: the compiled search's least guess bound.
+* At the root, each guess (the least of its class) gets its cells' one-level bounds: the least
+  of those totals bounds the game's least total. This is the bound the search reports before it
+  has solved anything.
+* Then, while the bound is below a target (the search's own lower bound, say) and time is left,
+  the root guess with the least bound is raised: its cells, largest first, are bounded a level
+  deeper (each guess there below the cell's target with its own cells' one-level bounds). A cell
+  no such step raises is left as it is.
+
+The proof lists a cell's bound only where counting falls short of what its guess needs, so that
+the checker, which scans every class of guesses at each line, does no more than it must.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core.feedback import Feedback
+from ...core.proof import Perm, ProofFile, ProofNode
+from ...core.rules import Rules
+from ...errors import StrategyError
+from .search import FAIL, _feedback, _kernel, game_of
+from .symmetry import child_group, generators, root_group
+
+#: Guesses left given to the compiled bounds: more than any tree needs, so no guess limit binds.
+NO_LIMIT = 64
+
+
+@dataclass
+class _Set:
+    """A set of secrets after a history of guesses, with what is proved of its cost: ``low``;
+    ``guesses`` (once bounded a level deeper) maps each guess whose bound was below ``cap`` to
+    its cells by reply; every other guess costs at least ``cap`` by counting one level down."""
+
+    S: np.ndarray
+    history: tuple[int, ...]
+    group: list[Perm]
+    used: int
+    low: int
+    guesses: dict[int, dict[int, _Set]] | None = None
+    cap: int = 0
+    spent: bool = False  # bounding it deeper raised nothing
+    gens: list[Perm] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LowerBound:
+    """What :func:`prove` proved: every tree of ``rules`` costs at least ``total``; ``proof`` is
+    the file that says why; ``deepened``: the cells bounded a level deeper."""
+
+    rules: Rules
+    total: int
+    proof: ProofFile
+    deepened: int
+    seconds: float
+
+
+class _Prover:
+    def __init__(self, rules: Rules, stop: threading.Event | None) -> None:
+        self.rules = rules
+        self.game = game_of(rules)
+        self.t = self.game.t
+        self.pegs, self.colors = rules.pegs, rules.colors
+        self.colours = [tuple(int(c) for c in row) for row in self.game.codes.digits.tolist()]
+        self.stop = stop or threading.Event()
+        self.lb = self.t.lb  # counting with every reply of the game (the checker's K is no larger)
+        self.deepened = 0
+
+    def _stopped(self) -> bool:
+        return self.stop.is_set()
+
+    @staticmethod
+    def _ctl() -> np.ndarray:
+        """A control block the compiled calls run to their end with: a call stopped midway
+        returns partial bounds, which must never enter a proof (a stop is checked between
+        calls instead)."""
+        return np.zeros(_kernel().CTL, dtype=np.int64)
+
+    def cells(self, node: _Set, g: int) -> dict[int, _Set]:
+        """The cells of guess g at the node's set, each with its one-level bound."""
+        sym = self.game.group(list(node.history))
+        bounds = _kernel().cell_bounds(self.t, node.S, np.int64(g), np.int64(NO_LIMIT), *sym,
+                                       self.game.new_counts(), self._ctl())  # fmt: skip
+        group, used = child_group(node.group, node.used, self.colours[g], self.colors)
+        history = (*node.history, g)
+        out = {}
+        for f, cell in _feedback().cells(self.game.codes, g, node.S):
+            if f != self.game.win:
+                low = max(int(bounds[f]), int(self.lb[len(cell)]))
+                out[f] = _Set(cell, history, group, used, low)
+        return out
+
+    def value(self, node: _Set, g: int) -> int:
+        assert node.guesses is not None
+        return len(node.S) + sum(c.low for c in node.guesses[g].values())
+
+    def deepen(self, node: _Set, cap: int) -> None:
+        """Bound the node a level deeper: each guess below ``cap`` gets its cells' bounds."""
+        sym = self.game.group(list(node.history))
+        codes, _ = self.game.root_guesses(node.S, NO_LIMIT, cap, sym, self._ctl())
+        guesses = node.guesses if node.guesses is not None else {}
+        for g in codes.tolist():
+            if self._stopped():
+                raise KeyboardInterrupt
+            if g not in guesses:
+                guesses[g] = self.cells(node, g)
+        node.guesses, node.cap = guesses, cap
+        before = node.low
+        node.low = max(node.low, min([cap, *(self.value(node, g) for g in guesses)]))
+        node.spent = node.low == before
+        self.deepened += 1
+
+    # -- the proof ---------------------------------------------------------------------------
+
+    def proof_node(self, node: _Set, claim: int) -> ProofNode:
+        """The node's line: ``claim`` (at most its bound), with the lines its guesses need."""
+        present = int(np.bitwise_or.reduce(self.t.cmask[node.S]))
+        gens = generators(node.group, node.used, present, self.pegs, self.colors)
+        out = ProofNode("total", gens, total=claim)
+        for g in sorted(node.guesses or ()):
+            assert node.guesses is not None
+            cells = node.guesses[g]
+            reach = len(node.S) + sum(int(self.lb[len(c.S)]) for c in cells.values())
+            gains = sorted(((c.low - int(self.lb[len(c.S)]), f) for f, c in cells.items()), reverse=True)
+            for gain, f in gains:
+                if reach >= claim or gain <= 0:
+                    break
+                reach += gain
+                child = cells[f]
+                out.children.append((self.colours[g], Feedback.from_int(f, self.pegs),
+                                     self.proof_node(child, child.low)))  # fmt: skip
+            if reach < claim:
+                raise StrategyError(f"internal: guess {g} reaches {reach}, below the {claim} claimed")
+        out.children.sort(key=lambda line: (line[0], line[1].black, line[1].white))
+        return out
+
+
+def prove(
+    rules: Rules,
+    target: int | None = None,
+    seconds: float | None = None,
+    stop: threading.Event | None = None,
+    progress: Callable[[int, int | None], None] | None = None,
+) -> LowerBound:
+    """A lower bound on the least total of ``rules`` (whatever the guess limit) and its proof.
+
+    Bounds every root guess with its cells one level down, then raises the least of them (see
+    the module's documentation) until the bound reaches ``target``, ``seconds`` have passed, no
+    cell of the least root guess rises any more, or ``stop`` is set (Ctrl-C too: the bound
+    reached so far is returned). ``progress(bound, target)`` as the bound rises.
+    """
+    began = time.perf_counter()
+    prover = _Prover(rules, stop)
+    codes = np.arange(rules.size, dtype=np.int64)
+    root = _Set(codes, (), root_group(rules.pegs, rules.colors), 0, int(prover.lb[rules.size]))
+    try:
+        prover.deepen(root, FAIL)
+        if progress:
+            progress(root.low, target)
+        while (target is None or root.low < target) and not prover.stop.is_set():
+            if seconds is not None and time.perf_counter() - began > seconds:
+                break
+            assert root.guesses is not None
+            ranked = sorted((prover.value(root, g), g) for g in root.guesses)
+            least, g = ranked[0]
+            ceiling = ranked[1][0] if len(ranked) > 1 else FAIL
+            if target is not None:
+                ceiling = min(ceiling, target)
+            need = max(1, ceiling - least)
+            open_cells = [c for c in root.guesses[g].values() if len(c.S) >= 3 and not c.spent]
+            if not open_cells:
+                break
+            cell = max(open_cells, key=lambda c: (c.guesses is None, len(c.S)))
+            prover.deepen(cell, cell.low + need)
+            root.low = max(root.low, min(prover.value(root, h) for h in root.guesses))
+            if progress:
+                progress(root.low, target)
+    except KeyboardInterrupt:
+        prover.stop.set()
+    total = root.low
+    proof = ProofFile.of_total(rules, total, prover.proof_node(root, total), search="lower")
+    return LowerBound(rules, total, proof, prover.deepened, time.perf_counter() - began)

@@ -1,0 +1,154 @@
+"""A lower bound on the least total with a proof that the plain-Python checker replays.
+
+Optima compared with: 3 pegs 4 colours 206, 4x4 905, 5 pegs 3 colours 816, 4x5 2463, the
+classic 5625 (Koyama and Lai 1993); the tiny games against the plain search of test_optimal.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind import Rules
+from mastermind.cli import cli
+from mastermind.core import proof as proof_module
+from mastermind.core.proof import ProofFile, least_total, other_replies
+from mastermind.errors import ProofError
+from mastermind.strategies.optimal.lower import prove
+from test_optimal import TINY, plain_optimum
+
+OPTIMA = [
+    (Rules(pegs=3, colors=4), 206),
+    (Rules(pegs=4, colors=4), 905),
+    (Rules(pegs=5, colors=3), 816),
+    (Rules(pegs=4, colors=5), 2463),
+    (Rules(pegs=4, colors=6), 5625),
+]
+
+
+@pytest.fixture(params=["every code at once", "guess by guess"])
+def counting(request, monkeypatch):
+    """The checker's two ways of counting cells, forced."""
+    lanes = request.param == "every code at once"
+    monkeypatch.setattr(proof_module, "_by_lanes", lambda *args: lanes)
+
+
+def checks(found) -> int:
+    """The total the proof file proves, read back from its text and checked."""
+    checked = ProofFile.loads(found.proof.dumps()).check()
+    assert checked.claim == "total" and checked.nodes == found.proof.header["nodes"]
+    return checked.total
+
+
+@pytest.mark.parametrize(("rules", "optimum"), OPTIMA, ids=lambda x: repr(x) if isinstance(x, Rules) else "")
+def test_the_proof_checks_and_stays_below_the_published_optimum(rules, optimum, counting):
+    found = prove(rules, target=optimum)
+    assert checks(found) == found.total
+    # above what counting alone gives at the root, and never above the optimum
+    assert least_total(other_replies(rules.pegs), rules.size) < found.total <= optimum
+
+
+@pytest.mark.parametrize("rules", TINY, ids=repr)
+def test_never_above_the_plain_search(rules):
+    optimum = plain_optimum(rules, range(rules.size), 20)
+    found = prove(rules, target=optimum)
+    assert checks(found) == found.total <= optimum
+
+
+def test_deepening_raises_the_bound_of_one_and_two_levels():
+    rules = Rules(pegs=4, colors=6)
+    shallow = prove(rules, target=0)  # the root's guesses with their cells bounded once
+    deep = prove(rules, target=5625, seconds=60)
+    assert shallow.deepened == 1 and deep.deepened > 1
+    assert least_total(13, 1296) < checks(shallow) == shallow.total < checks(deep) == deep.total <= 5625
+
+
+def test_a_claim_one_higher_is_refused_at_its_line(counting):
+    text = prove(Rules(pegs=3, colors=4), target=206).proof.dumps()
+    lines = text.split("\n")
+    header = json.loads(lines[1])
+    total = header["total"]
+    lines[1] = json.dumps(header | {"total": total + 1})
+    lines[2] = lines[2].replace(f"total {total} ", f"total {total + 1} ", 1)
+    with pytest.raises(ProofError, match=r"line 3: guess \w+ may cost .* below the"):
+        ProofFile.loads("\n".join(lines)).check()
+
+
+def test_a_child_claim_raised_or_a_line_dropped_is_refused(counting):
+    text = prove(Rules(pegs=4, colors=4), target=905).proof.dumps()
+    lines = text.split("\n")
+    child = next(i for i, line in enumerate(lines) if line.startswith("  ") and " total " in line)
+    head, rest = lines[child].split(" total ", 1)
+    number, gens = rest.split(" ", 1)
+    raised = [*lines]
+    raised[child] = f"{head} total {int(number) + 1} {gens}"
+    with pytest.raises(ProofError, match=rf"line {child + 1}: guess \w+ may cost"):
+        ProofFile.loads("\n".join(raised)).check()
+    # a line under the root dropped, with all it holds: its guess no longer reaches the claim
+    first = next(i for i, line in enumerate(lines) if line.startswith(" ") and not line.startswith("  "))
+    end = first + 1
+    while lines[end].startswith("  "):
+        end += 1
+    body = lines[2:first] + lines[end:-2]
+    header = json.loads(lines[1]) | {"nodes": len(body)}
+    dropped = [lines[0], json.dumps(header), *body, f"end {len(body)}"]
+    with pytest.raises(ProofError, match=r"line 3: guess \w+ may cost"):
+        ProofFile.loads("\n".join(dropped)).check()
+
+
+def test_a_claim_on_the_total_needs_total_lines_and_a_matching_root():
+    text = prove(Rules(pegs=3, colors=4), target=206).proof.dumps()
+    lines = text.split("\n")
+    total = json.loads(lines[1])["total"]
+    with pytest.raises(ProofError, match="line 3: the root claims"):
+        ProofFile.loads(text.replace(f'"total": {total}', f'"total": {total - 1}', 1))
+    broken = [*lines]
+    broken[3] = broken[3].split(" total ")[0] + " count"
+    with pytest.raises(ProofError, match="line 4: not 'total LEAST PERMUTATIONS'"):
+        ProofFile.loads("\n".join(broken))
+    with pytest.raises(ProofError, match="'total' is not a whole number"):
+        ProofFile.loads(text.replace(f'"total": {total}', '"total": "many"', 1))
+
+
+def test_a_version_1_file_is_read_as_a_claim_on_guesses():
+    from mastermind.strategies.optimal.worst import decide
+
+    text = decide(Rules(pegs=3, colors=5), 4).proof.dumps()
+    lines = text.split("\n")
+    header = json.loads(lines[1])
+    assert header["claim"] == "guesses" and lines[0] == "mastermind-proof 2"
+    del header["claim"]
+    old = "\n".join(["mastermind-proof 1", json.dumps(header), *lines[2:]])
+    checked = ProofFile.loads(old).check()
+    assert checked.claim == "guesses" and checked.guesses == 4
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_evaluate_writes_the_proof_and_verify_checks_it(tmp_path):
+    path = tmp_path / "4x5.proof.gz"
+    code, out, _ = run("evaluate", "-s", "optimal", "-p", 4, "-c", 5, "--budget", "1m", "--proof", path,
+                       "--json", "--no-history")  # fmt: skip
+    assert code == 0
+    report = json.loads(out)
+    assert report["exact"] and report["total"] == 2463
+    assert report["proof"]["file"] == str(path) and report["proof"]["total"] <= 2463
+    code, out, _ = run("verify", path, "--json")
+    assert code == 0
+    checked = json.loads(out)
+    assert checked["verified"] and checked["total"] == report["proof"]["total"]
+    code, out, _ = run("verify", path)
+    assert code == 0 and f"takes at least {report['proof']['total']:,} guesses in all" in out
+
+
+def test_proof_without_budget_or_to_a_missing_folder_is_one_line_and_status_2(tmp_path):
+    code, _, err = run("evaluate", "-s", "optimal", "--proof", tmp_path / "p.proof")
+    assert code == 2 and "give --budget too" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run("evaluate", "-s", "optimal", "--budget", "1m", "--proof", tmp_path / "no" / "p.proof")
+    assert code == 2 and "does not exist" in err and len(err.strip().splitlines()) == 1
