@@ -38,6 +38,10 @@ from .symmetry import child_group, generators, root_group
 #: Guesses left given to the compiled bounds: more than any tree needs, so no guess limit binds.
 NO_LIMIT = 64
 
+#: The depths bounded in turn (the root is at 0, its guesses' cells at 1): sets down to the first
+#: are bounded a level deeper while that raises the bound, then down to the next, and so on.
+DEPTHS = (2, 3, 4)
+
 
 @dataclass
 class _Set:
@@ -52,7 +56,7 @@ class _Set:
     low: int
     guesses: dict[int, dict[int, _Set]] | None = None
     cap: int = 0
-    spent: bool = False  # bounding it deeper raised nothing
+    spent: bool = False  # nothing below its least guess can rise any more
     gens: list[Perm] = field(default_factory=list)
 
 
@@ -78,6 +82,7 @@ class _Prover:
         self.stop = stop or threading.Event()
         self.lb = self.t.lb  # counting with every reply of the game (the checker's K is no larger)
         self.deepened = 0
+        self.depth = DEPTHS[0]  # sets above this depth may be bounded a level deeper
 
     def _stopped(self) -> bool:
         return self.stop.is_set()
@@ -118,10 +123,47 @@ class _Prover:
             if g not in guesses:
                 guesses[g] = self.cells(node, g)
         node.guesses, node.cap = guesses, cap
-        before = node.low
-        node.low = max(node.low, min([cap, *(self.value(node, g) for g in guesses)]))
-        node.spent = node.low == before
+        self.settle(node)
         self.deepened += 1
+
+    def unspend(self, node: _Set) -> None:
+        """Every set below the node may rise again (the depth allowed has grown)."""
+        stack = [node]
+        while stack:
+            here = stack.pop()
+            here.spent = False
+            for cells in (here.guesses or {}).values():
+                stack.extend(cells.values())
+
+    def settle(self, node: _Set) -> None:
+        """The node's bound from its guesses: the least of their totals, or ``cap``."""
+        assert node.guesses is not None
+        node.low = max(node.low, min([node.cap, *(self.value(node, g) for g in node.guesses)]))
+
+    def lift(self, node: _Set, need: int, depth: int) -> bool:
+        """Raise the bound of a node bounded deeper, by up to ``need``: its least guess's cells are
+        bounded a level deeper, largest first, or (those already were) lifted the same way; or,
+        when the guesses not yet bounded deeper are the least, they are. Whether anything moved:
+        False when nothing below its least guess can rise above ``self.depth``."""
+        assert node.guesses is not None
+        values = {g: self.value(node, g) for g in node.guesses}
+        least = min(values.values(), default=node.cap)
+        if least >= node.cap:
+            if node.cap >= FAIL:
+                return False
+            self.deepen(node, node.low + need)
+            return True
+        g = min(g for g, v in values.items() if v == least)
+        cells = [c for c in node.guesses[g].values() if len(c.S) >= 3 and not c.spent]
+        for cell in sorted(cells, key=lambda c: (c.guesses is not None, -len(c.S))):
+            if cell.guesses is None and depth + 1 < self.depth:
+                self.deepen(cell, cell.low + need)
+            elif cell.guesses is None or not self.lift(cell, need, depth + 1):
+                cell.spent = True
+                continue
+            self.settle(node)
+            return True
+        return False
 
     # -- the proof ---------------------------------------------------------------------------
 
@@ -170,24 +212,22 @@ def prove(
         prover.deepen(root, FAIL)
         if progress:
             progress(root.low, target)
-        while (target is None or root.low < target) and not prover.stop.is_set():
-            if seconds is not None and time.perf_counter() - began > seconds:
-                break
-            assert root.guesses is not None
-            ranked = sorted((prover.value(root, g), g) for g in root.guesses)
-            least, g = ranked[0]
-            ceiling = ranked[1][0] if len(ranked) > 1 else FAIL
-            if target is not None:
-                ceiling = min(ceiling, target)
-            need = max(1, ceiling - least)
-            open_cells = [c for c in root.guesses[g].values() if len(c.S) >= 3 and not c.spent]
-            if not open_cells:
-                break
-            cell = max(open_cells, key=lambda c: (c.guesses is None, len(c.S)))
-            prover.deepen(cell, cell.low + need)
-            root.low = max(root.low, min(prover.value(root, h) for h in root.guesses))
-            if progress:
-                progress(root.low, target)
+        for depth in DEPTHS:
+            prover.depth = depth
+            prover.unspend(root)
+            while (target is None or root.low < target) and not prover.stop.is_set():
+                if seconds is not None and time.perf_counter() - began > seconds:
+                    break
+                assert root.guesses is not None
+                ranked = sorted((prover.value(root, g), g) for g in root.guesses)
+                least = ranked[0][0]
+                ceiling = ranked[1][0] if len(ranked) > 1 else FAIL
+                if target is not None:
+                    ceiling = min(ceiling, target)
+                if not prover.lift(root, max(1, ceiling - least), 0):
+                    break
+                if progress:
+                    progress(root.low, target)
     except KeyboardInterrupt:
         prover.stop.set()
     total = root.low
