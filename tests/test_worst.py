@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from mastermind.cli import cli
 from mastermind.core import proof as proof_module
 from mastermind.core.feedback import Feedback, score
-from mastermind.core.proof import ProofFile, ProofNode, _Game, _Tally, reach
+from mastermind.core.proof import SKIP, ProofFile, ProofNode, _Game, _Tally, least_total, reach
 from mastermind.core.rules import Rules
 from mastermind.core.treefile import TreeFile, every_code
 from mastermind.errors import ProofError
@@ -137,6 +137,14 @@ def test_both_ways_of_counting_cells_agree_with_a_plain_tally(size, repeats):
     for bound in (0, 1, 3, 14, size):
         fits = [g for g in every if max(plain[g].values(), default=0) <= bound]
         assert sorted(lanes.fitting(bound)) == sorted(one_by_one.fitting(bound)) == fits
+    # the sums of the counting bound over each guess's cells (the check of a proof on the total),
+    # a guess that leaves S whole (a single cell) being skipped
+    for K in (1, 2, 13):
+        least = [least_total(K, m) for m in range(size + 1)]
+        expected = [SKIP if list(t.values()) == [size] else sum(least[m] for m in t.values()) for t in plain]
+        by_lanes = [SKIP if total >= SKIP else total for total in lanes.totals(least, K)]
+        by_guess = one_by_one.totals(least, K)
+        assert by_lanes == [by_guess[g] for g in every] == expected
 
 
 def test_counting_bound():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import IO, TYPE_CHECKING, Any
 
@@ -81,9 +82,10 @@ if TYPE_CHECKING:
 )  # fmt: skip
 @click.option(
     "--proof", metavar="FILE",
-    help="With --budget: after the search, write a proof file of a lower bound on the least total, "
-    "which 'mastermind verify' checks in plain Python: the root's guesses bounded two and three "
-    "levels down by counting, raised toward the bound the search reports (see docs/optimal.md).",
+    help="With --budget: then, for up to DURATION again, prove a lower bound on the least total by "
+    "counting a few levels down, and write the proof to FILE ('mastermind verify' checks it in "
+    "plain Python). It aims at the best tree: reaching it proves that tree optimal. The lower bound "
+    "reported is the higher of the search's and the proof's.",
 )  # fmt: skip
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
@@ -325,6 +327,12 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
             if shown.is_terminal:
                 click.echo("", err=True)
         elapsed = time.perf_counter() - began
+        proved = None
+        if proof is not None and not interrupted.is_set() and not found.complete:
+            # aimed at the best tree: a proof that reaches it proves that tree optimal
+            proved = _prove_lower(player, found.upper, proof, seconds)
+            if proved[0].total > found.lower:
+                found = dataclasses.replace(found, lower=proved[0].total)
         if found.complete and own and path is not None:
             path.unlink(missing_ok=True)
         elif path is not None and not found.complete:
@@ -338,7 +346,6 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
             click.echo("mastermind: interrupted", err=True)
             sys.exit(130)
         if not found.complete:
-            proved = None if proof is None else _prove_lower(player, found.lower, proof)
             why = f"stopped after {duration(seconds)}"
             _print_bounds(player, found, elapsed, as_json, why, proved, proof)
             if proved is not None and proved[1]:
@@ -353,7 +360,7 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         if searched is not None:  # the search ran here, within the budget: it is the run's time
             stats.seconds, stats.tree_at_hand = searched + stats.seconds, False
         save_run(session, player, stats, None, None)
-    proved = None if proof is None else _prove_lower(player, stats.total, proof)
+    proved = None if proof is None else _prove_lower(player, stats.total, proof, seconds)
     if as_json:
         out = session.to_dict(stats, game_notation(rules))
         out |= {"lower_bound": stats.total, "upper_bound": stats.total, "exact": True}
@@ -370,10 +377,10 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         sys.exit(130)
 
 
-def _prove_lower(player: Strategy, target: int, path: str) -> tuple[LowerBound, bool]:
-    """A proof file of a lower bound on the least total, raised toward ``target`` (the bound the
-    search proved to itself), written to ``path``; and whether Ctrl-C cut it short (the bound
-    reached so far is written then)."""
+def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float) -> tuple[LowerBound, bool]:
+    """A proof file of a lower bound on the least total, raised toward ``target`` (the optimum, or
+    the best tree found) for at most ``seconds``, written to ``path``; and whether Ctrl-C cut it
+    short (the bound reached so far is written then)."""
     import threading
 
     from ..strategies.optimal.lower import prove
@@ -383,10 +390,11 @@ def _prove_lower(player: Strategy, target: int, path: str) -> tuple[LowerBound, 
 
     def on_progress(bound: int, goal: int | None) -> None:
         if shown.is_terminal:
-            click.echo(f"\rproof of a lower bound: {bound:,} of {target:,}   ", err=True, nl=False)
+            aim = "" if target is None else f" of {target:,}"
+            click.echo(f"\rproof of a lower bound: {bound:,}{aim}   ", err=True, nl=False)
 
     try:
-        found = prove(player.rules, target=target, stop=stop, progress=on_progress)
+        found = prove(player.rules, target=target, seconds=seconds, stop=stop, progress=on_progress)
     finally:
         if shown.is_terminal:
             click.echo("", err=True)

@@ -80,7 +80,7 @@ import os
 import sys
 from array import array
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,6 +100,10 @@ CLAIMS = ("guesses", "total")
 
 #: Bytes the checker keeps of each secret's reply indicators (see ``_Game.indicators``).
 LANE_MEMORY = 128 << 20
+
+#: What a guess that leaves its set whole is given, added to its total: never below a claim (such
+#: a guess is skipped).
+SKIP = 1 << 30
 
 #: The symbols of peg and colour numbers in a permutation.
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -445,6 +449,14 @@ class _Game:
             self.perm_images[perm] = found
         return found
 
+    def least_absent_codes(self, absent: tuple[int, ...]) -> list[int] | range:
+        """Every code that is the least of its class under the replacement of the colours of
+        ``absent`` by the least of them alone (see :meth:`least_absent`)."""
+        merged = self.merged(absent)
+        if isinstance(merged, range):
+            return merged
+        return [g for g, m in enumerate(merged) if m == g]
+
     def least_absent(self, g: int, absent: tuple[int, ...]) -> bool:
         """Whether g is the least code of its class under the replacement of the colours of
         ``absent`` by the least of them alone (no permutations): it holds no other of them."""
@@ -496,15 +508,6 @@ class _Game:
         return found
 
 
-def _widen(x: int, n: int, width: int) -> int:
-    """``x``'s ``n`` one-byte lanes as lanes of ``width`` bytes (the same numbers)."""
-    if width == 1:
-        return x
-    wide = bytearray(n * width)
-    wide[::width] = x.to_bytes(n, "little")
-    return int.from_bytes(wide, "little")
-
-
 def _lanes(raw: bytes, width: int) -> list[int]:
     """The numbers in lanes of ``width`` bytes, little-endian."""
     if width == 1:
@@ -515,6 +518,17 @@ def _lanes(raw: bytes, width: int) -> list[int]:
     if sys.byteorder == "big":
         lanes.byteswap()
     return lanes.tolist()
+
+
+def _rewiden(x: int, n: int, width: int, wider: int) -> int:
+    """``x``'s ``n`` lanes of ``width`` bytes as lanes of ``wider`` bytes (the same numbers)."""
+    if width == wider:
+        return x
+    raw = x.to_bytes(n * width, "little")
+    out = bytearray(n * wider)
+    for k in range(width):
+        out[k::wider] = raw[k::width]
+    return int.from_bytes(out, "little")
 
 
 def _by_lanes(guesses: int | None, secrets: int, replies: int, codes: int) -> bool:
@@ -558,14 +572,14 @@ class _Tally:
         for a in range(0, len(S), 255):
             marks = (game.indicators(i) for i in S[a : a + 255])
             part = [sum(col) for col in zip(*marks, strict=True)]
-            self.counts = [c + _widen(x, self.n, width) for c, x in zip(self.counts, part, strict=True)]
+            self.counts = [c + _rewiden(x, self.n, 1, width) for c, x in zip(self.counts, part, strict=True)]
 
     def most_cells(self) -> int:
         if self.tallies is not None:
             return max(len(t) for t in self.tallies.values())
         # A lane's top bit is set where its count is at least 1: the cells, added over replies;
         # then the most of any lane, by the same test for ever larger thresholds.
-        cells = sum(((c + self.top - self.ones) & self.top) >> self.top_bit for c in self.counts)
+        cells = self._cells()
         most = 0
         while most < len(self.counts) and (cells + self.top - (most + 1) * self.ones) & self.top:
             most += 1
@@ -581,29 +595,60 @@ class _Tally:
         over = 0
         for c in self.counts:  # top bits where the count passes the bound
             over |= (c + self.top - self.ones - bound * self.ones) & self.top
-        raw = (self.top ^ over).to_bytes(self.n * self.width, "little")
-        found, at = [], raw.find(b"\x80")
+        return self._lanes_set(self.top ^ over)
+
+    def totals(self, least: list[int], K: int) -> dict[int, int] | list[int]:
+        """For each guess counted (a dict by guess; a list over every code when all are): the sum
+        of ``least[m]`` over its cells other than the win (m secrets each), or :data:`SKIP` where
+        it leaves S whole (one cell, S itself). ``least`` is T(K, m), so 2m - 1 up to K + 1."""
+        n = len(self.S)
+        if self.tallies is not None:
+            out = {}
+            for g, t in self.tallies.items():
+                whole = len(t) == 1 and next(iter(t.values())) == n
+                out[g] = SKIP if whole else sum(map(least.__getitem__, t.values()))
+            return out
+        # In lanes of 4 bytes (every total fits below the top bit): a cell of m <= K + 1 secrets
+        # costs 2m - 1, so over the cells 2 (n - w) - cells, w = 1 where the guess is a secret of
+        # S; a larger cell adds T(K, m) - (2m - 1), the sum over j >= 2 of max(0, m - F(K, j)):
+        # each term where m passes F(K, j), as (m + 2**31 - F) less 2**31, kept by a mask of
+        # whole lanes. A guess with all of S in one cell gets 2**30 more (SKIP: never below a
+        # claim). Every step works on all lanes at once, and the lanes are read out once.
+        codes, width = self.n, 4
+        ones = int.from_bytes((b"\x01" + bytes(width - 1)) * codes, "little")
+        top = ones << 31
+        counts = [_rewiden(c, codes, self.width, width) for c in self.counts]
+        inside = bytearray(codes * width)
+        for i in self.S:
+            inside[i * width] = 1
+        cells = sum(((c + top - ones) & top) >> 31 for c in counts)
+        total = 2 * (n * ones - int.from_bytes(inside, "little")) - cells
+        passes, bound = [], 1 + K  # F(K, j) for j >= 2, below n
+        while bound < n:
+            passes.append(bound)
+            bound = 1 + K * bound
+        for c in counts:
+            for F in passes:
+                mask = (((c + top - (F + 1) * ones) & top) >> 31) * 0xFFFFFFFF
+                total += ((c + top - F * ones) & mask) - (top & mask)
+            total += ((c + top - n * ones) & top) >> 1
+        return _lanes(total.to_bytes(codes * width, "little"), width)
+
+    def _cells(self) -> int:
+        """In each lane, the cells other than the win of that guess."""
+        return sum(((c + self.top - self.ones) & self.top) >> self.top_bit for c in self.counts)
+
+    def _lanes_set(self, bits: int) -> list[int]:
+        """The lanes whose top bit is set in ``bits``."""
+        found: list[int] = []
+        if not bits:
+            return found
+        raw = bits.to_bytes(self.n * self.width, "little")
+        at = raw.find(b"\x80")
         while at >= 0:
             found.append(at // self.width)
             at = raw.find(b"\x80", at + 1)
         return found
-
-    def totals(self, least: list[int], guesses: list[int]) -> dict[int, int | None]:
-        """For each of ``guesses`` (of those counted): the sum of ``least[m]`` over its cells other
-        than the win (m secrets each), or None where it leaves S whole (one cell, S itself)."""
-        n, out = len(self.S), {}
-        if self.tallies is not None:
-            for g in guesses:
-                t = self.tallies[g]
-                whole = len(t) == 1 and next(iter(t.values())) == n
-                out[g] = None if whole else sum(map(least.__getitem__, t.values()))
-            return out
-        size = self.n * self.width
-        lanes = [_lanes(c.to_bytes(size, "little"), self.width) for c in self.counts]
-        for g in guesses:
-            cells = [lane[g] for lane in lanes]
-            out[g] = None if n in cells else sum(map(least.__getitem__, cells))
-        return out
 
     def largest(self, g: int) -> int:
         """The most secrets in a cell other than the win of guess g (for messages)."""
@@ -693,9 +738,12 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
         cells: dict[int, list[tuple[int, ProofNode]]] = {}  # guess -> (cell size, child) of its lines
         for g, lines in sorted(listed.items()):
             row = game.row(g)
+            split: dict[int, list[int]] = {}
+            for i in S:
+                split.setdefault(row[i], []).append(i)
             for reply, child in lines:
                 f = reply.black * (rules.pegs + 1) + reply.white
-                cell = [i for i in S if row[i] == f]
+                cell = split.get(f, [])
                 if f == win or not cell:
                     raise ProofError(
                         f"line {child.line}: no secret of the set gives reply {reply} to {show(g)}"
@@ -703,18 +751,26 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
                 cells.setdefault(g, []).append((len(cell), child))
                 stack.append((child, cell, k - 1, K))
         if node.kind == "total":
+            # Each guess checked (the least of its class, or named) must reach the claim: its
+            # cells' counting bounds, raised by the lines naming it.
             T = least(K)
-            guesses = [g for g in (range(n_codes) if tally.tallies is None else tally.tallies) if checked(g)]
             n = len(S)
-            for g, below in tally.totals(T, guesses).items():
-                if below is None:
-                    continue  # leaves S whole: no best tree plays it
-                cost = n + below + sum(max(0, child.total - T[m]) for m, child in cells.get(g, ()))
-                if cost < node.total:
-                    raise ProofError(
-                        f"line {node.line}: guess {show(g)} may cost {cost:,} on these {n:,} secrets, "
-                        f"below the {node.total:,} claimed"
-                    )
+            sums = tally.totals(T, K)
+            for g, named in cells.items():
+                sums[g] += sum(max(0, child.total - T[m]) for m, child in named)
+            if least_codes is not None:
+                pool: Iterable[int] = least_codes | set(listed)
+            elif isinstance(sums, list):
+                pool = [*game.least_absent_codes(absent), *listed]
+            else:
+                pool = [g for g in sums if checked(g)]
+            low = min(map(sums.__getitem__, pool), default=SKIP)
+            if n + low < node.total:
+                g = min((g for g in pool if n + sums[g] < node.total), key=lambda g: (sums[g], g))
+                raise ProofError(
+                    f"line {node.line}: guess {show(g)} may cost {n + sums[g]:,} on these {n:,} secrets, "
+                    f"below the {node.total:,} claimed"
+                )
             continue
         bound = reach(K, k - 1)
         for g in sorted(set(tally.fitting(bound)) - set(listed)):
