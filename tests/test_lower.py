@@ -9,6 +9,7 @@ plain Python from both sides.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -157,3 +158,38 @@ def test_proof_without_budget_or_to_a_missing_folder_is_one_line_and_status_2(tm
     assert code == 2 and "give --budget too" in err and len(err.strip().splitlines()) == 1
     code, _, err = run("evaluate", "-s", "optimal", "--budget", "1m", "--proof", tmp_path / "no" / "p.proof")
     assert code == 2 and "does not exist" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_prover_stopped_at_once_still_writes_a_proof_that_checks():
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    rules = Rules(pegs=4, colors=5)
+    found = prove(rules, target=2463, stop=stop)
+    # nothing was bounded deeper: the claim is counting's at the root, and it still checks
+    assert found.total == least_total(other_replies(4), rules.size) == checks(found)
+
+
+# -- the proof files of docs/results.md ----------------------------------------------------------
+
+RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
+
+#: docs/results.md, "Lower bounds anyone can check": what each proof file in results/ proves
+LOWER = {"4x6": 5625, "5x5": 13496, "5x7": 81353, "4x10": 53631}
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "4x6",
+        pytest.param("5x7", marks=pytest.mark.long),
+        pytest.param("5x5", marks=pytest.mark.long),
+        pytest.param("4x10", marks=pytest.mark.long),
+    ],
+)
+def test_the_lower_bound_proof_files_prove_their_totals(game):
+    found = ProofFile.read(RESULTS_DIR / f"{game}-lower.proof.gz")
+    pegs, colors = map(int, game.split("x"))
+    assert (found.rules.pegs, found.rules.colors, found.claim) == (pegs, colors, "total")
+    assert found.check().total == found.header["total"] == LOWER[game]
