@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -57,7 +57,6 @@ class _Set:
     guesses: dict[int, dict[int, _Set]] | None = None
     cap: int = 0
     spent: bool = False  # nothing below its least guess can rise any more
-    gens: list[Perm] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
