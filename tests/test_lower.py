@@ -78,7 +78,7 @@ def test_a_claim_one_higher_is_refused_at_its_line(counting):
     total = header["total"]
     lines[1] = json.dumps(header | {"total": total + 1})
     lines[2] = lines[2].replace(f"total {total} ", f"total {total + 1} ", 1)
-    with pytest.raises(ProofError, match=r"line 3: guess \w+ may cost .* below the"):
+    with pytest.raises(ProofError, match=r"line 3: for guess \w+ the bounds reach only .* below the"):
         ProofFile.loads("\n".join(lines)).check()
 
 
@@ -90,7 +90,7 @@ def test_a_child_claim_raised_or_a_line_dropped_is_refused(counting):
     number, gens = rest.split(" ", 1)
     raised = [*lines]
     raised[child] = f"{head} total {int(number) + 1} {gens}"
-    with pytest.raises(ProofError, match=rf"line {child + 1}: guess \w+ may cost"):
+    with pytest.raises(ProofError, match=rf"line {child + 1}: for guess \w+ the bounds reach only"):
         ProofFile.loads("\n".join(raised)).check()
     # a line under the root dropped, with all it holds: its guess no longer reaches the claim
     first = next(i for i, line in enumerate(lines) if line.startswith(" ") and not line.startswith("  "))
@@ -100,7 +100,7 @@ def test_a_child_claim_raised_or_a_line_dropped_is_refused(counting):
     body = lines[2:first] + lines[end:-2]
     header = json.loads(lines[1]) | {"nodes": len(body)}
     dropped = [lines[0], json.dumps(header), *body, f"end {len(body)}"]
-    with pytest.raises(ProofError, match=r"line 3: guess \w+ may cost"):
+    with pytest.raises(ProofError, match=r"line 3: for guess \w+ the bounds reach only"):
         ProofFile.loads("\n".join(dropped)).check()
 
 

@@ -768,8 +768,8 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
             if n + low < node.total:
                 g = min((g for g in pool if n + sums[g] < node.total), key=lambda g: (sums[g], g))
                 raise ProofError(
-                    f"line {node.line}: guess {show(g)} may cost {n + sums[g]:,} on these {n:,} secrets, "
-                    f"below the {node.total:,} claimed"
+                    f"line {node.line}: for guess {show(g)} the bounds reach only {n + sums[g]:,} on these "
+                    f"{n:,} secrets, below the {node.total:,} claimed"
                 )
             continue
         bound = reach(K, k - 1)
