@@ -758,12 +758,11 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
             sums = tally.totals(T, K)
             for g, named in cells.items():
                 sums[g] += sum(max(0, child.total - T[m]) for m, child in named)
+            # (guess by guess only where the classes were few: least_codes is then known)
             if least_codes is not None:
                 pool: Iterable[int] = least_codes | set(listed)
-            elif isinstance(sums, list):
-                pool = [*game.least_absent_codes(absent), *listed]
             else:
-                pool = [g for g in sums if checked(g)]
+                pool = [*game.least_absent_codes(absent), *listed]
             low = min(map(sums.__getitem__, pool), default=SKIP)
             if n + low < node.total:
                 g = min((g for g in pool if n + sums[g] < node.total), key=lambda g: (sums[g], g))

@@ -2,7 +2,7 @@
 
 The exact search proves its lower bounds to itself; this module writes one down, as a proof file
 with the claim ``total`` (:mod:`mastermind.core.proof`), which the plain-Python checker replays
-with nothing but the scoring rule. The bound is built from counting, one and two levels down:
+with nothing but the scoring rule. The bound is built from counting, a few levels down:
 
 * A cell of m secrets costs at least ``T(K, m)`` (1 secret found by its first guess, at most K
   more by the second...). One level down, a set S costs at least the least, over every guess,
@@ -10,10 +10,11 @@ with nothing but the scoring rule. The bound is built from counting, one and two
 * At the root, each guess (the least of its class) gets its cells' one-level bounds: the least
   of those totals bounds the game's least total. This is the bound the search reports before it
   has solved anything.
-* Then, while the bound is below a target (the search's own lower bound, say) and time is left,
-  the root guess with the least bound is raised: its cells, largest first, are bounded a level
-  deeper (each guess there below the cell's target with its own cells' one-level bounds). A cell
-  no such step raises is left as it is.
+* Then, while the bound is below a target (the optimum or the best tree known, say) and time is
+  left, the root guess with the least bound is raised (:meth:`_Prover.lift`): its cells, largest
+  first, are bounded a level deeper (each guess there below the cell's aim with its own cells'
+  one-level bounds), or, once they are, raised the same way through their own least guess. Sets
+  are taken down to depth 2 while that raises the bound, then 3, then 4 (:data:`DEPTHS`).
 
 The proof lists a cell's bound only where counting falls short of what its guess needs, so that
 the checker, which scans every class of guesses at each line, does no more than it must.
@@ -93,9 +94,9 @@ class _Prover:
         calls instead)."""
         return np.zeros(_kernel().CTL, dtype=np.int64)
 
-    def cells(self, node: _Set, g: int) -> dict[int, _Set]:
-        """The cells of guess g at the node's set, each with its one-level bound."""
-        sym = self.game.group(list(node.history))
+    def cells(self, node: _Set, g: int, sym: tuple[np.ndarray, int, np.int64]) -> dict[int, _Set]:
+        """The cells of guess g at the node's set (whose history's group is ``sym``), each with
+        its one-level bound."""
         bounds = _kernel().cell_bounds(self.t, node.S, np.int64(g), np.int64(NO_LIMIT), *sym,
                                        self.game.new_counts(), self._ctl())  # fmt: skip
         group, used = child_group(node.group, node.used, self.colours[g], self.colors)
@@ -120,7 +121,7 @@ class _Prover:
             if self._stopped():
                 raise KeyboardInterrupt
             if g not in guesses:
-                guesses[g] = self.cells(node, g)
+                guesses[g] = self.cells(node, g, sym)
         node.guesses, node.cap = guesses, cap
         self.settle(node)
         self.deepened += 1
