@@ -20,6 +20,7 @@ from .counter import Counter
 from .optimal.strategy import Optimal
 from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
 from .random_choice import RandomCandidate
+from .rollout import Rollout
 from .six_guess import SixGuess
 
 S = TypeVar("S", bound=Strategy)
@@ -29,6 +30,7 @@ STRATEGIES: list[type[Strategy]] = [
     ExpectedSize,
     Entropy,
     MostParts,
+    Rollout,
     Optimal,
     SixGuess,
     Counter,

@@ -31,6 +31,10 @@ def _tree():
 #: A stop flag that is never set, for calls nobody needs to interrupt.
 _NO_STOP = np.zeros(1, dtype=np.int64)
 
+#: Subtrees of at most this many (secret, code) pairs in all are computed on one core: waking
+#: the other threads costs more than they save (on a busy machine, far more).
+SMALL_BATCH = 1 << 22
+
 
 class PartitionStrategy(Strategy):
     """Score every code of the game against the candidates; play the least key.
@@ -147,8 +151,8 @@ class PartitionStrategy(Strategy):
     def _rows(self, positions: Sequence[Position], stop: np.ndarray) -> np.ndarray:
         """One row per position: entry k counts its secrets found with the k-th guess."""
         t = tables_of(self.space)
-        if len(positions) == 1:
-            return self._row(t, positions[0], stop)[None, :]
+        if sum(len(p.secrets) for p in positions) * self.space.size <= SMALL_BATCH:
+            return np.array([self._row(t, p, stop) for p in positions])
         flat, offsets, used, blocks = self._batch(t, positions)
         depth = np.array([p.depth for p in positions], dtype=np.int64)
         sizes = np.array([self._work_size(t, len(p.secrets)) for p in positions], dtype=np.int64)
