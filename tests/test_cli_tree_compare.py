@@ -105,8 +105,8 @@ def test_compare_defaults_to_every_registered_strategy_even_new_ones(monkeypatch
     code, out, err = run("compare", *SMALL, "--json", "--seed", "1")
     names = [d["strategy"] for d in json.loads(out)]
     # six-guess exists only for the classic game: by default it is skipped, and that is said
-    assert names == ["knuth", "expected-size", "entropy", "most-parts", "optimal", "counter", "random",
-                     "first-candidate"]  # fmt: skip
+    assert names == ["knuth", "expected-size", "entropy", "most-parts", "rollout", "optimal", "counter",
+                     "random", "first-candidate"]  # fmt: skip
     assert "skipped six-guess" in err
     code, out, err = run("compare", *SMALL, "--strategies", "six-guess")
     assert code == 2 and "six-guess" in err
