@@ -47,6 +47,21 @@ def test_knuths_tree_file_verifies_to_his_published_figures(knuth_file):
     assert "total 5,801  mean 4.4761  max 5" in out and "1:1  2:6  3:62  4:533  5:694" in out
 
 
+def test_a_tree_with_its_first_guess_given_says_so(tmp_path):
+    path = tmp_path / "knuth-1234.tree"
+    code, _, err = run("tree", "-s", "knuth", "--first", "1234", "--save", path)
+    assert code == 0, err
+    code, out, _ = run("verify", path)
+    assert code == 0 and "knuth tree of 4 pegs, colours 1-6, repeats allowed, first guess 1234 given" in out
+    code, out, _ = run("verify", path, "--json")
+    assert json.loads(out)["first"] == "1234"
+    plain = tmp_path / "knuth.tree"
+    assert run("tree", "-s", "knuth", "--save", plain)[0] == 0
+    code, out, _ = run("verify", plain)
+    assert code == 0 and "given" not in out
+    assert json.loads(run("verify", plain, "--json")[1])["first"] is None
+
+
 def test_the_classic_optimal_tree_file_verifies_to_koyama_and_lais_5625(tmp_path, monkeypatch):
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "optimal.tree.gz"

@@ -733,7 +733,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
         "distribution": {str(k): n for k, n in result.distribution.items()},
         "verified": True,
     }
-    for key in ("exact", "lower_bound"):
+    for key in ("first", "exact", "lower_bound"):
         if key in h:
             out[key] = h[key]
     if as_json:
@@ -741,7 +741,9 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
         return
     dist = "  ".join(f"{k}:{n}" for k, n in result.distribution.items())
     who = f"{h['strategy']} tree" if isinstance(h.get("strategy"), str) else "tree"
-    click.echo(f"{who} of {_game_text(tree.rules)}: verified against each of its {result.secrets:,} secrets")
+    given = f", first guess {h['first']} given" if isinstance(h.get("first"), str) else ""  # --first
+    game = _game_text(tree.rules) + given
+    click.echo(f"{who} of {game}: verified against each of its {result.secrets:,} secrets")
     click.echo(f"total {result.total:,}  mean {result.mean:.4f}  max {result.max}")
     click.echo(f"distribution {dist}")
     if h.get("exact") is False:  # the best tree of a search stopped early (evaluate --budget)

@@ -47,6 +47,8 @@ class Rollout(Strategy):
     def __init__(self, rules: Rules, first: Code | str | int | None = None) -> None:
         super().__init__(rules, first)
         self.bases = [cls(rules) for cls in BASES]
+        for base in self.bases:  # its many subtrees pay for the compiled kernels on any game
+            base.kernel = "numba"
         #: the choices made so far, by history (a game played move by move meets them again)
         self._chosen: dict[tuple, int] = {}
 
