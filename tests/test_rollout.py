@@ -56,3 +56,8 @@ def test_a_position_after_a_reply():
     guess = strategy.choose(state)
     assert guess == strategy.estimates(state)[0][0]
     assert strategy.choose(state) == guess  # remembered, the same
+
+
+def test_only_games_up_to_6x6_are_quick():
+    assert make_strategy("rollout", Rules(pegs=6, colors=6)).quick()
+    assert not make_strategy("rollout", Rules(pegs=6, colors=7)).quick()  # compare runs it only when named

@@ -33,6 +33,10 @@ BASES: tuple[type[PartitionStrategy], ...] = (Entropy, MostParts, ExpectedSize, 
 #: Choices remembered (by history) before the memory is emptied.
 MEMORY = 1 << 16
 
+#: The largest game whose whole tree is quick (6 pegs 6 colours: under 3 minutes on 2 cores);
+#: on larger ones it is minutes to hours, and ``compare`` runs it only when named.
+QUICK_CODES = 50_000
+
 
 class Rollout(Strategy):
     """Try each criterion's guess; estimate every reply by the best criterion's tree below it."""
@@ -51,6 +55,9 @@ class Rollout(Strategy):
             base.kernel = "numba"
         #: the choices made so far, by history (a game played move by move meets them again)
         self._chosen: dict[tuple, int] = {}
+
+    def quick(self) -> bool:
+        return self.space.size <= QUICK_CODES
 
     def prepare(self) -> None:
         """The criteria's tables and compiled code (the first choice is itself real work)."""
