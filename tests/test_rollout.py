@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import SMALL_GAMES
-from mastermind import Rules, SolverState, make_strategy
+from mastermind import Rules, SolverState, StrategyError, make_strategy
 from mastermind.strategies.optimal import search as opt
 from mastermind.strategies.rollout import BASES
 from mastermind.strategies.walk import guesses_per_secret
@@ -61,3 +61,8 @@ def test_a_position_after_a_reply():
 def test_only_games_up_to_6x6_are_quick():
     assert make_strategy("rollout", Rules(pegs=6, colors=6)).quick()
     assert not make_strategy("rollout", Rules(pegs=6, colors=7)).quick()  # compare runs it only when named
+
+
+def test_it_takes_no_option():
+    with pytest.raises(StrategyError, match="rollout has no option 'width'; it takes none"):
+        make_strategy("rollout", Rules(), width=2)

@@ -70,8 +70,12 @@ class MastermindEnv(gymnasium.Env[np.ndarray, np.int64]):
     Args:
         rules: the game; or give ``preset`` and any of the sizes.
         preset: a preset's name (``classic``, ``super``, ``super-blank``, ``bulls-and-cows``).
-        pegs, colors, repeats, max_guesses, blank: the game's sizes, as in :class:`Rules`
-            (over the preset's, if one is named).
+        pegs: pegs per code, as in :class:`Rules` (over the preset's, if one is named);
+            so are the four below.
+        colors: colours.
+        repeats: whether a colour may repeat in a code.
+        max_guesses: guesses allowed.
+        blank: whether the blank is one more colour.
         render_mode: ``"ansi"``: :meth:`render` returns the board as text.
     """
 

@@ -16,7 +16,7 @@ minutes on 5 pegs 8 colours.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -48,8 +48,8 @@ class Rollout(Strategy):
     )
     options: ClassVar[dict] = {}
 
-    def __init__(self, rules: Rules, first: Code | str | int | None = None) -> None:
-        super().__init__(rules, first)
+    def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any) -> None:
+        super().__init__(rules, first, **options)  # it takes none: any is refused there
         self.bases = [cls(rules) for cls in BASES]
         for base in self.bases:  # its many subtrees pay for the compiled kernels on any game
             base.kernel = "numba"
