@@ -176,7 +176,7 @@ def test_a_prover_stopped_at_once_still_writes_a_proof_that_checks():
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
 #: docs/results.md, "Lower bounds anyone can check": what each proof file in results/ proves
-LOWER = {"4x6": 5625, "4x7": 11228, "5x5": 13496, "5x7": 81353, "4x10": 53631, "5x8": 167253}
+LOWER = {"4x6": 5625, "4x7": 11228, "5x5": 13496, "5x7": 81353, "4x10": 53631, "5x8": 167253, "6x6": 224577}
 
 
 @pytest.mark.parametrize(
@@ -188,6 +188,7 @@ LOWER = {"4x6": 5625, "4x7": 11228, "5x5": 13496, "5x7": 81353, "4x10": 53631, "
         pytest.param("5x5", marks=pytest.mark.long),
         pytest.param("4x10", marks=pytest.mark.long),
         pytest.param("5x8", marks=pytest.mark.long),
+        pytest.param("6x6", marks=pytest.mark.long),
     ],
 )
 def test_the_lower_bound_proof_files_prove_their_totals(game):
