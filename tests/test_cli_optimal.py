@@ -214,3 +214,26 @@ def test_the_cost_of_a_search_scales_from_the_searches_measured():
     cost = make_strategy("optimal", super_).search_cost(state)
     assert (cost.codes, cost.guesses) == (3796, 32768) and 60 < cost.seconds < 3600
     assert make_strategy("knuth", super_).search_cost(state) is None  # no search
+
+
+def test_a_cached_tree_loads_no_compiled_search(tmp_path):
+    """Evaluating from the tree cache reads the tree: the search's kernels (and numba) are not
+    loaded for it, in a process of its own."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "MASTERMIND_CACHE_DIR": str(tmp_path / "cache")}
+    script = (
+        "import sys; from mastermind import Rules, evaluate, make_strategy; "
+        "s = evaluate(make_strategy('optimal', Rules(pegs=3, colors=4))); "
+        "print(s.total, s.tree_at_hand, 'mastermind._kernels.exact' in sys.modules)"
+    )
+
+    def fresh_process() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert fresh_process() == ["206", "False", "True"]  # searched: the kernels were needed
+    assert fresh_process() == ["206", "True", "False"]

@@ -69,10 +69,12 @@ def evaluate(
     whole_search = strategy.searches and not strategy.randomized and secrets is None
     cached = False
     if whole_search:
-        # A strategy's own search is the work of the run: it is timed, the JIT and tables not.
-        strategy.prepare_pieces()
-        started = time.perf_counter()
+        # A strategy's own search is the work of the run: it is timed, the JIT and tables not
+        # (not even loaded when the tree is at hand).
         cached = strategy.tree_at_hand()
+        if not cached:
+            strategy.prepare_pieces()
+        started = time.perf_counter()
         strategy.prepare()  # the search, unless the tree was at hand
     else:
         strategy.prepare()  # JIT and tables: not part of the strategy's time
