@@ -66,3 +66,15 @@ def test_only_games_up_to_6x6_are_quick():
 def test_it_takes_no_option():
     with pytest.raises(StrategyError, match="rollout has no option 'width'; it takes none"):
         make_strategy("rollout", Rules(), width=2)
+
+
+def test_a_long_rollout_is_announced_with_its_rough_cost():
+    from mastermind.cli.common import long_search_note
+
+    assert make_strategy("rollout", Rules(pegs=4, colors=6)).search_cost() is None  # seconds: no note
+    big = make_strategy("rollout", Rules(pegs=6, colors=9))
+    whole, choice = big.search_cost(), big.search_cost(SolverState(big.rules))
+    assert whole is not None and choice is not None and choice.seconds < whole.seconds
+    note = long_search_note(big, None, "", resumes=True)
+    assert note is not None and note.startswith("rollout: the rollout of 531,441 codes: roughly ")
+    assert "scaled from the rollouts measured in docs/results.md" in note and "resumes" in note

@@ -53,13 +53,15 @@ def test_a_tree_with_its_first_guess_given_says_so(tmp_path):
     assert code == 0, err
     code, out, _ = run("verify", path)
     assert code == 0 and "knuth tree of 4 pegs, colours 1-6, repeats allowed, first guess 1234 given" in out
+    assert "max 6  first guess 1234" in out  # its first guess, given or not
     code, out, _ = run("verify", path, "--json")
-    assert json.loads(out)["first"] == "1234"
+    assert (json.loads(out)["first_given"], json.loads(out)["first_guess"]) == ("1234", "1234")
     plain = tmp_path / "knuth.tree"
     assert run("tree", "-s", "knuth", "--save", plain)[0] == 0
     code, out, _ = run("verify", plain)
-    assert code == 0 and "given" not in out
-    assert json.loads(run("verify", plain, "--json")[1])["first"] is None
+    assert code == 0 and "given" not in out and "max 5  first guess 1122" in out
+    result = json.loads(run("verify", plain, "--json")[1])
+    assert "first_given" not in result and result["first_guess"] == "1122"
 
 
 def test_the_classic_optimal_tree_file_verifies_to_koyama_and_lais_5625(tmp_path, monkeypatch):

@@ -538,7 +538,8 @@ def warn_if_long(player: Strategy) -> None:
     from ..core.text import duration
     from ..research.evaluation import estimate_seconds
 
-    if note_long_search(player, None, BUDGET_WAY_OUT, resumes=True):
+    way_out = BUDGET_WAY_OUT if player.searches else "a criterion such as entropy takes seconds; "
+    if note_long_search(player, None, way_out, resumes=True):
         return
     if player.space.size < ESTIMATE_FROM:
         return
@@ -706,6 +707,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
     """
     from .. import TreeFile, TreeFileError
     from ..core.proof import is_proof_file
+    from ..core.treefile import alphabet
     from .common import rules_given
     from .progress import count_bar
 
@@ -722,10 +724,14 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
         except TreeFileError as err:
             fail(f"{tree_file}: {err}")
     h = tree.header
+    symbols = alphabet(tree.rules)
+    opening = "".join(symbols[c] for c in tree.root.guess)
+    given = h.get("first") if isinstance(h.get("first"), str) else None  # saved with --first
     out = {
         "file": tree_file,
         "game": h["game"],
         "strategy": h.get("strategy"),
+        "first_guess": opening,
         "secrets": result.secrets,
         "total": result.total,
         "mean": result.mean,
@@ -733,19 +739,22 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
         "distribution": {str(k): n for k, n in result.distribution.items()},
         "verified": True,
     }
-    for key in ("first", "exact", "lower_bound"):
+    for key in ("exact", "lower_bound"):
         if key in h:
             out[key] = h[key]
+    if given is not None:
+        out["first_given"] = given
     if as_json:
         click.echo(json.dumps(out))
         return
     dist = "  ".join(f"{k}:{n}" for k, n in result.distribution.items())
     who = f"{h['strategy']} tree" if isinstance(h.get("strategy"), str) else "tree"
-    given = f", first guess {h['first']} given" if isinstance(h.get("first"), str) else ""  # --first
-    game = _game_text(tree.rules) + given
+    game = _game_text(tree.rules) + (f", first guess {given} given" if given else "")
     click.echo(f"{who} of {game}: verified against each of its {result.secrets:,} secrets")
-    click.echo(f"total {result.total:,}  mean {result.mean:.4f}  max {result.max}")
+    click.echo(f"total {result.total:,}  mean {result.mean:.4f}  max {result.max}  first guess {opening}")
     click.echo(f"distribution {dist}")
+    if given and h.get("exact") is True:
+        click.echo(f"the least total after the first guess {given}: another first guess may do better")
     if h.get("exact") is False:  # the best tree of a search stopped early (evaluate --budget)
         low = h.get("lower_bound")
         known = f"; the file says the least total is at least {low:,}" if isinstance(low, int) else ""
@@ -762,7 +771,8 @@ def _game_text(rules: Rules) -> str:
 @click.option(
     "--strategies", metavar="NAMES",
     help="Comma-separated strategy names [every registered strategy; optimal only on games of at "
-    "most 3,125 codes or with its tree already cached: its search can take minutes to hours].",
+    "most 3,125 codes or with its tree already cached: its search can take minutes to hours; "
+    "rollout on games of at most 50,000 codes].",
 )  # fmt: skip
 @click.option(
     "--sample", type=click.IntRange(min=1), metavar="N",

@@ -103,24 +103,28 @@ class SearchCost:
     'an exact search of 3,796 codes, guesses among 32,768: roughly 6 minutes (scaled from the searches \
 measured in docs/results.md: an order of magnitude)'
     >>> str(SearchCost(46656, 46656, 1491.0, beyond=True))
-    'an exact search of 46,656 codes: more than 25 minutes, likely hours (larger than any search \
-measured in docs/results.md)'
+    'an exact search of 46,656 codes: more than 25 minutes, likely hours (larger than any of the \
+searches measured in docs/results.md)'
     """
 
     codes: int
     guesses: int
     seconds: float
     beyond: bool = False
+    #: the work, as it is named (another strategy's long work than the exact search)
+    work: str = "an exact search"
+    #: what the figure is scaled from, in docs/results.md
+    runs: str = "searches"
 
     def __str__(self) -> str:
         from ..core.text import duration
 
         among = f", guesses among {self.guesses:,}" if self.guesses != self.codes else ""
-        what = f"an exact search of {self.codes:,} codes{among}"
+        what = f"{self.work} of {self.codes:,} codes{among}"
         if self.beyond:
-            return (f"{what}: more than {duration(self.seconds)}, likely hours (larger than any search "
-                    "measured in docs/results.md)")  # fmt: skip
-        return (f"{what}: roughly {duration(self.seconds)} (scaled from the searches measured in "
+            return (f"{what}: more than {duration(self.seconds)}, likely hours (larger than any "
+                    f"of the {self.runs} measured in docs/results.md)")  # fmt: skip
+        return (f"{what}: roughly {duration(self.seconds)} (scaled from the {self.runs} measured in "
                 "docs/results.md: an order of magnitude)")  # fmt: skip
 
 

@@ -11,7 +11,8 @@ costs T, the guess that criterion plays is among those tried, and its estimate, 
 of each reply, is at most T; every reply is then played the same way, so no reply costs more
 than its estimate (by induction from the leaves). Each choice costs a few whole subtrees of the
 criteria, so the whole tree costs a few times theirs per level: seconds on the classic game,
-minutes on 5 pegs 8 colours.
+a minute or two on 5 pegs 8 colours. Like the criteria, it ignores the guess limit (the optimal
+strategy keeps it).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .._kernels import cells
 from ..core.code import Code
 from ..core.rules import Rules
 from ..solver.state import SolverState
-from .base import Position, Strategy
+from .base import Position, SearchCost, Strategy
 from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
 
 #: The base heuristics, in the order that breaks ties.
@@ -36,6 +37,12 @@ MEMORY = 1 << 16
 #: The largest game whose whole tree is quick (6 pegs 6 colours: under 3 minutes on 2 cores);
 #: on larger ones it is minutes to hours, and ``compare`` runs it only when named.
 QUICK_CODES = 50_000
+
+#: The cost model of :meth:`Rollout.search_cost`: the whole tree of the largest game measured
+#: (docs/results.md: 6x6, 46,656 codes, 155 s, 2 cores at load 4), scaled by the codes to this
+#: power (10,000 codes took 21 s); a choice costs about a fifth of the tree below it. A note is
+#: given from a minute on.
+MEASURED_CODES, MEASURED_SECONDS, GROWTH, NOTE_FROM = 46_656, 155.0, 1.3, 60.0
 
 
 class Rollout(Strategy):
@@ -59,6 +66,19 @@ class Rollout(Strategy):
     def quick(self) -> bool:
         return self.space.size <= QUICK_CODES
 
+    def search_cost(self, state: SolverState | None = None) -> SearchCost | None:
+        """Roughly what the whole tree (``state`` None) or the next choice costs, where it is a
+        minute or more; the rollout's work is a few of the criteria's trees, not a search."""
+        size = self.space.size
+        whole = MEASURED_SECONDS * (size / MEASURED_CODES) ** GROWTH
+        codes, seconds = size, whole
+        if state is not None:
+            codes = len(state.candidate_indices())
+            seconds = whole * (codes / size) / 5 if codes > 2 else 0.0
+        if seconds < NOTE_FROM:
+            return None
+        return SearchCost(codes, size, seconds, work="the rollout", runs="rollouts")
+
     def prepare(self) -> None:
         """The criteria's tables and compiled code (the first choice is itself real work)."""
         for base in self.bases:
@@ -79,8 +99,16 @@ class Rollout(Strategy):
 
     def estimates(self, state: SolverState) -> list[tuple[int, int]]:
         """(guess, estimated total) for each guess tried at ``state``, cheapest first (ties: the
-        criteria's order): the estimate is the candidates' number plus, for each reply other
-        than the win, the least total of the criteria's trees of its candidates."""
+        criteria's order); the guess is a code index (``self.space.code(guess)`` is the code).
+        The estimate is the candidates' number plus, for each reply other than the win, the
+        least total of the criteria's trees of its candidates: the total of a tree that exists,
+        so an upper bound on what the rollout's own tree from ``state`` costs after that guess.
+
+        >>> from mastermind import Rules, SolverState
+        >>> rollout = Rollout(Rules())
+        >>> [(str(rollout.space.code(g)), total) for g, total in rollout.estimates(SolverState(Rules()))]
+        [('1123', 5661), ('1234', 5708), ('1122', 5725)]
+        """
         space, pegs, win = self.space, self.rules.pegs, self.rules.win
         history = tuple((space.index(code.colors), fb.to_int(pegs)) for code, fb in state.history)
         cands = state.candidate_indices()
