@@ -109,3 +109,19 @@ def test_a_search_that_reaches_its_depth_limit_is_a_strategy_error():
     with pytest.raises(StrategyError, match="a strategy made no progress"):
         tree.subtree(t, np.zeros(1, dtype=np.int64), cands, used, blocks, depth, reference.MAX_CLASS, replies,
                      limit, -1, False, work, np.zeros(1, dtype=np.int64))  # fmt: skip
+
+
+def test_prepare_loads_every_kernel_a_whole_tree_runs():
+    """A first evaluation times no compilation: prepare loads the kernels that run many
+    positions on all cores too (in a process of its own, where nothing else loaded them)."""
+    import subprocess
+    import sys
+
+    script = (
+        "from mastermind import Rules, make_strategy; from mastermind._kernels import partition as k; "
+        "make_strategy('entropy', Rules(pegs=4, colors=5)).prepare(); "
+        "print(*(len(f.signatures) for f in (k.subtree, k.subtrees, k.choose_many)))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert [int(n) > 0 for n in done.stdout.split()] == [True, True, True]

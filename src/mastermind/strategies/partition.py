@@ -84,12 +84,17 @@ class PartitionStrategy(Strategy):
         return choice
 
     def prepare(self) -> None:
-        """Packed codes of the game, and the compiled search loaded (on three candidates)."""
+        """Packed codes of the game, and the compiled search loaded (on three candidates), alone
+        and as the kernels that run many positions on all cores (so a first run times no
+        compilation)."""
         if self.kernel == "numba":
             t = tables_of(self.space)
             used, blocks = symmetry(t, ())
             cands = np.arange(min(3, self.space.size), dtype=np.int64)
             self._subtree(t, cands, used, blocks, 1, -1, True)
+            two = [Position(((0, 0),), cands), Position(((0, 0),), cands)]
+            self.guesses_at(two, _NO_STOP)
+            self._on_all_cores(t, two, _NO_STOP)
 
     def _fast_choice(self, cands: np.ndarray, guesses: Sequence[int], stop=None) -> int:
         """The compiled choice: same key as the reference, on a symmetry-reduced pool (on one
@@ -153,6 +158,9 @@ class PartitionStrategy(Strategy):
         t = tables_of(self.space)
         if sum(len(p.secrets) for p in positions) * self.space.size <= SMALL_BATCH:
             return np.array([self._row(t, p, stop) for p in positions])
+        return self._on_all_cores(t, positions, stop)
+
+    def _on_all_cores(self, t: CodeTables, positions: Sequence[Position], stop: np.ndarray) -> np.ndarray:
         flat, offsets, used, blocks = self._batch(t, positions)
         depth = np.array([p.depth for p in positions], dtype=np.int64)
         sizes = np.array([self._work_size(t, len(p.secrets)) for p in positions], dtype=np.int64)

@@ -83,6 +83,7 @@ class Rollout(Strategy):
         """The criteria's tables and compiled code (the first choice is itself real work)."""
         for base in self.bases:
             base.prepare()
+        cells(self.space, 0, np.arange(min(3, self.space.size), dtype=np.int64))
 
     def pick(self, state: SolverState) -> int:
         key = tuple((code.colors, fb) for code, fb in state.history)
