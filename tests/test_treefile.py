@@ -49,8 +49,11 @@ def test_knuths_tree_file_verifies_to_his_published_figures(knuth_file):
 
 def test_a_tree_with_its_first_guess_given_says_so(tmp_path):
     path = tmp_path / "knuth-1234.tree"
-    code, _, err = run("tree", "-s", "knuth", "--first", "1234", "--save", path)
+    code, out, err = run("tree", "-s", "knuth", "--first", "1234", "--save", path)
     assert code == 0, err
+    assert out.startswith(  # Knuth's tree opened with 1234 instead of his 1122
+        "knuth on 4 pegs, colours 1-6, repeats allowed, first guess 1234 given: total 5,803 "
+    )
     code, out, _ = run("verify", path)
     assert code == 0 and "knuth tree of 4 pegs, colours 1-6, repeats allowed, first guess 1234 given" in out
     assert "max 6  first guess 1234" in out  # its first guess, given or not

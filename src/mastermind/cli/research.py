@@ -660,8 +660,9 @@ def tree(
         except OSError as err:
             fail(f"cannot write {save}: {err.strerror or err}")
         h = tree_file.header
+        given = f", first guess {h['first']} given" if isinstance(h["first"], str) else ""
         click.echo(
-            f"{strategy} on {_words(rules)}: total {h['total']:,} over {h['secrets']:,} secrets "
+            f"{strategy} on {_words(rules)}{given}: total {h['total']:,} over {h['secrets']:,} secrets "
             f"(mean {h['total'] / h['secrets']:.4f}), at most {h['max']} guesses; "
             f"{h['nodes']:,} nodes written to {save}"
         )
