@@ -660,9 +660,8 @@ def tree(
         except OSError as err:
             fail(f"cannot write {save}: {err.strerror or err}")
         h = tree_file.header
-        given = f", first guess {h['first']} given" if isinstance(h["first"], str) else ""
         click.echo(
-            f"{strategy} on {_words(rules)}{given}: total {h['total']:,} over {h['secrets']:,} secrets "
+            f"{strategy} on {_words(rules)}{_given(h)}: total {h['total']:,} over {h['secrets']:,} secrets "
             f"(mean {h['total'] / h['secrets']:.4f}), at most {h['max']} guesses; "
             f"{h['nodes']:,} nodes written to {save}"
         )
@@ -708,7 +707,6 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
     """
     from .. import TreeFile, TreeFileError
     from ..core.proof import is_proof_file
-    from ..core.treefile import alphabet
     from .common import rules_given
     from .progress import count_bar
 
@@ -725,14 +723,12 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
         except TreeFileError as err:
             fail(f"{tree_file}: {err}")
     h = tree.header
-    symbols = alphabet(tree.rules)
-    opening = "".join(symbols[c] for c in tree.root.guess)
     given = h.get("first") if isinstance(h.get("first"), str) else None  # saved with --first
     out = {
         "file": tree_file,
         "game": h["game"],
         "strategy": h.get("strategy"),
-        "first_guess": opening,
+        "first_guess": tree.first_guess,
         "secrets": result.secrets,
         "total": result.total,
         "mean": result.mean,
@@ -750,9 +746,10 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
         return
     dist = "  ".join(f"{k}:{n}" for k, n in result.distribution.items())
     who = f"{h['strategy']} tree" if isinstance(h.get("strategy"), str) else "tree"
-    game = _game_text(tree.rules) + (f", first guess {given} given" if given else "")
+    game = _game_text(tree.rules) + _given(h)
     click.echo(f"{who} of {game}: verified against each of its {result.secrets:,} secrets")
-    click.echo(f"total {result.total:,}  mean {result.mean:.4f}  max {result.max}  first guess {opening}")
+    tally = f"total {result.total:,}  mean {result.mean:.4f}  max {result.max}"
+    click.echo(f"{tally}  first guess {tree.first_guess}")
     click.echo(f"distribution {dist}")
     if given and h.get("exact") is True:
         click.echo(f"the least total after the first guess {given}: another first guess may do better")
@@ -760,6 +757,11 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
         low = h.get("lower_bound")
         known = f"; the file says the least total is at least {low:,}" if isinstance(low, int) else ""
         click.echo(f"not proved optimal: the search stopped early{known}")
+
+
+def _given(header: dict) -> str:
+    """The words for a tree file saved with its first guess given (--first): ", first guess X given"."""
+    return f", first guess {header['first']} given" if isinstance(header.get("first"), str) else ""
 
 
 def _game_text(rules: Rules) -> str:

@@ -147,6 +147,12 @@ class TreeFile:
                   "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
         return cls(rules, top, header)
 
+    @property
+    def first_guess(self) -> str:
+        """The tree's first guess, as the file writes it."""
+        symbols = alphabet(self.rules)
+        return "".join(symbols[c] for c in self.root.guess)
+
     def dumps(self) -> str:
         """The file's text."""
         symbols = alphabet(self.rules)
