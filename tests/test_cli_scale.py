@@ -192,7 +192,7 @@ def test_ctrl_c_stops_a_dask_evaluation_and_its_cluster(tmp_path):
 
 @pytest.mark.slow
 def test_ctrl_c_stops_an_optimal_search_on_dask_and_its_cluster(tmp_path):
-    game = ("-s", "optimal", "--pegs", "4", "--colors", "7")  # seconds to a minute of search
+    game = ("-s", "optimal", "--pegs", "4", "--colors", "8")  # about a minute of search (4x7: seconds)
     proc, out, err = _interrupt(tmp_path, "--executor", "dask", "--workers", "2", game=game)
     assert proc.returncode == 130
     assert out == "" and "interrupted" in err and "Traceback" not in err
