@@ -22,7 +22,7 @@ from mastermind.core.proof import SKIP, ProofFile, ProofNode, _Game, _Tally, lea
 from mastermind.core.rules import Rules
 from mastermind.core.treefile import TreeFile, every_code
 from mastermind.errors import ProofError
-from mastermind.strategies.optimal.worst import WorstSearch, decide
+from mastermind.strategies.optimal.worst import WorstSearch, decide, seed_of
 
 
 def run(*args):
@@ -94,6 +94,57 @@ def test_known_worst_cases_are_found_and_their_proofs_check(pegs, colors, least)
     best, below = WorstSearch(rules).least()
     assert best.guesses == least and best.tree.verify().max == least
     assert ProofFile.loads(below.proof.dumps()).check().guesses == least - 1
+
+
+def _seed(rules, name):
+    """A heuristic's whole tree of ``rules``' game, as a tree file (as `tree --save` writes it)."""
+    from mastermind import make_strategy
+    from mastermind.research.evaluation import strategy_tree
+
+    return TreeFile.of_tree(rules, strategy_tree(make_strategy(name, rules)), strategy=name)
+
+
+@pytest.mark.parametrize("pegs,colors,seeded_by", [(4, 6, "entropy"), (4, 5, "most-parts"), (3, 5, "knuth")])
+def test_a_seed_tree_gives_the_same_answers_with_a_tree_or_a_proof_that_check(pegs, colors, seeded_by):
+    rules = Rules(pegs=pegs, colors=colors)
+    seed = seed_of(_seed(rules, seeded_by), rules)
+    plain = WorstSearch(rules).least()
+    best, below = WorstSearch(rules).least(seed=seed)
+    assert best.guesses == plain[0].guesses and best.tree.verify().max <= best.guesses
+    assert below.guesses == best.guesses - 1
+    assert ProofFile.loads(below.proof.dumps()).check().guesses == below.guesses
+
+
+def test_a_seed_that_fits_is_the_tree_and_one_too_deep_is_mended_below_its_first_guess():
+    rules = Rules()
+    knuth = _seed(rules, "knuth")  # at most 5 guesses: it fits within 5 as it is
+    found = WorstSearch(rules).decide(5, seed=seed_of(knuth, rules))
+    assert found.nodes == 1 and found.tree.dumps().split("\n")[2:] == knuth.dumps().split("\n")[2:]
+    entropy = _seed(rules, "entropy")  # 1234 first, and some secrets take 6 guesses
+    assert entropy.header["max"] == 6
+    found = WorstSearch(rules).decide(5, seed=seed_of(entropy, rules))
+    assert found.possible and found.tree.verify().max == 5
+    assert found.tree.root.guess == entropy.root.guess  # 1234 works within 5 once some subtrees change
+    kept = [c for f, c in found.tree.root.children.items() if c == entropy.root.children[f]]
+    assert 0 < len(kept) < len(entropy.root.children)
+
+
+def test_worst_refuses_a_bad_seed_in_one_line(tmp_path):
+    rules = Rules(pegs=3, colors=4)
+    good = tmp_path / "3x4.tree"
+    _seed(rules, "entropy").write(good)
+    lines = good.read_text().splitlines()
+    wrong = tmp_path / "wrong.tree"  # a guess changed: the secrets below no longer give its replies
+    wrong.write_text("\n".join([*lines[:4], lines[4][:-3] + "444", *lines[5:]]) + "\n")
+    for args, words in [
+        (("--seed", good), "not of 4 pegs, 6 colours"),
+        (("-p", 3, "-c", 4, "--seed", tmp_path / "none.tree"), "cannot read"),
+        (("-p", 3, "-c", 4, "--seed", wrong), "line"),
+    ]:
+        code, out, err = run("worst", *args)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and words in err, (args, err)
+    code, out, err = run("worst", "-p", 3, "-c", 4, "--seed", good, "--json")
+    assert code == 0 and json.loads(out)["least"] == 4
 
 
 @pytest.mark.long

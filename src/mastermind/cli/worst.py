@@ -16,6 +16,7 @@ from .common import color_option, console_for, fail, game_options, rules_given
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
+    from ..core.treefile import TreeNode
     from ..strategies.optimal.worst import Decision
 
 
@@ -31,9 +32,15 @@ if TYPE_CHECKING:
     help="Write the proof that one guess fewer (or --max-guesses) does not suffice as a proof file "
     "('mastermind verify' checks it; gzip-compressed if FILE ends in .gz).",
 )  # fmt: skip
+@click.option(
+    "--seed", metavar="TREE",
+    help="A tree file of the same game (from 'tree --save' or 'evaluate --save'): its subtrees "
+    "are kept where they fit within the limit and its guesses tried first, which can make a yes "
+    "far quicker (a no is searched as without it).",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @color_option
-def worst(rules: Rules, save: str | None, proof: str | None, as_json: bool) -> None:
+def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, as_json: bool) -> None:
     """The worst case: the least number of guesses that always finds the secret.
 
     A decision search ("can every secret be found within D guesses, the winning guess
@@ -47,6 +54,7 @@ def worst(rules: Rules, save: str | None, proof: str | None, as_json: bool) -> N
       mastermind worst                                   # classic: 5 (Knuth 1977); 4 cannot
       mastermind worst -p 5 -c 6 --save 5x6.tree.gz --proof 5x6-not5.proof.gz
       mastermind worst -p 5 -c 8 --max-guesses 6 --json  # does every 5x8 code fall in 6?
+      mastermind worst -p 5 -c 8 --max-guesses 6 --seed 5x8-rollout.tree.gz   # from a good tree
       mastermind verify 5x6-not5.proof.gz                # the proof, checked in plain Python
     """
     from ..strategies.optimal.worst import WorstSearch
@@ -55,6 +63,7 @@ def worst(rules: Rules, save: str | None, proof: str | None, as_json: bool) -> N
     for path, what in ((save, "--save"), (proof, "--proof")):
         if path is not None:
             _check_path(path, what)
+    root = None if seed is None else _seed(seed, rules)
     started = time.monotonic()
     decisions: list[Decision] = []
     game = rules.short_name(limit=False)
@@ -68,11 +77,11 @@ def worst(rules: Rules, save: str | None, proof: str | None, as_json: bool) -> N
         search = WorstSearch(rules, advance if bar is not None else None)
         searching.append(search)
         if limit is not None:
-            found = search.decide(limit)
+            found = search.decide(limit, root)
             decisions.append(found)
             best, below = (found, None) if found.possible else (None, found)
         else:
-            best, below = search.least(decisions.append)
+            best, below = search.least(decisions.append, root)
     seconds = time.monotonic() - started
     if save is not None and best is not None and best.tree is not None:
         _write(best.tree.write, save)
@@ -144,6 +153,23 @@ def _check_path(path: str, option: str) -> None:
         fail(f"{option}: cannot write {path}: folder {Path(path).parent} does not exist")
     if Path(path).is_dir():
         fail(f"{option}: cannot write {path}: it is a folder")
+
+
+def _seed(path: str, rules: Rules) -> TreeNode:
+    """The root of the tree file at ``path``, checked to be a tree of this game that finds every
+    secret (replayed in plain Python: seconds on the largest games)."""
+    from ..core.treefile import TreeFile
+    from ..errors import StrategyError, TreeFileError
+    from ..strategies.optimal.worst import seed_of
+
+    try:
+        tree = TreeFile.read(path)  # its errors name the file
+    except TreeFileError as err:
+        fail(f"--seed: {err}")
+    try:
+        return seed_of(tree, rules)
+    except (TreeFileError, StrategyError) as err:
+        fail(f"--seed: {path}: {err}")
 
 
 def _write(write: Callable[[str], None], path: str) -> None:

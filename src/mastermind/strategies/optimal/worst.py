@@ -20,6 +20,11 @@ program checks. Every rule that skips work is exact:
   pair takes 2.
 * Memo: whether a set can be solved within k guesses depends on the set alone; answers of sets
   met again are reused (the proof of a "no" is then written again where it is needed).
+* Seed (optional): a whole tree of the game, such as a heuristic's. At a set it reaches, its
+  subtree is taken as it is when it finds every secret within the guesses left; otherwise its
+  guess is tried first, each cell with the seed's subtree below, before the search's own order.
+  A "yes" then often needs a search only where the seed is too deep; a "no" is searched as
+  without it (the seed's guess is one more guess tried), so its proof is the same kind.
 """
 
 from __future__ import annotations
@@ -106,6 +111,8 @@ class WorstSearch:
         self.progress = progress
         self._frac: list[tuple[int, int]] = []
         self._stop = threading.Event()
+        self._index = {c: i for i, c in enumerate(self.colours)}
+        self._heights: dict[int, int] = {}
 
     def stop(self) -> None:
         """Ask a running search to stop (it raises :class:`Stopped`)."""
@@ -113,12 +120,16 @@ class WorstSearch:
 
     # -- the answers -----------------------------------------------------------------------
 
-    def decide(self, guesses: int) -> Decision:
-        """Whether every secret can be found within ``guesses`` guesses: a tree, or a proof."""
+    def decide(self, guesses: int, seed: TreeNode | None = None) -> Decision:
+        """Whether every secret can be found within ``guesses`` guesses: a tree, or a proof.
+        ``seed``: the root of a whole tree of this game (a tree file's, replayed first: see
+        :func:`seed_of`), whose subtrees are kept where they fit and whose guesses are tried
+        first (see the module's documentation)."""
         group = root_group(self.pegs, self.colors)
         self._frac = []
         self.limit = guesses
-        ok, found = self._solve(self.every, guesses, other_replies(self.pegs), group, 0, 0)
+        self._heights = {}
+        ok, found = self._solve(self.every, guesses, other_replies(self.pegs), group, 0, 0, seed)
         rules = self.rules
         if ok:
             assert isinstance(found, TreeNode)
@@ -131,11 +142,12 @@ class WorstSearch:
                         self.nodes)  # fmt: skip
 
     def least(
-        self, on_decision: Callable[[Decision], None] | None = None
+        self, on_decision: Callable[[Decision], None] | None = None, seed: TreeNode | None = None
     ) -> tuple[Decision, Decision | None]:
         """The least number of guesses that always suffices: (its decision, with a tree; the
         decision one guess fewer, with its proof, or None when counting alone rules it out at
-        the root, which then needs no search: its proof is the one line 'count')."""
+        the root, which then needs no search: its proof is the one line 'count'). ``seed`` as
+        :meth:`decide` takes it."""
         n, b = self.rules.size, other_replies(self.pegs)
         d = 1
         while reach(b, d) < n:
@@ -145,7 +157,7 @@ class WorstSearch:
             counted = ProofFile.of(self.rules, d - 1, ProofNode("count"), search="worst")
             below = Decision(self.rules, d - 1, False, None, counted, 0)
         while True:
-            found = self.decide(d)
+            found = self.decide(d, seed)
             if on_decision:
                 on_decision(found)
             if found.possible:
@@ -155,10 +167,10 @@ class WorstSearch:
 
     # -- the search ------------------------------------------------------------------------
 
-    def _solve(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int
-               ) -> tuple[bool, object]:  # fmt: skip
+    def _solve(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int,
+               seed: TreeNode | None = None) -> tuple[bool, object]:  # fmt: skip
         """(True, TreeNode) or (False, ProofNode): can S be found within k guesses? K bounds the
-        replies other than the win of any guess on S."""
+        replies other than the win of any guess on S; ``seed`` is a tree of S (or None)."""
         if self._stop.is_set():
             raise Stopped
         self.nodes += 1
@@ -180,16 +192,51 @@ class WorstSearch:
             g = self.k.perfect_guess(self.fbm, S, S, self.nrep)
             if g < 0:
                 g = self.k.perfect_guess(self.fbm, S, self.every, self.nrep)
-        if g >= 0:
-            result: tuple[bool, object] = (True, self._node(int(g), S))
+        if seed is not None and self._height(seed) <= k:
+            result: tuple[bool, object] = (True, seed)
+        elif g >= 0:
+            result = (True, self._node(int(g), S))
         elif k <= 2:  # no guess tells them apart: every guess leaves a cell of 2 for 1 guess
             result = (False, ProofNode("all", self._gens(S, group, used)))
         else:
-            result = self._search(S, k, K, group, used, depth)
+            seeded = None if seed is None else self._seeded(S, k, K, group, used, depth, seed)
+            result = seeded if seeded is not None else self._search(S, k, K, group, used, depth)
         if len(self.memo) >= MEMO_LIMIT:
             self.memo.clear()
         self.memo[key] = result
         return result
+
+    def _seeded(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int,
+                seed: TreeNode) -> tuple[bool, object] | None:  # fmt: skip
+        """The seed's guess at S, each cell (smallest first) within k - 1 with the seed's subtree
+        there: (True, tree), or None when a cell cannot (the search then goes on as unseeded)."""
+        g = self._index[seed.guess]
+        below, child_used = child_group(group, used, seed.guess, self.colors)
+        children: dict[Feedback, TreeNode] = {}
+        for f, cell in sorted(self._cells(g, S), key=lambda fc: len(fc[1])):
+            reply = Feedback.from_int(f, self.pegs)
+            ok, sub = self._solve(cell, k - 1, K, below, child_used, depth + 1, seed.children.get(reply))
+            if not ok:
+                return None
+            assert isinstance(sub, TreeNode)
+            children[reply] = sub
+        return True, TreeNode(seed.guess, children)
+
+    def _height(self, node: TreeNode) -> int:
+        """The most guesses the subtree of ``node`` takes (1: it is a leaf)."""
+        h = self._heights.get(id(node))
+        if h is None:
+            h = 1 + max((self._height(c) for c in node.children.values()), default=0)
+            self._heights[id(node)] = h
+        return h
+
+    def _cells(self, g: int, S: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """The cells of guess g on S other than the win, by reply, each in S's order."""
+        row = self.fbm[g][S]
+        order_s = np.argsort(row, kind="stable")
+        cuts = np.flatnonzero(np.diff(row[order_s])) + 1
+        parts = [(int(row[c[0]]), S[c]) for c in np.split(order_s, cuts)]
+        return [(f, cell) for f, cell in parts if f != self.win]
 
     def _search(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int
                 ) -> tuple[bool, object]:  # fmt: skip
@@ -229,12 +276,7 @@ class WorstSearch:
                 if watched:
                     self._frac[frame] = (i, len(tries))
                     self._report()
-                row = self.fbm[g][S]
-                order_s = np.argsort(row, kind="stable")
-                keys = row[order_s]
-                cuts = np.flatnonzero(np.diff(keys)) + 1
-                parts = [(int(row[c[0]]), S[c]) for c in np.split(order_s, cuts)]
-                parts = [(f, cell) for f, cell in parts if f != self.win]
+                parts = self._cells(g, S)
                 parts.sort(key=lambda fc: -len(fc[1]))
                 below, child_used = child_group(group, used, self.colours[g], self.colors)
                 children: dict[Feedback, TreeNode] = {}
@@ -296,6 +338,22 @@ def _tree_file(rules: Rules, root: TreeNode, guesses: int) -> TreeFile:
                    "distribution": {str(k): n for k, n in found.distribution.items()}, "nodes": nodes,
                    "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
     return tree
+
+
+def seed_of(tree: TreeFile, rules: Rules) -> TreeNode:
+    """The root of ``tree`` as a seed for the decision search on ``rules``' game, once the tree is
+    replayed against every secret (:meth:`.TreeFile.verify`: its subtrees are then taken on trust).
+
+    Raises:
+        StrategyError: it is a tree of another game.
+        TreeFileError: it does not find every secret as its header claims.
+    """
+    theirs = tree.rules
+    if (theirs.pegs, theirs.colors, theirs.repeats, theirs.blank) != (rules.pegs, rules.colors, rules.repeats,
+                                                                        rules.blank):  # fmt: skip
+        raise StrategyError(f"the seed is a tree of {theirs.describe()}, not of {rules.describe()}")
+    tree.verify()
+    return tree.root
 
 
 def least_guesses(
