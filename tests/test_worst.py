@@ -12,6 +12,7 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -69,6 +70,22 @@ def test_the_least_worst_case_of_small_games_agrees_with_a_plain_search(pegs, co
     assert best.tree.verify().max <= best.guesses
     assert below is not None and not below.possible
     assert below.proof.check().guesses == best.guesses - 1
+
+
+@pytest.mark.parametrize("pegs,colors,repeats", [(4, 6, True), (5, 4, True), (4, 7, False)])
+def test_the_scan_of_every_code_secret_by_secret_finds_the_same_perfect_guess(pegs, colors, repeats):
+    # the search reads every code as a guess secret by secret; the plain scan reads guess by guess
+    search = WorstSearch(Rules(pegs=pegs, colors=colors, repeats=repeats))
+    rng = random.Random(7)
+    found = 0
+    for size in [1, 2, 3, 5, 8, 12, 16, 20] * 12:
+        S = np.array(sorted(rng.sample(range(search.rules.size), size)), dtype=np.int64)
+        g = search.k.perfect_any(search.fbm, S, search._masks)
+        assert g == search.k.perfect_guess(search.fbm, S, search.every, search.nrep)
+        if g >= 0:
+            found += 1
+            assert len({int(search.fbm[g, s]) for s in S}) == size  # every secret its own reply
+    assert 0 < found < 96  # both answers met
 
 
 def test_the_classic_needs_5_guesses_as_knuth_showed_with_its_tree_and_the_proof_that_4_do_not(tmp_path):

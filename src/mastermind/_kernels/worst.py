@@ -6,8 +6,8 @@ each a scan of guesses against a set of secrets through the game's reply matrix:
 * :func:`guess_stats`: for every guess of a list, how many replies other than the win it gives
   on the set and the size of its largest such cell (the counting bound and the order of guesses
   are read off them);
-* :func:`perfect_guess`: a guess that tells every secret of the set apart (a set is solved
-  within 2 guesses exactly when it has one);
+* :func:`perfect_guess`, :func:`perfect_any`: a guess that tells every secret of the set apart
+  (a set is solved within 2 guesses exactly when it has one), among some guesses or every code;
 * :func:`representatives`: the guesses that are least in their class under the symmetries that
   fix the set (peg and colour permutations fixing every guess so far, and any permutation of the
   colours no secret of the set holds), so that one guess a class is searched.
@@ -103,6 +103,32 @@ def perfect_guess(fbm, S, guesses, nrep):
             stamp[f] = mark
         if ok:
             return guesses[i]
+    return -1
+
+
+@njit(cache=True)
+def perfect_any(fbm, S, masks):
+    """The least code whose replies on ``S`` are all different, or -1: :func:`perfect_guess`
+    over every code, reading the matrix secret by secret (row s is every guess's reply to s),
+    each guess's replies so far a bit mask in ``masks`` (scratch, one uint64 per code: replies
+    below 63). A long sequential read where the scan guess by guess reads each row at the
+    scattered places of S: on 5 pegs 8 colours, a set of 75 secrets proved not within 3 guesses
+    (3,652 sets searched, most of them this scan) took 2.7 s instead of 26.6 s."""
+    size = fbm.shape[0]
+    for g in range(size):
+        masks[g] = 0
+    clash = np.uint64(1) << np.uint64(63)  # the top bit: no reply uses it (see above)
+    for j in range(S.shape[0]):
+        row = fbm[S[j]]
+        for g in range(size):
+            bit = np.uint64(1) << np.uint64(row[g])
+            m = masks[g]
+            if m & bit:
+                m |= clash
+            masks[g] = m | bit
+    for g in range(size):
+        if not masks[g] & clash:
+            return g
     return -1
 
 

@@ -104,6 +104,7 @@ class WorstSearch:
         for i in range(self.pegs):
             self.cmask |= np.left_shift(np.int64(1), self.digits[:, i].astype(np.int64))
         self._counts = np.empty(rules.size * self.nrep, dtype=np.uint16)
+        self._masks = np.empty(rules.size, dtype=np.uint64)
         self.memo: dict[tuple[bytes, int], tuple[bool, object]] = {}
         self.nodes = 0
         #: The number of guesses being decided.
@@ -190,7 +191,9 @@ class WorstSearch:
         g = -1
         if n <= self.nrep:
             g = self.k.perfect_guess(self.fbm, S, S, self.nrep)
-            if g < 0:
+            if g < 0 and self.nrep < 63:  # every code, secret by secret (replies as bits)
+                g = self.k.perfect_any(self.fbm, S, self._masks)
+            elif g < 0:
                 g = self.k.perfect_guess(self.fbm, S, self.every, self.nrep)
         if seed is not None and self._height(seed) <= k:
             result: tuple[bool, object] = (True, seed)
