@@ -236,10 +236,12 @@ class WorstSearch:
     def _cells(self, g: int, S: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """The cells of guess g on S other than the win, by reply, each in S's order."""
         row = self.fbm[g][S]
-        order_s = np.argsort(row, kind="stable")
-        cuts = np.flatnonzero(np.diff(row[order_s])) + 1
-        parts = [(int(row[c[0]]), S[c]) for c in np.split(order_s, cuts)]
-        return [(f, cell) for f, cell in parts if f != self.win]
+        order = np.argsort(row, kind="stable")
+        keys, ordered = row[order], S[order]
+        cuts = (np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist()
+        starts, ends = [0, *cuts], [*cuts, len(S)]
+        replies = keys[starts].tolist()
+        return [(f, ordered[a:b]) for f, a, b in zip(replies, starts, ends, strict=True) if f != self.win]
 
     def _search(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int
                 ) -> tuple[bool, object]:  # fmt: skip
