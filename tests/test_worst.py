@@ -343,6 +343,14 @@ RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 WORST = {"5x6": 6, "5x7": 6, "4x9": 7, "4x10": 7}
 
 
+@pytest.mark.long  # about 15 s of CPU
+def test_super_mastermind_cannot_always_be_won_in_5_guesses_by_its_proof_file():
+    # docs/results.md, "The worst case": 5x8 needs 6 or 7; the proof (4 nodes) rules out 5
+    proof = ProofFile.read(RESULTS_DIR / "5x8-not5.proof.gz")
+    assert (proof.rules.pegs, proof.rules.colors, proof.root.size()) == (5, 8, 4)
+    assert proof.check().guesses == 5
+
+
 @pytest.mark.parametrize("game", sorted(WORST))
 def test_the_worst_case_tree_files_find_every_secret_within_the_least_number(game):
     tree = TreeFile.read(RESULTS_DIR / f"{game}-worst.tree.gz")

@@ -187,15 +187,16 @@ class WorstSearch:
         known = self.memo.get(key)
         if known is not None:
             return known
-        # a guess that tells every secret apart (a possible secret first)
-        g = -1
-        if n <= self.nrep:
+        fits = seed is not None and self._height(seed) <= k
+        g = -1  # a guess that tells every secret apart (a possible secret first)
+        if n <= self.nrep and not fits:
             g = self.k.perfect_guess(self.fbm, S, S, self.nrep)
             if g < 0 and self.nrep < 63:  # every code, secret by secret (replies as bits)
                 g = self.k.perfect_any(self.fbm, S, self._masks)
             elif g < 0:
                 g = self.k.perfect_guess(self.fbm, S, self.every, self.nrep)
-        if seed is not None and self._height(seed) <= k:
+        if fits:
+            assert seed is not None
             result: tuple[bool, object] = (True, seed)
         elif g >= 0:
             result = (True, self._node(int(g), S))
