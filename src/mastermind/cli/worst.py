@@ -38,9 +38,20 @@ if TYPE_CHECKING:
     "are kept where they fit within the limit and its guesses tried first, which can make a yes "
     "far quicker (a no is searched as without it).",
 )  # fmt: skip
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=1, metavar="N",
+    help="Worker processes [1: the search in this process]. With N > 1 the sets two guesses "
+    "down (and every small set) are handed to N processes, the cells of a guess decided at once.",
+)  # fmt: skip
+@click.option(
+    "--width", type=click.IntRange(min=1), metavar="W",
+    help="Try at most W guesses at each set (the first in the search's order; the seed's "
+    "besides): a far quicker search for a yes, whose no proves nothing. Needs --max-guesses.",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @color_option
-def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, as_json: bool) -> None:
+def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, workers: int,
+          width: int | None, as_json: bool) -> None:  # fmt: skip
     """The worst case: the least number of guesses that always finds the secret.
 
     A decision search ("can every secret be found within D guesses, the winning guess
@@ -55,11 +66,18 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, a
       mastermind worst -p 5 -c 6 --save 5x6.tree.gz --proof 5x6-not5.proof.gz
       mastermind worst -p 5 -c 8 --max-guesses 6 --json  # does every 5x8 code fall in 6?
       mastermind worst -p 5 -c 8 --max-guesses 6 --seed 5x8-rollout.tree.gz   # from a good tree
+      mastermind worst -p 4 -c 9 --max-guesses 6 --workers 16  # on 16 processes
+      mastermind worst -p 5 -c 8 --max-guesses 6 --width 20   # a quick look for a yes only
       mastermind verify 5x6-not5.proof.gz                # the proof, checked in plain Python
     """
     from ..strategies.optimal.worst import WorstSearch
+    from ..strategies.optimal.worst_split import SplitWorstSearch
 
     limit = rules.max_guesses if _given("max_guesses") else None
+    if width is not None and limit is None:
+        fail("--width needs --max-guesses: with some guesses left untried, a no proves nothing")
+    if width is not None and proof is not None:
+        fail("--width writes no proof: with some guesses left untried, a no proves nothing")
     for path, what in ((save, "--save"), (proof, "--proof")):
         if path is not None:
             _check_path(path, what)
@@ -74,7 +92,12 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, a
             if bar is not None and searching:
                 bar(fraction, f"{game}: within {searching[0].limit} guesses?")
 
-        search = WorstSearch(rules, advance if bar is not None else None)
+        report = advance if bar is not None else None
+        search = (
+            SplitWorstSearch(rules, workers, progress=report, width=width)
+            if workers > 1
+            else WorstSearch(rules, report, width=width)
+        )
         searching.append(search)
         if limit is not None:
             found = search.decide(limit, root)
@@ -87,18 +110,20 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, a
         _write(best.tree.write, save)
     if proof is not None and below is not None and below.proof is not None:
         _write(below.proof.write, proof)
-    _report(rules, limit, best, below, decisions, seconds, save, proof, as_json)
+    _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json)
 
 
 def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decision | None,
             decisions: list[Decision], seconds: float, save: str | None, proof: str | None,
-            as_json: bool) -> None:  # fmt: skip
+            width: int | None, as_json: bool) -> None:  # fmt: skip
     game = rules.describe()
     out: dict[str, Any] = {"game": {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats,
                                     "blank": rules.blank}, "secrets": rules.size}  # fmt: skip
     if limit is not None:
         out["max_guesses"] = limit
-        out["possible"] = best is not None
+        out["possible"] = True if best is not None else (None if width is not None else False)
+    if width is not None:
+        out["width"] = width
     if best is not None and best.tree is not None:
         h = best.tree.header
         if limit is None:
@@ -127,6 +152,9 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
         why = "counting alone" if below.nodes == 0 else f"a proof of {nodes:,} node{'s' * (nodes != 1)}"
         click.echo(f"{game}: no tree finds every secret within {_guesses(below.guesses)} ({why}"
                    f"{_where(proof)})")  # fmt: skip
+    if width is not None and best is None:
+        click.echo(f"{game}: no tree within {_guesses(limit or 0)} found trying {width} guesses at "
+                   "each set (not a proof: the other guesses were not tried)")  # fmt: skip
     if limit is None and best is not None:
         click.echo(f"least number of guesses that always suffices: {best.guesses}")
     click.echo(f"searched {sum(d.nodes for d in decisions):,} sets in {seconds:.1f} s")

@@ -78,9 +78,13 @@ class WorstSearch:
         rules: the game (its guess limit is not used: each call says how many guesses).
         progress: ``progress(fraction)`` as the search moves through the root's guesses and the
             guesses of the sets two levels below.
+        width: try at most this many guesses at each set (the seed's besides), the first in the
+            search's order: a quicker search for a yes, whose no proves nothing (it comes without
+            a proof).
     """
 
-    def __init__(self, rules: Rules, progress: Callable[[float], None] | None = None) -> None:
+    def __init__(self, rules: Rules, progress: Callable[[float], None] | None = None,
+                 width: int | None = None) -> None:  # fmt: skip
         if rules.size > MAX_CODES:
             raise StrategyError(
                 f"{rules.describe()} has {rules.size:,} codes; the worst-case search holds every "
@@ -110,6 +114,7 @@ class WorstSearch:
         #: The number of guesses being decided.
         self.limit = 0
         self.progress = progress
+        self.width = width
         self._frac: list[tuple[int, int]] = []
         self._stop = threading.Event()
         self._index = {c: i for i, c in enumerate(self.colours)}
@@ -139,6 +144,8 @@ class WorstSearch:
             tree = _tree_file(limit, found, guesses)
             return Decision(rules, guesses, True, tree, None, self.nodes)
         assert isinstance(found, ProofNode)
+        if self.width is not None:  # some guesses were not tried: a no proves nothing
+            return Decision(rules, guesses, False, None, None, self.nodes)
         return Decision(rules, guesses, False, None, ProofFile.of(rules, guesses, found, search="worst"),
                         self.nodes)  # fmt: skip
 
@@ -244,8 +251,10 @@ class WorstSearch:
         replies = keys[starts].tolist()
         return [(f, ordered[a:b]) for f, a, b in zip(replies, starts, ends, strict=True) if f != self.win]
 
-    def _search(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int
-                ) -> tuple[bool, object]:  # fmt: skip
+    def _plan(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int
+              ) -> tuple[ProofNode, list[int], int]:  # fmt: skip
+        """The guesses to try at S within k, in the search's order (those refuted by counting
+        left out), the proof node that their refutations would fill, and K at S."""
         present = int(np.bitwise_or.reduce(self.cmask[S]))
         absent = ((1 << self.colors) - 1) & ~present
         keep = np.empty(self.rules.size, dtype=np.bool_)
@@ -265,20 +274,25 @@ class WorstSearch:
             self.k.guess_stats(self.fbm, S, reps, self.nrep, self.win, ncells, biggest)
         K = min(K, int(ncells.max()))
         proof = ProofNode("all", self._gens(S, group, used))
-        bound = reach(K, k - 1)
         if len(S) > reach(K, k):  # every guess has a cell above the bound (the checker sees it)
-            return False, proof
+            return proof, [], K
         member = np.zeros(self.rules.size, dtype=np.bool_)
         member[S] = True
-        playable = biggest <= bound
+        playable = biggest <= reach(K, k - 1)
         order = np.lexsort((reps[playable], ~member[reps[playable]], -ncells[playable], biggest[playable]))
-        tries = reps[playable][order]
+        if self.width is not None:
+            order = order[: self.width]
+        return proof, reps[playable][order].tolist(), K
+
+    def _search(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int
+                ) -> tuple[bool, object]:  # fmt: skip
+        proof, tries, K = self._plan(S, k, K, group, used)
         frame = len(self._frac)
         watched = depth < 3 and self.progress is not None
         if watched:
             self._frac.append((0, len(tries)))
         try:
-            for i, g in enumerate(tries.tolist()):
+            for i, g in enumerate(tries):
                 if watched:
                     self._frac[frame] = (i, len(tries))
                     self._report()

@@ -1,0 +1,377 @@
+"""The worst-case decision search on several processes.
+
+The decision search (:mod:`.worst`) is an AND-OR search: at a set, *some* guess must work, and
+for that guess *every* cell. Near the root both are wide and slow: Super Mastermind's root guess
+leaves 19 cells of up to 7,105 secrets, and each cell's second guess leaves sets of several
+hundred to be found within the guesses left. :class:`SplitWorstSearch` runs the top of the
+search (the root and the sets one guess below it, by default) in the calling process and hands
+every set below that, and every small set, to worker processes as one task each:
+
+* AND: the cells of a guess are decided at once, each a task or, above the cut, a search of its
+  own; the first cell that cannot be done stops the others (their workers are told to stop), and
+  the guess is refuted by it, as in the plain search.
+* OR: the guesses of a set are tried one after another in the plain search's order (the seed's
+  first), so the answer and the proof are of the same kind as the plain search's: a tree, or a
+  proof node refuting every guess not refuted by counting (:mod:`mastermind.core.proof`).
+
+The workers are forked from the calling process, so they share its reply matrix (codes squared
+bytes: 1 GB for Super Mastermind) instead of each building one; each keeps its own memo of sets
+decided. Every rule is the plain search's; only the order in which sets are decided changes, so
+a tree and a proof from here are checked by ``mastermind verify`` like any other.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import multiprocessing as mp
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as wait_conns
+
+import numpy as np
+
+from ...core.feedback import Feedback
+from ...core.proof import Perm, ProofNode, reach
+from ...core.rules import Rules
+from ...core.treefile import TreeNode
+from .symmetry import child_group
+from .worst import Decision, Stopped, WorstSearch
+
+#: Sets this small are one task, whatever their depth (a worker decides them in milliseconds).
+SMALL_TASK = 200
+
+#: How often (seconds) a waiting part of the search looks whether it was asked to stop.
+POLL = 0.1
+
+
+class _Cancelled(Exception):
+    """A part of the search was withdrawn: a sibling cell failed, so its answer is not needed."""
+
+
+@dataclass(eq=False)
+class _Set:
+    """A set to decide: can ``S`` be found within ``k`` guesses? With what the plain search
+    carries down (K, the history's group and colours, the depth, the seed's subtree), and its
+    ``place``: the guess and cell indices that lead to it, so that sets are handed out in the
+    plain search's order (depth first) and extra workers run ahead of it."""
+
+    S: np.ndarray
+    k: int
+    K: int
+    group: list[Perm]
+    used: int
+    depth: int
+    seed: TreeNode | None
+    place: tuple[int, ...] = ()
+    future: Future = field(default_factory=Future)
+    slot: int = -1
+
+    def args(self) -> tuple[object, ...]:
+        return (self.S, self.k, self.K, self.group, self.used, self.depth, self.seed)
+
+
+class _Workers:
+    """Forked worker processes, each deciding one set at a time with its own copy-on-write view of
+    the search (its reply matrix shared); a task is withdrawn by telling its worker to stop."""
+
+    def __init__(self, search: WorstSearch, n: int) -> None:
+        ctx = mp.get_context("fork")
+        self._pending: list[tuple[tuple[int, ...], int, _Set]] = []  # a heap, by the tasks' order
+        self._count = itertools.count()
+        self._lock = threading.Lock()
+        self._conns: list[Connection] = []
+        self._stops = []
+        self._procs = []
+        self._busy: list[_Set | None] = [None] * n
+        self.nodes = 0
+        for _ in range(n):
+            ours, theirs = ctx.Pipe()
+            stop = ctx.Event()
+            proc = ctx.Process(target=_work, args=(search, theirs, stop), daemon=True)
+            proc.start()
+            theirs.close()
+            self._conns.append(ours)
+            self._stops.append(stop)
+            self._procs.append(proc)
+        self._closed = threading.Event()
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._dispatch, name="worst-workers", daemon=True)
+        self._thread.start()
+
+    def submit(self, task: _Set) -> Future:
+        with self._lock:
+            heapq.heappush(self._pending, (task.place, next(self._count), task))
+        return task.future
+
+    def cancel(self, task: _Set) -> None:
+        with self._lock:
+            if task.future.done():
+                return
+            if task.slot >= 0:
+                self._stops[task.slot].set()  # its worker raises Stopped and reports it
+            task.future.set_exception(_Cancelled())
+
+    def close(self) -> None:
+        self._closed.set()
+        for proc in self._procs:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in self._procs:
+            proc.join(5)
+        self._thread.join(5)
+
+    def _dispatch(self) -> None:
+        try:
+            while not self._closed.is_set():
+                with self._lock:
+                    for slot, held in enumerate(self._busy):
+                        while held is None and self._pending and self._pending[0][2].future.done():
+                            heapq.heappop(self._pending)  # withdrawn before it started
+                        if held is None and self._pending:
+                            task = heapq.heappop(self._pending)[2]
+                            task.slot = slot
+                            self._busy[slot] = task
+                            self._stops[slot].clear()
+                            self._conns[slot].send(task.args())
+                busy = [self._conns[i] for i, t in enumerate(self._busy) if t is not None]
+                for conn in wait_conns(busy, timeout=POLL) if busy else ():
+                    self._receive(self._conns.index(conn))  # type: ignore[arg-type]
+                if not busy:
+                    self._closed.wait(0.01)
+        except BaseException as err:  # a worker died (killed, out of memory): the search stops
+            if not self._closed.is_set():
+                self.error = err
+
+    def _receive(self, slot: int) -> None:
+        stopped, ok, found, nodes = self._conns[slot].recv()
+        with self._lock:
+            task = self._busy[slot]
+            self._busy[slot] = None
+            self.nodes += nodes
+            assert task is not None
+            task.slot = -1
+            if task.future.done():  # withdrawn while it ran
+                return
+            if stopped:  # told to stop just after another task was withdrawn: run it again
+                heapq.heappush(self._pending, (task.place, next(self._count), task))
+                return
+            task.future.set_result((ok, found))
+
+
+def _work(search: WorstSearch, conn: Connection, stop) -> None:  # type: ignore[no-untyped-def]
+    """A worker's loop: decide each set it is sent, until the pipe closes. Ctrl-C is the calling
+    process's to hear: it ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    search._stop = stop
+    search.progress = None
+    while True:
+        try:
+            S, k, K, group, used, depth, seed = conn.recv()
+        except (EOFError, KeyboardInterrupt):
+            return
+        before = search.nodes
+        try:
+            ok, found = search._solve(S, k, K, group, used, depth, seed)
+            conn.send((False, ok, found, search.nodes - before))
+        except Stopped:
+            conn.send((True, False, None, search.nodes - before))
+
+
+class SplitWorstSearch(WorstSearch):
+    """The decision search of :class:`.WorstSearch`, its top on this process and the sets below
+    on ``workers`` worker processes (see the module's documentation).
+
+    Args:
+        rules: the game.
+        workers: worker processes (at least 1).
+        split_depth: the sets above this depth (the root is 0) are searched here, guess by guess
+            with their cells at once; every set at this depth or below, and every set of at most
+            ``small`` secrets, is one task for a worker.
+        small: see ``split_depth``.
+        window: the guesses of a set searched here that are tried at once once its first has
+            failed (see :meth:`_or`).
+        progress: ``progress(fraction)``: the share of the root's first guess's secrets whose
+            cells are settled.
+        width: as :class:`.WorstSearch` takes it.
+    """
+
+    def __init__(self, rules: Rules, workers: int, split_depth: int = 2, small: int = SMALL_TASK,
+                 window: int = 4, progress: Callable[[float], None] | None = None,
+                 width: int | None = None) -> None:  # fmt: skip
+        super().__init__(rules, progress, width)
+        self.workers = max(1, workers)
+        self.window = max(1, window)
+        self.split_depth = split_depth
+        self.small = small
+        self._pool: _Workers | None = None
+        self._known: dict[tuple[bytes, int], tuple[bool, object]] = {}
+
+    def decide(self, guesses: int, seed: TreeNode | None = None) -> Decision:
+        self._pool = pool = _Workers(self, self.workers)
+        try:
+            found = super().decide(guesses, seed)
+        finally:
+            self._pool = None
+            pool.close()
+            self.nodes += pool.nodes
+        found.nodes = self.nodes  # the sets searched here and on the workers
+        return found
+
+    def _solve(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int,
+               seed: TreeNode | None = None) -> tuple[bool, object]:  # fmt: skip
+        if self._pool is None:  # in a worker, or not deciding: the plain search
+            return super()._solve(S, k, K, group, used, depth, seed)
+        return self._wait(self._start(_Set(S, k, K, group, used, depth, seed), threading.Event()),
+                          threading.Event())  # fmt: skip
+
+    # -- the top of the search, on this process --------------------------------------------
+
+    def _here(self, x: _Set) -> bool:
+        """Whether x is searched on this process (guess by guess, its cells at once)."""
+        return x.depth < self.split_depth and len(x.S) > self.small and x.k > 2
+
+    def _start(self, x: _Set, cancel: threading.Event) -> Future:
+        """x's answer to come: a task for a worker, or a search of its own on a thread."""
+        key = (x.S.tobytes(), x.k)
+        known = self._known.get(key)
+        if known is not None:
+            x.future.set_result(known)
+            return x.future
+        if self._here(x):
+            x.future = self._thread(lambda: self._or(x, cancel))
+        else:
+            assert self._pool is not None
+            self._pool.submit(x)
+
+        def remember(done: Future) -> None:
+            if done.exception() is None:
+                self._known[key] = done.result()
+
+        x.future.add_done_callback(remember)
+        return x.future
+
+    def _or(self, x: _Set, cancel: threading.Event) -> tuple[bool, object]:
+        """Can x be found within its guesses? Its first guess in the search's order alone, its
+        cells at once (where the set can be done, the first guess usually works: nothing is
+        spent on the others). Once it fails the set is likely a no, where every guess must be
+        refuted, each usually by its largest cell: then ``window`` guesses at once, and the
+        workers take the largest cell of each before the second of any. The first guess that
+        works is the answer."""
+        self.nodes += 1
+        if len(x.S) > reach(x.K, x.k):
+            return False, ProofNode("count")
+        if x.seed is not None and self._height(x.seed) <= x.k:
+            return True, x.seed
+        proof, tries, K = self._plan(x.S, x.k, x.K, x.group, x.used)
+        first = None if x.seed is None else self._index[x.seed.guess]
+        order = iter(enumerate(tries if first is None else [first, *(g for g in tries if g != first)]))
+        watched = x.depth == 0 and self.progress is not None
+        running: dict[Future, threading.Event] = {}
+
+        def launch() -> bool:
+            for i, g in order:
+                stop = threading.Event()
+                seed = x.seed if g == first else None
+                report = self._report_root if watched and i == 0 else None
+                running[self._thread(lambda: self._and(x, i, g, K, seed, stop, report))] = stop  # noqa: B023
+                return True
+            return False
+
+        try:
+            launch()  # the first guess alone: at a set that can be done, it usually works
+            while running:
+                done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+                self._check(cancel)
+                for fut in done:
+                    del running[fut]
+                    ok, found = fut.result()
+                    if ok:
+                        return True, found
+                    assert isinstance(found, tuple)
+                    proof.children.append(found)
+                    while len(running) < self.window and launch():  # the set may well be a no:
+                        pass  # the next guesses at once, each likely refuted by its first cell
+            return False, proof
+        finally:
+            for stop in running.values():
+                stop.set()
+
+    def _thread(self, work: Callable[[], tuple[bool, object]]) -> Future:
+        """The answer of ``work``, run on a thread of its own."""
+        fut: Future = Future()
+
+        def run() -> None:
+            try:
+                fut.set_result(work())
+            except BaseException as err:  # withdrawn, stopped, a worker's failure: to the waiter
+                fut.set_exception(err)
+
+        threading.Thread(target=run, daemon=True).start()
+        return fut
+
+    def _and(self, x: _Set, i: int, g: int, K: int, seed: TreeNode | None, cancel: threading.Event,
+             report: Callable[[float], None] | None) -> tuple[bool, object]:  # fmt: skip
+        """Guess g (the i-th tried) at x: every cell within one guess fewer, decided at once;
+        (True, its tree) or (False, (guess, reply, proof)) for the first cell found that cannot."""
+        parts = sorted(self._cells(g, x.S), key=lambda fc: -len(fc[1]))
+        below, child_used = child_group(x.group, x.used, self.colours[g], self.colors)
+        mine = threading.Event()  # set: every part of this guess stops
+        running: dict[Future, tuple[int, _Set]] = {}
+        for j, (f, cell) in enumerate(parts):
+            child = None if seed is None else seed.children.get(Feedback.from_int(f, self.pegs))
+            # the first guess's cells in turn; then the first cells of the others before their second
+            place = (*x.place, 0, 0, j) if i == 0 else (*x.place, 1, j, i)
+            y = _Set(cell, x.k - 1, K, below, child_used, x.depth + 1, child, place)
+            running[self._start(y, mine)] = (f, y)
+        children: dict[Feedback, TreeNode] = {}
+        settled = 0
+        try:
+            waiting = set(running)
+            while waiting:
+                done, waiting = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
+                self._check(cancel)
+                for fut in done:
+                    f, y = running[fut]
+                    ok, found = fut.result()
+                    reply = Feedback.from_int(f, self.pegs)
+                    if not ok:
+                        assert isinstance(found, ProofNode)
+                        return False, (self.colours[g], reply, found)
+                    assert isinstance(found, TreeNode)
+                    children[reply] = found
+                    settled += len(y.S)
+                    if report is not None:
+                        report(settled / len(x.S))
+            return True, TreeNode(self.colours[g], children)
+        finally:
+            mine.set()  # the searches of its cells on threads stop; the tasks are withdrawn
+            assert self._pool is not None
+            for fut, (_, y) in running.items():
+                if not fut.done() and not self._here(y):
+                    self._pool.cancel(y)
+
+    def _wait(self, fut: Future, cancel: threading.Event) -> tuple[bool, object]:
+        """The answer of ``fut``, looking every moment whether the search must stop."""
+        while True:
+            self._check(cancel)
+            try:
+                return fut.result(timeout=POLL)
+            except TimeoutError:
+                continue
+
+    def _check(self, cancel: threading.Event) -> None:
+        if self._stop.is_set():
+            raise Stopped
+        if self._pool is not None and self._pool.error is not None:
+            raise RuntimeError(f"a worker of the search failed: {self._pool.error}")
+        if cancel.is_set():
+            raise _Cancelled
+
+    def _report_root(self, fraction: float) -> None:
+        assert self.progress is not None
+        self.progress(fraction)

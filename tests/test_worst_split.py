@@ -1,0 +1,141 @@
+"""The worst-case decision search on several processes (strategies/optimal/worst_split.py): the
+same answers as the plain search, with a tree or a proof that the plain-Python checkers accept,
+whichever worker finishes first; and the search with a width, which may find a yes but never
+claims a no."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+from mastermind.core.proof import ProofFile
+from mastermind.core.rules import Rules
+from mastermind.strategies.optimal.worst import WorstSearch
+from mastermind.strategies.optimal.worst_split import SplitWorstSearch
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    "pegs,colors,repeats,window", [(4, 5, True, 1), (4, 5, True, 3), (3, 7, True, 2), (4, 6, False, 2)]
+)
+def test_the_split_search_finds_the_plain_searchs_least_with_a_tree_and_a_proof_that_check(
+    pegs, colors, repeats, window
+):
+    rules = Rules(pegs=pegs, colors=colors, repeats=repeats)
+    plain, plain_below = WorstSearch(rules).least()
+    # small=8: sets of more than 8 secrets two guesses down are searched on this process, so
+    # that these small games go through every part of the split (threads, tasks, withdrawals)
+    best, below = SplitWorstSearch(rules, workers=2, small=8, window=window).least()
+    assert best.guesses == plain.guesses
+    assert best.tree.verify().max <= best.guesses
+    assert below.guesses == plain_below.guesses == best.guesses - 1
+    assert ProofFile.loads(below.proof.dumps()).check().guesses == below.guesses
+
+
+def test_a_no_searched_in_parts_at_every_depth_is_a_proof_that_checks():
+    # 4 pegs 7 colours within 5: no (it needs 6); its proof has many levels
+    rules = Rules(pegs=4, colors=7)
+    found = SplitWorstSearch(rules, workers=2, split_depth=3, small=20).decide(5)
+    assert not found.possible and found.proof is not None and found.nodes > 1
+    assert ProofFile.loads(found.proof.dumps()).check().guesses == 5
+
+
+def test_the_split_search_mends_a_seed_too():
+    from mastermind.strategies.optimal.worst import seed_of
+    from test_worst import _seed
+
+    rules = Rules(pegs=4, colors=6)
+    seed = seed_of(_seed(rules, "entropy"), rules)  # 6 guesses for some secrets
+    found = SplitWorstSearch(rules, workers=2, small=8).decide(5, seed)
+    assert found.possible and found.tree.verify().max == 5
+    assert found.tree.root.guess == seed.guess  # its first guess kept: mended below it
+
+
+def test_a_width_finds_a_yes_quickly_and_never_claims_a_no():
+    rules = Rules(pegs=4, colors=7)
+    yes = WorstSearch(rules, width=3).decide(6)
+    assert yes.possible and yes.tree.verify().max <= 6
+    no = WorstSearch(rules, width=3).decide(5)
+    assert not no.possible and no.proof is None  # some guesses untried: nothing is proved
+    assert not SplitWorstSearch(rules, workers=2, small=8, width=3).decide(5).proof
+
+
+def test_worst_on_workers_from_the_command_line(tmp_path):
+    tree, proof = tmp_path / "t.gz", tmp_path / "p.gz"
+    code, out, err = run(
+        "worst", "-p", 4, "-c", 5, "--workers", 2, "--save", tree, "--proof", proof, "--json"
+    )
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["least"] == 5 and result["proof"]["guesses"] == 4
+    code, out, _ = run("verify", proof, "--json")
+    assert code == 0 and json.loads(out)["verified"] is True
+    code, out, _ = run("verify", tree, "--json")
+    assert code == 0 and json.loads(out)["max"] == 5
+
+
+def test_worst_with_a_width_says_a_no_is_no_proof_and_refuses_what_would_need_one():
+    code, out, err = run("worst", "-p", 4, "-c", 7, "--max-guesses", 5, "--width", 3)
+    assert code == 0, err
+    assert "not a proof" in out and "no tree finds" not in out
+    code, out, _ = run("worst", "-p", 4, "-c", 7, "--max-guesses", 5, "--width", 3, "--json")
+    assert json.loads(out)["possible"] is None and json.loads(out)["width"] == 3
+    code, out, _ = run("worst", "-p", 4, "-c", 7, "--max-guesses", 6, "--width", 3, "--json")
+    assert json.loads(out)["possible"] is True
+    for bad in (("--width", 3), ("--max-guesses", 5, "--width", 3, "--proof", "p.gz"), ("--workers", 0),
+                ("--width", "x", "--max-guesses", 5)):  # fmt: skip
+        code, _, err = run("worst", "-p", 4, "-c", 7, *bad)
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+
+
+def _hear_ctrl_c():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_split_search_and_its_workers(tmp_path):
+    # 4x9 within 6 takes minutes of search: interrupted once its workers are running
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind.cli", "worst", "-p", "4", "-c", "9", "--max-guesses", "6",
+         "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=_hear_ctrl_c,
+    )  # fmt: skip
+    deadline = time.monotonic() + 240  # a bound for starting on a loaded machine, not a timing
+    while proc.poll() is None and time.monotonic() < deadline and len(_children(proc.pid)) < 2:
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()
+    time.sleep(1)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert out == "" and "interrupted" in err and "Traceback" not in err
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    raise AssertionError("a worker outlived the search")
+
+
+def _children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return f.read().split()
+    except OSError:
+        return []
