@@ -139,3 +139,23 @@ def _children(pid):
             return f.read().split()
     except OSError:
         return []
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_search_stops_the_search_with_one_clear_error():
+    import threading
+
+    from mastermind.errors import StrategyError
+
+    search = SplitWorstSearch(Rules(pegs=4, colors=9), workers=2)  # within 6: a minute of search
+
+    def kill_one() -> None:
+        deadline = time.monotonic() + 120
+        while search._pool is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1)
+        os.kill(search._pool._procs[0].pid, signal.SIGKILL)
+
+    threading.Thread(target=kill_one, daemon=True).start()
+    with pytest.raises(StrategyError, match="ended unexpectedly"):
+        search.decide(6)

@@ -39,6 +39,7 @@ from ...core.feedback import Feedback
 from ...core.proof import Perm, ProofNode, reach
 from ...core.rules import Rules
 from ...core.treefile import TreeNode
+from ...errors import StrategyError
 from .symmetry import child_group
 from .worst import Decision, Stopped, WorstSearch
 
@@ -46,7 +47,7 @@ from .worst import Decision, Stopped, WorstSearch
 SMALL_TASK = 200
 
 #: How often (seconds) a waiting part of the search looks whether it was asked to stop.
-POLL = 0.1
+POLL = 0.2
 
 
 class _Cancelled(Exception):
@@ -194,18 +195,19 @@ class SplitWorstSearch(WorstSearch):
             ``small`` secrets, is one task for a worker.
         small: see ``split_depth``.
         window: the guesses of a set searched here that are tried at once once its first has
-            failed (see :meth:`_or`).
+            failed (see :meth:`_or`) [half the workers, at least 4: on 16 cores, 4x9 within 6
+            took 51 s with 1, 18 s with 4, 11 s with 8; docs/worst.md].
         progress: ``progress(fraction)``: the share of the root's first guess's secrets whose
             cells are settled.
         width: as :class:`.WorstSearch` takes it.
     """
 
     def __init__(self, rules: Rules, workers: int, split_depth: int = 2, small: int = SMALL_TASK,
-                 window: int = 4, progress: Callable[[float], None] | None = None,
+                 window: int | None = None, progress: Callable[[float], None] | None = None,
                  width: int | None = None) -> None:  # fmt: skip
         super().__init__(rules, progress, width)
         self.workers = max(1, workers)
-        self.window = max(1, window)
+        self.window = max(4, self.workers // 2) if window is None else max(1, window)
         self.split_depth = split_depth
         self.small = small
         self._pool: _Workers | None = None
@@ -368,7 +370,7 @@ class SplitWorstSearch(WorstSearch):
         if self._stop.is_set():
             raise Stopped
         if self._pool is not None and self._pool.error is not None:
-            raise RuntimeError(f"a worker of the search failed: {self._pool.error}")
+            raise StrategyError(f"a worker process of the search ended unexpectedly ({self._pool.error!r})")
         if cancel.is_set():
             raise _Cancelled
 
