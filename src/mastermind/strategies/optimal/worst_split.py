@@ -271,15 +271,27 @@ class SplitWorstSearch(WorstSearch):
             return True, x.seed
         proof, tries, K = self._plan(x.S, x.k, x.K, x.group, x.used)
         first = None if x.seed is None else self._index[x.seed.guess]
-        order = iter(enumerate(tries if first is None else [first, *(g for g in tries if g != first)]))
-        watched = x.depth == 0 and self.progress is not None
+        guesses = tries if first is None else [first, *(g for g in tries if g != first)]
+        order = iter(enumerate(guesses))
         running: dict[Future, threading.Event] = {}
+        # at the root, progress: the guesses refuted, and the share of each running one's cells
+        # settled (all of them when the root can be done)
+        shares: dict[int, float] = {}
+        refuted = 0
+
+        def show() -> None:
+            if x.depth == 0 and self.progress is not None:
+                self.progress((refuted + sum(shares.values())) / max(len(guesses), 1))
 
         def launch() -> bool:
             for i, g in order:
                 stop = threading.Event()
                 seed = x.seed if g == first else None
-                report = self._report_root if watched and i == 0 else None
+
+                def report(share: float, i: int = i) -> None:
+                    shares[i] = share
+                    show()
+
                 running[self._thread(lambda: self._and(x, i, g, K, seed, stop, report))] = stop  # noqa: B023
                 return True
             return False
@@ -296,6 +308,9 @@ class SplitWorstSearch(WorstSearch):
                         return True, found
                     assert isinstance(found, tuple)
                     proof.children.append(found)
+                    refuted += 1
+                    shares.pop(guesses.index(self._index[found[0]]), None)
+                    show()
                     while len(running) < self.window and launch():  # the set may well be a no:
                         pass  # the next guesses at once, each likely refuted by its first cell
             return False, proof
@@ -317,7 +332,7 @@ class SplitWorstSearch(WorstSearch):
         return fut
 
     def _and(self, x: _Set, i: int, g: int, K: int, seed: TreeNode | None, cancel: threading.Event,
-             report: Callable[[float], None] | None) -> tuple[bool, object]:  # fmt: skip
+             report: Callable[[float], None]) -> tuple[bool, object]:  # fmt: skip
         """Guess g (the i-th tried) at x: every cell within one guess fewer, decided at once;
         (True, its tree) or (False, (guess, reply, proof)) for the first cell found that cannot."""
         parts = sorted(self._cells(g, x.S), key=lambda fc: -len(fc[1]))
@@ -347,8 +362,7 @@ class SplitWorstSearch(WorstSearch):
                     assert isinstance(found, TreeNode)
                     children[reply] = found
                     settled += len(y.S)
-                    if report is not None:
-                        report(settled / len(x.S))
+                    report(settled / len(x.S))
             return True, TreeNode(self.colours[g], children)
         finally:
             mine.set()  # the searches of its cells on threads stop; the tasks are withdrawn
@@ -373,7 +387,3 @@ class SplitWorstSearch(WorstSearch):
             raise StrategyError(f"a worker process of the search ended unexpectedly ({self._pool.error!r})")
         if cancel.is_set():
             raise _Cancelled
-
-    def _report_root(self, fraction: float) -> None:
-        assert self.progress is not None
-        self.progress(fraction)
