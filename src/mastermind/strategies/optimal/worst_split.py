@@ -99,6 +99,8 @@ class _Workers:
             self._conns.append(ours)
             self._stops.append(stop)
             self._procs.append(proc)
+        self._wake, self._woken = ctx.Pipe()  # a task submitted: the dispatcher hands it out at once
+        self._asleep = True
         self._closed = threading.Event()
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._dispatch, name="worst-workers", daemon=True)
@@ -107,6 +109,9 @@ class _Workers:
     def submit(self, task: _Set) -> Future:
         with self._lock:
             heapq.heappush(self._pending, (task.place, next(self._count), task))
+            wake, self._asleep = self._asleep, False
+        if wake:  # one byte in the pipe at most
+            self._woken.send_bytes(b"")
         return task.future
 
     def cancel(self, task: _Set) -> None:
@@ -140,10 +145,13 @@ class _Workers:
                             self._stops[slot].clear()
                             self._conns[slot].send(task.args())
                 busy = [self._conns[i] for i, t in enumerate(self._busy) if t is not None]
-                for conn in wait_conns(busy, timeout=POLL) if busy else ():
-                    self._receive(self._conns.index(conn))  # type: ignore[arg-type]
-                if not busy:
-                    self._closed.wait(0.01)
+                for conn in wait_conns([self._wake, *busy], timeout=POLL):
+                    if conn is self._wake:
+                        with self._lock:
+                            self._wake.recv_bytes()
+                            self._asleep = True
+                    else:
+                        self._receive(self._conns.index(conn))  # type: ignore[arg-type]
         except BaseException as err:  # a worker died (killed, out of memory): the search stops
             if not self._closed.is_set():
                 self.error = err
