@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from mastermind.cli import cli
 from mastermind.core.proof import ProofFile
 from mastermind.core.rules import Rules
+from mastermind.errors import CheckpointError
 from mastermind.strategies.optimal.worst import WorstSearch
 from mastermind.strategies.optimal.worst_split import SplitWorstSearch
 
@@ -159,3 +160,41 @@ def test_a_worker_killed_mid_search_stops_the_search_with_one_clear_error():
     threading.Thread(target=kill_one, daemon=True).start()
     with pytest.raises(StrategyError, match="ended unexpectedly"):
         search.decide(6)
+
+
+def test_a_checkpoint_resumes_the_search_with_the_same_answer_and_a_proof_that_checks(tmp_path):
+    rules, path = Rules(pegs=4, colors=7), tmp_path / "run.jsonl"
+    first = SplitWorstSearch(rules, workers=2, small=20, checkpoint=path).decide(5)
+    recorded = path.read_text().splitlines()
+    assert json.loads(recorded[0])["game"] == {"pegs": 4, "colors": 7, "repeats": True, "blank": False}
+    assert len(recorded) > 2
+    again = SplitWorstSearch(rules, workers=2, small=20, checkpoint=path)
+    assert again.resumed == len(recorded) - 1
+    second = again.decide(5)
+    assert not first.possible and not second.possible and second.nodes < first.nodes
+    assert ProofFile.loads(second.proof.dumps()).check().guesses == 5
+    # a last line cut short by a kill is decided again; damage elsewhere is refused
+    path.write_text("\n".join(recorded[:-1]) + "\n" + recorded[-1][: len(recorded[-1]) // 2])
+    assert SplitWorstSearch(rules, workers=1, small=20, checkpoint=path).resumed == len(recorded) - 2
+    path.write_text("\n".join([recorded[0], recorded[1][:50], *recorded[2:]]) + "\n")
+    with pytest.raises(CheckpointError, match="line 2: damaged"):
+        SplitWorstSearch(rules, workers=1, small=20, checkpoint=path)
+    path.write_text("\n".join(recorded) + "\n")
+    with pytest.raises(CheckpointError, match="another game"):
+        SplitWorstSearch(Rules(pegs=4, colors=6), workers=1, checkpoint=path)
+    with pytest.raises(CheckpointError, match="width"):
+        SplitWorstSearch(rules, workers=1, checkpoint=path, width=3)
+
+
+def test_worst_resumes_from_its_checkpoint_and_refuses_a_foreign_one_in_one_line(tmp_path):
+    path = tmp_path / "run.jsonl"
+    code, out, err = run("worst", "-p", 4, "-c", 7, "--max-guesses", 5, "--checkpoint", path, "--json")
+    assert code == 0 and json.loads(out)["possible"] is False, err
+    code, out, err = run("worst", "-p", 4, "-c", 7, "--max-guesses", 5, "--checkpoint", path, "--json")
+    assert code == 0 and json.loads(out)["possible"] is False
+    assert f"resuming from {path}: " in err
+    code, _, err = run("worst", "-p", 4, "-c", 8, "--max-guesses", 5, "--checkpoint", path)
+    assert code == 2 and "another game" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "junk").write_text("not a checkpoint\n")
+    code, _, err = run("worst", "--checkpoint", tmp_path / "junk")
+    assert code == 2 and "not a checkpoint" in err and len(err.strip().splitlines()) == 1

@@ -48,10 +48,16 @@ if TYPE_CHECKING:
     help="Try at most W guesses at each set (the first in the search's order; the seed's "
     "besides): a far quicker search for a yes, whose no proves nothing. Needs --max-guesses.",
 )  # fmt: skip
+@click.option(
+    "--checkpoint", metavar="FILE",
+    help="Record every large set decided (with its tree or proof) in FILE as the search goes; "
+    "the same command run again takes them from it, so a stopped or killed run resumes. Runs the "
+    "search on worker processes (--workers, 1 by default then).",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @color_option
 def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, workers: int,
-          width: int | None, as_json: bool) -> None:  # fmt: skip
+          width: int | None, checkpoint: str | None, as_json: bool) -> None:  # fmt: skip
     """The worst case: the least number of guesses that always finds the secret.
 
     A decision search ("can every secret be found within D guesses, the winning guess
@@ -68,6 +74,7 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
       mastermind worst -p 5 -c 8 --max-guesses 6 --seed 5x8-rollout.tree.gz   # from a good tree
       mastermind worst -p 4 -c 9 --max-guesses 6 --workers 16  # on 16 processes
       mastermind worst -p 5 -c 8 --max-guesses 6 --width 20   # a quick look for a yes only
+      mastermind worst -p 5 -c 8 --max-guesses 6 --workers 16 --checkpoint 5x8.jsonl   # resumable
       mastermind verify 5x6-not5.proof.gz                # the proof, checked in plain Python
     """
     from ..strategies.optimal.worst import WorstSearch
@@ -78,7 +85,7 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
         fail("--width needs --max-guesses: with some guesses left untried, a no proves nothing")
     if width is not None and proof is not None:
         fail("--width writes no proof: with some guesses left untried, a no proves nothing")
-    for path, what in ((save, "--save"), (proof, "--proof")):
+    for path, what in ((save, "--save"), (proof, "--proof"), (checkpoint, "--checkpoint")):
         if path is not None:
             _check_path(path, what)
     root = None if seed is None else _seed(seed, rules)
@@ -93,11 +100,14 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
                 bar(fraction, f"{game}: within {searching[0].limit} guesses?")
 
         report = advance if bar is not None else None
-        search = (
-            SplitWorstSearch(rules, workers, progress=report, width=width)
-            if workers > 1
-            else WorstSearch(rules, report, width=width)
-        )
+        search: WorstSearch
+        if workers > 1 or checkpoint is not None:
+            split = SplitWorstSearch(rules, workers, progress=report, width=width, checkpoint=checkpoint)
+            search = split
+            if split.resumed:
+                click.echo(f"resuming from {checkpoint}: {split.resumed:,} sets decided", err=True)
+        else:
+            search = WorstSearch(rules, report, width=width)
         searching.append(search)
         if limit is not None:
             found = search.decide(limit, root)

@@ -22,9 +22,12 @@ a tree and a proof from here are checked by ``mastermind verify`` like any other
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import itertools
+import json
 import multiprocessing as mp
+import os
 import signal
 import threading
 from collections.abc import Callable
@@ -35,11 +38,12 @@ from multiprocessing.connection import wait as wait_conns
 
 import numpy as np
 
+from ...core.checkfile import game_dict
 from ...core.feedback import Feedback
-from ...core.proof import Perm, ProofNode, reach
+from ...core.proof import Perm, ProofFile, ProofNode, reach
 from ...core.rules import Rules
-from ...core.treefile import TreeNode
-from ...errors import StrategyError
+from ...core.treefile import TreeFile, TreeNode
+from ...errors import CheckpointError, ProofError, StrategyError, TreeFileError
 from .symmetry import child_group
 from .worst import Decision, Stopped, WorstSearch
 
@@ -208,11 +212,16 @@ class SplitWorstSearch(WorstSearch):
         progress: ``progress(fraction)``: the share of the root's first guess's secrets whose
             cells are settled.
         width: as :class:`.WorstSearch` takes it.
+        checkpoint: a file (JSON lines) where every set of more than ``small`` secrets decided is
+            recorded as it is decided, with its tree or proof; the same search given the same
+            file again (a run stopped, killed, or on another machine) takes them from it instead
+            of deciding them again.
     """
 
     def __init__(self, rules: Rules, workers: int, split_depth: int = 2, small: int = SMALL_TASK,
                  window: int | None = None, progress: Callable[[float], None] | None = None,
-                 width: int | None = None) -> None:  # fmt: skip
+                 width: int | None = None, checkpoint: str | os.PathLike[str] | None = None
+                 ) -> None:  # fmt: skip
         super().__init__(rules, progress, width)
         self.workers = max(1, workers)
         self.window = max(4, self.workers // 2) if window is None else max(1, window)
@@ -220,6 +229,9 @@ class SplitWorstSearch(WorstSearch):
         self.small = small
         self._pool: _Workers | None = None
         self._known: dict[tuple[bytes, int], tuple[bool, object]] = {}
+        self._record = None if checkpoint is None else _Record(rules, checkpoint, width)
+        #: Sets taken from the checkpoint when the search started.
+        self.resumed = 0 if self._record is None else self._record.load(self._known)
 
     def decide(self, guesses: int, seed: TreeNode | None = None) -> Decision:
         self._pool = pool = _Workers(self, self.workers)
@@ -247,7 +259,7 @@ class SplitWorstSearch(WorstSearch):
 
     def _start(self, x: _Set, cancel: threading.Event) -> Future:
         """x's answer to come: a task for a worker, or a search of its own on a thread."""
-        key = (x.S.tobytes(), x.k)
+        key = (_digest(x.S), x.k)
         known = self._known.get(key)
         if known is not None:
             x.future.set_result(known)
@@ -261,6 +273,8 @@ class SplitWorstSearch(WorstSearch):
         def remember(done: Future) -> None:
             if done.exception() is None:
                 self._known[key] = done.result()
+                if self._record is not None and len(x.S) > self.small:
+                    self._record.add(key, *done.result())
 
         x.future.add_done_callback(remember)
         return x.future
@@ -395,3 +409,79 @@ class SplitWorstSearch(WorstSearch):
             raise StrategyError(f"a worker process of the search ended unexpectedly ({self._pool.error!r})")
         if cancel.is_set():
             raise _Cancelled
+
+
+def _digest(S: np.ndarray) -> bytes:
+    """A set's key in the memo and the checkpoint: a hash of its secrets' indices."""
+    return hashlib.blake2b(np.ascontiguousarray(S, dtype=np.int64).tobytes(), digest_size=16).digest()
+
+
+class _Record:
+    """The checkpoint of a split search: a first line naming the game, then one line a set
+    decided (its key, the guesses it was decided within, and its tree or proof as the files
+    write them), each written whole and flushed as it comes."""
+
+    def __init__(self, rules: Rules, path: str | os.PathLike[str], width: int | None) -> None:
+        self.rules, self.path, self.width = rules, str(path), width
+        self._lock = threading.Lock()
+
+    def load(self, known: dict[tuple[bytes, int], tuple[bool, object]]) -> int:
+        """Put the sets recorded into ``known``; the number taken. A last line cut short (the
+        process killed while writing it) is left out; any other damage is an error."""
+        game = _game_of(self.rules)
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                lines = f.read().split("\n")
+        except FileNotFoundError:
+            with open(self.path, "w", encoding="utf-8") as f:
+                f.write(json.dumps({"checkpoint": "mastermind-worst", "game": game, "width": self.width}))
+                f.write("\n")
+            return 0
+        except (OSError, UnicodeDecodeError) as err:
+            raise CheckpointError(f"cannot read the checkpoint {self.path}: {err}") from None
+        try:
+            head: object = json.loads(lines[0])
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("checkpoint") != "mastermind-worst":
+            raise CheckpointError(f"{self.path} is not a checkpoint of the worst-case search")
+        if head.get("game") != game:
+            raise CheckpointError(f"{self.path} is the checkpoint of another game ({head.get('game')})")
+        if head.get("width") != self.width:
+            theirs, ours = head.get("width"), self.width
+            raise CheckpointError(f"{self.path} was written by a search with width {theirs}, not {ours}")
+        taken = 0
+        last = max(i for i, line in enumerate(lines) if line.strip() or i == 0)
+        for i, line in enumerate(lines[1:], start=2):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                key = (bytes.fromhex(item["set"]), int(item["k"]))
+                found: object = (TreeFile.loads(item["text"]).root if item["possible"]
+                                 else ProofFile.loads(item["text"]).root)  # fmt: skip
+            except (ValueError, KeyError, TypeError, TreeFileError, ProofError):
+                if i - 1 == last:  # cut short by a kill: that set is decided again
+                    continue
+                raise CheckpointError(f"{self.path}, line {i}: damaged") from None
+            known[key] = (bool(item["possible"]), found)
+            taken += 1
+        return taken
+
+    def add(self, key: tuple[bytes, int], ok: bool, found: object) -> None:
+        """Record one set decided."""
+        if ok:
+            assert isinstance(found, TreeNode)
+            text = TreeFile(self.rules, found, {"game": game_dict(self.rules)}).dumps()
+        else:
+            assert isinstance(found, ProofNode)
+            text = ProofFile.of(self.rules, key[1], found).dumps()
+        line = json.dumps({"set": key[0].hex(), "k": key[1], "possible": ok, "text": text})
+        with self._lock, open(self.path, "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _game_of(rules: Rules) -> dict[str, object]:
+    return {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats, "blank": rules.blank}
