@@ -54,15 +54,19 @@ def test_a_no_searched_in_parts_at_every_depth_is_a_proof_that_checks():
     assert ProofFile.loads(found.proof.dumps()).check().guesses == 5
 
 
-def test_the_split_search_mends_a_seed_too():
+@pytest.mark.parametrize("pegs,colors,seeded_by", [(4, 6, "entropy"), (4, 5, "most-parts"), (4, 7, "knuth")])
+def test_the_split_search_mends_a_seed_and_gives_the_plain_searchs_answers(pegs, colors, seeded_by):
     from mastermind.strategies.optimal.worst import seed_of
     from test_worst import _seed
 
-    rules = Rules(pegs=4, colors=6)
-    seed = seed_of(_seed(rules, "entropy"), rules)  # 6 guesses for some secrets
-    found = SplitWorstSearch(rules, workers=2, small=8).decide(5, seed)
-    assert found.possible and found.tree.verify().max == 5
-    assert found.tree.root.guess == seed.guess  # its first guess kept: mended below it
+    rules = Rules(pegs=pegs, colors=colors)
+    seed = seed_of(_seed(rules, seeded_by), rules)
+    plain, plain_below = WorstSearch(rules).least()
+    # the workers are sent the seed's subtrees: a new copy with each set
+    best, below = SplitWorstSearch(rules, workers=2, small=8).least(seed=seed)
+    assert best.guesses == plain.guesses and best.tree.verify().max <= best.guesses
+    assert best.tree.root.guess == seed.guess  # its first guess kept: mended below it
+    assert ProofFile.loads(below.proof.dumps()).check().guesses == plain_below.guesses
 
 
 def test_a_width_finds_a_yes_quickly_and_never_claims_a_no():
@@ -198,3 +202,34 @@ def test_worst_resumes_from_its_checkpoint_and_refuses_a_foreign_one_in_one_line
     (tmp_path / "junk").write_text("not a checkpoint\n")
     code, _, err = run("worst", "--checkpoint", tmp_path / "junk")
     assert code == 2 and "not a checkpoint" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_workers_end_when_the_calling_process_is_killed_and_the_run_resumes(tmp_path):
+    path = tmp_path / "run.jsonl"
+    command = [sys.executable, "-m", "mastermind.cli", "worst", "-p", "4", "-c", "9", "--max-guesses", "6",
+               "--workers", "2", "--checkpoint", str(path)]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 240  # a bound for a loaded machine, not a timing
+    while proc.poll() is None and time.monotonic() < deadline and _lines(path) < 3:
+        time.sleep(0.1)
+    assert proc.poll() is None and len(_children(proc.pid)) >= 2
+    proc.kill()  # SIGKILL: no handler runs, the workers are not told
+    proc.wait(timeout=60)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("a worker outlived the process that started it")
+    again = subprocess.run([*command, "--json"], capture_output=True, text=True,
+                           timeout=600, check=False)  # fmt: skip
+    assert again.returncode == 0 and json.loads(again.stdout)["possible"] is False, again.stderr
+    assert f"resuming from {path}: " in again.stderr
+
+
+def _lines(path):
+    return path.read_text().count("\n") if path.exists() else 0

@@ -178,21 +178,42 @@ class _Workers:
 
 def _work(search: WorstSearch, conn: Connection, stop) -> None:  # type: ignore[no-untyped-def]
     """A worker's loop: decide each set it is sent, until the pipe closes. Ctrl-C is the calling
-    process's to hear: it ends the workers."""
+    process's to hear: it ends the workers. A worker whose calling process is gone (killed)
+    stops its set at once and ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    search._stop = stop
+    search._stop = orphaned = _Orphaned(stop)  # type: ignore[assignment]
     search.progress = None
     while True:
         try:
+            while not conn.poll(1.0):  # (the other workers hold the pipe open too: no EOF comes)
+                if orphaned.gone():
+                    return
             S, k, K, group, used, depth, seed = conn.recv()
-        except (EOFError, KeyboardInterrupt):
+        except (EOFError, OSError, KeyboardInterrupt):
             return
         before = search.nodes
+        search._heights = {}  # by the ids of seed nodes: this task's are new objects
         try:
-            ok, found = search._solve(S, k, K, group, used, depth, seed)
-            conn.send((False, ok, found, search.nodes - before))
-        except Stopped:
-            conn.send((True, False, None, search.nodes - before))
+            try:
+                ok, found = search._solve(S, k, K, group, used, depth, seed)
+                conn.send((False, ok, found, search.nodes - before))
+            except Stopped:
+                conn.send((True, False, None, search.nodes - before))
+        except OSError:  # the pipe is closed: the calling process is gone
+            return
+
+
+class _Orphaned:
+    """A worker's stop signal: its task withdrawn (the event), or its calling process gone."""
+
+    def __init__(self, event) -> None:  # type: ignore[no-untyped-def]
+        self.event, self.parent = event, os.getppid()
+
+    def is_set(self) -> bool:
+        return self.event.is_set() or self.gone()
+
+    def gone(self) -> bool:
+        return os.getppid() != self.parent
 
 
 class SplitWorstSearch(WorstSearch):
