@@ -207,7 +207,7 @@ def test_worst_resumes_from_its_checkpoint_and_refuses_a_foreign_one_in_one_line
 @pytest.mark.slow
 def test_workers_end_when_the_calling_process_is_killed_and_the_run_resumes(tmp_path):
     path = tmp_path / "run.jsonl"
-    command = [sys.executable, "-m", "mastermind.cli", "worst", "-p", "4", "-c", "9", "--max-guesses", "6",
+    command = [sys.executable, "-m", "mastermind.cli", "worst", "-p", "5", "-c", "6", "--max-guesses", "5",
                "--workers", "2", "--checkpoint", str(path)]  # fmt: skip
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 240  # a bound for a loaded machine, not a timing
