@@ -177,11 +177,22 @@ def test_a_checkpoint_resumes_the_search_with_the_same_answer_and_a_proof_that_c
     second = again.decide(5)
     assert not first.possible and not second.possible and second.nodes < first.nodes
     assert ProofFile.loads(second.proof.dumps()).check().guesses == 5
-    # a last line cut short by a kill is decided again; damage elsewhere is refused
+    # a last line cut short by a kill is dropped from the file and its set decided again
     path.write_text("\n".join(recorded[:-1]) + "\n" + recorded[-1][: len(recorded[-1]) // 2])
     assert SplitWorstSearch(rules, workers=1, small=20, checkpoint=path).resumed == len(recorded) - 2
+    assert path.read_text() == "\n".join(recorded[:-1]) + "\n"
+    resumed = SplitWorstSearch(rules, workers=1, small=20, checkpoint=path)
+    assert not resumed.decide(5).possible and resumed.resumed == len(recorded) - 2
+    lines = len(path.read_text().splitlines())  # what was decided again is appended, readable
+    assert SplitWorstSearch(rules, workers=1, small=20, checkpoint=path).resumed == lines - 1
+    # damage elsewhere is refused, and so is a record that does not hold what it claims
     path.write_text("\n".join([recorded[0], recorded[1][:50], *recorded[2:]]) + "\n")
     with pytest.raises(CheckpointError, match="line 2: damaged"):
+        SplitWorstSearch(rules, workers=1, small=20, checkpoint=path)
+    line = next(i for i, text in enumerate(recorded) if '"possible": false' in text)
+    wrong = recorded[line].replace('"k": ', '"k": 1', 1)  # a proof for another number of guesses
+    path.write_text("\n".join([*recorded[:line], wrong, *recorded[line + 1 :]]) + "\n")
+    with pytest.raises(CheckpointError, match=f"line {line + 1}: damaged"):
         SplitWorstSearch(rules, workers=1, small=20, checkpoint=path)
     path.write_text("\n".join(recorded) + "\n")
     with pytest.raises(CheckpointError, match="another game"):
@@ -197,11 +208,19 @@ def test_worst_resumes_from_its_checkpoint_and_refuses_a_foreign_one_in_one_line
     code, out, err = run("worst", "-p", 4, "-c", 7, "--max-guesses", 5, "--checkpoint", path, "--json")
     assert code == 0 and json.loads(out)["possible"] is False
     assert f"resuming from {path}: " in err
+    code, out, _ = run("worst", "-p", 4, "-c", 7, "--checkpoint", path)  # every set from the file
+    assert code == 0 and "within 5 guesses (a proof of" in out and "counting alone" not in out
     code, _, err = run("worst", "-p", 4, "-c", 8, "--max-guesses", 5, "--checkpoint", path)
     assert code == 2 and "another game" in err and len(err.strip().splitlines()) == 1
     (tmp_path / "junk").write_text("not a checkpoint\n")
-    code, _, err = run("worst", "--checkpoint", tmp_path / "junk")
-    assert code == 2 and "not a checkpoint" in err and len(err.strip().splitlines()) == 1
+    for bad in (
+        ("--checkpoint", tmp_path / "junk"),
+        ("--checkpoint", "/proc/no-file"),
+        ("--proof", "/proc/no-file"),
+    ):
+        code, _, err = run("worst", "-p", 4, "-c", 7, *bad)
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert "not a checkpoint" in err or "cannot write" in err
 
 
 @pytest.mark.slow

@@ -31,6 +31,13 @@ class Main(click.Group):
         except KeyboardInterrupt:
             click.echo("mastermind: interrupted", err=True)
             sys.exit(130)
+        except SystemError as err:
+            # Ctrl-C while a compiled (numba) function runs: the function returns with the
+            # KeyboardInterrupt set, and Python reports a SystemError caused by it
+            if not isinstance(err.__cause__ or err.__context__, KeyboardInterrupt):
+                raise
+            click.echo("mastermind: interrupted", err=True)
+            sys.exit(130)
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})

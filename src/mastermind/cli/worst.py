@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
     "far quicker (a no is searched as without it).",
 )  # fmt: skip
 @click.option(
-    "--workers", type=click.IntRange(min=1), default=1, metavar="N",
+    "--workers", type=click.IntRange(min=1, max=1024), default=1, metavar="N",
     help="Worker processes [1: the search in this process]. With N > 1 the sets two guesses "
     "down (and every small set) are handed to N processes, the cells of a guess decided at once.",
 )  # fmt: skip
@@ -50,9 +52,9 @@ if TYPE_CHECKING:
 )  # fmt: skip
 @click.option(
     "--checkpoint", metavar="FILE",
-    help="Record every large set decided (with its tree or proof) in FILE as the search goes; "
-    "the same command run again takes them from it, so a stopped or killed run resumes. Runs the "
-    "search on worker processes (--workers, 1 by default then).",
+    help="Record every set of more than 200 secrets decided (with its tree or proof) in FILE as the "
+    "search goes; the same command run again takes them from it, so a stopped or killed run "
+    "resumes. Runs the search on worker processes (--workers, 1 by default then).",
 )  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @color_option
@@ -105,7 +107,8 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
             split = SplitWorstSearch(rules, workers, progress=report, width=width, checkpoint=checkpoint)
             search = split
             if split.resumed:
-                click.echo(f"resuming from {checkpoint}: {split.resumed:,} sets decided", err=True)
+                sets = f"{split.resumed:,} set{'s' * (split.resumed != 1)}"
+                click.echo(f"resuming from {checkpoint}: {sets} decided", err=True)
         else:
             search = WorstSearch(rules, report, width=width)
         searching.append(search)
@@ -117,9 +120,9 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
             best, below = search.least(decisions.append, root)
     seconds = time.monotonic() - started
     if save is not None and best is not None and best.tree is not None:
-        _write(best.tree.write, save)
+        _write(best.tree.write, save, "--save")
     if proof is not None and below is not None and below.proof is not None:
-        _write(below.proof.write, proof)
+        _write(below.proof.write, proof, "--proof")
     _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json)
 
 
@@ -142,8 +145,9 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
                        "file": save}  # fmt: skip
     if below is not None and below.proof is not None:
         out["proof"] = {"guesses": below.guesses, "nodes": below.proof.header["nodes"], "file": proof,
-                        "counting_alone": below.nodes == 0}  # fmt: skip
-    out["searched"] = [{"guesses": d.guesses, "possible": d.possible, "nodes": d.nodes} for d in decisions]
+                        "counting_alone": _counted(below)}  # fmt: skip
+    out["searched"] = [{"guesses": d.guesses, "possible": d.possible if d.possible or width is None else None,
+                        "nodes": d.nodes} for d in decisions]  # fmt: skip
     out["seconds"] = round(seconds, 3)
     if as_json:
         click.echo(json.dumps(out))
@@ -159,7 +163,7 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
                    f"max {h['max']}{_where(save)})")  # fmt: skip
     if below is not None and below.proof is not None:
         nodes = below.proof.header["nodes"]
-        why = "counting alone" if below.nodes == 0 else f"a proof of {nodes:,} node{'s' * (nodes != 1)}"
+        why = "counting alone" if _counted(below) else f"a proof of {nodes:,} node{'s' * (nodes != 1)}"
         click.echo(f"{game}: no tree finds every secret within {_guesses(below.guesses)} ({why}"
                    f"{_where(proof)})")  # fmt: skip
     if width is not None and best is None:
@@ -167,7 +171,13 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
                    "each set (not a proof: the other guesses were not tried)")  # fmt: skip
     if limit is None and best is not None:
         click.echo(f"least number of guesses that always suffices: {best.guesses}")
-    click.echo(f"searched {sum(d.nodes for d in decisions):,} sets in {seconds:.1f} s")
+    searched = sum(d.nodes for d in decisions)
+    click.echo(f"searched {searched:,} set{'s' * (searched != 1)} in {seconds:.1f} s")
+
+
+def _counted(below: Decision) -> bool:
+    """Whether the proof is counting alone at the root (no guess needed refuting)."""
+    return below.proof is not None and below.proof.root.kind == "count"
 
 
 def _guesses(n: int) -> str:
@@ -191,6 +201,14 @@ def _check_path(path: str, option: str) -> None:
         fail(f"{option}: cannot write {path}: folder {Path(path).parent} does not exist")
     if Path(path).is_dir():
         fail(f"{option}: cannot write {path}: it is a folder")
+    if not Path(path).exists():  # a file can be made there (not /proc, not a read-only folder)
+        try:
+            with tempfile.NamedTemporaryFile(dir=Path(path).resolve().parent, prefix=".mastermind-"):
+                pass
+        except OSError as err:
+            fail(f"{option}: cannot write {path}: {err.strerror or err}")
+    elif not os.access(path, os.W_OK):
+        fail(f"{option}: cannot write {path}: permission denied")
 
 
 def _seed(path: str, rules: Rules) -> TreeNode:
@@ -210,11 +228,11 @@ def _seed(path: str, rules: Rules) -> TreeNode:
         fail(f"--seed: {path}: {err}")
 
 
-def _write(write: Callable[[str], None], path: str) -> None:
+def _write(write: Callable[[str], None], path: str, option: str) -> None:
     try:
         write(path)
     except OSError as err:
-        fail(f"cannot write {path}: {err.strerror or err}")
+        fail(f"{option}: cannot write {path}: {err.strerror or err}")
 
 
 @contextmanager

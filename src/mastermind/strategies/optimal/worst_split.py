@@ -445,63 +445,102 @@ class _Record:
     def __init__(self, rules: Rules, path: str | os.PathLike[str], width: int | None) -> None:
         self.rules, self.path, self.width = rules, str(path), width
         self._lock = threading.Lock()
+        self._written: set[tuple[bytes, int]] = set()
 
     def load(self, known: dict[tuple[bytes, int], tuple[bool, object]]) -> int:
         """Put the sets recorded into ``known``; the number taken. A last line cut short (the
-        process killed while writing it) is left out; any other damage is an error."""
-        game = _game_of(self.rules)
+        process killed while writing it) is dropped from the file; any other damage is an
+        error."""
         try:
-            with open(self.path, encoding="utf-8") as f:
-                lines = f.read().split("\n")
+            with open(self.path, "rb") as f:
+                raw = f.read()
         except FileNotFoundError:
-            with open(self.path, "w", encoding="utf-8") as f:
-                f.write(json.dumps({"checkpoint": "mastermind-worst", "game": game, "width": self.width}))
-                f.write("\n")
+            raw = b""
+        except OSError as err:
+            raise CheckpointError(f"cannot read the checkpoint {self.path}: {err.strerror or err}") from None
+        if not raw.strip():  # a new file (or an empty one): the first line names the game
+            head = {"checkpoint": "mastermind-worst", "game": _game_of(self.rules), "width": self.width}
+            self._append(json.dumps(head), "w")
             return 0
-        except (OSError, UnicodeDecodeError) as err:
-            raise CheckpointError(f"cannot read the checkpoint {self.path}: {err}") from None
         try:
-            head: object = json.loads(lines[0])
-        except ValueError:
-            head = None
-        if not isinstance(head, dict) or head.get("checkpoint") != "mastermind-worst":
+            lines = raw.decode("utf-8").split("\n")
+            first: object = json.loads(lines[0])
+        except ValueError:  # UnicodeDecodeError too
+            first = None
+        if not isinstance(first, dict) or first.get("checkpoint") != "mastermind-worst":
             raise CheckpointError(f"{self.path} is not a checkpoint of the worst-case search")
-        if head.get("game") != game:
-            raise CheckpointError(f"{self.path} is the checkpoint of another game ({head.get('game')})")
-        if head.get("width") != self.width:
-            theirs, ours = head.get("width"), self.width
-            raise CheckpointError(f"{self.path} was written by a search with width {theirs}, not {ours}")
+        theirs = first.get("game")
+        if theirs != _game_of(self.rules):
+            what = (f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours" if isinstance(theirs, dict)
+                    else "an unnamed game")  # fmt: skip
+            raise CheckpointError(f"{self.path} is the checkpoint of another game ({what})")
+        if first.get("width") != self.width:
+            theirs, ours = (
+                ("without a width" if w is None else f"of width {w}")
+                for w in (first.get("width"), self.width)
+            )
+            raise CheckpointError(f"{self.path} was written by a search {theirs}, not {ours}")
         taken = 0
-        last = max(i for i, line in enumerate(lines) if line.strip() or i == 0)
-        for i, line in enumerate(lines[1:], start=2):
+        whole = len(lines) - 1 if raw.endswith(b"\n") else len(lines) - 2  # the last line whole?
+        for i, line in enumerate(lines[1:], start=1):
             if not line.strip():
                 continue
             try:
-                item = json.loads(line)
-                key = (bytes.fromhex(item["set"]), int(item["k"]))
-                found: object = (TreeFile.loads(item["text"]).root if item["possible"]
-                                 else ProofFile.loads(item["text"]).root)  # fmt: skip
+                key, ok, found = self._parse(line)
             except (ValueError, KeyError, TypeError, TreeFileError, ProofError):
-                if i - 1 == last:  # cut short by a kill: that set is decided again
-                    continue
-                raise CheckpointError(f"{self.path}, line {i}: damaged") from None
-            known[key] = (bool(item["possible"]), found)
+                if i > whole:  # cut short by a kill: dropped, and that set decided again
+                    with open(self.path, "r+b") as f:
+                        f.truncate(len(raw) - len(line.encode("utf-8")))
+                    break
+                raise CheckpointError(f"{self.path}, line {i + 1}: damaged") from None
+            known[key] = (ok, found)
+            self._written.add(key)
             taken += 1
         return taken
 
+    def _parse(self, line: str) -> tuple[tuple[bytes, int], bool, object]:
+        """One line's set; ValueError where it does not hold what it claims."""
+        item = json.loads(line)
+        key = (bytes.fromhex(item["set"]), int(item["k"]))
+        if len(key[0]) != 16 or not isinstance(item["possible"], bool):
+            raise ValueError("a set's key or answer")
+        if item["possible"]:
+            tree = TreeFile.loads(item["text"])
+            if _depth(tree.root) > key[1]:
+                raise ValueError("a tree deeper than its limit")
+            return key, True, tree.root
+        proof = ProofFile.loads(item["text"])
+        if proof.guesses != key[1]:
+            raise ValueError("a proof of another limit")
+        return key, False, proof.root
+
     def add(self, key: tuple[bytes, int], ok: bool, found: object) -> None:
-        """Record one set decided."""
+        """Record one set decided (once)."""
         if ok:
             assert isinstance(found, TreeNode)
             text = TreeFile(self.rules, found, {"game": game_dict(self.rules)}).dumps()
         else:
             assert isinstance(found, ProofNode)
             text = ProofFile.of(self.rules, key[1], found).dumps()
-        line = json.dumps({"set": key[0].hex(), "k": key[1], "possible": ok, "text": text})
-        with self._lock, open(self.path, "a", encoding="utf-8") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        with self._lock:
+            if key in self._written:
+                return
+            self._written.add(key)
+            self._append(json.dumps({"set": key[0].hex(), "k": key[1], "possible": ok, "text": text}), "a")
+
+    def _append(self, line: str, mode: str) -> None:
+        try:
+            with open(self.path, mode, encoding="utf-8") as f:
+                f.write(line + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as err:
+            raise CheckpointError(f"cannot write the checkpoint {self.path}: {err.strerror or err}") from None
+
+
+def _depth(node: TreeNode) -> int:
+    """The most guesses the subtree of ``node`` takes."""
+    return 1 + max((_depth(c) for c in node.children.values()), default=0)
 
 
 def _game_of(rules: Rules) -> dict[str, object]:
