@@ -21,6 +21,7 @@ from mastermind.core.rules import Rules
 from mastermind.errors import CheckpointError
 from mastermind.strategies.optimal.worst import WorstSearch
 from mastermind.strategies.optimal.worst_split import SplitWorstSearch
+from test_cli_scale import _group_is_gone, _hear_ctrl_c
 
 
 def run(*args):
@@ -106,10 +107,6 @@ def test_worst_with_a_width_says_a_no_is_no_proof_and_refuses_what_would_need_on
         assert code == 2 and len(err.strip().splitlines()) == 1, err
 
 
-def _hear_ctrl_c():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.mark.slow
 def test_ctrl_c_stops_the_split_search_and_its_workers(tmp_path):
     # 4x9 within 6 takes minutes of search: interrupted once its workers are running
@@ -128,14 +125,7 @@ def test_ctrl_c_stops_the_split_search_and_its_workers(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert out == "" and "interrupted" in err and "Traceback" not in err
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(proc.pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.1)
-    raise AssertionError("a worker outlived the search")
+    assert _group_is_gone(proc.pid), "a worker outlived the search"
 
 
 def _children(pid):
@@ -235,15 +225,7 @@ def test_workers_end_when_the_calling_process_is_killed_and_the_run_resumes(tmp_
     assert proc.poll() is None and len(_children(proc.pid)) >= 2
     proc.kill()  # SIGKILL: no handler runs, the workers are not told
     proc.wait(timeout=60)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(proc.pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        raise AssertionError("a worker outlived the process that started it")
+    assert _group_is_gone(proc.pid), "a worker outlived the process that started it"
     again = subprocess.run([*command, "--json"], capture_output=True, text=True,
                            timeout=600, check=False)  # fmt: skip
     assert again.returncode == 0 and json.loads(again.stdout)["possible"] is False, again.stderr
