@@ -230,8 +230,8 @@ class SplitWorstSearch(WorstSearch):
         window: the guesses of a set searched here that are tried at once once its first has
             failed (see :meth:`_or`) [half the workers, at least 4: on 16 cores, 4x9 within 6
             took 51 s with 1, 18 s with 4, 11 s with 8; docs/worst.md].
-        progress: ``progress(fraction)``: the share of the root's first guess's secrets whose
-            cells are settled.
+        progress: ``progress(fraction)``: the share of the root's guesses refuted, with the
+            share of each running one's secrets whose cells are settled.
         width: as :class:`.WorstSearch` takes it.
         checkpoint: a file (JSON lines) where every set of more than ``small`` secrets decided is
             recorded as it is decided, with its tree or proof; the same search given the same
@@ -316,7 +316,7 @@ class SplitWorstSearch(WorstSearch):
         first = None if x.seed is None else self._index[x.seed.guess]
         guesses = tries if first is None else [first, *(g for g in tries if g != first)]
         order = iter(enumerate(guesses))
-        running: dict[Future, threading.Event] = {}
+        running: dict[Future, tuple[int, threading.Event]] = {}  # a guess's index in guesses, its stop
         # at the root, progress: the guesses refuted, and the share of each running one's cells
         # settled (all of them when the root can be done)
         shares: dict[int, float] = {}
@@ -335,7 +335,7 @@ class SplitWorstSearch(WorstSearch):
                     shares[i] = share
                     show()
 
-                running[self._thread(lambda: self._and(x, i, g, K, seed, stop, report))] = stop  # noqa: B023
+                running[self._thread(lambda: self._and(x, i, g, K, seed, stop, report))] = (i, stop)  # noqa: B023
                 return True
             return False
 
@@ -345,20 +345,20 @@ class SplitWorstSearch(WorstSearch):
                 done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
                 self._check(cancel)
                 for fut in done:
-                    del running[fut]
+                    i, _ = running.pop(fut)
                     ok, found = fut.result()
                     if ok:
                         return True, found
                     assert isinstance(found, tuple)
                     proof.children.append(found)
                     refuted += 1
-                    shares.pop(guesses.index(self._index[found[0]]), None)
+                    shares.pop(i, None)
                     show()
                     while len(running) < self.window and launch():  # the set may well be a no:
                         pass  # the next guesses at once, each likely refuted by its first cell
             return False, proof
         finally:
-            for stop in running.values():
+            for _, stop in running.values():
                 stop.set()
 
     def _thread(self, work: Callable[[], tuple[bool, object]]) -> Future:
