@@ -61,7 +61,7 @@ import numpy as np
 
 from .feedback import blacks, counting_sort
 from .feedback import reply as code_reply
-from .jit import njit, prange
+from .jit import ALLOCATES_NOTHING, njit, prange
 from .partition import next_free
 from .workspace import carve
 
@@ -193,7 +193,7 @@ def bounds(size: int, b: int) -> tuple[np.ndarray, np.ndarray]:
 # y with y[i] = s(x[p[i]]); every element sends each guess so far to itself.
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relabel):
     """Whether no element of the history group (free colours renamed at best) maps g lower."""
     w = pegs + colors
@@ -220,7 +220,7 @@ def least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relab
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def least_in_cell_class(digits, g, absent, absent_list, repeats, pegs):
     """Whether g uses the colours absent from the cell as the least such guess does."""
     k = 0
@@ -237,7 +237,7 @@ def least_in_cell_class(digits, g, absent, absent_list, repeats, pegs):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def child_group(digits, g, group, gbase, m, used, pegs, colors, out, obase, ext):
     """The elements of the group that also send g to itself (colour maps extended); returns how
     many were written at ``out[obase:]``."""
@@ -298,7 +298,7 @@ def memo_hash(S, n, left):
     return np.int64(h | np.uint64(1))
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def memo_find(memo, S, n, left, h):
     """The slot holding (S, left): its index, or -1 - the index of the empty slot where it
     would go. An entry is taken only if its secrets are S itself (not only its hash)."""
@@ -321,7 +321,7 @@ def memo_find(memo, S, n, left, h):
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
     """Record (S, left): ``exact`` = 1, its least cost ``value`` and tree ``arena[a:b]``;
     ``exact`` = 0, a cost of at least ``value``. Empties the memo first when it is full."""
@@ -355,7 +355,7 @@ def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
     memo[MEMO_HEAD + 2 * slot + 1] = e
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def least_bound(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist, gbound,
                 relabel, absent_list, ctl):  # fmt: skip
     """The least bound of any playable guess at S (a lower bound on its cost), or ``budget`` if
@@ -373,7 +373,7 @@ def least_bound(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits,
 # the search
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def node_parts(n, size, pegs, colors, m):
     """Sizes of a node's parts of the stack, in carving order: hist, seen, glist, gbound, part,
     keys, tmp, starts, cell_lo, cell_n, cell_f, cell_lb, relabel, absent_list, ext, child group."""
@@ -382,7 +382,7 @@ def node_parts(n, size, pegs, colors, m):
             2 * colors, m * (pegs + colors))  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl):
     """Every guess's cell sizes (``counts[g * nrep + f]``) and bound (``bnd[g]``), reading the
     replies secret by secret (:func:`reply_row`). Stops early if ``ctl[STOP]`` is set."""
@@ -401,7 +401,7 @@ def _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl):
         bnd[S[j]] -= dlb[0]
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def _clear_cells(t, S, n, size, nrep, counts):
     if n < nrep and t.fbm.shape[0] > 0:
         for j in range(n):
@@ -423,13 +423,14 @@ def _feasible(counts, g, n, nrep, win, dmin, left):
     return biggest < n and dmin[biggest] <= left - 1
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def absent_colours(t, S, n, absent_list):
     """The colours absent from every secret of S, as a mask; their list (ascending) in
     ``absent_list``."""
     present = np.int64(0)
+    cmask = t.cmask
     for j in range(n):
-        present |= t.cmask[S[j]]
+        present |= cmask[S[j]]
     absent = ((np.int64(1) << t.colors) - 1) & ~present
     na = 0
     for c in range(t.colors):
@@ -440,17 +441,19 @@ def absent_colours(t, S, n, absent_list):
 
 
 @njit(cache=True, inline="always")
-def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
-    """Whether g is the least of its class under both symmetries (cell colours, history)."""
-    if absent & t.cmask[g] and not least_in_cell_class(t.digits, g, absent, absent_list, t.repeats,
-                                                       t.pegs):  # fmt: skip
+def least_of_class(digits, cmask, pegs, colors, repeats, g, absent, absent_list, group, gbase, m, used,
+                   relabel):  # fmt: skip
+    """Whether g is the least of its class under both symmetries (cell colours, history). (The
+    game's arrays come one by one, taken out of the tables once by the caller: each array taken
+    out of the tables in a loop costs two atomic reference counts.)"""
+    if absent & cmask[g] and not least_in_cell_class(digits, g, absent, absent_list, repeats, pegs):
         return False
-    if m == 1 and used == (np.int64(1) << t.colors) - 1:  # only the identity, no free colour
+    if m == 1 and used == (np.int64(1) << colors) - 1:  # only the identity, no free colour
         return True
-    return least_in_history_class(t.digits, g, group, gbase, m, used, t.pegs, t.colors, relabel)
+    return least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relabel)
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist,
                   gbound, relabel, absent_list, ctl, lazy):  # fmt: skip
     """Bound every playable least guess of its class; returns how many were kept (those whose
@@ -467,7 +470,7 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     (size * replies, all zero on entry and on exit), ``bnd``, ``bits`` and ``rowbuf`` (size) are
     scratch. When ``ctl[STOP]`` is set it returns 0 (a large game's rows take a while).
     """
-    digits, dlb, dmin, fbm, codes = t.digits, t.dlb, t.dmin, t.fbm, t.codes
+    digits, cmask, dlb, dmin, fbm, codes = t.digits, t.cmask, t.dlb, t.dmin, t.fbm, t.codes
     pegs = t.pegs
     size = digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
@@ -517,7 +520,8 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     for g in range(size):
         if bnd[g] >= budget:
             continue
-        if not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
+        if not least_of_class(digits, cmask, pegs, t.colors, t.repeats, g, absent, absent_list, group,
+                              gbase, m, used, relabel):  # fmt: skip
             continue
         if not masks and not _feasible(counts, g, n, nrep, win, dmin, left):
             continue
@@ -569,7 +573,7 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     return kept if ctl[STOP] == 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def _write_pair(t, S, arena, at):
     fbm, codes = t.fbm, t.codes
     a, b = S[0], S[1]
@@ -581,7 +585,7 @@ def _write_pair(t, S, arena, at):
     return at + 5
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
     """A candidate splitting the others into singletons (cost 2n - 1), or failing that into
     singletons and one pair (2n): returns the cost, or 0 if neither exists."""
@@ -658,7 +662,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, **ALLOCATES_NOTHING)
 def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl, counts, bnd,
            bits, rowbuf, first, memo):  # fmt: skip
     """The least cost of the n secrets ``stack[s_at : s_at + n]`` (ascending) with ``left``
@@ -689,10 +693,10 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
     if n == 2:
         ctl[END] = _write_pair(t, S, arena, at)
         return 3
-    pegs, colors, fbm, codes = t.pegs, t.colors, t.fbm, t.codes
+    pegs, colors, fbm, codes, digits, cmask = t.pegs, t.colors, t.fbm, t.codes, t.digits, t.cmask
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
-    size = t.digits.shape[0]
+    size = digits.shape[0]
     parts = node_parts(n, size, pegs, colors, m)
     need = 0
     for p in parts:
@@ -785,7 +789,8 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
             break
         gbound[i_best] = BIG  # tried
         g = glist[i_best]
-        if lazy and not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
+        if lazy and not least_of_class(digits, cmask, pegs, colors, t.repeats, g, absent, absent_list,
+                                       group, gbase, m, used, relabel):  # fmt: skip
             continue
         # the cells of g, smallest first (ties: lower reply)
         for j in range(n):
@@ -820,7 +825,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
                 if c < t.pre_cell or total >= best:
                     break
                 if mc < 0:
-                    mc = child_group(t.digits, g, group, gbase, m, used, pegs, colors, stack,
+                    mc = child_group(digits, g, group, gbase, m, used, pegs, colors, stack,
                                      cgroup_at, ext)  # fmt: skip
                 if q + 2 * size > stack.shape[0]:
                     ctl[OVERFLOW] = 1
@@ -828,7 +833,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
                     return BIG
                 lo = cell_lo[ci]
                 least = least_bound(t, part[lo : lo + c], c, left - 1, best - (total - cell_lb[ci]),
-                                    stack, cgroup_at, mc, used | t.cmask[g], counts, bnd, bits, rowbuf,
+                                    stack, cgroup_at, mc, used | cmask[g], counts, bnd, bits, rowbuf,
                                     stack[q : q + size], stack[q + size : q + 2 * size], relabel,
                                     absent_list, ctl)  # fmt: skip
                 if least > cell_lb[ci]:
@@ -861,11 +866,11 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
                 w = _write_pair(t, part[lo : lo + 2], arena, w)
                 continue
             if mc < 0:
-                mc = child_group(t.digits, g, group, gbase, m, used, pegs, colors, stack,
+                mc = child_group(digits, g, group, gbase, m, used, pegs, colors, stack,
                                  cgroup_at, ext)  # fmt: skip
             cell_budget = best - (total - cell_lb[ci])
             r = search(t, stack, part_at + lo, np.int64(c), left - 1, cell_budget, cgroup_at, mc,
-                       used | t.cmask[g], q, arena, w, ctl, counts, bnd,
+                       used | cmask[g], q, arena, w, ctl, counts, bnd,
                        bits, rowbuf, np.int64(-1), memo)  # fmt: skip
             if r >= cell_budget:
                 ok = False
@@ -895,7 +900,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits, rowbuf,
           memo):  # fmt: skip
     """:func:`search` on the secrets S with the history group ``group``, releasing the GIL:
