@@ -543,7 +543,10 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
             touched = 0
             biggest = 0
             for j in range(n):
-                f = rep(fbm, codes, g, S[j])
+                # the matrix read down column g, row S[j] (it is symmetric): the guesses come in
+                # ascending order, so each secret's row is read a cache line at a time, where
+                # row g, read at the secrets, is a line per secret and guess (mostly misses)
+                f = rep(fbm, codes, S[j], g)
                 c = hist[f]
                 hist[f] = c + 1
                 if c == 0:
