@@ -392,11 +392,13 @@ def _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl):
         if ctl[STOP] != 0:
             return
         row = reply_row(t, S[j], rowbuf)
+        at = np.uint64(0)  # unsigned: the compiler then checks no index for a negative one
         for g in range(size):
-            i = g * nrep + row[g]
+            i = at + np.uint64(row[g])
             c = counts[i]
             counts[i] = c + 1
             bnd[g] += dlb[c]
+            at += np.uint64(nrep)
     for j in range(n):  # a guess that is a secret was counted a cell of 1 for its win
         bnd[S[j]] -= dlb[0]
 
@@ -509,11 +511,11 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
         _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl)
     if lazy != 0 and masks and n <= t.replies + 1:  # the caller checks the class of those it tries
         k = 0
-        for g in range(size):
-            if bnd[g] < budget:
-                glist[k] = g
-                gbound[k] = bnd[g]
-                k += 1
+        for g in range(size):  # without a branch: which guesses pass is hard to predict
+            b = bnd[g]
+            glist[k] = g
+            gbound[k] = b
+            k += 1 if b < budget else 0
         return k
     absent = absent_colours(t, S, n, absent_list)
     k = 0

@@ -149,6 +149,9 @@ class SearchGame:
         self.win = rules.pegs * (rules.pegs + 1)
         #: cell counts fit 16 bits below 65,536 codes
         self.count_type = np.uint16 if space.size < 1 << 16 else np.uint32
+        #: a guess's replies as a bit mask fit 32 bits up to 5 pegs (the win is reply 30): half
+        #: the memory of 64 bits, read and written once per secret at every set bounded
+        self.mask_type = np.uint32 if self.win < 32 else np.uint64
 
     def new_counts(self) -> np.ndarray:
         """Zeroed cell-count scratch for the compiled search."""
@@ -376,7 +379,7 @@ class _Run:
             mine.arena = np.empty(ARENA_PER_CODE * size + BUFFER_EXTRA, dtype=np.int64)
             mine.counts = self.game.new_counts()
             mine.bnd = np.empty(size, dtype=np.int64)
-            mine.bits = np.empty(size, dtype=np.uint64)
+            mine.bits = np.empty(size, dtype=self.game.mask_type)
             mine.rowbuf = np.empty(size, dtype=np.uint8)
             mine.memo = new_memo(size)
         group, m, used = sym
