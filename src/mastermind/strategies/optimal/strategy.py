@@ -37,8 +37,8 @@ QUICK_GAME = 3125
 
 
 #: Whole games searched from start to end (docs/results.md: codes, wall-clock seconds of the
-#: whole process, on 2 shared cores at load 1 to 4), from which :func:`search_seconds` scales.
-MEASURED_SEARCHES = ((1296, 1.5), (2401, 4.1), (4096, 15.8), (6561, 135.0), (7776, 1491.0))
+#: whole process, on 2 idle cores, 2026-11-27), from which :func:`search_seconds` scales.
+MEASURED_SEARCHES = ((1296, 0.7), (2401, 1.8), (4096, 5.9), (6561, 89.0), (7776, 298.0))
 
 #: How a position's search grows with the guesses tried, beyond the codes still possible: as
 #: (guesses / codes) ** POSITION_GROWTH. A 5x8 position of 3,796 codes (32,768 guesses) took 11.5
@@ -53,7 +53,7 @@ def search_seconds(codes: int, guesses: int | None = None) -> tuple[float, bool]
     :data:`MEASURED_SEARCHES`, times the position's factor: an order of magnitude.
 
     >>> [round(search_seconds(n)[0], 1) for n in (1296, 4096, 7776)], search_seconds(10_000)
-    ([1.5, 15.8, 1491.0], (1491.0, True))
+    ([0.7, 5.9, 298.0], (298.0, True))
     """
     import math
 
