@@ -329,28 +329,28 @@ def test_without_the_matrix_the_same_tree(rules, monkeypatch):
     cell = np.flatnonzero(feedback.replies(opt.game_of(rules).codes, guess, np.arange(rules.size)) == 1)
     if len(cell) > 2:
         sol = opt.solve_position(rules, cell, [guess])
-        monkeypatch.setattr(opt, "MATRIX_LIMIT", 1 << 14)
+        monkeypatch.setattr(opt, "MATRIX_LIMIT", rules.size)
         again = opt.solve_position(rules, cell, [guess])
         assert sol is not None and again is not None
         assert sol.cost == again.cost and np.array_equal(sol.flat, again.flat)
 
 
 def test_a_game_over_the_matrix_limit_is_searched():
-    """5 pegs 7 colours (16,807 codes): the strategy accepts it, and a position deep enough to
+    """6 pegs 6 colours (46,656 codes): the strategy accepts it, and a position deep enough to
     finish quickly is solved exactly (its total checked by replaying the tree)."""
-    rules = Rules(pegs=5, colors=7)
+    rules = Rules(pegs=6, colors=6)
     assert rules.size > opt.MATRIX_LIMIT
     player = make_strategy("optimal", rules)
-    state = SolverState(rules).add("11223", "0,1").add("34455", "1,1").add("52617", "1,2")
+    state = SolverState(rules).add("111223", "0,1").add("344556", "1,1")
     cands = state.candidate_indices()
-    assert len(cands) == 88
+    assert len(cands) == 53
     node = player.node(state)
     assert opt.game_of(rules).t.fbm.shape == (0, 0)
     assert node.size == len(cands)
     guesses = [player.space.index(c.colors) for c, _ in state.history]
     sol = opt.solve_position(rules, cands, guesses)
     assert sol is not None and sol.cost == node.cost
-    assert opt.check_tree(rules, sol.flat, cands, rules.max_guesses - 3).cost == node.cost
+    assert opt.check_tree(rules, sol.flat, cands, rules.max_guesses - 2).cost == node.cost
 
 
 # -- the strategy -----------------------------------------------------------------------------
