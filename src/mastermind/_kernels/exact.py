@@ -430,9 +430,8 @@ def absent_colours(t, S, n, absent_list):
     """The colours absent from every secret of S, as a mask; their list (ascending) in
     ``absent_list``."""
     present = np.int64(0)
-    cmask = t.cmask
     for j in range(n):
-        present |= cmask[S[j]]
+        present |= t.cmask[S[j]]
     absent = ((np.int64(1) << t.colors) - 1) & ~present
     na = 0
     for c in range(t.colors):
@@ -443,16 +442,14 @@ def absent_colours(t, S, n, absent_list):
 
 
 @njit(cache=True, inline="always")
-def least_of_class(digits, cmask, pegs, colors, repeats, g, absent, absent_list, group, gbase, m, used,
-                   relabel):  # fmt: skip
-    """Whether g is the least of its class under both symmetries (cell colours, history). (The
-    game's arrays come one by one, taken out of the tables once by the caller: each array taken
-    out of the tables in a loop costs two atomic reference counts.)"""
-    if absent & cmask[g] and not least_in_cell_class(digits, g, absent, absent_list, repeats, pegs):
+def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
+    """Whether g is the least of its class under both symmetries (cell colours, history)."""
+    if absent & t.cmask[g] and not least_in_cell_class(t.digits, g, absent, absent_list, t.repeats,
+                                                       t.pegs):  # fmt: skip
         return False
-    if m == 1 and used == (np.int64(1) << colors) - 1:  # only the identity, no free colour
+    if m == 1 and used == (np.int64(1) << t.colors) - 1:  # only the identity, no free colour
         return True
-    return least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relabel)
+    return least_in_history_class(t.digits, g, group, gbase, m, used, t.pegs, t.colors, relabel)
 
 
 @njit(cache=True, **ALLOCATES_NOTHING)
@@ -472,7 +469,7 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     (size * replies, all zero on entry and on exit), ``bnd``, ``bits`` and ``rowbuf`` (size) are
     scratch. When ``ctl[STOP]`` is set it returns 0 (a large game's rows take a while).
     """
-    digits, cmask, dlb, dmin, fbm, codes = t.digits, t.cmask, t.dlb, t.dmin, t.fbm, t.codes
+    digits, dlb, dmin, fbm, codes = t.digits, t.dlb, t.dmin, t.fbm, t.codes
     pegs = t.pegs
     size = digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
@@ -522,8 +519,7 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     for g in range(size):
         if bnd[g] >= budget:
             continue
-        if not least_of_class(digits, cmask, pegs, t.colors, t.repeats, g, absent, absent_list, group,
-                              gbase, m, used, relabel):  # fmt: skip
+        if not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
             continue
         if not masks and not _feasible(counts, g, n, nrep, win, dmin, left):
             continue
@@ -794,8 +790,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
             break
         gbound[i_best] = BIG  # tried
         g = glist[i_best]
-        if lazy and not least_of_class(digits, cmask, pegs, colors, t.repeats, g, absent, absent_list,
-                                       group, gbase, m, used, relabel):  # fmt: skip
+        if lazy and not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
             continue
         # the cells of g, smallest first (ties: lower reply)
         for j in range(n):
