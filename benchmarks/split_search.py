@@ -14,6 +14,13 @@ Dask LocalCluster, and its logged schedule replayed for more workers than this m
         the log, because other budgets led elsewhere, is solved here and timed), plus
         --overhead seconds each (a task's round trip on a cluster). Prints the simulated wall
         time, the speed-up over one worker, and how busy the workers were.
+    python benchmarks/split_search.py sizes --games 4x7,4x8,bulls-and-cows --parts 4,8,16,32
+        the search in pieces on one worker (this thread, pieces in the order handed out), each
+        game with the default piece sizes, then with every set larger than the game over each
+        part cut (--unit-size; budgeted sets too, their guesses one piece each): the CPU seconds
+        of all the pieces, how many, and the longest three (seconds, secrets, kind, whether it
+        had a budget). Each run in a fresh process (the compiled search keeps a memo across
+        calls). What a smaller piece costs in work, and what it saves in the longest piece.
 
 The simulation leaves out the client's own time (printed by measure) and assumes workers as fast
 as the one that logged the pieces.
@@ -40,6 +47,7 @@ GAMES = {
     "5x5": Rules(pegs=5, colors=5),
     "4x8": Rules(pegs=4, colors=8),
     "bulls-and-cows": Rules(pegs=4, colors=10, repeats=False),
+    "5x6": Rules(pegs=5, colors=6),
 }
 
 
@@ -157,6 +165,46 @@ def simulate(args: argparse.Namespace) -> None:
                   f"{sim.solved_here:5d}  total {sol.cost}", flush=True)  # fmt: skip
 
 
+def _serial(fn, tasks, each) -> None:  # noqa: ANN001 - a MapTasks on one worker, in order
+    for args in tasks:
+        assert args is not None  # with one piece out at a time there is always one ready
+        each(args, fn(*args))
+
+
+def one(args: argparse.Namespace) -> None:
+    """One run of ``sizes`` (in its own process): a JSON line on stdout."""
+    rules = GAMES[args.games]
+    solve_position(Rules(pegs=2, colors=3), np.arange(9))  # kernels loaded
+    size = None if args.part == 0 else max(split.SERIAL_SET, rules.size // args.part)
+    pieces: list[tuple[float, int, str, bool]] = []
+
+    def keep(piece: split.Piece, out: split.Outcome, n: int) -> None:
+        pieces.append((out.seconds, n, piece.kind, piece.budget < split.FAIL))
+
+    cpu = time.process_time()
+    sol, solved, _ = split.search_in_pieces(rules, _serial, workers=1, split=size, big=size, log=keep)
+    assert sol is not None
+    work = sum(p[0] for p in pieces)
+    found = {"size": size, "cpu": time.process_time() - cpu, "pieces": solved, "total": sol.cost}
+    print(json.dumps(found | {"work": work, "longest": sorted(pieces, reverse=True)[:3]}))
+
+
+def sizes(args: argparse.Namespace) -> None:
+    import subprocess
+    import sys
+
+    print(f"machine: {os.cpu_count()} cores; load average at start {os.getloadavg()[0]:.2f}")
+    print(f"{'game':<15} {'largest':>8} {'CPU s':>7} {'pieces':>7}  longest (s, secrets, kind, b: budget)")
+    for name in args.games.split(","):
+        for part in [0, *(int(p) for p in args.parts.split(","))]:
+            command = [sys.executable, __file__, "one", "--games", name, "--part", str(part)]
+            run = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+            largest = "default" if run["size"] is None else str(run["size"])
+            longest = ", ".join(f"{s:.2f} {n} {k}{' b' if b else ''}" for s, n, k, b in run["longest"])
+            print(f"{name:<15} {largest:>8} {run['work']:7.2f} {run['pieces']:7d}  {longest}  "
+                  f"total {run['total']}  load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+
+
 def main() -> None:
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
@@ -169,8 +217,15 @@ def main() -> None:
     s.add_argument("--log", required=True)
     s.add_argument("--workers", default="1,2,16,100")
     s.add_argument("--overhead", type=float, default=0.002)
+    z = sub.add_parser("sizes")
+    z.add_argument("--games", default="4x7,4x8,bulls-and-cows")
+    z.add_argument("--parts", default="4,8,16,32")
+    o = sub.add_parser("one")  # one run of sizes, in its own process
+    o.add_argument("--games", required=True)
+    o.add_argument("--part", type=int, required=True)
     args = parser.parse_args()
-    measure(args) if args.command == "measure" else simulate(args)
+    commands = {"measure": measure, "simulate": simulate, "sizes": sizes, "one": one}
+    commands[args.command](args)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,27 @@ def test_compare_keeps_one_checkpoint_per_strategy(tmp_path):
     assert sorted(p.name.split("-4x6-")[0] for p in folder.iterdir()) == ["knuth", "most-parts"]
 
 
+def test_smaller_pieces_of_the_optimal_search_are_checkpointed_and_resumed_at_any_size(tmp_path, monkeypatch):
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "trees"))
+    game = ["evaluate", "-s", "optimal", "-p", "4", "-c", "5", "--json", "--no-history", "--checkpoint"]
+    results, lines = [], []
+    for name, size in (("default", []), ("small", ["--unit-size", "50"])):
+        path = tmp_path / f"{name}.jsonl"
+        code, out, err = run(*game, str(path), *size)
+        assert code == 0, err
+        results.append(json.loads(out))
+        lines.append(path.read_text().splitlines())
+        for tree in (tmp_path / "trees" / "optimal").iterdir():
+            tree.unlink()
+    assert [r["total"] for r in results] == [2463, 2463]
+    assert len(lines[1]) > 2 * len(lines[0])  # more pieces, each recorded as it finishes
+    path = tmp_path / "small.jsonl"
+    path.write_text("\n".join(lines[1][: len(lines[1]) // 2]) + "\n")  # stopped halfway
+    code, out, err = run(*game, str(path))  # resumed with the default piece size
+    assert code == 0 and "resuming from" in err, err
+    assert json.loads(out)["distribution"] == results[0]["distribution"]
+
+
 @pytest.mark.slow
 def test_compare_on_a_local_dask_cluster():
     code, out, err = run(

@@ -332,6 +332,34 @@ def test_the_optimal_search_is_cut_at_any_depth_and_gives_the_local_tree():
     assert solved == len(executor.solved) and resumed == 0
 
 
+def test_a_set_with_a_budget_is_cut_above_big_and_its_guesses_stay_whole():
+    import numpy as np
+
+    from mastermind.strategies.optimal import split
+    from mastermind.strategies.optimal.search import FAIL
+
+    rules = Rules(pegs=5, colors=3)
+    local = _local_tree(rules)
+    runs = {}
+    for size in (48, 24):
+        executor = PieceByPiece(seed=5, width=3)
+        sol, _, _ = split.search_in_pieces(rules, executor.map, split=size, big=size)
+        assert sol.cost == 816 and np.array_equal(sol.flat, local), size
+        runs[size] = _pieces(executor)
+    size_of = {p: len(split.piece_secrets(rules, p.history)) for p in runs[48]}
+    whole = [p.history for p in runs[48] if p.kind == "set" and p.budget < FAIL and size_of[p] > 24]
+    assert whole  # cut above 48 secrets, the sets with a budget of 25 to 48 are one piece each
+    guesses = 0
+    for history in whole:  # cut above 24, each is planned and each of its guesses is one piece
+        here = [p for p in runs[24] if p.history == history]
+        assert "plan" in {p.kind for p in here} <= {"plan", "guess"}
+        assert all(p.budget < FAIL for p in here if p.kind == "guess")
+        guesses += sum(p.kind == "guess" for p in here)
+        below = [p for p in runs[24] if p.history[: len(history)] == history and p.history != history]
+        assert below == []  # a guess with a budget below the root is not cut into its cells
+    assert guesses > 0
+
+
 def test_an_interrupted_optimal_search_resumes_with_only_what_is_left(tmp_path):
     import numpy as np
 

@@ -68,7 +68,13 @@ def executor_options(checkpoint_help: str) -> Callable[[Command], Command]:
             help="With --executor dask and no --scheduler: worker processes [one per core].",
         )  # fmt: skip
         @click.option("--checkpoint", type=click.Path(dir_okay=True), metavar="PATH", help=checkpoint_help)
-        @click.option("--unit-size", type=click.IntRange(min=1), hidden=True)  # tests and experiments
+        @click.option(
+            "--unit-size", type=click.IntRange(min=1), metavar="N",
+            help="The largest part of the run done (and checkpointed) as one unit: a subtree of at "
+            "most N secrets; for the optimal search, a set of at most N secrets (48 or more) searched "
+            "in one piece. Smaller units are checkpointed sooner, at some cost in work "
+            "[a 64th of the game, at least 64; the optimal search: the game over twice the workers].",
+        )  # fmt: skip
         @functools.wraps(command)
         def wrapper(**kwargs: Any) -> Any:
             keys = ("executor", "scheduler", "workers", "checkpoint", "unit_size")

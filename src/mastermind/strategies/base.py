@@ -289,12 +289,12 @@ class Strategy(ABC):
 
     def search_tree(
         self, map_tasks: MapTasks | None = None, book: PieceBook | None = None,
-        progress: OnProgress | None = None, workers: int | None = None,
+        progress: OnProgress | None = None, workers: int | None = None, piece_size: int | None = None,
     ) -> SearchedTree:  # fmt: skip
         """The whole tree, by the strategy's own search: at hand, or searched in this process
         (``map_tasks`` None; progress to :attr:`search_progress`), or cut into pieces run by
-        ``map_tasks`` (``workers`` at a time), kept in ``book`` as they finish (progress to
-        ``progress``).
+        ``map_tasks`` (``workers`` at a time; ``piece_size``, where given, the largest part
+        searched as one piece), kept in ``book`` as they finish (progress to ``progress``).
         Only for a strategy that :attr:`searches`.
 
         Raises:

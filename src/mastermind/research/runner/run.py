@@ -145,12 +145,14 @@ def run_search(
     *,
     checkpoint: PathLike | None = None,
     progress: OnProgress | None = None,
+    piece_size: int | None = None,
 ) -> SearchRun:
     """The whole tree of a strategy that :attr:`~Strategy.searches`, its search cut
     into pieces run by ``executor`` (see :meth:`Strategy.search_tree`): the tree is the one the
     search finds in one process, bit for bit, whatever the executor and the order in which the
     pieces finish. With ``checkpoint``, each finished piece is recorded, and a run of the same
-    search resumes from it. A tree at hand (cached) is taken as it is.
+    search resumes from it (whatever the ``piece_size`` of either: the largest part searched as
+    one piece, see :meth:`Strategy.search_tree`). A tree at hand (cached) is taken as it is.
 
     Raises:
         StrategyError: the strategy has no such search, or no tree finds every secret within
@@ -163,7 +165,7 @@ def run_search(
         book = Checkpoint(checkpoint, run_identity(strategy.spec(), None))
         book.open()
     try:
-        tree = strategy.search_tree(executor.map, book, progress, workers=executor.width)
+        tree = strategy.search_tree(executor.map, book, progress, executor.width, piece_size)
     finally:
         if book is not None:
             book.close()
@@ -181,6 +183,7 @@ def evaluate_on(
     """Statistics of a deterministic strategy over every secret, as :func:`mastermind.evaluate`
     gives them, computed on ``executor`` (this process by default) by :func:`run_tree`, or by
     :func:`run_search` for a strategy that searches; checkpointed in ``checkpoint`` if given.
+    ``unit_size``: the largest subtree that is one unit, or the largest set one piece of a search.
     The time is that of the run, after the strategy's tables and compiled code are loaded.
 
     >>> from mastermind import Rules, make_strategy
@@ -193,7 +196,8 @@ def evaluate_on(
     if strategy.searches:
         if not strategy.tree_at_hand():
             interruptible(executor.prepare, strategy, stop=stop)
-        search = run_search(strategy, executor, checkpoint=checkpoint, progress=progress)
+        search = run_search(strategy, executor, checkpoint=checkpoint, progress=progress,
+                            piece_size=unit_size)  # fmt: skip
         first, distribution, seconds = search.tree.root.guess, search.tree.root.distribution(), search.seconds
     else:
         interruptible(executor.prepare, strategy, stop=stop, compiled=strategy.compiled)

@@ -244,12 +244,15 @@ class Optimal(Strategy):
 
     def search_tree(
         self, map_tasks: MapTasks | None = None, book: PieceBook | None = None,
-        progress: OnProgress | None = None, workers: int | None = None,
+        progress: OnProgress | None = None, workers: int | None = None, piece_size: int | None = None,
     ) -> SearchedTree:  # fmt: skip
         """The whole optimal tree: from the cache, or searched on this process's threads
         (``map_tasks`` None, progress to :attr:`search_progress`), or with its root search cut
         into pieces at any depth run by ``map_tasks`` (see :func:`.split.search_in_pieces`), kept in ``book``
-        as they finish, progress to ``progress``. A tree searched is cached.
+        as they finish, progress to ``progress``. ``piece_size``: the largest set searched as one
+        piece, with or without a budget (at least :data:`~.search.SERIAL_SET`; default
+        :func:`.split.cut_sizes`): smaller pieces are checkpointed sooner, at some cost in work
+        (docs/optimal.md). A tree searched is cached.
 
         Raises:
             StrategyError: no tree finds every secret within the guess limit.
@@ -260,10 +263,13 @@ class Optimal(Strategy):
         if map_tasks is None:
             root = self.decision_tree()
             return SearchedTree(root.cost, root, to_flat(root))
+        from .search import SERIAL_SET
         from .split import search_in_pieces
 
+        size = None if piece_size is None else max(SERIAL_SET, piece_size)
         sol, solved, resumed = search_in_pieces(self.rules, map_tasks, first=self.first, book=book,
-                                                progress=progress, workers=workers or 2)  # fmt: skip
+                                                progress=progress, workers=workers or 2,
+                                                split=size, big=size)  # fmt: skip
         if sol is None:
             raise StrategyError(self.no_tree_message())
         return SearchedTree(sol.cost, self.adopt(sol), sol.flat, solved, resumed)
