@@ -171,6 +171,19 @@ def test_sets_below_the_root_are_kept_too_and_a_resumed_run_searches_none_of_the
     assert again.complete and np.array_equal(again.flat, whole.flat)
 
 
+def test_a_smaller_piece_size_keeps_results_further_down_and_ends_in_the_same_tree(tmp_path):
+    rules = Rules()
+    runs = []
+    for size in (None, 48):
+        book = book_at(tmp_path / f"run-{size}.jsonl", rules)
+        runs.append((bound_game(rules, book=book, workers=2, piece_size=size), book.pieces))
+        book.close()
+    (whole, kept), (cut, finer) = runs
+    assert whole.upper == cut.upper == 5625 and np.array_equal(whole.flat, cut.flat)
+    assert max(key.count("/") for key in kept) == 0  # the root's cells and guesses only
+    assert any(key.count("/") >= 1 for key in finer) and len(finer) > len(kept)
+
+
 def test_a_damaged_record_is_refused_in_one_line(tmp_path, monkeypatch):
     rules = Rules(pegs=4, colors=5)
     path = tmp_path / "run.jsonl"

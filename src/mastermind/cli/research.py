@@ -150,7 +150,8 @@ def evaluate_command(
     if budget is not None or save is not None:
         _check_budget(player, budget, save, sample, scale, plot, per_secret, proof)
     if budget is not None:
-        _evaluate_bounded(player, budget, save, as_json, open_session(scale, history, per_run=False), proof)
+        session = open_session(scale, history, per_run=False)
+        _evaluate_bounded(player, budget, save, as_json, session, proof, scale.unit_size)
         return
     if sample is None and rules.size > ENUMERATION_LIMIT:
         fail(f"{_words(rules)} has {rules.size:,} codes, too many to play every secret; "
@@ -264,11 +265,13 @@ def _save_tree(player: Strategy, path: str, exact: bool, lower: int | None = Non
 
 
 def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_json: bool,
-                      session: Session, proof: str | None = None) -> None:  # fmt: skip
+                      session: Session, proof: str | None = None,
+                      piece_size: int | None = None) -> None:  # fmt: skip
     """The optimal search for at most ``seconds``: the optimum if it finishes (as a normal
     evaluation), else a proven lower bound, the best tree and the gap. Ctrl-C stops it the same
     way (the best tree written), then exits with status 130. With ``proof``, a proof file of a
-    lower bound is written after the search (:func:`_prove_lower`)."""
+    lower bound is written after the search (:func:`_prove_lower`); ``piece_size``
+    (--unit-size): the largest set searched in one compiled call."""
     import signal
     import sys
     import threading
@@ -319,7 +322,8 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         began = time.perf_counter()
         previous = signal.signal(signal.SIGINT, on_interrupt)
         try:
-            found = searcher.bounds(seconds, on_better=on_better, stop=stop, on_tree=on_tree, book=book)
+            found = searcher.bounds(seconds, on_better=on_better, stop=stop, on_tree=on_tree, book=book,
+                                    piece_size=piece_size)  # fmt: skip
         finally:
             signal.signal(signal.SIGINT, previous)
             if book is not None:

@@ -33,6 +33,7 @@ from ..pieces import usable_cores
 from ..progress import OnProgress
 from .search import (
     FAIL,
+    SERIAL_SET,
     OptimalNode,
     Record,
     _Run,
@@ -253,6 +254,7 @@ def bound_game(
     save_every: float = 60.0,
     workers: int | None = None,
     book: PieceBook | None = None,
+    piece_size: int | None = None,
 ) -> Bounds:
     """Search the least total of the whole game, for at most ``seconds`` (None: to the end) or
     until ``stop`` is set, and return what was proved: the optimum when the search finished,
@@ -264,6 +266,9 @@ def bound_game(
     and below them the sets of at least :data:`.search.BOOK_SET` secrets) are recorded as they
     finish, and what an earlier run recorded is taken instead of being searched again (the keys
     of the search cut into pieces, :mod:`.split`, so that either search resumes the other's).
+    ``piece_size``: the largest set without a budget searched in one compiled call (at least
+    :data:`.search.SERIAL_SET`; default a quarter of the game on several workers): smaller ones
+    are recorded sooner, at some cost in work.
 
     Raises:
         KeyboardInterrupt: when interrupted (Ctrl-C); every compiled search has stopped by then.
@@ -273,6 +278,8 @@ def bound_game(
     record = _Bounds(rules, first, on_better)
     run = _Run(game, max(1, workers or usable_cores()))
     run.book = book
+    if piece_size is not None:
+        run.split = max(SERIAL_SET, piece_size)
     record.run, record.stop = run, stop
     done, out_of_time = threading.Event(), record.out_of_time
     deadline = None if seconds is None else time.monotonic() + seconds

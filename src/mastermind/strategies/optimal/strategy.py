@@ -169,7 +169,8 @@ class Optimal(Strategy):
         return root
 
     def bounds(self, seconds: float | None = None, on_better=None, stop=None, on_tree=None,
-               save_every: float = 60.0, book: PieceBook | None = None):  # fmt: skip
+               save_every: float = 60.0, book: PieceBook | None = None,
+               piece_size: int | None = None):  # fmt: skip
         """Search the whole tree for at most ``seconds``: an :class:`~.anytime.Bounds` with a
         proven lower bound on the least total, the best tree found and whether it is optimal
         (then it is kept and cached as :meth:`decision_tree` would). A tree already at hand
@@ -177,7 +178,8 @@ class Optimal(Strategy):
         the event ``stop`` stops the search as the time limit does; ``on_tree(lower, upper,
         tree)`` gets the best tree so far every ``save_every`` seconds while it improves.
         ``book`` (a checkpoint) keeps what the search finishes, and gives it back to a run
-        resumed with the same book (see :func:`.anytime.bound_game`).
+        resumed with the same book (see :func:`.anytime.bound_game`); ``piece_size``: the largest
+        set searched in one compiled call, as in :meth:`search_tree`.
 
         Raises:
             StrategyError: no strategy finds every secret within the rules' guess limit.
@@ -190,7 +192,7 @@ class Optimal(Strategy):
             return Bounds(known.cost, known.cost, to_flat(known), True)
         found = bound_game(self.rules, seconds, first=self.first, progress=self.search_progress,
                            on_better=on_better, stop=stop, on_tree=on_tree,
-                           save_every=save_every, book=book)  # fmt: skip
+                           save_every=save_every, book=book, piece_size=piece_size)  # fmt: skip
         if found.complete and found.upper is None:
             raise StrategyError(self._no_tree_message(np.arange(self.space.size, dtype=np.int64)))
         if found.complete and found.flat is not None:  # the search's own tree, as decision_tree's
