@@ -490,9 +490,9 @@ class _Search:
         """Whether a guess at a set of ``n`` secrets after ``history`` is cut into its cells:
         while no budget binds, as its set is; with a budget, only at the root. Below it, a
         guess with a budget is one piece: cut into cells, each with a budget of its own, it
-        loses the pruning the compiled search does within the guess (4x8 on one worker: with
-        every set above 512 secrets cut, three times the work if their guesses were cut too,
-        12 % more if not; docs/optimal.md)."""
+        loses the pruning the compiled search does within the guess (4x8 on one worker, sets
+        above 256 secrets cut, above 512 with a budget: three times the work of the default cut
+        if those guesses were cut too, 11 % more if not; docs/optimal.md)."""
         return n > self.split if budget >= FAIL else (not history and n > self.big)
 
     def hand_out(self, node: _Node, piece: Piece) -> Piece:
