@@ -21,6 +21,12 @@ Dask LocalCluster, and its logged schedule replayed for more workers than this m
         of all the pieces, how many, and the longest three (seconds, secrets, kind, whether it
         had a budget). Each run in a fresh process (the compiled search keeps a memo across
         calls). What a smaller piece costs in work, and what it saves in the longest piece.
+    python benchmarks/split_search.py schedule --games 4x7,4x8 --workers 1,2,4,8,16,100
+        the same simulation with no log: every piece solved here and timed, each run in a fresh
+        process (the compiled search keeps a memo across calls); for each number of workers, the
+        default cut, then with sets that have a budget cut at the same size as the others
+        ("cut") and with only the root's guesses cut ("root"): simulated wall, the CPU seconds
+        of all the pieces, how busy the workers were.
 
 The simulation leaves out the client's own time (printed by measure) and assumes workers as fast
 as the one that logged the pieces.
@@ -172,8 +178,10 @@ def _serial(fn, tasks, each) -> None:  # noqa: ANN001 - a MapTasks on one worker
 
 
 def one(args: argparse.Namespace) -> None:
-    """One run of ``sizes`` (in its own process): a JSON line on stdout."""
+    """One run of ``sizes`` or ``schedule`` (in its own process): a JSON line on stdout."""
     rules = GAMES[args.games]
+    if args.workers:
+        return one_schedule(rules, args.workers, args.budgeted)
     solve_position(Rules(pegs=2, colors=3), np.arange(9))  # kernels loaded
     size = None if args.part == 0 else max(split.SERIAL_SET, rules.size // args.part)
     pieces: list[tuple[float, int, str, bool]] = []
@@ -187,6 +195,43 @@ def one(args: argparse.Namespace) -> None:
     work = sum(p[0] for p in pieces)
     found = {"size": size, "cpu": time.process_time() - cpu, "pieces": solved, "total": sol.cost}
     print(json.dumps(found | {"work": work, "longest": sorted(pieces, reverse=True)[:3]}))
+
+
+def _big(size: int, workers: int, budgeted: str) -> int:
+    """The largest set with a budget that is one piece: by default, cut as the others, or root only."""
+    small, big = split.cut_sizes(size, workers)
+    return {"default": big, "cut": small, "root": size - 1}[budgeted]
+
+
+def one_schedule(rules: Rules, workers: int, budgeted: str) -> None:
+    solve_position(Rules(pegs=2, colors=3), np.arange(9))  # kernels loaded
+    sim = Simulated(workers, {}, 0.0)
+    big = _big(rules.size, workers, budgeted)
+    sol, solved, _ = split.search_in_pieces(rules, sim.map, workers=workers, big=big)
+    assert sol is not None
+    print(json.dumps({"wall": sim.now, "work": sim.busy, "pieces": solved, "total": sol.cost}))
+
+
+def schedule(args: argparse.Namespace) -> None:
+    import subprocess
+    import sys
+
+    print(f"machine: {os.cpu_count()} cores; load average at start {os.getloadavg()[0]:.2f}")
+    print(f"{'game':<15} {'workers':>7} {'budgeted':>9} {'wall s':>7} {'speed-up':>8} {'work s':>7} busy")
+    for name in args.games.split(","):
+        alone, size = None, GAMES[name].size
+        for workers in (int(w) for w in args.workers.split(",")):
+            for budgeted in ("default", "cut", "root"):
+                if budgeted != "default" and _big(size, workers, budgeted) == _big(size, workers, "default"):
+                    continue  # the default already
+                command = [sys.executable, __file__, "one", "--games", name, "--workers", str(workers),
+                           "--budgeted", budgeted]  # fmt: skip
+                run = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+                alone = alone or run["wall"]
+                busy = run["work"] / (workers * run["wall"])
+                print(f"{name:<15} {workers:7d} {budgeted:>9} {run['wall']:7.2f} {alone / run['wall']:8.2f} "
+                      f"{run['work']:7.2f} {busy:5.0%}  total {run['total']}  load {os.getloadavg()[0]:.2f}",
+                      flush=True)  # fmt: skip
 
 
 def sizes(args: argparse.Namespace) -> None:
@@ -220,11 +265,16 @@ def main() -> None:
     z = sub.add_parser("sizes")
     z.add_argument("--games", default="4x7,4x8,bulls-and-cows")
     z.add_argument("--parts", default="4,8,16,32")
-    o = sub.add_parser("one")  # one run of sizes, in its own process
+    h = sub.add_parser("schedule")
+    h.add_argument("--games", default="4x7,4x8")
+    h.add_argument("--workers", default="1,2,4,8,16,100")
+    o = sub.add_parser("one")  # one run of sizes or schedule, in its own process
     o.add_argument("--games", required=True)
-    o.add_argument("--part", type=int, required=True)
+    o.add_argument("--part", type=int, default=0)
+    o.add_argument("--workers", type=int, default=0)
+    o.add_argument("--budgeted", default="default")
     args = parser.parse_args()
-    commands = {"measure": measure, "simulate": simulate, "sizes": sizes, "one": one}
+    commands = {"measure": measure, "simulate": simulate, "sizes": sizes, "schedule": schedule, "one": one}
     commands[args.command](args)
 
 

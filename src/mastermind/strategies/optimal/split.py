@@ -74,17 +74,22 @@ from .search import (
 
 #: With W workers, sets (and the guess searched first at a set) of more than the game's size over
 #: SPLIT_PART * W secrets (and more than SERIAL_SET) are cut into smaller pieces while no budget
-#: binds; the others are one piece each. With a budget only the root's guesses are cut (into
-#: their cells): below the root, cutting costs more work than it saves (docs/optimal.md).
+#: binds; the others are one piece each. With a budget, on fewer than CUT_BUDGETED workers, only
+#: the root's guesses are cut (into their cells); from CUT_BUDGETED workers on, sets with a budget
+#: are cut at the same size (each of their guesses one piece): more work in all, but more workers
+#: busy (docs/optimal.md: simulated on 4x7 and 4x8, it pays from 8 workers on).
 SPLIT_PART = 2
+CUT_BUDGETED = 8
 
 
 def cut_sizes(size: int, workers: int = 2) -> tuple[int, int]:
     """The largest set that is one piece in a game of ``size`` codes on ``workers`` workers while
-    no budget binds it (see :data:`SPLIT_PART`), and with a budget (all but the whole game): more
-    pieces cost more work in all (each compiled call prunes within itself better than the pieces
-    do among themselves), fewer leave workers idle."""
-    return max(SERIAL_SET, size // (SPLIT_PART * max(1, workers))), size - 1
+    no budget binds it, and with a budget (all but the whole game, on fewer than
+    :data:`CUT_BUDGETED` workers; see :data:`SPLIT_PART`): more pieces cost more work in all
+    (each compiled call prunes within itself better than the pieces do among themselves), fewer
+    leave workers idle."""
+    split = max(SERIAL_SET, size // (SPLIT_PART * max(1, workers)))
+    return split, (split if workers >= CUT_BUDGETED else size - 1)
 
 
 @dataclass(frozen=True)
