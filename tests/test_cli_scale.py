@@ -89,6 +89,30 @@ def test_smaller_pieces_of_the_optimal_search_are_checkpointed_and_resumed_at_an
     assert json.loads(out)["distribution"] == results[0]["distribution"]
 
 
+def test_off_a_terminal_a_long_run_writes_its_progress_in_lines(tmp_path, monkeypatch):
+    from mastermind.cli import scale
+
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "trees"))
+    monkeypatch.setattr(scale, "LOG_EVERY", 0.0)  # a line at each report, as a long run every minute
+    game = ["-p", "4", "-c", "5", "--json", "--no-history", "--checkpoint"]
+    code, out, err = run("evaluate", "-s", "optimal", *game, str(tmp_path / "optimal.jsonl"))
+    assert code == 0 and json.loads(out)["total"] == 2463
+    lines = err.splitlines()
+    assert lines and all(line.startswith("optimal on 4x5: searching, ") for line in lines), err
+    assert "best total so far 2,463" in lines[-1] and " in)" in lines[-1]
+    code, out, err = run("evaluate", "-s", "knuth", *game, str(tmp_path / "knuth.jsonl"), "--unit-size", "50")
+    assert code == 0 and "of 625 secrets, subtrees" in err.splitlines()[-1]
+    code, out, err = run("evaluate", "-s", "optimal", "-p", "4", "-c", "6", "--budget", "1m", "--no-history")
+    assert code == 0 and "optimal on 4x6: lower bound " in err and ", best tree 5,625 (" in err
+
+
+def test_a_short_run_off_a_terminal_writes_no_progress(tmp_path, monkeypatch):
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "trees"))
+    code, out, err = run("evaluate", "-s", "optimal", "-p", "4", "-c", "5", "--json", "--no-history",
+                         "--checkpoint", str(tmp_path / "optimal.jsonl"))  # fmt: skip
+    assert code == 0 and err == ""
+
+
 @pytest.mark.slow
 def test_compare_on_a_local_dask_cluster():
     code, out, err = run(

@@ -27,6 +27,7 @@ from .scale import (
     History,
     Scale,
     executor_options,
+    log_lines,
     open_session,
     refuse_runner_options,
     run_history_options,
@@ -310,10 +311,16 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
 
         shown = console_for(stderr=True)
 
+        def words(lower: int, upper: int | None) -> str:
+            return f"lower bound {lower:,}, best tree {'none yet' if upper is None else f'{upper:,}'}"
+
+        log = log_lines(label, words)  # off a terminal: a line a minute in the run's log
+
         def on_better(lower: int, upper: int | None, _: object) -> None:
             if shown.is_terminal:
-                up = "none yet" if upper is None else f"{upper:,}"
-                click.echo(f"\r{label}: lower bound {lower:,}, best tree {up}   ", err=True, nl=False)
+                click.echo(f"\r{label}: {words(lower, upper)}   ", err=True, nl=False)
+            else:
+                log(lower, upper)
 
         def on_tree(lower: int, upper: int | None, flat: np.ndarray | None) -> None:
             if save is not None and flat is not None:

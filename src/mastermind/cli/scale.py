@@ -204,14 +204,51 @@ def started(session: Session) -> Iterator[None]:
     executor.close()
 
 
+#: Off a terminal (a long run's log), a line of progress at most this often, in seconds; none
+#: before the first such interval has passed, so that a short run writes nothing.
+LOG_EVERY = 60.0
+
+
+def _stage_words(status: Progress) -> str:
+    """Where a run stands, in words (what the progress bar shows)."""
+    if status.stage == "split":
+        return f"splitting the tree, {status.units_done:,} of {status.units:,} guesses chosen"
+    if status.stage == "search":
+        best = "" if status.best is None else f", best total so far {status.best:,}"
+        return f"searching, {status.units_done:,} pieces done, {status.units - status.units_done:,} running{best}"
+    done = f"{status.secrets_done:,} of {status.secrets:,} secrets"
+    return f"{done}, subtrees {status.units_done:,}/{status.units:,}"
+
+
+def log_lines(label: str, words: Callable[..., str]) -> Callable[..., None]:
+    """A callback that writes ``label: words(*args) (time elapsed)`` on stderr, at most once
+    every :data:`LOG_EVERY` seconds and not before the first have passed: progress in a run's log."""
+    import time
+
+    from ..core.text import duration
+
+    every = LOG_EVERY
+    start = time.monotonic()
+    last = [start]
+
+    def write(*args: Any) -> None:
+        now = time.monotonic()
+        if now - last[0] >= every:
+            last[0] = now
+            click.echo(f"{label}: {words(*args)} ({duration(now - start)} in)", err=True)
+
+    return write
+
+
 @contextmanager
 def run_progress(label: str) -> Iterator[OnProgress | None]:
     """A progress display on stderr when it is a terminal: while the tree is split, the guesses
     chosen; then the secrets and subtrees done, with the time left (for a strategy's own search:
-    the pieces done, of those left, and the best total so far). Yields the runner's callback."""
+    the pieces done, of those left, and the best total so far); off a terminal, a line every
+    :data:`LOG_EVERY` seconds of a long run. Yields the runner's callback."""
     console = console_for(stderr=True)
     if not console.is_terminal:
-        yield None
+        yield log_lines(label, _stage_words)
         return
     with progress_display(console, "units") as bar, live_note(progress_note(bar, units="")):
         # Until the runner first reports (choosing the first guess of a big game takes a while), a
