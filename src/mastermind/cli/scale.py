@@ -215,7 +215,7 @@ def _stage_words(status: Progress) -> str:
         return f"splitting the tree, {status.units_done:,} of {status.units:,} guesses chosen"
     if status.stage == "search":
         best = "" if status.best is None else f", best total so far {status.best:,}"
-        return f"searching, {status.units_done:,} pieces done, {status.units - status.units_done:,} running{best}"
+        return f"searching, {status.units_done:,} pieces done{best}"
     done = f"{status.secrets_done:,} of {status.secrets:,} secrets"
     return f"{done}, subtrees {status.units_done:,}/{status.units:,}"
 
