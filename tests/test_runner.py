@@ -332,6 +332,15 @@ def test_the_optimal_search_is_cut_at_any_depth_and_gives_the_local_tree():
     assert solved == len(executor.solved) and resumed == 0
 
 
+def test_sets_with_a_budget_are_cut_by_default_only_on_many_workers():
+    from mastermind.strategies.optimal import split
+
+    assert split.cut_sizes(4096, 2) == (1024, 4095)  # with a budget: only the root's guesses
+    assert split.cut_sizes(4096, split.CUT_BUDGETED - 1)[1] == 4095
+    assert split.cut_sizes(4096, split.CUT_BUDGETED) == (256, 256)  # as the sets without one
+    assert split.cut_sizes(4096, 100) == (split.SERIAL_SET, split.SERIAL_SET)
+
+
 def test_a_set_with_a_budget_is_cut_above_big_and_its_guesses_stay_whole():
     import numpy as np
 
