@@ -485,10 +485,10 @@ class _Search:
         self.root = _Set(self, None, -1, (), everything, rules.max_guesses, first)
 
     def cut(self, n: int, budget: int) -> bool:
-        """Whether a set (or a guess at a set) of ``n`` secrets searched below ``budget`` is cut
-        into smaller pieces: while no budget binds, above ``split`` secrets; with a budget, above
-        ``big`` (by default only the whole game: one compiled call prunes better than pieces do,
-        dropping a guess as soon as its cells solved so far reach the budget)."""
+        """Whether a set of ``n`` secrets searched below ``budget`` is cut into smaller pieces
+        (planned, then its guesses raced): while no budget binds, above ``split`` secrets; with a
+        budget, above ``big`` (by default, on fewer than :data:`CUT_BUDGETED` workers, only the
+        whole game: one compiled call prunes better than pieces do)."""
         return n > (self.split if budget >= FAIL else self.big)
 
     def cut_guess(self, n: int, budget: int, history: History) -> bool:

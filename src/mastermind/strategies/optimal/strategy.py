@@ -179,7 +179,7 @@ class Optimal(Strategy):
         tree)`` gets the best tree so far every ``save_every`` seconds while it improves.
         ``book`` (a checkpoint) keeps what the search finishes, and gives it back to a run
         resumed with the same book (see :func:`.anytime.bound_game`); ``piece_size``: the largest
-        set searched in one compiled call, as in :meth:`search_tree`.
+        set without a budget searched in one compiled call (see :func:`.anytime.bound_game`).
 
         Raises:
             StrategyError: no strategy finds every secret within the rules' guess limit.
