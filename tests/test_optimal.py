@@ -124,6 +124,22 @@ def test_whole_game_is_optimal(rules):
     assert root.cost == sol.cost
 
 
+@pytest.mark.parametrize("rules", [Rules(pegs=2, colors=4), Rules(), Rules(pegs=4, colors=5)], ids=repr)
+def test_the_search_leaves_its_cell_counts_zero(rules):
+    """Every node of the compiled search counts cells in one shared scratch array, which must be
+    all zero between uses: a reply list once left behind in it made a later node count one
+    guess's cells wrong, and prune that guess though it might have been the best."""
+    game = opt.game_of(rules)
+    run = opt._Run(game, 1)
+    try:
+        S = np.arange(rules.size)
+        cost, flat = run.kernel_call(run.root, S, rules.max_guesses, opt.FAIL, game.group([]))
+    finally:
+        run.pool.shutdown()
+    assert flat is not None and cost == {16: 45, 1296: 5625, 625: 2463}[rules.size]
+    assert not run.local.counts.any()
+
+
 @pytest.mark.parametrize(
     "rules", [Rules(pegs=3, colors=3, max_guesses=3), Rules(pegs=2, colors=4, max_guesses=3)], ids=repr
 )

@@ -556,8 +556,9 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
                         biggest = c + 1
                     if bound >= budget:
                         break
-            for q in range(touched):
+            for q in range(touched):  # both back to zero: they are the first entries of counts
                 hist[seen[q]] = 0
+                seen[q] = 0
             if bound < budget and biggest < n and dmin[biggest] <= left - 1:
                 glist[kept] = g
                 gbound[kept] = bound
