@@ -61,7 +61,7 @@ import numpy as np
 
 from .feedback import blacks, counting_sort
 from .feedback import reply as code_reply
-from .jit import ALLOCATES_NOTHING, njit, prange
+from .jit import ALLOCATES_NOTHING, bit_of, njit, prange
 from .partition import next_free
 from .workspace import carve
 
@@ -478,12 +478,13 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     if masks:
         for g in range(size):
             bits[g] = 0
+        like = bits[0]  # a mask's type: each bit is shifted in it (32 bits up to 5 pegs)
         for j in range(n):
             if ctl[STOP] != 0:
                 return 0
             row = reply_row(t, S[j], rowbuf)
             for g in range(size):
-                bits[g] |= np.uint64(1) << np.uint64(row[g])
+                bits[g] |= bit_of(like, row[g])
         winbit = np.uint64(1) << np.uint64(win)
         m1, m2 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333)
         m4, h01 = np.uint64(0x0F0F0F0F0F0F0F0F), np.uint64(0x0101010101010101)
@@ -564,14 +565,40 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
                 gbound[kept] = bound
                 kept += 1
         return kept
-    _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl)  # many: one more pass
+    return _count_kept(t, S, n, nrep, win, left, budget, counts, rowbuf, glist, gbound, k, ctl)  # many
+
+
+@njit(cache=True, **ALLOCATES_NOTHING)
+def _count_kept(t, S, n, nrep, win, left, budget, counts, rowbuf, glist, gbound, k, ctl):
+    """The exact bound of each of the k guesses of ``glist`` from its cell sizes, all counted in
+    one more pass over the secrets: keeps (in order, compacted) those below the budget whose
+    cells can each be finished in time, and returns how many. Guess i's counts are
+    ``counts[i * nrep:]``: only the k guesses are counted, next to each other, and each count
+    is one increment (the bound is summed once, from the sizes, as the counts are cleared)."""
+    lb, dmin = t.lb, t.dmin
+    for j in range(n):
+        if ctl[STOP] != 0:
+            break
+        row = reply_row(t, S[j], rowbuf)
+        at = np.uint64(0)  # unsigned: the compiler then checks no index for a negative one
+        for i in range(k):
+            counts[at + np.uint64(row[np.uint64(glist[i])])] += 1
+            at += np.uint64(nrep)
+    kept = 0
     for i in range(k):
-        g = glist[i]
-        if bnd[g] < budget and _feasible(counts, g, n, nrep, win, dmin, left):
-            glist[kept] = g
-            gbound[kept] = bnd[g]
-            kept += 1
-    _clear_cells(t, S, n, size, nrep, counts)
+        base = i * nrep
+        bound = n
+        biggest = np.int64(0)
+        for f in range(nrep):
+            c = np.int64(counts[base + f])
+            counts[base + f] = 0
+            if f != win:
+                bound += lb[c]
+                if c > biggest:
+                    biggest = c
+        glist[kept] = glist[i]
+        gbound[kept] = bound
+        kept += 1 if bound < budget and biggest < n and dmin[biggest] <= left - 1 else 0
     return kept if ctl[STOP] == 0 else 0
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from numba import njit, prange
 from numba.core import event
+from numba.extending import intrinsic
 
 from . import _compiling
 
-__all__ = ["ALLOCATES_NOTHING", "njit", "prange"]
+__all__ = ["ALLOCATES_NOTHING", "bit_of", "njit", "prange"]
 
 #: Options for a kernel that allocates nothing (every buffer it uses is a slice of a workspace
 #: made in Python): it is compiled without numba's reference counting, which otherwise wraps
@@ -21,6 +22,26 @@ __all__ = ["ALLOCATES_NOTHING", "njit", "prange"]
 #: and optimise (about a tenth of a cold compilation). numba refuses to compile such a kernel
 #: if it does allocate. (``_nrt`` is numba's own switch for this.)
 ALLOCATES_NOTHING = {"_nrt": False}
+
+
+@intrinsic
+def bit_of(typingctx, like, amount):  # noqa: ANN001, ANN201, ARG001 - numba's intrinsic signature
+    """``1 << amount`` in the integer type of ``like`` (its value is not used), for an ``amount``
+    below that type's width. numba widens every shift to 64 bits, so a loop that ORs such bits
+    into a 32-bit mask works in lanes of 64 bits; shifted in 32 bits, it works in twice as many
+    lanes at once."""
+    sig = like(like, amount)
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202, ARG001
+        kind = context.get_value_type(signature.return_type)
+        shift = args[1]
+        if shift.type.width > kind.width:
+            shift = builder.trunc(shift, kind)
+        elif shift.type.width < kind.width:
+            shift = builder.zext(shift, kind)
+        return builder.shl(kind(1), shift)
+
+    return sig, codegen
 
 
 class _Watch(event.Listener):
