@@ -479,12 +479,22 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
         for g in range(size):
             bits[g] = 0
         like = bits[0]  # a mask's type: each bit is shifted in it (32 bits up to 5 pegs)
-        for j in range(n):
+        j = 0
+        if fbm.shape[0] > 0:  # two secrets' rows at a time: half the masks' loads and stores
+            while j + 1 < n:
+                if ctl[STOP] != 0:
+                    return 0
+                row, row2 = fbm[S[j]], fbm[S[j + 1]]
+                for g in range(size):
+                    bits[g] |= bit_of(like, row[g]) | bit_of(like, row2[g])
+                j += 2
+        while j < n:
             if ctl[STOP] != 0:
                 return 0
             row = reply_row(t, S[j], rowbuf)
             for g in range(size):
                 bits[g] |= bit_of(like, row[g])
+            j += 1
         winbit = np.uint64(1) << np.uint64(win)
         m1, m2 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333)
         m4, h01 = np.uint64(0x0F0F0F0F0F0F0F0F), np.uint64(0x0101010101010101)
