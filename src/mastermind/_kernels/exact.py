@@ -61,7 +61,7 @@ import numpy as np
 
 from .feedback import blacks, counting_sort
 from .feedback import reply as code_reply
-from .jit import ALLOCATES_NOTHING, bit_of, njit, prange
+from .jit import ALLOCATES_NOTHING, bit_of, bits_set, njit, prange
 from .partition import next_free
 from .workspace import carve
 
@@ -495,19 +495,11 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
             for g in range(size):
                 bits[g] |= bit_of(like, row[g])
             j += 1
-        winbit = np.uint64(1) << np.uint64(win)
-        m1, m2 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333)
-        m4, h01 = np.uint64(0x0F0F0F0F0F0F0F0F), np.uint64(0x0101010101010101)
         kmax = np.int64(0)
         for g in range(size):
             x = bits[g]
             w = np.int64((x >> np.uint64(win)) & np.uint64(1))
-            x &= ~winbit
-            # the bits set, without a loop whose length the branch predictor cannot guess
-            x = x - ((x >> np.uint64(1)) & m1)
-            x = (x & m2) + ((x >> np.uint64(2)) & m2)
-            x = (x + (x >> np.uint64(4))) & m4
-            cells = np.int64((x * h01) >> np.uint64(56))
+            cells = np.int64(bits_set(x)) - w  # the replies other than the win
             if cells > kmax:
                 kmax = cells
             # a useless guess (one cell), or one leaving a pair when one guess is left

@@ -14,7 +14,7 @@ from numba.extending import intrinsic
 
 from . import _compiling
 
-__all__ = ["ALLOCATES_NOTHING", "bit_of", "njit", "prange"]
+__all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "njit", "prange"]
 
 #: Options for a kernel that allocates nothing (every buffer it uses is a slice of a workspace
 #: made in Python): it is compiled without numba's reference counting, which otherwise wraps
@@ -62,3 +62,15 @@ class _Watch(event.Listener):
 
 
 event.register("numba:compile", _Watch())
+
+
+@intrinsic
+def bits_set(typingctx, x):  # noqa: ANN001, ANN201, ARG001 - numba's intrinsic signature
+    """The number of bits set in the unsigned integer ``x``, in its type: LLVM's population count,
+    one instruction where the processor has one, on as many lanes as the type allows."""
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202, ARG001
+        return builder.ctpop(args[0])
+
+    return sig, codegen
