@@ -465,9 +465,9 @@ def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bit
     ``n + 2 (n - w) - k`` for k cells (w: the guess is a secret) is a bound, exact when
     ``n <= b + 1``. Otherwise the guesses it leaves below the budget that are least of their
     class get their exact bound from their cell sizes: counted one guess at a time (giving up
-    at the budget) when they are few, else for every guess in one more pass. ``counts``
-    (size * replies, all zero on entry and on exit), ``bnd``, ``bits`` and ``rowbuf`` (size) are
-    scratch. When ``ctl[STOP]`` is set it returns 0 (a large game's rows take a while).
+    at the budget) when they are few, else all together in one more pass (:func:`_count_kept`).
+    ``counts`` (size * replies, all zero on entry and on exit), ``bnd``, ``bits`` and ``rowbuf``
+    (size) are scratch. When ``ctl[STOP]`` is set it returns 0 (a large game's rows take a while).
     """
     digits, dlb, dmin, fbm, codes = t.digits, t.dlb, t.dmin, t.fbm, t.codes
     pegs = t.pegs

@@ -1,4 +1,5 @@
-"""numba's ``njit`` and ``prange`` for the kernels, and word of when the JIT compiles.
+"""numba's ``njit`` and ``prange`` for the kernels, two intrinsics they need (a shift and a bit
+count in a mask's own width), and word of when the JIT compiles.
 
 Every kernel module imports numba through here, so importing one also starts watching numba's
 compile events: a kernel compiled (not loaded from numba's on-disk cache) calls the listeners
@@ -44,6 +45,18 @@ def bit_of(typingctx, like, amount):  # noqa: ANN001, ANN201, ARG001 - numba's i
     return sig, codegen
 
 
+@intrinsic
+def bits_set(typingctx, x):  # noqa: ANN001, ANN201, ARG001 - numba's intrinsic signature
+    """The number of bits set in the unsigned integer ``x``, in its type: LLVM's population count,
+    one instruction where the processor has one, on as many lanes as the type allows."""
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202, ARG001
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
 class _Watch(event.Listener):
     """Counts nested compilations (a kernel compiles the kernels it calls) and reports the outermost."""
 
@@ -63,14 +76,3 @@ class _Watch(event.Listener):
 
 event.register("numba:compile", _Watch())
 
-
-@intrinsic
-def bits_set(typingctx, x):  # noqa: ANN001, ANN201, ARG001 - numba's intrinsic signature
-    """The number of bits set in the unsigned integer ``x``, in its type: LLVM's population count,
-    one instruction where the processor has one, on as many lanes as the type allows."""
-    sig = x(x)
-
-    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202, ARG001
-        return builder.ctpop(args[0])
-
-    return sig, codegen
