@@ -75,4 +75,3 @@ class _Watch(event.Listener):
 
 
 event.register("numba:compile", _Watch())
-
