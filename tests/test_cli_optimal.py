@@ -148,6 +148,42 @@ def test_the_seconds_of_an_optimal_run_are_its_search_and_a_cached_tree_says_so(
     assert "* the tree was read from the cache, not searched: the seconds are those of reading it" in out
 
 
+def test_no_cache_searches_again_past_the_cache_and_the_history(monkeypatch):
+    import mastermind.research.evaluation as evaluation
+    import mastermind.strategies.optimal.strategy as optimal
+
+    clock = Clock()
+    search = optimal.solve_position
+    searches = []
+
+    def counted_search(*args, **kwargs):
+        clock.now += 100.0
+        searches.append(1)
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(evaluation, "time", clock)
+    monkeypatch.setattr(optimal, "solve_position", counted_search)
+    game = ("-s", "optimal", "-p", "3", "-c", "4")
+    code, out, _ = run("evaluate", *game, "--json")
+    assert code == 0 and json.loads(out)["tree_at_hand"] is False and len(searches) == 1
+    for _ in range(2):  # the tree is cached and the run stored: each is searched again all the same
+        code, out, _ = run("evaluate", *game, "--json", "--no-cache")
+        again = json.loads(out)
+        assert code == 0 and again["tree_at_hand"] is False and again["seconds"] == 100.0
+    assert len(searches) == 3 and again["total"] == 206  # 3 pegs 4 colours: 206 (RESULTS.md)
+    code, out, _ = run("tree", *game, "--no-cache")
+    assert code == 0 and len(searches) == 4
+    code, _, _ = run("evaluate", *game, "--json")  # without the flag: from the history, no search
+    assert code == 0 and len(searches) == 4
+
+
+def test_no_cache_is_refused_by_a_strategy_without_a_cache():
+    code, _, err = run("evaluate", "-s", "knuth", "--no-cache")
+    assert code == 2 and err.strip().endswith(
+        "--no-cache searches again instead of reading the cache of optimal: knuth keeps none"
+    )
+
+
 def test_the_history_keeps_the_seconds_of_the_search(monkeypatch):
     import mastermind.research.evaluation as evaluation
     import mastermind.strategies.optimal.strategy as optimal

@@ -62,6 +62,11 @@ if TYPE_CHECKING:
 @click.option(
     "--no-tables", is_flag=True, help="counter: plain numeric order instead of random colour tables."
 )
+@click.option(
+    "--no-cache", is_flag=True,
+    help="optimal: search the tree again instead of reading it from the cache of trees already "
+    "searched (to check a result); the run is not taken from the history either.",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", metavar="FILE", help="Also draw the distribution as a bar chart (.png, .svg, .pdf).")
 @click.option("--log", is_flag=True, help="With --plot: a logarithmic count axis (for small counts).")
@@ -103,6 +108,7 @@ def evaluate_command(
     sample: int | None,
     seed: int | None,
     no_tables: bool,
+    no_cache: bool,
     as_json: bool,
     plot: str | None,
     log: bool,
@@ -145,7 +151,9 @@ def evaluate_command(
         check_output(per_secret, "games")
         if per_secret == "-" and as_json:
             fail("--json and --per-secret - both write on stdout: name a file for one of them")
-    player = _strategy(strategy, rules, first, no_tables)
+    player = _strategy(strategy, rules, first, no_tables, no_cache)
+    if no_cache:
+        history = History(history.store, recompute=True)
     if proof is not None and budget is None:
         fail("--proof writes the proof of the lower bound that --budget reports: give --budget too")
     if budget is not None or save is not None:
@@ -186,15 +194,25 @@ def evaluate_command(
     _print_stats(stats, stderr=per_secret == "-")  # stdout holds the games
 
 
-def _strategy(name: str, rules: Rules, first: str | None, no_tables: bool) -> Strategy:
-    """The strategy asked for; --no-tables is refused, named as typed, by a strategy without tables
-    (the registry says which have them)."""
+def _strategy(name: str, rules: Rules, first: str | None, no_tables: bool,
+              no_cache: bool = False) -> Strategy:  # fmt: skip
+    """The strategy asked for; --no-tables and --no-cache are refused, named as typed, by a
+    strategy without colour tables or without a cache (the registry says which have them)."""
     from ..strategies import STRATEGIES, find_strategy, make_strategy
 
-    if no_tables and "tables" not in find_strategy(name).options:
-        having = [cls.name for cls in STRATEGIES if "tables" in cls.options]
-        fail(f"--no-tables turns off the colour tables of {' and '.join(having)}: {name} has none")
-    return make_strategy(name, rules, first=first, **({"tables": False} if no_tables else {}))
+    options = {}
+    for flag, option, refusal in (
+        (no_tables, "tables", "--no-tables turns off the colour tables of {having}: {name} has none"),
+        (no_cache, "cache", "--no-cache searches again instead of reading the cache of {having}: "
+                            "{name} keeps none"),
+    ):  # fmt: skip
+        if not flag:
+            continue
+        if option not in find_strategy(name).options:
+            having = " and ".join(cls.name for cls in STRATEGIES if option in cls.options)
+            fail(refusal.format(having=having, name=name))
+        options[option] = False
+    return make_strategy(name, rules, first=first, **options)
 
 
 def _run_evaluation(session: Session, player: Strategy, secrets: np.ndarray | None, seed: int | None,
@@ -617,6 +635,10 @@ def _print_stats(stats: Stats, stderr: bool = False) -> None:
     "--no-tables", is_flag=True, help="counter: numeric order (Shapiro's strategy), which has a tree."
 )
 @click.option(
+    "--no-cache", is_flag=True,
+    help="optimal: search the tree again instead of reading it from the cache of trees already searched.",
+)  # fmt: skip
+@click.option(
     "--save", metavar="FILE",
     help="Write the whole tree to FILE as a tree file (gzip-compressed if FILE ends in .gz), which "
     "'mastermind verify' checks against every secret; prints a summary instead of the tree.",
@@ -629,6 +651,7 @@ def tree(
     depth: int | None,
     first: str | None,
     no_tables: bool,
+    no_cache: bool,
     save: str | None,
 ) -> None:
     """The whole decision tree of a strategy: each reply, how many codes it leaves, the next guess.
@@ -652,7 +675,7 @@ def tree(
             fail("--save writes the whole tree: leave out --depth")
         if ctx.get_parameter_source("fmt") == click.core.ParameterSource.COMMANDLINE:
             fail("--save writes a tree file: leave out --format (it says how to print a tree)")
-    player = _strategy(strategy, rules, first, no_tables)
+    player = _strategy(strategy, rules, first, no_tables, no_cache)
     note_long_search(player, None, "a heuristic strategy's tree takes seconds; ")
     with (
         search_progress(player, f"{strategy} tree on {_words(rules)}"),
