@@ -33,7 +33,6 @@ from ..pieces import usable_cores
 from ..progress import OnProgress
 from .search import (
     FAIL,
-    SERIAL_SET,
     OptimalNode,
     Record,
     _Run,
@@ -41,6 +40,7 @@ from .search import (
     check_tree,
     game_of,
     join_cells,
+    piece_limit,
 )
 
 #: The heuristic strategies whose trees stand in for the cells not solved yet.
@@ -278,8 +278,7 @@ def bound_game(
     record = _Bounds(rules, first, on_better)
     run = _Run(game, max(1, workers or usable_cores()))
     run.book = book
-    if piece_size is not None:
-        run.split = max(SERIAL_SET, piece_size)
+    run.split = piece_limit(piece_size) or run.split
     record.run, record.stop = run, stop
     done, out_of_time = threading.Event(), record.out_of_time
     deadline = None if seconds is None else time.monotonic() + seconds

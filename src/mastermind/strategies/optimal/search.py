@@ -38,6 +38,13 @@ Tick = Callable[[int, int], None]
 #: Sets up to this size are solved in one compiled call (no parallel root).
 SERIAL_SET = 48
 
+
+def piece_limit(piece_size: int | None) -> int | None:
+    """The largest set left as one piece when ``piece_size`` is asked for (None: the default
+    cut): never below :data:`SERIAL_SET`, where the compiled search's shortcuts take over."""
+    return None if piece_size is None else max(SERIAL_SET, piece_size)
+
+
 #: Sets larger than the game's size over this are split over the workers (4 was best of 4, 8 and
 #: 16 on 4x7 and Bulls and Cows, with the machine lightly loaded).
 SPLIT = 4

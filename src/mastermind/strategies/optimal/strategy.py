@@ -265,10 +265,10 @@ class Optimal(Strategy):
         if map_tasks is None:
             root = self.decision_tree()
             return SearchedTree(root.cost, root, to_flat(root))
-        from .search import SERIAL_SET
+        from .search import piece_limit
         from .split import search_in_pieces
 
-        size = None if piece_size is None else max(SERIAL_SET, piece_size)
+        size = piece_limit(piece_size)
         sol, solved, resumed = search_in_pieces(self.rules, map_tasks, first=self.first, book=book,
                                                 progress=progress, workers=workers or 2,
                                                 split=size, big=size)  # fmt: skip
