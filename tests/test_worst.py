@@ -32,27 +32,35 @@ def run(*args):
     return result.exit_code, result.stdout, result.stderr
 
 
-def plain_worst_case(rules):
-    """The least number of guesses that always suffices, by trying every guess at every set
-    (no counting bound, no symmetry): the least k for which the whole game can be solved."""
+def plain_decision(rules):
+    """The codes of the game, the cells of a guess on a set, and ``can(S, k)``: whether the
+    secrets of S (a frozenset of codes) can all be found within k guesses, by trying every guess
+    at every set (no counting bound, no symmetry)."""
     codes = every_code(rules)
     win = Feedback(rules.pegs, 0)
 
+    def cells_of(g, S):
+        cells = {}
+        for s in S:
+            cells.setdefault(score(g, s), set()).add(s)
+        cells.pop(win, None)
+        return [frozenset(c) for c in cells.values()]
+
     @cache
-    def can(S, k):  # S: a frozenset of codes; within k guesses?
+    def can(S, k):
         if len(S) <= 1:
             return k >= len(S)
         if k <= 1:
             return False
-        for g in codes:
-            cells = {}
-            for s in S:
-                cells.setdefault(score(g, s), set()).add(s)
-            cells.pop(win, None)
-            if all(can(frozenset(c), k - 1) for c in cells.values()):
-                return True
-        return False
+        return any(all(can(c, k - 1) for c in cells_of(g, S)) for g in codes)
 
+    return codes, cells_of, can
+
+
+def plain_worst_case(rules):
+    """The least number of guesses that always suffices, by :func:`plain_decision`: the least k
+    for which the whole game can be solved."""
+    codes, _, can = plain_decision(rules)
     k = 1
     while not can(frozenset(codes), k):
         k += 1
@@ -70,6 +78,48 @@ def test_the_least_worst_case_of_small_games_agrees_with_a_plain_search(pegs, co
     assert best.tree.verify().max <= best.guesses
     assert below is not None and not below.possible
     assert below.proof.check().guesses == best.guesses - 1
+
+
+@pytest.mark.parametrize("pegs,colors,repeats", [(3, 4, True), (2, 5, True), (3, 5, False)])
+def test_each_first_guess_alone_is_answered_as_a_plain_search_answers_it(pegs, colors, repeats):
+    rules = Rules(pegs=pegs, colors=colors, repeats=repeats)
+    codes, cells_of, can = plain_decision(rules)
+    least = plain_worst_case(rules)
+    for k in (least - 1, least):
+        for i, g in enumerate(codes):
+            works = all(can(c, k - 1) for c in cells_of(g, frozenset(codes)))
+            found = WorstSearch(rules).decide(k, first=[i])
+            assert found.possible == works
+            if works:
+                assert found.tree.root.guess == g and found.tree.verify().max <= k
+            else:
+                checked = ProofFile.loads(found.proof.dumps()).check()
+                assert checked.guesses == k and checked.first == ("".join("123456789"[c] for c in g),)
+
+
+def test_worst_first_proves_which_first_guesses_cannot_begin_a_tree(tmp_path):
+    proof = tmp_path / "no-1111.proof.gz"
+    code, out, _ = run("worst", "--max-guesses", 5, "--first", "1111", "--proof", proof)
+    assert code == 0 and "no tree finds every secret within 5 guesses beginning with 1111" in out
+    code, out, _ = run("verify", proof)
+    assert code == 0 and out.rstrip().endswith("within 5 guesses beginning with 1111")
+    tree = tmp_path / "1122.tree.gz"
+    code, out, _ = run("worst", "--max-guesses", 5, "--first", "1111,1122", "--save", tree, "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["possible"] is True and answer["first"] == ["1111", "1122"]
+    replayed = TreeFile.read(tree)
+    assert replayed.root.guess == (0, 0, 1, 1) and replayed.verify().max == 5
+    # the header's claim is what is checked: a first guess added to it is refused at the root
+    text = gzip.decompress(proof.read_bytes()).decode()
+    refused(text.replace('["1111"]', '["1111", "1122"]'), "line 3: first guess 1122 is not refuted")
+    refused(text.replace('["1111"]', '"1111"'), "'first' is a list of first guesses")
+    for args, message in (
+        (("--first", "1111"), "--first asks whether a tree within --max-guesses begins with these guesses"),
+        (("--max-guesses", 5, "--first", "1117"), "--first: '1117': '7' is not a colour of this game"),
+        (("--max-guesses", 5, "--first", "1111,1111"), "--first: 1111 is given twice"),
+    ):
+        code, _, err = run("worst", *args)
+        assert code == 2 and err.startswith(f"mastermind: error: {message}") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("pegs,colors,repeats", [(4, 6, True), (5, 4, True), (4, 7, False)])

@@ -56,10 +56,16 @@ if TYPE_CHECKING:
     "search goes; the same command run again takes them from it, so a stopped or killed run "
     "resumes. Runs the search on worker processes (--workers, 1 by default then).",
 )  # fmt: skip
+@click.option(
+    "--first", "firsts", metavar="CODES",
+    help="Ask only whether a tree within --max-guesses begins with one of these first guesses "
+    "(comma-separated, e.g. 11111,11112): a tree beginning with the first that can, or a proof "
+    "that none can (--proof), a step toward the whole game's answer.",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @color_option
 def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, workers: int,
-          width: int | None, checkpoint: str | None, as_json: bool) -> None:  # fmt: skip
+          width: int | None, checkpoint: str | None, firsts: str | None, as_json: bool) -> None:  # fmt: skip
     """The worst case: the least number of guesses that always finds the secret.
 
     A decision search ("can every secret be found within D guesses, the winning guess
@@ -77,6 +83,7 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
       mastermind worst -p 4 -c 9 --max-guesses 6 --workers 16  # on 16 processes
       mastermind worst -p 5 -c 8 --max-guesses 6 --width 20   # a quick look for a yes only
       mastermind worst -p 5 -c 8 --max-guesses 6 --workers 16 --checkpoint 5x8.jsonl   # resumable
+      mastermind worst -p 5 -c 8 --max-guesses 6 --first 11111,11112 --proof no-11111.proof.gz
       mastermind verify 5x6-not5.proof.gz                # the proof, checked in plain Python
     """
     from ..strategies.optimal.worst import WorstSearch
@@ -87,6 +94,9 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
         fail("--width needs --max-guesses: with some guesses left untried, a no proves nothing")
     if width is not None and proof is not None:
         fail("--width writes no proof: with some guesses left untried, a no proves nothing")
+    if firsts is not None and limit is None:
+        fail("--first asks whether a tree within --max-guesses begins with these guesses: give --max-guesses")
+    first = None if firsts is None else _codes(firsts, rules)
     for path, what in ((save, "--save"), (proof, "--proof"), (checkpoint, "--checkpoint")):
         if path is not None:
             _check_path(path, what)
@@ -113,7 +123,7 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
             search = WorstSearch(rules, report, width=width)
         searching.append(search)
         if limit is not None:
-            found = search.decide(limit, root)
+            found = search.decide(limit, root, first)
             decisions.append(found)
             best, below = (found, None) if found.possible else (None, found)
         else:
@@ -123,18 +133,22 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
         _write(best.tree.write, save, "--save")
     if proof is not None and below is not None and below.proof is not None:
         _write(below.proof.write, proof, "--proof")
-    _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json)
+    _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json, firsts)
 
 
 def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decision | None,
             decisions: list[Decision], seconds: float, save: str | None, proof: str | None,
-            width: int | None, as_json: bool) -> None:  # fmt: skip
+            width: int | None, as_json: bool, firsts: str | None = None) -> None:  # fmt: skip
     game = rules.describe()
+    # with --first, the answer is about trees beginning with those guesses
+    starting = "" if firsts is None else f" beginning with {_listed(firsts.split(','))}"
     out: dict[str, Any] = {"game": {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats,
                                     "blank": rules.blank}, "secrets": rules.size}  # fmt: skip
     if limit is not None:
         out["max_guesses"] = limit
         out["possible"] = True if best is not None else (None if width is not None else False)
+    if firsts is not None:
+        out["first"] = firsts.split(",")
     if width is not None:
         out["width"] = width
     if best is not None and best.tree is not None:
@@ -159,12 +173,14 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
             if limit is None
             else f"yes: within {best.guesses} guesses"
         )
+        if firsts is not None:
+            lead += f", beginning with {_code_text(rules, best.tree.root.guess)}"
         click.echo(f"{game}: {lead} (a tree: total {h['total']:,}, mean {h['total'] / h['secrets']:.4f}, "
                    f"max {h['max']}{_where(save)})")  # fmt: skip
     if below is not None and below.proof is not None:
         nodes = below.proof.header["nodes"]
         why = "counting alone" if _counted(below) else f"a proof of {nodes:,} node{'s' * (nodes != 1)}"
-        click.echo(f"{game}: no tree finds every secret within {_guesses(below.guesses)} ({why}"
+        click.echo(f"{game}: no tree finds every secret within {_guesses(below.guesses)}{starting} ({why}"
                    f"{_where(proof)})")  # fmt: skip
     if width is not None and best is None:
         click.echo(f"{game}: no tree within {_guesses(limit or 0)} found trying {width} guesses at "
@@ -173,6 +189,34 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
         click.echo(f"least number of guesses that always suffices: {best.guesses}")
     searched = sum(d.nodes for d in decisions)
     click.echo(f"searched {searched:,} set{'s' * (searched != 1)} in {seconds:.1f} s")
+
+
+def _codes(text: str, rules: Rules) -> list[int]:
+    """The codes of a comma-separated list (as the game writes them), as code indices; a code
+    that is not one of the game's, or one given twice, is one line and exit 2."""
+    from ..core.code import CodeSpace
+    from ..core.notation import Notation
+
+    notation, space, out = Notation(rules), CodeSpace.of(rules), []
+    for word in text.split(","):
+        try:
+            code = space.index(notation.parse_code(word).colors)
+        except ValueError as err:
+            fail(f"--first: {err}")
+        if code in out:
+            fail(f"--first: {word.strip()} is given twice")
+        out.append(code)
+    return out
+
+
+def _code_text(rules: Rules, colours: tuple[int, ...]) -> str:
+    from ..core.treefile import alphabet
+
+    return "".join(alphabet(rules)[c] for c in colours)
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def _counted(below: Decision) -> bool:
@@ -271,10 +315,13 @@ def verify_proof(path: str, rules: Rules, as_json: bool) -> None:
             fail(f"{path}: {err}")
     if checked.claim == "total":
         claim = f"every tree for {found.rules.describe()} takes at least {checked.total:,} guesses in all"
-        figure: dict[str, int] = {"total": checked.total}
+        figure: dict[str, object] = {"total": checked.total}
     else:
         claim = f"no tree finds every secret of {found.rules.describe()} within {_guesses(checked.guesses)}"
         figure = {"guesses": checked.guesses}
+        if checked.first:
+            claim += f" beginning with {_listed(list(checked.first))}"
+            figure["first"] = list(checked.first)
     if as_json:
         click.echo(json.dumps({"file": path, "kind": "proof", "game": found.header["game"], **figure,
                                "nodes": checked.nodes, "claim": claim, "verified": True}))  # fmt: skip

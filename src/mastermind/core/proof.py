@@ -189,6 +189,7 @@ class Checked:
     total: int
     nodes: int
     secrets_scored: int
+    first: tuple[str, ...] = ()
 
 
 @dataclass
@@ -202,11 +203,16 @@ class ProofFile:
     header: dict[str, Any]
     claim: str = "guesses"
     total: int = 0
+    first: tuple[tuple[int, ...], ...] = ()
 
     @classmethod
     def of(cls, rules: Rules, guesses: int, root: ProofNode, **info: Any) -> ProofFile:
-        """A proof that no tree finds every secret within ``guesses``."""
-        return cls(rules, guesses, root, _header(rules, root, {"claim": "guesses", "guesses": guesses}, info))
+        """A proof that no tree finds every secret within ``guesses``; with ``first`` (codes as
+        written in the file), that no such tree begins with one of those guesses."""
+        header = _header(rules, root, {"claim": "guesses", "guesses": guesses}, info)
+        symbols = alphabet(rules)
+        first = tuple(tuple(symbols.index(ch) for ch in code) for code in info.get("first", ()))
+        return cls(rules, guesses, root, header, first=first)
 
     @classmethod
     def of_total(cls, rules: Rules, total: int, root: ProofNode, **info: Any) -> ProofFile:
@@ -291,7 +297,19 @@ class ProofFile:
                 return ProofNode("all", _parse_gens(words[1], pegs, colors, f"{name}, line {at}"), line=at)
             raise ProofError(f"{name}, line {at}: not 'count' or 'all PERMUTATIONS'")
 
+        first: list[tuple[int, ...]] = []
+        if "first" in header:
+            listed = header["first"]
+            if claim != "guesses" or not isinstance(listed, list) or not listed:
+                raise ProofError(f"{name}, line 2: 'first' is a list of first guesses (a claim on guesses)")
+            for token in listed:
+                code = code_of(str(token), 2)
+                if code in first:
+                    raise ProofError(f"{name}, line 2: first guess {token} listed twice")
+                first.append(code)
         root = node_of(body[0].split(), 3)
+        if first and root.kind != "all":
+            raise ProofError(f"{name}, line 3: a claim on first guesses refutes each: 'all' at the root")
         if body[0].startswith(" "):
             raise ProofError(f"{name}, line 3: the root is indented")
         path: list[ProofNode] = [root]
@@ -325,7 +343,7 @@ class ProofFile:
             if root.total != number:
                 raise ProofError(f"{name}, line 3: the root claims {root.total}, the header {number}")
             return cls(rules, 0, root, header, "total", number)
-        return cls(rules, number, root, header)
+        return cls(rules, number, root, header, first=tuple(first))
 
     # -- checking --------------------------------------------------------------------------
 
@@ -772,6 +790,15 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
                 )
             continue
         bound = reach(K, k - 1)
+        if node is proof.root and proof.first:  # only the guesses claimed, every one of them
+            for g in sorted({game.index[code] for code in proof.first} - set(listed)):
+                if tally.largest(g) <= bound:
+                    raise ProofError(
+                        f"line {node.line}: first guess {show(g)} is not refuted (its largest cell, "
+                        f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
+                        "and no line refutes it)"
+                    )
+            continue
         for g in sorted(set(tally.fitting(bound)) - set(listed)):
             if checked(g):
                 raise ProofError(
@@ -779,7 +806,8 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
                     f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
                     "and no line refutes it)"
                 )
-    return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, game.scored)
+    first = tuple("".join(symbols[c] for c in code) for code in proof.first)
+    return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, game.scored, first)
 
 
 def is_proof_file(path: str | os.PathLike[str]) -> bool:

@@ -40,7 +40,7 @@ from ...core.code import CodeSpace
 from ...core.feedback import Feedback
 from ...core.proof import Perm, ProofFile, ProofNode, other_replies, reach
 from ...core.rules import Rules
-from ...core.treefile import TreeFile, TreeNode
+from ...core.treefile import TreeFile, TreeNode, alphabet
 from ...errors import StrategyError
 from .symmetry import child_group, generators, root_group
 
@@ -126,16 +126,22 @@ class WorstSearch:
 
     # -- the answers -----------------------------------------------------------------------
 
-    def decide(self, guesses: int, seed: TreeNode | None = None) -> Decision:
+    def decide(self, guesses: int, seed: TreeNode | None = None, first: list[int] | None = None) -> Decision:
         """Whether every secret can be found within ``guesses`` guesses: a tree, or a proof.
         ``seed``: the root of a whole tree of this game (a tree file's, replayed first: see
         :func:`seed_of`), whose subtrees are kept where they fit and whose guesses are tried
-        first (see the module's documentation)."""
+        first (see the module's documentation). ``first``: the question asked of these first
+        guesses (code indices) alone, in turn: a tree that begins with one of them, or a proof
+        that none can begin a tree within ``guesses`` (its header lists them)."""
         group = root_group(self.pegs, self.colors)
         self._frac = []
         self.limit = guesses
         self._heights = {}
-        ok, found = self._solve(self.every, guesses, other_replies(self.pegs), group, 0, 0, seed)
+        K = other_replies(self.pegs)
+        if first is None:
+            ok, found = self._solve(self.every, guesses, K, group, 0, 0, seed)
+        else:
+            ok, found = self._first_guesses(guesses, K, group, first, seed)
         rules = self.rules
         if ok:
             assert isinstance(found, TreeNode)
@@ -146,8 +152,10 @@ class WorstSearch:
         assert isinstance(found, ProofNode)
         if self.width is not None:  # some guesses were not tried: a no proves nothing
             return Decision(rules, guesses, False, None, None, self.nodes)
-        return Decision(rules, guesses, False, None, ProofFile.of(rules, guesses, found, search="worst"),
-                        self.nodes)  # fmt: skip
+        info: dict[str, object] = {"search": "worst"}
+        if first is not None:
+            info["first"] = ["".join(map(alphabet(rules).__getitem__, self.colours[g])) for g in first]
+        return Decision(rules, guesses, False, None, ProofFile.of(rules, guesses, found, **info), self.nodes)
 
     def least(
         self, on_decision: Callable[[Decision], None] | None = None, seed: TreeNode | None = None
@@ -216,6 +224,43 @@ class WorstSearch:
             self.memo.clear()
         self.memo[key] = result
         return result
+
+    def _first_guesses(self, k: int, K: int, group: list[Perm], first: list[int], seed: TreeNode | None
+                       ) -> tuple[bool, object]:  # fmt: skip
+        """The root with only the guesses of ``first`` tried, in turn, each cell largest first
+        (but a cell already known to fail first of all: first guesses alike often share one):
+        (True, a tree beginning with the first that works), or (False, a proof node whose lines
+        refute each of them by one of its cells)."""
+        proof = ProofNode("all", self._gens(self.every, group, 0))  # the checker's classes: few
+        self._frac.append((0, len(first)))
+        try:
+            for i, g in enumerate(first):
+                self._frac[-1] = (i, len(first))
+                below, used = child_group(group, 0, self.colours[g], self.colors)
+                same = seed is not None and seed.guess == self.colours[g]
+                children: dict[Feedback, TreeNode] = {}
+                cells = sorted(self._cells(g, self.every), key=lambda fc: (not self._known_no(fc[1], k - 1),
+                                                                            -len(fc[1])))  # fmt: skip
+                for f, cell in cells:
+                    reply = Feedback.from_int(f, self.pegs)
+                    under = seed.children.get(reply) if seed is not None and same else None
+                    ok, sub = self._solve(cell, k - 1, K, below, used, 1, under)
+                    if not ok:
+                        assert isinstance(sub, ProofNode)
+                        proof.children.append((self.colours[g], reply, sub))
+                        break
+                    assert isinstance(sub, TreeNode)
+                    children[reply] = sub
+                else:
+                    return True, TreeNode(self.colours[g], children)
+        finally:
+            self._frac.pop()
+        return False, proof
+
+    def _known_no(self, S: np.ndarray, k: int) -> bool:
+        """Whether S is already known not to be found within k guesses."""
+        known = self.memo.get((S.tobytes(), k))
+        return known is not None and not known[0]
 
     def _seeded(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int,
                 seed: TreeNode) -> tuple[bool, object] | None:  # fmt: skip

@@ -254,10 +254,10 @@ class SplitWorstSearch(WorstSearch):
         #: Sets taken from the checkpoint when the search started.
         self.resumed = 0 if self._record is None else self._record.load(self._known)
 
-    def decide(self, guesses: int, seed: TreeNode | None = None) -> Decision:
+    def decide(self, guesses: int, seed: TreeNode | None = None, first: list[int] | None = None) -> Decision:
         self._pool = pool = _Workers(self, self.workers)
         try:
-            found = super().decide(guesses, seed)
+            found = super().decide(guesses, seed, first)
         finally:
             self._pool = None
             pool.close()
@@ -271,6 +271,10 @@ class SplitWorstSearch(WorstSearch):
             return super()._solve(S, k, K, group, used, depth, seed)
         return self._wait(self._start(_Set(S, k, K, group, used, depth, seed), threading.Event()),
                           threading.Event())  # fmt: skip
+
+    def _known_no(self, S: np.ndarray, k: int) -> bool:
+        known = self._known.get((_digest(S), k))
+        return known is not None and not known[0]
 
     # -- the top of the search, on this process --------------------------------------------
 
