@@ -29,7 +29,9 @@ Format, version 2 (docs/worst.md and docs/optimal.md say the same, with examples
   as a claim on guesses). Line 2: one JSON object: ``game`` (as in tree files), ``claim``
   (``guesses`` or ``total``) and its number (``guesses``: D, or ``total``: L), and the counts the
   check compares: ``secrets`` (the game's codes) and ``nodes`` (the lines of the proof).
-  Anything else is information.
+  Optional, with a claim on guesses: ``first``, a list of codes: the claim is then that no tree
+  within D guesses begins with one of them (at the root, exactly those must fail, each by a
+  line or by counting). Anything else is information.
 * Then the proof, one node per line, in preorder. The root (unindented) is every code of the
   game. Any other node is indented one space per level and reads ``GUESS BLACK,WHITE KIND``:
   its set S is the secrets of its parent's set that give that reply to that guess.
@@ -791,21 +793,17 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
             continue
         bound = reach(K, k - 1)
         if node is proof.root and proof.first:  # only the guesses claimed, every one of them
-            for g in sorted({game.index[code] for code in proof.first} - set(listed)):
-                if tally.largest(g) <= bound:
-                    raise ProofError(
-                        f"line {node.line}: first guess {show(g)} is not refuted (its largest cell, "
-                        f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
-                        "and no line refutes it)"
-                    )
-            continue
-        for g in sorted(set(tally.fitting(bound)) - set(listed)):
-            if checked(g):
-                raise ProofError(
-                    f"line {node.line}: guess {show(g)} is not refuted (its largest cell, "
-                    f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
-                    "and no line refutes it)"
-                )
+            claimed = {game.index[code] for code in proof.first} - set(listed)
+            unrefuted = [g for g in sorted(claimed) if tally.largest(g) <= bound]
+        else:
+            unrefuted = [g for g in sorted(set(tally.fitting(bound)) - set(listed)) if checked(g)]
+        if unrefuted:
+            g = unrefuted[0]
+            raise ProofError(
+                f"line {node.line}: guess {show(g)} is not refuted (its largest cell, "
+                f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
+                "and no line refutes it)"
+            )
     first = tuple("".join(symbols[c] for c in code) for code in proof.first)
     return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, game.scored, first)
 
