@@ -122,6 +122,36 @@ def test_worst_first_proves_which_first_guesses_cannot_begin_a_tree(tmp_path):
         assert code == 2 and err.startswith(f"mastermind: error: {message}") and err.count("\n") == 1
 
 
+def test_proofs_on_first_guesses_join_into_a_proof_on_the_whole_game(tmp_path):
+    parts = {"a": "1111,1112", "b": "1122,1123", "c": "1234"}  # every first guess up to symmetry
+    for name, first in parts.items():
+        code, _, _ = run("worst", "--max-guesses", 4, "--first", first, "--proof", tmp_path / f"{name}.proof")
+        assert code == 0
+    joins = [a for name in parts for a in ("--join", tmp_path / f"{name}.proof")]
+    code, out, _ = run("worst", *joins[:4], "--proof", tmp_path / "ab.proof")
+    assert code == 0 and "within 4 guesses beginning with 1111, 1112, 1122 or 1123" in out
+    partial = ProofFile.read(tmp_path / "ab.proof").check()
+    assert partial.first == ("1111", "1112", "1122", "1123")
+    code, out, _ = run("worst", *joins, "--proof", tmp_path / "all.proof", "--json")
+    assert code == 0 and json.loads(out)["first"] is None
+    whole = ProofFile.read(tmp_path / "all.proof").check()
+    assert whole.guesses == 4 and whole.first == ()  # Knuth 1977: the classic needs 5
+    code, out, _ = run("verify", tmp_path / "all.proof")
+    assert code == 0 and out.rstrip().endswith("repeats allowed within 4 guesses")
+    run("worst", "--max-guesses", 3, "--first", "1234", "--proof", tmp_path / "d.proof")
+    run("worst", "--max-guesses", 4, "--proof", tmp_path / "whole.proof")
+    for extra, message in (
+        (("--join", tmp_path / "d.proof"), "d.proof is about 3 guesses, "),
+        (("--join", tmp_path / "whole.proof"), "whole.proof: not a proof on first guesses"),
+        (("--max-guesses", 5), "--join: the proofs are about 4 guesses, not --max-guesses 5"),
+        (("-c", 7), "--join: the proofs are about 4 pegs, 6 colours"),
+    ):
+        code, _, err = run("worst", *joins, *extra, "--proof", tmp_path / "x.proof")
+        assert code == 2 and message in err and err.count("\n") == 1, err
+    code, _, err = run("worst", *joins)
+    assert code == 2 and "--join writes the joined proof to the file given by --proof" in err
+
+
 @pytest.mark.parametrize("pegs,colors,repeats", [(4, 6, True), (5, 4, True), (4, 7, False)])
 def test_the_scan_of_every_code_secret_by_secret_finds_the_same_perfect_guess(pegs, colors, repeats):
     # the search reads every code as a guess secret by secret; the plain scan reads guess by guess

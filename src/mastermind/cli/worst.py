@@ -62,10 +62,17 @@ if TYPE_CHECKING:
     "(comma-separated, e.g. 11111,11112): a tree beginning with the first that can, or a proof "
     "that none can (--proof), a step toward the whole game's answer.",
 )  # fmt: skip
+@click.option(
+    "--join", "joins", metavar="PROOF", multiple=True,
+    help="Instead of searching, join proofs written with --first (on other machines, say) into "
+    "the one written by --proof: a proof on the whole game once they refute every first guess "
+    "up to symmetry. Repeat it for each file.",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @color_option
 def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, workers: int,
-          width: int | None, checkpoint: str | None, firsts: str | None, as_json: bool) -> None:  # fmt: skip
+          width: int | None, checkpoint: str | None, firsts: str | None, joins: tuple[str, ...],
+          as_json: bool) -> None:  # fmt: skip
     """The worst case: the least number of guesses that always finds the secret.
 
     A decision search ("can every secret be found within D guesses, the winning guess
@@ -84,12 +91,16 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
       mastermind worst -p 5 -c 8 --max-guesses 6 --width 20   # a quick look for a yes only
       mastermind worst -p 5 -c 8 --max-guesses 6 --workers 16 --checkpoint 5x8.jsonl   # resumable
       mastermind worst -p 5 -c 8 --max-guesses 6 --first 11111,11112 --proof no-11111.proof.gz
+      mastermind worst -p 5 -c 8 --join no-11111.proof.gz --join no-11123.proof.gz --proof no6.proof.gz
       mastermind verify 5x6-not5.proof.gz                # the proof, checked in plain Python
     """
     from ..strategies.optimal.worst import WorstSearch
     from ..strategies.optimal.worst_split import SplitWorstSearch
 
     limit = rules.max_guesses if _given("max_guesses") else None
+    if joins:
+        _join(joins, rules, limit, proof, as_json)
+        return
     if width is not None and limit is None:
         fail("--width needs --max-guesses: with some guesses left untried, a no proves nothing")
     if width is not None and proof is not None:
@@ -189,6 +200,40 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
         click.echo(f"least number of guesses that always suffices: {best.guesses}")
     searched = sum(d.nodes for d in decisions)
     click.echo(f"searched {searched:,} set{'s' * (searched != 1)} in {seconds:.1f} s")
+
+
+def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | None, as_json: bool) -> None:
+    """--join: the proofs on first guesses at ``paths``, joined into ``out`` (see
+    :func:`mastermind.core.proof.join`); the game and limit, where given, must be theirs."""
+    from ..core.proof import ProofFile, join
+    from ..errors import ProofError
+
+    if out is None:
+        fail("--join writes the joined proof to the file given by --proof: give --proof")
+    _check_path(out, "--proof")
+    try:
+        joined = join((path, ProofFile.read(path)) for path in paths)
+    except ProofError as err:
+        fail(f"--join: {err}")
+    theirs = joined.rules
+    if rules_given() and (theirs.pegs, theirs.colors, theirs.repeats) != (
+        rules.pegs,
+        rules.colors,
+        rules.repeats,
+    ):
+        fail(f"--join: the proofs are about {theirs.describe()}, not {rules.describe()}")
+    if limit is not None and limit != joined.guesses:
+        fail(f"--join: the proofs are about {joined.guesses} guesses, not --max-guesses {limit}")
+    _write(joined.write, out, "--proof")
+    nodes, first = joined.header["nodes"], joined.header.get("first")
+    if as_json:
+        click.echo(json.dumps({"game": joined.header["game"], "guesses": joined.guesses, "first": first,
+                               "joined": len(paths), "nodes": nodes, "file": out}))  # fmt: skip
+        return
+    starting = "" if first is None else f" beginning with {_listed(first)}"
+    click.echo(f"{theirs.describe()}: {len(paths)} proofs joined: no tree finds every secret within "
+               f"{_guesses(joined.guesses)}{starting} (a proof of {nodes:,} nodes; written to {out}; "
+               f"'mastermind verify {out}' checks it)")  # fmt: skip
 
 
 def _codes(text: str, rules: Rules) -> list[int]:

@@ -808,6 +808,44 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
     return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, game.scored, first)
 
 
+def join(proofs: Iterable[tuple[str, ProofFile]]) -> ProofFile:
+    """One proof from proofs on first guesses (``first`` in their headers, each given with its
+    name) of one game and one number of guesses, written apart (on other machines, say): its root
+    names every first guess theirs name, each with the first line that refutes it. When those
+    first guesses include the least code of every class of codes under the first proof's root
+    permutations, it claims the whole game (no ``first``); otherwise it lists them all. Nothing
+    is checked here (the lines are copied): :func:`check` the result.
+
+    Raises:
+        ProofError: a proof is not on first guesses, or is of another game or number of guesses.
+    """
+    given = list(proofs)
+    if not given:
+        raise ProofError("no proof to join")
+    base_name, base = given[0]
+    first: list[tuple[int, ...]] = []
+    lines: list[tuple[tuple[int, ...], Feedback, ProofNode]] = []
+    for name, proof in given:
+        if proof.claim != "guesses" or not proof.first:
+            raise ProofError(f"{name}: not a proof on first guesses (it lists none in its header)")
+        ours, theirs = proof.rules, base.rules
+        if (ours.pegs, ours.colors, ours.repeats) != (theirs.pegs, theirs.colors, theirs.repeats):
+            raise ProofError(f"{name} is about {ours.describe()}, {base_name} about {theirs.describe()}")
+        if proof.guesses != base.guesses:
+            raise ProofError(f"{name} is about {proof.guesses} guesses, {base_name} about {base.guesses}")
+        first += [code for code in proof.first if code not in first]
+        named = {guess for guess, _, _ in lines}
+        lines += [line for line in proof.root.children if line[0] not in named]
+    root = ProofNode("all", list(base.root.gens), lines)
+    game = _Game(base.rules)
+    every_class = set(game.least_of_classes(root.gens, ())) <= {game.index[code] for code in first}
+    symbols = alphabet(base.rules)
+    info = {"search": base.header.get("search", "worst"), "joined": len(given)}
+    if not every_class:
+        info["first"] = ["".join(symbols[c] for c in code) for code in first]
+    return ProofFile.of(base.rules, base.guesses, root, **info)
+
+
 def is_proof_file(path: str | os.PathLike[str]) -> bool:
     """Whether the file starts like a proof file (plain or gzip-compressed); False if it cannot
     be read (the reader of the other kind then says why)."""
