@@ -122,6 +122,25 @@ def test_worst_first_proves_which_first_guesses_cannot_begin_a_tree(tmp_path):
         assert code == 2 and err.startswith(f"mastermind: error: {message}") and err.count("\n") == 1
 
 
+def test_a_set_met_again_is_checked_once_and_a_flaw_in_its_first_lines_is_still_found():
+    # 1112 and 1122 leave the same cell with reply 0,0 (the codes of colours 3 to 7): the search
+    # refutes it once and writes its lines under both
+    found = WorstSearch(Rules(pegs=4, colors=7)).decide(5, first=[1, 8])  # 1112, 1122
+    text = found.proof.dumps()
+    lines = text.split("\n")
+    tops = [i for i, line in enumerate(lines) if line.startswith(" ") and not line.startswith("  ")]
+    assert [lines[i].split()[:2] for i in tops] == [["1112", "0,0"], ["1122", "0,0"]]
+    assert lines[tops[0] + 1 : tops[1]] == lines[tops[1] + 1 : -2]  # the same lines below each
+    steps = []
+    checked = ProofFile.loads(text).check(progress=steps.append)
+    assert checked.first == ("1112", "1122") and sum(steps) == checked.nodes
+    assert tops[1] - tops[0] - 1 in steps  # the second cell's lines, counted without a check
+    i = tops[0] + 1  # a refutation of the first cell's lines damaged: a reply no secret gives
+    guess, reply, rest = lines[i].split(maxsplit=2)
+    lines[i] = lines[i][: len(lines[i]) - len(lines[i].lstrip())] + f"{guess} 4,0 {rest}"
+    refused("\n".join(lines), "no secret of the set gives reply 4,0")
+
+
 def test_proofs_on_first_guesses_join_into_a_proof_on_the_whole_game(tmp_path):
     parts = {"a": "1111,1112", "b": "1122,1123", "c": "1234"}  # every first guess up to symmetry
     for name, first in parts.items():

@@ -713,6 +713,11 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
     stack: list[tuple[ProofNode, list[int], int, int]] = [
         (proof.root, list(range(rules.size)), proof.guesses, other_replies(rules.pegs))
     ]
+    # What is claimed of a set depends on the set alone, not on the path to it; a set met again
+    # with a claim no stronger than one taken already (the guesses left, or the total) needs no
+    # second check: if the first one's lines fail, the whole check fails (a set's own lines lie
+    # below it, with fewer guesses left: never the same node again).
+    taken: dict[bytes, int] = {}
     while stack:
         node, S, k, K = stack.pop()
         if progress:
@@ -724,6 +729,12 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
                     f"most {K} replies other than the win (up to {reach(K, k):,}): the count proves nothing"
                 )
             continue
+        key, claim = array("i", S).tobytes(), (node.total if node.kind == "total" else k)
+        if taken.get(key, -1) >= claim:
+            if progress:
+                progress(node.size() - 1)  # its lines, not checked
+            continue
+        taken[key] = claim
         if node.kind == "all" and k < 1:
             raise ProofError(f"line {node.line}: no guess is left to refute")
         members = set(S)
@@ -756,6 +767,7 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
 
         K = min(K, tally.most_cells())
         cells: dict[int, list[tuple[int, ProofNode]]] = {}  # guess -> (cell size, child) of its lines
+        below: list[tuple[ProofNode, list[int]]] = []  # each line's node and cell
         for g, lines in sorted(listed.items()):
             row = game.row(g)
             split: dict[int, list[int]] = {}
@@ -769,7 +781,10 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
                         f"line {child.line}: no secret of the set gives reply {reply} to {show(g)}"
                     )
                 cells.setdefault(g, []).append((len(cell), child))
-                stack.append((child, cell, k - 1, K))
+                below.append((child, cell))
+        place = {id(child): i for i, (_, _, child) in enumerate(node.children)}
+        for child, cell in sorted(below, key=lambda line: -place[id(line[0])]):  # the file's first on top
+            stack.append((child, cell, k - 1, K))
         if node.kind == "total":
             # Each guess checked (the least of its class, or named) must reach the claim: its
             # cells' counting bounds, raised by the lines naming it.
