@@ -237,7 +237,8 @@ def test_ctrl_c_stops_a_dask_evaluation_and_its_cluster(tmp_path):
 
 @pytest.mark.slow
 def test_ctrl_c_stops_an_optimal_search_on_dask_and_its_cluster(tmp_path):
-    game = ("-s", "optimal", "--pegs", "4", "--colors", "8")  # about a minute of search (4x7: seconds)
+    # over a minute of search (4x8 takes about 5 s since issue 25, and could end before the signal)
+    game = ("-s", "optimal", "--pegs", "4", "--colors", "9")
     proc, out, err = _interrupt(tmp_path, "--executor", "dask", "--workers", "2", game=game)
     assert proc.returncode == 130
     assert out == "" and "interrupted" in err and "Traceback" not in err
