@@ -475,3 +475,12 @@ def test_the_worst_case_proof_files_prove_one_guess_fewer_does_not_do(game):
     pegs, colors = map(int, game.split("x"))
     assert (proof.rules.pegs, proof.rules.colors) == (pegs, colors)
     assert proof.check().guesses == WORST[game] - 1
+
+
+@pytest.mark.long  # about 25 minutes of CPU, with the larger cache below (about 3 GB)
+def test_super_mastermind_cannot_be_won_within_6_guesses_beginning_with_11111_11122_or_11112(monkeypatch):
+    # docs/results.md, "Super Mastermind (5x8): 6 or 7": three of its 7 first guesses ruled out
+    monkeypatch.setattr(proof_module, "LANE_MEMORY", 2 << 30)
+    checked = ProofFile.read(RESULTS_DIR / "5x8-not6-first3.proof.gz").check()
+    assert (checked.rules.pegs, checked.rules.colors, checked.guesses) == (5, 8, 6)
+    assert checked.first == ("11111", "11122", "11112")
