@@ -177,6 +177,26 @@ def test_no_cache_searches_again_past_the_cache_and_the_history(monkeypatch):
     assert code == 0 and len(searches) == 4
 
 
+def test_a_search_in_pieces_writes_its_best_tree_to_save_as_it_improves(monkeypatch, tmp_path):
+    import mastermind.cli.research as research
+    from mastermind import TreeFile
+
+    save, writes = tmp_path / "best.tree.gz", []
+    write = research._save_tree
+
+    def kept(player, path, exact, lower=None, flat=None):
+        write(player, path, exact, lower, flat)
+        tree = TreeFile.read(path)  # each file as it was written, checked against every secret
+        writes.append((exact, tree.header.get("exact"), tree.verify().total))
+
+    monkeypatch.setattr(research, "_save_tree", kept)
+    code, out, _ = run("evaluate", "-s", "optimal", "--no-cache", "--no-history", "--json",
+                       "--checkpoint", str(tmp_path / "run.jsonl"), "--save", str(save))  # fmt: skip
+    assert code == 0 and json.loads(out)["total"] == 5625
+    # the best tree while the search went on (not proved optimal), then the optimum
+    assert writes[0] == (False, False, 5625) and writes[-1] == (True, True, 5625)
+
+
 def test_no_cache_is_refused_by_a_strategy_without_a_cache():
     code, _, err = run("evaluate", "-s", "knuth", "--no-cache")
     assert code == 2 and err.strip().endswith(

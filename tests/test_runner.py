@@ -332,6 +332,29 @@ def test_the_optimal_search_is_cut_at_any_depth_and_gives_the_local_tree():
     assert solved == len(executor.solved) and resumed == 0
 
 
+def test_the_search_in_pieces_reports_its_best_tree_as_it_improves():
+    import numpy as np
+
+    from mastermind.strategies.optimal import split
+    from mastermind.strategies.optimal.search import check_tree
+
+    rules = Rules()
+    executor = PieceByPiece(seed=7, width=3)
+    seen = []  # (pieces solved then, best total, its tree) at each report that carries a tree
+
+    def progress(status):
+        if status.tree is not None:
+            seen.append((len(executor.solved), status.best, status.tree.copy()))
+
+    sol, solved, _ = split.search_in_pieces(rules, executor.map, progress=progress)
+    assert seen and seen[0][0] < solved  # a best tree before the search was over
+    assert [b for _, b, _ in seen] == sorted((b for _, b, _ in seen), reverse=True)  # only better
+    for _, best, flat in seen:  # each a whole tree, finding every secret, of the total reported
+        root = check_tree(rules, flat, np.arange(rules.size), rules.max_guesses)
+        assert sum(k * n for k, n in root.distribution().items()) == best
+    assert seen[-1][1] == sol.cost == 5625 and np.array_equal(seen[-1][2], sol.flat)
+
+
 def test_sets_with_a_budget_are_cut_by_default_only_on_many_workers():
     from mastermind.strategies.optimal import split
 

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from ..strategies import Strategy
     from ..strategies.optimal.anytime import Bounds
     from ..strategies.optimal.lower import LowerBound
+    from ..strategies.progress import OnProgress, Progress
 
 
 @cli.command("evaluate")
@@ -84,7 +85,9 @@ if TYPE_CHECKING:
 @click.option(
     "--save", metavar="FILE",
     help="Write the strategy's tree to FILE as a tree file (see 'mastermind verify'); with --budget, "
-    "the best tree found, written again every minute while it improves, and when the search stops.",
+    "the best tree found, written again every minute while it improves, and when the search stops; "
+    "an optimal search cut into pieces (with a checkpoint) writes its best tree as it improves, "
+    "then the optimal one.",
 )  # fmt: skip
 @click.option(
     "--proof", metavar="FILE",
@@ -180,7 +183,7 @@ def evaluate_command(
             warn_if_long(player)
         refuse_runner_options(session, player, secrets)
         with started(session):
-            stats = _run_evaluation(session, player, secrets, seed, label)
+            stats = _run_evaluation(session, player, secrets, seed, label, save)
         save_run(session, player, stats, sample, seed)
     if plot is not None:
         _draw([stats], plot, log)
@@ -216,15 +219,33 @@ def _strategy(name: str, rules: Rules, first: str | None, no_tables: bool,
 
 
 def _run_evaluation(session: Session, player: Strategy, secrets: np.ndarray | None, seed: int | None,
-                    label: str) -> Stats:  # fmt: skip
+                    label: str, save: str | None = None) -> Stats:  # fmt: skip
     """One evaluation by the session, its progress drawn: the runner's stages for a whole tree,
-    else the secrets played (and a strategy's own search, as it goes)."""
+    else the secrets played (and a strategy's own search, as it goes). With ``save``, the best
+    tree that a search cut into pieces has found is written there each time it improves (not
+    proved optimal: the whole tree is written again when the run ends)."""
     if session.whole_tree(player, secrets):
         with run_progress(label) as show:
-            return session.evaluate(player, progress=show)
+            return session.evaluate(player, progress=_keeping_best(player, save, show))
     total = player.space.size if secrets is None else len(secrets)
     with search_progress(player, label), progress_bar(total, label) as advance:
         return session.evaluate(player, secrets, seed=seed, progress=advance)
+
+
+def _keeping_best(player: Strategy, save: str | None, show: OnProgress | None) -> OnProgress | None:
+    """``show``, and with ``save`` the best tree a search reports written there as it improves."""
+    if save is None or not player.searches:
+        return show
+    written: list[int] = []
+
+    def report(status: Progress) -> None:
+        if status.tree is not None and status.best is not None and (not written or status.best < written[-1]):
+            _save_tree(player, save, exact=False, flat=status.tree)
+            written.append(status.best)
+        if show is not None:
+            show(status)
+
+    return report
 
 
 def _duration(value: str | None) -> float | None:

@@ -11,12 +11,15 @@ the runner and the front ends that draw it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: What the work is doing: ``"play"`` secrets played (units are secrets), ``"split"`` guesses
 #: chosen at the nodes of the current level of a tree being cut into subtrees, ``"solve"``
 #: subtrees solved, ``"search"`` pieces of an exact search done (of those still worth trying;
-#: ``best`` is the least total found so far).
+#: ``best`` is the least total found so far, ``tree`` that tree).
 Stage = Literal["play", "split", "solve", "search"]
 
 
@@ -25,7 +28,9 @@ class Progress(NamedTuple):
 
     The units depend on the stage (see :data:`Stage`). ``secrets_done`` only grows during a run; a
     search counts no secrets until it ends. ``units`` may change as the work learns more (a search
-    drops guesses its bounds rule out).
+    drops guesses its bounds rule out). An exact search reports the ``best`` total it has found
+    and its ``tree`` (in the search's preorder array), so that a caller can keep that tree as it
+    improves: hours of a long search are then never lost with it.
     """
 
     stage: Stage
@@ -34,6 +39,7 @@ class Progress(NamedTuple):
     secrets_done: int
     secrets: int
     best: int | None = None
+    tree: np.ndarray | None = None
 
     @property
     def fraction(self) -> float:

@@ -549,7 +549,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
         run.wait([future])
         cost, flat = future.result()
         if progress:
-            progress(Progress("search", 1, 1, 0, n, None if flat is None else cost))
+            progress(Progress("search", 1, 1, 0, n, None if flat is None else cost, flat))
         return cost, flat
     if first is not None:
         roots = [(int(first), 0)]
@@ -588,7 +588,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
                 waiting = race.waiting() - (1 if start and e0 not in race.searched else 0)
                 best = race.best
                 progress(Progress("search", done, done + waiting + cells[1] - cells[0], 0, n,
-                                  None if best.tree is None else best.cost))  # fmt: skip
+                                  None if best.tree is None else best.cost, best.tree))  # fmt: skip
 
     def tick(done: int, of: int) -> None:
         nonlocal cells

@@ -543,9 +543,10 @@ class _Search:
             return
         done = self.solved + self.kept  # those the book held when the run started, and those since
         race = self.root.race
-        best = None if race is None or race.best.tree is None else race.best.cost
+        tree = None if race is None else race.best.tree
+        best = None if race is None or tree is None else race.best.cost
         n = self.game.space.size
-        self.progress(Progress("search", done, done + len(self.waiting), 0, n, best))
+        self.progress(Progress("search", done, done + len(self.waiting), 0, n, best, tree))
 
 
 def search_in_pieces(
