@@ -808,10 +808,10 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
     click.echo(f"distribution {dist}")
     if given and h.get("exact") is True:
         click.echo(f"the least total after the first guess {given}: another first guess may do better")
-    if h.get("exact") is False:  # the best tree of a search stopped early (evaluate --budget)
+    if h.get("exact") is False:  # the best tree of a search stopped early or still running
         low = h.get("lower_bound")
         known = f"; the file says the least total is at least {low:,}" if isinstance(low, int) else ""
-        click.echo(f"not proved optimal: the search stopped early{known}")
+        click.echo(f"not proved optimal: written before the search had finished{known}")
 
 
 def _given(header: dict) -> str:
