@@ -150,6 +150,8 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
 def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decision | None,
             decisions: list[Decision], seconds: float, save: str | None, proof: str | None,
             width: int | None, as_json: bool, firsts: str | None = None) -> None:  # fmt: skip
+    from ..core.treefile import code_text
+
     game = rules.describe()
     # with --first, the answer is about trees beginning with those guesses
     starting = "" if firsts is None else f" beginning with {_listed(firsts.split(','))}"
@@ -185,7 +187,7 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
             else f"yes: within {best.guesses} guesses"
         )
         if firsts is not None:
-            lead += f", beginning with {_code_text(rules, best.tree.root.guess)}"
+            lead += f", beginning with {code_text(rules, best.tree.root.guess)}"
         click.echo(f"{game}: {lead} (a tree: total {h['total']:,}, mean {h['total'] / h['secrets']:.4f}, "
                    f"max {h['max']}{_where(save)})")  # fmt: skip
     if below is not None and below.proof is not None:
@@ -252,12 +254,6 @@ def _codes(text: str, rules: Rules) -> list[int]:
             fail(f"--first: {word.strip()} is given twice")
         out.append(code)
     return out
-
-
-def _code_text(rules: Rules, colours: tuple[int, ...]) -> str:
-    from ..core.treefile import alphabet
-
-    return "".join(alphabet(rules)[c] for c in colours)
 
 
 def _listed(words: list[str]) -> str:

@@ -90,7 +90,7 @@ from ..errors import ProofError
 from .checkfile import GZIP_MAGIC, game_dict, read_header, read_text, write_file
 from .feedback import Feedback
 from .rules import Rules
-from .treefile import alphabet, every_code
+from .treefile import alphabet, code_text, every_code
 
 #: The format's name, on the first line with its version.
 FORMAT = "mastermind-proof"
@@ -819,7 +819,7 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
                 f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
                 "and no line refutes it)"
             )
-    first = tuple("".join(symbols[c] for c in code) for code in proof.first)
+    first = tuple(code_text(rules, code) for code in proof.first)
     return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, game.scored, first)
 
 
@@ -854,10 +854,9 @@ def join(proofs: Iterable[tuple[str, ProofFile]]) -> ProofFile:
     root = ProofNode("all", list(base.root.gens), lines)
     game = _Game(base.rules)
     every_class = set(game.least_of_classes(root.gens, ())) <= {game.index[code] for code in first}
-    symbols = alphabet(base.rules)
     info = {"search": base.header.get("search", "worst"), "joined": len(given)}
     if not every_class:
-        info["first"] = ["".join(symbols[c] for c in code) for code in first]
+        info["first"] = [code_text(base.rules, code) for code in first]
     return ProofFile.of(base.rules, base.guesses, root, **info)
 
 

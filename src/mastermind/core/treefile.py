@@ -44,7 +44,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +80,16 @@ def alphabet(rules: Rules) -> str:
     else:
         symbols = "0123456789abcdefghijklmnopqrstuvwxyz"
     return symbols[:real] + (_BLANK if rules.blank else "")
+
+
+def code_text(rules: Rules, code: Sequence[int]) -> str:
+    """A code (0-based colours) as tree and proof files write it.
+
+    >>> code_text(Rules(), (0, 0, 1, 2)), code_text(Rules(pegs=4, colors=10), (0, 1, 2, 3))
+    ('1123', '0123')
+    """
+    symbols = alphabet(rules)
+    return "".join(symbols[c] for c in code)
 
 
 @dataclass
@@ -150,8 +160,7 @@ class TreeFile:
     @property
     def first_guess(self) -> str:
         """The tree's first guess, as the file writes it."""
-        symbols = alphabet(self.rules)
-        return "".join(symbols[c] for c in self.root.guess)
+        return code_text(self.rules, self.root.guess)
 
     def dumps(self) -> str:
         """The file's text."""

@@ -40,7 +40,7 @@ from ...core.code import CodeSpace
 from ...core.feedback import Feedback
 from ...core.proof import Perm, ProofFile, ProofNode, other_replies, reach
 from ...core.rules import Rules
-from ...core.treefile import TreeFile, TreeNode, alphabet
+from ...core.treefile import TreeFile, TreeNode, code_text
 from ...errors import StrategyError
 from .symmetry import child_group, generators, root_group
 
@@ -154,7 +154,7 @@ class WorstSearch:
             return Decision(rules, guesses, False, None, None, self.nodes)
         info: dict[str, object] = {"search": "worst"}
         if first is not None:
-            info["first"] = ["".join(map(alphabet(rules).__getitem__, self.colours[g])) for g in first]
+            info["first"] = [code_text(rules, self.colours[g]) for g in first]
         return Decision(rules, guesses, False, None, ProofFile.of(rules, guesses, found, **info), self.nodes)
 
     def least(
