@@ -234,3 +234,16 @@ def test_workers_end_when_the_calling_process_is_killed_and_the_run_resumes(tmp_
 
 def _lines(path):
     return path.read_text().count("\n") if path.exists() else 0
+
+
+def test_with_first_guesses_given_the_split_search_reports_its_progress_as_the_plain_one_does():
+    rules, reports = Rules(pegs=4, colors=7), {}
+    for name, search in (("plain", WorstSearch), ("split", lambda r, progress: SplitWorstSearch(
+            r, workers=2, small=20, progress=progress))):  # fmt: skip
+        seen = reports[name] = []
+        assert not search(rules, progress=seen.append).decide(5, first=[1, 8]).possible  # 1112, 1122
+    # 1112 is refuted at its cell of reply 0,0 guess by guess (half of the work: two first
+    # guesses); 1122 shares that cell, known by then: no search, no report
+    for seen in reports.values():
+        assert len(seen) > 5 and seen == sorted(seen) and 0 < seen[-1] <= 0.5
+    assert reports["split"][-1] == 0.5  # the cell's guesses all refuted (the plain one reports before each)

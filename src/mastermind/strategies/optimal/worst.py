@@ -365,13 +365,15 @@ class WorstSearch:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _report(self) -> None:
+    def _report(self, within: float = 0.0) -> None:
+        """The share of the search done: the guesses tried at each level watched (``_frac``),
+        and ``within`` the one in hand below them (the share of it done)."""
         assert self.progress is not None
         frac, scale = 0.0, 1.0
         for i, total in self._frac:
             scale /= max(total, 1)
             frac += i * scale
-        self.progress(frac)
+        self.progress(frac + within * scale)
 
     def _reply(self, g: int, s: int) -> Feedback:
         return Feedback.from_int(int(self.fbm[g, s]), self.pegs)

@@ -231,7 +231,8 @@ class SplitWorstSearch(WorstSearch):
             failed (see :meth:`_or`) [half the workers, at least 4: on 16 cores, 4x9 within 6
             took 51 s with 1, 18 s with 4, 11 s with 8; docs/worst.md].
         progress: ``progress(fraction)``: the share of the root's guesses refuted, with the
-            share of each running one's secrets whose cells are settled.
+            share of each running one's secrets whose cells are settled (with first guesses
+            given, those taken in turn, and within each the same share at the cell in hand).
         width: as :class:`.WorstSearch` takes it.
         checkpoint: a file (JSON lines) where every set of more than ``small`` secrets decided is
             recorded as it is decided, with its tree or proof; the same search given the same
@@ -321,14 +322,15 @@ class SplitWorstSearch(WorstSearch):
         guesses = tries if first is None else [first, *(g for g in tries if g != first)]
         order = iter(enumerate(guesses))
         running: dict[Future, tuple[int, threading.Event]] = {}  # a guess's index in guesses, its stop
-        # at the root, progress: the guesses refuted, and the share of each running one's cells
-        # settled (all of them when the root can be done)
+        # at the top (the root; its cells when its first guesses are given, taken in turn), progress:
+        # the guesses refuted, and the share of each running one's cells settled (all of them
+        # when the set can be done)
         shares: dict[int, float] = {}
         refuted = 0
 
         def show() -> None:
-            if x.depth == 0 and self.progress is not None:
-                self.progress((refuted + sum(shares.values())) / max(len(guesses), 1))
+            if x.depth == len(self._frac) and self.progress is not None:
+                self._report((refuted + sum(shares.values())) / max(len(guesses), 1))
 
         def launch() -> bool:
             for i, g in order:
