@@ -6,6 +6,7 @@ worst cases are computed here by a plain search that tries every guess at every 
 """
 
 import gzip
+import io
 import json
 import random
 from collections import Counter
@@ -477,7 +478,31 @@ def test_the_worst_case_proof_files_prove_one_guess_fewer_does_not_do(game):
     assert proof.check().guesses == WORST[game] - 1
 
 
-@pytest.mark.long  # about 25 minutes of CPU, with the larger cache below (about 3 GB)
+def test_the_checker_keeps_an_eighth_of_the_memory_it_may_use_from_128_mb_to_2_gb(monkeypatch):
+    GB, limits = 1 << 30, {}
+
+    def read_limit(path, encoding=None):
+        if path not in limits:
+            raise FileNotFoundError(path)
+        return io.StringIO(limits[path])
+
+    monkeypatch.setattr(proof_module, "open", read_limit, raising=False)  # the cgroup files
+    for machine, cgroup, kept in (
+        (8 * GB, None, GB),  # an eighth
+        (64 * GB, None, 2 * GB),  # at most 2 GB
+        (GB, None, 128 << 20),  # at least 128 MB
+        (64 * GB, "max", 2 * GB),  # a container without a limit
+        (64 * GB, str(4 * GB), 512 << 20),  # a container's limit, lower than the machine
+    ):
+        pages = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": machine // 4096}
+        monkeypatch.setattr(proof_module.os, "sysconf", pages.get)
+        limits.clear()
+        if cgroup is not None:
+            limits["/sys/fs/cgroup/memory.max"] = cgroup
+        assert proof_module.lane_memory() == kept, (machine, cgroup)
+
+
+@pytest.mark.long  # about 25 minutes of CPU, with 2 GB kept (the default from 16 GB up; about 3 GB in all)
 def test_super_mastermind_cannot_be_won_within_6_guesses_beginning_with_11111_11122_or_11112(monkeypatch):
     # docs/results.md, "Super Mastermind (5x8): 6 or 7": three of its 7 first guesses ruled out
     monkeypatch.setattr(proof_module, "LANE_MEMORY", 2 << 30)

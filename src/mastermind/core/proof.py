@@ -100,8 +100,29 @@ VERSION = 2
 #: What a proof may claim: no tree within so many guesses, or no tree below a total.
 CLAIMS = ("guesses", "total")
 
+
+def lane_memory() -> int:
+    """What the checker keeps of the secrets' reply indicators by default: an eighth of the
+    memory this process may use (the machine's, or a container's limit where it is lower), from
+    128 MB to 2 GB. The sets a proof of a large game checks two or three guesses deep come from
+    sets of hundreds or thousands of secrets, scored again and again unless their indicators
+    are kept (a proof on Super Mastermind: 1,423 s of CPU with 2 GB, more than 4,000 s with
+    128 MB; docs/results.md)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system, or it does not say
+        return 128 << 20
+    for limit in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            with open(limit, encoding="ascii") as f:
+                total = min(total, int(f.read()))
+        except (OSError, ValueError):  # none, or "max": no limit of that kind
+            continue
+    return min(2 << 30, max(128 << 20, total // 8))
+
+
 #: Bytes the checker keeps of each secret's reply indicators (see ``_Game.indicators``).
-LANE_MEMORY = 128 << 20
+LANE_MEMORY = lane_memory()
 
 #: What a guess that leaves its set whole is given, added to its total: never below a claim (such
 #: a guess is skipped).
