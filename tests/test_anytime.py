@@ -102,6 +102,7 @@ def test_evaluate_stopped_by_its_budget_reports_bounds_and_writes_the_best_tree(
         (["-s", "optimal", "--budget", "1m", "--executor", "dask"], "leave out --executor"),
         (["-s", "random", "--save", "x.tree"], "random is randomised"),
         (["-s", "knuth", "--save", "/no/such/folder/x.tree"], "does not exist"),
+        (["-s", "optimal", "--save", "."], "it is a directory"),  # refused before any search
     ],
 )
 def test_bad_budget_or_save_is_one_line(args, message):

@@ -184,8 +184,8 @@ def test_a_search_in_pieces_writes_its_best_tree_to_save_as_it_improves(monkeypa
     save, writes = tmp_path / "best.tree.gz", []
     write = research._save_tree
 
-    def kept(player, path, exact, lower=None, flat=None):
-        write(player, path, exact, lower, flat)
+    def kept(player, path, exact, lower=None, flat=None, midway=False):
+        write(player, path, exact, lower, flat, midway)
         tree = TreeFile.read(path)  # each file as it was written, checked against every secret
         writes.append((exact, tree.header.get("exact"), tree.verify().total))
 
@@ -195,6 +195,28 @@ def test_a_search_in_pieces_writes_its_best_tree_to_save_as_it_improves(monkeypa
     assert code == 0 and json.loads(out)["total"] == 5625
     # the best tree while the search went on (not proved optimal), then the optimum
     assert writes[0] == (False, False, 5625) and writes[-1] == (True, True, 5625)
+
+
+def test_a_best_tree_that_cannot_be_written_midway_is_a_note_and_the_search_goes_on(monkeypatch, tmp_path):
+    import errno
+
+    from mastermind import TreeFile
+
+    save, write, failed = tmp_path / "best.tree.gz", TreeFile.write, []
+
+    def disk_full_once(tree, path):
+        if not failed:  # the first write, while the search goes on
+            failed.append(tree.header["exact"])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        write(tree, path)
+
+    monkeypatch.setattr(TreeFile, "write", disk_full_once)
+    code, out, err = run("evaluate", "-s", "optimal", "--no-cache", "--no-history", "--json",
+                         "--checkpoint", str(tmp_path / "run.jsonl"), "--save", str(save))  # fmt: skip
+    assert code == 0 and failed == [False] and json.loads(out)["total"] == 5625
+    note = f"note: cannot write the best tree so far to {save} (No space left on device); the search goes on"
+    assert note in err
+    assert TreeFile.read(save).header["exact"] is True  # the optimum, written at the end
 
 
 def test_no_cache_is_refused_by_a_strategy_without_a_cache():

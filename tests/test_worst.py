@@ -493,11 +493,14 @@ def test_the_checker_keeps_an_eighth_of_the_memory_it_may_use_from_128_mb_to_2_g
         (GB, None, 128 << 20),  # at least 128 MB
         (64 * GB, "max", 2 * GB),  # a container without a limit
         (64 * GB, str(4 * GB), 512 << 20),  # a container's limit, lower than the machine
+        (64 * GB, ("v1", str(4 * GB)), 512 << 20),  # the same, in a cgroup of version 1
     ):
         pages = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": machine // 4096}
         monkeypatch.setattr(proof_module.os, "sysconf", pages.get)
         limits.clear()
-        if cgroup is not None:
+        if isinstance(cgroup, tuple):
+            limits["/sys/fs/cgroup/memory/memory.limit_in_bytes"] = cgroup[1]
+        elif cgroup is not None:
             limits["/sys/fs/cgroup/memory.max"] = cgroup
         assert proof_module.lane_memory() == kept, (machine, cgroup)
 

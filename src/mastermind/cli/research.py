@@ -239,8 +239,9 @@ def _keeping_best(player: Strategy, save: str | None, show: OnProgress | None) -
     written: list[int] = []
 
     def report(status: Progress) -> None:
+        # a lower total only (a tie found later is not written: the end writes the optimum)
         if status.tree is not None and status.best is not None and (not written or status.best < written[-1]):
-            _save_tree(player, save, exact=False, flat=status.tree)
+            _save_tree(player, save, exact=False, flat=status.tree, midway=True)
             written.append(status.best)
         if show is not None:
             show(status)
@@ -263,13 +264,11 @@ def _check_budget(player: Strategy, budget: float | None, save: str | None, samp
                   scale: Scale, plot: str | None, per_secret: str | None,
                   proof: str | None = None) -> None:  # fmt: skip
     """--budget, --save and --proof: for the optimal strategy's whole tree, searched in this process."""
-    from pathlib import Path
-
     if save is not None and player.randomized:
         fail(f"--save writes a strategy's tree: {player.name} is randomised and has none")
     for path in (save, proof):
-        if path is not None and not Path(path).resolve().parent.is_dir():
-            fail(f"cannot write {path}: folder {Path(path).parent} does not exist")
+        if path is not None and path != "-":
+            check_output(path)
     if budget is None:
         return
     if player.name != "optimal":
@@ -282,8 +281,11 @@ def _check_budget(player: Strategy, budget: float | None, save: str | None, samp
 
 
 def _save_tree(player: Strategy, path: str, exact: bool, lower: int | None = None,
-               flat: np.ndarray | None = None) -> None:  # fmt: skip
-    """Write the player's whole tree (or the optimal search's tree ``flat``) as a tree file."""
+               flat: np.ndarray | None = None, midway: bool = False) -> None:  # fmt: skip
+    """Write the player's whole tree (or the optimal search's tree ``flat``) as a tree file. A
+    file that cannot be written is an error (exit 2), but ``midway`` through a search (its best
+    tree so far): then a note, and the search goes on (the file is written again as it improves,
+    and at the end)."""
     from .. import Node, TreeFile
     from ..research.evaluation import run_key, strategy_tree
 
@@ -301,7 +303,10 @@ def _save_tree(player: Strategy, path: str, exact: bool, lower: int | None = Non
     try:
         tree.write(path)
     except OSError as err:
-        fail(f"cannot write {path}: {err.strerror or err}")
+        if not midway:
+            fail(f"cannot write {path}: {err.strerror or err}")
+        click.echo(f"mastermind: note: cannot write the best tree so far to {path} ({err.strerror or err}); "
+                   "the search goes on", err=True)  # fmt: skip
 
 
 def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_json: bool,
@@ -363,7 +368,7 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
 
         def on_tree(lower: int, upper: int | None, flat: np.ndarray | None) -> None:
             if save is not None and flat is not None:
-                _save_tree(player, save, exact=lower == upper, lower=lower, flat=flat)
+                _save_tree(player, save, exact=lower == upper, lower=lower, flat=flat, midway=True)
 
         began = time.perf_counter()
         previous = signal.signal(signal.SIGINT, on_interrupt)
@@ -800,7 +805,10 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
         click.echo(json.dumps(out))
         return
     dist = "  ".join(f"{k}:{n}" for k, n in result.distribution.items())
-    who = f"{h['strategy']} tree" if isinstance(h.get("strategy"), str) else "tree"
+    strategy = h.get("strategy") if isinstance(h.get("strategy"), str) else None
+    who = "tree" if strategy is None else f"{strategy} tree"
+    if strategy is not None and h.get("exact") is False:  # not (yet) the optimum
+        who = f"best tree of the {strategy} search"
     game = _game_text(tree.rules) + _given(h)
     click.echo(f"{who} of {game}: verified against each of its {result.secrets:,} secrets")
     tally = f"total {result.total:,}  mean {result.mean:.4f}  max {result.max}"

@@ -103,11 +103,12 @@ CLAIMS = ("guesses", "total")
 
 def lane_memory() -> int:
     """What the checker keeps of the secrets' reply indicators by default: an eighth of the
-    memory this process may use (the machine's, or a container's limit where it is lower), from
-    128 MB to 2 GB. The sets a proof of a large game checks two or three guesses deep come from
-    sets of hundreds or thousands of secrets, scored again and again unless their indicators
-    are kept (a proof on Super Mastermind: 1,423 s of CPU with 2 GB, more than 4,000 s with
-    128 MB; docs/results.md)."""
+    memory this process may use (the machine's, or a container's limit where it is lower: the
+    limit of its own control group, not of those above it), from 128 MB to 2 GB; it assumes one
+    check at a time on the machine. The sets a proof of a large game checks two or three
+    guesses deep come from sets of hundreds or thousands of secrets, scored again and again
+    unless their indicators are kept (a proof on Super Mastermind: 1,423 s of CPU with 2 GB,
+    more than 4,000 s with 128 MB; docs/results.md)."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):  # not a POSIX system, or it does not say
@@ -718,11 +719,10 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
         raise ProofError(f"the proof has {nodes:,} nodes, its header says {h['nodes']}")
     win = rules.pegs * (rules.pegs + 1)
     n_codes = len(game.codes)
-    symbols = alphabet(rules)
     tables: dict[int, list[int]] = {}  # T(K, m) for m up to the game's size, by K
 
     def show(i: int) -> str:
-        return "".join(symbols[c] for c in game.codes[i])
+        return code_text(rules, game.codes[i])
 
     def least(K: int) -> list[int]:
         found = tables.get(K)

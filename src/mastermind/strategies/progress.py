@@ -29,8 +29,9 @@ class Progress(NamedTuple):
     The units depend on the stage (see :data:`Stage`). ``secrets_done`` only grows during a run; a
     search counts no secrets until it ends. ``units`` may change as the work learns more (a search
     drops guesses its bounds rule out). An exact search reports the ``best`` total it has found
-    and its ``tree`` (in the search's preorder array), so that a caller can keep that tree as it
-    improves: hours of a long search are then never lost with it.
+    and its ``tree`` (in the search's preorder array; of the set searched, the whole game when
+    the search is of the whole game), so that a caller can keep that tree as it improves: hours
+    of a long search are then never lost with it.
     """
 
     stage: Stage

@@ -324,9 +324,11 @@ class SplitWorstSearch(WorstSearch):
         running: dict[Future, tuple[int, threading.Event]] = {}  # a guess's index in guesses, its stop
         # at the top (the root; its cells when its first guesses are given, taken in turn), progress:
         # the guesses refuted, and the share of each running one's cells settled (all of them
-        # when the set can be done)
+        # when the set can be done); the guesses' threads report under one lock, so that the
+        # share never goes back
         shares: dict[int, float] = {}
         refuted = 0
+        lock = threading.Lock()
 
         def show() -> None:
             if x.depth == len(self._frac) and self.progress is not None:
@@ -338,8 +340,9 @@ class SplitWorstSearch(WorstSearch):
                 seed = x.seed if g == first else None
 
                 def report(share: float, i: int = i) -> None:
-                    shares[i] = share
-                    show()
+                    with lock:
+                        shares[i] = share
+                        show()
 
                 running[self._thread(lambda: self._and(x, i, g, K, seed, stop, report))] = (i, stop)  # noqa: B023
                 return True
@@ -357,9 +360,10 @@ class SplitWorstSearch(WorstSearch):
                         return True, found
                     assert isinstance(found, tuple)
                     proof.children.append(found)
-                    refuted += 1
-                    shares.pop(i, None)
-                    show()
+                    with lock:
+                        shares.pop(i, None)
+                        refuted += 1
+                        show()
                     while len(running) < self.window and launch():  # the set may well be a no:
                         pass  # the next guesses at once, each likely refuted by its first cell
             return False, proof
