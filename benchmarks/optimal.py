@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 
-from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
+from machine import cpu_model, mastermind, timed  # benchmarks/machine.py: the scripts run from this folder
 
 GAMES = {
     "classic": ["--pegs", "4", "--colors", "6"],
@@ -49,11 +49,6 @@ PEER = {"classic": 0.17, "classic-max5": 1.2, "4x7": 28.0, "5x5": 4.0, "bulls-an
         "4x8": 8000.0}  # fmt: skip
 
 
-def mastermind() -> str:
-    beside = os.path.join(os.path.dirname(sys.executable), "mastermind")
-    return beside if os.path.exists(beside) else "mastermind"
-
-
 def one(args: list[str], cores: int | None = None, source: str | None = None) -> tuple[float, dict]:
     """Wall time and JSON of one process (pinned to the first ``cores`` cores with taskset; the
     package imported from ``source`` if given)."""
@@ -62,10 +57,9 @@ def one(args: list[str], cores: int | None = None, source: str | None = None) ->
         env = {**os.environ, "MASTERMIND_CACHE_DIR": cache}
         if source is not None:
             env["PYTHONPATH"] = source
-        started = time.perf_counter()
         command = [mastermind(), "evaluate", "--strategy", "optimal", "--json", "--no-history", *args]
-        out = subprocess.run([*pin, *command], env=env, capture_output=True, text=True, check=True)
-        return time.perf_counter() - started, json.loads(out.stdout)
+        wall, _, out = timed([*pin, *command], env)
+        return wall, json.loads(out)
 
 
 def startup(cores: int | None = None) -> float:

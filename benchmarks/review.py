@@ -30,14 +30,13 @@ import argparse
 import json
 import os
 import platform
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
-from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
+from machine import cpu_model, mastermind  # benchmarks/machine.py: the scripts run from this folder
+from machine import timed as timed_process
 
 #: The tree file of each game's optimal tree under results/ (--tree-files).
 TREE_FILES = {"classic": "4x6-optimal.tree.gz", "4x7": "4x7-optimal.tree.gz",
@@ -120,11 +119,6 @@ def random_games(count: int, seed: int) -> None:
           f"max {seconds[-1]:.3f}; {cpu:.1f} s CPU in all")  # fmt: skip
 
 
-def mastermind() -> str:
-    beside = os.path.join(os.path.dirname(sys.executable), "mastermind")
-    return beside if os.path.exists(beside) else "mastermind"
-
-
 def history_of(args: list[str], secret: str, wasted: str) -> tuple[dict, str]:
     """The rules (as JSON) and the history of Knuth's line against ``secret``, with ``wasted``
     played once the code is down to a few codes (a typical slip), then the secret."""
@@ -191,16 +185,8 @@ def cache_tree_file(path: str, rules: dict, cache: str) -> None:
 
 
 def timed(command: list[str], cache: str) -> tuple[float, float, str]:
-    """Run ``command`` with the cache directory ``cache``: its wall time, its CPU time (user and
-    system, the figure a loaded machine inflates least) and its output."""
-    env = {**os.environ, "MASTERMIND_CACHE_DIR": cache}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, out.stdout
+    """:func:`machine.timed`, with the cache directory ``cache``."""
+    return timed_process(command, {**os.environ, "MASTERMIND_CACHE_DIR": cache})
 
 
 def main() -> None:

@@ -15,12 +15,8 @@ import argparse
 import json
 import os
 import platform
-import resource
-import subprocess
-import sys
-import time
 
-from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
+from machine import cpu_model, mastermind, timed  # benchmarks/machine.py: the scripts run from this folder
 
 GAMES = {
     "classic": ["-p", "4", "-c", "6"],
@@ -39,21 +35,10 @@ DEFAULT = "classic,4x7,5x5,4x8,bulls-and-cows"
 CRITERIA = ("entropy", "most-parts", "expected-size", "knuth")
 
 
-def mastermind() -> str:
-    beside = os.path.join(os.path.dirname(sys.executable), "mastermind")
-    return beside if os.path.exists(beside) else "mastermind"
-
-
 def one(args: list[str]) -> tuple[float, float, dict]:
     """Wall and CPU seconds of one process, and its JSON."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run([mastermind(), "evaluate", *args, "--json", "--no-history"],
-                          capture_output=True, text=True, check=True)  # fmt: skip
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, json.loads(done.stdout)
+    wall, cpu, out = timed([mastermind(), "evaluate", *args, "--json", "--no-history"])
+    return wall, cpu, json.loads(out)
 
 
 def main() -> None:
