@@ -192,6 +192,33 @@ def dask_cluster():
 
 
 @pytest.mark.slow
+def test_an_interrupted_dask_map_does_not_wait_for_a_worker_that_does_not_answer(monkeypatch):
+    import threading
+
+    from mastermind.research.runner import executors
+
+    monkeypatch.setattr(executors, "CANCEL_WAIT", 0.05)
+    answer, reached, asked = threading.Event(), threading.Event(), []
+
+    class Stuck:  # a cluster whose workers never answer the call that stops their tasks
+        def cancel(self, futures):
+            asked.append(("cancel", futures))
+
+        def run(self, fn):
+            asked.append(("run", fn.__name__))
+            reached.set()
+            answer.wait()
+
+    executor = executors.DaskExecutor(workers=1)
+    executor._client = Stuck()
+    out = threading.Thread(target=executor._cancel, args=(["a task"],), daemon=True)
+    out.start()
+    out.join(60)  # a bound for a loaded machine, not a timing: without the limit it never returns
+    assert not out.is_alive()
+    assert reached.wait(60) and asked == [("cancel", ["a task"]), ("run", "stop_here")]
+    answer.set()
+
+
 def test_dask_gives_the_local_result(dask_cluster):
     strategy = make_strategy("knuth", Rules())
     stats = runner.evaluate_on(strategy, dask_cluster, unit_size=64)

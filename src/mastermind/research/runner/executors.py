@@ -148,6 +148,10 @@ class LocalExecutor(Executor):
             i = j
 
 
+#: The most seconds an interrupted or failed Dask map waits for its tasks to be cancelled.
+CANCEL_WAIT = 5.0
+
+
 class DaskExecutor(Executor):
     """Units as tasks on a Dask cluster: a LocalCluster of ``workers`` processes (one thread
     each) when no ``address`` is given, else the existing cluster whose scheduler is there.
@@ -268,9 +272,20 @@ class DaskExecutor(Executor):
             raise
 
     def _cancel(self, futures: list[Any]) -> None:
-        self.client.cancel(futures)
-        with contextlib.suppress(Exception):  # a cluster going away is no news on the way out
-            self.client.run(stop_here)  # the tasks already running, too
+        """Cancel ``futures`` and stop the tasks already running, on the way out of a failed or
+        interrupted map: round trips to the cluster, waited for at most :data:`CANCEL_WAIT`
+        seconds (a worker that does not answer must not keep Ctrl-C from ending the command;
+        the caller then abandons or closes the cluster)."""
+        client = self.client
+
+        def cancel() -> None:
+            with contextlib.suppress(Exception):  # a cluster going away is no news on the way out
+                client.cancel(futures)
+                client.run(stop_here)  # the tasks already running, too
+
+        done = threading.Thread(target=cancel, name="mastermind-cancel", daemon=True)
+        done.start()
+        done.join(CANCEL_WAIT)
 
     def _gather(self, futures: list[Any], each: Callable[[int, Any], None]) -> None:
         """``each(i, result)`` for the i-th future as it finishes; cancel all on any exception."""
