@@ -214,10 +214,18 @@ def _stage_words(status: Progress) -> str:
     if status.stage == "split":
         return f"splitting the tree, {status.units_done:,} of {status.units:,} guesses chosen"
     if status.stage == "search":
-        best = "" if status.best is None else f", best total so far {status.best:,}"
-        return f"searching, {status.units_done:,} pieces done{best}"
+        return f"searching, {status.units_done:,} pieces done{_found(status, ', best total so far ')}"
     done = f"{status.secrets_done:,} of {status.secrets:,} secrets"
     return f"{done}, subtrees {status.units_done:,}/{status.units:,}"
+
+
+def _found(status: Progress, lead: str) -> str:
+    """What an exact search has found: the best total so far and the first guesses settled."""
+    best = "" if status.best is None else f"{lead}{status.best:,}"
+    if status.firsts is None or status.firsts[1] < 2:
+        return best
+    done, of = status.firsts
+    return f"{best}, first guesses settled {done} of {of}"
 
 
 def log_lines(label: str, words: Callable[..., str]) -> Callable[..., None]:
@@ -277,8 +285,8 @@ def run_progress(label: str) -> Iterator[OnProgress | None]:
             if status.stage == "split":
                 bar.update(state["task"], total=status.units, completed=status.units_done)
             elif status.stage == "search":
-                best = "" if status.best is None else f"best total {status.best:,}"
-                bar.update(state["task"], total=status.units, completed=status.units_done, units=best)
+                found = _found(status, "best total ").removeprefix(", ")
+                bar.update(state["task"], total=status.units, completed=status.units_done, units=found)
             else:
                 bar.update(
                     state["task"], completed=status.secrets_done,

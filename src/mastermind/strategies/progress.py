@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 #: What the work is doing: ``"play"`` secrets played (units are secrets), ``"split"`` guesses
 #: chosen at the nodes of the current level of a tree being cut into subtrees, ``"solve"``
 #: subtrees solved, ``"search"`` pieces of an exact search done (of those still worth trying;
-#: ``best`` is the least total found so far, ``tree`` that tree).
+#: ``best`` is the least total found so far, ``tree`` that tree, ``firsts`` its first guesses
+#: settled).
 Stage = Literal["play", "split", "solve", "search"]
 
 
@@ -41,6 +42,8 @@ class Progress(NamedTuple):
     secrets: int
     best: int | None = None
     tree: np.ndarray | None = None
+    #: (first guesses settled, of how many): those searched, or ruled out by their bounds
+    firsts: tuple[int, int] | None = None
 
     @property
     def fraction(self) -> float:

@@ -545,8 +545,9 @@ class _Search:
         race = self.root.race
         tree = None if race is None else race.best.tree
         best = None if race is None or tree is None else race.best.cost
+        firsts = None if race is None else (len(race.roots) - race.waiting(), len(race.roots))
         n = self.game.space.size
-        self.progress(Progress("search", done, done + len(self.waiting), 0, n, best, tree))
+        self.progress(Progress("search", done, done + len(self.waiting), 0, n, best, tree, firsts))
 
 
 def search_in_pieces(
