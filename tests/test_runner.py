@@ -382,6 +382,25 @@ def test_the_search_in_pieces_reports_its_best_tree_as_it_improves():
     assert seen[-1][1] == sol.cost == 5625 and np.array_equal(seen[-1][2], sol.flat)
 
 
+def test_the_whole_game_is_bounded_one_level_down_first_and_the_tree_does_not_depend_on_it(monkeypatch):
+    import numpy as np
+
+    from mastermind.strategies.optimal import search, split
+
+    rules = Rules(pegs=4, colors=7)
+    local = _local_tree(rules)
+    monkeypatch.setattr(search, "IMPROVE_WORK", 0)  # no set below the root is bounded so
+    roots = split.plan(rules, ())
+    assert all(below is not None and better >= bound for _, bound, better, below in roots)
+    assert any(better > bound for _, bound, better, _ in roots)
+    sol, _, _ = split.search_in_pieces(rules, PieceByPiece(seed=3).map)
+    assert sol.cost == 11228 and np.array_equal(sol.flat, local)
+    monkeypatch.setattr(search, "ROOT_IMPROVE_WORK", 0)  # the root only by counting
+    assert all(below is None and better == bound for _, bound, better, below in split.plan(rules, ()))
+    sol, _, _ = split.search_in_pieces(rules, PieceByPiece(seed=3).map)
+    assert sol.cost == 11228 and np.array_equal(sol.flat, local)
+
+
 def test_sets_with_a_budget_are_cut_by_default_only_on_many_workers():
     from mastermind.strategies.optimal import split
 

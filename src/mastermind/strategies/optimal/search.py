@@ -61,7 +61,23 @@ PRE_NODE, PRE_CELL = 100, 60
 #: A set searched by the driver first bounds each of its guesses with its cells' own least guess
 #: bounds (one level down), when that costs at most IMPROVE_WORK reply look-ups (guesses x secrets
 #: x codes): the guesses are then explored in that order and pruned by it (see :func:`_solve_set`).
-IMPROVE_WORK = 1 << 30
+#: The whole game is bounded so once per search, so it may cost more, up to ROOT_IMPROVE_WORK:
+#: 5x7's root 0.6 s (from the reply matrix), 5x8's 20 s (replies computed), against a search of
+#: hours or days whose first guesses are then explored and pruned by far better bounds (5x7: 11234
+#: 80,647 instead of 78,873; 11111 89,281, above the best tree known). 6x6's root is beyond it.
+IMPROVE_WORK, ROOT_IMPROVE_WORK = 1 << 30, 1 << 34
+
+
+def improves(guesses: int, secrets: int, codes: int) -> bool:
+    """Whether a set of ``secrets`` (of a game of ``codes``) bounds its ``guesses`` one level
+    down first: see :data:`IMPROVE_WORK`.
+
+    >>> improves(7, 16807, 16807), improves(500, 3402, 16807), improves(1, 16807, 16807)
+    (True, False, False)
+    """
+    limit = ROOT_IMPROVE_WORK if secrets == codes else IMPROVE_WORK  # the whole game: its root
+    return guesses > 1 and guesses * secrets * codes <= limit
+
 
 #: Each worker thread's memo of sets searched (see the kernel): int64 entries per code of the game,
 #: at most MEMO_LIMIT (64 MB; numpy's zeroed memory is only taken as it is written), with a table
@@ -562,7 +578,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     # (bound, code) to reach the least total (ranks below), so the tree is the same.
     improved = [b for _, b in roots]
     cells_of: dict[int, np.ndarray] = {}
-    if record is not None or (len(roots) > 1 and len(roots) * n * game.space.size <= IMPROVE_WORK):
+    if record is not None or improves(len(roots), n, game.space.size):
         jobs = {r: run.pool.submit(run.cell_bounds, scope, S, left, sym, g) for r, (g, _) in enumerate(roots)}
         run.wait(list(jobs.values()))
         for rank, job in jobs.items():

@@ -57,7 +57,6 @@ from ..progress import OnProgress, Progress
 from .race import Race
 from .search import (
     FAIL,
-    IMPROVE_WORK,
     SERIAL_SET,
     SPLIT,
     History,
@@ -65,6 +64,7 @@ from .search import (
     _leaf,
     check_tree,
     game_of,
+    improves,
     join_cells,
     key_of,
     piece_run,
@@ -138,8 +138,8 @@ def work(rules: Rules, piece: Piece) -> Outcome:
 def plan(rules: Rules, history: History) -> tuple[tuple[int, int, int, tuple[int, ...] | None], ...]:
     """The guesses the search tries after ``history``, in its order (bound, then code), each
     with its bound, its bound with its cells bounded one level down and those cells' bounds
-    (by reply; for a set that the search on threads would cut too, where that costs at most
-    :data:`~.search.IMPROVE_WORK` reply look-ups; else the bound and None). In the calling thread."""
+    (by reply; for a set that the search on threads would cut too, where
+    :func:`~.search.improves` allows the cost; else the bound and None). In the calling thread."""
     from ...errors import ExecutorError
     from .search import _kernel
 
@@ -157,7 +157,7 @@ def plan(rules: Rules, history: History) -> tuple[tuple[int, int, int, tuple[int
         roots = list(zip(codes.tolist(), bounds.tolist(), strict=True))
         cells: list[np.ndarray | None] = [None] * len(roots)
         large = len(S) > max(SERIAL_SET, game.space.size // SPLIT)  # as the search on threads
-        if large and len(roots) > 1 and len(roots) * len(S) * game.space.size <= IMPROVE_WORK:
+        if large and improves(len(roots), len(S), game.space.size):
             cells = [run.cell_bounds(run.root, S, left, sym, g) for g, _ in roots]
     if run.stopped or ctl[_kernel().STOP]:
         raise ExecutorError("stopped: the run was interrupted")
