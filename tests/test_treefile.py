@@ -252,7 +252,7 @@ RESULTS = {  # docs/results.md: the files in results/ and the totals they prove
     "bulls-and-cows-optimal": 26274, "4x8-optimal": 20471, "4x8-max6-optimal": 20473,
     "4x9-optimal": 34666, "4x9-max7-optimal": 34666, "5x6-optimal": 36721, "5x6-max6-optimal": 36721,
     "4x10-bounds": 56034, "4x10-optimal": 55632, "4x10-max7-optimal": 55634, "5x7-bounds": 86358,
-    "5x7-best": 85645, "5x7-rollout": 86015, "5x8-rollout": 179112, "6x6-rollout": 241699,
+    "5x7-optimal": 85645, "5x7-rollout": 86015, "5x8-rollout": 179112, "6x6-rollout": 241699,
 }  # fmt: skip
 
 
@@ -264,7 +264,7 @@ def test_the_result_files_prove_their_totals(name):
     assert tree.verify().total == RESULTS[name] == tree.header["total"]
     if name.endswith("-rollout"):
         assert tree.header["strategy"] == "rollout" and "exact" not in tree.header
-    else:  # the optimal search's: exact unless it was stopped (-bounds) or is still going (-best)
+    else:  # the optimal search's: exact unless it was stopped (-bounds)
         assert tree.header["exact"] is name.endswith("-optimal") and tree.header["first"] is None
     limits = {"4x6-max5-optimal": 5, "4x8-max6-optimal": 6, "5x6-max6-optimal": 6, "4x9-max7-optimal": 7,
               "4x10-max7-optimal": 7}  # fmt: skip
