@@ -236,13 +236,14 @@ def _keeping_best(player: Strategy, save: str | None, show: OnProgress | None) -
     """``show``, and with ``save`` the best tree a search reports written there as it improves."""
     if save is None or not player.searches:
         return show
-    written: list[int] = []
+    written: int | None = None  # the total of the tree written last
 
     def report(status: Progress) -> None:
+        nonlocal written
         # a lower total only (a tie found later is not written: the end writes the optimum)
-        if status.tree is not None and status.best is not None and (not written or status.best < written[-1]):
+        if status.tree is not None and status.best is not None and (written is None or status.best < written):
             _save_tree(player, save, exact=False, flat=status.tree, midway=True)
-            written.append(status.best)
+            written = status.best
         if show is not None:
             show(status)
 

@@ -214,18 +214,18 @@ def _stage_words(status: Progress) -> str:
     if status.stage == "split":
         return f"splitting the tree, {status.units_done:,} of {status.units:,} guesses chosen"
     if status.stage == "search":
-        return f"searching, {status.units_done:,} pieces done{_found(status, ', best total so far ')}"
+        found = _found(status, "best total so far")
+        return f"searching, {status.units_done:,} pieces done" + (f", {found}" if found else "")
     done = f"{status.secrets_done:,} of {status.secrets:,} secrets"
     return f"{done}, subtrees {status.units_done:,}/{status.units:,}"
 
 
-def _found(status: Progress, lead: str) -> str:
-    """What an exact search has found: the best total so far and the first guesses settled."""
-    best = "" if status.best is None else f"{lead}{status.best:,}"
-    if status.firsts is None or status.firsts[1] < 2:
-        return best
-    done, of = status.firsts
-    return f"{best}, first guesses settled {done} of {of}"
+def _found(status: Progress, best: str) -> str:
+    """What an exact search has found: the ``best`` total and the first guesses settled."""
+    words = [] if status.best is None else [f"{best} {status.best:,}"]
+    if status.firsts is not None and status.firsts[1] > 1:
+        words.append(f"first guesses settled {status.firsts[0]} of {status.firsts[1]}")
+    return ", ".join(words)
 
 
 def log_lines(label: str, words: Callable[..., str]) -> Callable[..., None]:
@@ -285,7 +285,7 @@ def run_progress(label: str) -> Iterator[OnProgress | None]:
             if status.stage == "split":
                 bar.update(state["task"], total=status.units, completed=status.units_done)
             elif status.stage == "search":
-                found = _found(status, "best total ").removeprefix(", ")
+                found = _found(status, "best total")
                 bar.update(state["task"], total=status.units, completed=status.units_done, units=found)
             else:
                 bar.update(

@@ -79,6 +79,10 @@ class Race:
             if tree is not None and (cost, rank) < (self._best.cost, self._best.rank):
                 self._best = Best(cost, rank, tree)
 
+    def settled(self) -> tuple[int, int]:
+        """(guesses settled, of how many): searched, or ruled out by their bounds."""
+        return len(self.roots) - self.waiting(), len(self.roots)
+
     def waiting(self, start: int = 0) -> int:
         """How many guesses from rank ``start`` on are still to search and might beat the best."""
         with self._lock:

@@ -603,9 +603,9 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
                 done = cells[0] + len(race.searched - {e0} if start else race.searched)
                 waiting = race.waiting() - (1 if start and e0 not in race.searched else 0)
                 best = race.best
-                firsts = (len(roots) - race.waiting(), len(roots))
-                progress(Progress("search", done, done + waiting + cells[1] - cells[0], 0, n,
-                                  None if best.tree is None else best.cost, best.tree, firsts))  # fmt: skip
+                found = None if best.tree is None else best.cost
+                progress(Progress("search", done, done + waiting + cells[1] - cells[0], 0, n, found,
+                                  best.tree, race.settled()))  # fmt: skip
 
     def tick(done: int, of: int) -> None:
         nonlocal cells

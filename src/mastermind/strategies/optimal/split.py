@@ -545,7 +545,7 @@ class _Search:
         race = self.root.race
         tree = None if race is None else race.best.tree
         best = None if race is None or tree is None else race.best.cost
-        firsts = None if race is None else (len(race.roots) - race.waiting(), len(race.roots))
+        firsts = None if race is None else race.settled()
         n = self.game.space.size
         self.progress(Progress("search", done, done + len(self.waiting), 0, n, best, tree, firsts))
 
