@@ -315,3 +315,49 @@ def test_a_cached_tree_loads_no_compiled_search(tmp_path):
 
     assert fresh_process() == ["206", "False", "True"]  # searched: the kernels were needed
     assert fresh_process() == ["206", "True", "False"]
+
+
+def _spy(search, given):
+    def spied(*args, **kwargs):
+        given.append(kwargs.get("upper"))
+        return search(*args, **kwargs)
+
+    return spied
+
+
+def test_upper_takes_a_tree_file_and_the_search_finds_the_same_tree(monkeypatch, tmp_path):
+    from mastermind.strategies.optimal import split, strategy
+
+    given = []  # the upper bound each search was given
+    for module, name in ((strategy, "solve_position"), (split, "search_in_pieces")):
+        monkeypatch.setattr(module, name, _spy(getattr(module, name), given))
+    knuth = tmp_path / "knuth.tree.gz"
+    assert run("tree", "-s", "knuth", "--save", str(knuth))[0] == 0
+    _, plain, _ = run("evaluate", "-s", "optimal", "--no-cache", "--no-history", "--json")
+    for extra in ((), ("--checkpoint", str(tmp_path / "run.jsonl"))):  # on threads, in pieces
+        code, out, err = run("evaluate", "-s", "optimal", "--upper", str(knuth), "--no-cache", "--no-history",
+                             "--json", *extra)  # fmt: skip
+        assert code == 0, err
+        got, want = json.loads(out), json.loads(plain)
+        assert (got["total"], got["distribution"]) == (5625, want["distribution"])
+    assert given == [None, 5801, 5801]  # Knuth's total
+
+
+def test_upper_refuses_a_tree_that_cannot_bound_the_search(tmp_path):
+    knuth, other = tmp_path / "knuth.tree", tmp_path / "4x5.tree"
+    run("tree", "-s", "knuth", "--save", str(knuth))
+    run("tree", "-s", "knuth", "-p", "4", "-c", "5", "--save", str(other))
+    (tmp_path / "bad.tree").write_text("hello\n")
+    for args, message in (
+        (("-s", "knuth", "--upper", str(knuth)), "--upper bounds the optimal strategy's search"),
+        (("--upper", str(other)), "is a tree of 4 pegs, colours 1-5"),
+        (("--upper", str(knuth), "--max-guesses", "4"), "some secret needs 5 guesses, and the game allows 4"),
+        (("--upper", str(knuth), "--first", "1234"), "begins with 1122, and --first asks for 1234"),
+        (("--upper", str(knuth), "--budget", "1m"), "leave out one of them"),
+        (("--upper", str(tmp_path / "bad.tree")), "not a tree file"),
+        (("--upper", str(tmp_path / "none.tree")), "cannot read it"),
+    ):
+        full = args if args[0] == "-s" else ("-s", "optimal", *args)
+        code, out, err = run("evaluate", *full, "--no-history")
+        assert code == 2 and out == "" and err.count("\n") == 1, (args, err)
+        assert message in err and "Traceback" not in err, (args, err)

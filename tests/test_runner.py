@@ -554,3 +554,43 @@ def test_the_optimal_search_survives_a_lost_dask_worker(dask_cluster):
     assert killed and killed[0] < search.tree.pieces
     assert search.tree.cost == 5625 and np.array_equal(search.tree.flat, _local_tree(Rules()))
     client.wait_for_workers(2, timeout=30)  # the nanny starts a new worker
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(max_guesses=5), Rules(pegs=4, colors=5)], ids=repr)
+def test_a_known_upper_bound_prunes_from_the_start_and_the_tree_is_the_same(rules):
+    import numpy as np
+
+    from mastermind.strategies.optimal import search, split
+
+    local = _local_tree(rules)
+    least = int(search.check_tree(rules, local, np.arange(rules.size), rules.max_guesses).cost)
+    free = PieceByPiece(seed=5, width=3)
+    split.search_in_pieces(rules, free.map, split=split.SERIAL_SET)
+    assert any(p.budget >= search.FAIL for p in _pieces(free))  # the first guess without a budget
+    for upper in (least, least + 1, least + 250):
+        found = search.solve_position(rules, np.arange(rules.size), upper=upper)
+        assert found.cost == least and np.array_equal(found.flat, local), upper
+        bounded = PieceByPiece(seed=5, width=3)
+        sol, _, _ = split.search_in_pieces(rules, bounded.map, split=split.SERIAL_SET, upper=upper)
+        assert sol.cost == least and np.array_equal(sol.flat, local), upper
+        assert all(p.budget <= upper + 1 for p in _pieces(bounded) if p.kind != "plan"), upper
+    # below the least total nothing is found, on threads or in pieces
+    assert search.solve_position(rules, np.arange(rules.size), upper=least - 1) is None
+    assert split.search_in_pieces(rules, PieceByPiece().map, upper=least - 1)[0] is None
+
+
+def test_the_optimal_strategy_takes_an_upper_bound_and_says_when_it_is_too_low():
+    from mastermind.errors import StrategyError
+
+    strategy = make_strategy("optimal", Rules(), cache=False)
+    strategy.upper = 5700
+    assert strategy.decision_tree().cost == 5625
+    low = make_strategy("optimal", Rules(), cache=False)
+    low.upper = 5624
+    with pytest.raises(StrategyError, match="no tree of .* within 10 guesses costs 5,624 or less"):
+        low.decision_tree()
+    search = runner.run_search(make_strategy("optimal", Rules(), first="1234", cache=False), PieceByPiece())
+    pieces = make_strategy("optimal", Rules(), first="1234", cache=False)
+    pieces.upper = search.tree.cost - 1
+    with pytest.raises(StrategyError, match="beginning with that first guess costs"):
+        runner.run_search(pieces, PieceByPiece())

@@ -455,6 +455,7 @@ def solve_position(
     progress: OnProgress | None = None,
     workers: int | None = None,
     timeout: float | None = None,
+    upper: int | None = None,
 ) -> Solution | None:
     """The least total number of guesses that finds every secret of ``secrets`` within ``left``
     guesses (default: what the rules leave after ``guesses``), and a tree reaching it; None if no
@@ -462,7 +463,11 @@ def solve_position(
     ``first`` forces the position's guess. ``progress`` hears of the pieces of the search at the
     position (stage ``"search"``): the cells (replies) of its first guess, then the other guesses
     left to try after pruning (with one guess only, as in Bulls and Cows, the bar still moves).
-    ``timeout``: seconds after which the search stops.
+    ``timeout``: seconds after which the search stops. ``upper``: a total that some tree is
+    known to reach (a heuristic's, say): the search then builds no tree that costs more, every
+    guess raced against it from the start (on a large game, hours saved where the first guess
+    would be searched without a budget), and finds the same tree; None if no tree costs
+    ``upper`` or less.
 
     Raises:
         KeyboardInterrupt: when interrupted; every compiled search has stopped by then.
@@ -490,7 +495,8 @@ def solve_position(
         timer.daemon = True
         timer.start()
     try:
-        cost, flat = _solve_set(run, run.root, S, list(guesses), left, FAIL, first, progress)
+        budget = FAIL if upper is None else min(upper + 1, FAIL)
+        cost, flat = _solve_set(run, run.root, S, list(guesses), left, budget, first, progress)
     except BaseException as err:  # Ctrl-C (or a failing progress callback): stop every search first
         run.interrupt()
         if expired.is_set() and isinstance(err, KeyboardInterrupt):
@@ -592,7 +598,9 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     e0 = explore[0] if explore else 0
     if record is not None:
         record.roots(roots, improved, e0, cells_of.get(e0))
-    race = Race([(g, improved[r]) for r, (g, _) in enumerate(roots)], budget)  # pruned by the better bound
+    # pruned by the better bound; the ceiling keeps every guess below ``budget`` (the race alone
+    # would let a guess tie it, as it lets one tie a later guess's tree)
+    race = Race([(g, improved[r]) for r, (g, _) in enumerate(roots)], budget, ceiling=lambda: budget)
     lock = threading.Lock()
     cells = (0, 0)  # cells of the first guess solved, of how many (when it is split)
     start = 1 if budget >= FAIL and roots else 0

@@ -84,6 +84,13 @@ class Optimal(Strategy):
         rules: the game.
         first: force the first guess (the rest of the tree is then optimal given it).
         cache: option, keep whole trees on disk (default True).
+
+    Attributes:
+        upper: a total that some tree of the game (within its guess limit, beginning with
+            ``first`` where given) is known to reach, say a heuristic's: the search of the whole
+            tree then builds no tree that costs more, every guess raced against it from the
+            start, and finds the same tree (None: no such bound). Not part of the strategy's
+            options: it changes how long the search takes, not what it finds.
     """
 
     name = "optimal"
@@ -96,6 +103,7 @@ class Optimal(Strategy):
         self.cache = bool(self.settings["cache"])
         self._tree: OptimalNode | None = None
         self._positions: dict[tuple, OptimalNode] = {}
+        self.upper: int | None = None
 
     # -- the whole tree ----------------------------------------------------------------------
 
@@ -159,7 +167,8 @@ class Optimal(Strategy):
         root = self._load() if self.cache else None
         if root is None:
             everything = np.arange(self.space.size, dtype=np.int64)
-            sol = solve_position(self.rules, everything, first=self.first, progress=self.search_progress)
+            sol = solve_position(self.rules, everything, first=self.first, progress=self.search_progress,
+                                 upper=self.upper)  # fmt: skip
             if sol is None:
                 raise StrategyError(self._no_tree_message(everything))
             root = sol.tree()
@@ -226,6 +235,10 @@ class Optimal(Strategy):
         return self._no_tree_message(np.arange(self.space.size, dtype=np.int64))
 
     def _no_tree_message(self, everything: np.ndarray) -> str:
+        if self.upper is not None:  # (what the search proved: whether some tree costs more is not known)
+            start = "" if self.first is None else " beginning with that first guess"
+            return (f"no tree of {self.rules.describe()} within {self.rules.max_guesses} guesses{start} "
+                    f"costs {self.upper:,} or less")  # fmt: skip
         limit = self.rules.max_guesses + 1
         while solve_position(self.rules, everything, left=limit, first=self.first) is None:
             limit += 1
@@ -271,7 +284,7 @@ class Optimal(Strategy):
         size = piece_limit(piece_size)
         sol, solved, resumed = search_in_pieces(self.rules, map_tasks, first=self.first, book=book,
                                                 progress=progress, workers=workers or 2,
-                                                split=size, big=size)  # fmt: skip
+                                                split=size, big=size, upper=self.upper)  # fmt: skip
         if sol is None:
             raise StrategyError(self.no_tree_message())
         return SearchedTree(sol.cost, self.adopt(sol), sol.flat, solved, resumed)

@@ -415,10 +415,8 @@ def seed_of(tree: TreeFile, rules: Rules) -> TreeNode:
         StrategyError: it is a tree of another game.
         TreeFileError: it does not find every secret as its header claims.
     """
-    theirs = tree.rules
-    if (theirs.pegs, theirs.colors, theirs.repeats, theirs.blank) != (rules.pegs, rules.colors, rules.repeats,
-                                                                        rules.blank):  # fmt: skip
-        raise StrategyError(f"the seed is a tree of {theirs.describe()}, not of {rules.describe()}")
+    if not tree.plays(rules):
+        raise StrategyError(f"the seed is a tree of {tree.rules.describe()}, not of {rules.describe()}")
     tree.verify()
     return tree.root
 
