@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -101,6 +102,9 @@ def test_off_a_terminal_a_long_run_writes_its_progress_in_lines(tmp_path, monkey
     assert lines and all(line.startswith("optimal on 4x5: searching, ") for line in lines), err
     # 4x5's first guesses: 1111, 1112, 1122, 1123 and 1234, each searched or ruled out by its bound
     assert "best total so far 2,463, first guesses settled 5 of 5" in lines[-1] and " in)" in lines[-1]
+    # the least total proved so far (once the best tree reaches it, the best total says it all)
+    proved = [int(m.replace(",", "")) for m in re.findall(r"proved at least ([\d,]+)", err)]
+    assert proved and proved == sorted(proved) and proved[-1] < 2463, err
     code, out, err = run("evaluate", "-s", "knuth", *game, str(tmp_path / "knuth.jsonl"), "--unit-size", "50")
     assert code == 0 and "of 625 secrets, subtrees" in err.splitlines()[-1]
     code, out, err = run("evaluate", "-s", "optimal", "-p", "4", "-c", "6", "--budget", "1m", "--no-history")

@@ -594,3 +594,17 @@ def test_the_optimal_strategy_takes_an_upper_bound_and_says_when_it_is_too_low()
     pieces.upper = search.tree.cost - 1
     with pytest.raises(StrategyError, match="beginning with that first guess costs"):
         runner.run_search(pieces, PieceByPiece())
+
+
+@pytest.mark.parametrize("upper", [None, 11310])
+def test_the_search_in_pieces_reports_a_lower_bound_that_rises_to_the_least_total(upper):
+    from mastermind.strategies.optimal import split
+
+    rules, seen = Rules(pegs=4, colors=7), []
+    sol, _, _ = split.search_in_pieces(rules, PieceByPiece(seed=2, width=2).map, progress=seen.append,
+                                       split=split.SERIAL_SET, upper=upper)  # fmt: skip
+    lows = [status.lower for status in seen]
+    assert None not in lows and lows == sorted(lows)  # only ever rises
+    assert lows[0] < lows[-1] == sol.cost == 11228  # from the counting bound up to the optimum
+    assert all(status.lower <= status.best for status in seen if status.best is not None)
+    assert any(status.best is not None and status.lower < status.best for status in seen)

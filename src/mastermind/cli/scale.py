@@ -223,6 +223,8 @@ def _stage_words(status: Progress) -> str:
 def _found(status: Progress, best: str) -> str:
     """What an exact search has found: the ``best`` total and the first guesses settled."""
     words = [] if status.best is None else [f"{best} {status.best:,}"]
+    if status.lower is not None and status.lower != status.best:
+        words.append(f"proved at least {status.lower:,}")
     if status.firsts is not None and status.firsts[1] > 1:
         words.append(f"first guesses settled {status.firsts[0]} of {status.firsts[1]}")
     return ", ".join(words)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 #: chosen at the nodes of the current level of a tree being cut into subtrees, ``"solve"``
 #: subtrees solved, ``"search"`` pieces of an exact search done (of those still worth trying;
 #: ``best`` is the least total found so far, ``tree`` that tree, ``firsts`` its first guesses
-#: settled).
+#: settled, ``lower`` a proven lower bound on the least total).
 Stage = Literal["play", "split", "solve", "search"]
 
 
@@ -44,6 +44,8 @@ class Progress(NamedTuple):
     tree: np.ndarray | None = None
     #: (first guesses settled, of how many): those searched, or ruled out by their bounds
     firsts: tuple[int, int] | None = None
+    #: what the search has proved the least total to be at least, where it says
+    lower: int | None = None
 
     @property
     def fraction(self) -> float:

@@ -328,6 +328,23 @@ class _Set(_Node):
             self.settle()
         return None
 
+    def lower(self) -> int:
+        """What the set is proved to cost at least, as its race stands: the least over its
+        guesses of each one's exact cost, proved bound, or bound with the cells solved so far."""
+        race = self.race
+        if race is None:
+            return int(self.search.game.t.lb[len(self.S)])
+        lows = [race.best.cost] if race.best.tree is not None else []  # (the others searched cost more)
+        active = {guess.rank: guess for guess in self.active}
+        for rank, (_, _, better, _) in enumerate(self.roots):
+            if rank in self.proved:
+                lows.append(self.proved[rank])
+            elif rank in active:
+                lows.append(max(better, active[rank].floor()))
+            elif rank not in race.searched:
+                lows.append(better)
+        return min(lows, default=FAIL)
+
     def guess_done(self, guess: _Guess, cost: int, flat: np.ndarray | None) -> None:
         race = self.race
         assert race is not None
@@ -550,8 +567,13 @@ class _Search:
         tree = None if race is None else race.best.tree
         best = None if race is None or tree is None else race.best.cost
         firsts = None if race is None else race.settled()
+        if self.result is not None:
+            lower = self.result[0]  # the least total, or (no tree) at least what it failed
+        else:
+            lower = self.root.lower() if race is not None else int(self.game.t.lb[self.game.space.size])
         n = self.game.space.size
-        self.progress(Progress("search", done, done + len(self.waiting), 0, n, best, tree, firsts))
+        self.progress(Progress("search", done, done + len(self.waiting), 0, n, best, tree, firsts,
+                               lower if lower < FAIL else None))  # fmt: skip
 
 
 def search_in_pieces(
