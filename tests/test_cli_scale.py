@@ -353,3 +353,20 @@ def test_an_optimal_search_that_is_not_quick_is_checkpointed_without_being_asked
     own.write_text("\n".join(lines[:6]) + "\n")
     code, out, err = run(*args)
     assert code == 0 and json.loads(out)["total"] == 5626 and "resuming" not in err
+
+
+def test_a_log_writes_the_last_report_again_when_no_line_came_for_a_minute(capsys, monkeypatch):
+    from mastermind.cli import scale
+
+    monkeypatch.setattr(scale, "LOG_EVERY", 0.0)
+    log = scale.LogLines("optimal on 5x8", lambda done: f"searching, {done} pieces done")
+    log.again()  # nothing reported yet: nothing to say
+    log(3)
+    log.again()  # (a piece of an hour running: the same report, a minute later)
+    lines = capsys.readouterr().err.splitlines()
+    said = "optimal on 5x8: searching, 3 pieces done ("
+    assert len(lines) == 2 and all(line.startswith(said) for line in lines)
+    log.every = 3600.0
+    log(4)
+    log.again()
+    assert capsys.readouterr().err == ""  # not before a minute (here an hour) has passed

@@ -608,3 +608,23 @@ def test_the_search_in_pieces_reports_a_lower_bound_that_rises_to_the_least_tota
     assert lows[0] < lows[-1] == sol.cost == 11228  # from the counting bound up to the optimum
     assert all(status.lower <= status.best for status in seen if status.best is not None)
     assert any(status.best is not None and status.lower < status.best for status in seen)
+
+
+@pytest.mark.parametrize(("before", "after"), [(None, 11310), (11310, None), (11228, 11400)])
+def test_a_checkpoint_serves_with_or_without_an_upper_bound(tmp_path, before, after):
+    import numpy as np
+
+    rules, path = Rules(pegs=4, colors=7), tmp_path / "optimal.jsonl"
+
+    def strategy(upper):
+        player = make_strategy("optimal", rules, cache=False)
+        player.upper = upper
+        return player
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_search(strategy(before), PieceByPiece(seed=1, stop_after=30), checkpoint=path,
+                          piece_size=200)  # fmt: skip
+    again = PieceByPiece(seed=2)
+    search = runner.run_search(strategy(after), again, checkpoint=path, piece_size=200)
+    assert search.tree.resumed > 0 and search.tree.cost == 11228
+    assert np.array_equal(search.tree.flat, _local_tree(rules))

@@ -25,9 +25,9 @@ from .common import (
 from .progress import progress_bar, search_progress
 from .scale import (
     History,
+    LogLines,
     Scale,
     executor_options,
-    log_lines,
     open_session,
     refuse_runner_options,
     run_history_options,
@@ -399,7 +399,7 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         def words(lower: int, upper: int | None) -> str:
             return f"lower bound {lower:,}, best tree {'none yet' if upper is None else f'{upper:,}'}"
 
-        log = log_lines(label, words)  # off a terminal: a line a minute in the run's log
+        log = LogLines(label, words)  # off a terminal: a line a minute in the run's log
 
         def on_better(lower: int, upper: int | None, _: object) -> None:
             if shown.is_terminal:

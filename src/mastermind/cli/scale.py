@@ -230,24 +230,41 @@ def _found(status: Progress, best: str) -> str:
     return ", ".join(words)
 
 
-def log_lines(label: str, words: Callable[..., str]) -> Callable[..., None]:
+class LogLines:
     """A callback that writes ``label: words(*args) (time elapsed)`` on stderr, at most once
-    every :data:`LOG_EVERY` seconds and not before the first have passed: progress in a run's log."""
-    import time
+    every :data:`LOG_EVERY` seconds and not before the first have passed: progress in a run's log.
+    :meth:`again` writes the last report again where no line has been written for that long (a
+    run whose pieces take longer than a minute still shows, each minute, that it goes on)."""
 
-    from ..core.text import duration
+    def __init__(self, label: str, words: Callable[..., str]) -> None:
+        import threading
+        import time
 
-    every = LOG_EVERY
-    start = time.monotonic()
-    last = [start]
+        self.label, self.words, self.every = label, words, LOG_EVERY
+        self.start = self.last = time.monotonic()
+        self.seen: tuple[Any, ...] | None = None
+        self.lock = threading.Lock()
 
-    def write(*args: Any) -> None:
-        now = time.monotonic()
-        if now - last[0] >= every:
-            last[0] = now
-            click.echo(f"{label}: {words(*args)} ({duration(now - start)} in)", err=True)
+    def __call__(self, *args: Any) -> None:
+        with self.lock:
+            self.seen = args
+        self._write(args)
 
-    return write
+    def again(self) -> None:
+        if self.seen is not None:
+            self._write(self.seen)
+
+    def _write(self, args: tuple[Any, ...]) -> None:
+        import time
+
+        from ..core.text import duration
+
+        with self.lock:
+            now = time.monotonic()
+            if now - self.last < self.every:
+                return
+            self.last = now
+        click.echo(f"{self.label}: {self.words(*args)} ({duration(now - self.start)} in)", err=True)
 
 
 @contextmanager
@@ -258,7 +275,19 @@ def run_progress(label: str) -> Iterator[OnProgress | None]:
     :data:`LOG_EVERY` seconds of a long run. Yields the runner's callback."""
     console = console_for(stderr=True)
     if not console.is_terminal:
-        yield log_lines(label, _stage_words)
+        import threading
+
+        log, done = LogLines(label, _stage_words), threading.Event()
+
+        def beat() -> None:
+            while not done.wait(max(log.every, 1.0)):
+                log.again()
+
+        threading.Thread(target=beat, name="mastermind-log", daemon=True).start()
+        try:
+            yield log
+        finally:
+            done.set()
         return
     with progress_display(console, "units") as bar, live_note(progress_note(bar, units="")):
         # Until the runner first reports (choosing the first guess of a big game takes a while), a
