@@ -608,6 +608,9 @@ def test_the_search_in_pieces_reports_a_lower_bound_that_rises_to_the_least_tota
     assert lows[0] < lows[-1] == sol.cost == 11228  # from the counting bound up to the optimum
     assert all(status.lower <= status.best for status in seen if status.best is not None)
     assert any(status.best is not None and status.lower < status.best for status in seen)
+    # 1111's bound with its cells bounded, 11,753, is above the upper bound: settled from the start
+    firsts = next(status.firsts for status in seen if status.firsts is not None)
+    assert firsts == ((0, 5) if upper is None else (1, 5))
 
 
 @pytest.mark.parametrize(("before", "after"), [(None, 11310), (11310, None), (11228, 11400)])
