@@ -101,7 +101,8 @@ if TYPE_CHECKING:
     help="optimal: a tree file of this game (a rollout's, say: 'mastermind tree --save'), replayed "
     "first; the search builds no tree that costs more than it, every guess raced against its total "
     "from the start, which on a large game saves the hours of a first guess searched without a "
-    "budget. The tree found is the same.",
+    "budget. The tree found is the same. With --budget, it is the best tree (the upper bound) until "
+    "the search finds a better one.",
 )  # fmt: skip
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
@@ -169,7 +170,7 @@ def evaluate_command(
     if proof is not None and budget is None:
         fail("--proof writes the proof of the lower bound that --budget reports: give --budget too")
     if upper is not None:
-        _take_upper(player, upper, budget)
+        _take_upper(player, upper)
     if budget is not None or save is not None:
         _check_budget(player, budget, save, sample, scale, plot, per_secret, proof)
     if budget is not None:
@@ -261,18 +262,16 @@ def _keeping_best(player: Strategy, save: str | None, show: OnProgress | None) -
     return report
 
 
-def _take_upper(player: Strategy, path: str, budget: float | None) -> None:
-    """--upper: the total of the tree file at ``path`` (replayed against every secret first)
-    bounds the optimal search from the start."""
+def _take_upper(player: Strategy, path: str) -> None:
+    """--upper: the tree file at ``path`` (replayed against every secret first) bounds the
+    optimal search from the start, and is the best tree until the search finds a better one."""
     from .. import TreeFile, TreeFileError
     from ..core.treefile import code_text
+    from ..strategies.optimal.search import flat_of
     from ..strategies.optimal.strategy import Optimal
 
     if not isinstance(player, Optimal):
         fail("--upper bounds the optimal strategy's search: give --strategy optimal")
-    if budget is not None:
-        fail("--upper bounds the exact search; the search within --budget does not take it: "
-             "leave out one of them")  # fmt: skip
     rules = player.rules
     try:
         tree = TreeFile.read(path)  # its errors name the file
@@ -287,7 +286,7 @@ def _take_upper(player: Strategy, path: str, budget: float | None) -> None:
     first = None if player.first is None else code_text(rules, player.space.code(player.first).colors)
     if first is not None and tree.first_guess != first:
         fail(f"--upper: {path} begins with {tree.first_guess}, and --first asks for {first}")
-    player.upper = found.total
+    player.bound_with(flat_of(tree))
 
 
 def _duration(value: str | None) -> float | None:

@@ -30,6 +30,7 @@ from ..progress import OnProgress, Progress
 from .race import Race
 
 if TYPE_CHECKING:
+    from ...core.treefile import TreeFile, TreeNode
     from ..base import PieceBook
 
 #: tick(cells of a guess solved, of how many)
@@ -810,6 +811,36 @@ def join_cells(guess: int, found: bool, trees: dict[int, np.ndarray]) -> np.ndar
         parts.append(np.array([f], dtype=np.int64))
         parts.append(trees[f])
     return to_flat(parse(np.concatenate(parts)))
+
+
+def flat_of(tree: TreeFile) -> np.ndarray:
+    """A tree file's tree as the search writes trees (:func:`to_flat`), found by playing it
+    against every secret of its game (scored with numpy, as :func:`check_tree` does).
+
+    Raises:
+        TreeError: some secret is not found (a reply the tree does not follow, or one it expects
+            and no secret gives).
+    """
+    from ..._kernels.reference import feedback_against
+
+    rules = tree.rules
+    space = CodeSpace.of(rules)
+    win = rules.pegs * (rules.pegs + 1)
+    out: list[int] = []
+    stack: list[tuple[int, TreeNode, np.ndarray]] = [(-1, tree.root, np.arange(space.size, dtype=np.int64))]
+    while stack:
+        reply, node, S = stack.pop()
+        if reply >= 0:
+            out.append(reply)
+        g = space.index(node.guess)
+        replies = feedback_against(space, g, S)
+        cells = {int(f): S[replies == f] for f in np.unique(replies)}
+        children = {f.to_int(rules.pegs): child for f, child in node.children.items()}
+        if set(children) != set(cells) - {win}:
+            raise TreeError(f"line {node.line}: the tree's replies are not those of its secrets")
+        out += [g, 2 * len(children) + int(win in cells)]
+        stack.extend((f, children[f], cells[f]) for f in sorted(children, reverse=True))
+    return np.array(out, dtype=np.int64)
 
 
 def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -> OptimalNode:

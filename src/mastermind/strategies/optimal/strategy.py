@@ -21,7 +21,7 @@ import numpy as np
 from ...core.code import Code
 from ...core.records import package_version
 from ...core.rules import Rules
-from ...errors import StrategyError
+from ...errors import StrategyError, TreeError
 from ...solver.state import SolverState
 from ..base import MapTasks, PieceBook, SearchCost, SearchedTree, Strategy
 from ..progress import OnProgress
@@ -104,6 +104,7 @@ class Optimal(Strategy):
         self._tree: OptimalNode | None = None
         self._positions: dict[tuple, OptimalNode] = {}
         self.upper: int | None = None
+        self._known: Solution | None = None  # a tree given as the upper bound (bound_with)
 
     # -- the whole tree ----------------------------------------------------------------------
 
@@ -199,9 +200,11 @@ class Optimal(Strategy):
         known = self.known_tree()
         if known is not None:
             return Bounds(known.cost, known.cost, to_flat(known), True)
+        given = self._known.flat if self._known is not None and self._known.cost == self.upper else None
         found = bound_game(self.rules, seconds, first=self.first, progress=self.search_progress,
                            on_better=on_better, stop=stop, on_tree=on_tree,
-                           save_every=save_every, book=book, piece_size=piece_size)  # fmt: skip
+                           save_every=save_every, book=book, piece_size=piece_size,
+                           upper=self.upper, known=given)  # fmt: skip
         if found.complete and found.upper is None:
             raise StrategyError(self._no_tree_message(np.arange(self.space.size, dtype=np.int64)))
         if found.complete and found.flat is not None:  # the search's own tree, as decision_tree's
@@ -250,6 +253,23 @@ class Optimal(Strategy):
 
     def prepare(self) -> None:
         self.decision_tree()
+
+    def bound_with(self, flat: np.ndarray) -> int:
+        """Take a tree of the game (as :func:`~.search.to_flat` writes it; a tree file's:
+        :func:`~.search.flat_of`) as a known upper bound: :attr:`upper` becomes its total, and
+        :meth:`bounds` reports it as the best tree until the search finds a better one. Returns
+        the total.
+
+        Raises:
+            TreeError: it does not find every secret within the guess limit, or does not begin
+                with the first guess the strategy is given.
+        """
+        everything = np.arange(self.space.size, dtype=np.int64)
+        root = check_tree(self.rules, flat, everything, self.rules.max_guesses)
+        if self.first is not None and root.guess != self.first:
+            raise TreeError("the tree does not begin with the first guess given")
+        self.upper, self._known = root.cost, Solution(root.cost, to_flat(root))
+        return root.cost
 
     # -- the whole tree, as the runner and the front ends ask for it ---------------------------
 
