@@ -268,10 +268,10 @@ def _take_upper(player: Strategy, path: str) -> None:
     from .. import TreeFile, TreeFileError
     from ..core.treefile import code_text
     from ..strategies.optimal.search import flat_of
-    from ..strategies.optimal.strategy import Optimal
 
-    if not isinstance(player, Optimal):
+    if player.name != "optimal":
         fail("--upper bounds the optimal strategy's search: give --strategy optimal")
+    searcher: Any = player  # the optimal strategy: its bound_with
     rules = player.rules
     try:
         tree = TreeFile.read(path)  # its errors name the file
@@ -286,7 +286,7 @@ def _take_upper(player: Strategy, path: str) -> None:
     first = None if player.first is None else code_text(rules, player.space.code(player.first).colors)
     if first is not None and tree.first_guess != first:
         fail(f"--upper: {path} begins with {tree.first_guess}, and --first asks for {first}")
-    player.bound_with(flat_of(tree))
+    searcher.bound_with(flat_of(tree))
 
 
 def _duration(value: str | None) -> float | None:

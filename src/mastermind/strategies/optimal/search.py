@@ -609,16 +609,18 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     def report() -> None:
         if progress:
             with lock:
-                done = cells[0] + len(race.searched - {e0} if start else race.searched)
+                solved, of = cells  # (read once: a worker's tick may replace it meanwhile)
+                done = solved + len(race.searched - {e0} if start else race.searched)
                 waiting = race.waiting() - (1 if start and e0 not in race.searched else 0)
                 best = race.best
                 found = None if best.tree is None else best.cost
-                progress(Progress("search", done, done + waiting + cells[1] - cells[0], 0, n, found,
+                progress(Progress("search", done, done + waiting + of - solved, 0, n, found,
                                   best.tree, race.settled()))  # fmt: skip
 
     def tick(done: int, of: int) -> None:
         nonlocal cells
-        cells = (done, of)
+        with lock:  # (workers tick outside their own lock: a later count may come first)
+            cells = (max(done, cells[0]), of)
         report()
 
     if start:
