@@ -14,13 +14,10 @@ cached kernel, which no numba program can go under.
     python benchmarks/optimal.py --games 4x8 --watch   # one run in this process, printing progress
     python benchmarks/optimal.py --games 5x5 --cores 1,2   # pinned with taskset to 1, then 2 cores
     python benchmarks/optimal.py --games 4x7 --baseline /tmp/old/src   # against another version
-    python benchmarks/optimal.py --games 4x8,4x9 --upper rollout   # with --upper from its tree
 
 With ``--baseline SRC`` (the ``src`` folder of another copy of the package, e.g. from ``git archive
 main | tar -x -C /tmp/old``) each run of this version is followed at once by a run of that one
 (PYTHONPATH=SRC), so that both see the same load on a shared machine; the best of each is shown.
-With ``--upper STRATEGY``, each run is followed at once by one given that strategy's tree as
-``--upper`` (its total bounds the search from the start); the tree is written first, untimed.
 """
 
 from __future__ import annotations
@@ -146,8 +143,6 @@ def main() -> None:
                         "pinned (taskset) to that many cores, a column each")  # fmt: skip
     parser.add_argument("--baseline", metavar="SRC",
                         help="another copy's src folder: each run is followed by one of it")  # fmt: skip
-    parser.add_argument("--upper", metavar="STRATEGY",
-                        help="each run followed by one with --upper from this strategy's tree")  # fmt: skip
     parser.add_argument("--watch", action="store_true",
                         help="search in this process, printing each first guess as it is done")  # fmt: skip
     options = parser.parse_args()
@@ -164,9 +159,6 @@ def main() -> None:
     one(["--pegs", "3", "--colors", "3"])  # fill the JIT cache on disk
     if options.baseline:
         against(games, options.baseline, options.repeat)
-        return
-    if options.upper:
-        bounded(games, options.upper, options.repeat)
         return
     if options.cores:
         by_cores(games, [int(c) for c in options.cores.split(",")], options.repeat)
@@ -205,31 +197,6 @@ def against(games: dict[str, list[str]], baseline: str, repeat: int) -> None:
         print(f"{label:<16}{stats['total']:>8}{mine:>9.2f}{theirs:>9.2f}{theirs / mine:>7.2f}"
               f"{'' if peer is None else f'{peer:>11.2f}'}  load {os.getloadavg()[0]:.2f}",
               flush=True)  # fmt: skip
-    print(f"load average {os.getloadavg()[0]:.2f} at the end")
-
-
-def bounded(games: dict[str, list[str]], strategy: str, repeat: int) -> None:
-    """Whole-process seconds of the search alone and given ``strategy``'s tree as --upper, run in
-    turn (best of ``repeat``)."""
-    print(f"upper bound: the tree of {strategy}")
-    print(f"{'game':<16}{'total':>8}{'upper':>8}{'plain s':>9}{'upper s':>9}{'ratio':>7}")
-    with tempfile.TemporaryDirectory() as folder:
-        for label, args in games.items():
-            tree = os.path.join(folder, f"{label}.tree.gz")
-            subprocess.run([mastermind(), "tree", "-s", strategy, *args, "--save", tree],
-                           check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-            upper = json.loads(subprocess.run([mastermind(), "verify", tree, "--json"], check=True,
-                                              capture_output=True, text=True).stdout)["total"]  # fmt: skip
-            plain, given = float("inf"), float("inf")
-            for _ in range(max(1, repeat)):
-                t, stats = one(args)
-                plain = min(plain, t)
-                t, other = one([*args, "--upper", tree])
-                given = min(given, t)
-                if other["total"] != stats["total"] or other["distribution"] != stats["distribution"]:
-                    raise SystemExit(f"{label}: the trees differ: {stats['total']} against {other['total']}")
-            print(f"{label:<16}{stats['total']:>8}{upper:>8}{plain:>9.2f}{given:>9.2f}{plain / given:>7.2f}"
-                  f"  load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

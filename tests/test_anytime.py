@@ -227,37 +227,3 @@ def test_evaluate_save_writes_any_strategys_tree(tmp_path):
     code, _, err = run("evaluate", "-s", "knuth", "--save", path, "--no-history")
     assert code == 0, err
     assert TreeFile.read(path).verify().total == 5801
-
-
-def test_a_known_tree_is_the_upper_bound_until_the_search_finds_a_better_one():
-    from mastermind import make_strategy, strategy_tree
-    from mastermind.strategies.optimal.search import check_tree, flat_of, solve_position
-
-    rules = Rules(pegs=4, colors=7)
-    knuth = flat_of(TreeFile.of_tree(rules, strategy_tree(make_strategy("knuth", rules))))
-    assert check_tree(rules, knuth, np.arange(rules.size), rules.max_guesses).cost == 11613  # Knuth's 4x7
-    stop = threading.Event()
-    stop.set()  # stopped before it starts: the known tree, or a better one from the heuristics' cells
-    early = bound_game(rules, stop=stop, upper=11613, known=knuth)
-    assert not early.complete and early.lower <= 11228 <= early.upper <= 11613
-    assert check_tree(rules, early.flat, np.arange(rules.size), rules.max_guesses).cost == early.upper
-    whole = bound_game(rules, upper=11613, known=knuth)
-    assert whole.complete and whole.exact and whole.upper == 11228
-    assert np.array_equal(whole.flat, solve_position(rules, np.arange(rules.size)).flat)  # the same tree
-
-
-def test_the_optimal_strategy_takes_a_tree_as_its_upper_bound():
-    from mastermind import make_strategy, strategy_tree
-    from mastermind.errors import TreeError
-    from mastermind.strategies.optimal.search import flat_of
-
-    rules = Rules()
-    knuth = flat_of(TreeFile.of_tree(rules, strategy_tree(make_strategy("knuth", rules))))
-    player = make_strategy("optimal", rules, cache=False)
-    assert player.bound_with(knuth) == 5801 and player.upper == 5801
-    found = player.bounds()
-    assert found.exact and found.upper == 5625
-    with pytest.raises(TreeError, match="does not begin with the first guess given"):
-        make_strategy("optimal", rules, first="1234", cache=False).bound_with(knuth)  # Knuth's is 1122
-    with pytest.raises(TreeError, match="deeper than the guess limit"):
-        make_strategy("optimal", Rules(max_guesses=4), cache=False).bound_with(knuth)

@@ -556,78 +556,14 @@ def test_the_optimal_search_survives_a_lost_dask_worker(dask_cluster):
     client.wait_for_workers(2, timeout=30)  # the nanny starts a new worker
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(max_guesses=5), Rules(pegs=4, colors=5)], ids=repr)
-def test_a_known_upper_bound_prunes_from_the_start_and_the_tree_is_the_same(rules):
-    import numpy as np
-
-    from mastermind.strategies.optimal import search, split
-
-    local = _local_tree(rules)
-    least = int(search.check_tree(rules, local, np.arange(rules.size), rules.max_guesses).cost)
-    free = PieceByPiece(seed=5, width=3)
-    split.search_in_pieces(rules, free.map, split=split.SERIAL_SET)
-    assert any(p.budget >= search.FAIL for p in _pieces(free))  # the first guess without a budget
-    for upper in (least, least + 1, least + 250):
-        found = search.solve_position(rules, np.arange(rules.size), upper=upper)
-        assert found.cost == least and np.array_equal(found.flat, local), upper
-        bounded = PieceByPiece(seed=5, width=3)
-        sol, _, _ = split.search_in_pieces(rules, bounded.map, split=split.SERIAL_SET, upper=upper)
-        assert sol.cost == least and np.array_equal(sol.flat, local), upper
-        assert all(p.budget <= upper + 1 for p in _pieces(bounded) if p.kind != "plan"), upper
-    # below the least total nothing is found, on threads or in pieces
-    assert search.solve_position(rules, np.arange(rules.size), upper=least - 1) is None
-    assert split.search_in_pieces(rules, PieceByPiece().map, upper=least - 1)[0] is None
-
-
-def test_the_optimal_strategy_takes_an_upper_bound_and_says_when_it_is_too_low():
-    from mastermind.errors import StrategyError
-
-    strategy = make_strategy("optimal", Rules(), cache=False)
-    strategy.upper = 5700
-    assert strategy.decision_tree().cost == 5625
-    low = make_strategy("optimal", Rules(), cache=False)
-    low.upper = 5624
-    with pytest.raises(StrategyError, match="no tree of .* within 10 guesses costs 5,624 or less"):
-        low.decision_tree()
-    search = runner.run_search(make_strategy("optimal", Rules(), first="1234", cache=False), PieceByPiece())
-    pieces = make_strategy("optimal", Rules(), first="1234", cache=False)
-    pieces.upper = search.tree.cost - 1
-    with pytest.raises(StrategyError, match="beginning with that first guess costs"):
-        runner.run_search(pieces, PieceByPiece())
-
-
-@pytest.mark.parametrize("upper", [None, 11310])
-def test_the_search_in_pieces_reports_a_lower_bound_that_rises_to_the_least_total(upper):
+def test_the_search_in_pieces_reports_a_lower_bound_that_rises_to_the_least_total():
     from mastermind.strategies.optimal import split
 
     rules, seen = Rules(pegs=4, colors=7), []
     sol, _, _ = split.search_in_pieces(rules, PieceByPiece(seed=2, width=2).map, progress=seen.append,
-                                       split=split.SERIAL_SET, upper=upper)  # fmt: skip
+                                       split=split.SERIAL_SET)  # fmt: skip
     lows = [status.lower for status in seen]
     assert None not in lows and lows == sorted(lows)  # only ever rises
     assert lows[0] < lows[-1] == sol.cost == 11228  # from the counting bound up to the optimum
     assert all(status.lower <= status.best for status in seen if status.best is not None)
     assert any(status.best is not None and status.lower < status.best for status in seen)
-    # 1111's bound with its cells bounded, 11,753, is above the upper bound: settled from the start
-    firsts = next(status.firsts for status in seen if status.firsts is not None)
-    assert firsts == ((0, 5) if upper is None else (1, 5))
-
-
-@pytest.mark.parametrize(("before", "after"), [(None, 11310), (11310, None), (11228, 11400)])
-def test_a_checkpoint_serves_with_or_without_an_upper_bound(tmp_path, before, after):
-    import numpy as np
-
-    rules, path = Rules(pegs=4, colors=7), tmp_path / "optimal.jsonl"
-
-    def strategy(upper):
-        player = make_strategy("optimal", rules, cache=False)
-        player.upper = upper
-        return player
-
-    with pytest.raises(KeyboardInterrupt):
-        runner.run_search(strategy(before), PieceByPiece(seed=1, stop_after=30), checkpoint=path,
-                          piece_size=200)  # fmt: skip
-    again = PieceByPiece(seed=2)
-    search = runner.run_search(strategy(after), again, checkpoint=path, piece_size=200)
-    assert search.tree.resumed > 0 and search.tree.cost == 11228
-    assert np.array_equal(search.tree.flat, _local_tree(rules))

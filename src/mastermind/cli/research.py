@@ -96,14 +96,6 @@ if TYPE_CHECKING:
     "plain Python). It aims at the best tree: reaching it proves that tree optimal. The lower bound "
     "reported is the higher of the search's and the proof's.",
 )  # fmt: skip
-@click.option(
-    "--upper", metavar="TREE_FILE",
-    help="optimal: a tree file of this game (a rollout's, say: 'mastermind tree --save'), replayed "
-    "first; the search builds no tree that costs more than it, every guess raced against its total "
-    "from the start, which on a large game saves the hours of a first guess searched without a "
-    "budget. The tree found is the same. With --budget, it is the best tree (the upper bound) until "
-    "the search finds a better one.",
-)  # fmt: skip
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
     "command run again after an interruption finishes only what is left [for a tree of more than "
@@ -127,7 +119,6 @@ def evaluate_command(
     budget: float | None,
     save: str | None,
     proof: str | None,
-    upper: str | None,
     scale: Scale,
     history: History,
 ) -> None:
@@ -150,7 +141,6 @@ def evaluate_command(
       mastermind evaluate -s optimal -p 5 -c 5 --executor dask --workers 2   # root guesses split
       mastermind evaluate -s optimal -p 4 -c 9 --budget 10m --save 4x9.tree.gz  # bounds, best tree
       mastermind evaluate -s optimal -p 4 -c 10 --budget 5m --proof 4x10.proof.gz  # a checkable bound
-      mastermind evaluate -s optimal -p 5 -c 7 --upper 5x7-rollout.tree.gz --checkpoint 5x7.ckpt
     """
     from ..core.code import ENUMERATION_LIMIT
     from ..research.evaluation import sample_secrets
@@ -169,8 +159,6 @@ def evaluate_command(
         history = History(history.store, recompute=True)
     if proof is not None and budget is None:
         fail("--proof writes the proof of the lower bound that --budget reports: give --budget too")
-    if upper is not None:
-        _take_upper(player, upper)
     if budget is not None or save is not None:
         _check_budget(player, budget, save, sample, scale, plot, per_secret, proof)
     if budget is not None:
@@ -260,33 +248,6 @@ def _keeping_best(player: Strategy, save: str | None, show: OnProgress | None) -
             show(status)
 
     return report
-
-
-def _take_upper(player: Strategy, path: str) -> None:
-    """--upper: the tree file at ``path`` (replayed against every secret first) bounds the
-    optimal search from the start, and is the best tree until the search finds a better one."""
-    from .. import TreeFile, TreeFileError
-    from ..core.treefile import code_text
-    from ..strategies.optimal.search import flat_of
-
-    if player.name != "optimal":
-        fail("--upper bounds the optimal strategy's search: give --strategy optimal")
-    searcher: Any = player  # the optimal strategy: its bound_with
-    rules = player.rules
-    try:
-        tree = TreeFile.read(path)  # its errors name the file
-        if not tree.plays(rules):
-            fail(f"--upper: {path} is a tree of {_game_text(tree.rules)}, not of {_game_text(rules)}")
-        found = tree.verify()
-    except TreeFileError as err:
-        fail(f"--upper: {path}: {err}" if path not in str(err) else f"--upper: {err}")
-    if found.max > rules.max_guesses:
-        fail(f"--upper: {path}: some secret needs {found.max} guesses, "
-             f"and the game allows {rules.max_guesses}")  # fmt: skip
-    first = None if player.first is None else code_text(rules, player.space.code(player.first).colors)
-    if first is not None and tree.first_guess != first:
-        fail(f"--upper: {path} begins with {tree.first_guess}, and --first asks for {first}")
-    searcher.bound_with(flat_of(tree))
 
 
 def _duration(value: str | None) -> float | None:

@@ -157,13 +157,6 @@ class TreeFile:
                   "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
         return cls(rules, top, header)
 
-    def plays(self, rules: Rules) -> bool:
-        """Whether this is a tree of the game of ``rules`` (pegs, colours, repeats, blank),
-        whatever guess limit either names."""
-        mine = self.rules
-        return (mine.pegs, mine.colors, mine.repeats, mine.blank) == (rules.pegs, rules.colors, rules.repeats,
-                                                                      rules.blank)  # fmt: skip
-
     @property
     def first_guess(self) -> str:
         """The tree's first guess, as the file writes it."""

@@ -255,8 +255,6 @@ def bound_game(
     workers: int | None = None,
     book: PieceBook | None = None,
     piece_size: int | None = None,
-    upper: int | None = None,
-    known: np.ndarray | None = None,
 ) -> Bounds:
     """Search the least total of the whole game, for at most ``seconds`` (None: to the end) or
     until ``stop`` is set, and return what was proved: the optimum when the search finished,
@@ -270,9 +268,7 @@ def bound_game(
     of the search cut into pieces, :mod:`.split`, so that either search resumes the other's).
     ``piece_size``: the largest set without a budget searched in one compiled call (at least
     :data:`.search.SERIAL_SET`; default a quarter of the game on several workers): smaller ones
-    are recorded sooner, at some cost in work. ``upper``: a total some tree is known to reach
-    (see :func:`~.search.solve_position`), and ``known`` that tree (:func:`~.search.to_flat`'s
-    form; checked first), the best tree until the search finds a better one.
+    are recorded sooner, at some cost in work.
 
     Raises:
         KeyboardInterrupt: when interrupted (Ctrl-C); every compiled search has stopped by then.
@@ -280,11 +276,6 @@ def bound_game(
     game = game_of(rules)
     S = np.arange(rules.size, dtype=np.int64)
     record = _Bounds(rules, first, on_better)
-    if known is not None:
-        if upper is None:
-            raise ValueError("a known tree comes with its total as the upper bound")
-        record.best = (upper, _checked(rules, known, upper))
-    budget = FAIL if upper is None else min(upper + 1, FAIL)
     run = _Run(game, max(1, workers or usable_cores()))
     run.book = book
     run.split = piece_limit(piece_size) or run.split
@@ -318,7 +309,7 @@ def bound_game(
     watcher.start()
     complete = False
     try:
-        cost, flat = _solve_set(run, run.root, S, [], rules.max_guesses, budget, first, progress, record)
+        cost, flat = _solve_set(run, run.root, S, [], rules.max_guesses, FAIL, first, progress, record)
         complete = True  # (a stopped search raises)
     except KeyboardInterrupt:
         if not out_of_time.is_set():

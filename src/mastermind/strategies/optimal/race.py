@@ -86,7 +86,8 @@ class Race:
     def waiting(self, start: int = 0) -> int:
         """How many guesses from rank ``start`` on are still to search and might beat the best."""
         with self._lock:
+            best = self._best.cost
             return sum(
                 1 for r, (_, bound) in enumerate(self.roots)
-                if r >= start and r not in self.searched and r not in self.pruned and bound < self.limit(r)
+                if r >= start and r not in self.searched and r not in self.pruned and bound < best
             )  # fmt: skip

@@ -30,7 +30,6 @@ from ..progress import OnProgress, Progress
 from .race import Race
 
 if TYPE_CHECKING:
-    from ...core.treefile import TreeFile, TreeNode
     from ..base import PieceBook
 
 #: tick(cells of a guess solved, of how many)
@@ -456,7 +455,6 @@ def solve_position(
     progress: OnProgress | None = None,
     workers: int | None = None,
     timeout: float | None = None,
-    upper: int | None = None,
 ) -> Solution | None:
     """The least total number of guesses that finds every secret of ``secrets`` within ``left``
     guesses (default: what the rules leave after ``guesses``), and a tree reaching it; None if no
@@ -464,11 +462,7 @@ def solve_position(
     ``first`` forces the position's guess. ``progress`` hears of the pieces of the search at the
     position (stage ``"search"``): the cells (replies) of its first guess, then the other guesses
     left to try after pruning (with one guess only, as in Bulls and Cows, the bar still moves).
-    ``timeout``: seconds after which the search stops. ``upper``: a total that some tree is
-    known to reach (a heuristic's, say): the search then builds no tree that costs more, every
-    guess raced against it from the start (on a large game, hours saved where the first guess
-    would be searched without a budget), and finds the same tree; None if no tree costs
-    ``upper`` or less.
+    ``timeout``: seconds after which the search stops.
 
     Raises:
         KeyboardInterrupt: when interrupted; every compiled search has stopped by then.
@@ -496,8 +490,7 @@ def solve_position(
         timer.daemon = True
         timer.start()
     try:
-        budget = FAIL if upper is None else min(upper + 1, FAIL)
-        cost, flat = _solve_set(run, run.root, S, list(guesses), left, budget, first, progress)
+        cost, flat = _solve_set(run, run.root, S, list(guesses), left, FAIL, first, progress)
     except BaseException as err:  # Ctrl-C (or a failing progress callback): stop every search first
         run.interrupt()
         if expired.is_set() and isinstance(err, KeyboardInterrupt):
@@ -599,9 +592,7 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     e0 = explore[0] if explore else 0
     if record is not None:
         record.roots(roots, improved, e0, cells_of.get(e0))
-    # pruned by the better bound; the ceiling keeps every guess below ``budget`` (the race alone
-    # would let a guess tie it, as it lets one tie a later guess's tree)
-    race = Race([(g, improved[r]) for r, (g, _) in enumerate(roots)], budget, ceiling=lambda: budget)
+    race = Race([(g, improved[r]) for r, (g, _) in enumerate(roots)], budget)  # pruned by the better bound
     lock = threading.Lock()
     cells = (0, 0)  # cells of the first guess solved, of how many (when it is split)
     start = 1 if budget >= FAIL and roots else 0
@@ -813,36 +804,6 @@ def join_cells(guess: int, found: bool, trees: dict[int, np.ndarray]) -> np.ndar
         parts.append(np.array([f], dtype=np.int64))
         parts.append(trees[f])
     return to_flat(parse(np.concatenate(parts)))
-
-
-def flat_of(tree: TreeFile) -> np.ndarray:
-    """A tree file's tree as the search writes trees (:func:`to_flat`), found by playing it
-    against every secret of its game (scored with numpy, as :func:`check_tree` does).
-
-    Raises:
-        TreeError: some secret is not found (a reply the tree does not follow, or one it expects
-            and no secret gives).
-    """
-    from ..._kernels.reference import feedback_against
-
-    rules = tree.rules
-    space = CodeSpace.of(rules)
-    win = rules.pegs * (rules.pegs + 1)
-    out: list[int] = []
-    stack: list[tuple[int, TreeNode, np.ndarray]] = [(-1, tree.root, np.arange(space.size, dtype=np.int64))]
-    while stack:
-        reply, node, S = stack.pop()
-        if reply >= 0:
-            out.append(reply)
-        g = space.index(node.guess)
-        replies = feedback_against(space, g, S)
-        cells = {int(f): S[replies == f] for f in np.unique(replies)}
-        children = {f.to_int(rules.pegs): child for f, child in node.children.items()}
-        if set(children) != set(cells) - {win}:
-            raise TreeError(f"line {node.line}: the tree's replies are not those of its secrets")
-        out += [g, 2 * len(children) + int(win in cells)]
-        stack.extend((f, children[f], cells[f]) for f in sorted(children, reverse=True))
-    return np.array(out, dtype=np.int64)
 
 
 def check_tree(rules: Rules, flat: np.ndarray, secrets: np.ndarray, left: int) -> OptimalNode:

@@ -244,7 +244,7 @@ class _Set(_Node):
         self.proved: dict[int, int] = {}  # rank -> proved lower bound of a guess refused or failed
 
     def limit(self) -> int:
-        return self.search.budget if self.parent is None else self.parent.cell_limit(self.reply)
+        return FAIL if self.parent is None else self.parent.cell_limit(self.reply)
 
     def next(self, defer: bool) -> Piece | None:
         if self.done:
@@ -471,9 +471,6 @@ class _Guess(_Node):
 
     def complete(self) -> None:
         total = len(self.S) + sum(self.known.values())
-        if total >= self.limit():  # each cell within its own budget, but not all of them together
-            self.finish(total, None)
-            return
         self.finish(total, join_cells(self.guess, self.found, self.trees))
 
     def finish(self, cost: int, flat: np.ndarray | None, from_book: bool = False) -> None:
@@ -492,9 +489,8 @@ class _Search:
     """The positions of one search and the pieces they wait for; hands pieces to the executor."""
 
     def __init__(self, rules: Rules, first: int | None, book: PieceBook | None, split: int, big: int,
-                 progress: OnProgress | None, log: PieceLog | None, budget: int = FAIL) -> None:  # fmt: skip
+                 progress: OnProgress | None, log: PieceLog | None) -> None:  # fmt: skip
         self.rules, self.book, self.progress, self.log = rules, book, progress, log
-        self.budget = budget  # what the whole game must cost less than (FAIL: no budget)
         self.split, self.big = split, max(split, big)
         self.game = game_of(rules)
         self.waiting: dict[int, tuple[_Node, Piece]] = {}
@@ -587,7 +583,6 @@ def search_in_pieces(
     split: int | None = None,
     big: int | None = None,
     log: PieceLog | None = None,
-    upper: int | None = None,
 ) -> tuple[Solution | None, int, int]:
     """The optimal tree of the whole game, the search cut into pieces at any depth and run by
     ``map_tasks`` (see the module); (None, ...) if no tree finds every secret within the guess
@@ -596,9 +591,7 @@ def search_in_pieces(
     pieces); ``split``: the largest set that is one piece while no budget binds, ``big`` the
     largest with a budget (default :func:`cut_sizes`: with a budget only the root's guesses are
     cut; ``big`` is at least ``split``);
-    ``log`` hears of each piece finished; ``upper``: a total that some tree is known to reach
-    (:func:`.search.solve_position`): every guess is raced against it from the start, and the
-    tree is the same (None returned if no tree costs ``upper`` or less).
+    ``log`` hears of each piece finished.
 
     Raises:
         CheckpointError (from ``book.damaged``): a recorded result that is not this search's.
@@ -608,8 +601,7 @@ def search_in_pieces(
     default = cut_sizes(size, workers)
     split = default[0] if split is None else split
     big = default[1] if big is None else big
-    budget = FAIL if upper is None else upper + 1
-    search = _Search(rules, first, book, split, big, progress, log, budget)
+    search = _Search(rules, first, book, split, big, progress, log)
     search.report()
     map_tasks(work_task, search.tasks(), search.each)
     assert search.result is not None

@@ -21,7 +21,7 @@ import numpy as np
 from ...core.code import Code
 from ...core.records import package_version
 from ...core.rules import Rules
-from ...errors import StrategyError, TreeError
+from ...errors import StrategyError
 from ...solver.state import SolverState
 from ..base import MapTasks, PieceBook, SearchCost, SearchedTree, Strategy
 from ..progress import OnProgress
@@ -84,13 +84,6 @@ class Optimal(Strategy):
         rules: the game.
         first: force the first guess (the rest of the tree is then optimal given it).
         cache: option, keep whole trees on disk (default True).
-
-    Attributes:
-        upper: a total that some tree of the game (within its guess limit, beginning with
-            ``first`` where given) is known to reach, say a heuristic's: the search of the whole
-            tree then builds no tree that costs more, every guess raced against it from the
-            start, and finds the same tree (None: no such bound). Not part of the strategy's
-            options: it changes how long the search takes, not what it finds.
     """
 
     name = "optimal"
@@ -103,8 +96,6 @@ class Optimal(Strategy):
         self.cache = bool(self.settings["cache"])
         self._tree: OptimalNode | None = None
         self._positions: dict[tuple, OptimalNode] = {}
-        self.upper: int | None = None
-        self._known: Solution | None = None  # a tree given as the upper bound (bound_with)
 
     # -- the whole tree ----------------------------------------------------------------------
 
@@ -168,8 +159,7 @@ class Optimal(Strategy):
         root = self._load() if self.cache else None
         if root is None:
             everything = np.arange(self.space.size, dtype=np.int64)
-            sol = solve_position(self.rules, everything, first=self.first, progress=self.search_progress,
-                                 upper=self.upper)  # fmt: skip
+            sol = solve_position(self.rules, everything, first=self.first, progress=self.search_progress)
             if sol is None:
                 raise StrategyError(self._no_tree_message(everything))
             root = sol.tree()
@@ -200,11 +190,9 @@ class Optimal(Strategy):
         known = self.known_tree()
         if known is not None:
             return Bounds(known.cost, known.cost, to_flat(known), True)
-        given = self._known.flat if self._known is not None and self._known.cost == self.upper else None
         found = bound_game(self.rules, seconds, first=self.first, progress=self.search_progress,
                            on_better=on_better, stop=stop, on_tree=on_tree,
-                           save_every=save_every, book=book, piece_size=piece_size,
-                           upper=self.upper, known=given)  # fmt: skip
+                           save_every=save_every, book=book, piece_size=piece_size)  # fmt: skip
         if found.complete and found.upper is None:
             raise StrategyError(self._no_tree_message(np.arange(self.space.size, dtype=np.int64)))
         if found.complete and found.flat is not None:  # the search's own tree, as decision_tree's
@@ -238,10 +226,6 @@ class Optimal(Strategy):
         return self._no_tree_message(np.arange(self.space.size, dtype=np.int64))
 
     def _no_tree_message(self, everything: np.ndarray) -> str:
-        if self.upper is not None:  # (what the search proved: whether some tree costs more is not known)
-            start = "" if self.first is None else " beginning with that first guess"
-            return (f"no tree of {self.rules.describe()} within {self.rules.max_guesses} guesses{start} "
-                    f"costs {self.upper:,} or less")  # fmt: skip
         limit = self.rules.max_guesses + 1
         while solve_position(self.rules, everything, left=limit, first=self.first) is None:
             limit += 1
@@ -253,23 +237,6 @@ class Optimal(Strategy):
 
     def prepare(self) -> None:
         self.decision_tree()
-
-    def bound_with(self, flat: np.ndarray) -> int:
-        """Take a tree of the game (as :func:`~.search.to_flat` writes it; a tree file's:
-        :func:`~.search.flat_of`) as a known upper bound: :attr:`upper` becomes its total, and
-        :meth:`bounds` reports it as the best tree until the search finds a better one. Returns
-        the total.
-
-        Raises:
-            TreeError: it does not find every secret within the guess limit, or does not begin
-                with the first guess the strategy is given.
-        """
-        everything = np.arange(self.space.size, dtype=np.int64)
-        root = check_tree(self.rules, flat, everything, self.rules.max_guesses)
-        if self.first is not None and root.guess != self.first:
-            raise TreeError("the tree does not begin with the first guess given")
-        self.upper, self._known = root.cost, Solution(root.cost, to_flat(root))
-        return root.cost
 
     # -- the whole tree, as the runner and the front ends ask for it ---------------------------
 
@@ -304,7 +271,7 @@ class Optimal(Strategy):
         size = piece_limit(piece_size)
         sol, solved, resumed = search_in_pieces(self.rules, map_tasks, first=self.first, book=book,
                                                 progress=progress, workers=workers or 2,
-                                                split=size, big=size, upper=self.upper)  # fmt: skip
+                                                split=size, big=size)  # fmt: skip
         if sol is None:
             raise StrategyError(self.no_tree_message())
         return SearchedTree(sol.cost, self.adopt(sol), sol.flat, solved, resumed)
