@@ -30,7 +30,7 @@ program checks. Every rule that skips work is exact:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -115,7 +115,10 @@ class WorstSearch:
         self.limit = 0
         self.progress = progress
         self.width = width
-        self._frac: list[tuple[int, int]] = []
+        #: the levels watched for progress: (position, of how many guesses, the share of one guess
+        #: that the one in hand's level below spans: its cell's share of the guess's secrets while
+        #: the cells are taken in turn, largest first)
+        self._frac: list[tuple[float, int, float]] = []
         self._stop = threading.Event()
         self._index = {c: i for i, c in enumerate(self.colours)}
         self._heights: dict[int, int] = {}
@@ -232,22 +235,26 @@ class WorstSearch:
         (True, a tree beginning with the first that works), or (False, a proof node whose lines
         refute each of them by one of its cells)."""
         proof = ProofNode("all", self._gens(self.every, group, 0))  # the checker's classes: few
-        self._frac.append((0, len(first)))
+        self._frac.append((0, len(first), 1.0))
         try:
             for i, g in enumerate(first):
-                self._frac[-1] = (i, len(first))
                 below, used = child_group(group, 0, self.colours[g], self.colors)
                 same = seed is not None and seed.guess == self.colours[g]
                 children: dict[Feedback, TreeNode] = {}
                 cells = sorted(self._cells(g, self.every), key=lambda fc: (not self._known_no(fc[1], k - 1),
                                                                             -len(fc[1])))  # fmt: skip
-                for f, cell in cells:
+                shares = _shares(cells)
+                for (f, cell), (before, share) in zip(cells, shares, strict=True):
+                    self._frac[-1] = (i + before, len(first), share)
                     reply = Feedback.from_int(f, self.pegs)
                     under = seed.children.get(reply) if seed is not None and same else None
                     ok, sub = self._solve(cell, k - 1, K, below, used, 1, under)
                     if not ok:
                         assert isinstance(sub, ProofNode)
                         proof.children.append((self.colours[g], reply, sub))
+                        self._frac[-1] = (i + 1, len(first), 1.0)  # refuted: the guess is done
+                        if self.progress is not None:
+                            self._report()
                         break
                     assert isinstance(sub, TreeNode)
                     children[reply] = sub
@@ -335,18 +342,19 @@ class WorstSearch:
         frame = len(self._frac)
         watched = depth < 3 and self.progress is not None
         if watched:
-            self._frac.append((0, len(tries)))
+            self._frac.append((0, len(tries), 1.0))
         try:
             for i, g in enumerate(tries):
-                if watched:
-                    self._frac[frame] = (i, len(tries))
-                    self._report()
                 parts = self._cells(g, S)
                 parts.sort(key=lambda fc: -len(fc[1]))
                 below, child_used = child_group(group, used, self.colours[g], self.colors)
                 children: dict[Feedback, TreeNode] = {}
                 failed = None
-                for f, cell in parts:
+                shares = _shares(parts) if watched else []
+                for j, (f, cell) in enumerate(parts):
+                    if watched:  # the guess's cells in turn: a guess that works moves the bar too
+                        self._frac[frame] = (i + shares[j][0], len(tries), shares[j][1])
+                        self._report()
                     ok, sub = self._solve(cell, k - 1, K, below, child_used, depth + 1)
                     if not ok:
                         failed = (f, sub)
@@ -366,13 +374,15 @@ class WorstSearch:
     # -- helpers ---------------------------------------------------------------------------
 
     def _report(self, within: float = 0.0) -> None:
-        """The share of the search done: the guesses tried at each level watched (``_frac``),
-        and ``within`` the one in hand below them (the share of it done)."""
+        """The share of the search done: the guesses tried at each level watched (``_frac``, and
+        the cells of the one in hand taken so far), and ``within`` the one in hand below them (the
+        share of it done)."""
         assert self.progress is not None
         frac, scale = 0.0, 1.0
-        for i, total in self._frac:
-            scale /= max(total, 1)
-            frac += i * scale
+        for position, total, width in self._frac:
+            unit = scale / max(total, 1)
+            frac += position * unit
+            scale = unit * width
         self.progress(frac + within * scale)
 
     def _reply(self, g: int, s: int) -> Feedback:
@@ -421,6 +431,17 @@ def seed_of(tree: TreeFile, rules: Rules) -> TreeNode:
         raise StrategyError(f"the seed is a tree of {theirs.describe()}, not of {rules.describe()}")
     tree.verify()
     return tree.root
+
+
+def _shares(cells: Sequence[tuple[int, np.ndarray]]) -> list[tuple[float, float]]:
+    """Each cell's (share of the secrets in the cells before it, its own share): how far through
+    a guess its search is when it reaches that cell, and how much of the guess the cell spans."""
+    total = max(1, sum(len(cell) for _, cell in cells))
+    out, before = [], 0
+    for _, cell in cells:
+        out.append((before / total, len(cell) / total))
+        before += len(cell)
+    return out
 
 
 def least_guesses(
