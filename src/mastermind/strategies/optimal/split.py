@@ -563,10 +563,8 @@ class _Search:
         tree = None if race is None else race.best.tree
         best = None if race is None or tree is None else race.best.cost
         firsts = None if race is None else race.settled()
-        if self.result is not None:
-            lower = self.result[0]  # the least total, or (no tree) at least what it failed
-        else:
-            lower = self.root.lower() if race is not None else int(self.game.t.lb[self.game.space.size])
+        # the least total once settled (or, with no tree, at least what it failed), else the race's
+        lower = self.result[0] if self.result is not None else self.root.lower()
         n = self.game.space.size
         self.progress(Progress("search", done, done + len(self.waiting), 0, n, best, tree, firsts,
                                lower if lower < FAIL else None))  # fmt: skip
