@@ -52,6 +52,7 @@ GAMES = {
     "4x7": Rules(pegs=4, colors=7),
     "5x5": Rules(pegs=5, colors=5),
     "4x8": Rules(pegs=4, colors=8),
+    "4x9": Rules(pegs=4, colors=9),
     "bulls-and-cows": Rules(pegs=4, colors=10, repeats=False),
     "5x6": Rules(pegs=5, colors=6),
 }

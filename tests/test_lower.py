@@ -19,7 +19,7 @@ from mastermind.cli import cli
 from mastermind.core import proof as proof_module
 from mastermind.core.proof import ProofFile, least_total, other_replies
 from mastermind.errors import ProofError
-from mastermind.strategies.optimal.lower import prove
+from mastermind.strategies.optimal.lower import prove, prove_optimum
 from test_optimal import TINY, plain_optimum
 
 OPTIMA = [
@@ -153,6 +153,15 @@ def test_evaluate_writes_the_proof_and_verify_checks_it(tmp_path):
     assert code == 0 and f"takes at least {report['proof']['total']:,} guesses in all" in out
 
 
+def test_a_proof_under_a_guess_limit_proves_the_least_total_without_it(tmp_path):
+    path = tmp_path / "classic-max5.proof.gz"
+    code, out, _ = run("evaluate", "-s", "optimal", "--max-guesses", 5, "--budget", "1m", "--proof", path,
+                       "--json", "--no-history")  # fmt: skip
+    report = json.loads(out)
+    assert code == 0 and report["exact"] and report["total"] == 5626  # Koyama and Lai: 5,626 within 5
+    assert report["proof"]["total"] == 5625 == ProofFile.read(path).check().total  # the proof: any limit
+
+
 def test_proof_without_budget_or_to_a_missing_folder_is_one_line_and_status_2(tmp_path):
     code, _, err = run("evaluate", "-s", "optimal", "--proof", tmp_path / "p.proof")
     assert code == 2 and "give --budget too" in err and len(err.strip().splitlines()) == 1
@@ -169,6 +178,57 @@ def test_a_prover_stopped_at_once_still_writes_a_proof_that_checks():
     found = prove(rules, target=2463, stop=stop)
     # nothing was bounded deeper: the claim is counting's at the root, and it still checks
     assert found.total == least_total(other_replies(4), rules.size) == checks(found)
+
+
+# -- the proof guided by the exact search --------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "optimum"), [*OPTIMA, (Rules(pegs=4, colors=6), 5625)],
+                         ids=lambda x: repr(x) if isinstance(x, Rules) else "")  # fmt: skip
+def test_the_guided_proof_proves_the_published_optimum(rules, optimum, counting):
+    found = prove_optimum(rules)  # the optimum found by the exact search, then proved
+    assert checks(found) == found.total == optimum
+
+
+@pytest.mark.parametrize("rules", TINY, ids=repr)
+def test_the_guided_proof_proves_the_plain_search_optimum(rules):
+    optimum = plain_optimum(rules, range(rules.size), 20)
+    found = prove_optimum(rules, optimum)
+    assert checks(found) == found.total == optimum
+
+
+def test_the_guided_proof_is_smaller_than_the_counting_one_on_the_classic_game():
+    rules = Rules(pegs=4, colors=6)
+    guided, counted = prove_optimum(rules, 5625), prove(rules, target=5625)
+    assert guided.total == counted.total == 5625
+    assert guided.proof.header["nodes"] < counted.proof.header["nodes"]
+
+
+def test_an_aim_above_the_optimum_ends_at_the_optimum():
+    # as the classic game's least total within 5 guesses (5,626) is above its least (5,625)
+    for rules, aim, optimum in ((Rules(pegs=3, colors=4), 207, 206), (Rules(pegs=4, colors=6), 5626, 5625)):
+        found = prove_optimum(rules, aim)
+        assert checks(found) == found.total == optimum
+
+
+def test_a_guided_proof_out_of_time_or_stopped_still_writes_a_proof_that_checks():
+    import threading
+
+    rules = Rules(pegs=4, colors=6)  # (a second's proof: the time is up long before it ends)
+    stop = threading.Event()
+    timed = prove_optimum(rules, 5625, seconds=0, stop=stop)
+    assert not stop.is_set() and checks(timed) == timed.total < 5625  # out of time: no Ctrl-C
+    stop.set()
+    stopped = prove_optimum(rules, 5625, stop=stop)
+    assert stop.is_set() and checks(stopped) == stopped.total < 5625
+
+
+def test_the_guided_proof_rises_guess_by_guess_at_the_root():
+    seen: list[tuple[int, int | None]] = []
+    found = prove_optimum(Rules(pegs=4, colors=5), progress=lambda bound, aim: seen.append((bound, aim)))
+    bounds = [bound for bound, _ in seen]
+    assert {aim for _, aim in seen} == {2463} and bounds == sorted(bounds) and len(set(bounds)) > 2
+    assert bounds[-1] == found.total == 2463
 
 
 # -- the proof files of docs/results.md ----------------------------------------------------------

@@ -91,10 +91,11 @@ if TYPE_CHECKING:
 )  # fmt: skip
 @click.option(
     "--proof", metavar="FILE",
-    help="With --budget: then, for up to DURATION again, prove a lower bound on the least total by "
-    "counting a few levels down, and write the proof to FILE ('mastermind verify' checks it in "
-    "plain Python). It aims at the best tree: reaching it proves that tree optimal. The lower bound "
-    "reported is the higher of the search's and the proof's.",
+    help="With --budget: then, for up to DURATION again, prove a lower bound on the least total and "
+    "write the proof to FILE ('mastermind verify' checks it in plain Python). When the search "
+    "finished, the proof is guided by it and aims at the optimum; else it counts a few levels down "
+    "and aims at the best tree: reaching it proves that tree optimal. The lower bound reported is "
+    "the higher of the search's and the proof's.",
 )  # fmt: skip
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
@@ -416,7 +417,7 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         if searched is not None:  # the search ran here, within the budget: it is the run's time
             stats.seconds, stats.tree_at_hand = searched + stats.seconds, False
         save_run(session, player, stats, None, None)
-    proved = None if proof is None else _prove_lower(player, stats.total, proof, seconds)
+    proved = None if proof is None else _prove_lower(player, stats.total, proof, seconds, exact=True)
     if as_json:
         out = session.to_dict(stats, game_notation(rules))
         out |= {"lower_bound": stats.total, "upper_bound": stats.total, "exact": True}
@@ -433,13 +434,15 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         sys.exit(130)
 
 
-def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float) -> tuple[LowerBound, bool]:
-    """A proof file of a lower bound on the least total, raised toward ``target`` (the optimum, or
-    the best tree found) for at most ``seconds``, written to ``path``; and whether Ctrl-C cut it
-    short (the bound reached so far is written then)."""
+def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float,
+                 exact: bool = False) -> tuple[LowerBound, bool]:  # fmt: skip
+    """A proof file of a lower bound on the least total, raised toward ``target`` (the best tree
+    found, or, ``exact``, the optimum: the proof is then guided by the exact search) for at most
+    ``seconds``, written to ``path``; and whether Ctrl-C cut it short (the bound reached so far is
+    written then)."""
     import threading
 
-    from ..strategies.optimal.lower import prove
+    from ..strategies.optimal.lower import prove, prove_optimum
 
     stop = threading.Event()
     shown = console_for(stderr=True)
@@ -450,7 +453,10 @@ def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float
             click.echo(f"\rproof of a lower bound: {bound:,}{aim}   ", err=True, nl=False)
 
     try:
-        found = prove(player.rules, target=target, seconds=seconds, stop=stop, progress=on_progress)
+        if exact and target is not None:
+            found = prove_optimum(player.rules, target, seconds=seconds, stop=stop, progress=on_progress)
+        else:
+            found = prove(player.rules, target=target, seconds=seconds, stop=stop, progress=on_progress)
     finally:
         if shown.is_terminal:
             click.echo("", err=True)

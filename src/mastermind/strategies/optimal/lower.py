@@ -18,6 +18,12 @@ with nothing but the scoring rule. The bound is built from counting, a few level
 
 The proof lists a cell's bound only where counting falls short of what its guess needs, so that
 the checker, which scans every class of guesses at each line, does no more than it must.
+
+:func:`prove_optimum` proves the optimum itself, guided by the exact search: each set is given a
+claim no higher than its exact cost, so every guess at it can reach the claim. A guess whose
+cells' one-level bounds fall short by D gets the D from its cells, each asked of the exact search
+with a budget (its cost, or that it costs at least its bound plus D) and given a share of D in
+proportion to what it has to spare; each such cell is then proved the same way, to its share.
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ from ...core.feedback import Feedback
 from ...core.proof import Perm, ProofFile, ProofNode
 from ...core.rules import Rules
 from ...errors import StrategyError
-from .search import FAIL, _feedback, _kernel, game_of
+from ..pieces import usable_cores
+from .search import FAIL, _feedback, _kernel, _Run, game_of
 from .symmetry import child_group, generators, root_group
 
 #: Guesses left given to the compiled bounds: more than any tree needs, so no guess limit binds.
@@ -58,6 +65,7 @@ class _Set:
     guesses: dict[int, dict[int, _Set]] | None = None
     cap: int = 0
     spent: bool = False  # nothing below its least guess can rise any more
+    proof: ProofNode | None = None  # its line, once proved to ``low`` (the sets below let go)
 
 
 @dataclass(frozen=True)
@@ -169,6 +177,8 @@ class _Prover:
 
     def proof_node(self, node: _Set, claim: int) -> ProofNode:
         """The node's line: ``claim`` (at most its bound), with the lines its guesses need."""
+        if node.proof is not None and claim <= node.proof.total:
+            return node.proof
         present = int(np.bitwise_or.reduce(self.t.cmask[node.S]))
         gens = generators(node.group, node.used, present, self.pegs, self.colors)
         out = ProofNode("total", gens, total=claim)
@@ -230,6 +240,141 @@ def prove(
                     progress(root.low, target)
     except KeyboardInterrupt:
         prover.stop.set()
+    total = root.low
+    proof = ProofFile.of_total(rules, total, prover.proof_node(root, total), search="lower")
+    return LowerBound(rules, total, proof, prover.deepened, time.perf_counter() - began)
+
+
+class _Guided(_Prover):
+    """The proof of the optimum: each set proved to a claim no higher than its exact cost."""
+
+    def __init__(self, rules: Rules, stop: threading.Event | None) -> None:
+        super().__init__(rules, stop)
+        self.run = _Run(self.game, usable_cores())
+
+    def _map(self, fn: Callable, items: list) -> list:
+        """fn over the items on the run's threads (the compiled calls release the GIL); Ctrl-C
+        or a stop stops every call in flight, and raises KeyboardInterrupt here."""
+        futures = [self.run.pool.submit(fn, item) for item in items]
+        self.run.wait(futures)
+        if self.run.stopped or self._stopped():
+            raise KeyboardInterrupt  # a stopped call's answer proves nothing
+        return [f.result() for f in futures]
+
+    def deepen(self, node: _Set, cap: int) -> None:
+        """As :meth:`_Prover.deepen`, the guesses' cells bounded on the run's threads."""
+        sym = self.game.group(list(node.history))
+        codes, _ = self.game.root_guesses(node.S, NO_LIMIT, cap, sym, self._ctl())
+        guesses = node.guesses if node.guesses is not None else {}
+        todo = [g for g in codes.tolist() if g not in guesses]
+        guesses.update(zip(todo, self._map(lambda g: self.cells(node, g, sym), todo), strict=True))
+        node.guesses, node.cap = guesses, cap
+        self.settle(node)
+        self.deepened += 1
+
+    def exact(self, cells: list[_Set], budgets: list[int]) -> list[int]:
+        """Each cell's exact cost, or its budget where it costs at least that much."""
+
+        def one(item: tuple[_Set, int]) -> int:
+            cell, budget = item
+            sym = self.game.group(list(cell.history))
+            cost, _ = self.run.kernel_call(self.run.root, cell.S, NO_LIMIT, budget, sym)
+            return min(cost, budget)
+
+        return self._map(one, list(zip(cells, budgets, strict=True)))
+
+    def close(self, node: _Set, claim: int) -> None:
+        """Prove the node to ``claim`` (no more than its exact cost), then keep only its line."""
+        if node.low >= claim:
+            return
+        self.deepen(node, claim)
+        assert node.guesses is not None
+        for g in node.guesses:
+            if not self.raise_guess(node, g, claim):
+                raise StrategyError(f"internal: the claim {claim} is above the exact cost")
+        self.settle(node)
+        node.proof = self.proof_node(node, node.low)
+        node.guesses = None  # (the sets below are in the line now)
+
+    def raise_guess(self, node: _Set, g: int, claim: int) -> bool:
+        """Raise guess g's cells at the node (bounded a level deeper) until it reaches ``claim``;
+        False if it costs less: its cells are then proved to their exact costs."""
+        assert node.guesses is not None
+        short = claim - self.value(node, g)
+        if short <= 0:
+            return True
+        # (a cell that is the whole set is left out: its share would be the node again)
+        n = len(node.S)
+        cells = sorted((c for c in node.guesses[g].values() if len(c.S) < n), key=lambda c: -len(c.S))
+        reach = self.exact(cells, [c.low + short for c in cells])
+        spare = [r - c.low for c, r in zip(cells, reach, strict=True)]
+        if sum(spare) < short:  # (then no cell reached its budget: each reach is its exact cost)
+            for cell, r in zip(cells, reach, strict=True):
+                self.close(cell, r)
+            return False
+        shares = [min(s, -(-short * s // sum(spare))) for s in spare]
+        over = sum(shares) - short
+        for i in reversed(range(len(shares))):  # the smallest cells give back what is over
+            cut = min(over, shares[i])
+            shares[i] -= cut
+            over -= cut
+        for cell, share in zip(cells, shares, strict=True):
+            if share > 0:
+                self.close(cell, cell.low + share)
+        return True
+
+
+def prove_optimum(
+    rules: Rules,
+    optimum: int | None = None,
+    seconds: float | None = None,
+    stop: threading.Event | None = None,
+    progress: Callable[[int, int | None], None] | None = None,
+) -> LowerBound:
+    """A proof that every tree of ``rules`` (whatever the guess limit) costs at least the least
+    total, guided by the exact search (see the module's documentation).
+
+    ``optimum``: the least total, if known (else the exact search finds it first; given too high,
+    as a game's least total within a guess limit may be, the proof ends at the lower one). Stopped by
+    ``seconds``, ``stop`` or Ctrl-C, it returns the bound proved so far (the root's guesses proved
+    so far at the optimum, the others at their cells' one-level bounds). ``progress(bound,
+    optimum)`` as each guess at the root is proved.
+    """
+    began = time.perf_counter()
+    prover = _Guided(rules, stop)
+    timer, expired = None, threading.Event()
+    if seconds is not None:
+
+        def expire() -> None:
+            expired.set()
+            prover.run.interrupt()
+
+        timer = threading.Timer(max(0.0, seconds), expire)
+        timer.daemon = True
+        timer.start()
+    codes = np.arange(rules.size, dtype=np.int64)
+    root = _Set(codes, (), root_group(rules.pegs, rules.colors), 0, int(prover.lb[rules.size]))
+    try:
+        if optimum is None:
+            optimum = prover.exact([root], [FAIL])[0]
+        prover.deepen(root, optimum)
+        if progress:
+            progress(root.low, optimum)
+        assert root.guesses is not None
+        for g in sorted(root.guesses, key=lambda g: prover.value(root, g)):
+            # (the bound reached stands if the proof is stopped)
+            if not prover.raise_guess(root, g, optimum):  # below the aim: the least total is lower
+                optimum = root.cap = prover.value(root, g)
+            prover.settle(root)
+            if progress:
+                progress(root.low, optimum)
+    except KeyboardInterrupt:
+        if not expired.is_set():  # Ctrl-C, not the time: the caller hears of it as with prove
+            prover.stop.set()
+    finally:
+        if timer is not None:
+            timer.cancel()
+        prover.run.pool.shutdown(wait=True)
     total = root.low
     proof = ProofFile.of_total(rules, total, prover.proof_node(root, total), search="lower")
     return LowerBound(rules, total, proof, prover.deepened, time.perf_counter() - began)
