@@ -296,9 +296,10 @@ class _Guided(_Prover):
         node.proof = self.proof_node(node, node.low)
         node.guesses = None  # (the sets below are in the line now)
 
-    def raise_guess(self, node: _Set, g: int, claim: int) -> bool:
+    def raise_guess(self, node: _Set, g: int, claim: int, after: Callable[[], None] | None = None) -> bool:
         """Raise guess g's cells at the node (bounded a level deeper) until it reaches ``claim``;
-        False if it costs less: its cells are then proved to their exact costs."""
+        False if it costs less: its cells are then proved to their exact costs. ``after()`` as
+        each cell is proved."""
         assert node.guesses is not None
         short = claim - self.value(node, g)
         if short <= 0:
@@ -311,6 +312,8 @@ class _Guided(_Prover):
         if sum(spare) < short:  # (then no cell reached its budget: each reach is its exact cost)
             for cell, r in zip(cells, reach, strict=True):
                 self.close(cell, r)
+                if after:
+                    after()
             return False
         shares = [min(s, -(-short * s // sum(spare))) for s in spare]
         over = sum(shares) - short
@@ -321,6 +324,8 @@ class _Guided(_Prover):
         for cell, share in zip(cells, shares, strict=True):
             if share > 0:
                 self.close(cell, cell.low + share)
+                if after:
+                    after()
         return True
 
 
@@ -338,7 +343,7 @@ def prove_optimum(
     as a game's least total within a guess limit may be, the proof ends at the lower one). Stopped by
     ``seconds``, ``stop`` or Ctrl-C, it returns the bound proved so far (the root's guesses proved
     so far at the optimum, the others at their cells' one-level bounds). ``progress(bound,
-    optimum)`` as each guess at the root is proved.
+    optimum)`` as each cell of a guess at the root is proved.
     """
     began = time.perf_counter()
     prover = _Guided(rules, stop)
@@ -358,16 +363,18 @@ def prove_optimum(
         if optimum is None:
             optimum = prover.exact([root], [FAIL])[0]
         prover.deepen(root, optimum)
-        if progress:
-            progress(root.low, optimum)
-        assert root.guesses is not None
-        for g in sorted(root.guesses, key=lambda g: prover.value(root, g)):
-            # (the bound reached stands if the proof is stopped)
-            if not prover.raise_guess(root, g, optimum):  # below the aim: the least total is lower
-                optimum = root.cap = prover.value(root, g)
+
+        def report() -> None:  # (the bound reached stands if the proof is stopped)
             prover.settle(root)
             if progress:
                 progress(root.low, optimum)
+
+        report()
+        assert root.guesses is not None
+        for g in sorted(root.guesses, key=lambda g: prover.value(root, g)):
+            if not prover.raise_guess(root, g, optimum, report):  # below the aim: the least total is lower
+                optimum = root.cap = prover.value(root, g)
+            report()
     except KeyboardInterrupt:
         if not expired.is_set():  # Ctrl-C, not the time: the caller hears of it as with prove
             prover.stop.set()
