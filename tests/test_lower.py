@@ -211,6 +211,26 @@ def test_an_aim_above_the_optimum_ends_at_the_optimum():
         assert checks(found) == found.total == optimum
 
 
+def test_a_guess_that_leaves_the_set_whole_is_left_to_the_checker():
+    import numpy as np
+
+    from mastermind.strategies.optimal.lower import _Guided, _Set
+    from mastermind.strategies.optimal.symmetry import root_group
+
+    prover = _Guided(Rules(pegs=3, colors=4), None)
+    try:
+        digits = prover.game.codes.digits
+        S = np.array([i for i, row in enumerate(digits.tolist()) if 0 not in row], dtype=np.int64)
+        node = _Set(S, (), root_group(3, 4), 0, 0)
+        node.guesses = {0: prover.cells(node, 0, prover.game.group([]))}  # 111: every secret replies 0,0
+        assert [len(c.S) for c in node.guesses[0].values()] == [len(S)] == [27]
+        # no claim is too high for it: the checker skips a guess that leaves the set whole
+        assert prover.raise_guess(node, 0, 10**6)
+        assert prover.proof_node(node, 10**6).children == []
+    finally:
+        prover.run.pool.shutdown()
+
+
 def test_a_guided_proof_out_of_time_or_stopped_still_writes_a_proof_that_checks():
     import threading
 

@@ -185,6 +185,8 @@ class _Prover:
         for g in sorted(node.guesses or ()):
             assert node.guesses is not None
             cells = node.guesses[g]
+            if any(len(c.S) == len(node.S) for c in cells.values()):
+                continue  # leaves the set whole: the checker skips it
             reach = len(node.S) + sum(int(self.lb[len(c.S)]) for c in cells.values())
             gains = sorted(((c.low - int(self.lb[len(c.S)]), f) for f, c in cells.items()), reverse=True)
             for gain, f in gains:
@@ -302,11 +304,10 @@ class _Guided(_Prover):
         each cell is proved."""
         assert node.guesses is not None
         short = claim - self.value(node, g)
-        if short <= 0:
-            return True
-        # (a cell that is the whole set is left out: its share would be the node again)
         n = len(node.S)
-        cells = sorted((c for c in node.guesses[g].values() if len(c.S) < n), key=lambda c: -len(c.S))
+        if short <= 0 or any(len(c.S) == n for c in node.guesses[g].values()):
+            return True  # (a guess that leaves the set whole needs no line: no best tree plays it)
+        cells = sorted(node.guesses[g].values(), key=lambda c: -len(c.S))
         reach = self.exact(cells, [c.low + short for c in cells])
         spare = [r - c.low for c, r in zip(cells, reach, strict=True)]
         if sum(spare) < short:  # (then no cell reached its budget: each reach is its exact cost)
