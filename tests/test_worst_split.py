@@ -251,6 +251,15 @@ def test_with_first_guesses_given_the_split_search_reports_its_progress_as_the_p
         assert 0.1 < max(s for s in seen if s < 0.5) <= 0.5 * 625 / 2400
 
 
+def test_the_plain_search_reports_a_refuted_guess_done_at_once():
+    # 4x7 within 5: each of the 5 root guesses refuted in turn; the last one's refutation is the
+    # end of the search, and the bar says so (it used to stop at 0.8, waiting for a next guess)
+    seen: list[float] = []
+    assert not WorstSearch(Rules(pegs=4, colors=7), progress=seen.append).decide(5).possible
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    assert all(any(abs(s - done) < 1e-9 for s in seen) for done in (0.2, 0.4, 0.6, 0.8))  # each guess
+
+
 @pytest.mark.parametrize("first", [None, [8]], ids=["root", "first 1122"])
 def test_a_search_that_finds_a_tree_moves_its_progress_through_the_cells_and_never_back(first):
     # the first guess tried works: its cells, taken in turn, move the bar (it used to sit at 0

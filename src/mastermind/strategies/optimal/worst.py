@@ -366,6 +366,9 @@ class WorstSearch:
                 f, sub = failed
                 assert isinstance(sub, ProofNode)
                 proof.children.append((self.colours[g], Feedback.from_int(f, self.pegs), sub))
+                if watched:  # refuted: the guess is done now, not when the next one starts
+                    self._frac[frame] = (i + 1, len(tries), 1.0)
+                    self._report()
         finally:
             if watched:
                 del self._frac[frame:]
