@@ -8,6 +8,7 @@ plain Python from both sides.
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -102,6 +103,23 @@ def test_a_child_claim_raised_or_a_line_dropped_is_refused(counting):
     dropped = [lines[0], json.dumps(header), *body, f"end {len(body)}"]
     with pytest.raises(ProofError, match=r"line 3: for guess \w+ the bounds reach only"):
         ProofFile.loads("\n".join(dropped)).check()
+
+
+def test_a_proof_checked_on_two_processes_proves_the_same_and_finds_a_deep_fault(monkeypatch):
+    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    text = (RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()
+    found = ProofFile.loads(gzip.decompress(text).decode())
+    steps: list[int] = []
+    checked = found.check(steps.append, jobs=2)
+    assert checked.total == 5625 and checked.nodes == sum(steps) == found.root.size() == 2389
+    # a claim three levels down (in a piece that a process checks whole) raised by one
+    lines = gzip.decompress(text).decode().split("\n")
+    deep = next(i for i, line in enumerate(lines) if line.startswith("   ") and line[3] != " ")
+    head, rest = lines[deep].split(" total ", 1)
+    number, gens = rest.split(" ", 1)
+    lines[deep] = f"{head} total {int(number) + 1} {gens}"
+    with pytest.raises(ProofError, match=rf"line {deep + 1}: for guess \w+ the bounds reach only"):
+        ProofFile.loads("\n".join(lines)).check(jobs=2)
 
 
 def test_a_claim_on_the_total_needs_total_lines_and_a_matching_root():

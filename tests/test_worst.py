@@ -343,12 +343,24 @@ def counting(request, monkeypatch):
 
 
 def refused(text, match):
+    """The damage is found by one process, and by two that share the proof (cut to its lines)."""
     with pytest.raises(ProofError, match=match):
         ProofFile.loads(text).check()
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(ProofError, match=match):
+        patch.setattr(proof_module, "PARALLEL_FROM", 0)
+        ProofFile.loads(text).check(jobs=2)
 
 
 def test_the_untouched_proof_checks(proof_text, counting):
     assert ProofFile.loads(proof_text).check().nodes == ProofFile.loads(proof_text).root.size()
+
+
+def test_the_untouched_proof_checks_on_two_processes_line_by_line(proof_text, monkeypatch):
+    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(proof_module, "PIECES_PER_JOB", 10**6)  # every line a task of its own
+    found, steps = ProofFile.loads(proof_text), []
+    checked = found.check(steps.append, jobs=2)
+    assert checked.guesses == 5 and checked.nodes == sum(steps) == found.root.size()
 
 
 def test_a_reply_no_secret_gives_is_refused(proof_text, counting):

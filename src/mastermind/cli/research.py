@@ -756,8 +756,13 @@ def tree(
 @click.argument("tree_file", metavar="TREE_FILE")
 @game_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as a JSON object.")
+@click.option(
+    "--workers", type=click.IntRange(min=1, max=1024), metavar="N",
+    help="Check a proof file on N processes [every core this process may use]; its subproofs are "
+    "shared among them (a proof of 20,000 lines or more, on a system that can fork: Linux).",
+)  # fmt: skip
 @color_option
-def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
+def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None) -> None:
     """Check a tree file: play its tree against every secret of its game (or a proof file).
 
     The replay uses the plain-Python scoring rule (nothing compiled), then checks what the
@@ -780,7 +785,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool) -> None:
     if is_proof_file(tree_file):  # a proof that no tree does it within some guesses (mastermind worst)
         from .worst import verify_proof
 
-        return verify_proof(tree_file, rules, as_json)
+        return verify_proof(tree_file, rules, as_json, workers)
     tree = TreeFile.read(tree_file)
     if rules_given() and tree.rules != rules:
         fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(rules)}")

@@ -335,10 +335,12 @@ def fraction_bar(label: str) -> Iterator[Callable[[float, str], None] | None]:
         yield lambda fraction, text: bar.update(task, completed=int(1000 * fraction), description=text)
 
 
-def verify_proof(path: str, rules: Rules, as_json: bool) -> None:
-    """``mastermind verify`` given a proof file: check it in plain Python and say what it proves."""
+def verify_proof(path: str, rules: Rules, as_json: bool, workers: int | None = None) -> None:
+    """``mastermind verify`` given a proof file: check it in plain Python (on ``workers``
+    processes, every usable core if None) and say what it proves."""
     from ..core.proof import ProofFile
     from ..errors import ProofError
+    from ..strategies.pieces import usable_cores
     from .progress import count_bar
 
     try:
@@ -351,7 +353,7 @@ def verify_proof(path: str, rules: Rules, as_json: bool) -> None:
         fail(f"{path} is a proof about {found.rules.describe()}, not {rules.describe()}")
     with count_bar(found.root.size(), f"checking {path}") as advance:
         try:
-            checked = found.check(advance)
+            checked = found.check(advance, workers or usable_cores())
         except ProofError as err:
             fail(f"{path}: {err}")
     if checked.claim == "total":

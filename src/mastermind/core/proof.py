@@ -78,7 +78,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import multiprocessing
 import os
+import queue
+import signal
 import sys
 from array import array
 from collections import Counter
@@ -371,9 +374,9 @@ class ProofFile:
 
     # -- checking --------------------------------------------------------------------------
 
-    def check(self, progress: Callable[[int], None] | None = None) -> Checked:
+    def check(self, progress: Callable[[int], None] | None = None, jobs: int = 1) -> Checked:
         """:func:`check`."""
-        return check(self, progress)
+        return check(self, progress, jobs)
 
 
 def _header(rules: Rules, root: ProofNode, claim: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
@@ -700,47 +703,84 @@ class _Tally:
         return max(t.values(), default=0)
 
 
-def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Checked:
+#: Proofs of at least this many nodes are checked on several processes when asked
+#: (:func:`check`'s ``jobs``); smaller ones gain less than the processes cost to start.
+PARALLEL_FROM = 20_000
+#: Pieces per process that a parallel check cuts the proof into, at least (the last ones to
+#: finish are small).
+PIECES_PER_JOB = 16
+
+# An entry of the check: a node, its secrets, the guesses left (a claim on guesses) and K.
+_Entry = tuple["ProofNode", list[int], int, int]
+
+
+def check(proof: ProofFile, progress: Callable[[int], None] | None = None, jobs: int = 1) -> Checked:
     """Check the proof's claim by replaying it (see the module's documentation): no tree finds
     every secret of its game within its number of guesses, or every tree's total is at least its
     total; ``progress(n)`` as n more nodes are checked.
+
+    With ``jobs`` above 1 (and a proof of :data:`PARALLEL_FROM` nodes or more, on a system that
+    can fork), the lines nearest the root are checked here and the subproofs below them by that
+    many processes, each checked whole by the same code: the claim and the verdict are the same,
+    only the first fault found may differ where a proof has several.
 
     Raises:
         ProofError: a claim of the proof does not hold (the message says which line), or the
             header's counts are wrong.
     """
     rules = proof.rules
-    game = _Game(rules)
     h = proof.header
     if h.get("secrets", rules.size) != rules.size:
         raise ProofError(f"the game has {rules.size:,} codes, the header says {h['secrets']}")
     nodes = proof.root.size()
     if h.get("nodes", nodes) != nodes:
         raise ProofError(f"the proof has {nodes:,} nodes, its header says {h['nodes']}")
-    win = rules.pegs * (rules.pegs + 1)
-    n_codes = len(game.codes)
-    tables: dict[int, list[int]] = {}  # T(K, m) for m up to the game's size, by K
+    checker = _Checker(proof)
+    root: _Entry = (proof.root, list(range(rules.size)), proof.guesses, other_replies(rules.pegs))
+    if jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods():
+        scored = _check_in_parallel(checker, root, jobs, progress)
+    else:
+        checker.run([root], progress)
+        scored = checker.game.scored
+    first = tuple(code_text(rules, code) for code in proof.first)
+    return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, scored, first)
 
-    def show(i: int) -> str:
-        return code_text(rules, game.codes[i])
 
-    def least(K: int) -> list[int]:
-        found = tables.get(K)
+class _Checker:
+    """The check of one proof, node by node: :meth:`visit` checks a node's own claim and gives
+    the entries of its lines, which :meth:`run` checks in turn."""
+
+    def __init__(self, proof: ProofFile) -> None:
+        self.proof = proof
+        self.rules = proof.rules
+        self.game = _Game(proof.rules)
+        self.tables: dict[int, list[int]] = {}  # T(K, m) for m up to the game's size, by K
+        # What is claimed of a set depends on the set alone, not on the path to it; a set met
+        # again with a claim no stronger than one taken already (the guesses left, or the total)
+        # needs no second check: if the first one's lines fail, the whole check fails (a set's
+        # own lines lie below it, with fewer guesses left: never the same node again).
+        self.taken: dict[bytes, int] = {}
+
+    def run(self, stack: list[_Entry], progress: Callable[[int], None] | None) -> None:
+        """Check the entries and every line below them (the stack's last first)."""
+        while stack:
+            stack.extend(self.visit(stack.pop(), progress))
+
+    def least(self, K: int) -> list[int]:
+        found = self.tables.get(K)
         if found is None:
-            found = tables[K] = [least_total(K, m) for m in range(n_codes + 1)]
+            m = len(self.game.codes)
+            found = self.tables[K] = [least_total(K, m) for m in range(m + 1)]
         return found
 
-    # Each entry: a node, its secrets, the guesses left (a claim on guesses) and K.
-    stack: list[tuple[ProofNode, list[int], int, int]] = [
-        (proof.root, list(range(rules.size)), proof.guesses, other_replies(rules.pegs))
-    ]
-    # What is claimed of a set depends on the set alone, not on the path to it; a set met again
-    # with a claim no stronger than one taken already (the guesses left, or the total) needs no
-    # second check: if the first one's lines fail, the whole check fails (a set's own lines lie
-    # below it, with fewer guesses left: never the same node again).
-    taken: dict[bytes, int] = {}
-    while stack:
-        node, S, k, K = stack.pop()
+    def show(self, i: int) -> str:
+        return code_text(self.rules, self.game.codes[i])
+
+    def visit(self, entry: _Entry, progress: Callable[[int], None] | None) -> list[_Entry]:
+        """Check one node's claim; its lines' entries, to be checked (the file's first last)."""
+        node, S, k, K = entry
+        game, rules, proof = self.game, self.rules, self.proof
+        win = rules.pegs * (rules.pegs + 1)
         if progress:
             progress(1)
         if node.kind == "count":
@@ -749,13 +789,13 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
                     f"line {node.line}: {len(S):,} secrets can be told apart by {k} guesses that give at "
                     f"most {K} replies other than the win (up to {reach(K, k):,}): the count proves nothing"
                 )
-            continue
+            return []
         key, claim = array("i", S).tobytes(), (node.total if node.kind == "total" else k)
-        if taken.get(key, -1) >= claim:
+        if self.taken.get(key, -1) >= claim:
             if progress:
                 progress(node.size() - 1)  # its lines, not checked
-            continue
-        taken[key] = claim
+            return []
+        self.taken[key] = claim
         if node.kind == "all" and k < 1:
             raise ProofError(f"line {node.line}: no guess is left to refute")
         members = set(S)
@@ -774,13 +814,14 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
         # guesses are many (none but those of the absent colours: every code is tried), guess
         # by guess where they are few.
         least_codes = set(game.least_of_classes(node.gens, absent)) if node.gens else None
-        if _by_lanes(None if least_codes is None else len(least_codes), len(S), len(game.tables), n_codes):
+        classes = None if least_codes is None else len(least_codes)
+        if _by_lanes(classes, len(S), len(game.tables), len(game.codes)):
             tally = _Tally(game, S, None)
         else:
             least_codes = least_codes or set(game.least_of_classes(node.gens, absent))
             tally = _Tally(game, S, least_codes | set(listed))
 
-        def checked(g: int, listed=listed, least_codes=least_codes, absent=absent) -> bool:
+        def checked(g: int) -> bool:
             """Whether guess g must be checked here: the least code of its class, or named."""
             if g in listed:
                 return True
@@ -799,17 +840,18 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
                 cell = split.get(f, [])
                 if f == win or not cell:
                     raise ProofError(
-                        f"line {child.line}: no secret of the set gives reply {reply} to {show(g)}"
+                        f"line {child.line}: no secret of the set gives reply {reply} to {self.show(g)}"
                     )
                 cells.setdefault(g, []).append((len(cell), child))
                 below.append((child, cell))
         place = {id(child): i for i, (_, _, child) in enumerate(node.children)}
-        for child, cell in sorted(below, key=lambda line: -place[id(line[0])]):  # the file's first on top
-            stack.append((child, cell, k - 1, K))
+        entries: list[_Entry] = [
+            (child, cell, k - 1, K) for child, cell in sorted(below, key=lambda line: -place[id(line[0])])
+        ]  # the file's first last, to be taken first from a stack
         if node.kind == "total":
             # Each guess checked (the least of its class, or named) must reach the claim: its
             # cells' counting bounds, raised by the lines naming it.
-            T = least(K)
+            T = self.least(K)
             n = len(S)
             sums = tally.totals(T, K)
             for g, named in cells.items():
@@ -823,10 +865,10 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
             if n + low < node.total:
                 g = min((g for g in pool if n + sums[g] < node.total), key=lambda g: (sums[g], g))
                 raise ProofError(
-                    f"line {node.line}: for guess {show(g)} the bounds reach only {n + sums[g]:,} on these "
-                    f"{n:,} secrets, below the {node.total:,} claimed"
+                    f"line {node.line}: for guess {self.show(g)} the bounds reach only {n + sums[g]:,} on "
+                    f"these {n:,} secrets, below the {node.total:,} claimed"
                 )
-            continue
+            return entries
         bound = reach(K, k - 1)
         if node is proof.root and proof.first:  # only the guesses claimed, every one of them
             claimed = {game.index[code] for code in proof.first} - set(listed)
@@ -836,12 +878,106 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None) -> Ch
         if unrefuted:
             g = unrefuted[0]
             raise ProofError(
-                f"line {node.line}: guess {show(g)} is not refuted (its largest cell, "
+                f"line {node.line}: guess {self.show(g)} is not refuted (its largest cell, "
                 f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
                 "and no line refutes it)"
             )
-    first = tuple(code_text(rules, code) for code in proof.first)
-    return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, game.scored, first)
+        return entries
+
+
+# A parallel check hands out work by path: a node is named by the places of the lines that lead
+# to it from the root, which every process (forked from the one that read the proof) can follow.
+_Node = tuple[tuple[int, ...], list[int], int, int]  # path, secrets, guesses left, K
+_Task = list[_Node]
+# What the processes of a parallel check share, inherited when they are forked.
+_SHARED: tuple[_Checker, int] | None = None  # the checker, the most lines of a piece
+
+
+def _check_in_parallel(
+    checker: _Checker, root: _Entry, jobs: int, progress: Callable[[int], None] | None
+) -> int:
+    """Check from ``root`` on ``jobs`` processes; the number of secrets scored, over them all.
+
+    A task is a node: a process checks it and every line below it when they are few (at most
+    1 / :data:`PIECES_PER_JOB` of a process's share of the lines), and otherwise checks the node
+    alone and hands its lines back as tasks, the largest first. So every process is busy from
+    the first lines below the root to the end, and the last tasks to finish are small."""
+    global _SHARED
+    _SHARED = (checker, max(1, root[0].size() // (PIECES_PER_JOB * jobs)))
+    results: queue.SimpleQueue[tuple[int, int, list[_Task]] | BaseException] = queue.SimpleQueue()
+    scored = 0
+    try:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
+
+            def submit(task: _Task) -> None:
+                pool.apply_async(_check_task, (task,), callback=results.put, error_callback=results.put)
+
+            _, S, k, K = root
+            submit([((), S, k, K)])
+            waiting = 1
+            while waiting:
+                found = results.get()
+                waiting -= 1
+                if isinstance(found, BaseException):
+                    raise found
+                done, by_task, tasks = found
+                scored += by_task
+                if progress:
+                    progress(done)
+                for task in tasks:
+                    submit(task)
+                waiting += len(tasks)
+    finally:
+        _SHARED = None
+    return scored
+
+
+def _ignore_interrupts() -> None:
+    """Ctrl-C is the parent's to handle: it stops the processes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _check_task(task: _Task) -> tuple[int, int, list[_Task]]:
+    """Check a task of a parallel check (in one of its processes): the nodes checked, the secrets
+    scored, and the tasks left to hand out: the lines of the nodes with too many to check here,
+    each large one a task, the small ones together (the largest first)."""
+    assert _SHARED is not None
+    checker, most = _SHARED
+    done = 0
+
+    def count(n: int) -> None:
+        nonlocal done
+        done += n
+
+    before = checker.game.scored
+    below: list[tuple[int, _Node]] = []  # (lines, node)
+    for path, S, k, K in task:
+        node = checker.proof.root
+        for at in path:
+            node = node.children[at][2]
+        entry: _Entry = (node, S, k, K)
+        if node.size() <= most:
+            checker.run([entry], count)
+            continue
+        place = {id(child): i for i, (_, _, child) in enumerate(node.children)}
+        for child, cell, k_left, K_left in checker.visit(entry, count):
+            below.append((child.size(), ((*path, place[id(child)]), cell, k_left, K_left)))
+    tasks: list[_Task] = []
+    small: _Task = []
+    lines = 0
+    for size, found in sorted(below, key=lambda item: -item[0]):
+        if size > most // 2:
+            tasks.append([found])
+            continue
+        if lines + size > most:
+            tasks.append(small)
+            small, lines = [], 0
+        small.append(found)
+        lines += size
+    if small:
+        tasks.append(small)
+    return done, checker.game.scored - before, tasks
 
 
 def join(proofs: Iterable[tuple[str, ProofFile]]) -> ProofFile:
