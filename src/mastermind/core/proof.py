@@ -642,31 +642,37 @@ class _Tally:
             over |= (c + self.top - self.ones - bound * self.ones) & self.top
         return self._lanes_set(self.top ^ over)
 
-    def totals(self, least: list[int], K: int) -> dict[int, int] | list[int]:
+    def totals(self, least: list[int], K: int, whole: int = SKIP) -> dict[int, int] | list[int]:
         """For each guess counted (a dict by guess; a list over every code when all are): the sum
-        of ``least[m]`` over its cells other than the win (m secrets each), or :data:`SKIP` where
-        it leaves S whole (one cell, S itself). ``least`` is T(K, m), so 2m - 1 up to K + 1."""
+        of ``least[m]`` over its cells other than the win (m secrets each), or at least ``whole``
+        (:data:`SKIP` where counted guess by guess) where it leaves S whole (one cell, S itself).
+        ``least`` is T(K, m), so 2m - 1 up to K + 1."""
         n = len(self.S)
         if self.tallies is not None:
             out = {}
             for g, t in self.tallies.items():
-                whole = len(t) == 1 and next(iter(t.values())) == n
-                out[g] = SKIP if whole else sum(map(least.__getitem__, t.values()))
+                leaves = len(t) == 1 and next(iter(t.values())) == n
+                out[g] = SKIP if leaves else sum(map(least.__getitem__, t.values()))
             return out
-        # In lanes of 4 bytes (every total fits below the top bit): a cell of m <= K + 1 secrets
-        # costs 2m - 1, so over the cells 2 (n - w) - cells, w = 1 where the guess is a secret of
-        # S; a larger cell adds T(K, m) - (2m - 1), the sum over j >= 2 of max(0, m - F(K, j)):
-        # each term where m passes F(K, j), as (m + 2**31 - F) less 2**31, kept by a mask of
-        # whole lanes. A guess with all of S in one cell gets 2**30 more (SKIP: never below a
-        # claim). Every step works on all lanes at once, and the lanes are read out once.
-        codes, width = self.n, 4
+        # In lanes of 2 bytes where every total and ``whole`` fit below 2**14 (the sum over the
+        # cells is at most T(K, n), as T(K, a) + T(K, b) <= T(K, a + b)), else of 4: a cell of
+        # m <= K + 1 secrets costs 2m - 1, so over the cells 2 (n - w) - cells, w = 1 where the
+        # guess is a secret of S; a larger cell adds T(K, m) - (2m - 1), the sum over j >= 2 of
+        # max(0, m - F(K, j)): each term where m passes F(K, j), as (m + top - F) less top (top:
+        # the lane's top bit), kept by a mask of whole lanes. A guess with all of S in one cell
+        # gets half of top more (at least ``whole``: never below a claim). Every step works on
+        # all lanes at once, and the lanes are read out once.
+        codes = self.n
+        width = 2 if least[n] < 1 << 14 and whole <= 1 << 14 else 4
+        bits = 8 * width - 1
+        lane = (1 << 8 * width) - 1
         ones = int.from_bytes((b"\x01" + bytes(width - 1)) * codes, "little")
-        top = ones << 31
+        top = ones << bits
         counts = [_rewiden(c, codes, self.width, width) for c in self.counts]
         inside = bytearray(codes * width)
         for i in self.S:
             inside[i * width] = 1
-        cells = sum(((c + top - ones) & top) >> 31 for c in counts)
+        cells = sum(((c + top - ones) & top) >> bits for c in counts)
         total = 2 * (n * ones - int.from_bytes(inside, "little")) - cells
         passes, bound = [], 1 + K  # F(K, j) for j >= 2, below n
         while bound < n:
@@ -674,7 +680,7 @@ class _Tally:
             bound = 1 + K * bound
         for c in counts:
             for F in passes:
-                mask = (((c + top - (F + 1) * ones) & top) >> 31) * 0xFFFFFFFF
+                mask = (((c + top - (F + 1) * ones) & top) >> bits) * lane
                 total += ((c + top - F * ones) & mask) - (top & mask)
             total += ((c + top - n * ones) & top) >> 1
         return _lanes(total.to_bytes(codes * width, "little"), width)
@@ -853,7 +859,7 @@ class _Checker:
             # cells' counting bounds, raised by the lines naming it.
             T = self.least(K)
             n = len(S)
-            sums = tally.totals(T, K)
+            sums = tally.totals(T, K, max(0, node.total - n))
             for g, named in cells.items():
                 sums[g] += sum(max(0, child.total - T[m]) for m, child in named)
             # (guess by guess only where the classes were few: least_codes is then known)
