@@ -171,6 +171,14 @@ def test_evaluate_writes_the_proof_and_verify_checks_it(tmp_path):
     assert code == 0 and f"takes at least {report['proof']['total']:,} guesses in all" in out
 
 
+def test_verify_checks_a_proof_on_the_processes_asked_and_refuses_none(monkeypatch):
+    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    code, out, _ = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 2, "--json")
+    assert code == 0 and json.loads(out)["total"] == 5625 and json.loads(out)["nodes"] == 2389
+    code, _, err = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 0)
+    assert code == 2 and "--workers" in err and "Traceback" not in err
+
+
 def test_a_proof_under_a_guess_limit_proves_the_least_total_without_it(tmp_path):
     path = tmp_path / "classic-max5.proof.gz"
     code, out, _ = run("evaluate", "-s", "optimal", "--max-guesses", 5, "--budget", "1m", "--proof", path,

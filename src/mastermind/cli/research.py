@@ -759,7 +759,7 @@ def tree(
 @click.option(
     "--workers", type=click.IntRange(min=1, max=1024), metavar="N",
     help="Check a proof file on N processes [every core this process may use]; its subproofs are "
-    "shared among them (a proof of 20,000 lines or more, on a system that can fork: Linux).",
+    "shared among them (a proof of 20,000 lines or more, on a system with fork: not Windows).",
 )  # fmt: skip
 @color_option
 def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None) -> None:
