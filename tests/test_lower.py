@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -169,6 +170,13 @@ def test_evaluate_writes_the_proof_and_verify_checks_it(tmp_path):
     assert checked["verified"] and checked["total"] == report["proof"]["total"]
     code, out, _ = run("verify", path)
     assert code == 0 and f"takes at least {report['proof']['total']:,} guesses in all" in out
+
+
+def test_a_process_of_the_check_that_dies_is_reported_in_one_line(monkeypatch):
+    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(proof_module, "_check_task", lambda task: os._exit(9))  # (as if killed)
+    code, _, err = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 2)
+    assert code == 2 and "a process checking the proof died" in err and len(err.strip().splitlines()) == 1
 
 
 def test_verify_checks_a_proof_on_the_processes_asked_and_refuses_none(monkeypatch):

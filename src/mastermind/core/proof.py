@@ -89,7 +89,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ProofError
+from ..errors import ExecutorError, ProofError
 from .checkfile import GZIP_MAGIC, game_dict, read_header, read_text, write_file
 from .feedback import Feedback
 from .rules import Rules
@@ -907,41 +907,64 @@ def _check_in_parallel(
     A task is a node: a process checks it and every line below it when they are few (at most
     1 / :data:`PIECES_PER_JOB` of a process's share of the lines), and otherwise checks the node
     alone and hands its lines back as tasks, the largest first. So every process is busy from
-    the first lines below the root to the end, and the last tasks to finish are small."""
+    the first lines below the root to the end, and the last tasks to finish are small. Ctrl-C
+    or a fault found stops every process at once; a process that dies is reported.
+
+    Raises:
+        ExecutorError: a process of the check died (killed, out of memory).
+    """
     global _SHARED
     _SHARED = (checker, max(1, root[0].size() // (PIECES_PER_JOB * jobs)))
-    results: queue.SimpleQueue[tuple[int, int, list[_Task]] | BaseException] = queue.SimpleQueue()
+    context = multiprocessing.get_context("fork")
+    tasks: multiprocessing.SimpleQueue[_Task] = context.SimpleQueue()
+    results: multiprocessing.Queue[tuple[int, int, list[_Task]] | ProofError] = context.Queue()
+    workers = [context.Process(target=_check_tasks, args=(tasks, results), daemon=True) for _ in range(jobs)]
     scored = 0
     try:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
-
-            def submit(task: _Task) -> None:
-                pool.apply_async(_check_task, (task,), callback=results.put, error_callback=results.put)
-
-            _, S, k, K = root
-            submit([((), S, k, K)])
-            waiting = 1
-            while waiting:
-                found = results.get()
-                waiting -= 1
-                if isinstance(found, BaseException):
-                    raise found
-                done, by_task, tasks = found
-                scored += by_task
-                if progress:
-                    progress(done)
-                for task in tasks:
-                    submit(task)
-                waiting += len(tasks)
+        for worker in workers:
+            worker.start()
+        _, S, k, K = root
+        tasks.put([((), S, k, K)])
+        waiting = 1
+        while waiting:
+            try:
+                found = results.get(timeout=1.0)
+            except queue.Empty:
+                if any(worker.exitcode is not None for worker in workers):
+                    raise ExecutorError(
+                        "a process checking the proof died (killed, or out of memory?): try fewer --workers"
+                    ) from None
+                continue
+            waiting -= 1
+            if isinstance(found, ProofError):
+                raise found
+            done, by_task, below = found
+            scored += by_task
+            if progress:
+                progress(done)
+            for task in below:
+                tasks.put(task)
+            waiting += len(below)
     finally:
         _SHARED = None
+        for worker in workers:  # (idle or not: they hold nothing of the caller's)
+            worker.terminate()
+        for worker in workers:
+            worker.join()
+        results.close()
     return scored
 
 
-def _ignore_interrupts() -> None:
-    """Ctrl-C is the parent's to handle: it stops the processes."""
+def _check_tasks(tasks: multiprocessing.SimpleQueue[_Task], results: multiprocessing.Queue) -> None:
+    """A process of a parallel check: check the tasks as they come, until it is stopped (Ctrl-C
+    is the parent's to handle: it stops the processes)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        task = tasks.get()
+        try:
+            results.put(_check_task(task))
+        except ProofError as err:
+            results.put(err)
 
 
 def _check_task(task: _Task) -> tuple[int, int, list[_Task]]:
