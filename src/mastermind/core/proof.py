@@ -108,10 +108,10 @@ def lane_memory() -> int:
     """What the checker keeps of the secrets' reply indicators by default: an eighth of the
     memory this process may use (the machine's, or a container's limit where it is lower: the
     limit of its own control group, not of those above it), from 128 MB to 2 GB; it assumes one
-    check at a time on the machine. The sets a proof of a large game checks two or three
-    guesses deep come from sets of hundreds or thousands of secrets, scored again and again
-    unless their indicators are kept (a proof on Super Mastermind: 1,423 s of CPU with 2 GB,
-    more than 4,000 s with 128 MB; docs/results.md)."""
+    check at a time on the machine (a check on N processes gives each an Nth). The sets a proof
+    of a large game checks two or three guesses deep come from sets of hundreds or thousands of
+    secrets, scored again and again unless their indicators are kept (a proof on Super
+    Mastermind: 1,423 s of CPU with 2 GB, more than 4,000 s with 128 MB; docs/results.md)."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):  # not a POSIX system, or it does not say
@@ -915,6 +915,8 @@ def _check_in_parallel(
     """
     global _SHARED
     _SHARED = (checker, max(1, root[0].size() // (PIECES_PER_JOB * jobs)))
+    game = checker.game  # the indicators kept: the memory for them shared among the processes
+    game.marks_kept = max(64, game.marks_kept // jobs)
     context = multiprocessing.get_context("fork")
     tasks: multiprocessing.SimpleQueue[_Task] = context.SimpleQueue()
     results: multiprocessing.Queue[tuple[int, int, list[_Task]] | ProofError] = context.Queue()
