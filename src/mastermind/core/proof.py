@@ -726,9 +726,9 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None, jobs:
     total; ``progress(n)`` as n more nodes are checked.
 
     With ``jobs`` above 1 (and a proof of :data:`PARALLEL_FROM` nodes or more, on a system that
-    can fork), the lines nearest the root are checked here and the subproofs below them by that
-    many processes, each checked whole by the same code: the claim and the verdict are the same,
-    only the first fault found may differ where a proof has several.
+    can fork), that many processes share the nodes (see :func:`_check_in_parallel`), each node
+    checked by the same code: the claim and the verdict are the same, only the first fault found
+    may differ where a proof has several.
 
     Raises:
         ProofError: a claim of the proof does not hold (the message says which line), or the
@@ -775,8 +775,8 @@ class _Checker:
     def least(self, K: int) -> list[int]:
         found = self.tables.get(K)
         if found is None:
-            m = len(self.game.codes)
-            found = self.tables[K] = [least_total(K, m) for m in range(m + 1)]
+            size = len(self.game.codes)
+            found = self.tables[K] = [least_total(K, m) for m in range(size + 1)]
         return found
 
     def show(self, i: int) -> str:
