@@ -180,6 +180,17 @@ def test_a_process_of_the_check_that_dies_is_reported_in_one_line(monkeypatch):
     assert code == 2 and "a process checking the proof died" in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_fault_of_the_checker_in_a_process_is_reported_in_one_line(monkeypatch):
+    def fails(task):
+        raise RuntimeError("no such line")
+
+    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(proof_module, "_check_task", fails)
+    code, _, err = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 2)
+    said = "mastermind: error: a process checking the proof failed: RuntimeError: no such line"
+    assert code == 2 and err.strip() == said
+
+
 def test_verify_checks_a_proof_on_the_processes_asked_and_refuses_none(monkeypatch):
     monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
     code, out, _ = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 2, "--json")

@@ -645,8 +645,8 @@ class _Tally:
     def totals(self, least: list[int], K: int, whole: int = SKIP) -> dict[int, int] | list[int]:
         """For each guess counted (a dict by guess; a list over every code when all are): the sum
         of ``least[m]`` over its cells other than the win (m secrets each), or at least ``whole``
-        (:data:`SKIP` where counted guess by guess) where it leaves S whole (one cell, S itself).
-        ``least`` is T(K, m), so 2m - 1 up to K + 1."""
+        (at most :data:`SKIP`; SKIP itself where counted guess by guess) where it leaves S whole
+        (one cell, S itself). ``least`` is T(K, m), so 2m - 1 up to K + 1."""
         n = len(self.S)
         if self.tallies is not None:
             out = {}
@@ -727,8 +727,10 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None, jobs:
 
     With ``jobs`` above 1 (and a proof of :data:`PARALLEL_FROM` nodes or more, on a system that
     can fork), that many processes share the nodes (see :func:`_check_in_parallel`), each node
-    checked by the same code: the claim and the verdict are the same, only the first fault found
-    may differ where a proof has several.
+    checked by the same code. A proof that checks is sound either way; one with several faults
+    may be refused for another first. A set met again is skipped only where the process that
+    meets it has checked it already, so a damaged copy of a set that one process skips may be
+    refused on several: the verdict on such a file can depend on who checks what.
 
     Raises:
         ProofError: a claim of the proof does not hold (the message says which line), or the
@@ -859,7 +861,7 @@ class _Checker:
             # cells' counting bounds, raised by the lines naming it.
             T = self.least(K)
             n = len(S)
-            sums = tally.totals(T, K, max(0, node.total - n))
+            sums = tally.totals(T, K, min(SKIP, max(0, node.total - n)))
             for g, named in cells.items():
                 sums[g] += sum(max(0, child.total - T[m]) for m, child in named)
             # (guess by guess only where the classes were few: least_codes is then known)
@@ -908,23 +910,26 @@ def _check_in_parallel(
     1 / :data:`PIECES_PER_JOB` of a process's share of the lines), and otherwise checks the node
     alone and hands its lines back as tasks, the largest first. So every process is busy from
     the first lines below the root to the end, and the last tasks to finish are small. Ctrl-C
-    or a fault found stops every process at once; a process that dies is reported.
+    or a fault found stops every process at once; a process that dies is reported. (One that
+    dies midway through sending a result would leave this one waiting: not guarded against.)
 
     Raises:
-        ExecutorError: a process of the check died (killed, out of memory).
+        ExecutorError: a process of the check died (killed, out of memory) or failed.
     """
     global _SHARED
     _SHARED = (checker, max(1, root[0].size() // (PIECES_PER_JOB * jobs)))
     game = checker.game  # the indicators kept: the memory for them shared among the processes
     game.marks_kept = max(64, game.marks_kept // jobs)
     context = multiprocessing.get_context("fork")
-    tasks: multiprocessing.SimpleQueue[_Task] = context.SimpleQueue()
-    results: multiprocessing.Queue[tuple[int, int, list[_Task]] | ProofError] = context.Queue()
-    workers = [context.Process(target=_check_tasks, args=(tasks, results), daemon=True) for _ in range(jobs)]
+    tasks: multiprocessing.Queue[_Task] = context.Queue()  # (a put never waits for a reader)
+    results: multiprocessing.Queue[tuple[int, int, list[_Task]] | ProofError | str] = context.Queue()
+    started: list[multiprocessing.process.BaseProcess] = []
     scored = 0
     try:
-        for worker in workers:
+        for _ in range(jobs):
+            worker = context.Process(target=_check_tasks, args=(tasks, results), daemon=True)
             worker.start()
+            started.append(worker)
         _, S, k, K = root
         tasks.put([((), S, k, K)])
         waiting = 1
@@ -932,7 +937,7 @@ def _check_in_parallel(
             try:
                 found = results.get(timeout=1.0)
             except queue.Empty:
-                if any(worker.exitcode is not None for worker in workers):
+                if any(process.exitcode is not None for process in started):
                     raise ExecutorError(
                         "a process checking the proof died (killed, or out of memory?): try fewer --workers"
                     ) from None
@@ -940,6 +945,8 @@ def _check_in_parallel(
             waiting -= 1
             if isinstance(found, ProofError):
                 raise found
+            if isinstance(found, str):
+                raise ExecutorError(f"a process checking the proof failed: {found}")
             done, by_task, below = found
             scored += by_task
             if progress:
@@ -949,24 +956,32 @@ def _check_in_parallel(
             waiting += len(below)
     finally:
         _SHARED = None
-        for worker in workers:  # (idle or not: they hold nothing of the caller's)
-            worker.terminate()
-        for worker in workers:
-            worker.join()
-        results.close()
+        for process in started:  # (idle or not: they hold nothing of the caller's)
+            process.terminate()
+        for process in started:
+            process.join()
+        for channel in (tasks, results):
+            channel.close()
+            channel.cancel_join_thread()  # (what is left in them is for no one)
     return scored
 
 
-def _check_tasks(tasks: multiprocessing.SimpleQueue[_Task], results: multiprocessing.Queue) -> None:
-    """A process of a parallel check: check the tasks as they come, until it is stopped (Ctrl-C
-    is the parent's to handle: it stops the processes)."""
+def _check_tasks(tasks: multiprocessing.Queue, results: multiprocessing.Queue) -> None:
+    """A process of a parallel check: check the tasks as they come, until it is stopped. Ctrl-C
+    is the parent's to handle (it stops the processes); what this one would print goes to the
+    process's own streams, not through whatever the parent had them pass through (a progress
+    bar's, whose lock may have been held when this process was forked)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
     while True:
         task = tasks.get()
         try:
             results.put(_check_task(task))
         except ProofError as err:
             results.put(err)
+        except Exception as err:  # a fault of the checker's own: said in one line, and the end
+            results.put(f"{type(err).__name__}: {err}")
+            return
 
 
 def _check_task(task: _Task) -> tuple[int, int, list[_Task]]:
