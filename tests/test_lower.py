@@ -12,6 +12,7 @@ import gzip
 import json
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +22,7 @@ from mastermind.cli import cli
 from mastermind.core import proof as proof_module
 from mastermind.core.proof import ProofFile, least_total, other_replies
 from mastermind.errors import ProofError
+from mastermind.strategies.optimal import lower as lower_module
 from mastermind.strategies.optimal.lower import prove, prove_optimum
 from mastermind.strategies.pieces import usable_cores
 from test_optimal import TINY, plain_optimum
@@ -295,6 +297,18 @@ def test_the_guided_proof_rises_guess_by_guess_at_the_root():
     bounds = [bound for bound, _ in seen]
     assert {aim for _, aim in seen} == {2463} and bounds == sorted(bounds) and len(set(bounds)) > 2
     assert bounds[-1] == found.total == 2463
+
+
+def test_the_guided_proof_reports_while_the_sets_below_the_root_are_proved(monkeypatch):
+    def count(seen):
+        prove_optimum(Rules(pegs=4, colors=5), 2463, progress=lambda bound, aim: seen.append(bound))
+        return seen
+
+    quiet = count([])
+    clock = iter(range(0, 10**9, 2))  # two seconds pass at every look: every set proved is reported
+    monkeypatch.setattr(lower_module, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    beating = count([])
+    assert len(beating) > len(quiet) and beating == sorted(beating) and beating[-1] == quiet[-1] == 2463
 
 
 # -- the proof files of docs/results.md ----------------------------------------------------------

@@ -441,16 +441,20 @@ def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float
     ``seconds``, written to ``path``; and whether Ctrl-C cut it short (the bound reached so far is
     written then)."""
     import threading
+    import time
 
     from ..strategies.optimal.lower import prove, prove_optimum
 
     stop = threading.Event()
     shown = console_for(stderr=True)
+    began = time.monotonic()
 
     def on_progress(bound: int, goal: int | None) -> None:
         if shown.is_terminal:
             aim = "" if target is None else f" of {target:,}"
-            click.echo(f"\rproof of a lower bound: {bound:,}{aim}   ", err=True, nl=False)
+            minutes, secs = divmod(int(time.monotonic() - began), 60)
+            line = f"proof of a lower bound: {bound:,}{aim} ({minutes}:{secs:02d})"
+            click.echo(f"\r{line}   ", err=True, nl=False)
 
     try:
         if exact and target is not None:

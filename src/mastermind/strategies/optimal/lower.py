@@ -253,6 +253,8 @@ class _Guided(_Prover):
     def __init__(self, rules: Rules, stop: threading.Event | None) -> None:
         super().__init__(rules, stop)
         self.run = _Run(self.game, usable_cores())
+        self.heartbeat: Callable[[], None] | None = None  # called once a second at most, as sets are proved
+        self.beat = time.perf_counter()
 
     def _map(self, fn: Callable, items: list) -> list:
         """fn over the items on the run's threads (the compiled calls release the GIL); Ctrl-C
@@ -297,6 +299,9 @@ class _Guided(_Prover):
         self.settle(node)
         node.proof = self.proof_node(node, node.low)
         node.guesses = None  # (the sets below are in the line now)
+        if self.heartbeat is not None and time.perf_counter() - self.beat >= 1.0:
+            self.beat = time.perf_counter()
+            self.heartbeat()
 
     def raise_guess(self, node: _Set, g: int, claim: int, after: Callable[[], None] | None = None) -> bool:
         """Raise guess g's cells at the node (bounded a level deeper) until it reaches ``claim``;
@@ -344,7 +349,8 @@ def prove_optimum(
     as a game's least total within a guess limit may be, the proof ends at the lower one). Stopped by
     ``seconds``, ``stop`` or Ctrl-C, it returns the bound proved so far (the root's guesses proved
     so far at the optimum, the others at their cells' one-level bounds). ``progress(bound,
-    optimum)`` as each cell of a guess at the root is proved.
+    optimum)`` as each cell of a guess at the root is proved, and once a second at most while
+    the sets below are (the bound may not move for many minutes on a large game).
     """
     began = time.perf_counter()
     prover = _Guided(rules, stop)
@@ -371,6 +377,7 @@ def prove_optimum(
                 progress(root.low, optimum)
 
         report()
+        prover.heartbeat = report
         assert root.guesses is not None
         for g in sorted(root.guesses, key=lambda g: prover.value(root, g)):
             if not prover.raise_guess(root, g, optimum, report):  # below the aim: the least total is lower
