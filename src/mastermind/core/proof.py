@@ -76,6 +76,7 @@ bytes, whatever its name).
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 import multiprocessing
@@ -925,11 +926,13 @@ def _check_in_parallel(
     results: multiprocessing.Queue[tuple[int, int, list[_Task]] | ProofError | str] = context.Queue()
     started: list[multiprocessing.process.BaseProcess] = []
     scored = 0
+    gc.freeze()  # (the proof's objects out of the collector's sight: not copied into each process)
     try:
         for _ in range(jobs):
             worker = context.Process(target=_check_tasks, args=(tasks, results), daemon=True)
             worker.start()
             started.append(worker)
+        gc.unfreeze()
         _, S, k, K = root
         tasks.put([((), S, k, K)])
         waiting = 1
@@ -956,6 +959,7 @@ def _check_in_parallel(
             waiting += len(below)
     finally:
         _SHARED = None
+        gc.unfreeze()
         for process in started:  # (idle or not: they hold nothing of the caller's)
             process.terminate()
         for process in started:
