@@ -292,7 +292,7 @@ def test_the_checker_scores_by_the_rule_of_score():
 
 
 @pytest.mark.parametrize("repeats", [True, False])
-@pytest.mark.parametrize("size", [1, 2, 17, 127, 128, 300])
+@pytest.mark.parametrize("size", [1, 2, 14, 17, 127, 128, 300])
 def test_both_ways_of_counting_cells_agree_with_a_plain_tally(size, repeats):
     rules = Rules(colors=6 if repeats else 8, repeats=repeats)
     game = _Game(rules)

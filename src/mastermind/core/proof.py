@@ -601,6 +601,7 @@ class _Tally:
         self.win = game.pegs * (game.pegs + 1)
         self.tallies: dict[int, Counter[int]] | None = None
         self.counts: list[int] = []
+        self.cells: int | None = None
         if guesses is not None:
             self.tallies = {}
             for g in guesses:
@@ -623,13 +624,8 @@ class _Tally:
     def most_cells(self) -> int:
         if self.tallies is not None:
             return max(len(t) for t in self.tallies.values())
-        # A lane's top bit is set where its count is at least 1: the cells, added over replies;
-        # then the most of any lane, by the same test for ever larger thresholds.
-        cells = self._cells()
-        most = 0
-        while most < len(self.counts) and (cells + self.top - (most + 1) * self.ones) & self.top:
-            most += 1
-        return most
+        raw = self._cells().to_bytes(self.n * self.width, "little")
+        return max(raw if self.width == 1 else _lanes(raw, self.width))
 
     def fitting(self, bound: int) -> list[int]:
         """The guesses (of those counted) whose every cell other than the win has at most
@@ -655,40 +651,45 @@ class _Tally:
                 leaves = len(t) == 1 and next(iter(t.values())) == n
                 out[g] = SKIP if leaves else sum(map(least.__getitem__, t.values()))
             return out
-        # In lanes of 2 bytes where every total and ``whole`` fit below 2**14 (the sum over the
-        # cells is at most T(K, n), as T(K, a) + T(K, b) <= T(K, a + b)), else of 4: a cell of
-        # m <= K + 1 secrets costs 2m - 1, so over the cells 2 (n - w) - cells, w = 1 where the
-        # guess is a secret of S; a larger cell adds T(K, m) - (2m - 1), the sum over j >= 2 of
-        # max(0, m - F(K, j)): each term where m passes F(K, j), as (m + top - F) less top (top:
-        # the lane's top bit), kept by a mask of whole lanes. A guess with all of S in one cell
-        # gets half of top more (at least ``whole``: never below a claim). Every step works on
-        # all lanes at once, and the lanes are read out once.
-        codes = self.n
+        # Out in lanes of 2 bytes where every total and ``whole`` fit below 2**14 (the sum over
+        # the cells is at most T(K, n), as T(K, a) + T(K, b) <= T(K, a + b)), else of 4: a cell
+        # of m <= K + 1 secrets costs 2m - 1, so over the cells 2 (n - w) - cells, w = 1 where
+        # the guess is a secret of S; a larger cell adds T(K, m) - (2m - 1), the sum over j >= 2
+        # of max(0, m - F(K, j)): each term where m passes F(K, j), as (m + top - F) less top
+        # (top: the lane's top bit), kept by a mask of whole lanes. A guess with all of S in one
+        # cell gets half of the out lane's top more (at least ``whole``: never below a claim).
+        # The terms are summed over the replies in the counts' own lanes (for each F, at most n
+        # over the cells: no lane overflows), then widened once each; every step works on all
+        # lanes at once, and the lanes are read out once.
+        codes, tw = self.n, self.width
         width = 2 if least[n] < 1 << 14 and whole <= 1 << 14 else 4
-        bits = 8 * width - 1
-        lane = (1 << 8 * width) - 1
-        ones = int.from_bytes((b"\x01" + bytes(width - 1)) * codes, "little")
-        top = ones << bits
-        counts = [_rewiden(c, codes, self.width, width) for c in self.counts]
-        inside = bytearray(codes * width)
+        ones, top, bits = self.ones, self.top, self.top_bit
+        lane = (1 << 8 * tw) - 1
+        wide_ones = int.from_bytes((b"\x01" + bytes(width - 1)) * codes, "little")
+        marks = bytearray(codes * width)
         for i in self.S:
-            inside[i * width] = 1
-        cells = sum(((c + top - ones) & top) >> bits for c in counts)
-        total = 2 * (n * ones - int.from_bytes(inside, "little")) - cells
-        passes, bound = [], 1 + K  # F(K, j) for j >= 2, below n
+            marks[i * width] = 1
+        inside = int.from_bytes(marks, "little")
+        cells = self._cells()
+        total = 2 * (n * wide_ones - inside) - _rewiden(cells, codes, tw, width)
+        bound = 1 + K  # F(K, j) for j >= 2, below n
         while bound < n:
-            passes.append(bound)
+            over = 0
+            for c in self.counts:
+                mask = (((c + top - (bound + 1) * ones) & top) >> bits) * lane
+                over += ((c + top - bound * ones) & mask) - (top & mask)
+            total += _rewiden(over, codes, tw, width)
             bound = 1 + K * bound
-        for c in counts:
-            for F in passes:
-                mask = (((c + top - (F + 1) * ones) & top) >> bits) * lane
-                total += ((c + top - F * ones) & mask) - (top & mask)
-            total += ((c + top - n * ones) & top) >> 1
+        # S is one cell where there is one cell other than the win and no win (the guess not in S)
+        one_cell = (((cells + top - ones) & top) ^ ((cells + top - 2 * ones) & top)) >> bits
+        total += (_rewiden(one_cell, codes, tw, width) & ~inside) << 8 * width - 2
         return _lanes(total.to_bytes(codes * width, "little"), width)
 
     def _cells(self) -> int:
-        """In each lane, the cells other than the win of that guess."""
-        return sum(((c + self.top - self.ones) & self.top) >> self.top_bit for c in self.counts)
+        """In each lane, the cells other than the win of that guess (kept once counted)."""
+        if self.cells is None:
+            self.cells = sum(((c + self.top - self.ones) & self.top) >> self.top_bit for c in self.counts)
+        return self.cells
 
     def _lanes_set(self, bits: int) -> list[int]:
         """The lanes whose top bit is set in ``bits``."""
@@ -869,8 +870,10 @@ class _Checker:
             if least_codes is not None:
                 pool: Iterable[int] = least_codes | set(listed)
             else:
-                pool = [*game.least_absent_codes(absent), *listed]
-            low = min(map(sums.__getitem__, pool), default=SKIP)
+                candidates = game.least_absent_codes(absent)
+                pool = candidates if isinstance(candidates, range) else [*candidates, *listed]
+            # (every code a guess to check: the least of the list of every code's sums)
+            low = min(sums) if isinstance(pool, range) else min(map(sums.__getitem__, pool), default=SKIP)
             if n + low < node.total:
                 g = min((g for g in pool if n + sums[g] < node.total), key=lambda g: (sums[g], g))
                 raise ProofError(
