@@ -1,0 +1,56 @@
+"""Speed of the plain-Python proof check: `mastermind verify FILE --workers N`, a fresh process
+each, for each proof file and each number of processes; prints the wall time, the CPU time (of
+the process and its workers: the figure a shared machine inflates least) and the verdict.
+
+    python benchmarks/proof_check.py                                   # 4x6, 5x5 and 4x7, 1 and 2 processes
+    python benchmarks/proof_check.py --files results/4x8-lower.proof.gz --workers 1,2,4
+    python benchmarks/proof_check.py --workers 1 --baseline /tmp/old/src   # against another version
+
+With ``--baseline SRC`` (the ``src`` folder of another copy of the package, e.g. from ``git archive
+main | tar -x -C /tmp/old``) each check by this version is followed at once by the same check by
+that one (PYTHONPATH=SRC), so that both see the same load on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+
+from machine import cpu_model, timed  # benchmarks/machine.py: the scripts run from this folder
+
+FILES = ["results/4x6-lower.proof.gz", "results/5x5-lower.proof.gz", "results/4x7-lower.proof.gz"]
+
+
+def check(path: str, workers: int, source: str | None) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds and the verdict of one `mastermind verify` (the package from
+    ``source`` if given)."""
+    env = None if source is None else {**os.environ, "PYTHONPATH": source}
+    command = [sys.executable, "-m", "mastermind", "verify", path, "--workers", str(workers)]
+    wall, cpu, out = timed(command, env)
+    return wall, cpu, out.strip().splitlines()[-1]
+
+
+def main() -> None:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=formatter)
+    parser.add_argument("--files", default=",".join(FILES), help="proof files, comma-separated")
+    parser.add_argument("--workers", default="1,2", help="numbers of processes, comma-separated")
+    parser.add_argument("--baseline", metavar="SRC", help="also check with the package in SRC")
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    print(f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; load {load:.2f}")
+    print(f"{'file':34} {'version':>8} {'workers':>7} {'wall s':>8} {'CPU s':>8}  verdict")
+    versions = [("this", None)] + ([("baseline", args.baseline)] if args.baseline else [])
+    for path in args.files.split(","):
+        for n in (int(w) for w in args.workers.split(",")):
+            for name, source in versions:
+                wall, cpu, verdict = check(path, n, source)
+                row = f"{os.path.basename(path):34} {name:>8} {n:>7} {wall:8.1f} {cpu:8.1f}"
+                print(f"{row}  {verdict.split(':')[0]}", flush=True)
+    print(f"load {os.getloadavg()[0]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()
