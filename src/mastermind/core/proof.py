@@ -651,8 +651,8 @@ class _Tally:
                 leaves = len(t) == 1 and next(iter(t.values())) == n
                 out[g] = SKIP if leaves else sum(map(least.__getitem__, t.values()))
             return out
-        # Out in lanes of 2 bytes where every total and ``whole`` fit below 2**14 (the sum over
-        # the cells is at most T(K, n), as T(K, a) + T(K, b) <= T(K, a + b)), else of 4: a cell
+        # Read out in lanes of 2 bytes where every total and ``whole`` fit below 2**14 (the sum
+        # over the cells is at most T(K, n), as T(K, a) + T(K, b) <= T(K, a + b)), else of 4: a cell
         # of m <= K + 1 secrets costs 2m - 1, so over the cells 2 (n - w) - cells, w = 1 where
         # the guess is a secret of S; a larger cell adds T(K, m) - (2m - 1), the sum over j >= 2
         # of max(0, m - F(K, j)): each term where m passes F(K, j), as (m + top - F) less top
@@ -666,10 +666,10 @@ class _Tally:
         ones, top, bits = self.ones, self.top, self.top_bit
         lane = (1 << 8 * tw) - 1
         wide_ones = int.from_bytes((b"\x01" + bytes(width - 1)) * codes, "little")
-        marks = bytearray(codes * width)
+        members = bytearray(codes * width)
         for i in self.S:
-            marks[i * width] = 1
-        inside = int.from_bytes(marks, "little")
+            members[i * width] = 1
+        inside = int.from_bytes(members, "little")
         cells = self._cells()
         total = 2 * (n * wide_ones - inside) - _rewiden(cells, codes, tw, width)
         bound = 1 + K  # F(K, j) for j >= 2, below n
