@@ -201,6 +201,18 @@ def test_verify_checks_a_proof_on_the_processes_asked_and_refuses_none(monkeypat
     assert code == 2 and "--workers" in err and "Traceback" not in err
 
 
+def test_off_a_terminal_a_long_check_writes_its_progress_in_lines(monkeypatch):
+    from mastermind.cli import scale
+
+    monkeypatch.setattr(scale, "LOG_EVERY", 0.0)  # a line at each report, as a long check every minute
+    path = RESULTS_DIR / "4x6-lower.proof.gz"
+    code, out, err = run("verify", path, "--workers", 1)
+    lines = err.splitlines()
+    assert code == 0 and "takes at least 5,625 guesses in all" in out
+    assert lines and all(line.startswith(f"checking {path}: ") for line in lines), err
+    assert lines[-1].startswith(f"checking {path}: 2,389 of 2,389 (") and lines[-1].endswith(" in)")
+
+
 def test_a_proof_under_a_guess_limit_proves_the_least_total_without_it(tmp_path):
     path = tmp_path / "classic-max5.proof.gz"
     code, out, _ = run("evaluate", "-s", "optimal", "--max-guesses", 5, "--budget", "1m", "--proof", path,

@@ -169,11 +169,21 @@ def progress_bar(total: int, label: str) -> Iterator[OnProgress | None]:
 
 @contextmanager
 def count_bar(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar of things counted a few at a time (the secrets of a plain-Python replay),
-    on stderr when it is a terminal; yields the callback that advances it by n."""
+    """A progress bar of things counted a few at a time (the secrets of a plain-Python replay,
+    the lines of a proof), on stderr when it is a terminal, else a line a minute in the log
+    (``label: done of total (time in)``); yields the callback that advances it by n."""
     console = console_for(stderr=True)
     if not console.is_terminal:
-        yield None
+        from .scale import LogLines  # (which imports this module)
+
+        log, done = LogLines(label, lambda n: f"{n:,} of {total:,}"), 0
+
+        def advance(n: int) -> None:
+            nonlocal done
+            done += n
+            log(done)
+
+        yield advance
         return
     with progress_display(console) as bar, live_note(progress_note(bar)):
         task = bar.add_task(label, total=total)
