@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from mastermind import Rules
 from mastermind.cli import cli
 from mastermind.core import proof as proof_module
-from mastermind.core.proof import ProofFile, least_total, other_replies
+from mastermind.core.proof import Parts, ProofFile, least_total, other_replies
 from mastermind.errors import ProofError
 from mastermind.strategies.optimal import lower as lower_module
 from mastermind.strategies.optimal.lower import prove, prove_optimum
@@ -124,6 +124,75 @@ def test_a_proof_checked_on_two_processes_proves_the_same_and_finds_a_deep_fault
     lines[deep] = f"{head} total {int(number) + 1} {gens}"
     with pytest.raises(ProofError, match=rf"line {deep + 1}: for guess \w+ the bounds reach only"):
         ProofFile.loads("\n".join(lines)).check(jobs=2)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_check_cut_into_parts_checks_every_line_and_each_part_refuses_its_own_faults(monkeypatch, jobs):
+    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    text = gzip.decompress((RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()).decode()
+    found = ProofFile.loads(text)
+    split = found.split(5)
+    assert split.shared + sum(split.lines) == found.root.size() == 2389
+    assert split.shared > 1 and min(split.lines) > 0  # (nodes checked in every part, and pieces in each)
+    passed: list[tuple[int, int]] = []
+    for part in range(1, 6):
+        steps: list[int] = []
+        checked = found.check(steps.append, jobs, Parts(part, part, 5), lambda *said: passed.append(said))
+        assert checked.total == 5625 and not checked.whole
+        assert checked.nodes == sum(steps) == split.shared + split.lines[part - 1]
+    assert passed == [(part, split.lines[part - 1]) for part in range(1, 6)]
+    passed.clear()
+    checked = found.check(None, jobs, Parts(1, 5, 5), lambda *said: passed.append(said))
+    assert checked.whole and checked.nodes == 2389 and [part for part, _ in passed] == [1, 2, 3, 4, 5]
+    # a claim deep in one piece raised by one: the part that holds the piece refuses it, no other
+    lines = text.split("\n")
+    deep = max(range(2, len(lines) - 1), key=lambda i: len(lines[i]) - len(lines[i].lstrip()))  # the deepest
+    head, rest = lines[deep].split(" total ", 1)
+    number, gens = rest.split(" ", 1)
+    lines[deep] = f"{head} total {int(number) + 1} {gens}"
+    damaged = ProofFile.loads("\n".join(lines))
+    refused = []
+    for part in range(1, 6):
+        try:
+            damaged.check(None, jobs, Parts(part, part, 5))
+        except ProofError as err:
+            assert f"line {deep + 1}: for guess" in str(err)
+            refused.append(part)
+    assert len(refused) == 1
+    with pytest.raises(ProofError, match=rf"line {deep + 1}: for guess"):
+        damaged.check(None, jobs, Parts(1, 5, 5))
+
+
+def test_parts_are_read_as_i_of_n_or_i_to_j_of_n():
+    assert Parts.parse("3/8") == Parts(3, 3, 8) and Parts.parse(" 2 - 5 / 8 ") == Parts(2, 5, 8)
+    assert Parts.parse("1-8/8").whole and not Parts.parse("1-7/8").whole
+    assert [p.text() for p in Parts.parse("3-5/8").others()] == ["1-2/8", "6-8/8"]
+    assert Parts.parse("1/1").others() == []
+    for bad in ["", "3", "0/4", "5/4", "3-2/4", "a/b", "1/0"]:
+        with pytest.raises(ValueError):
+            Parts.parse(bad)
+
+
+def test_verify_checks_some_parts_and_says_which_others_are_needed(monkeypatch):
+    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    path = RESULTS_DIR / "4x6-lower.proof.gz"
+    code, out, _ = run("verify", path, "--part", "2-3/4", "--workers", 2)
+    said = out.strip().splitlines()
+    assert code == 0 and said[:2] == [
+        f"part {part} of 4 checked ({ProofFile.read(path).split(4).lines[part - 1]:,} nodes of its own)"
+        for part in (2, 3)
+    ]
+    assert "once the others pass too (--part 1/4 and --part 4/4, on any machine)" in said[2]
+    assert "takes at least 5,625 guesses in all" in said[2]
+    code, out, _ = run("verify", path, "--part", "4/4", "--json")
+    assert code == 0 and json.loads(out)["verified"] is False and json.loads(out)["part"] == "4/4"
+    code, out, _ = run("verify", path, "--part", "1-4/4", "--json")
+    assert code == 0 and json.loads(out)["verified"] is True and json.loads(out)["nodes"] == 2389
+    for bad, words in [("5/4", "parts run from 1 to 4"), ("half", "is not I/N")]:
+        code, _, err = run("verify", path, "--part", bad)
+        assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+    code, _, err = run("verify", RESULTS_DIR / "4x6-optimal.tree.gz", "--part", "1/2")
+    assert code == 2 and "--part cuts the check of a proof file" in err
 
 
 def test_a_claim_on_the_total_needs_total_lines_and_a_matching_root():

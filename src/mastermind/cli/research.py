@@ -40,6 +40,7 @@ from .scale import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..core.proof import Parts
     from ..core.rules import Rules
     from ..research.results import Stats
     from ..research.session import Session
@@ -249,6 +250,17 @@ def _keeping_best(player: Strategy, save: str | None, show: OnProgress | None) -
             show(status)
 
     return report
+
+
+def _part(value: str | None) -> Parts | None:
+    from ..core.proof import Parts
+
+    if value is None:
+        return None
+    try:
+        return Parts.parse(value)
+    except ValueError as err:
+        fail(f"--part: {err}")
 
 
 def _duration(value: str | None) -> float | None:
@@ -765,8 +777,14 @@ def tree(
     help="Check a proof file on N processes [every core this process may use]; its subproofs are "
     "shared among them (a proof of 20,000 lines or more, on a system with fork: not Windows).",
 )  # fmt: skip
+@click.option(
+    "--part", metavar="I/N", callback=lambda ctx, param, value: _part(value),
+    help="Check only part I of a proof file's check cut into N (or parts I to J: I-J/N), so that "
+    "several machines can share it: the proof holds once every part has passed, anywhere. Every "
+    "machine cuts it alike, from the file alone; each part's verdict is printed as it passes.",
+)  # fmt: skip
 @color_option
-def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None) -> None:
+def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, part: Parts | None) -> None:
     """Check a tree file: play its tree against every secret of its game (or a proof file).
 
     The replay uses the plain-Python scoring rule (nothing compiled), then checks what the
@@ -780,6 +798,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None) -> 
     Examples:
       mastermind tree -s knuth --save knuth.tree && mastermind verify knuth.tree
       mastermind verify results/5x6-optimal.tree.gz --pegs 5 --colors 6
+      mastermind verify big.proof.gz --part 1-8/16     # half a long check; 9-16/16 elsewhere
     """
     from .. import TreeFile, TreeFileError
     from ..core.proof import is_proof_file
@@ -789,7 +808,9 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None) -> 
     if is_proof_file(tree_file):  # a proof that no tree does it within some guesses (mastermind worst)
         from .worst import verify_proof
 
-        return verify_proof(tree_file, rules, as_json, workers)
+        return verify_proof(tree_file, rules, as_json, workers, part)
+    if part is not None:
+        fail(f"--part cuts the check of a proof file; {tree_file} is not one (a tree file is replayed whole)")
     tree = TreeFile.read(tree_file)
     if rules_given() and tree.rules != rules:
         fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(rules)}")

@@ -78,15 +78,18 @@ from __future__ import annotations
 
 import gc
 import gzip
+import heapq
 import json
 import multiprocessing
 import os
 import queue
+import re
 import signal
 import sys
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,6 +221,59 @@ class Checked:
     nodes: int
     secrets_scored: int
     first: tuple[str, ...] = ()
+    #: The parts checked, if only some (:class:`Parts`): the claim then holds once every other
+    #: part is checked too; ``nodes`` is then the lines those parts checked.
+    parts: Parts | None = None
+
+    @property
+    def whole(self) -> bool:
+        """Whether the whole proof was checked (not only some of its parts)."""
+        return self.parts is None or self.parts.whole
+
+
+@dataclass(frozen=True)
+class Parts:
+    """Parts ``first`` to ``last`` (from 1) of a check cut into ``count`` parts, which any
+    machines may check apart: the proof holds when every part does (see :class:`_Split`)."""
+
+    first: int
+    last: int
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Parts:
+        """``I/N`` (part I of N) or ``I-J/N`` (parts I to J of N).
+
+        Raises:
+            ValueError: not such a text, or parts outside 1 to N (the message says so).
+        """
+        found = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?/\s*(\d+)\s*", text)
+        if not found:
+            raise ValueError(f"{text[:40]!r} is not I/N (part I of N) or I-J/N (parts I to J of N)")
+        first, last, count = int(found[1]), int(found[2] or found[1]), int(found[3])
+        if not 1 <= first <= last <= count:
+            raise ValueError(f"{text!r}: parts run from 1 to {count}, the first no later than the last")
+        return cls(first, last, count)
+
+    @property
+    def whole(self) -> bool:
+        return self.first == 1 and self.last == self.count
+
+    def others(self) -> list[Parts]:
+        """The parts of the same cut that these are not."""
+        return [
+            Parts(first, last, self.count)
+            for first, last in ((1, self.first - 1), (self.last + 1, self.count))
+            if first <= last
+        ]
+
+    def text(self) -> str:
+        """As :meth:`parse` reads it."""
+        return (
+            f"{self.first}/{self.count}"
+            if self.first == self.last
+            else f"{self.first}-{self.last}/{self.count}"
+        )
 
 
 @dataclass
@@ -232,6 +288,7 @@ class ProofFile:
     claim: str = "guesses"
     total: int = 0
     first: tuple[tuple[int, ...], ...] = ()
+    _splits: dict[int, _Split] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, rules: Rules, guesses: int, root: ProofNode, **info: Any) -> ProofFile:
@@ -375,9 +432,30 @@ class ProofFile:
 
     # -- checking --------------------------------------------------------------------------
 
-    def check(self, progress: Callable[[int], None] | None = None, jobs: int = 1) -> Checked:
+    def split(self, count: int) -> _Split:
+        """The cut of its check into ``count`` parts (see :class:`_Split`), made once."""
+        found = self._splits.get(count)
+        if found is None:
+            found = self._splits[count] = _Split(self.root, self.root.size(), count)
+        return found
+
+    def nodes_checked(self, parts: Parts | None = None) -> int:
+        """The nodes that a check of these parts (the whole proof if None) checks: the proof's,
+        or those of each part and those checked in every part."""
+        if parts is None:
+            return self.root.size()
+        split = self.split(parts.count)
+        return split.shared + sum(split.lines[parts.first - 1 : parts.last])
+
+    def check(
+        self,
+        progress: Callable[[int], None] | None = None,
+        jobs: int = 1,
+        parts: Parts | None = None,
+        passed: Callable[[int, int], None] | None = None,
+    ) -> Checked:
         """:func:`check`."""
-        return check(self, progress, jobs)
+        return check(self, progress, jobs, parts, passed)
 
 
 def _header(rules: Rules, root: ProofNode, claim: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
@@ -722,7 +800,13 @@ PIECES_PER_JOB = 16
 _Entry = tuple["ProofNode", list[int], int, int]
 
 
-def check(proof: ProofFile, progress: Callable[[int], None] | None = None, jobs: int = 1) -> Checked:
+def check(
+    proof: ProofFile,
+    progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
+    parts: Parts | None = None,
+    passed: Callable[[int, int], None] | None = None,
+) -> Checked:
     """Check the proof's claim by replaying it (see the module's documentation): no tree finds
     every secret of its game within its number of guesses, or every tree's total is at least its
     total; ``progress(n)`` as n more nodes are checked.
@@ -733,6 +817,10 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None, jobs:
     may be refused for another first. A set met again is skipped only where the process that
     meets it has checked it already, so a damaged copy of a set that one process skips may be
     refused on several: the verdict on such a file can depend on who checks what.
+
+    With ``parts``, only those parts of the check (see :class:`_Split`; the others may be checked
+    anywhere else, the claim holding once all have passed), in order, ``passed(part, nodes)`` as
+    each passes (its number from 1, the nodes it checked beside those all parts check).
 
     Raises:
         ProofError: a claim of the proof does not hold (the message says which line), or the
@@ -747,13 +835,22 @@ def check(proof: ProofFile, progress: Callable[[int], None] | None = None, jobs:
         raise ProofError(f"the proof has {nodes:,} nodes, its header says {h['nodes']}")
     checker = _Checker(proof)
     root: _Entry = (proof.root, list(range(rules.size)), proof.guesses, other_replies(rules.pegs))
-    if jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods():
+    parallel = jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods()
+    if parts is not None:
+        split = proof.split(parts.count)
+        chosen = range(parts.first - 1, parts.last)
+        if parallel:
+            scored = _check_parts_in_parallel(checker, root, split, chosen, jobs, progress, passed)
+        else:
+            scored = _check_parts(checker, root, split, chosen, progress, passed)
+        nodes = proof.nodes_checked(parts)
+    elif parallel:
         scored = _check_in_parallel(checker, root, jobs, progress)
     else:
         checker.run([root], progress)
         scored = checker.game.scored
     first = tuple(code_text(rules, code) for code in proof.first)
-    return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, scored, first)
+    return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, scored, first, parts)
 
 
 class _Checker:
@@ -786,8 +883,12 @@ class _Checker:
     def show(self, i: int) -> str:
         return code_text(self.rules, self.game.codes[i])
 
-    def visit(self, entry: _Entry, progress: Callable[[int], None] | None) -> list[_Entry]:
-        """Check one node's claim; its lines' entries, to be checked (the file's first last)."""
+    def visit(
+        self, entry: _Entry, progress: Callable[[int], None] | None, again: bool = False
+    ) -> list[_Entry]:
+        """Check one node's claim; its lines' entries, to be checked (the file's first last).
+        ``again``: check it even if its set was taken already (a part's check needs the lines
+        of every node that it shares with the other parts)."""
         node, S, k, K = entry
         game, rules, proof = self.game, self.rules, self.proof
         win = rules.pegs * (rules.pegs + 1)
@@ -801,11 +902,11 @@ class _Checker:
                 )
             return []
         key, claim = array("i", S).tobytes(), (node.total if node.kind == "total" else k)
-        if self.taken.get(key, -1) >= claim:
+        if self.taken.get(key, -1) >= claim and not again:
             if progress:
                 progress(node.size() - 1)  # its lines, not checked
             return []
-        self.taken[key] = claim
+        self.taken[key] = max(claim, self.taken.get(key, -1))
         if node.kind == "all" and k < 1:
             raise ProofError(f"line {node.line}: no guess is left to refute")
         members = set(S)
@@ -897,49 +998,128 @@ class _Checker:
         return entries
 
 
+#: The pieces per part, at least, that a check cut into parts deals out (:class:`_Split`).
+PIECES_PER_PART = 32
+
+
+class _Split:
+    """A check cut into ``count`` parts, from the proof's shape alone, so that every machine
+    cuts it alike. The nodes of more than :attr:`limit` lines (this one and all below) are
+    checked in every part: the sets below them are worked out from them. Each node of at most
+    :attr:`limit` lines whose parent is such a node is a piece, checked with all below it by
+    one part: the pieces are dealt out the largest first, each to the part with the fewest lines
+    so far. A node is checked with the same set, guesses left and K in any part as in the whole
+    check, so the parts together check every line that it does.
+
+    ``owner``: each piece's part (from 0) and lines, by its path (the places of the lines that
+    lead to it from the root); ``lines``: each part's lines; ``shared``: the lines every part
+    checks."""
+
+    def __init__(self, root: ProofNode, nodes: int, count: int) -> None:
+        self.limit = max(1, nodes // (count * PIECES_PER_PART))
+        pieces: list[tuple[int, tuple[int, ...]]] = []
+        stack: list[tuple[tuple[int, ...], ProofNode, int]] = [((), root, nodes)]
+        while stack:
+            path, node, size = stack.pop()
+            if path and size <= self.limit:
+                pieces.append((-size, path))
+                continue
+            for i, (child, lines) in enumerate(_sizes(node, size)):
+                stack.append(((*path, i), child, lines))
+        self.owner: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.lines = [0] * count
+        fewest = [(0, part) for part in range(count)]
+        for size, path in sorted(pieces):
+            lines, part = heapq.heappop(fewest)
+            self.owner[path] = (part, -size)
+            self.lines[part] -= size
+            heapq.heappush(fewest, (lines - size, part))
+        self.shared = nodes - sum(self.lines)
+
+
+def _sizes(node: ProofNode, size: int) -> list[tuple[ProofNode, int]]:
+    """The node's lines, each with the nodes in it; ``size``: the node's own. A proof read from a
+    file is in preorder, so a line's nodes are its lines' numbers up to the next line's."""
+    below = [child for _, _, child in node.children]
+    if node.line and all(child.line for child in below):
+        ends = [child.line for child in below[1:]] + [node.line + size]
+        return [(child, end - child.line) for child, end in zip(below, ends, strict=True)]
+    return [(child, child.size()) for child in below]
+
+
+def _placed(node: ProofNode, entries: list[_Entry]) -> list[tuple[int, _Entry]]:
+    """The entries of a node's lines (as :meth:`_Checker.visit` gives them), each with its place
+    among the node's lines."""
+    place = {id(child): i for i, (_, _, child) in enumerate(node.children)}
+    return [(place[id(entry[0])], entry) for entry in entries]
+
+
+def _check_parts(
+    checker: _Checker,
+    root: _Entry,
+    split: _Split,
+    chosen: range,
+    progress: Callable[[int], None] | None,
+    passed: Callable[[int, int], None] | None,
+) -> int:
+    """Check the ``chosen`` parts (from 0) in this process: the nodes all parts check, then each
+    part's pieces; the secrets scored."""
+    held: dict[int, list[_Entry]] = {part: [] for part in chosen}
+    stack: list[tuple[tuple[int, ...], _Entry]] = [((), root)]
+    while stack:
+        path, entry = stack.pop()
+        if path in split.owner:
+            part, _ = split.owner[path]
+            if part in held:
+                held[part].append(entry)
+            continue
+        stack.extend(
+            ((*path, i), below) for i, below in _placed(entry[0], checker.visit(entry, progress, True))
+        )
+    for part in chosen:
+        checker.run(held[part], progress)
+        if passed:
+            passed(part + 1, split.lines[part])
+    return checker.game.scored
+
+
 # A parallel check hands out work by path: a node is named by the places of the lines that lead
 # to it from the root, which every process (forked from the one that read the proof) can follow.
 _Node = tuple[tuple[int, ...], list[int], int, int]  # path, secrets, guesses left, K
-_Task = list[_Node]
+# A task: its tag (the part it is of, or WALK), whether to check its nodes alone and hand back
+# all their lines (the nodes every part checks), and its nodes.
+_Task = tuple[int, bool, list[_Node]]
+# What a task gives back: its tag, the nodes checked, the secrets scored and the tasks left.
+_Done = tuple[int, int, int, list[list[_Node]]]
+WALK = -1
 # What the processes of a parallel check share, inherited when they are forked.
 _SHARED: tuple[_Checker, int] | None = None  # the checker, the most lines of a piece
 
 
-def _check_in_parallel(
-    checker: _Checker, root: _Entry, jobs: int, progress: Callable[[int], None] | None
-) -> int:
-    """Check from ``root`` on ``jobs`` processes; the number of secrets scored, over them all.
-
-    A task is a node: a process checks it and every line below it when they are few (at most
-    1 / :data:`PIECES_PER_JOB` of a process's share of the lines), and otherwise checks the node
-    alone and hands its lines back as tasks, the largest first. So every process is busy from
-    the first lines below the root to the end, and the last tasks to finish are small. Ctrl-C
-    or a fault found stops every process at once; a process that dies is reported. (One that
-    dies midway through sending a result would leave this one waiting: not guarded against.)
+@contextmanager
+def _processes(
+    checker: _Checker, jobs: int, most: int
+) -> Iterator[tuple[multiprocessing.Queue, Callable[[], _Done]]]:
+    """``jobs`` processes that check tasks (:func:`_check_task`; pieces of at most ``most``
+    lines checked whole): the queue to put tasks in, and what takes the next result. Ctrl-C or a
+    fault found stops every process at once; a process that dies is reported. (One that dies
+    midway through sending a result would leave this one waiting: not guarded against.)
 
     Raises:
+        ProofError: a task found a fault in the proof.
         ExecutorError: a process of the check died (killed, out of memory) or failed.
     """
     global _SHARED
-    _SHARED = (checker, max(1, root[0].size() // (PIECES_PER_JOB * jobs)))
+    _SHARED = (checker, most)
     game = checker.game  # the indicators kept: the memory for them shared among the processes
     game.marks_kept = max(64, game.marks_kept // jobs)
     context = multiprocessing.get_context("fork")
     tasks: multiprocessing.Queue[_Task] = context.Queue()  # (a put never waits for a reader)
-    results: multiprocessing.Queue[tuple[int, int, list[_Task]] | ProofError | str] = context.Queue()
+    results: multiprocessing.Queue[_Done | ProofError | str] = context.Queue()
     started: list[multiprocessing.process.BaseProcess] = []
-    scored = 0
-    gc.freeze()  # (the proof's objects out of the collector's sight: not copied into each process)
-    try:
-        for _ in range(jobs):
-            worker = context.Process(target=_check_tasks, args=(tasks, results), daemon=True)
-            worker.start()
-            started.append(worker)
-        gc.unfreeze()
-        _, S, k, K = root
-        tasks.put([((), S, k, K)])
-        waiting = 1
-        while waiting:
+
+    def receive() -> _Done:
+        while True:
             try:
                 found = results.get(timeout=1.0)
             except queue.Empty:
@@ -948,18 +1128,20 @@ def _check_in_parallel(
                         "a process checking the proof died (killed, or out of memory?): try fewer --workers"
                     ) from None
                 continue
-            waiting -= 1
             if isinstance(found, ProofError):
                 raise found
             if isinstance(found, str):
                 raise ExecutorError(f"a process checking the proof failed: {found}")
-            done, by_task, below = found
-            scored += by_task
-            if progress:
-                progress(done)
-            for task in below:
-                tasks.put(task)
-            waiting += len(below)
+            return found
+
+    gc.freeze()  # (the proof's objects out of the collector's sight: not copied into each process)
+    try:
+        for _ in range(jobs):
+            worker = context.Process(target=_check_tasks, args=(tasks, results), daemon=True)
+            worker.start()
+            started.append(worker)
+        gc.unfreeze()
+        yield tasks, receive
     finally:
         _SHARED = None
         gc.unfreeze()
@@ -970,7 +1152,86 @@ def _check_in_parallel(
         for channel in (tasks, results):
             channel.close()
             channel.cancel_join_thread()  # (what is left in them is for no one)
+
+
+def _check_in_parallel(
+    checker: _Checker, root: _Entry, jobs: int, progress: Callable[[int], None] | None
+) -> int:
+    """Check from ``root`` on ``jobs`` processes (:func:`_processes`); the number of secrets
+    scored, over them all.
+
+    A task is a node: a process checks it and every line below it when they are few (at most
+    1 / :data:`PIECES_PER_JOB` of a process's share of the lines), and otherwise checks the node
+    alone and hands its lines back as tasks, the largest first. So every process is busy from
+    the first lines below the root to the end, and the last tasks to finish are small.
+    """
+    scored = 0
+    with _processes(checker, jobs, max(1, root[0].size() // (PIECES_PER_JOB * jobs))) as (tasks, receive):
+        _, S, k, K = root
+        tasks.put((0, False, [((), S, k, K)]))
+        waiting = 1
+        while waiting:
+            _, done, by_task, below = receive()
+            waiting += len(below) - 1
+            scored += by_task
+            if progress:
+                progress(done)
+            for nodes in below:
+                tasks.put((0, False, nodes))
     return scored
+
+
+def _check_parts_in_parallel(
+    checker: _Checker,
+    root: _Entry,
+    split: _Split,
+    chosen: range,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+    passed: Callable[[int, int], None] | None,
+) -> int:
+    """:func:`_check_parts` on ``jobs`` processes: first the nodes every part checks, a task
+    each; then the parts in order, each part's pieces handed out (as :func:`_check_in_parallel`
+    does a whole proof's) once fewer than two tasks a process are left of the parts before it,
+    so that the parts pass one after another, as soon as they can."""
+    held: dict[int, list[tuple[int, _Node]]] = {part: [] for part in chosen}
+    waiting = dict.fromkeys(chosen, 0)
+    scored, walking, queued = 0, 1, 0
+    most = max(1, max(split.lines[part] for part in chosen) // (PIECES_PER_JOB * jobs))
+    with _processes(checker, jobs, most) as (tasks, receive):
+        _, S, k, K = root
+        tasks.put((WALK, True, [((), S, k, K)]))
+        while True:
+            while not walking and queued < len(chosen) and sum(waiting.values()) < 2 * jobs:
+                part = chosen[queued]
+                queued += 1
+                for nodes in _grouped(held.pop(part), most):
+                    tasks.put((part, False, nodes))
+                    waiting[part] += 1
+                if not waiting[part] and passed:
+                    passed(part + 1, split.lines[part])
+            if not walking and queued == len(chosen) and not any(waiting.values()):
+                return scored
+            tag, done, by_task, below = receive()
+            scored += by_task
+            if progress:
+                progress(done)
+            if tag == WALK:
+                walking -= 1
+                for nodes in below:
+                    path = nodes[0][0]
+                    if path not in split.owner:
+                        tasks.put((WALK, True, nodes))
+                        walking += 1
+                    elif split.owner[path][0] in held:
+                        part, lines = split.owner[path]
+                        held[part].append((lines, nodes[0]))
+                continue
+            waiting[tag] += len(below) - 1
+            for nodes in below:
+                tasks.put((tag, False, nodes))
+            if not waiting[tag] and passed:
+                passed(tag + 1, split.lines[tag])
 
 
 def _check_tasks(tasks: multiprocessing.Queue, results: multiprocessing.Queue) -> None:
@@ -991,12 +1252,14 @@ def _check_tasks(tasks: multiprocessing.Queue, results: multiprocessing.Queue) -
             return
 
 
-def _check_task(task: _Task) -> tuple[int, int, list[_Task]]:
-    """Check a task of a parallel check (in one of its processes): the nodes checked, the secrets
-    scored, and the tasks left to hand out: the lines of the nodes with too many to check here,
-    each large one a task, the small ones together (the largest first)."""
+def _check_task(task: _Task) -> _Done:
+    """Check a task of a parallel check (in one of its processes): its tag, the nodes checked,
+    the secrets scored, and the tasks left to hand out. A task of the nodes all parts check
+    (``alone``) gives back each of their lines; any other gives back the lines of the nodes with
+    too many to check here, each large one a task, the small ones together (the largest first)."""
     assert _SHARED is not None
     checker, most = _SHARED
+    tag, alone, nodes = task
     done = 0
 
     def count(n: int) -> None:
@@ -1005,21 +1268,29 @@ def _check_task(task: _Task) -> tuple[int, int, list[_Task]]:
 
     before = checker.game.scored
     below: list[tuple[int, _Node]] = []  # (lines, node)
-    for path, S, k, K in task:
+    for path, S, k, K in nodes:
         node = checker.proof.root
         for at in path:
             node = node.children[at][2]
         entry: _Entry = (node, S, k, K)
-        if node.size() <= most:
+        if not alone and node.size() <= most:
             checker.run([entry], count)
             continue
-        place = {id(child): i for i, (_, _, child) in enumerate(node.children)}
-        for child, cell, k_left, K_left in checker.visit(entry, count):
-            below.append((child.size(), ((*path, place[id(child)]), cell, k_left, K_left)))
-    tasks: list[_Task] = []
-    small: _Task = []
+        for i, (child, cell, k_left, K_left) in _placed(node, checker.visit(entry, count, alone)):
+            below.append((0 if alone else child.size(), ((*path, i), cell, k_left, K_left)))
+    scored = checker.game.scored - before
+    if alone:
+        return tag, done, scored, [[found] for _, found in below]
+    return tag, done, scored, _grouped(below, most)
+
+
+def _grouped(sized: list[tuple[int, _Node]], most: int) -> list[list[_Node]]:
+    """Nodes, each with its lines, as tasks: each large one alone, the small ones together in
+    tasks of at most ``most`` lines, the largest first."""
+    tasks: list[list[_Node]] = []
+    small: list[_Node] = []
     lines = 0
-    for size, found in sorted(below, key=lambda item: -item[0]):
+    for size, found in sorted(sized, key=lambda item: -item[0]):
         if size > most // 2:
             tasks.append([found])
             continue
@@ -1030,7 +1301,7 @@ def _check_task(task: _Task) -> tuple[int, int, list[_Task]]:
         lines += size
     if small:
         tasks.append(small)
-    return done, checker.game.scored - before, tasks
+    return tasks
 
 
 def join(proofs: Iterable[tuple[str, ProofFile]]) -> ProofFile:
