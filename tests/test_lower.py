@@ -178,10 +178,9 @@ def test_verify_checks_some_parts_and_says_which_others_are_needed(monkeypatch):
     path = RESULTS_DIR / "4x6-lower.proof.gz"
     code, out, _ = run("verify", path, "--part", "2-3/4", "--workers", 2)
     said = out.strip().splitlines()
-    assert code == 0 and said[:2] == [
-        f"part {part} of 4 checked ({ProofFile.read(path).split(4).lines[part - 1]:,} nodes of its own)"
-        for part in (2, 3)
-    ]
+    lines = ProofFile.read(path).split(4).lines
+    for part, line in zip((2, 3), said[:2], strict=True):
+        assert line.startswith(f"part {part} of 4 checked ({lines[part - 1]:,} nodes of its own; 0 min ")
     assert "once the others pass too (--part 1/4 and --part 4/4, on any machine)" in said[2]
     assert "takes at least 5,625 guesses in all" in said[2]
     code, out, _ = run("verify", path, "--part", "4/4", "--json")

@@ -356,9 +356,13 @@ def verify_proof(
     ):  # fmt: skip
         fail(f"{path} is a proof about {found.rules.describe()}, not {rules.describe()}")
 
+    began = time.monotonic()
+
     def passed(part: int, lines: int) -> None:
         if not as_json:
-            click.echo(f"part {part} of {parts.count if parts else 1} checked ({lines:,} nodes of its own)")
+            spent = int(time.monotonic() - began)
+            click.echo(f"part {part} of {parts.count if parts else 1} checked ({lines:,} nodes of its own; "
+                       f"{spent // 60} min {spent % 60} s in)")  # fmt: skip
 
     with count_bar(found.nodes_checked(parts), f"checking {path}") as advance:
         try:
