@@ -361,25 +361,38 @@ class ProofFile:
             raise ProofError(f"{name}: {len(body):,} nodes, where its 'end' line says {count:,}: damaged")
         symbols = alphabet(rules)
         pegs, colors = rules.pegs, rules.colors
+        # (the same few codes and permutations come back on line after line: each read once)
+        codes: dict[str, tuple[int, ...]] = {}
+        perms: dict[str, list[Perm]] = {}
+        replies: dict[str, Feedback] = {}
 
         def code_of(token: str, at: int) -> tuple[int, ...]:
+            code = codes.get(token)
+            if code is not None:
+                return code
             if len(token) != pegs or any(ch not in symbols for ch in token):
                 raise ProofError(f"{name}, line {at}: {token[:40]!r} is not a code of {rules.describe()}")
             code = tuple(symbols.index(ch) for ch in token)
             if not rules.repeats and len(set(code)) != pegs:
                 raise ProofError(f"{name}, line {at}: {token!r} repeats a colour in a game without repeats")
+            codes[token] = code
             return code
+
+        def gens_of(token: str, at: int) -> list[Perm]:
+            gens = perms.get(token)
+            if gens is None:
+                gens = perms[token] = _parse_gens(token, pegs, colors, f"{name}, line {at}")
+            return gens
 
         def node_of(words: list[str], at: int) -> ProofNode:
             if claim == "total":
                 if len(words) == 3 and words[0] == "total" and words[1].isdigit():
-                    gens = _parse_gens(words[2], pegs, colors, f"{name}, line {at}")
-                    return ProofNode("total", gens, line=at, total=int(words[1]))
+                    return ProofNode("total", gens_of(words[2], at), line=at, total=int(words[1]))
                 raise ProofError(f"{name}, line {at}: not 'total LEAST PERMUTATIONS'")
             if words == ["count"]:
                 return ProofNode("count", line=at)
             if len(words) == 2 and words[0] == "all":
-                return ProofNode("all", _parse_gens(words[1], pegs, colors, f"{name}, line {at}"), line=at)
+                return ProofNode("all", gens_of(words[1], at), line=at)
             raise ProofError(f"{name}, line {at}: not 'count' or 'all PERMUTATIONS'")
 
         first: list[tuple[int, ...]] = []
@@ -410,10 +423,14 @@ class ProofFile:
             if parent.kind == "count":
                 raise ProofError(f"{name}, line {i}: a line under a 'count' node (line {parent.line})")
             guess = code_of(parts[0], i)
-            try:
-                black, white = (int(x) for x in parts[1].split(","))
-            except ValueError:
-                raise ProofError(f"{name}, line {i}: {parts[1][:20]!r} is not a reply BLACK,WHITE") from None
+            reply = replies.get(parts[1])
+            if reply is None:
+                try:
+                    black, white = (int(x) for x in parts[1].split(","))
+                except ValueError:
+                    said = f"{parts[1][:20]!r} is not a reply BLACK,WHITE"
+                    raise ProofError(f"{name}, line {i}: {said}") from None
+                reply = replies[parts[1]] = Feedback(black, white)
             named = seen.setdefault(id(parent), set())
             key = (guess, parts[1] if claim == "total" else "")
             if key in named:
@@ -421,7 +438,7 @@ class ProofFile:
                 raise ProofError(f"{name}, line {i}: {what} twice under the node of line {parent.line}")
             node = node_of(parts[2:], i)
             named.add(key)
-            parent.children.append((guess, Feedback(black, white), node))
+            parent.children.append((guess, reply, node))
             del path[depth:]
             path.append(node)
         if claim == "total":
