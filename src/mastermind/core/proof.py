@@ -1133,6 +1133,8 @@ def _processes(
     context = multiprocessing.get_context("fork")
     tasks: multiprocessing.Queue[_Task] = context.Queue()  # (a put never waits for a reader)
     results: multiprocessing.Queue[_Done | ProofError | str] = context.Queue()
+    for channel in (tasks, results):  # what is left in them at the end is for no one: never
+        channel.cancel_join_thread()  # wait for it to be sent (a second Ctrl-C may cut short the end)
     started: list[multiprocessing.process.BaseProcess] = []
 
     def receive() -> _Done:
@@ -1168,7 +1170,6 @@ def _processes(
             process.join()
         for channel in (tasks, results):
             channel.close()
-            channel.cancel_join_thread()  # (what is left in them is for no one)
 
 
 def _check_in_parallel(
