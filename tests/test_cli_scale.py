@@ -91,10 +91,10 @@ def test_smaller_pieces_of_the_optimal_search_are_checkpointed_and_resumed_at_an
 
 
 def test_off_a_terminal_a_long_run_writes_its_progress_in_lines(tmp_path, monkeypatch):
-    from mastermind.cli import scale
+    from mastermind.cli import progress
 
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "trees"))
-    monkeypatch.setattr(scale, "LOG_EVERY", 0.0)  # a line at each report, as a long run every minute
+    monkeypatch.setattr(progress, "LOG_EVERY", 0.0)  # a line at each report, as a long run every minute
     game = ["-p", "4", "-c", "5", "--json", "--no-history", "--checkpoint"]
     code, out, err = run("evaluate", "-s", "optimal", *game, str(tmp_path / "optimal.jsonl"))
     assert code == 0 and json.loads(out)["total"] == 2463
@@ -356,10 +356,10 @@ def test_an_optimal_search_that_is_not_quick_is_checkpointed_without_being_asked
 
 
 def test_a_log_writes_the_last_report_again_when_no_line_came_for_a_minute(capsys, monkeypatch):
-    from mastermind.cli import scale
+    from mastermind.cli import progress
 
-    monkeypatch.setattr(scale, "LOG_EVERY", 0.0)
-    log = scale.LogLines("optimal on 5x8", lambda done: f"searching, {done} pieces done")
+    monkeypatch.setattr(progress, "LOG_EVERY", 0.0)
+    log = progress.LogLines("optimal on 5x8", lambda done: f"searching, {done} pieces done")
     log.again()  # nothing reported yet: nothing to say
     log(3)
     log.again()  # (a piece of an hour running: the same report, a minute later)

@@ -270,9 +270,9 @@ def test_verify_checks_a_proof_on_the_processes_asked_and_refuses_none(monkeypat
 
 
 def test_off_a_terminal_a_long_check_writes_its_progress_in_lines(monkeypatch):
-    from mastermind.cli import scale
+    from mastermind.cli import progress
 
-    monkeypatch.setattr(scale, "LOG_EVERY", 0.0)  # a line at each report, as a long check every minute
+    monkeypatch.setattr(progress, "LOG_EVERY", 0.0)  # a line at each report, as a long check every minute
     path = RESULTS_DIR / "4x6-lower.proof.gz"
     code, out, err = run("verify", path, "--workers", 1)
     lines = err.splitlines()

@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+import click
+
 from .._kernels import COMPILING  # imports no numba: the words the board says too
 from .common import console_for
 
@@ -167,15 +169,55 @@ def progress_bar(total: int, label: str) -> Iterator[OnProgress | None]:
         yield lambda status: bar.update(task, completed=status.secrets_done)
 
 
+#: Off a terminal (a long run's log), a line of progress at most this often, in seconds; none
+#: before the first such interval has passed, so that a short run writes nothing.
+LOG_EVERY = 60.0
+
+
+class LogLines:
+    """A callback that writes ``label: words(*args) (time elapsed)`` on stderr, at most once
+    every :data:`LOG_EVERY` seconds and not before the first have passed: progress in a run's log.
+    :meth:`again` writes the last report again where no line has been written for that long (a
+    run whose pieces take longer than a minute still shows, each minute, that it goes on)."""
+
+    def __init__(self, label: str, words: Callable[..., str]) -> None:
+        import threading
+        import time
+
+        self.label, self.words, self.every = label, words, LOG_EVERY
+        self.start = self.last = time.monotonic()
+        self.seen: tuple[Any, ...] | None = None
+        self.lock = threading.Lock()
+
+    def __call__(self, *args: Any) -> None:
+        with self.lock:
+            self.seen = args
+        self._write(args)
+
+    def again(self) -> None:
+        if self.seen is not None:
+            self._write(self.seen)
+
+    def _write(self, args: tuple[Any, ...]) -> None:
+        import time
+
+        from ..core.text import duration
+
+        with self.lock:
+            now = time.monotonic()
+            if now - self.last < self.every:
+                return
+            self.last = now
+        click.echo(f"{self.label}: {self.words(*args)} ({duration(now - self.start)} in)", err=True)
+
+
 @contextmanager
-def count_bar(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
+def count_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
     """A progress bar of things counted a few at a time (the secrets of a plain-Python replay,
     the lines of a proof), on stderr when it is a terminal, else a line a minute in the log
     (``label: done of total (time in)``); yields the callback that advances it by n."""
     console = console_for(stderr=True)
     if not console.is_terminal:
-        from .scale import LogLines  # (which imports this module)
-
         log, done = LogLines(label, lambda n: f"{n:,} of {total:,}"), 0
 
         def advance(n: int) -> None:

@@ -22,10 +22,9 @@ from .common import (
     seed_option,
     strategy_option,
 )
-from .progress import progress_bar, search_progress
+from .progress import LogLines, progress_bar, search_progress
 from .scale import (
     History,
-    LogLines,
     Scale,
     executor_options,
     open_session,

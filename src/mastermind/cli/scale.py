@@ -21,7 +21,7 @@ import click
 
 from ..research import EXECUTORS
 from .common import console_for, db_option, fail, open_store
-from .progress import live_note, progress_display, progress_note
+from .progress import LogLines, live_note, progress_display, progress_note
 
 if TYPE_CHECKING:
     from ..research.session import Session
@@ -204,11 +204,6 @@ def started(session: Session) -> Iterator[None]:
     executor.close()
 
 
-#: Off a terminal (a long run's log), a line of progress at most this often, in seconds; none
-#: before the first such interval has passed, so that a short run writes nothing.
-LOG_EVERY = 60.0
-
-
 def _stage_words(status: Progress) -> str:
     """Where a run stands, in words (what the progress bar shows)."""
     if status.stage == "split":
@@ -228,43 +223,6 @@ def _found(status: Progress, best: str) -> str:
     if status.firsts is not None and status.firsts[1] > 1:
         words.append(f"first guesses settled {status.firsts[0]} of {status.firsts[1]}")
     return ", ".join(words)
-
-
-class LogLines:
-    """A callback that writes ``label: words(*args) (time elapsed)`` on stderr, at most once
-    every :data:`LOG_EVERY` seconds and not before the first have passed: progress in a run's log.
-    :meth:`again` writes the last report again where no line has been written for that long (a
-    run whose pieces take longer than a minute still shows, each minute, that it goes on)."""
-
-    def __init__(self, label: str, words: Callable[..., str]) -> None:
-        import threading
-        import time
-
-        self.label, self.words, self.every = label, words, LOG_EVERY
-        self.start = self.last = time.monotonic()
-        self.seen: tuple[Any, ...] | None = None
-        self.lock = threading.Lock()
-
-    def __call__(self, *args: Any) -> None:
-        with self.lock:
-            self.seen = args
-        self._write(args)
-
-    def again(self) -> None:
-        if self.seen is not None:
-            self._write(self.seen)
-
-    def _write(self, args: tuple[Any, ...]) -> None:
-        import time
-
-        from ..core.text import duration
-
-        with self.lock:
-            now = time.monotonic()
-            if now - self.last < self.every:
-                return
-            self.last = now
-        click.echo(f"{self.label}: {self.words(*args)} ({duration(now - self.start)} in)", err=True)
 
 
 @contextmanager
