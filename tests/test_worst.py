@@ -519,6 +519,18 @@ def test_the_checker_keeps_an_eighth_of_the_memory_it_may_use_from_128_mb_to_2_g
         elif cgroup is not None:
             limits["/sys/fs/cgroup/memory.max"] = cgroup
         assert proof_module.lane_memory() == kept, (machine, cgroup)
+    # shared among the processes of a check, from 128 MB to 2 GB each
+    monkeypatch.setattr(
+        proof_module.os, "sysconf", {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 128 * GB // 4096}.get
+    )
+    limits.clear()
+    assert [proof_module.lane_memory(jobs) for jobs in (1, 8, 16, 64, 1024)] == [
+        2 * GB,
+        2 * GB,
+        GB,
+        GB // 4,
+        128 << 20,
+    ]
 
 
 @pytest.mark.long  # about 25 minutes of CPU, with 2 GB kept (the default from 16 GB up; about 3 GB in all)

@@ -108,11 +108,12 @@ VERSION = 2
 CLAIMS = ("guesses", "total")
 
 
-def lane_memory() -> int:
-    """What the checker keeps of the secrets' reply indicators by default: an eighth of the
-    memory this process may use (the machine's, or a container's limit where it is lower: the
-    limit of its own control group, not of those above it), from 128 MB to 2 GB; it assumes one
-    check at a time on the machine (a check on N processes gives each an Nth). The sets a proof
+def lane_memory(jobs: int = 1) -> int:
+    """What the checker keeps of the secrets' reply indicators by default, in each of the
+    ``jobs`` processes of a check: an eighth of the memory this process may use (the machine's,
+    or a container's limit where it is lower: the limit of its own control group, not of those
+    above it), shared among them, from 128 MB to 2 GB each; it assumes one check at a time on the
+    machine. The sets a proof
     of a large game checks two or three guesses deep come from sets of hundreds or thousands of
     secrets, scored again and again unless their indicators are kept (a proof on Super
     Mastermind: 1,423 s of CPU with 2 GB, more than 4,000 s with 128 MB; docs/results.md)."""
@@ -126,7 +127,7 @@ def lane_memory() -> int:
                 total = min(total, int(f.read()))
         except (OSError, ValueError):  # none, or "max": no limit of that kind
             continue
-    return min(2 << 30, max(128 << 20, total // 8))
+    return min(2 << 30, max(128 << 20, total // 8 // jobs))
 
 
 #: Bytes the checker keeps of each secret's reply indicators (see ``_Game.indicators``).
@@ -1129,7 +1130,7 @@ def _processes(
     global _SHARED
     _SHARED = (checker, most)
     game = checker.game  # the indicators kept: the memory for them shared among the processes
-    game.marks_kept = max(64, game.marks_kept // jobs)
+    game.marks_kept = max(64, lane_memory(jobs) // (len(game.tables) * len(game.codes)))
     context = multiprocessing.get_context("fork")
     tasks: multiprocessing.Queue[_Task] = context.Queue()  # (a put never waits for a reader)
     results: multiprocessing.Queue[_Done | ProofError | str] = context.Queue()
