@@ -144,6 +144,9 @@ def test_a_check_cut_into_parts_checks_every_line_and_each_part_refuses_its_own_
     passed.clear()
     checked = found.check(None, jobs, Parts(1, 5, 5), lambda *said: passed.append(said))
     assert checked.whole and checked.nodes == 2389 and [part for part, _ in passed] == [1, 2, 3, 4, 5]
+    passed.clear()
+    checked = found.check(None, jobs, Parts(5, 3, 5), lambda *said: passed.append(said))
+    assert [part for part, _ in passed] == [5, 4, 3] and checked.nodes == split.shared + sum(split.lines[2:])
     # a claim deep in one piece raised by one: the part that holds the piece refuses it, no other
     lines = text.split("\n")
     deep = max(range(2, len(lines) - 1), key=lambda i: len(lines[i]) - len(lines[i].lstrip()))  # the deepest
@@ -167,8 +170,10 @@ def test_parts_are_read_as_i_of_n_or_i_to_j_of_n():
     assert Parts.parse("3/8") == Parts(3, 3, 8) and Parts.parse(" 2 - 5 / 8 ") == Parts(2, 5, 8)
     assert Parts.parse("1-8/8").whole and not Parts.parse("1-7/8").whole
     assert [p.text() for p in Parts.parse("3-5/8").others()] == ["1-2/8", "6-8/8"]
-    assert Parts.parse("1/1").others() == []
-    for bad in ["", "3", "0/4", "5/4", "3-2/4", "a/b", "1/0"]:
+    assert Parts.parse("1/1").others() == [] and Parts.parse("8-1/8").whole
+    down = Parts.parse("6-3/8")
+    assert list(down.numbers) == [6, 5, 4, 3] and [p.text() for p in down.others()] == ["1-2/8", "7-8/8"]
+    for bad in ["", "3", "0/4", "5/4", "3-5/4", "a/b", "1/0"]:
         with pytest.raises(ValueError):
             Parts.parse(bad)
 

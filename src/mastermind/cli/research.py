@@ -778,9 +778,10 @@ def tree(
 )  # fmt: skip
 @click.option(
     "--part", metavar="I/N", callback=lambda ctx, param, value: _part(value),
-    help="Check only part I of a proof file's check cut into N (or parts I to J: I-J/N), so that "
-    "several machines can share it: the proof holds once every part has passed, anywhere. Every "
-    "machine cuts it alike, from the file alone; each part's verdict is printed as it passes.",
+    help="Check only part I of a proof file's check cut into N (or parts I to J: I-J/N, downwards "
+    "if J is below I), so that several machines can share it: the proof holds once every part has "
+    "passed, anywhere. Every machine cuts it alike, from the file alone; each part's verdict is "
+    "printed as it passes (two machines taking 1-N/N and N-1/N meet where their speeds put them).",
 )  # fmt: skip
 @color_option
 def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, part: Parts | None) -> None:

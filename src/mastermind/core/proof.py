@@ -234,8 +234,10 @@ class Checked:
 
 @dataclass(frozen=True)
 class Parts:
-    """Parts ``first`` to ``last`` (from 1) of a check cut into ``count`` parts, which any
-    machines may check apart: the proof holds when every part does (see :class:`_Split`)."""
+    """Parts ``first`` to ``last`` (from 1), in that order (down, if ``last`` is the lower), of a
+    check cut into ``count`` parts, which any machines may check apart: the proof holds when
+    every part does (see :class:`_Split`). Two machines that take the parts from opposite ends
+    (``1-N/N`` and ``N-1/N``) meet wherever their speeds put them."""
 
     first: int
     last: int
@@ -243,7 +245,7 @@ class Parts:
 
     @classmethod
     def parse(cls, text: str) -> Parts:
-        """``I/N`` (part I of N) or ``I-J/N`` (parts I to J of N).
+        """``I/N`` (part I of N) or ``I-J/N`` (parts I to J of N, down if J is below I).
 
         Raises:
             ValueError: not such a text, or parts outside 1 to N (the message says so).
@@ -252,19 +254,26 @@ class Parts:
         if not found:
             raise ValueError(f"{text[:40]!r} is not I/N (part I of N) or I-J/N (parts I to J of N)")
         first, last, count = int(found[1]), int(found[2] or found[1]), int(found[3])
-        if not 1 <= first <= last <= count:
-            raise ValueError(f"{text!r}: parts run from 1 to {count}, the first no later than the last")
+        if not (1 <= first <= count and 1 <= last <= count):
+            raise ValueError(f"{text!r}: parts run from 1 to {count}")
         return cls(first, last, count)
 
     @property
+    def numbers(self) -> range:
+        """The parts, in the order they are checked."""
+        step = 1 if self.first <= self.last else -1
+        return range(self.first, self.last + step, step)
+
+    @property
     def whole(self) -> bool:
-        return self.first == 1 and self.last == self.count
+        return {self.first, self.last} == {1, self.count}
 
     def others(self) -> list[Parts]:
         """The parts of the same cut that these are not."""
+        low, high = sorted((self.first, self.last))
         return [
             Parts(first, last, self.count)
-            for first, last in ((1, self.first - 1), (self.last + 1, self.count))
+            for first, last in ((1, low - 1), (high + 1, self.count))
             if first <= last
         ]
 
@@ -463,7 +472,7 @@ class ProofFile:
         if parts is None:
             return self.root.size()
         split = self.split(parts.count)
-        return split.shared + sum(split.lines[parts.first - 1 : parts.last])
+        return split.shared + sum(split.lines[part - 1] for part in parts.numbers)
 
     def check(
         self,
@@ -856,7 +865,7 @@ def check(
     parallel = jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods()
     if parts is not None:
         split = proof.split(parts.count)
-        chosen = range(parts.first - 1, parts.last)
+        chosen = [part - 1 for part in parts.numbers]
         if parallel:
             scored = _check_parts_in_parallel(checker, root, split, chosen, jobs, progress, passed)
         else:
@@ -1076,7 +1085,7 @@ def _check_parts(
     checker: _Checker,
     root: _Entry,
     split: _Split,
-    chosen: range,
+    chosen: list[int],
     progress: Callable[[int], None] | None,
     passed: Callable[[int, int], None] | None,
 ) -> int:
@@ -1204,7 +1213,7 @@ def _check_parts_in_parallel(
     checker: _Checker,
     root: _Entry,
     split: _Split,
-    chosen: range,
+    chosen: list[int],
     jobs: int,
     progress: Callable[[int], None] | None,
     passed: Callable[[int, int], None] | None,
