@@ -5,10 +5,14 @@ the process and its workers: the figure a shared machine inflates least) and the
     python benchmarks/proof_check.py                                   # 4x6, 5x5 and 4x7, 1 and 2 processes
     python benchmarks/proof_check.py --files results/4x8-lower.proof.gz --workers 1,2,4
     python benchmarks/proof_check.py --workers 1 --baseline /tmp/old/src   # against another version
+    python benchmarks/proof_check.py --workers 1,2 --parts 24      # and the check cut into 24 parts
 
 With ``--baseline SRC`` (the ``src`` folder of another copy of the package, e.g. from ``git archive
 main | tar -x -C /tmp/old``) each check by this version is followed at once by the same check by
-that one (PYTHONPATH=SRC), so that both see the same load on a shared machine.
+that one (PYTHONPATH=SRC), so that both see the same load on a shared machine. With ``--parts N``
+each check is followed by the same check cut into N parts, all of them run by that one process
+(``--part 1-N/N``): what cutting a check costs (the nodes every part checks are checked here
+once; N machines would each check them).
 """
 
 from __future__ import annotations
@@ -23,11 +27,12 @@ from machine import cpu_model, timed  # benchmarks/machine.py: the scripts run f
 FILES = ["results/4x6-lower.proof.gz", "results/5x5-lower.proof.gz", "results/4x7-lower.proof.gz"]
 
 
-def check(path: str, workers: int, source: str | None) -> tuple[float, float, str]:
+def check(path: str, workers: int, source: str | None, parts: str | None = None) -> tuple[float, float, str]:
     """Wall seconds, CPU seconds and the verdict of one `mastermind verify` (the package from
-    ``source`` if given)."""
+    ``source`` if given; only ``parts`` of the check, if given)."""
     env = None if source is None else {**os.environ, "PYTHONPATH": source}
     command = [sys.executable, "-m", "mastermind", "verify", path, "--workers", str(workers)]
+    command += ["--part", parts] if parts else []
     wall, cpu, out = timed(command, env)
     return wall, cpu, out.strip().splitlines()[-1]
 
@@ -38,15 +43,17 @@ def main() -> None:
     parser.add_argument("--files", default=",".join(FILES), help="proof files, comma-separated")
     parser.add_argument("--workers", default="1,2", help="numbers of processes, comma-separated")
     parser.add_argument("--baseline", metavar="SRC", help="also check with the package in SRC")
+    parser.add_argument("--parts", type=int, metavar="N", help="also check it cut into N parts, all run here")
     args = parser.parse_args()
     load = os.getloadavg()[0]
     print(f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; load {load:.2f}")
     print(f"{'file':34} {'version':>8} {'workers':>7} {'wall s':>8} {'CPU s':>8}  verdict")
-    versions = [("this", None)] + ([("baseline", args.baseline)] if args.baseline else [])
+    versions = [("this", None, None)] + ([("baseline", args.baseline, None)] if args.baseline else [])
+    versions += [(f"{args.parts} parts", None, f"1-{args.parts}/{args.parts}")] if args.parts else []
     for path in args.files.split(","):
         for n in (int(w) for w in args.workers.split(",")):
-            for name, source in versions:
-                wall, cpu, verdict = check(path, n, source)
+            for name, source, parts in versions:
+                wall, cpu, verdict = check(path, n, source, parts)
                 row = f"{os.path.basename(path):34} {name:>8} {n:>7} {wall:8.1f} {cpu:8.1f}"
                 print(f"{row}  {verdict.split(':')[0]}", flush=True)
     print(f"load {os.getloadavg()[0]:.2f} at the end")
