@@ -197,6 +197,8 @@ def test_verify_checks_some_parts_and_says_which_others_are_needed(monkeypatch):
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1
     code, _, err = run("verify", RESULTS_DIR / "4x6-optimal.tree.gz", "--part", "1/2")
     assert code == 2 and "--part cuts the check of a proof file" in err
+    code, _, err = run("verify", RESULTS_DIR / "no-such.proof.gz", "--part", "1/2")  # as without --part
+    assert code == 2 and "cannot read it" in err and len(err.strip().splitlines()) == 1
 
 
 def test_a_claim_on_the_total_needs_total_lines_and_a_matching_root():

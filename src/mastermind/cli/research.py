@@ -809,9 +809,9 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
         from .worst import verify_proof
 
         return verify_proof(tree_file, rules, as_json, workers, part)
-    if part is not None:
-        fail(f"--part cuts the check of a proof file; {tree_file} is not one (a tree file is replayed whole)")
     tree = TreeFile.read(tree_file)
+    if part is not None:
+        fail(f"--part cuts the check of a proof file; {tree_file} is a tree file, replayed whole")
     if rules_given() and tree.rules != rules:
         fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(rules)}")
     with count_bar(tree.rules.size, f"replaying {tree_file}") as advance:
