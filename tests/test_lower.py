@@ -11,6 +11,10 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -274,6 +278,26 @@ def test_verify_checks_a_proof_on_the_processes_asked_and_refuses_none(monkeypat
     assert code == 0 and json.loads(out)["total"] == 5625 and json.loads(out)["nodes"] == 2389
     code, _, err = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 0)
     assert code == 2 and "--workers" in err and "Traceback" not in err
+
+
+def test_ctrl_c_twice_stops_a_check_on_several_processes_in_one_line():
+    # as a terminal would: the command in a process group of its own, SIGINT to the whole group
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind", "verify", str(RESULTS_DIR / "4x7-lower.proof.gz"),
+         "--workers", "2", "--part", "1-12/12"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # (even from a background job)
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stdout.readline().startswith("part 1 of 12 checked")
+    os.killpg(proc.pid, signal.SIGINT)
+    time.sleep(0.02)  # pressed again while it stops: that once could hang it, or end it in a traceback
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err == "mastermind: interrupted\n"
+    with pytest.raises(ProcessLookupError):  # none of its processes is left
+        for _ in range(300):
+            os.killpg(proc.pid, 0)
+            time.sleep(0.1)
 
 
 def test_off_a_terminal_a_long_check_writes_its_progress_in_lines(monkeypatch):

@@ -5,8 +5,9 @@ One module per command family; heavy modules are imported lazily, inside the com
 
 from __future__ import annotations
 
+import signal
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -29,15 +30,21 @@ class Main(click.Group):
             where = err.ctx.command_path if err.ctx else "mastermind"
             fail(f"{err.format_message()} (see '{where} --help')")
         except KeyboardInterrupt:
-            click.echo("mastermind: interrupted", err=True)
-            sys.exit(130)
+            _interrupted()
         except SystemError as err:
             # Ctrl-C while a compiled (numba) function runs: the function returns with the
             # KeyboardInterrupt set, and Python reports a SystemError caused by it
             if not isinstance(err.__cause__ or err.__context__, KeyboardInterrupt):
                 raise
-            click.echo("mastermind: interrupted", err=True)
-            sys.exit(130)
+            _interrupted()
+
+
+def _interrupted() -> NoReturn:
+    """Ctrl-C: say so and exit, another Ctrl-C ignored from here (pressed again while the
+    process ends, it would interrupt Python's own shutdown, with a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    click.echo("mastermind: interrupted", err=True)
+    sys.exit(130)
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})

@@ -86,6 +86,7 @@ import queue
 import re
 import signal
 import sys
+import threading
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -1174,12 +1175,26 @@ def _processes(
     finally:
         _SHARED = None
         gc.unfreeze()
-        for process in started:  # (idle or not: they hold nothing of the caller's)
-            process.terminate()
-        for process in started:
-            process.join()
-        for channel in (tasks, results):
-            channel.close()
+        with _uninterrupted():  # (a second Ctrl-C would leave the processes behind)
+            for process in started:  # (idle or not: they hold nothing of the caller's)
+                process.terminate()
+            for process in started:
+                process.join()
+            for channel in (tasks, results):
+                channel.close()
+
+
+@contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Ctrl-C ignored for a moment (in the main thread, where Python handles it)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _check_in_parallel(
