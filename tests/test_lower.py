@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -400,6 +401,57 @@ def test_a_guided_proof_out_of_time_or_stopped_still_writes_a_proof_that_checks(
     stop.set()
     stopped = prove_optimum(rules, 5625, stop=stop)
     assert stop.is_set() and checks(stopped) == stopped.total < 5625
+
+
+def test_worker_processes_write_the_same_proof_as_one_process(monkeypatch):
+    rules = Rules(pegs=4, colors=6)
+    alone = prove_optimum(rules, 5625, workers=1)
+    handed: list[int] = []
+    submit = lower_module._Workers.submit
+
+    def counted(self, node, claim):
+        handed.append(len(node.history))
+        submit(self, node, claim)
+
+    monkeypatch.setattr(lower_module._Workers, "submit", counted)
+    shared = prove_optimum(rules, 5625, workers=2)
+    assert set(handed) == {lower_module.TASK_DEPTH} and len(handed) > 20  # (every set two guesses deep: 25)
+    assert shared.proof.dumps() == alone.proof.dumps() and checks(shared) == 5625
+
+
+def test_a_proof_stopped_while_worker_processes_prove_sets_still_checks():
+    import threading
+
+    stop = threading.Event()
+    seen: list[int] = []
+
+    def progress(bound: int, aim: int | None) -> None:
+        seen.append(bound)
+        if len(seen) == 4:  # (the first root guess's second cell: its sets are with the workers)
+            stop.set()
+
+    found = prove_optimum(Rules(pegs=4, colors=7), 11228, stop=stop, progress=progress, workers=2)
+    assert stop.is_set() and checks(found) == found.total < 11228
+
+
+@pytest.mark.parametrize("how", ["fails", "dies"])
+def test_a_worker_process_that_fails_or_dies_stops_the_proof_with_a_clear_error(monkeypatch, how):
+    from mastermind.errors import ExecutorError, StrategyError
+
+    raise_guess = lower_module._Guided.raise_guess
+
+    def broken(self, node, g, claim, after=None):
+        if self.workers is None and len(node.history) >= lower_module.TASK_DEPTH:  # (in a worker)
+            if how == "dies":
+                os._exit(1)
+            raise StrategyError("broken on purpose")
+        return raise_guess(self, node, g, claim, after)
+
+    monkeypatch.setattr(lower_module._Guided, "raise_guess", broken)  # (the workers are forked with it)
+    error = ExecutorError if how == "dies" else StrategyError
+    words = "died (killed, or out of memory?)" if how == "dies" else "StrategyError: broken on purpose"
+    with pytest.raises(error, match=re.escape(words)):
+        prove_optimum(Rules(pegs=4, colors=6), 5625, workers=2)
 
 
 def test_the_guided_proof_rises_guess_by_guess_at_the_root():

@@ -1175,7 +1175,7 @@ def _processes(
     finally:
         _SHARED = None
         gc.unfreeze()
-        with _uninterrupted():  # (a second Ctrl-C would leave the processes behind)
+        with uninterrupted():  # (a second Ctrl-C would leave the processes behind)
             for process in started:  # (idle or not: they hold nothing of the caller's)
                 process.terminate()
             for process in started:
@@ -1185,7 +1185,7 @@ def _processes(
 
 
 @contextmanager
-def _uninterrupted() -> Iterator[None]:
+def uninterrupted() -> Iterator[None]:
     """Ctrl-C ignored for a moment (in the main thread, where Python handles it)."""
     if threading.current_thread() is not threading.main_thread():
         yield
