@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from mastermind import Rules
 from mastermind.cli import cli
 from mastermind.core import proof as proof_module
+from mastermind.core.checkfile import game_dict
 from mastermind.core.proof import Parts, ProofFile, least_total, other_replies
 from mastermind.errors import ProofError
 from mastermind.strategies.optimal import lower as lower_module
@@ -452,6 +453,49 @@ def test_a_worker_process_that_fails_or_dies_stops_the_proof_with_a_clear_error(
     words = "died (killed, or out of memory?)" if how == "dies" else "StrategyError: broken on purpose"
     with pytest.raises(error, match=re.escape(words)):
         prove_optimum(Rules(pegs=4, colors=6), 5625, workers=2)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_guided_proof_stopped_resumes_from_its_checkpoint_to_the_same_proof(tmp_path, monkeypatch, workers):
+    rules, path = Rules(pegs=4, colors=6), tmp_path / "proof.jsonl"
+    whole = prove_optimum(rules, 5625, workers=workers)
+    cut = prove_optimum(rules, 5625, seconds=0.3, workers=workers, checkpoint=path)
+    assert checks(cut) == cut.total < 5625
+    kept = path.read_text().splitlines()
+    assert json.loads(kept[0]) == {"checkpoint": "mastermind-guided-proof", "game": game_dict(rules)}
+    resumed = prove_optimum(rules, 5625, workers=workers, checkpoint=path)
+    assert resumed.proof.dumps() == whole.proof.dumps()
+    assert path.read_text().splitlines()[: len(kept)] == kept  # (appended to)
+    # once whole, the checkpoint holds every set below the root: only the root is bounded again
+    deepened: list[int] = []
+    deepen = lower_module._Guided.deepen
+
+    def counted(self, node, cap):
+        deepened.append(len(node.S))
+        deepen(self, node, cap)
+
+    monkeypatch.setattr(lower_module._Guided, "deepen", counted)
+    again = prove_optimum(rules, 5625, workers=workers, checkpoint=path)
+    assert again.proof.dumps() == whole.proof.dumps() and deepened == [1296]
+
+
+def test_a_guided_proofs_checkpoint_of_another_game_or_damaged_is_refused(tmp_path):
+    from mastermind.errors import CheckpointError
+
+    rules, path = Rules(pegs=4, colors=4), tmp_path / "proof.jsonl"
+    prove_optimum(rules, 905, workers=1, checkpoint=path)
+    kept = path.read_text().splitlines()
+    with pytest.raises(CheckpointError, match=r"a proof on another game \(4 pegs, 4 colours\)"):
+        prove_optimum(Rules(pegs=3, colors=4), 206, checkpoint=path)
+    line = next(i for i, text in enumerate(kept) if '"line"' in text)
+    record = json.loads(kept[line])
+    record["low"] += 1  # a bound its line does not claim
+    path.write_text("\n".join([*kept[:line], json.dumps(record), *kept[line + 1 :]]) + "\n")
+    with pytest.raises(CheckpointError, match=f"line {line + 1}: damaged"):
+        prove_optimum(rules, 905, checkpoint=path)
+    path.write_text("\n".join(kept) + "\n" + kept[-1][:30])  # a last line cut short by a kill: dropped
+    assert prove_optimum(rules, 905, workers=1, checkpoint=path).total == 905
+    assert path.read_text() == "\n".join(kept) + "\n"
 
 
 def test_the_guided_proof_rises_guess_by_guess_at_the_root():

@@ -28,7 +28,9 @@ proportion to what it has to spare; each such cell is then proved the same way, 
 
 from __future__ import annotations
 
+import base64
 import gc
+import hashlib
 import itertools
 import multiprocessing
 import os
@@ -36,12 +38,16 @@ import queue
 import signal
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ...core.checkfile import game_dict
 from ...core.feedback import Feedback
+from ...core.journal import Journal
 from ...core.proof import Perm, ProofFile, ProofNode, uninterrupted
 from ...core.rules import Rules
 from ...errors import ExecutorError, StrategyError
@@ -273,6 +279,7 @@ class _Guided(_Prover):
         self.serial = workers <= 1
         self.heartbeat: Callable[[], None] | None = None  # called once a second at most, as sets are proved
         self.beat = time.perf_counter()
+        self.book: _Book | None = None  # where what is proved is kept (see :func:`prove_optimum`)
         self.workers: _Workers | None = None
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             self.workers = _Workers(self, workers)  # (forked now, before this process has threads)
@@ -308,7 +315,8 @@ class _Guided(_Prover):
         self.deepened += 1
 
     def exact(self, cells: list[_Set], budgets: list[int]) -> list[int]:
-        """Each cell's exact cost, or its budget where it costs at least that much."""
+        """Each cell's exact cost, or its budget where it costs at least that much (taken from
+        the book where it has them, and put in it)."""
 
         def one(item: tuple[_Set, int]) -> int:
             cell, budget = item
@@ -316,12 +324,23 @@ class _Guided(_Prover):
             cost, _ = self.run.kernel_call(self.run.root, cell.S, NO_LIMIT, budget, sym)
             return min(cost, budget)
 
-        return self._map(one, list(zip(cells, budgets, strict=True)))
+        asked = list(zip(cells, budgets, strict=True))
+        book = self.book
+        if book is None:
+            return self._map(one, asked)
+        found = [book.costs.get(book.key(cell, budget)) for cell, budget in asked]
+        todo = [i for i, cost in enumerate(found) if cost is None]
+        for i, cost in zip(todo, self._map(one, [asked[i] for i in todo]), strict=True):
+            found[i] = cost
+            book.keep_cost(*asked[i], cost)
+        return [int(cost) for cost in found if cost is not None]
 
     def close(self, node: _Set, claim: int) -> None:
         """Prove the node to ``claim`` (no more than its exact cost), then keep only its line
         (or hand it to a worker process, if it is deep enough)."""
         if node.low >= claim:
+            return
+        if self.book is not None and len(node.history) <= TASK_DEPTH and self.book.take(node, claim):
             return
         if self.workers is not None and len(node.history) >= TASK_DEPTH:
             self.workers.submit(node, claim)
@@ -339,6 +358,8 @@ class _Guided(_Prover):
         self.settle(node)
         node.proof = self.proof_node(node, node.low)
         node.guesses = None  # (the sets below are in the line now)
+        if self.book is not None and len(node.history) <= TASK_DEPTH:
+            self.book.keep(node, claim)
         self._heartbeat()
 
     def raise_guess(self, node: _Set, g: int, claim: int, after: Callable[[], None] | None = None) -> bool:
@@ -373,6 +394,75 @@ class _Guided(_Prover):
         return True
 
 
+class _Book:
+    """The checkpoint of a guided proof: a :class:`~mastermind.core.journal.Journal` of the sets
+    proved (those at most :data:`TASK_DEPTH` guesses deep: each with its claim, bound and line)
+    and of the exact costs asked above them (each with its budget), recorded as each is done.
+    A proof started again makes the same requests in the same order (each is decided by what was
+    proved and asked before it), and takes the answers from here. Each record holds for its set
+    alone, whatever the optimum aimed at; its line is checked with the rest of the proof, by the
+    checker."""
+
+    def __init__(self, path: str | os.PathLike[str], rules: Rules) -> None:
+        self.rules = rules
+        head = {"checkpoint": "mastermind-guided-proof", "game": game_dict(rules)}
+        self.journal = Journal(path, head, "a guided proof")
+        #: by (history, set, claim): the bound proved and its line
+        self.sets: dict[tuple[tuple[int, ...], str, int], tuple[int, ProofNode]] = {}
+        #: by (history, set, budget): the exact cost, or the budget where it costs that much or more
+        self.costs: dict[tuple[tuple[int, ...], str, int], int] = {}
+        self.taken = len(self.journal.read(self._parse, self._differs))
+
+    @staticmethod
+    def key(node: _Set, number: int) -> tuple[tuple[int, ...], str, int]:
+        return node.history, hashlib.blake2b(node.S.tobytes(), digest_size=16).hexdigest(), number
+
+    def _differs(self, head: dict[str, Any]) -> str | None:
+        theirs = head.get("game")
+        if theirs == game_dict(self.rules):
+            return None
+        what = (
+            f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours" if isinstance(theirs, dict) else "?"
+        )
+        return f"is the checkpoint of a proof on another game ({what})"
+
+    def _parse(self, item: dict[str, Any]) -> None:
+        history = tuple(int(g) for g in item["history"])
+        if len(history) > TASK_DEPTH or not isinstance(item["set"], str):
+            raise ValueError("not a set this proof records")
+        if "budget" in item:
+            self.costs[history, item["set"], int(item["budget"])] = int(item["cost"])
+            return
+        claim, low = int(item["claim"]), int(item["low"])
+        text = zlib.decompress(base64.b64decode(item["line"], validate=True)).decode()
+        proof = ProofFile.loads(text).root
+        if proof.total != low or low < claim:
+            raise ValueError("a line that does not claim the bound recorded")
+        self.sets[history, item["set"], claim] = (low, proof)
+
+    def take(self, node: _Set, claim: int) -> bool:
+        """Give the node its line and bound from the book, if it has them."""
+        found = self.sets.get(self.key(node, claim))
+        if found is None:
+            return False
+        node.low, node.proof = max(node.low, found[0]), found[1]
+        return True
+
+    def keep(self, node: _Set, claim: int) -> None:
+        assert node.proof is not None
+        history, digest, _ = self.key(node, claim)
+        text = ProofFile.of_total(self.rules, node.low, node.proof).dumps()
+        line = base64.b64encode(zlib.compress(text.encode(), 6)).decode()
+        self.journal.append(
+            {"history": list(history), "set": digest, "claim": claim, "low": node.low, "line": line}
+        )
+
+    def keep_cost(self, cell: _Set, budget: int, cost: int) -> None:
+        history, digest, _ = key = self.key(cell, budget)
+        self.costs[key] = cost
+        self.journal.append({"history": list(history), "set": digest, "budget": budget, "cost": cost})
+
+
 class _Workers:
     """Processes forked from the prover, each proving one set at a time (sent with its claim),
     whole, and sending back its bound and its line."""
@@ -385,6 +475,7 @@ class _Workers:
         for channel in (self.tasks, self.results):  # what is left in them at the end is for no one
             channel.cancel_join_thread()
         self.numbers = itertools.count()
+        self.claims: dict[int, int] = {}  # by the tasks' numbers
         self.done: dict[int, tuple[int, ProofNode | str]] = {}
         work = (prover, self.tasks, self.results)
         self.processes = [context.Process(target=_prove_tasks, args=work, daemon=True) for _ in range(count)]
@@ -397,6 +488,7 @@ class _Workers:
 
     def submit(self, node: _Set, claim: int) -> None:
         node.task = next(self.numbers)
+        self.claims[node.task] = claim
         self.tasks.put((node.task, _Set(node.S, node.history, node.group, node.used, node.low), claim))
 
     def finish(self, node: _Set) -> None:
@@ -422,7 +514,11 @@ class _Workers:
         low, proof = self.done.pop(node.task)
         if isinstance(proof, str):
             raise StrategyError(f"a process proving the bound failed: {proof}")
-        node.low, node.proof, node.task = max(node.low, low), proof, None
+        node.low, node.proof = max(node.low, low), proof
+        claim = self.claims.pop(node.task)
+        node.task = None
+        if self.prover.book is not None:
+            self.prover.book.keep(node, claim)
 
     def close(self) -> None:
         with uninterrupted():  # (a second Ctrl-C would leave the processes behind)
@@ -438,7 +534,7 @@ def _prove_tasks(prover: _Guided, tasks: multiprocessing.Queue, results: multipr
     """A worker process's loop: prove each set it is sent, one compiled call after another, until
     it is ended (Ctrl-C is the calling process's to hear) or that process is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    prover.workers, prover.serial, prover.heartbeat = None, True, None
+    prover.workers, prover.serial, prover.heartbeat, prover.book = None, True, None, None
     prover.run = _Run(prover.game, 1)  # (its own buffers; the caller's threads are not here)
     parent = os.getppid()
     while True:
@@ -462,6 +558,7 @@ def prove_optimum(
     stop: threading.Event | None = None,
     progress: Callable[[int, int | None], None] | None = None,
     workers: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> LowerBound:
     """A proof that every tree of ``rules`` (whatever the guess limit) costs at least the least
     total, guided by the exact search (see the module's documentation).
@@ -473,10 +570,18 @@ def prove_optimum(
     optimum)`` as each cell of a guess at the root is proved, and once a second at most while
     the sets below are (the bound may not move for many minutes on a large game). ``workers``:
     the processes to prove it on [the cores this process may use]; with 1, or on a system that
-    cannot fork, it is proved in this one, one compiled call after another.
+    cannot fork, it is proved in this one, one compiled call after another. ``checkpoint``: a
+    file (JSON lines) where what is proved is kept as it is proved (see :class:`_Book`); the same
+    proof given the same file again (stopped, killed, or on another machine) takes it from there.
+
+    Raises:
+        CheckpointError: the checkpoint cannot be read or written, is another game's, or is
+            damaged.
     """
     began = time.perf_counter()
+    book = None if checkpoint is None else _Book(checkpoint, rules)
     prover = _Guided(rules, stop, usable_cores() if workers is None else workers)
+    prover.book = book
     timer, expired = None, threading.Event()
     if seconds is not None:
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import heapq
 import itertools
-import json
 import multiprocessing as mp
 import os
 import signal
@@ -40,10 +39,11 @@ import numpy as np
 
 from ...core.checkfile import game_dict
 from ...core.feedback import Feedback
+from ...core.journal import Journal
 from ...core.proof import Perm, ProofFile, ProofNode, reach
 from ...core.rules import Rules
 from ...core.treefile import TreeFile, TreeNode
-from ...errors import CheckpointError, ProofError, StrategyError, TreeFileError
+from ...errors import StrategyError
 from .symmetry import child_group
 from .worst import Decision, Stopped, WorstSearch
 
@@ -453,64 +453,36 @@ class _Record:
     write them), each written whole and flushed as it comes."""
 
     def __init__(self, rules: Rules, path: str | os.PathLike[str], width: int | None) -> None:
-        self.rules, self.path, self.width = rules, str(path), width
+        self.rules, self.width = rules, width
+        head = {"checkpoint": "mastermind-worst", "game": _game_of(rules), "width": width}
+        self._journal = Journal(path, head, "the worst-case search")
         self._lock = threading.Lock()
         self._written: set[tuple[bytes, int]] = set()
 
     def load(self, known: dict[tuple[bytes, int], tuple[bool, object]]) -> int:
-        """Put the sets recorded into ``known``; the number taken. A last line cut short (the
-        process killed while writing it) is dropped from the file; any other damage is an
-        error."""
-        try:
-            with open(self.path, "rb") as f:
-                raw = f.read()
-        except FileNotFoundError:
-            raw = b""
-        except OSError as err:
-            raise CheckpointError(f"cannot read the checkpoint {self.path}: {err.strerror or err}") from None
-        if not raw.strip():  # a new file (or an empty one): the first line names the game
-            head = {"checkpoint": "mastermind-worst", "game": _game_of(self.rules), "width": self.width}
-            self._append(json.dumps(head), "w")
-            return 0
-        try:
-            lines = raw.decode("utf-8").split("\n")
-            first: object = json.loads(lines[0])
-        except ValueError:  # UnicodeDecodeError too
-            first = None
-        if not isinstance(first, dict) or first.get("checkpoint") != "mastermind-worst":
-            raise CheckpointError(f"{self.path} is not a checkpoint of the worst-case search")
-        theirs = first.get("game")
+        """Put the sets recorded into ``known``; the number taken (see :class:`Journal` for a
+        last line cut short, and for damage)."""
+        records = self._journal.read(self._parse, self._differs)
+        for key, ok, found in records:
+            known[key] = (ok, found)
+            self._written.add(key)
+        return len(records)
+
+    def _differs(self, head: dict[str, object]) -> str | None:
+        theirs = head.get("game")
         if theirs != _game_of(self.rules):
             what = (f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours" if isinstance(theirs, dict)
                     else "an unnamed game")  # fmt: skip
-            raise CheckpointError(f"{self.path} is the checkpoint of another game ({what})")
-        if first.get("width") != self.width:
+            return f"is the checkpoint of another game ({what})"
+        if head.get("width") != self.width:
             theirs, ours = (
-                ("without a width" if w is None else f"of width {w}")
-                for w in (first.get("width"), self.width)
+                ("without a width" if w is None else f"of width {w}") for w in (head.get("width"), self.width)
             )
-            raise CheckpointError(f"{self.path} was written by a search {theirs}, not {ours}")
-        taken = 0
-        whole = len(lines) - 1 if raw.endswith(b"\n") else len(lines) - 2  # the last line whole?
-        for i, line in enumerate(lines[1:], start=1):
-            if not line.strip():
-                continue
-            try:
-                key, ok, found = self._parse(line)
-            except (ValueError, KeyError, TypeError, TreeFileError, ProofError):
-                if i > whole:  # cut short by a kill: dropped, and that set decided again
-                    with open(self.path, "r+b") as f:
-                        f.truncate(len(raw) - len(line.encode("utf-8")))
-                    break
-                raise CheckpointError(f"{self.path}, line {i + 1}: damaged") from None
-            known[key] = (ok, found)
-            self._written.add(key)
-            taken += 1
-        return taken
+            return f"was written by a search {theirs}, not {ours}"
+        return None
 
-    def _parse(self, line: str) -> tuple[tuple[bytes, int], bool, object]:
+    def _parse(self, item: dict) -> tuple[tuple[bytes, int], bool, object]:
         """One line's set; ValueError where it does not hold what it claims."""
-        item = json.loads(line)
         key = (bytes.fromhex(item["set"]), int(item["k"]))
         if len(key[0]) != 16 or not isinstance(item["possible"], bool):
             raise ValueError("a set's key or answer")
@@ -536,16 +508,7 @@ class _Record:
             if key in self._written:
                 return
             self._written.add(key)
-            self._append(json.dumps({"set": key[0].hex(), "k": key[1], "possible": ok, "text": text}), "a")
-
-    def _append(self, line: str, mode: str) -> None:
-        try:
-            with open(self.path, mode, encoding="utf-8") as f:
-                f.write(line + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-        except OSError as err:
-            raise CheckpointError(f"cannot write the checkpoint {self.path}: {err.strerror or err}") from None
+            self._journal.append({"set": key[0].hex(), "k": key[1], "possible": ok, "text": text})
 
 
 def _depth(node: TreeNode) -> int:
