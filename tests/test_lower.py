@@ -256,6 +256,23 @@ def test_evaluate_writes_the_proof_and_verify_checks_it(tmp_path):
     assert code == 0 and f"takes at least {report['proof']['total']:,} guesses in all" in out
 
 
+def test_evaluate_keeps_what_a_cut_proof_proved_and_the_same_command_resumes_it(tmp_path, monkeypatch):
+    path, journal = tmp_path / "classic.proof.gz", tmp_path / "classic.proof.gz.journal"
+    command = ("evaluate", "-s", "optimal", "--budget", "1m", "--proof", path, "--json", "--no-history")
+    whole = lower_module.prove_optimum
+    monkeypatch.setattr(
+        lower_module, "prove_optimum", lambda *args, **kw: whole(*args, **{**kw, "seconds": 0.3})
+    )
+    code, out, err = run(*command)  # (the proof's time cut short)
+    assert code == 0 and json.loads(out)["proof"]["total"] < 5625 and journal.exists()
+    assert f"what the proof has proved is kept in {journal}: the same command resumes from it" in err
+    monkeypatch.setattr(lower_module, "prove_optimum", whole)
+    code, out, err = run(*command)
+    assert code == 0 and f"resuming the proof from {journal}" in err
+    assert json.loads(out)["proof"]["total"] == 5625 == ProofFile.read(path).check().total
+    assert not journal.exists()  # (the proof ended: nothing left to resume)
+
+
 def test_a_process_of_the_check_that_dies_is_reported_in_one_line(monkeypatch):
     monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
     monkeypatch.setattr(proof_module, "_check_task", lambda task: os._exit(9))  # (as if killed)

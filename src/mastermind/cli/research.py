@@ -93,9 +93,10 @@ if TYPE_CHECKING:
     "--proof", metavar="FILE",
     help="With --budget: then, for up to DURATION again, prove a lower bound on the least total and "
     "write the proof to FILE ('mastermind verify' checks it in plain Python). When the search "
-    "finished, the proof is guided by it and aims at the optimum; else it counts a few levels down "
-    "and aims at the best tree: reaching it proves that tree optimal. The lower bound reported is "
-    "the higher of the search's and the proof's.",
+    "finished, the proof is guided by it and aims at the optimum (on every core; what it proves is "
+    "kept in FILE.journal until it ends, and the same command resumes from there); else it counts "
+    "a few levels down and aims at the best tree: reaching it proves that tree optimal. The lower "
+    "bound reported is the higher of the search's and the proof's.",
 )  # fmt: skip
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
@@ -467,9 +468,15 @@ def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float
             line = f"proof of a lower bound: {bound:,}{aim} ({minutes}:{secs:02d})"
             click.echo(f"\r{line}   ", err=True, nl=False)
 
+    from pathlib import Path
+
+    journal = Path(f"{path}.journal")  # (what a guided proof has proved: the same command resumes)
     try:
         if exact and target is not None:
-            found = prove_optimum(player.rules, target, seconds=seconds, stop=stop, progress=on_progress)
+            if journal.exists():
+                click.echo(f"resuming the proof from {journal}", err=True)
+            found = prove_optimum(player.rules, target, seconds=seconds, stop=stop, progress=on_progress,
+                                  checkpoint=journal)  # fmt: skip
         else:
             found = prove(player.rules, target=target, seconds=seconds, stop=stop, progress=on_progress)
     finally:
@@ -479,6 +486,12 @@ def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float
         found.proof.write(path)
     except OSError as err:
         fail(f"cannot write {path}: {err.strerror or err}")
+    if exact and target is not None:
+        if found.ended:
+            journal.unlink(missing_ok=True)
+        else:
+            click.echo(f"what the proof has proved is kept in {journal}: the same command resumes from it",
+                       err=True)  # fmt: skip
     return found, stop.is_set()
 
 

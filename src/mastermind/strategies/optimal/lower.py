@@ -89,13 +89,15 @@ class _Set:
 @dataclass(frozen=True)
 class LowerBound:
     """What :func:`prove` proved: every tree of ``rules`` costs at least ``total``; ``proof`` is
-    the file that says why; ``deepened``: the cells bounded a level deeper."""
+    the file that says why; ``deepened``: the cells bounded a level deeper; ``ended``: whether
+    the prover went to its end (not stopped by the time or a stop)."""
 
     rules: Rules
     total: int
     proof: ProofFile
     deepened: int
     seconds: float
+    ended: bool = True
 
 
 class _Prover:
@@ -238,6 +240,7 @@ def prove(
     prover = _Prover(rules, stop)
     codes = np.arange(rules.size, dtype=np.int64)
     root = _Set(codes, (), root_group(rules.pegs, rules.colors), 0, int(prover.lb[rules.size]))
+    ended = True
     try:
         prover.deepen(root, FAIL)
         if progress:
@@ -247,6 +250,7 @@ def prove(
             prover.unspend(root)
             while (target is None or root.low < target) and not prover.stop.is_set():
                 if seconds is not None and time.perf_counter() - began > seconds:
+                    ended = False
                     break
                 assert root.guesses is not None
                 ranked = sorted((prover.value(root, g), g) for g in root.guesses)
@@ -260,9 +264,10 @@ def prove(
                     progress(root.low, target)
     except KeyboardInterrupt:
         prover.stop.set()
+    ended = ended and not prover.stop.is_set()
     total = root.low
     proof = ProofFile.of_total(rules, total, prover.proof_node(root, total), search="lower")
-    return LowerBound(rules, total, proof, prover.deepened, time.perf_counter() - began)
+    return LowerBound(rules, total, proof, prover.deepened, time.perf_counter() - began, ended)
 
 
 class _Guided(_Prover):
@@ -594,6 +599,7 @@ def prove_optimum(
         timer.start()
     codes = np.arange(rules.size, dtype=np.int64)
     root = _Set(codes, (), root_group(rules.pegs, rules.colors), 0, int(prover.lb[rules.size]))
+    ended = False
     try:
         if optimum is None:
             optimum = prover.exact([root], [FAIL])[0]
@@ -611,6 +617,7 @@ def prove_optimum(
             if not prover.raise_guess(root, g, optimum, report):  # below the aim: the least total is lower
                 optimum = root.cap = prover.value(root, g)
             report()
+        ended = True
     except KeyboardInterrupt:
         if not expired.is_set():  # Ctrl-C, not the time: the caller hears of it as with prove
             prover.stop.set()
@@ -622,4 +629,4 @@ def prove_optimum(
             prover.workers.close()
     total = root.low
     proof = ProofFile.of_total(rules, total, prover.proof_node(root, total), search="lower")
-    return LowerBound(rules, total, proof, prover.deepened, time.perf_counter() - began)
+    return LowerBound(rules, total, proof, prover.deepened, time.perf_counter() - began, ended)
