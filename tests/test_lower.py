@@ -427,13 +427,15 @@ def test_worker_processes_write_the_same_proof_as_one_process(monkeypatch):
     handed: list[int] = []
     submit = lower_module._Workers.submit
 
-    def counted(self, node, claim):
+    def counted(self, node, g, claim):
         handed.append(len(node.history))
-        submit(self, node, claim)
+        submit(self, node, g, claim)
 
     monkeypatch.setattr(lower_module._Workers, "submit", counted)
     shared = prove_optimum(rules, 5625, workers=2)
-    assert set(handed) == {lower_module.TASK_DEPTH} and len(handed) > 20  # (every set two guesses deep: 25)
+    assert (
+        set(handed) == {lower_module.TASK_DEPTH - 1} and len(handed) > 5
+    )  # (guesses at sets one guess deep)
     assert shared.proof.dumps() == alone.proof.dumps() and checks(shared) == 5625
 
 
@@ -474,15 +476,32 @@ def test_a_worker_process_that_fails_or_dies_stops_the_proof_with_a_clear_error(
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_guided_proof_stopped_resumes_from_its_checkpoint_to_the_same_proof(tmp_path, monkeypatch, workers):
+    import threading
+
     rules, path = Rules(pegs=4, colors=6), tmp_path / "proof.jsonl"
     whole = prove_optimum(rules, 5625, workers=workers)
-    cut = prove_optimum(rules, 5625, seconds=0.3, workers=workers, checkpoint=path)
-    assert checks(cut) == cut.total < 5625
+    stop, reports = threading.Event(), []
+
+    def progress(bound: int, aim: int | None) -> None:
+        reports.append(bound)
+        if len(reports) == 4:  # (three cells of the first root guess proved, the sets below them too)
+            stop.set()
+
+    cut = prove_optimum(rules, 5625, stop=stop, progress=progress, workers=workers, checkpoint=path)
+    assert checks(cut) == cut.total < 5625 and not cut.ended
     kept = path.read_text().splitlines()
     assert json.loads(kept[0]) == {"checkpoint": "mastermind-guided-proof", "game": game_dict(rules)}
+    assert any(len(json.loads(line)["history"]) == lower_module.TASK_DEPTH for line in kept[1:])
     resumed = prove_optimum(rules, 5625, workers=workers, checkpoint=path)
-    assert resumed.proof.dumps() == whole.proof.dumps()
-    assert path.read_text().splitlines()[: len(kept)] == kept  # (appended to)
+    assert resumed.proof.dumps() == whole.proof.dumps() and resumed.ended
+    records = path.read_text().splitlines()
+    assert records[: len(kept)] == kept  # (appended to, and nothing recorded twice: what was kept was taken)
+    answers = ("line", "low", "cost")
+    keys = [
+        tuple((k, str(v)) for k, v in sorted(json.loads(line).items()) if k not in answers)
+        for line in records[1:]
+    ]
+    assert len(keys) == len(set(keys)) > len(kept)
     # once whole, the checkpoint holds every set below the root: only the root is bounded again
     deepened: list[int] = []
     deepen = lower_module._Guided.deepen

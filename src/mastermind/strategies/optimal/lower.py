@@ -62,9 +62,10 @@ NO_LIMIT = 64
 #: are bounded a level deeper while that raises the bound, then down to the next, and so on.
 DEPTHS = (2, 3, 4)
 
-#: With worker processes, the sets this many guesses deep (the root is 0) are each proved whole by
-#: one of them. On 4x8, one process: 2,997 such sets of 10 to 500 secrets, 40 ms each on
-#: average, 117 s of a proof of 144 s; the rest is the sets above them.
+#: With worker processes, the sets this many guesses deep (the root is 0) are proved by them: each
+#: guess at a set one guess above is raised by one of them, its cells' exact costs asked and its
+#: cells proved there. On 4x8, one process: 2,997 such sets of 10 to 500 secrets proved, 40 ms
+#: each on average, 117 s of a proof of 144 s; asking their costs took most of the rest.
 TASK_DEPTH = 2
 
 
@@ -83,7 +84,6 @@ class _Set:
     cap: int = 0
     spent: bool = False  # nothing below its least guess can rise any more
     proof: ProofNode | None = None  # its line, once proved to ``low`` (the sets below let go)
-    task: int | None = None  # being proved by a worker process: the task's number
 
 
 @dataclass(frozen=True)
@@ -273,18 +273,19 @@ def prove(
 class _Guided(_Prover):
     """The proof of the optimum: each set proved to a claim no higher than its exact cost.
 
-    With ``workers`` of 2 or more (and a system that can fork), every set :data:`TASK_DEPTH`
-    guesses deep is proved whole by one of that many worker processes (:class:`_Workers`), while
-    this one goes on with the sets above it and waits for a set's tasks only to write its line.
-    With 1, everything is proved here, one compiled call after another."""
+    With ``workers`` of 2 or more (and a system that can fork), the guesses at each set one guess
+    above :data:`TASK_DEPTH` are raised by that many worker processes (:class:`_Workers`), all
+    at once, and this one writes the set's line from what they send back. With 1, everything is
+    proved here, one compiled call after another."""
 
-    def __init__(self, rules: Rules, stop: threading.Event | None, workers: int = 1) -> None:
+    def __init__(self, rules: Rules, stop: threading.Event | None, workers: int = 1,
+                 book: _Book | None = None) -> None:  # fmt: skip
         super().__init__(rules, stop)
         self.run = _Run(self.game, max(1, workers))
         self.serial = workers <= 1
         self.heartbeat: Callable[[], None] | None = None  # called once a second at most, as sets are proved
         self.beat = time.perf_counter()
-        self.book: _Book | None = None  # where what is proved is kept (see :func:`prove_optimum`)
+        self.book = book  # where what is proved is kept (see :func:`prove_optimum`)
         self.workers: _Workers | None = None
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             self.workers = _Workers(self, workers)  # (forked now, before this process has threads)
@@ -331,7 +332,7 @@ class _Guided(_Prover):
 
         asked = list(zip(cells, budgets, strict=True))
         book = self.book
-        if book is None:
+        if book is None or any(len(cell.history) > TASK_DEPTH for cell in cells):
             return self._map(one, asked)
         found = [book.costs.get(book.key(cell, budget)) for cell, budget in asked]
         todo = [i for i, cost in enumerate(found) if cost is None]
@@ -341,25 +342,26 @@ class _Guided(_Prover):
         return [int(cost) for cost in found if cost is not None]
 
     def close(self, node: _Set, claim: int) -> None:
-        """Prove the node to ``claim`` (no more than its exact cost), then keep only its line
-        (or hand it to a worker process, if it is deep enough)."""
+        """Prove the node to ``claim`` (no more than its exact cost), then keep only its line.
+        With worker processes, a set one guess above :data:`TASK_DEPTH` has each of its guesses
+        raised by one of them (:meth:`raise_guess`, the sets below proved there)."""
         if node.low >= claim:
             return
         if self.book is not None and len(node.history) <= TASK_DEPTH and self.book.take(node, claim):
             return
-        if self.workers is not None and len(node.history) >= TASK_DEPTH:
-            self.workers.submit(node, claim)
-            return
         self.deepen(node, claim)
         assert node.guesses is not None
-        for g in node.guesses:
-            if not self.raise_guess(node, g, claim):
-                raise StrategyError(f"internal: the claim {claim} is above the exact cost")
-        if self.workers is not None:  # the cells handed out: their lines are needed now
-            for cells in node.guesses.values():
-                for cell in cells.values():
-                    if cell.task is not None:
-                        self.workers.finish(cell)
+        if self.workers is not None and len(node.history) + 1 == TASK_DEPTH:
+            raised = [g for g in node.guesses if self.short(node, g, claim)]
+            for g in raised:
+                self.workers.submit(node, g, claim)
+            for g in raised:
+                if not self.workers.finish(node, g):
+                    raise StrategyError(f"internal: the claim {claim} is above the exact cost")
+        else:
+            for g in node.guesses:
+                if not self.raise_guess(node, g, claim):
+                    raise StrategyError(f"internal: the claim {claim} is above the exact cost")
         self.settle(node)
         node.proof = self.proof_node(node, node.low)
         node.guesses = None  # (the sets below are in the line now)
@@ -367,15 +369,23 @@ class _Guided(_Prover):
             self.book.keep(node, claim)
         self._heartbeat()
 
+    def short(self, node: _Set, g: int, claim: int) -> int:
+        """What guess g at the node (bounded a level deeper) lacks of ``claim``: 0 if nothing,
+        or if it leaves the set whole (no line needed: no best tree plays it)."""
+        assert node.guesses is not None
+        n = len(node.S)
+        if any(len(c.S) == n for c in node.guesses[g].values()):
+            return 0
+        return max(0, claim - self.value(node, g))
+
     def raise_guess(self, node: _Set, g: int, claim: int, after: Callable[[], None] | None = None) -> bool:
         """Raise guess g's cells at the node (bounded a level deeper) until it reaches ``claim``;
         False if it costs less: its cells are then proved to their exact costs. ``after()`` as
         each cell is proved."""
         assert node.guesses is not None
-        short = claim - self.value(node, g)
-        n = len(node.S)
-        if short <= 0 or any(len(c.S) == n for c in node.guesses[g].values()):
-            return True  # (a guess that leaves the set whole needs no line: no best tree plays it)
+        short = self.short(node, g, claim)
+        if short == 0:
+            return True
         cells = sorted(node.guesses[g].values(), key=lambda c: -len(c.S))
         reach = self.exact(cells, [c.low + short for c in cells])
         spare = [r - c.low for c, r in zip(cells, reach, strict=True)]
@@ -458,19 +468,33 @@ class _Book:
         history, digest, _ = self.key(node, claim)
         text = ProofFile.of_total(self.rules, node.low, node.proof).dumps()
         line = base64.b64encode(zlib.compress(text.encode(), 6)).decode()
-        self.journal.append(
-            {"history": list(history), "set": digest, "claim": claim, "low": node.low, "line": line}
-        )
+        self.write({"history": list(history), "set": digest, "claim": claim, "low": node.low, "line": line})
 
     def keep_cost(self, cell: _Set, budget: int, cost: int) -> None:
         history, digest, _ = key = self.key(cell, budget)
         self.costs[key] = cost
-        self.journal.append({"history": list(history), "set": digest, "budget": budget, "cost": cost})
+        self.write({"history": list(history), "set": digest, "budget": budget, "cost": cost})
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.journal.append(record)
+
+
+class _Outbox(_Book):
+    """A worker process's book: what the prover's held when the worker was forked, and what the
+    worker proves, kept for the prover to write."""
+
+    def __init__(self, book: _Book) -> None:  # (no journal of its own)
+        self.rules, self.sets, self.costs = book.rules, book.sets, book.costs
+        self.sent: list[dict[str, Any]] = []
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.sent.append(record)
 
 
 class _Workers:
-    """Processes forked from the prover, each proving one set at a time (sent with its claim),
-    whole, and sending back its bound and its line."""
+    """Processes forked from the prover, each raising one guess at a set at a time (sent with
+    the claim: :meth:`_Guided.raise_guess`, the sets below it proved there), and sending back its
+    cells' bounds and lines, and what the book is to keep."""
 
     def __init__(self, prover: _Guided, count: int) -> None:
         context = multiprocessing.get_context("fork")
@@ -480,8 +504,8 @@ class _Workers:
         for channel in (self.tasks, self.results):  # what is left in them at the end is for no one
             channel.cancel_join_thread()
         self.numbers = itertools.count()
-        self.claims: dict[int, int] = {}  # by the tasks' numbers
-        self.done: dict[int, tuple[int, ProofNode | str]] = {}
+        self.waiting: dict[tuple[int, int], int] = {}  # by the set's id and the guess: the task's number
+        self.done: dict[int, tuple[bool, dict[int, tuple[int, ProofNode]] | str, list[dict[str, Any]]]] = {}
         work = (prover, self.tasks, self.results)
         self.processes = [context.Process(target=_prove_tasks, args=work, daemon=True) for _ in range(count)]
         gc.freeze()  # (the prover's objects out of the collector's sight: not copied into each process)
@@ -491,39 +515,43 @@ class _Workers:
         finally:
             gc.unfreeze()
 
-    def submit(self, node: _Set, claim: int) -> None:
-        node.task = next(self.numbers)
-        self.claims[node.task] = claim
-        self.tasks.put((node.task, _Set(node.S, node.history, node.group, node.used, node.low), claim))
+    def submit(self, node: _Set, g: int, claim: int) -> None:
+        number = self.waiting[id(node), g] = next(self.numbers)
+        self.tasks.put((number, _Set(node.S, node.history, node.group, node.used, node.low), g, claim))
 
-    def finish(self, node: _Set) -> None:
-        """Wait for the node's task; the node then has its bound and its line.
+    def finish(self, node: _Set, g: int) -> bool:
+        """Wait for the task of guess g at the node; its cells then have their bounds and lines.
+        Whether the guess reached the claim.
 
         Raises:
             KeyboardInterrupt: the prover was stopped meanwhile.
             ExecutorError: a worker process died (killed, out of memory).
             StrategyError: a worker process failed.
         """
-        while node.task not in self.done:
+        number = self.waiting.pop((id(node), g))
+        while number not in self.done:
             if self.prover.run.stopped or self.prover._stopped():
                 raise KeyboardInterrupt
             try:
-                number, low, proof = self.results.get(timeout=0.2)
+                got, ok, cells, sent = self.results.get(timeout=0.2)
             except queue.Empty:
                 if any(process.exitcode is not None for process in self.processes):
                     raise ExecutorError("a process proving the bound died (killed, or out of memory?): "
                                         "try fewer workers") from None  # fmt: skip
                 continue
-            self.done[number] = (low, proof)
+            self.done[got] = (ok, cells, sent)
             self.prover._heartbeat()
-        low, proof = self.done.pop(node.task)
-        if isinstance(proof, str):
-            raise StrategyError(f"a process proving the bound failed: {proof}")
-        node.low, node.proof = max(node.low, low), proof
-        claim = self.claims.pop(node.task)
-        node.task = None
-        if self.prover.book is not None:
-            self.prover.book.keep(node, claim)
+        ok, cells, sent = self.done.pop(number)
+        if isinstance(cells, str):
+            raise StrategyError(f"a process proving the bound failed: {cells}")
+        assert node.guesses is not None
+        for f, (low, proof) in cells.items():
+            cell = node.guesses[g][f]
+            cell.low, cell.proof = max(cell.low, low), proof
+        for record in sent:
+            assert self.prover.book is not None
+            self.prover.book.write(record)
+        return ok
 
     def close(self) -> None:
         with uninterrupted():  # (a second Ctrl-C would leave the processes behind)
@@ -536,24 +564,32 @@ class _Workers:
 
 
 def _prove_tasks(prover: _Guided, tasks: multiprocessing.Queue, results: multiprocessing.Queue) -> None:
-    """A worker process's loop: prove each set it is sent, one compiled call after another, until
-    it is ended (Ctrl-C is the calling process's to hear) or that process is gone."""
+    """A worker process's loop: raise each guess it is sent, one compiled call after another,
+    until it is ended (Ctrl-C is the calling process's to hear) or that process is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    prover.workers, prover.serial, prover.heartbeat, prover.book = None, True, None, None
+    prover.workers, prover.serial, prover.heartbeat = None, True, None
+    prover.book = None if prover.book is None else _Outbox(prover.book)
     prover.run = _Run(prover.game, 1)  # (its own buffers; the caller's threads are not here)
     parent = os.getppid()
     while True:
         try:
-            number, node, claim = tasks.get(timeout=1.0)
+            number, node, g, claim = tasks.get(timeout=1.0)
         except queue.Empty:
             if os.getppid() != parent:
                 return
             continue
         try:
-            prover.close(node, claim)
-            results.put((number, node.low, node.proof))
+            node.guesses = {g: prover.cells(node, g, prover.game.group(list(node.history)))}
+            ok = prover.raise_guess(node, g, claim)
+            cells = {
+                f: (cell.low, cell.proof) for f, cell in node.guesses[g].items() if cell.proof is not None
+            }
+            sent = [] if not isinstance(prover.book, _Outbox) else prover.book.sent
+            results.put((number, ok, cells, sent))
+            if isinstance(prover.book, _Outbox):
+                prover.book.sent = []
         except Exception as err:  # (sent to the caller, which stops)
-            results.put((number, 0, f"{type(err).__name__}: {err}"))
+            results.put((number, False, f"{type(err).__name__}: {err}", []))
 
 
 def prove_optimum(
@@ -585,8 +621,7 @@ def prove_optimum(
     """
     began = time.perf_counter()
     book = None if checkpoint is None else _Book(checkpoint, rules)
-    prover = _Guided(rules, stop, usable_cores() if workers is None else workers)
-    prover.book = book
+    prover = _Guided(rules, stop, usable_cores() if workers is None else workers, book)
     timer, expired = None, threading.Event()
     if seconds is not None:
 
