@@ -521,7 +521,7 @@ def test_a_guided_proofs_checkpoint_of_another_game_or_damaged_is_refused(tmp_pa
     rules, path = Rules(pegs=4, colors=4), tmp_path / "proof.jsonl"
     prove_optimum(rules, 905, workers=1, checkpoint=path)
     kept = path.read_text().splitlines()
-    with pytest.raises(CheckpointError, match=r"a proof on another game \(4 pegs, 4 colours\)"):
+    with pytest.raises(CheckpointError, match=r"is the checkpoint of another game \(4 pegs, 4 colours\)"):
         prove_optimum(Rules(pegs=3, colors=4), 206, checkpoint=path)
     line = next(i for i, text in enumerate(kept) if '"line"' in text)
     record = json.loads(kept[line])

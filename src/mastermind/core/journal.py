@@ -2,7 +2,7 @@
 its work, so that the same search started again (after Ctrl-C, kill -9, a lost machine) takes
 what was finished instead of doing it again.
 
-The first line names the search (its ``head``: what it is, the game and whatever else its
+The first line names the search (its ``head``: what it is, its game and whatever else its
 records depend on); each other line is one record, written whole, flushed and synced to disk
 before the search goes on. A last line cut short by a killed process is dropped (and cut from
 the file); any other line that does not read, or a first line of another search, is an error:
@@ -23,16 +23,18 @@ T = TypeVar("T")
 
 class Journal:
     """The journal at ``path`` of the search that ``head`` names (``head["checkpoint"]``: its
-    kind, named in errors by ``what``)."""
+    kind, named in errors by ``what``; ``head["game"]``: its game, a dict with ``pegs`` and
+    ``colors`` among its keys)."""
 
     def __init__(self, path: str | os.PathLike[str], head: dict[str, Any], what: str) -> None:
         self.path, self.head, self.what = str(path), head, what
 
-    def read(self, parse: Callable[[Any], T], differs: Callable[[dict[str, Any]], str | None]) -> list[T]:
+    def read(self, parse: Callable[[Any], T],
+             differs: Callable[[dict[str, Any]], str | None] = lambda head: None) -> list[T]:  # fmt: skip
         """The records, each read by ``parse`` (which raises ValueError, KeyError or TypeError
         where a record does not hold what it claims); none for a new or empty file, whose first
-        line is then written. ``differs(head)``: why a journal of this kind, but with that first
-        line, is not this search's (None: it is).
+        line is then written. ``differs(head)``: why a journal of this kind and game, but with
+        that first line, is not this search's (None: it is).
 
         Raises:
             CheckpointError: the file cannot be read or written, is not this search's, or is
@@ -55,6 +57,11 @@ class Journal:
             first = None
         if not isinstance(first, dict) or first.get("checkpoint") != self.head["checkpoint"]:
             raise CheckpointError(f"{self.path} is not a checkpoint of {self.what}")
+        theirs = first.get("game")
+        if theirs != self.head["game"]:
+            game = (f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours" if isinstance(theirs, dict)
+                    else "an unnamed game")  # fmt: skip
+            raise CheckpointError(f"{self.path} is the checkpoint of another game ({game})")
         why = differs(first)
         if why is not None:
             raise CheckpointError(f"{self.path} {why}")

@@ -426,20 +426,11 @@ class _Book:
         self.sets: dict[tuple[tuple[int, ...], str, int], tuple[int, ProofNode]] = {}
         #: by (history, set, budget): the exact cost, or the budget where it costs that much or more
         self.costs: dict[tuple[tuple[int, ...], str, int], int] = {}
-        self.taken = len(self.journal.read(self._parse, self._differs))
+        self.journal.read(self._parse)
 
     @staticmethod
     def key(node: _Set, number: int) -> tuple[tuple[int, ...], str, int]:
         return node.history, hashlib.blake2b(node.S.tobytes(), digest_size=16).hexdigest(), number
-
-    def _differs(self, head: dict[str, Any]) -> str | None:
-        theirs = head.get("game")
-        if theirs == game_dict(self.rules):
-            return None
-        what = (
-            f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours" if isinstance(theirs, dict) else "?"
-        )
-        return f"is the checkpoint of a proof on another game ({what})"
 
     def _parse(self, item: dict[str, Any]) -> None:
         history = tuple(int(g) for g in item["history"])
@@ -568,7 +559,7 @@ def _prove_tasks(prover: _Guided, tasks: multiprocessing.Queue, results: multipr
     until it is ended (Ctrl-C is the calling process's to hear) or that process is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     prover.workers, prover.serial, prover.heartbeat = None, True, None
-    prover.book = None if prover.book is None else _Outbox(prover.book)
+    outbox = prover.book = None if prover.book is None else _Outbox(prover.book)
     prover.run = _Run(prover.game, 1)  # (its own buffers; the caller's threads are not here)
     parent = os.getppid()
     while True:
@@ -584,10 +575,9 @@ def _prove_tasks(prover: _Guided, tasks: multiprocessing.Queue, results: multipr
             cells = {
                 f: (cell.low, cell.proof) for f, cell in node.guesses[g].items() if cell.proof is not None
             }
-            sent = [] if not isinstance(prover.book, _Outbox) else prover.book.sent
-            results.put((number, ok, cells, sent))
-            if isinstance(prover.book, _Outbox):
-                prover.book.sent = []
+            results.put((number, ok, cells, [] if outbox is None else outbox.sent))
+            if outbox is not None:
+                outbox.sent = []  # (a new list: the one put is pickled later, by the queue's thread)
         except Exception as err:  # (sent to the caller, which stops)
             results.put((number, False, f"{type(err).__name__}: {err}", []))
 

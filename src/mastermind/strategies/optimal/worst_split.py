@@ -469,11 +469,6 @@ class _Record:
         return len(records)
 
     def _differs(self, head: dict[str, object]) -> str | None:
-        theirs = head.get("game")
-        if theirs != _game_of(self.rules):
-            what = (f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours" if isinstance(theirs, dict)
-                    else "an unnamed game")  # fmt: skip
-            return f"is the checkpoint of another game ({what})"
         if head.get("width") != self.width:
             theirs, ours = (
                 ("without a width" if w is None else f"of width {w}") for w in (head.get("width"), self.width)
