@@ -1,0 +1,62 @@
+"""Speed of the guided proof of an optimum (`prove_optimum`) on one process and on worker processes.
+
+Each proof runs in a fresh process, after a small proof that compiles the search: the table
+gives its wall clock, its CPU split between the prover and its workers (the prover's share is
+what bounds the wall clock on many cores), its lines and the total it proves.
+
+    python benchmarks/guided_proof.py                          # classic and 4x7, 1 and 2 processes
+    python benchmarks/guided_proof.py --games 4x8 --workers 1,2,4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+
+from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
+
+#: game: pegs, colours, optimum (docs/results.md)
+GAMES = {"classic": (4, 6, 5625), "4x7": (4, 7, 11228), "5x5": (5, 5, 13496), "4x8": (4, 8, 20471),
+         "4x9": (4, 9, 34666), "5x6": (5, 6, 36721)}  # fmt: skip
+
+CHILD = """
+import json, resource, sys, time
+from mastermind import Rules
+from mastermind.strategies.optimal.lower import prove_optimum
+pegs, colors, optimum, workers = (int(x) for x in sys.argv[1:5])
+prove_optimum(Rules(pegs=3, colors=4), 206, workers=1)  # (the search compiled, or read from its cache)
+started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
+found = prove_optimum(Rules(pegs=pegs, colors=colors), optimum, workers=workers)
+wall = time.perf_counter() - started
+me, them = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "total": found.total, "lines": found.proof.header["nodes"],
+                  "prover": me.ru_utime + me.ru_stime - before.ru_utime - before.ru_stime,
+                  "workers": them.ru_utime + them.ru_stime}))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="classic,4x7", help="comma-separated: " + ", ".join(GAMES))
+    parser.add_argument("--workers", default="1,2", help="numbers of processes, comma-separated")
+    args = parser.parse_args()
+    print(f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+          f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
+    heads = f"{'wall s':>8} {'prover CPU s':>12} {'workers CPU s':>13} {'lines':>10}"
+    print(f"{'game':8} {'workers':>7} {heads}  total")
+    for game in args.games.split(","):
+        pegs, colors, optimum = GAMES[game]
+        for n in (int(w) for w in args.workers.split(",")):
+            command = [sys.executable, "-c", CHILD, str(pegs), str(colors), str(optimum), str(n)]
+            out = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+            print(f"{game:8} {n:>7} {out['wall']:8.1f} {out['prover']:12.1f} {out['workers']:13.1f} "
+                  f"{out['lines']:>10,}  {out['total']:,}", flush=True)  # fmt: skip
+    print(f"load {os.getloadavg()[0]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()
