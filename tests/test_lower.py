@@ -409,6 +409,61 @@ def test_a_guess_that_leaves_the_set_whole_is_left_to_the_checker():
         prover.run.pool.shutdown()
 
 
+def test_a_guess_is_bounded_largest_cell_first_and_no_further_than_its_cap():
+    import numpy as np
+
+    from mastermind.strategies.optimal.lower import FAIL, _Guided, _Set
+    from mastermind.strategies.optimal.symmetry import root_group
+
+    prover = _Guided(Rules(pegs=4, colors=6), None)
+    try:
+        node = _Set(np.arange(1296, dtype=np.int64), (), root_group(4, 6), 0, 0)
+        sym, g = prover.game.group([]), 8  # 1123
+        whole = prover.cells(node, g, sym)
+        counted = 1296 + sum(int(prover.lb[len(c.S)]) for c in whole.values())
+        bounded = 1296 + sum(c.low for c in whole.values())
+        assert counted < bounded
+        by_size = sorted(whole, key=lambda f: (-len(whole[f].S), f))
+
+        def first(k: int) -> dict[int, int]:  # the k largest cells bounded, the others counted
+            counts = {f: int(prover.lb[len(whole[f].S)]) for f in whole}
+            return {f: whole[f].low if i < k else counts[f] for i, f in enumerate(by_size)}
+
+        for cap in (counted, counted + 1, (counted + bounded) // 2, bounded, bounded + 1, FAIL):
+            cut = {f: c.low for f, c in prover.cells(node, g, sym, cap).items()}
+            enough = [k for k in range(len(whole) + 1) if 1296 + sum(first(k).values()) >= cap]
+            assert cut == first(enough[0] if enough else len(whole))
+        # (a cap a little below the whole bound spares some cells)
+        assert any(1296 + sum(first(k).values()) >= bounded - 20 for k in range(len(whole) - 1))
+    finally:
+        prover.run.pool.shutdown()
+
+
+def test_the_roots_exact_costs_are_kept_as_each_is_found(tmp_path, monkeypatch):
+    rules, path = Rules(pegs=4, colors=6), tmp_path / "proof.jsonl"
+    calls: list[int] = []
+    call = lower_module._Run.kernel_call
+
+    def counted(self, *args, **kwargs):
+        if len(calls) == 2:
+            self.interrupt()  # as Ctrl-C while the root's third cell is searched
+        found = call(self, *args, **kwargs)
+        calls.append(found[0])
+        return found
+
+    monkeypatch.setattr(lower_module._Run, "kernel_call", counted)
+    cut = prove_optimum(rules, 5625, workers=1, checkpoint=path)
+    assert not cut.ended and checks(cut) == cut.total < 5625
+    kept = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    # the two costs found are on disk; the search stopped midway left nothing
+    assert [(len(r["history"]), r["cost"]) for r in kept] == [(1, cost) for cost in calls[:2]]
+    monkeypatch.setattr(lower_module._Run, "kernel_call", call)
+    assert (
+        prove_optimum(rules, 5625, workers=1, checkpoint=path).proof.dumps()
+        == prove_optimum(rules, 5625, workers=1).proof.dumps()
+    )
+
+
 def test_a_guided_proof_out_of_time_or_stopped_still_writes_a_proof_that_checks():
     import threading
 

@@ -976,12 +976,14 @@ def root_guesses(t, S, left, budget, group, m, used, counts, ctl):
 
 
 @njit(cache=True, nogil=True)
-def cell_bounds(t, S, g, left, group, m, used, counts, ctl):
+def cell_bounds(t, S, g, left, group, m, used, counts, ctl, cap):
     """A lower bound on the cost of each cell of guess g at S (indexed by reply; 0 where there is
     no cell, and for the win) with ``left - 1`` guesses: 1 and 3 for cells of one and two
     secrets, the least guess bound of a larger cell (the best any guess can do there, one level
-    down), BIG for a cell that cannot be finished in time. ``counts`` is scratch as for
-    :func:`solve`; none if ``ctl[STOP]`` is set meanwhile."""
+    down), BIG for a cell that cannot be finished in time. The cells are bounded largest first,
+    and those left are 0 once the guess is known to cost ``cap`` or more (``|S|`` and its cells'
+    bounds, each at least the counting bound ``t.lb``): BIG bounds every cell. ``counts`` is
+    scratch as for :func:`solve`; none if ``ctl[STOP]`` is set meanwhile."""
     pegs, colors = t.pegs, t.colors
     size = t.digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
@@ -1008,10 +1010,26 @@ def cell_bounds(t, S, g, left, group, m, used, counts, ctl):
     gbound = np.zeros(size, dtype=np.int64)
     relabel = np.zeros(colors, dtype=np.int64)
     absent_list = np.zeros(colors, dtype=np.int64)
+    # the replies by cell size, largest first (ties by reply), and what the guess costs at least
+    order = np.empty(nrep, dtype=np.int64)
+    k = 0
+    reach = n
     for f in range(nrep):
         c = starts[f + 1] - starts[f]
         if c == 0 or f == win:
             continue
+        reach += t.lb[c]
+        i = k
+        while i > 0 and starts[order[i - 1] + 1] - starts[order[i - 1]] < c:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = f
+        k += 1
+    for j in range(k):
+        if reach >= cap:
+            break
+        f = order[j]
+        c = starts[f + 1] - starts[f]
         if left - 1 < t.dmin[c]:
             out[f] = BIG
         elif c <= 2:
@@ -1020,6 +1038,8 @@ def cell_bounds(t, S, g, left, group, m, used, counts, ctl):
             out[f] = least_bound(t, part[starts[f] : starts[f + 1]], np.int64(c), np.int64(left - 1), BIG,
                                  cgroup, zero, np.int64(mc), used | t.cmask[g], counts, bnd, bits, rowbuf,
                                  glist, gbound, relabel, absent_list, ctl)  # fmt: skip
+        if out[f] > t.lb[c]:
+            reach = BIG if out[f] >= BIG else reach + out[f] - t.lb[c]
     return out
 
 

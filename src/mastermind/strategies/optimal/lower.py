@@ -122,11 +122,13 @@ class _Prover:
         calls instead)."""
         return np.zeros(_kernel().CTL, dtype=np.int64)
 
-    def cells(self, node: _Set, g: int, sym: tuple[np.ndarray, int, np.int64]) -> dict[int, _Set]:
+    def cells(self, node: _Set, g: int, sym: tuple[np.ndarray, int, np.int64],
+              cap: int = FAIL) -> dict[int, _Set]:  # fmt: skip
         """The cells of guess g at the node's set (whose history's group is ``sym``), each with
-        its one-level bound."""
+        its one-level bound; once the guess is known to cost ``cap`` or more, the cells left
+        (the smallest) have their counting bounds only."""
         bounds = _kernel().cell_bounds(self.t, node.S, np.int64(g), np.int64(NO_LIMIT), *sym,
-                                       self.game.new_counts(), self._ctl())  # fmt: skip
+                                       self.game.new_counts(), self._ctl(), np.int64(cap))  # fmt: skip
         group, used = child_group(node.group, node.used, self.colours[g], self.colors)
         history = (*node.history, g)
         out = {}
@@ -310,36 +312,37 @@ class _Guided(_Prover):
             self.heartbeat()
 
     def deepen(self, node: _Set, cap: int) -> None:
-        """As :meth:`_Prover.deepen`, the guesses' cells bounded by :meth:`_map`."""
+        """As :meth:`_Prover.deepen`, the guesses' cells bounded by :meth:`_map`, each guess's no
+        further than it takes to reach ``cap`` (the set's claim: such a guess needs no more)."""
         sym = self.game.group(list(node.history))
         codes, _ = self.game.root_guesses(node.S, NO_LIMIT, cap, sym, self._ctl())
         guesses = node.guesses if node.guesses is not None else {}
         todo = [g for g in codes.tolist() if g not in guesses]
-        guesses.update(zip(todo, self._map(lambda g: self.cells(node, g, sym), todo), strict=True))
+        guesses.update(zip(todo, self._map(lambda g: self.cells(node, g, sym, cap), todo), strict=True))
         node.guesses, node.cap = guesses, cap
         self.settle(node)
         self.deepened += 1
 
     def exact(self, cells: list[_Set], budgets: list[int]) -> list[int]:
         """Each cell's exact cost, or its budget where it costs at least that much (taken from
-        the book where it has them, and put in it)."""
+        the book where it has them, and put in it as each is found: at the root of a large game
+        each is a search of minutes)."""
+        book = self.book
+        if book is not None and any(len(cell.history) > TASK_DEPTH for cell in cells):
+            book = None
 
         def one(item: tuple[_Set, int]) -> int:
             cell, budget = item
+            if book is not None and (known := book.costs.get(book.key(cell, budget))) is not None:
+                return known
             sym = self.game.group(list(cell.history))
             cost, _ = self.run.kernel_call(self.run.root, cell.S, NO_LIMIT, budget, sym)
-            return min(cost, budget)
+            cost = min(cost, budget)
+            if book is not None and not self.run.stopped:  # (a search stopped midway proves nothing)
+                book.keep_cost(cell, budget, cost)
+            return cost
 
-        asked = list(zip(cells, budgets, strict=True))
-        book = self.book
-        if book is None or any(len(cell.history) > TASK_DEPTH for cell in cells):
-            return self._map(one, asked)
-        found = [book.costs.get(book.key(cell, budget)) for cell, budget in asked]
-        todo = [i for i, cost in enumerate(found) if cost is None]
-        for i, cost in zip(todo, self._map(one, [asked[i] for i in todo]), strict=True):
-            found[i] = cost
-            book.keep_cost(*asked[i], cost)
-        return [int(cost) for cost in found if cost is not None]
+        return self._map(one, list(zip(cells, budgets, strict=True)))
 
     def close(self, node: _Set, claim: int) -> None:
         """Prove the node to ``claim`` (no more than its exact cost), then keep only its line.
@@ -426,6 +429,7 @@ class _Book:
         self.sets: dict[tuple[tuple[int, ...], str, int], tuple[int, ProofNode]] = {}
         #: by (history, set, budget): the exact cost, or the budget where it costs that much or more
         self.costs: dict[tuple[tuple[int, ...], str, int], int] = {}
+        self.lock = threading.Lock()
         self.journal.read(self._parse)
 
     @staticmethod
@@ -463,8 +467,9 @@ class _Book:
 
     def keep_cost(self, cell: _Set, budget: int, cost: int) -> None:
         history, digest, _ = key = self.key(cell, budget)
-        self.costs[key] = cost
-        self.write({"history": list(history), "set": digest, "budget": budget, "cost": cost})
+        with self.lock:  # (the prover's threads each keep theirs as they find them)
+            self.costs[key] = cost
+            self.write({"history": list(history), "set": digest, "budget": budget, "cost": cost})
 
     def write(self, record: dict[str, Any]) -> None:
         self.journal.append(record)
@@ -476,6 +481,7 @@ class _Outbox(_Book):
 
     def __init__(self, book: _Book) -> None:  # (no journal of its own)
         self.rules, self.sets, self.costs = book.rules, book.sets, book.costs
+        self.lock = threading.Lock()  # (its own: the prover's may have been held when it was forked)
         self.sent: list[dict[str, Any]] = []
 
     def write(self, record: dict[str, Any]) -> None:

@@ -386,7 +386,7 @@ class _Run:
         try:
             group, m, used = sym
             out = _kernel().cell_bounds(self.game.t, S, np.int64(g), np.int64(left), group, np.int64(m), used,
-                                        self.game.new_counts(), ctl)  # fmt: skip
+                                        self.game.new_counts(), ctl, np.int64(FAIL))  # fmt: skip
         finally:
             self.finish(scope, ctl)
         return None if ctl[_kernel().STOP] else out
