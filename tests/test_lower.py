@@ -494,6 +494,34 @@ def test_worker_processes_write_the_same_proof_as_one_process(monkeypatch):
     assert shared.proof.dumps() == alone.proof.dumps() and checks(shared) == 5625
 
 
+def test_the_next_sets_tasks_are_sent_before_a_set_is_sealed(monkeypatch):
+    rules = Rules(pegs=4, colors=6)
+    events: list[tuple[str, int, int]] = []  # (what, the set, tasks sent and not answered)
+    submit, seal = lower_module._Workers.submit, lower_module._Guided.seal
+
+    def sent(self, node, g, claim):
+        events.append(("sent", id(node), self.running))
+        submit(self, node, g, claim)
+
+    def sealed(self, node, claim):
+        if len(node.history) == lower_module.TASK_DEPTH - 1:
+            events.append(("sealed", id(node), -1))
+        seal(self, node, claim)
+
+    monkeypatch.setattr(lower_module._Workers, "submit", sent)
+    monkeypatch.setattr(lower_module._Guided, "seal", sealed)
+    assert checks(prove_optimum(rules, 5625, workers=2)) == 5625
+    order = list(dict.fromkeys(s for what, s, _ in events if what == "sealed"))  # sets in the order sealed
+    first_sent = {s: i for i, (what, s, _) in reversed(list(enumerate(events))) if what == "sent"}
+    sealed_at = {s: i for i, (what, s, _) in enumerate(events) if what == "sealed"}
+    pairs = zip(order, order[1:], strict=False)
+    ahead = [b for a, b in pairs if b in first_sent and first_sent[b] < sealed_at[a]]
+    assert len(ahead) >= 2  # a set's tasks went out while the set before it waited for its last answers
+    # a set is opened only while fewer than two tasks per worker wait
+    opened = [running for i, (what, s, running) in enumerate(events) if what == "sent" and first_sent[s] == i]
+    assert max(opened) < 4
+
+
 def test_a_proof_stopped_while_worker_processes_prove_sets_still_checks():
     import threading
 

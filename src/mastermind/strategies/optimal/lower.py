@@ -277,7 +277,8 @@ class _Guided(_Prover):
 
     With ``workers`` of 2 or more (and a system that can fork), the guesses at each set one guess
     above :data:`TASK_DEPTH` are raised by that many worker processes (:class:`_Workers`), all
-    at once, and this one writes the set's line from what they send back. With 1, everything is
+    at once, and this one writes the set's line from what they send back; the next set's are
+    sent before the last of a set's are answered (:meth:`close_all`). With 1, everything is
     proved here, one compiled call after another."""
 
     def __init__(self, rules: Rules, stop: threading.Event | None, workers: int = 1,
@@ -289,6 +290,7 @@ class _Guided(_Prover):
         self.beat = time.perf_counter()
         self.book = book  # where what is proved is kept (see :func:`prove_optimum`)
         self.workers: _Workers | None = None
+        self.sent: dict[int, list[int]] = {}  # by an open set's id: its guesses sent to the workers
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             self.workers = _Workers(self, workers)  # (forked now, before this process has threads)
 
@@ -348,17 +350,32 @@ class _Guided(_Prover):
         """Prove the node to ``claim`` (no more than its exact cost), then keep only its line.
         With worker processes, a set one guess above :data:`TASK_DEPTH` has each of its guesses
         raised by one of them (:meth:`raise_guess`, the sets below proved there)."""
+        if self.open(node, claim):
+            self.seal(node, claim)
+
+    def open(self, node: _Set, claim: int) -> bool:
+        """The first half of :meth:`close`: the node bounded a level deeper and, with worker
+        processes, its guesses short of the claim sent to them. False if it is proved already
+        (or taken from the book)."""
         if node.low >= claim:
-            return
+            return False
         if self.book is not None and len(node.history) <= TASK_DEPTH and self.book.take(node, claim):
-            return
+            return False
         self.deepen(node, claim)
         assert node.guesses is not None
         if self.workers is not None and len(node.history) + 1 == TASK_DEPTH:
-            raised = [g for g in node.guesses if self.short(node, g, claim)]
+            self.sent[id(node)] = raised = [g for g in node.guesses if self.short(node, g, claim)]
             for g in raised:
                 self.workers.submit(node, g, claim)
-            for g in raised:
+        return True
+
+    def seal(self, node: _Set, claim: int) -> None:
+        """The second half of :meth:`close`, once the node is open: its guesses raised (or their
+        workers' answers taken), its line written and kept."""
+        assert node.guesses is not None
+        if id(node) in self.sent:
+            assert self.workers is not None
+            for g in self.sent.pop(id(node)):
                 if not self.workers.finish(node, g):
                     raise StrategyError(f"internal: the claim {claim} is above the exact cost")
         else:
@@ -371,6 +388,34 @@ class _Guided(_Prover):
         if self.book is not None and len(node.history) <= TASK_DEPTH:
             self.book.keep(node, claim)
         self._heartbeat()
+
+    def close_all(self, claims: list[tuple[_Set, int]], after: Callable[[], None] | None = None) -> None:
+        """Close each node to its claim, ``after()`` as each is proved. With worker processes,
+        the sets one guess above :data:`TASK_DEPTH` are opened while fewer than two tasks per
+        worker wait, so that the next set's tasks are queued before a set's last ones end (the
+        workers would otherwise wait at the end of each set, which on many cores bounds the
+        proof's speed: ``benchmarks/guided_schedule.py``)."""
+        workers = self.workers
+        if workers is None or not claims or len(claims[0][0].history) + 1 != TASK_DEPTH:
+            for node, claim in claims:
+                self.close(node, claim)
+                if after:
+                    after()
+            return
+        todo, opened = list(reversed(claims)), list[tuple[_Set, int]]()
+        while todo or opened:
+            while todo and workers.running < 2 * len(workers.processes):
+                node, claim = todo.pop()
+                if self.open(node, claim):
+                    opened.append((node, claim))
+                elif after:
+                    after()
+            if opened and workers.ready(opened[0][0], self.sent[id(opened[0][0])]):
+                self.seal(*opened.pop(0))
+                if after:
+                    after()
+            elif opened:
+                workers.receive()
 
     def short(self, node: _Set, g: int, claim: int) -> int:
         """What guess g at the node (bounded a level deeper) lacks of ``claim``: 0 if nothing,
@@ -393,10 +438,7 @@ class _Guided(_Prover):
         reach = self.exact(cells, [c.low + short for c in cells])
         spare = [r - c.low for c, r in zip(cells, reach, strict=True)]
         if sum(spare) < short:  # (then no cell reached its budget: each reach is its exact cost)
-            for cell, r in zip(cells, reach, strict=True):
-                self.close(cell, r)
-                if after:
-                    after()
+            self.close_all(list(zip(cells, reach, strict=True)), after)
             return False
         shares = [min(s, -(-short * s // sum(spare))) for s in spare]
         over = sum(shares) - short
@@ -404,11 +446,8 @@ class _Guided(_Prover):
             cut = min(over, shares[i])
             shares[i] -= cut
             over -= cut
-        for cell, share in zip(cells, shares, strict=True):
-            if share > 0:
-                self.close(cell, cell.low + share)
-                if after:
-                    after()
+        claims = [(cell, cell.low + share) for cell, share in zip(cells, shares, strict=True) if share > 0]
+        self.close_all(claims, after)
         return True
 
 
@@ -502,6 +541,7 @@ class _Workers:
             channel.cancel_join_thread()
         self.numbers = itertools.count()
         self.waiting: dict[tuple[int, int], int] = {}  # by the set's id and the guess: the task's number
+        self.running = 0  # tasks sent whose answer has not come back
         self.done: dict[int, tuple[bool, dict[int, tuple[int, ProofNode]] | str, list[dict[str, Any]]]] = {}
         work = (prover, self.tasks, self.results)
         self.processes = [context.Process(target=_prove_tasks, args=work, daemon=True) for _ in range(count)]
@@ -515,6 +555,31 @@ class _Workers:
     def submit(self, node: _Set, g: int, claim: int) -> None:
         number = self.waiting[id(node), g] = next(self.numbers)
         self.tasks.put((number, _Set(node.S, node.history, node.group, node.used, node.low), g, claim))
+        self.running += 1
+
+    def ready(self, node: _Set, guesses: list[int]) -> bool:
+        """Whether the answers of those guesses' tasks at the node have all come back."""
+        return all(self.waiting[id(node), g] in self.done for g in guesses)
+
+    def receive(self) -> None:
+        """Wait a little for one answer, and keep it.
+
+        Raises:
+            KeyboardInterrupt: the prover was stopped meanwhile.
+            ExecutorError: a worker process died (killed, out of memory).
+        """
+        if self.prover.run.stopped or self.prover._stopped():
+            raise KeyboardInterrupt
+        try:
+            got, ok, cells, sent = self.results.get(timeout=0.2)
+        except queue.Empty:
+            if any(process.exitcode is not None for process in self.processes):
+                raise ExecutorError("a process proving the bound died (killed, or out of memory?): "
+                                    "try fewer workers") from None  # fmt: skip
+            return
+        self.done[got] = (ok, cells, sent)
+        self.running -= 1
+        self.prover._heartbeat()
 
     def finish(self, node: _Set, g: int) -> bool:
         """Wait for the task of guess g at the node; its cells then have their bounds and lines.
@@ -527,17 +592,7 @@ class _Workers:
         """
         number = self.waiting.pop((id(node), g))
         while number not in self.done:
-            if self.prover.run.stopped or self.prover._stopped():
-                raise KeyboardInterrupt
-            try:
-                got, ok, cells, sent = self.results.get(timeout=0.2)
-            except queue.Empty:
-                if any(process.exitcode is not None for process in self.processes):
-                    raise ExecutorError("a process proving the bound died (killed, or out of memory?): "
-                                        "try fewer workers") from None  # fmt: skip
-                continue
-            self.done[got] = (ok, cells, sent)
-            self.prover._heartbeat()
+            self.receive()
         ok, cells, sent = self.done.pop(number)
         if isinstance(cells, str):
             raise StrategyError(f"a process proving the bound failed: {cells}")
