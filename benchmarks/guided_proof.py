@@ -2,7 +2,8 @@
 
 Each proof runs in a fresh process, after a small proof that compiles the search: the table
 gives its wall clock, its CPU split between the prover and its workers (the prover's share is
-what bounds the wall clock on many cores), its lines and the total it proves.
+what bounds the wall clock on many cores), the prover's memory at most (resident), its lines and
+the total it proves.
 
     python benchmarks/guided_proof.py                          # classic and 4x7, 1 and 2 processes
     python benchmarks/guided_proof.py --games 4x8 --workers 1,2,4
@@ -35,7 +36,7 @@ wall = time.perf_counter() - started
 me, them = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"wall": wall, "total": found.total, "lines": found.proof.header["nodes"],
                   "prover": me.ru_utime + me.ru_stime - before.ru_utime - before.ru_stime,
-                  "workers": them.ru_utime + them.ru_stime}))
+                  "workers": them.ru_utime + them.ru_stime, "memory": me.ru_maxrss / 1024}))
 """
 
 
@@ -46,7 +47,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
-    heads = f"{'wall s':>8} {'prover CPU s':>12} {'workers CPU s':>13} {'lines':>10}"
+    heads = f"{'wall s':>8} {'prover CPU s':>12} {'workers CPU s':>13} {'prover MB':>9} {'lines':>10}"
     print(f"{'game':8} {'workers':>7} {heads}  total")
     for game in args.games.split(","):
         pegs, colors, optimum = GAMES[game]
@@ -54,7 +55,7 @@ def main() -> None:
             command = [sys.executable, "-c", CHILD, str(pegs), str(colors), str(optimum), str(n)]
             out = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
             print(f"{game:8} {n:>7} {out['wall']:8.1f} {out['prover']:12.1f} {out['workers']:13.1f} "
-                  f"{out['lines']:>10,}  {out['total']:,}", flush=True)  # fmt: skip
+                  f"{out['memory']:9.0f} {out['lines']:>10,}  {out['total']:,}", flush=True)  # fmt: skip
     print(f"load {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -522,6 +522,35 @@ def test_the_next_sets_tasks_are_sent_before_a_set_is_sealed(monkeypatch):
     assert max(opened) < 4
 
 
+def test_the_prover_holds_the_sets_below_the_root_packed_and_writes_the_same_file(tmp_path):
+    from mastermind.core.checkfile import write_file
+    from mastermind.core.proof import PackedNode
+
+    rules = Rules(pegs=4, colors=6)
+    found = prove_optimum(rules, 5625, workers=1)
+    below = [child for _, _, child in found.proof.root.children]
+    packed = [child for child in below if isinstance(child, PackedNode)]
+    assert packed and all(isinstance(child, PackedNode) or not child.children for child in below)
+    found.proof.write(tmp_path / "packed.proof.gz")
+    read = ProofFile.read(tmp_path / "packed.proof.gz")  # (every node a plain one)
+    assert not any(isinstance(child, PackedNode) for _, _, child in read.root.children)
+    read.write(tmp_path / "read.proof.gz")
+    assert (tmp_path / "packed.proof.gz").read_bytes() == (tmp_path / "read.proof.gz").read_bytes()
+    assert found.proof.root.size() == read.root.size() == found.proof.header["nodes"]
+    # unpacked, a packed line is the lines it was packed from
+    assert [child.total for child in below] == [child.total for _, _, child in read.root.children]
+    first = packed[0]
+    plain = read.root.children[next(i for i, child in enumerate(below) if child is first)][2]
+    assert ProofFile.of_total(rules, 1, first).dumps() == ProofFile.of_total(rules, 1, plain).dumps()
+    assert ProofFile.loads(found.proof.dumps()).check().total == found.proof.check().total == 5625
+    # written in pieces, the same bytes as written at once
+    text = found.proof.dumps()
+    write_file(tmp_path / "once.gz", text)
+    write_file(tmp_path / "pieces.gz", iter(text.splitlines(keepends=True)))
+    assert (tmp_path / "once.gz").read_bytes() == (tmp_path / "pieces.gz").read_bytes()
+    assert gzip.decompress((tmp_path / "pieces.gz").read_bytes()).decode() == text
+
+
 def test_a_proof_stopped_while_worker_processes_prove_sets_still_checks():
     import threading
 

@@ -5,8 +5,11 @@ killed process never leaves half done."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import os
+import zlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +19,27 @@ from .rules import Rules
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def write_file(path: str | os.PathLike[str], text: str) -> None:
+def write_file(path: str | os.PathLike[str], text: str | Iterable[str]) -> None:
     """Write ``text`` (gzip-compressed if the name ends in ``.gz``) to a temporary file renamed at
-    the end, so that a killed process never leaves half a file under the name."""
+    the end, so that a killed process never leaves half a file under the name. ``text`` may come
+    in pieces (a large proof's lines: never all in memory at once); the bytes are the same."""
     path = Path(path)
-    data = text.encode()
-    if path.name.endswith(".gz"):
-        data = gzip.compress(data, mtime=0)
+    pieces = [text] if isinstance(text, str) else text
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31) if path.name.endswith(".gz") else None  # (gzip's own)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_bytes(data)
+        with open(tmp, "wb") as out:
+            held: list[str] = []
+            size = 0
+            for piece in itertools.chain(pieces, [""]):
+                held.append(piece)
+                size += len(piece)
+                if size >= 1 << 20 or not piece:
+                    data = "".join(held).encode()
+                    out.write(data if packer is None else packer.compress(data))
+                    held, size = [], 0
+            if packer is not None:
+                out.write(packer.flush())
         os.replace(tmp, path)
     finally:
         if tmp.exists():

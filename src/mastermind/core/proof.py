@@ -87,6 +87,7 @@ import re
 import signal
 import sys
 import threading
+import zlib
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -206,9 +207,73 @@ class ProofNode:
         total, stack = 0, [self]
         while stack:
             node = stack.pop()
+            if isinstance(node, PackedNode):
+                total += node.nodes  # (counted when packed: not unpacked to count)
+                continue
             total += 1
             stack.extend(child for _, _, child in node.children)
         return total
+
+
+class PackedNode(ProofNode):
+    """A node of a proof on the total whose lines (its own and all below) are kept as compressed
+    text, as a proof file writes them: a prover holds a large proof this way, a tenth or less of
+    its size as nodes, and writes it (:meth:`ProofFile.write`) without unpacking it.
+    :attr:`children` unpacks them, once (the lines below then say where they are in the packed
+    text, not in a file); ``nodes``: its lines."""
+
+    def __init__(self, rules: Rules, body: str, nodes: int) -> None:  # (body: its lines, its own first)
+        words = body.split("\n", 1)[0].split()
+        if len(words) != 3 or words[0] != "total" or not words[1].isdigit():
+            raise ProofError(f"a packed line {body[:40]!r} is not 'total LEAST PERMUTATIONS'")
+        self.kind, self.total, self.line = "total", int(words[1]), 0
+        self.gens = _parse_gens(words[2], rules.pegs, rules.colors, "a packed line")
+        self.rules, self.nodes = rules, nodes
+        self.packed = zlib.compress(body.encode(), 1)
+        self.unpacked: list[tuple[tuple[int, ...], Feedback, ProofNode]] | None = None
+
+    @classmethod
+    def pack(cls, rules: Rules, node: ProofNode) -> PackedNode:
+        """The node (a ``total`` node) and its lines, packed."""
+        lines = list(_lines(node, alphabet(rules)))
+        return cls(rules, "\n".join(lines), len(lines))
+
+    def body(self) -> str:
+        """Its lines, as a proof file writes them: its own first, unindented."""
+        return zlib.decompress(self.packed).decode()
+
+    @property
+    def children(self) -> list[tuple[tuple[int, ...], Feedback, ProofNode]]:
+        if self.unpacked is None:  # (kept once read: a check reads them more than once)
+            head = json.dumps({"game": game_dict(self.rules), "claim": "total", "total": self.total})
+            text = f"{FORMAT} {VERSION}\n{head}\n{self.body()}\nend {self.nodes}\n"
+            self.unpacked = ProofFile.loads(text, "a packed line").root.children
+        return self.unpacked
+
+    @children.setter
+    def children(self, value: list[tuple[tuple[int, ...], Feedback, ProofNode]]) -> None:
+        raise TypeError("a packed node's lines are read-only")
+
+    def __repr__(self) -> str:
+        return f"<PackedNode total={self.total}: {self.nodes:,} lines, {len(self.packed):,} bytes packed>"
+
+
+def _lines(root: ProofNode, symbols: str) -> Iterator[str]:
+    """A node's lines as a proof file writes them (in preorder, each indented one space more
+    than its parent, after its guess and reply): its own first, unindented."""
+    stack: list[tuple[ProofNode, int, str]] = [(root, 0, "")]
+    while stack:
+        node, depth, lead = stack.pop()
+        pad = " " * depth
+        if isinstance(node, PackedNode):
+            first, *rest = node.body().split("\n")
+            yield f"{pad}{lead}{first}"
+            yield from (pad + line for line in rest)  # (indented from its own line already)
+            continue
+        yield f"{pad}{lead}{node.text()}"
+        for guess, reply, child in reversed(node.children):
+            code = "".join(symbols[c] for c in guess)
+            stack.append((child, depth + 1, f"{code} {reply.black},{reply.white} "))
 
 
 @dataclass(frozen=True)
@@ -319,22 +384,23 @@ class ProofFile:
     # -- writing ---------------------------------------------------------------------------
 
     def dumps(self) -> str:
-        symbols = alphabet(self.rules)
-        lines = [f"{FORMAT} {VERSION}", json.dumps(self.header, separators=(", ", ": "))]
-        stack: list[tuple[ProofNode, int, str]] = [(self.root, 0, "")]
-        while stack:
-            node, depth, lead = stack.pop()
-            lines.append(f"{' ' * depth}{lead}{node.text()}")
-            for guess, reply, child in reversed(node.children):
-                code = "".join(symbols[c] for c in guess)
-                stack.append((child, depth + 1, f"{code} {reply.black},{reply.white} "))
-        lines.append(f"end {len(lines) - 2}")
-        return "\n".join(lines) + "\n"
+        return "".join(self._text())
+
+    def _text(self) -> Iterator[str]:
+        """The file's text, line by line."""
+        yield f"{FORMAT} {VERSION}\n"
+        yield json.dumps(self.header, separators=(", ", ": ")) + "\n"
+        count = 0
+        for line in _lines(self.root, alphabet(self.rules)):
+            count += 1
+            yield line + "\n"
+        yield f"end {count}\n"
 
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the file (gzip-compressed if its name ends in ``.gz``), through a temporary
-        file renamed at the end, so that a killed process never leaves half a file."""
-        write_file(path, self.dumps())
+        file renamed at the end, so that a killed process never leaves half a file; line by
+        line (a proof of millions of lines is never all in memory as text)."""
+        write_file(path, self._text())
 
     # -- reading ---------------------------------------------------------------------------
 

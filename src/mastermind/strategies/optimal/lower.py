@@ -45,12 +45,12 @@ from typing import Any
 
 import numpy as np
 
-from ...core.checkfile import game_dict
+from ...core.checkfile import game_dict, read_header
 from ...core.feedback import Feedback
 from ...core.journal import Journal
-from ...core.proof import Perm, ProofFile, ProofNode, uninterrupted
+from ...core.proof import FORMAT, VERSION, PackedNode, Perm, ProofFile, ProofNode, uninterrupted
 from ...core.rules import Rules
-from ...errors import ExecutorError, StrategyError
+from ...errors import ExecutorError, ProofError, StrategyError
 from ..pieces import usable_cores
 from .search import FAIL, _feedback, _kernel, _Run, game_of
 from .symmetry import child_group, generators, root_group
@@ -385,6 +385,8 @@ class _Guided(_Prover):
         self.settle(node)
         node.proof = self.proof_node(node, node.low)
         node.guesses = None  # (the sets below are in the line now)
+        if 0 < len(node.history) <= TASK_DEPTH:  # (held packed: a large proof's lines are gigabytes as nodes)
+            node.proof = PackedNode.pack(self.rules, node.proof)
         if self.book is not None and len(node.history) <= TASK_DEPTH:
             self.book.keep(node, claim)
         self._heartbeat()
@@ -484,7 +486,13 @@ class _Book:
             return
         claim, low = int(item["claim"]), int(item["low"])
         text = zlib.decompress(base64.b64decode(item["line"], validate=True)).decode()
-        proof = ProofFile.loads(text).root
+        try:  # (its lines are checked with the rest of the proof, by the checker)
+            lines, _, rules = read_header(text, "a line", FORMAT, VERSION, "proof", ProofError)
+            if rules != self.rules or len(lines) < 4 or lines[-1] != f"end {len(lines) - 3}":
+                raise ValueError("not a whole proof of this game")
+            proof = PackedNode(self.rules, "\n".join(lines[2:-1]), len(lines) - 3)
+        except ProofError as err:
+            raise ValueError(str(err)) from None
         if proof.total != low or low < claim:
             raise ValueError("a line that does not claim the bound recorded")
         self.sets[history, item["set"], claim] = (low, proof)
