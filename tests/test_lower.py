@@ -551,25 +551,6 @@ def test_the_prover_holds_the_sets_below_the_root_packed_and_writes_the_same_fil
     assert gzip.decompress((tmp_path / "pieces.gz").read_bytes()).decode() == text
 
 
-def test_a_large_cell_at_the_root_is_searched_on_every_thread_to_the_same_proof(monkeypatch):
-    from mastermind.strategies.optimal import search as search_module
-
-    rules = Rules(pegs=4, colors=6)
-    alone = prove_optimum(rules, 5625, workers=1)
-    sizes: list[int] = []
-    solve = lower_module._solve_set
-
-    def counted(run, scope, S, *args, **kwargs):
-        sizes.append(len(S))
-        return solve(run, scope, S, *args, **kwargs)
-
-    monkeypatch.setattr(lower_module, "_solve_set", counted)
-    monkeypatch.setattr(search_module, "SPLIT", 16)  # (sets above 81 secrets of 1,296 split)
-    shared = prove_optimum(rules, 5625, workers=2)
-    assert sizes and min(sizes) > 81  # (only the cells of the root guesses above 81 secrets)
-    assert shared.proof.dumps() == alone.proof.dumps()
-
-
 def test_a_proof_stopped_while_worker_processes_prove_sets_still_checks():
     import threading
 

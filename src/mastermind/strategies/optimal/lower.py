@@ -52,7 +52,7 @@ from ...core.proof import FORMAT, VERSION, PackedNode, Perm, ProofFile, ProofNod
 from ...core.rules import Rules
 from ...errors import ExecutorError, ProofError, StrategyError
 from ..pieces import usable_cores
-from .search import FAIL, _feedback, _kernel, _Run, _solve_set, game_of
+from .search import FAIL, _feedback, _kernel, _Run, game_of
 from .symmetry import child_group, generators, root_group
 
 #: Guesses left given to the compiled bounds: more than any tree needs, so no guess limit binds.
@@ -328,8 +328,7 @@ class _Guided(_Prover):
     def exact(self, cells: list[_Set], budgets: list[int]) -> list[int]:
         """Each cell's exact cost, or its budget where it costs at least that much (taken from
         the book where it has them, and put in it as each is found: at the root of a large game
-        each is a search of minutes). A cell larger than the run's split is searched on all of
-        its threads (its guesses tried side by side), the others one compiled call each."""
+        each is a search of minutes)."""
         book = self.book
         if book is not None and any(len(cell.history) > TASK_DEPTH for cell in cells):
             book = None
@@ -345,23 +344,7 @@ class _Guided(_Prover):
                 book.keep_cost(cell, budget, cost)
             return cost
 
-        asked = list(zip(cells, budgets, strict=True))
-        large = [i for i, (cell, _) in enumerate(asked) if len(cell.S) > self.run.split]
-        found: dict[int, int] = {}
-        for i in large:  # (each on every thread, as the exact search does its large sets)
-            cell, budget = asked[i]
-            if book is not None and (known := book.costs.get(book.key(cell, budget))) is not None:
-                found[i] = known
-                continue
-            cost, _ = _solve_set(self.run, self.run.root, cell.S, list(cell.history), NO_LIMIT, budget)
-            if self.run.stopped:
-                raise KeyboardInterrupt
-            found[i] = min(cost, budget)
-            if book is not None:
-                book.keep_cost(cell, budget, found[i])
-        rest = [i for i in range(len(asked)) if i not in found]
-        found.update(zip(rest, self._map(one, [asked[i] for i in rest]), strict=True))
-        return [found[i] for i in range(len(asked))]
+        return self._map(one, list(zip(cells, budgets, strict=True)))
 
     def close(self, node: _Set, claim: int) -> None:
         """Prove the node to ``claim`` (no more than its exact cost), then keep only its line.
