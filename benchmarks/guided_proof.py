@@ -14,11 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 
-from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
+from machine import machine_line  # benchmarks/machine.py: the scripts run from this folder
 
 #: game: pegs, colours, optimum (docs/results.md)
 GAMES = {"classic": (4, 6, 5625), "4x7": (4, 7, 11228), "5x5": (5, 5, 13496), "4x8": (4, 8, 20471),
@@ -45,8 +44,7 @@ def main() -> None:
     parser.add_argument("--games", default="classic,4x7", help="comma-separated: " + ", ".join(GAMES))
     parser.add_argument("--workers", default="1,2", help="numbers of processes, comma-separated")
     args = parser.parse_args()
-    print(f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(machine_line())
     heads = f"{'wall s':>8} {'prover CPU s':>12} {'workers CPU s':>13} {'prover MB':>9} {'lines':>10}"
     print(f"{'game':8} {'workers':>7} {heads}  total")
     for game in args.games.split(","):

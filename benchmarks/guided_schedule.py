@@ -28,12 +28,11 @@ from __future__ import annotations
 import argparse
 import heapq
 import os
-import platform
 import time
 from dataclasses import dataclass, field
 
 from guided_proof import GAMES
-from machine import cpu_model
+from machine import machine_line
 
 from mastermind import Rules
 from mastermind.strategies.optimal import lower
@@ -143,8 +142,7 @@ def main() -> None:
     parser.add_argument("--games", default="4x7", help="comma-separated: " + ", ".join(GAMES))
     parser.add_argument("--cores", default="1,2,4,8,16,32,100", help="numbers of cores, comma-separated")
     args = parser.parse_args()
-    print(f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(machine_line())
     for game in args.games.split(","):
         rounds, whole, lines = timed_proof(*GAMES[game])
         pieces = [p for r in rounds for p in r.pieces]

@@ -21,6 +21,12 @@ def cpu_model() -> str:
     return platform.processor() or "unknown CPU"
 
 
+def machine_line() -> str:
+    """The processor, its cores, the Python and the load now: the first line of a benchmark."""
+    return (f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+            f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
+
+
 def mastermind() -> str:
     """The command line of the package this Python runs (the script beside it), else the one on PATH."""
     beside = os.path.join(os.path.dirname(sys.executable), "mastermind")

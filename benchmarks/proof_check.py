@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 
-from machine import cpu_model, timed  # benchmarks/machine.py: the scripts run from this folder
+from machine import machine_line, timed  # benchmarks/machine.py: the scripts run from this folder
 
 FILES = ["results/4x6-lower.proof.gz", "results/5x5-lower.proof.gz", "results/4x7-lower.proof.gz"]
 
@@ -45,8 +44,7 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="SRC", help="also check with the package in SRC")
     parser.add_argument("--parts", type=int, metavar="N", help="also check it cut into N parts, all run here")
     args = parser.parse_args()
-    load = os.getloadavg()[0]
-    print(f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; load {load:.2f}")
+    print(machine_line())
     print(f"{'file':34} {'version':>8} {'workers':>7} {'wall s':>8} {'CPU s':>8}  verdict")
     versions = [("this", None, None)] + ([("baseline", args.baseline, None)] if args.baseline else [])
     versions += [(f"{args.parts} parts", None, f"1-{args.parts}/{args.parts}")] if args.parts else []

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 from pathlib import Path
 
-from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
+from machine import machine_line  # benchmarks/machine.py: the scripts run from this folder
 
 from mastermind import Rules
 from mastermind.strategies.optimal.worst import WorstSearch
@@ -42,8 +41,7 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--save", metavar="DIR")
     args = parser.parse_args()
-    load = os.getloadavg()[0]
-    print(f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; load {load:.2f}")
+    print(machine_line())
     print(f"{'game':8} {'within':>6} {'workers':>7} {'wall s':>8} {'sets':>10} {'answer':>7} {'nodes':>8}")
     for text in args.games.split(","):
         name, rules, limit = _game(text)
