@@ -627,6 +627,34 @@ def test_a_guided_proof_stopped_resumes_from_its_checkpoint_to_the_same_proof(tm
     assert again.proof.dumps() == whole.proof.dumps() and deepened == [1296]
 
 
+def test_a_workers_records_reach_the_checkpoint_before_its_task_ends(tmp_path, monkeypatch):
+    import threading
+
+    stop, path, woke = threading.Event(), tmp_path / "proof.jsonl", tmp_path / "woke"
+    sent, written = lower_module._Outbox.write, lower_module._Book.write
+    seen: list[bool] = []
+
+    def slow(self, record):  # a worker: its first set proved is sent, then it takes its time
+        sent(self, record)
+        if "line" in record:
+            time.sleep(30)
+            woke.touch()
+
+    def kept(self, record):  # the prover: stopped once a worker's set is on disk
+        written(self, record)
+        if "line" in record and len(record["history"]) == lower_module.TASK_DEPTH:
+            seen.append(woke.exists())
+            stop.set()
+
+    monkeypatch.setattr(lower_module._Outbox, "write", slow)
+    monkeypatch.setattr(lower_module._Book, "write", kept)
+    cut = prove_optimum(Rules(pegs=4, colors=6), 5625, stop=stop, workers=2, checkpoint=path)
+    assert not cut.ended and checks(cut) == cut.total
+    assert seen[0] is False  # on disk while the worker that proved it was still at its task
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert any("line" in r and len(r["history"]) == lower_module.TASK_DEPTH for r in lines)
+
+
 def test_a_guided_proofs_checkpoint_of_another_game_or_damaged_is_refused(tmp_path):
     from mastermind.errors import CheckpointError
 

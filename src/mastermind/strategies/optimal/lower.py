@@ -522,23 +522,29 @@ class _Book:
         self.journal.append(record)
 
 
-class _Outbox(_Book):
-    """A worker process's book: what the prover's held when the worker was forked, and what the
-    worker proves, kept for the prover to write."""
+#: The tag of a worker's message that carries a record for the book (the others carry a task's
+#: number and its answer).
+_KEEP = -1
 
-    def __init__(self, book: _Book) -> None:  # (no journal of its own)
+
+class _Outbox(_Book):
+    """A worker process's book: what the prover's held when the worker was forked; what the
+    worker proves goes to the prover as it is proved, for it to write (a task of a large game
+    runs for many minutes: a stop loses no more than the set it was proving)."""
+
+    def __init__(self, book: _Book, results: multiprocessing.Queue) -> None:  # (no journal of its own)
         self.rules, self.sets, self.costs = book.rules, book.sets, book.costs
         self.lock = threading.Lock()  # (its own: the prover's may have been held when it was forked)
-        self.sent: list[dict[str, Any]] = []
+        self.results = results
 
     def write(self, record: dict[str, Any]) -> None:
-        self.sent.append(record)
+        self.results.put((_KEEP, record, None))
 
 
 class _Workers:
     """Processes forked from the prover, each raising one guess at a set at a time (sent with
     the claim: :meth:`_Guided.raise_guess`, the sets below it proved there), and sending back its
-    cells' bounds and lines, and what the book is to keep."""
+    cells' bounds and lines, and each record for the book as it is made."""
 
     def __init__(self, prover: _Guided, count: int) -> None:
         context = multiprocessing.get_context("fork")
@@ -550,7 +556,7 @@ class _Workers:
         self.numbers = itertools.count()
         self.waiting: dict[tuple[int, int], int] = {}  # by the set's id and the guess: the task's number
         self.running = 0  # tasks sent whose answer has not come back
-        self.done: dict[int, tuple[bool, dict[int, tuple[int, ProofNode]] | str, list[dict[str, Any]]]] = {}
+        self.done: dict[int, tuple[bool, dict[int, tuple[int, ProofNode]] | str]] = {}
         work = (prover, self.tasks, self.results)
         self.processes = [context.Process(target=_prove_tasks, args=work, daemon=True) for _ in range(count)]
         gc.freeze()  # (the prover's objects out of the collector's sight: not copied into each process)
@@ -579,13 +585,18 @@ class _Workers:
         if self.prover.run.stopped or self.prover._stopped():
             raise KeyboardInterrupt
         try:
-            got, ok, cells, sent = self.results.get(timeout=0.2)
+            got, ok, cells = self.results.get(timeout=0.2)
         except queue.Empty:
             if any(process.exitcode is not None for process in self.processes):
                 raise ExecutorError("a process proving the bound died (killed, or out of memory?): "
                                     "try fewer workers") from None  # fmt: skip
             return
-        self.done[got] = (ok, cells, sent)
+        if got == _KEEP:  # (a worker's messages come in the order sent: its records before its answer)
+            assert self.prover.book is not None
+            with self.prover.book.lock:
+                self.prover.book.write(ok)
+            return
+        self.done[got] = (ok, cells)
         self.running -= 1
         self.prover._heartbeat()
 
@@ -601,16 +612,13 @@ class _Workers:
         number = self.waiting.pop((id(node), g))
         while number not in self.done:
             self.receive()
-        ok, cells, sent = self.done.pop(number)
+        ok, cells = self.done.pop(number)
         if isinstance(cells, str):
             raise StrategyError(f"a process proving the bound failed: {cells}")
         assert node.guesses is not None
         for f, (low, proof) in cells.items():
             cell = node.guesses[g][f]
             cell.low, cell.proof = max(cell.low, low), proof
-        for record in sent:
-            assert self.prover.book is not None
-            self.prover.book.write(record)
         return ok
 
     def close(self) -> None:
@@ -628,7 +636,7 @@ def _prove_tasks(prover: _Guided, tasks: multiprocessing.Queue, results: multipr
     until it is ended (Ctrl-C is the calling process's to hear) or that process is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     prover.workers, prover.serial, prover.heartbeat = None, True, None
-    outbox = prover.book = None if prover.book is None else _Outbox(prover.book)
+    prover.book = None if prover.book is None else _Outbox(prover.book, results)
     prover.run = _Run(prover.game, 1)  # (its own buffers; the caller's threads are not here)
     parent = os.getppid()
     while True:
@@ -644,11 +652,9 @@ def _prove_tasks(prover: _Guided, tasks: multiprocessing.Queue, results: multipr
             cells = {
                 f: (cell.low, cell.proof) for f, cell in node.guesses[g].items() if cell.proof is not None
             }
-            results.put((number, ok, cells, [] if outbox is None else outbox.sent))
-            if outbox is not None:
-                outbox.sent = []  # (a new list: the one put is pickled later, by the queue's thread)
+            results.put((number, ok, cells))
         except Exception as err:  # (sent to the caller, which stops)
-            results.put((number, False, f"{type(err).__name__}: {err}", []))
+            results.put((number, False, f"{type(err).__name__}: {err}"))
 
 
 def prove_optimum(
