@@ -655,6 +655,36 @@ def test_a_workers_records_reach_the_checkpoint_before_its_task_ends(tmp_path, m
     assert any("line" in r and len(r["history"]) == lower_module.TASK_DEPTH for r in lines)
 
 
+def test_a_stop_keeps_every_record_the_workers_had_sent(tmp_path, monkeypatch):
+    import threading
+
+    stop, path, log = threading.Event(), tmp_path / "proof.jsonl", tmp_path / "sent"
+    main, seen = os.getpid(), []
+    sent, deepen = lower_module._Outbox.write, lower_module._Guided.deepen
+
+    def logged(self, record):  # a worker: each record sent, then noted
+        sent(self, record)
+        with open(log, "a") as f:
+            f.write(json.dumps(record, sort_keys=True) + "\n")
+
+    def busy(self, node, cap):  # the prover, busy with its third set while the workers send
+        deepen(self, node, cap)
+        if os.getpid() == main and len(node.history) == 1:
+            seen.append(node)
+            if len(seen) == 3:
+                time.sleep(1.0)
+                seen.extend(log.read_text().splitlines())  # what had been sent by then
+                stop.set()
+
+    monkeypatch.setattr(lower_module._Outbox, "write", logged)
+    monkeypatch.setattr(lower_module._Guided, "deepen", busy)
+    cut = prove_optimum(Rules(pegs=4, colors=6), 5625, stop=stop, workers=2, checkpoint=path)
+    assert not cut.ended and checks(cut) == cut.total
+    kept = {json.dumps(json.loads(line), sort_keys=True) for line in path.read_text().splitlines()[1:]}
+    before = set(seen[3:])
+    assert before and before <= kept
+
+
 def test_a_guided_proofs_checkpoint_of_another_game_or_damaged_is_refused(tmp_path):
     from mastermind.errors import CheckpointError
 
@@ -666,6 +696,11 @@ def test_a_guided_proofs_checkpoint_of_another_game_or_damaged_is_refused(tmp_pa
     line = next(i for i, text in enumerate(kept) if '"line"' in text)
     record = json.loads(kept[line])
     record["low"] += 1  # a bound its line does not claim
+    path.write_text("\n".join([*kept[:line], json.dumps(record), *kept[line + 1 :]]) + "\n")
+    with pytest.raises(CheckpointError, match=f"line {line + 1}: damaged"):
+        prove_optimum(rules, 905, checkpoint=path)
+    record = json.loads(kept[line])
+    record["line"] = "QUJDRA" + record["line"][6:]  # base64 still, its compressed text damaged
     path.write_text("\n".join([*kept[:line], json.dumps(record), *kept[line + 1 :]]) + "\n")
     with pytest.raises(CheckpointError, match=f"line {line + 1}: damaged"):
         prove_optimum(rules, 905, checkpoint=path)

@@ -982,8 +982,9 @@ def cell_bounds(t, S, g, left, group, m, used, counts, ctl, cap):
     secrets, the least guess bound of a larger cell (the best any guess can do there, one level
     down), BIG for a cell that cannot be finished in time. The cells are bounded largest first,
     and those left are 0 once the guess is known to cost ``cap`` or more (``|S|`` and its cells'
-    bounds, each at least the counting bound ``t.lb``): BIG bounds every cell. ``counts`` is
-    scratch as for :func:`solve`; none if ``ctl[STOP]`` is set meanwhile."""
+    bounds, each at least the counting bound ``t.lb``): with a cap of BIG every cell is bounded
+    unless one is BIG (the guess cannot finish in time: the cells after it are left at 0).
+    ``counts`` is scratch as for :func:`solve`; none if ``ctl[STOP]`` is set meanwhile."""
     pegs, colors = t.pegs, t.colors
     size = t.digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)

@@ -485,13 +485,13 @@ class _Book:
             self.costs[history, item["set"], int(item["budget"])] = int(item["cost"])
             return
         claim, low = int(item["claim"]), int(item["low"])
-        text = zlib.decompress(base64.b64decode(item["line"], validate=True)).decode()
         try:  # (its lines are checked with the rest of the proof, by the checker)
+            text = zlib.decompress(base64.b64decode(item["line"], validate=True)).decode()
             lines, _, rules = read_header(text, "a line", FORMAT, VERSION, "proof", ProofError)
             if rules != self.rules or len(lines) < 4 or lines[-1] != f"end {len(lines) - 3}":
                 raise ValueError("not a whole proof of this game")
             proof = PackedNode(self.rules, "\n".join(lines[2:-1]), len(lines) - 3)
-        except ProofError as err:
+        except (ProofError, zlib.error) as err:
             raise ValueError(str(err)) from None
         if proof.total != low or low < claim:
             raise ValueError("a line that does not claim the bound recorded")
@@ -600,6 +600,19 @@ class _Workers:
         self.running -= 1
         self.prover._heartbeat()
 
+    def keep_sent(self) -> None:
+        """Write the records the workers have sent and the prover has not read (it was stopped, or
+        busy with a set of its own): a stop loses none of them. Their answers are let go."""
+        book = self.prover.book
+        while book is not None:
+            try:
+                got, what, _ = self.results.get_nowait()
+            except queue.Empty:
+                return
+            if got == _KEEP:
+                with book.lock:
+                    book.write(what)
+
     def finish(self, node: _Set, g: int) -> bool:
         """Wait for the task of guess g at the node; its cells then have their bounds and lines.
         Whether the guess reached the claim.
@@ -623,6 +636,7 @@ class _Workers:
 
     def close(self) -> None:
         with uninterrupted():  # (a second Ctrl-C would leave the processes behind)
+            self.keep_sent()
             for process in self.processes:  # (idle or not: they hold nothing of the caller's)
                 process.terminate()
             for process in self.processes:
