@@ -1,6 +1,7 @@
 """Speed of the plain-Python proof check: `mastermind verify FILE --workers N`, a fresh process
 each, for each proof file and each number of processes; prints the wall time, the CPU time (of
-the process and its workers: the figure a shared machine inflates least) and the verdict.
+the process and its workers: the figure a shared machine inflates least), the most memory one
+of its processes held (MB resident) and the verdict.
 
     python benchmarks/proof_check.py                                   # 4x6, 5x5 and 4x7, 1 and 2 processes
     python benchmarks/proof_check.py --files results/4x8-lower.proof.gz --workers 1,2,4
@@ -21,19 +22,22 @@ import argparse
 import os
 import sys
 
-from machine import machine_line, timed  # benchmarks/machine.py: the scripts run from this folder
+from machine import machine_line, measured  # benchmarks/machine.py: the scripts run from this folder
 
 FILES = ["results/4x6-lower.proof.gz", "results/5x5-lower.proof.gz", "results/4x7-lower.proof.gz"]
 
 
-def check(path: str, workers: int, source: str | None, parts: str | None = None) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds and the verdict of one `mastermind verify` (the package from
-    ``source`` if given; only ``parts`` of the check, if given)."""
+def check(
+    path: str, workers: int, source: str | None, parts: str | None = None
+) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds, the most MB one process held, and the verdict of one
+    `mastermind verify` (the package from ``source`` if given; only ``parts`` of the check, if
+    given)."""
     env = None if source is None else {**os.environ, "PYTHONPATH": source}
     command = [sys.executable, "-m", "mastermind", "verify", path, "--workers", str(workers)]
     command += ["--part", parts] if parts else []
-    wall, cpu, out = timed(command, env)
-    return wall, cpu, out.strip().splitlines()[-1]
+    wall, cpu, peak, out = measured(command, env)
+    return wall, cpu, peak, out.strip().splitlines()[-1]
 
 
 def main() -> None:
@@ -45,14 +49,14 @@ def main() -> None:
     parser.add_argument("--parts", type=int, metavar="N", help="also check it cut into N parts, all run here")
     args = parser.parse_args()
     print(machine_line())
-    print(f"{'file':34} {'version':>8} {'workers':>7} {'wall s':>8} {'CPU s':>8}  verdict")
+    print(f"{'file':34} {'version':>8} {'workers':>7} {'wall s':>8} {'CPU s':>8} {'MB':>6}  verdict")
     versions = [("this", None, None)] + ([("baseline", args.baseline, None)] if args.baseline else [])
     versions += [(f"{args.parts} parts", None, f"1-{args.parts}/{args.parts}")] if args.parts else []
     for path in args.files.split(","):
         for n in (int(w) for w in args.workers.split(",")):
             for name, source, parts in versions:
-                wall, cpu, verdict = check(path, n, source, parts)
-                row = f"{os.path.basename(path):34} {name:>8} {n:>7} {wall:8.1f} {cpu:8.1f}"
+                wall, cpu, peak, verdict = check(path, n, source, parts)
+                row = f"{os.path.basename(path):34} {name:>8} {n:>7} {wall:8.1f} {cpu:8.1f} {peak:6.0f}"
                 print(f"{row}  {verdict.split(':')[0]}", flush=True)
     print(f"load {os.getloadavg()[0]:.2f} at the end")
 

@@ -26,7 +26,7 @@ from mastermind import Rules
 from mastermind.cli import cli
 from mastermind.core import proof as proof_module
 from mastermind.core.checkfile import game_dict
-from mastermind.core.proof import Parts, ProofFile, least_total, other_replies
+from mastermind.core.proof import Parts, ProofFile, check_file, least_total, other_replies
 from mastermind.errors import ProofError
 from mastermind.strategies.optimal import lower as lower_module
 from mastermind.strategies.optimal.lower import prove, prove_optimum
@@ -130,6 +130,56 @@ def test_a_proof_checked_on_two_processes_proves_the_same_and_finds_a_deep_fault
     lines[deep] = f"{head} total {int(number) + 1} {gens}"
     with pytest.raises(ProofError, match=rf"line {deep + 1}: for guess \w+ the bounds reach only"):
         ProofFile.loads("\n".join(lines)).check(jobs=2)
+
+
+@pytest.mark.parametrize("pieces", [1, 16, 10**6])
+def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_path, pieces):
+    # pieces a process: 1 (the nodes under the root sent whole), 16 (the large ones checked
+    # here, their lines read again and sent), 10**6 (every node with lines of its own checked here)
+    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(proof_module, "PIECES_PER_JOB", pieces)
+    text = gzip.decompress((RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()).decode()
+
+    def whole(*args):
+        raise AssertionError("the proof was read whole")
+
+    monkeypatch.setattr(ProofFile, "loads", whole)
+    for jobs in (1, 2):
+        steps: list[int] = []
+        checked = check_file(RESULTS_DIR / "4x6-lower.proof.gz", steps.append, jobs)
+        assert checked.claim == "total" and checked.total == 5625 and checked.nodes == sum(steps) == 2389
+    # a claim deep down raised by one: refused at its line, whoever checks it
+    lines = text.split("\n")
+    deep = max(range(2, len(lines) - 1), key=lambda i: len(lines[i]) - len(lines[i].lstrip()))
+    head, rest = lines[deep].split(" total ", 1)
+    number, gens = rest.split(" ", 1)
+    lines[deep] = f"{head} total {int(number) + 1} {gens}"
+    path = tmp_path / "damaged.proof.gz"
+    path.write_bytes(gzip.compress("\n".join(lines).encode()))
+    for jobs in (1, 2):
+        with pytest.raises(
+            ProofError, match=rf"^{re.escape(str(path))}, line {deep + 1}: for guess \w+ the bounds"
+        ):
+            check_file(path, None, jobs)
+
+
+def test_a_proof_file_cut_short_or_miscounted_is_refused_before_any_line_is_checked(tmp_path):
+    packed = (RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()
+    text = gzip.decompress(packed).decode()
+    lines = text.split("\n")
+    cases = {
+        "cut.proof.gz": (packed[:-20], "truncated"),
+        "no-end.proof": ("\n".join(lines[:-3]).encode(), r"cut short \(no 'end' line\)"),
+        "end.proof": ("\n".join([*lines[:-2], "end 2388", ""]).encode(), "where its 'end' line says 2,388"),
+        "nodes.proof": (text.replace('"nodes": 2389', '"nodes": 2390').encode(), "its header says 2390"),
+        "binary.proof": (text.replace("total", "t\xffal", 1).encode("latin-1"), "not text"),
+    }
+    for name, (data, message) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        steps: list[int] = []
+        with pytest.raises(ProofError, match=message):
+            check_file(tmp_path / name, steps.append)
+        assert steps == [] or name == "binary.proof", name
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

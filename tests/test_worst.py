@@ -9,6 +9,7 @@ import gzip
 import io
 import json
 import random
+import tempfile
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -20,7 +21,7 @@ from click.testing import CliRunner
 from mastermind.cli import cli
 from mastermind.core import proof as proof_module
 from mastermind.core.feedback import Feedback, score
-from mastermind.core.proof import SKIP, ProofFile, ProofNode, _Game, _Tally, least_total, reach
+from mastermind.core.proof import SKIP, ProofFile, ProofNode, _Game, _Tally, check_file, least_total, reach
 from mastermind.core.rules import Rules
 from mastermind.core.treefile import TreeFile, every_code
 from mastermind.errors import ProofError
@@ -347,12 +348,23 @@ def counting(request, monkeypatch):
 
 
 def refused(text, match):
-    """The damage is found by one process, and by two that share the proof (cut to its lines)."""
+    """The damage is found by one process, and by two that share the proof (cut to its lines);
+    and in a file read line by line, by one process and by two, each node with lines of its own
+    checked by the first or sent to the second."""
     with pytest.raises(ProofError, match=match):
         ProofFile.loads(text).check()
     with pytest.MonkeyPatch.context() as patch, pytest.raises(ProofError, match=match):
         patch.setattr(proof_module, "PARALLEL_FROM", 0)
         ProofFile.loads(text).check(jobs=2)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "damaged.proof"
+        path.write_text(text)
+        for jobs, pieces in ((1, 16), (2, 1), (2, 10**6)):
+            with pytest.MonkeyPatch.context() as patch, pytest.raises(ProofError, match=match) as err:
+                patch.setattr(proof_module, "PARALLEL_FROM", 0)
+                patch.setattr(proof_module, "PIECES_PER_JOB", pieces)
+                check_file(path, jobs=jobs)
+            assert str(err.value).startswith(f"{path}, line ")
 
 
 def test_the_untouched_proof_checks(proof_text, counting):

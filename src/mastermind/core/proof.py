@@ -76,9 +76,11 @@ bytes, whatever its name).
 
 from __future__ import annotations
 
+import collections
 import gc
 import gzip
 import heapq
+import itertools
 import json
 import multiprocessing
 import os
@@ -417,16 +419,7 @@ class ProofFile:
     @classmethod
     def loads(cls, text: str, name: str = "proof file") -> ProofFile:
         lines, header, rules = read_header(text, name, FORMAT, VERSION, "proof file", ProofError, older=(1,))
-        claim = header.get("claim", "guesses") if lines[0].split()[1] != "1" else "guesses"
-        if claim not in CLAIMS:
-            raise ProofError(f"{name}, line 2: the claim {str(claim)[:40]!r} is not 'guesses' or 'total'")
-        number = header.get(claim)
-        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
-            raise ProofError(
-                f"{name}, line 2: {claim!r} is not a number of guesses"
-                if claim == "guesses"
-                else f"{name}, line 2: 'total' is not a whole number"
-            )
+        claim, number = _claim(lines[0], header, name)
         if len(lines) < 3 or not lines[-1].startswith("end "):
             raise ProofError(f"{name}: cut short (no 'end' line)")
         body = lines[2:-1]
@@ -436,86 +429,17 @@ class ProofFile:
             raise ProofError(f"{name}, line {len(lines)}: a damaged 'end' line") from None
         if count != len(body) or not body:
             raise ProofError(f"{name}: {len(body):,} nodes, where its 'end' line says {count:,}: damaged")
-        symbols = alphabet(rules)
-        pegs, colors = rules.pegs, rules.colors
-        # (the same few codes and permutations come back on line after line: each read once)
-        codes: dict[str, tuple[int, ...]] = {}
-        perms: dict[str, list[Perm]] = {}
-        replies: dict[str, Feedback] = {}
-
-        def code_of(token: str, at: int) -> tuple[int, ...]:
-            code = codes.get(token)
-            if code is not None:
-                return code
-            if len(token) != pegs or any(ch not in symbols for ch in token):
-                raise ProofError(f"{name}, line {at}: {token[:40]!r} is not a code of {rules.describe()}")
-            code = tuple(symbols.index(ch) for ch in token)
-            if not rules.repeats and len(set(code)) != pegs:
-                raise ProofError(f"{name}, line {at}: {token!r} repeats a colour in a game without repeats")
-            codes[token] = code
-            return code
-
-        def gens_of(token: str, at: int) -> list[Perm]:
-            gens = perms.get(token)
-            if gens is None:
-                gens = perms[token] = _parse_gens(token, pegs, colors, f"{name}, line {at}")
-            return gens
-
-        def node_of(words: list[str], at: int) -> ProofNode:
-            if claim == "total":
-                if len(words) == 3 and words[0] == "total" and words[1].isdigit():
-                    return ProofNode("total", gens_of(words[2], at), line=at, total=int(words[1]))
-                raise ProofError(f"{name}, line {at}: not 'total LEAST PERMUTATIONS'")
-            if words == ["count"]:
-                return ProofNode("count", line=at)
-            if len(words) == 2 and words[0] == "all":
-                return ProofNode("all", gens_of(words[1], at), line=at)
-            raise ProofError(f"{name}, line {at}: not 'count' or 'all PERMUTATIONS'")
-
-        first: list[tuple[int, ...]] = []
-        if "first" in header:
-            listed = header["first"]
-            if claim != "guesses" or not isinstance(listed, list) or not listed:
-                raise ProofError(f"{name}, line 2: 'first' is a list of first guesses (a claim on guesses)")
-            for token in listed:
-                code = code_of(str(token), 2)
-                if code in first:
-                    raise ProofError(f"{name}, line 2: first guess {token} listed twice")
-                first.append(code)
-        root = node_of(body[0].split(), 3)
-        if first and root.kind != "all":
-            raise ProofError(f"{name}, line 3: a claim on first guesses refutes each: 'all' at the root")
-        if body[0].startswith(" "):
-            raise ProofError(f"{name}, line 3: the root is indented")
-        path: list[ProofNode] = [root]
-        # What each node's lines name: a guess once (a claim on guesses), a guess and reply once
-        # (on the total: a guess may have a line for each of its cells).
-        seen: dict[int, set[tuple[tuple[int, ...], str]]] = {}
-        for i, line in enumerate(body[1:], start=4):
-            depth = len(line) - len(line.lstrip(" "))
-            parts = line.split()
-            if depth == 0 or depth > len(path) or len(parts) < 3:
-                raise ProofError(f"{name}, line {i}: not 'GUESS REPLY KIND' indented under a node")
-            parent = path[depth - 1]
-            if parent.kind == "count":
-                raise ProofError(f"{name}, line {i}: a line under a 'count' node (line {parent.line})")
-            guess = code_of(parts[0], i)
-            reply = replies.get(parts[1])
-            if reply is None:
-                try:
-                    black, white = (int(x) for x in parts[1].split(","))
-                except ValueError:
-                    said = f"{parts[1][:20]!r} is not a reply BLACK,WHITE"
-                    raise ProofError(f"{name}, line {i}: {said}") from None
-                reply = replies[parts[1]] = Feedback(black, white)
-            named = seen.setdefault(id(parent), set())
-            key = (guess, parts[1] if claim == "total" else "")
-            if key in named:
-                what = f"guess {parts[0]}" + (f" with reply {parts[1]}" if claim == "total" else "")
-                raise ProofError(f"{name}, line {i}: {what} twice under the node of line {parent.line}")
-            node = node_of(parts[2:], i)
-            named.add(key)
-            parent.children.append((guess, reply, node))
+        reader = _Reader(rules, claim, name)
+        first = reader.first(header)
+        root = ProofNode("count")
+        path: list[ProofNode] = []
+        for i, line in enumerate(body, start=3):
+            depth, guess, reply, node = reader.take(i, line)
+            if guess is None:
+                root = node
+            else:
+                assert reply is not None
+                path[depth - 1].children.append((guess, reply, node))
             del path[depth:]
             path.append(node)
         if claim == "total":
@@ -550,6 +474,138 @@ class ProofFile:
     ) -> Checked:
         """:func:`check`."""
         return check(self, progress, jobs, parts, passed)
+
+
+def _claim(first_line: str, header: dict[str, Any], name: str) -> tuple[str, int]:
+    """The claim a proof's header makes (``guesses`` or ``total``) and its number."""
+    claim = header.get("claim", "guesses") if first_line.split()[1] != "1" else "guesses"
+    if claim not in CLAIMS:
+        raise ProofError(f"{name}, line 2: the claim {str(claim)[:40]!r} is not 'guesses' or 'total'")
+    number = header.get(claim)
+    if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+        raise ProofError(
+            f"{name}, line 2: {claim!r} is not a number of guesses"
+            if claim == "guesses"
+            else f"{name}, line 2: 'total' is not a whole number"
+        )
+    return claim, number
+
+
+class _Reader:
+    """A proof's lines read one at a time (:meth:`take`), each checked for its form as it comes:
+    its indent under the node above it, its code, reply, kind and permutations, no guess named
+    twice under one node (a guess and reply, on the total), no line under a ``count``. Only the
+    path to the last line is kept, so a proof of any size can be read line by line."""
+
+    def __init__(self, rules: Rules, claim: str, name: str) -> None:
+        self.rules, self.claim, self.name = rules, claim, name
+        self.symbols = alphabet(rules)
+        # (the same few codes and permutations come back on line after line: each read once)
+        self.codes: dict[str, tuple[int, ...]] = {}
+        self.perms: dict[str, list[Perm]] = {}
+        self.replies: dict[str, Feedback] = {}
+        # The nodes along the path to the last line, each with what its lines name: a guess
+        # once (a claim on guesses), a guess and reply once (on the total: a guess may have a
+        # line for each of its cells); ``base``: the top node's indent.
+        self.path: list[tuple[ProofNode, set[tuple[tuple[int, ...], str]]]] = []
+        self.base = 0
+        self.firsts = False  # whether the header names first guesses: 'all' at the root
+
+    def below(self, node: ProofNode, indent: int) -> _Reader:
+        """A reader of the lines below a node read already (at that indent), sharing this one's
+        codes and permutations."""
+        reader = _Reader.__new__(_Reader)
+        reader.__dict__.update(self.__dict__)
+        reader.path, reader.base = [(node, set())], indent
+        return reader
+
+    def code(self, token: str, at: int) -> tuple[int, ...]:
+        code = self.codes.get(token)
+        if code is not None:
+            return code
+        rules = self.rules
+        if len(token) != rules.pegs or any(ch not in self.symbols for ch in token):
+            raise ProofError(f"{self.name}, line {at}: {token[:40]!r} is not a code of {rules.describe()}")
+        code = tuple(self.symbols.index(ch) for ch in token)
+        if not rules.repeats and len(set(code)) != rules.pegs:
+            raise ProofError(f"{self.name}, line {at}: {token!r} repeats a colour in a game without repeats")
+        self.codes[token] = code
+        return code
+
+    def gens(self, token: str, at: int) -> list[Perm]:
+        gens = self.perms.get(token)
+        if gens is None:
+            where = f"{self.name}, line {at}"
+            gens = self.perms[token] = _parse_gens(token, self.rules.pegs, self.rules.colors, where)
+        return gens
+
+    def node(self, words: list[str], at: int) -> ProofNode:
+        if self.claim == "total":
+            if len(words) == 3 and words[0] == "total" and words[1].isdigit():
+                return ProofNode("total", self.gens(words[2], at), line=at, total=int(words[1]))
+            raise ProofError(f"{self.name}, line {at}: not 'total LEAST PERMUTATIONS'")
+        if words == ["count"]:
+            return ProofNode("count", line=at)
+        if len(words) == 2 and words[0] == "all":
+            return ProofNode("all", self.gens(words[1], at), line=at)
+        raise ProofError(f"{self.name}, line {at}: not 'count' or 'all PERMUTATIONS'")
+
+    def first(self, header: dict[str, Any]) -> list[tuple[int, ...]]:
+        """The header's ``first`` guesses (a claim on guesses about those first guesses alone)."""
+        first: list[tuple[int, ...]] = []
+        if "first" in header:
+            listed = header["first"]
+            if self.claim != "guesses" or not isinstance(listed, list) or not listed:
+                raise ProofError(
+                    f"{self.name}, line 2: 'first' is a list of first guesses (a claim on guesses)"
+                )
+            for token in listed:
+                code = self.code(str(token), 2)
+                if code in first:
+                    raise ProofError(f"{self.name}, line 2: first guess {token} listed twice")
+                first.append(code)
+        self.firsts = bool(first)
+        return first
+
+    def take(self, at: int, line: str) -> tuple[int, tuple[int, ...] | None, Feedback | None, ProofNode]:
+        """Line ``at``: its depth below the top node, its guess and reply, and its node. The
+        first line read (without :meth:`below`) is the root: no guess, no reply, depth 0."""
+        name = self.name
+        depth = len(line) - len(line.lstrip(" ")) - self.base
+        if not self.path:
+            root = self.node(line.split(), at)
+            if self.firsts and root.kind != "all":
+                raise ProofError(
+                    f"{name}, line {at}: a claim on first guesses refutes each: 'all' at the root"
+                )
+            if depth:
+                raise ProofError(f"{name}, line {at}: the root is indented")
+            self.path.append((root, set()))
+            return 0, None, None, root
+        parts = line.split()
+        if depth <= 0 or depth > len(self.path) or len(parts) < 3:
+            raise ProofError(f"{name}, line {at}: not 'GUESS REPLY KIND' indented under a node")
+        parent, named = self.path[depth - 1]
+        if parent.kind == "count":
+            raise ProofError(f"{name}, line {at}: a line under a 'count' node (line {parent.line})")
+        guess = self.code(parts[0], at)
+        reply = self.replies.get(parts[1])
+        if reply is None:
+            try:
+                black, white = (int(x) for x in parts[1].split(","))
+            except ValueError:
+                said = f"{parts[1][:20]!r} is not a reply BLACK,WHITE"
+                raise ProofError(f"{name}, line {at}: {said}") from None
+            reply = self.replies[parts[1]] = Feedback(black, white)
+        key = (guess, parts[1] if self.claim == "total" else "")
+        if key in named:
+            what = f"guess {parts[0]}" + (f" with reply {parts[1]}" if self.claim == "total" else "")
+            raise ProofError(f"{name}, line {at}: {what} twice under the node of line {parent.line}")
+        node = self.node(parts[2:], at)
+        named.add(key)
+        del self.path[depth:]
+        self.path.append((node, set()))
+        return depth, guess, reply, node
 
 
 def _header(rules: Rules, root: ProofNode, claim: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
@@ -777,10 +833,7 @@ class _Tally:
         if guesses is not None:
             self.tallies = {}
             for g in guesses:
-                row = game.row(g)
-                t = Counter([row[i] for i in S])
-                t.pop(self.win, None)
-                self.tallies[g] = t
+                self.add(g)
             return
         self.width = width = 1 if len(S) < 1 << 7 else 2 if len(S) < 1 << 15 else 4
         self.top_bit = 8 * width - 1
@@ -792,6 +845,14 @@ class _Tally:
             marks = (game.indicators(i) for i in S[a : a + 255])
             part = [sum(col) for col in zip(*marks, strict=True)]
             self.counts = [c + _rewiden(x, self.n, 1, width) for c, x in zip(self.counts, part, strict=True)]
+
+    def add(self, g: int) -> None:
+        """Count guess g too (counted guess by guess; every code is counted already otherwise)."""
+        if self.tallies is not None and g not in self.tallies:
+            row = self.game.row(g)
+            t = Counter([row[i] for i in self.S])
+            t.pop(self.win, None)
+            self.tallies[g] = t
 
     def most_cells(self) -> int:
         if self.tallies is not None:
@@ -906,7 +967,7 @@ def check(
     total; ``progress(n)`` as n more nodes are checked.
 
     With ``jobs`` above 1 (and a proof of :data:`PARALLEL_FROM` nodes or more, on a system that
-    can fork), that many processes share the nodes (see :func:`_check_in_parallel`), each node
+    can fork), that many processes share the nodes (see :func:`_walk_shared`), each node
     checked by the same code. A proof that checks is sound either way; one with several faults
     may be refused for another first. A set met again is skipped only where the process that
     meets it has checked it already, so a damaged copy of a set that one process skips may be
@@ -927,10 +988,11 @@ def check(
     nodes = proof.root.size()
     if h.get("nodes", nodes) != nodes:
         raise ProofError(f"the proof has {nodes:,} nodes, its header says {h['nodes']}")
-    checker = _Checker(proof)
-    root: _Entry = (proof.root, list(range(rules.size)), proof.guesses, other_replies(rules.pegs))
+    checker = _Checker(rules, proof.first)
     parallel = jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods()
     if parts is not None:
+        checker.root = proof.root
+        root: _Entry = (proof.root, list(range(rules.size)), proof.guesses, other_replies(rules.pegs))
         split = proof.split(parts.count)
         chosen = [part - 1 for part in parts.numbers]
         if parallel:
@@ -938,29 +1000,241 @@ def check(
         else:
             scored = _check_parts(checker, root, split, chosen, progress, passed)
         nodes = proof.nodes_checked(parts)
-    elif parallel:
-        scored = _check_in_parallel(checker, root, jobs, progress)
-    else:
-        checker.run([root], progress)
-        scored = checker.game.scored
+    else:  # (as a file is checked: its lines as they would be read)
+        reader = _Reader(rules, proof.claim, "the proof")
+        reader.firsts = bool(proof.first)
+        lines = enumerate(_lines(proof.root, alphabet(rules)), start=3)
+        scored = _check_lines(checker, reader, lines, proof.guesses, nodes, jobs if parallel else 1, progress)
     first = tuple(code_text(rules, code) for code in proof.first)
     return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, scored, first, parts)
 
 
-class _Checker:
-    """The check of one proof, node by node: :meth:`visit` checks a node's own claim and gives
-    the entries of its lines, which :meth:`run` checks in turn."""
+@dataclass(frozen=True)
+class ProofHead:
+    """A proof file's header, its game and claim (``guesses`` or ``total``, and its number), and
+    its nodes, counted (:func:`scan`)."""
 
-    def __init__(self, proof: ProofFile) -> None:
-        self.proof = proof
-        self.rules = proof.rules
-        self.game = _Game(proof.rules)
+    rules: Rules
+    header: dict[str, Any]
+    claim: str
+    number: int
+    nodes: int
+
+
+def scan(path: str | os.PathLike[str]) -> ProofHead:
+    """A proof file read through once, by bytes, to its ``end`` line: its header and nodes.
+
+    Raises:
+        ProofError: it cannot be read, is not a proof file of this version, or is damaged or
+            cut short.
+    """
+    nodes, header, rules, claim, number = _scan(path)
+    return ProofHead(rules, header, claim, number, nodes)
+
+
+def check_file(
+    path: str | os.PathLike[str],
+    progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
+    head: ProofHead | None = None,
+) -> Checked:
+    """:func:`check` of a proof file as it is read, line by line: what it holds at a time is the
+    path to the line read, whatever the proof's size (a proof of tens of millions of lines
+    checks in the memory of a small one). A first pass reads the file through to its ``end``
+    line (a file cut short or damaged is refused before any claim is checked); the second
+    checks (``head``: the first pass, made already). With ``jobs`` above 1, the lines of each
+    node of at most 1 / :data:`PIECES_PER_JOB` of a process's share are checked by one of that
+    many processes (see :func:`_check_lines`).
+
+    Raises:
+        ProofError: the file cannot be read or is damaged, or a claim of the proof does not hold
+            (the message says which line).
+    """
+    name = str(path)
+    head = head or scan(path)
+    rules, header, claim, number, nodes = head.rules, head.header, head.claim, head.number, head.nodes
+    if header.get("secrets", rules.size) != rules.size:
+        raise ProofError(f"{name}: the game has {rules.size:,} codes, the header says {header['secrets']}")
+    if header.get("nodes", nodes) != nodes:
+        raise ProofError(f"{name}: the proof has {nodes:,} nodes, its header says {header['nodes']}")
+    reader = _Reader(rules, claim, name)
+    first = tuple(reader.first(header))
+    checker = _Checker(rules, first)
+    parallel = jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods()
+    guesses = number if claim == "guesses" else 0
+    try:
+        with _opened(path) as f:
+            lines = itertools.islice(enumerate(f, start=1), 2, 2 + nodes)
+            scored = _check_lines(checker, reader, lines, guesses, nodes, jobs if parallel else 1, progress)
+    except UnicodeDecodeError:
+        raise ProofError(f"{name}: not a proof file (not text)") from None
+    except ProofError as err:
+        said = str(err)
+        raise (err if said.startswith(name) else ProofError(f"{name}, {said}")) from None
+    if claim == "total":
+        return Checked(rules, claim, 0, number, nodes, scored)
+    return Checked(rules, claim, number, 0, nodes, scored, tuple(code_text(rules, code) for code in first))
+
+
+@contextmanager
+def _opened(path: str | os.PathLike[str]) -> Iterator[Any]:
+    """A proof file open for reading as text, line by line (gzip-compressed or not)."""
+    with open(path, "rb") as raw:
+        packed = raw.read(2) == GZIP_MAGIC
+    with gzip.open(path, "rt", encoding="utf-8") if packed else open(path, encoding="utf-8") as f:
+        yield f
+
+
+def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str, int]:
+    """A proof file read through once, by bytes (its nodes counted, its ``end`` line read): its
+    nodes, header, game, claim and the claim's number.
+
+    Raises:
+        ProofError: it cannot be read, is not a proof file of this version, or is damaged or
+            cut short.
+    """
+    name = str(path)
+    try:
+        with open(path, "rb") as raw:
+            packed = raw.read(2) == GZIP_MAGIC
+        with gzip.open(path, "rb") if packed else open(path, "rb") as raw:
+            head = [raw.readline(), raw.readline()]
+            count, tail = 0, b""
+            while chunk := raw.read(1 << 22):
+                count += chunk.count(b"\n")
+                tail = (tail + chunk)[-200:]
+    except OSError as err:
+        raise ProofError(f"{name}: cannot read it, or a damaged gzip file ({err.strerror or err})") from None
+    except (EOFError, zlib.error) as err:
+        raise ProofError(f"{name}: a damaged or truncated gzip file ({err})") from None
+    try:
+        text = b"".join(head).decode()
+    except UnicodeDecodeError:
+        raise ProofError(f"{name}: not a proof file (not text)") from None
+    lines, header, rules = read_header(text, name, FORMAT, VERSION, "proof file", ProofError, older=(1,))
+    claim, number = _claim(lines[0], header, name)
+    if tail and not tail.endswith(b"\n"):
+        count += 1  # (the last line, without its newline)
+    last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    if not last.startswith(b"end "):
+        raise ProofError(f"{name}: cut short (no 'end' line)")
+    try:
+        said = int(last[4:])
+    except ValueError:
+        raise ProofError(f"{name}, line {count + 2}: a damaged 'end' line") from None
+    nodes = count - 1  # (the lines after the header, less the 'end' line)
+    if said != nodes or nodes < 1:
+        raise ProofError(f"{name}: {max(0, nodes):,} nodes, where its 'end' line says {said:,}: damaged")
+    return nodes, header, rules, claim, number
+
+
+def _check_lines(
+    checker: _Checker,
+    reader: _Reader,
+    lines: Iterator[tuple[int, str]],
+    guesses: int,
+    nodes: int,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+) -> int:
+    """Check a proof's ``nodes`` lines (each with its number), from its root, as they are read;
+    the secrets scored. On ``jobs`` processes, the lines of each node of at most ``most`` lines
+    (1 / :data:`PIECES_PER_JOB` of a process's share) whose parent has more are checked by one
+    of them, sent as text; the nodes above them are checked here, each at its end, as on one."""
+    at, line = next(lines)
+    _, _, _, node = reader.take(at, line)
+    root: _Entry = (node, list(range(checker.rules.size)), guesses, other_replies(checker.rules.pegs))
+    if jobs <= 1:
+        _walk(checker, reader, root, lines, progress, root=True)
+        return checker.game.scored
+    return _walk_shared(
+        checker, reader, root, lines, jobs, max(1, nodes // (PIECES_PER_JOB * jobs)), progress
+    )
+
+
+def _walk(
+    checker: _Checker,
+    reader: _Reader,
+    top: _Entry,
+    lines: Iterable[tuple[int, str]],
+    progress: Callable[[int], None] | None,
+    root: bool = False,
+) -> None:
+    """Check a node (``top``, read already) and the lines below it, as they are read: a node's
+    claim at its end, once its lines are met. A set taken already (see :class:`_Checker`) has
+    its lines read, and counted as checked, not checked."""
+    frames: list[_Open] = []  # the open nodes along the path, the top's first
+    skip, skipped = -1, 0  # the depth of a set taken already, and the lines read below it
+    opened = checker.open(top, progress, root=root)
+    if opened is not None:
+        frames.append(opened)
+    elif top[0].kind != "count":
+        skip = 0
+    index = checker.game.index
+    for at, line in lines:
+        depth, guess, reply, node = reader.take(at, line)
+        if skip >= 0:
+            if depth > skip:
+                skipped += 1
+                continue
+            if progress:
+                progress(skipped)
+            skip, skipped = -1, 0
+        while len(frames) > depth:
+            checker.close(frames.pop())
+        assert guess is not None and reply is not None
+        opened = checker.open(checker.line(frames[-1], index[guess], reply, node), progress)
+        if opened is not None:
+            frames.append(opened)
+        elif node.kind != "count":
+            skip = depth
+    if skip >= 0 and progress:
+        progress(skipped)
+    while frames:
+        checker.close(frames.pop())
+
+
+@dataclass
+class _Open:
+    """A node under check: what its claim needs (its set S, the guesses left k, the bound K on
+    its guesses' cells, narrowed to S), and the cells its lines name, as they are met."""
+
+    node: ProofNode
+    S: list[int]
+    k: int
+    K: int
+    tally: _Tally
+    least_codes: set[int] | None
+    absent: tuple[int, ...]
+    root: bool
+    splits: dict[int, dict[int, list[int]]] = field(default_factory=dict)  # guess -> reply -> cell
+    cells: dict[int, list[tuple[int, ProofNode]]] = field(default_factory=dict)  # guess -> (size, node)
+
+
+#: Bytes of sets the checker remembers as checked (see ``_Checker.taken``), in each process.
+TAKEN_MEMORY = 256 << 20
+
+
+class _Checker:
+    """The check of one proof, node by node, in three steps: :meth:`open` checks what a node's
+    set allows (its permutations, a count) and counts its guesses' cells; :meth:`line` finds the
+    set of each line under it; :meth:`close` checks its claim once all its lines are met. So a
+    node needs nothing but its set and the first lines of its own lines: a proof is checked as
+    it is read (:func:`_walk`), or from its nodes (:meth:`visit`)."""
+
+    def __init__(self, rules: Rules, first: tuple[tuple[int, ...], ...] = ()) -> None:
+        self.rules = rules
+        self.first = first  # the first guesses a claim on guesses is about (at the root)
+        self.root: ProofNode | None = None  # the root, where a proof is checked from its nodes
+        self.game = _Game(rules)
         self.tables: dict[int, list[int]] = {}  # T(K, m) for m up to the game's size, by K
         # What is claimed of a set depends on the set alone, not on the path to it; a set met
         # again with a claim no stronger than one taken already (the guesses left, or the total)
         # needs no second check: if the first one's lines fail, the whole check fails (a set's
-        # own lines lie below it, with fewer guesses left: never the same node again).
+        # own lines lie below it, with fewer guesses left: never the same node again). Only a
+        # saving: forgotten when it passes TAKEN_MEMORY bytes.
         self.taken: dict[bytes, int] = {}
+        self.taken_bytes = 0
 
     def run(self, stack: list[_Entry], progress: Callable[[int], None] | None) -> None:
         """Check the entries and every line below them (the stack's last first)."""
@@ -978,14 +1252,30 @@ class _Checker:
         return code_text(self.rules, self.game.codes[i])
 
     def visit(
-        self, entry: _Entry, progress: Callable[[int], None] | None, again: bool = False
+        self, entry: _Entry, progress: Callable[[int], None] | None, again: bool = False, root: bool = False
     ) -> list[_Entry]:
         """Check one node's claim; its lines' entries, to be checked (the file's first last).
         ``again``: check it even if its set was taken already (a part's check needs the lines
         of every node that it shares with the other parts)."""
+        node = entry[0]
+        opened = self.open(entry, progress, again, root)
+        if opened is None:
+            if progress and node.kind != "count":
+                progress(node.size() - 1)  # its lines, not checked
+            return []
+        index = self.game.index
+        entries = [self.line(opened, index[code], reply, child) for code, reply, child in node.children]
+        self.close(opened)
+        return entries[::-1]  # the file's first last, to be taken first from a stack
+
+    def open(
+        self, entry: _Entry, progress: Callable[[int], None] | None, again: bool = False, root: bool = False
+    ) -> _Open | None:
+        """Check what a node's set allows: a count, its permutations; None where nothing more is
+        to check (a count, or a set taken already, unless ``again``: its lines then need no check)."""
         node, S, k, K = entry
-        game, rules, proof = self.game, self.rules, self.proof
-        win = rules.pegs * (rules.pegs + 1)
+        game, rules = self.game, self.rules
+        root = root or node is self.root
         if progress:
             progress(1)
         if node.kind == "count":
@@ -994,12 +1284,15 @@ class _Checker:
                     f"line {node.line}: {len(S):,} secrets can be told apart by {k} guesses that give at "
                     f"most {K} replies other than the win (up to {reach(K, k):,}): the count proves nothing"
                 )
-            return []
+            return None
         key, claim = array("i", S).tobytes(), (node.total if node.kind == "total" else k)
         if self.taken.get(key, -1) >= claim and not again:
-            if progress:
-                progress(node.size() - 1)  # its lines, not checked
-            return []
+            return None
+        if key not in self.taken:
+            if self.taken_bytes > TAKEN_MEMORY:
+                self.taken.clear()
+                self.taken_bytes = 0
+            self.taken_bytes += len(key) + 100  # (the key, and its place in the dict)
         self.taken[key] = max(claim, self.taken.get(key, -1))
         if node.kind == "all" and k < 1:
             raise ProofError(f"line {node.line}: no guess is left to refute")
@@ -1008,51 +1301,55 @@ class _Checker:
             img = game.images(perm)
             if any(img[i] not in members for i in S):
                 raise ProofError(f"line {node.line}: {_gens_text([perm])} does not map the set onto itself")
-        listed: dict[int, list[tuple[Feedback, ProofNode]]] = {}
-        for code, reply, child in node.children:
-            listed.setdefault(game.index[code], []).append((reply, child))
         held: set[int] = set()
         for i in S:
             held.update(game.codes[i])
         absent = tuple(c for c in range(rules.colors) if c not in held)
         # Two ways to the same figures (see _Tally): every code at once where the classes of
         # guesses are many (none but those of the absent colours: every code is tried), guess
-        # by guess where they are few.
+        # by guess where they are few (the guesses the lines name are counted as they come).
         least_codes = set(game.least_of_classes(node.gens, absent)) if node.gens else None
         classes = None if least_codes is None else len(least_codes)
         if _by_lanes(classes, len(S), len(game.tables), len(game.codes)):
             tally = _Tally(game, S, None)
         else:
             least_codes = least_codes or set(game.least_of_classes(node.gens, absent))
-            tally = _Tally(game, S, least_codes | set(listed))
+            tally = _Tally(game, S, least_codes)
+        # (a guess splits S as the least code of its class does: the least codes give K)
+        return _Open(node, S, k, min(K, tally.most_cells()), tally, least_codes, absent, root)
+
+    def line(self, opened: _Open, g: int, reply: Feedback, child: ProofNode) -> _Entry:
+        """The entry of a line under an open node (guess g, its reply, the line's node): the
+        secrets of the node's set that give that reply."""
+        split = opened.splits.get(g)
+        if split is None:
+            row = self.game.row(g)
+            split = opened.splits[g] = {}
+            for i in opened.S:
+                split.setdefault(row[i], []).append(i)
+            opened.tally.add(g)
+        pegs = self.rules.pegs
+        f = reply.black * (pegs + 1) + reply.white
+        cell = split.get(f, [])
+        if f == pegs * (pegs + 1) or not cell:
+            raise ProofError(f"line {child.line}: no secret of the set gives reply {reply} to {self.show(g)}")
+        opened.cells.setdefault(g, []).append((len(cell), child))
+        return child, cell, opened.k - 1, opened.K
+
+    def close(self, opened: _Open) -> None:
+        """Check a node's claim, once every line under it is met (:meth:`line`)."""
+        node, S, k, K, tally, least_codes, absent = (
+            opened.node, opened.S, opened.k, opened.K, opened.tally, opened.least_codes, opened.absent
+        )  # fmt: skip
+        game, cells = self.game, opened.cells
+        opened.splits.clear()
 
         def checked(g: int) -> bool:
             """Whether guess g must be checked here: the least code of its class, or named."""
-            if g in listed:
+            if g in cells:
                 return True
             return g in least_codes if least_codes is not None else game.least_absent(g, absent)
 
-        K = min(K, tally.most_cells())
-        cells: dict[int, list[tuple[int, ProofNode]]] = {}  # guess -> (cell size, child) of its lines
-        below: list[tuple[ProofNode, list[int]]] = []  # each line's node and cell
-        for g, lines in sorted(listed.items()):
-            row = game.row(g)
-            split: dict[int, list[int]] = {}
-            for i in S:
-                split.setdefault(row[i], []).append(i)
-            for reply, child in lines:
-                f = reply.black * (rules.pegs + 1) + reply.white
-                cell = split.get(f, [])
-                if f == win or not cell:
-                    raise ProofError(
-                        f"line {child.line}: no secret of the set gives reply {reply} to {self.show(g)}"
-                    )
-                cells.setdefault(g, []).append((len(cell), child))
-                below.append((child, cell))
-        place = {id(child): i for i, (_, _, child) in enumerate(node.children)}
-        entries: list[_Entry] = [
-            (child, cell, k - 1, K) for child, cell in sorted(below, key=lambda line: -place[id(line[0])])
-        ]  # the file's first last, to be taken first from a stack
         if node.kind == "total":
             # Each guess checked (the least of its class, or named) must reach the claim: its
             # cells' counting bounds, raised by the lines naming it.
@@ -1063,10 +1360,10 @@ class _Checker:
                 sums[g] += sum(max(0, child.total - T[m]) for m, child in named)
             # (guess by guess only where the classes were few: least_codes is then known)
             if least_codes is not None:
-                pool: Iterable[int] = least_codes | set(listed)
+                pool: Iterable[int] = least_codes | set(cells)
             else:
                 candidates = game.least_absent_codes(absent)
-                pool = candidates if isinstance(candidates, range) else [*candidates, *listed]
+                pool = candidates if isinstance(candidates, range) else [*candidates, *cells]
             # (every code a guess to check: the least of the list of every code's sums)
             low = min(sums) if isinstance(pool, range) else min(map(sums.__getitem__, pool), default=SKIP)
             if n + low < node.total:
@@ -1075,13 +1372,13 @@ class _Checker:
                     f"line {node.line}: for guess {self.show(g)} the bounds reach only {n + sums[g]:,} on "
                     f"these {n:,} secrets, below the {node.total:,} claimed"
                 )
-            return entries
+            return
         bound = reach(K, k - 1)
-        if node is proof.root and proof.first:  # only the guesses claimed, every one of them
-            claimed = {game.index[code] for code in proof.first} - set(listed)
+        if opened.root and self.first:  # only the guesses claimed, every one of them
+            claimed = {game.index[code] for code in self.first} - set(cells)
             unrefuted = [g for g in sorted(claimed) if tally.largest(g) <= bound]
         else:
-            unrefuted = [g for g in sorted(set(tally.fitting(bound)) - set(listed)) if checked(g)]
+            unrefuted = [g for g in sorted(set(tally.fitting(bound)) - set(cells)) if checked(g)]
         if unrefuted:
             g = unrefuted[0]
             raise ProofError(
@@ -1089,7 +1386,6 @@ class _Checker:
                 f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
                 "and no line refutes it)"
             )
-        return entries
 
 
 #: The pieces per part, at least, that a check cut into parts deals out (:class:`_Split`).
@@ -1187,12 +1483,14 @@ _Task = tuple[int, bool, list[_Node]]
 _Done = tuple[int, int, int, list[list[_Node]]]
 WALK = -1
 # What the processes of a parallel check share, inherited when they are forked.
-_SHARED: tuple[_Checker, int] | None = None  # the checker, the most lines of a piece
+_SHARED: tuple[_Checker, int, _Reader | None] | None = None  # the checker, the most lines of a piece,
+# and the reader whose codes a process reading lines starts from
+LINES = -2  # the tag of a task of lines (a node and all below it, as text: _walk_shared)
 
 
 @contextmanager
 def _processes(
-    checker: _Checker, jobs: int, most: int
+    checker: _Checker, jobs: int, most: int, reader: _Reader | None = None
 ) -> Iterator[tuple[multiprocessing.Queue, Callable[[], _Done]]]:
     """``jobs`` processes that check tasks (:func:`_check_task`; pieces of at most ``most``
     lines checked whole): the queue to put tasks in, and what takes the next result. Ctrl-C or a
@@ -1204,7 +1502,7 @@ def _processes(
         ExecutorError: a process of the check died (killed, out of memory) or failed.
     """
     global _SHARED
-    _SHARED = (checker, most)
+    _SHARED = (checker, most, reader)
     game = checker.game  # the indicators kept: the memory for them shared among the processes
     game.marks_kept = max(64, lane_memory(jobs) // (len(game.tables) * len(game.codes)))
     context = multiprocessing.get_context("fork")
@@ -1250,6 +1548,125 @@ def _processes(
                 channel.close()
 
 
+@dataclass
+class _Held:
+    """The lines of a node read here but not yet checked: sent to a process once they end, if
+    they are few enough (see :func:`_walk_shared`)."""
+
+    entry: _Entry
+    depth: int
+    lines: list[tuple[int, str]]
+
+
+def _walk_shared(
+    checker: _Checker,
+    reader: _Reader,
+    top: _Entry,
+    lines: Iterator[tuple[int, str]],
+    jobs: int,
+    most: int,
+    progress: Callable[[int], None] | None,
+) -> int:
+    """:func:`_walk` on ``jobs`` processes (:func:`_processes`) from the root ``top``; the
+    secrets scored, over them all. The lines of a node are held as they are read; a node whose
+    lines end within ``most`` is sent, its set and its lines as text, to be checked by a
+    process; one with more is checked here (it is opened, and its lines read again, each held
+    in turn). So only the few nodes above the pieces are checked here, and each piece is read
+    once by a process; at most two pieces a process wait to be checked."""
+    scored, waiting = 0, 0
+    frames: list[_Open] = []
+    skip, skipped = -1, 0
+    held: _Held | None = None
+    again: collections.deque[tuple[int, str]] = collections.deque()  # lines to read again
+    index = checker.game.index
+
+    def opened(entry: _Entry, depth: int) -> None:
+        nonlocal skip
+        found = checker.open(entry, progress, root=depth == 0)
+        if found is not None:
+            frames.append(found)
+        elif entry[0].kind != "count":
+            skip = depth
+
+    with _processes(checker, jobs, most, reader) as (tasks, receive):
+
+        def answered() -> None:
+            nonlocal scored, waiting
+            _, done, by_task, _ = receive()
+            waiting -= 1
+            scored += by_task
+            if progress:
+                progress(done)
+
+        def send(piece: _Held) -> None:
+            nonlocal waiting
+            tasks.put((LINES, False, [(piece.entry, piece.depth, piece.lines)]))
+            waiting += 1
+            while waiting >= 2 * jobs:
+                answered()
+
+        opened(top, 0)
+        while True:
+            if again:
+                at, line = again.popleft()
+            else:
+                item = next(lines, None)
+                if item is None:
+                    break
+                at, line = item
+            if held is not None:
+                if len(line) - len(line.lstrip(" ")) > held.depth:
+                    held.lines.append((at, line))
+                    if len(held.lines) > most:  # too many for one piece: opened here, its lines read again
+                        again.extendleft(reversed(held.lines[1:]))
+                        opened(held.entry, held.depth)
+                        held = None
+                    continue
+                send(held)
+                held = None
+            depth, guess, reply, node = reader.take(at, line)
+            if skip >= 0:
+                if depth > skip:
+                    skipped += 1
+                    continue
+                if progress:
+                    progress(skipped)
+                skip, skipped = -1, 0
+            while len(frames) > depth:
+                checker.close(frames.pop())
+            assert guess is not None and reply is not None
+            entry = checker.line(frames[-1], index[guess], reply, node)
+            if node.kind == "count":
+                opened(entry, depth)
+            else:
+                held = _Held(entry, depth, [(at, line)])
+        if held is not None:
+            send(held)
+        if skip >= 0 and progress:
+            progress(skipped)
+        while frames:
+            checker.close(frames.pop())
+        while waiting:
+            answered()
+    return scored + checker.game.scored
+
+
+def _check_held(
+    checker: _Checker, reader: _Reader, piece: tuple[_Entry, int, list[tuple[int, str]]]
+) -> _Done:
+    """Check a node sent as its lines (in a process of :func:`_walk_shared`)."""
+    entry, depth, lines = piece
+    done = 0
+
+    def count(n: int) -> None:
+        nonlocal done
+        done += n
+
+    before = checker.game.scored
+    _walk(checker, reader.below(entry[0], depth), entry, lines[1:], count)
+    return LINES, done, checker.game.scored - before, []
+
+
 @contextmanager
 def uninterrupted() -> Iterator[None]:
     """Ctrl-C ignored for a moment (in the main thread, where Python handles it)."""
@@ -1263,33 +1680,6 @@ def uninterrupted() -> Iterator[None]:
         signal.signal(signal.SIGINT, before)
 
 
-def _check_in_parallel(
-    checker: _Checker, root: _Entry, jobs: int, progress: Callable[[int], None] | None
-) -> int:
-    """Check from ``root`` on ``jobs`` processes (:func:`_processes`); the number of secrets
-    scored, over them all.
-
-    A task is a node: a process checks it and every line below it when they are few (at most
-    1 / :data:`PIECES_PER_JOB` of a process's share of the lines), and otherwise checks the node
-    alone and hands its lines back as tasks, the largest first. So every process is busy from
-    the first lines below the root to the end, and the last tasks to finish are small.
-    """
-    scored = 0
-    with _processes(checker, jobs, max(1, root[0].size() // (PIECES_PER_JOB * jobs))) as (tasks, receive):
-        _, S, k, K = root
-        tasks.put((0, False, [((), S, k, K)]))
-        waiting = 1
-        while waiting:
-            _, done, by_task, below = receive()
-            waiting += len(below) - 1
-            scored += by_task
-            if progress:
-                progress(done)
-            for nodes in below:
-                tasks.put((0, False, nodes))
-    return scored
-
-
 def _check_parts_in_parallel(
     checker: _Checker,
     root: _Entry,
@@ -1300,7 +1690,7 @@ def _check_parts_in_parallel(
     passed: Callable[[int, int], None] | None,
 ) -> int:
     """:func:`_check_parts` on ``jobs`` processes: first the nodes every part checks, a task
-    each; then the parts in order, each part's pieces handed out (as :func:`_check_in_parallel`
+    each; then the parts in order, each part's pieces handed out (as :func:`_walk_shared`
     does a whole proof's) once fewer than two tasks a process are left of the parts before it,
     so that the parts pass one after another, as soon as they can."""
     held: dict[int, list[tuple[int, _Node]]] = {part: [] for part in chosen}
@@ -1367,8 +1757,11 @@ def _check_task(task: _Task) -> _Done:
     (``alone``) gives back each of their lines; any other gives back the lines of the nodes with
     too many to check here, each large one a task, the small ones together (the largest first)."""
     assert _SHARED is not None
-    checker, most = _SHARED
+    checker, most, reader = _SHARED
     tag, alone, nodes = task
+    if tag == LINES:
+        assert reader is not None
+        return _check_held(checker, reader, nodes[0])  # type: ignore[arg-type]
     done = 0
 
     def count(n: int) -> None:
@@ -1378,7 +1771,8 @@ def _check_task(task: _Task) -> _Done:
     before = checker.game.scored
     below: list[tuple[int, _Node]] = []  # (lines, node)
     for path, S, k, K in nodes:
-        node = checker.proof.root
+        node = checker.root
+        assert node is not None
         for at in path:
             node = node.children[at][2]
         entry: _Entry = (node, S, k, K)
