@@ -139,15 +139,29 @@ def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_p
     monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
     monkeypatch.setattr(proof_module, "PIECES_PER_JOB", pieces)
     text = gzip.decompress((RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()).decode()
+    found_split = ProofFile.loads(text).split(5)
 
     def whole(*args):
         raise AssertionError("the proof was read whole")
 
     monkeypatch.setattr(ProofFile, "loads", whole)
+    path = RESULTS_DIR / "4x6-lower.proof.gz"
+    passed: list[tuple[int, int]] = []
     for jobs in (1, 2):
         steps: list[int] = []
-        checked = check_file(RESULTS_DIR / "4x6-lower.proof.gz", steps.append, jobs)
+        checked = check_file(path, steps.append, jobs)
         assert checked.claim == "total" and checked.total == 5625 and checked.nodes == sum(steps) == 2389
+        # and cut into parts, each a pass over the file: the same cut as the proof's in memory
+        head = proof_module.scan(path)
+        split = head.split(5)
+        assert (split.owner, split.lines) == (found_split.owner, found_split.lines)
+        passed.clear()
+        steps.clear()
+        checked = check_file(
+            path, steps.append, jobs, head, Parts(5, 3, 5), lambda *said: passed.append(said)
+        )
+        assert passed == [(part, split.lines[part - 1]) for part in (5, 4, 3)]
+        assert checked.nodes == sum(steps) == split.shared + sum(split.lines[2:]) and not checked.whole
     # a claim deep down raised by one: refused at its line, whoever checks it
     lines = text.split("\n")
     deep = max(range(2, len(lines) - 1), key=lambda i: len(lines[i]) - len(lines[i].lstrip()))
@@ -156,6 +170,13 @@ def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_p
     lines[deep] = f"{head} total {int(number) + 1} {gens}"
     path = tmp_path / "damaged.proof.gz"
     path.write_bytes(gzip.compress("\n".join(lines).encode()))
+    refusing = []
+    for part in range(1, 6):  # by the part that holds it, no other
+        try:
+            check_file(path, None, 2, None, Parts(part, part, 5))
+        except ProofError:
+            refusing.append(part)
+    assert len(refusing) == 1
     for jobs in (1, 2):
         with pytest.raises(
             ProofError, match=rf"^{re.escape(str(path))}, line {deep + 1}: for guess \w+ the bounds"
@@ -325,7 +346,7 @@ def test_evaluate_keeps_what_a_cut_proof_proved_and_the_same_command_resumes_it(
 
 def test_a_process_of_the_check_that_dies_is_reported_in_one_line(monkeypatch):
     monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(proof_module, "_check_task", lambda task: os._exit(9))  # (as if killed)
+    monkeypatch.setattr(proof_module, "_check_piece", lambda task: os._exit(9))  # (as if killed)
     code, _, err = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 2)
     assert code == 2 and "a process checking the proof died" in err and len(err.strip().splitlines()) == 1
 
@@ -335,7 +356,7 @@ def test_a_fault_of_the_checker_in_a_process_is_reported_in_one_line(monkeypatch
         raise RuntimeError("no such line")
 
     monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(proof_module, "_check_task", fails)
+    monkeypatch.setattr(proof_module, "_check_piece", fails)
     code, _, err = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 2)
     said = "mastermind: error: a process checking the proof failed: RuntimeError: no such line"
     assert code == 2 and err.strip() == said

@@ -342,15 +342,14 @@ def verify_proof(
     """``mastermind verify`` given a proof file: check it in plain Python (on ``workers``
     processes, every usable core if None), or only some ``parts`` of its check (each said as it
     passes), and say what it proves."""
-    from ..core.proof import ProofFile, check_file, scan
+    from ..core.proof import check_file, scan
     from ..errors import ProofError
     from ..strategies.pieces import usable_cores
     from .progress import count_bar
 
-    # (a check cut into parts is cut by the proof's shape: the proof is read whole; a whole
-    # check reads it line by line, whatever its size)
     try:
-        found = ProofFile.read(path) if parts is not None else scan(path)
+        found = scan(path)
+        checked_nodes = found.nodes_checked(parts)  # (with parts: a pass to find the cut)
     except ProofError as err:
         fail(str(err))
     if rules_given() and (found.rules.pegs, found.rules.colors, found.rules.repeats) != (
@@ -366,17 +365,11 @@ def verify_proof(
             click.echo(f"part {part} of {parts.count if parts else 1} checked ({lines:,} nodes of its own; "
                        f"{spent // 60} min {spent % 60} s in)")  # fmt: skip
 
-    jobs = workers or usable_cores()
-    with count_bar(found.nodes_checked(parts) if isinstance(found, ProofFile) else found.nodes,
-                   f"checking {path}") as advance:  # fmt: skip
+    with count_bar(checked_nodes, f"checking {path}") as advance:
         try:
-            if isinstance(found, ProofFile):
-                checked = found.check(advance, jobs, parts, passed)
-            else:
-                checked = check_file(path, advance, jobs, found)
+            checked = check_file(path, advance, workers or usable_cores(), found, parts, passed)
         except ProofError as err:
-            message = str(err)
-            fail(message if message.startswith(path) else f"{path}: {message}")
+            fail(str(err))
     if checked.claim == "total":
         claim = f"every tree for {found.rules.describe()} takes at least {checked.total:,} guesses in all"
         figure: dict[str, object] = {"total": checked.total}

@@ -77,6 +77,7 @@ bytes, whatever its name).
 from __future__ import annotations
 
 import collections
+import dataclasses
 import gc
 import gzip
 import heapq
@@ -454,7 +455,9 @@ class ProofFile:
         """The cut of its check into ``count`` parts (see :class:`_Split`), made once."""
         found = self._splits.get(count)
         if found is None:
-            found = self._splits[count] = _Split(self.root, self.root.size(), count)
+            nodes = self.root.size()
+            lines = _lines(self.root, alphabet(self.rules))
+            found = self._splits[count] = _Split(_pieces(lines, nodes, count), nodes, count)
         return found
 
     def nodes_checked(self, parts: Parts | None = None) -> int:
@@ -510,6 +513,14 @@ class _Reader:
         self.path: list[tuple[ProofNode, set[tuple[tuple[int, ...], str]]]] = []
         self.base = 0
         self.firsts = False  # whether the header names first guesses: 'all' at the root
+
+    def again(self) -> _Reader:
+        """A reader of the proof from its first line again, sharing this one's codes and
+        permutations."""
+        reader = _Reader.__new__(_Reader)
+        reader.__dict__.update(self.__dict__)
+        reader.path, reader.base = [], 0
+        return reader
 
     def below(self, node: ProofNode, indent: int) -> _Reader:
         """A reader of the lines below a node read already (at that indent), sharing this one's
@@ -964,14 +975,15 @@ def check(
 ) -> Checked:
     """Check the proof's claim by replaying it (see the module's documentation): no tree finds
     every secret of its game within its number of guesses, or every tree's total is at least its
-    total; ``progress(n)`` as n more nodes are checked.
+    total; ``progress(n)`` as n more nodes are checked. The proof is checked from the lines a
+    file of it would hold, as :func:`check_file` checks a file.
 
     With ``jobs`` above 1 (and a proof of :data:`PARALLEL_FROM` nodes or more, on a system that
-    can fork), that many processes share the nodes (see :func:`_walk_shared`), each node
-    checked by the same code. A proof that checks is sound either way; one with several faults
-    may be refused for another first. A set met again is skipped only where the process that
-    meets it has checked it already, so a damaged copy of a set that one process skips may be
-    refused on several: the verdict on such a file can depend on who checks what.
+    can fork), that many processes share the nodes (see :func:`_walk`), each node checked by the
+    same code. A proof that checks is sound either way; one with several faults may be refused
+    for another first. A set met again is skipped only where the process that meets it has
+    checked it already, so a damaged copy of a set that one process skips may be refused on
+    several: the verdict on such a file can depend on who checks what.
 
     With ``parts``, only those parts of the check (see :class:`_Split`; the others may be checked
     anywhere else, the claim holding once all have passed), in order, ``passed(part, nodes)`` as
@@ -988,28 +1000,21 @@ def check(
     nodes = proof.root.size()
     if h.get("nodes", nodes) != nodes:
         raise ProofError(f"the proof has {nodes:,} nodes, its header says {h['nodes']}")
-    checker = _Checker(rules, proof.first)
-    parallel = jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods()
-    if parts is not None:
-        checker.root = proof.root
-        root: _Entry = (proof.root, list(range(rules.size)), proof.guesses, other_replies(rules.pegs))
-        split = proof.split(parts.count)
-        chosen = [part - 1 for part in parts.numbers]
-        if parallel:
-            scored = _check_parts_in_parallel(checker, root, split, chosen, jobs, progress, passed)
-        else:
-            scored = _check_parts(checker, root, split, chosen, progress, passed)
-        nodes = proof.nodes_checked(parts)
-    else:  # (as a file is checked: its lines as they would be read)
-        reader = _Reader(rules, proof.claim, "the proof")
-        reader.firsts = bool(proof.first)
-        lines = enumerate(_lines(proof.root, alphabet(rules)), start=3)
-        scored = _check_lines(checker, reader, lines, proof.guesses, nodes, jobs if parallel else 1, progress)
+    reader = _Reader(rules, proof.claim, "the proof")
+    reader.firsts = bool(proof.first)
+    symbols = alphabet(rules)
+    split = None if parts is None else proof.split(parts.count)
+    scored = _check_lines(
+        _Checker(rules, proof.first), reader, lambda: enumerate(_lines(proof.root, symbols), start=3),
+        proof.guesses, nodes, jobs, progress, split, parts, passed,
+    )  # fmt: skip
     first = tuple(code_text(rules, code) for code in proof.first)
-    return Checked(rules, proof.claim, proof.guesses, proof.total, nodes, scored, first, parts)
+    return Checked(
+        rules, proof.claim, proof.guesses, proof.total, proof.nodes_checked(parts), scored, first, parts
+    )
 
 
-@dataclass(frozen=True)
+@dataclass
 class ProofHead:
     """A proof file's header, its game and claim (``guesses`` or ``total``, and its number), and
     its nodes, counted (:func:`scan`)."""
@@ -1019,6 +1024,25 @@ class ProofHead:
     claim: str
     number: int
     nodes: int
+    path: str | os.PathLike[str]
+    _splits: dict[int, _Split] = field(default_factory=dict, repr=False)
+
+    def split(self, count: int) -> _Split:
+        """The cut of its check into ``count`` parts (see :class:`_Split`), made once (a pass
+        over the file)."""
+        found = self._splits.get(count)
+        if found is None:
+            with _opened(self.path) as f:
+                lines = (line for _, line in _body(f, self.nodes))
+                found = self._splits[count] = _Split(_pieces(lines, self.nodes, count), self.nodes, count)
+        return found
+
+    def nodes_checked(self, parts: Parts | None = None) -> int:
+        """As :meth:`ProofFile.nodes_checked`."""
+        if parts is None:
+            return self.nodes
+        split = self.split(parts.count)
+        return split.shared + sum(split.lines[part - 1] for part in parts.numbers)
 
 
 def scan(path: str | os.PathLike[str]) -> ProofHead:
@@ -1029,7 +1053,7 @@ def scan(path: str | os.PathLike[str]) -> ProofHead:
             cut short.
     """
     nodes, header, rules, claim, number = _scan(path)
-    return ProofHead(rules, header, claim, number, nodes)
+    return ProofHead(rules, header, claim, number, nodes, path)
 
 
 def check_file(
@@ -1037,14 +1061,17 @@ def check_file(
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
     head: ProofHead | None = None,
+    parts: Parts | None = None,
+    passed: Callable[[int, int], None] | None = None,
 ) -> Checked:
     """:func:`check` of a proof file as it is read, line by line: what it holds at a time is the
     path to the line read, whatever the proof's size (a proof of tens of millions of lines
     checks in the memory of a small one). A first pass reads the file through to its ``end``
-    line (a file cut short or damaged is refused before any claim is checked); the second
-    checks (``head``: the first pass, made already). With ``jobs`` above 1, the lines of each
-    node of at most 1 / :data:`PIECES_PER_JOB` of a process's share are checked by one of that
-    many processes (see :func:`_check_lines`).
+    line (a file cut short or damaged is refused before any claim is checked; ``head``: that
+    pass, made already); the second checks. With ``jobs`` above 1, the lines of each node of at
+    most 1 / :data:`PIECES_PER_JOB` of a process's share are checked by one of that many
+    processes (see :func:`_walk`). With ``parts``, a pass finds the cut (from the lines'
+    indents alone), then each part is a pass of its own.
 
     Raises:
         ProofError: the file cannot be read or is damaged, or a claim of the proof does not hold
@@ -1059,21 +1086,27 @@ def check_file(
         raise ProofError(f"{name}: the proof has {nodes:,} nodes, its header says {header['nodes']}")
     reader = _Reader(rules, claim, name)
     first = tuple(reader.first(header))
-    checker = _Checker(rules, first)
-    parallel = jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods()
     guesses = number if claim == "guesses" else 0
-    try:
+
+    def lines() -> Iterator[tuple[int, str]]:
         with _opened(path) as f:
-            lines = itertools.islice(enumerate(f, start=1), 2, 2 + nodes)
-            scored = _check_lines(checker, reader, lines, guesses, nodes, jobs if parallel else 1, progress)
+            yield from _body(f, nodes)
+
+    try:
+        split = None if parts is None else head.split(parts.count)
+        scored = _check_lines(
+            _Checker(rules, first), reader, lines, guesses, nodes, jobs, progress, split, parts, passed
+        )
     except UnicodeDecodeError:
         raise ProofError(f"{name}: not a proof file (not text)") from None
     except ProofError as err:
         said = str(err)
         raise (err if said.startswith(name) else ProofError(f"{name}, {said}")) from None
+    checked = head.nodes_checked(parts)
     if claim == "total":
-        return Checked(rules, claim, 0, number, nodes, scored)
-    return Checked(rules, claim, number, 0, nodes, scored, tuple(code_text(rules, code) for code in first))
+        return Checked(rules, claim, 0, number, checked, scored, (), parts)
+    shown = tuple(code_text(rules, code) for code in first)
+    return Checked(rules, claim, number, 0, checked, scored, shown, parts)
 
 
 @contextmanager
@@ -1083,6 +1116,11 @@ def _opened(path: str | os.PathLike[str]) -> Iterator[Any]:
         packed = raw.read(2) == GZIP_MAGIC
     with gzip.open(path, "rt", encoding="utf-8") if packed else open(path, encoding="utf-8") as f:
         yield f
+
+
+def _body(f: Iterable[str], nodes: int) -> Iterator[tuple[int, str]]:
+    """The proof's lines in an open file (the ``nodes`` after its header), each with its number."""
+    return itertools.islice(enumerate(f, start=1), 2, 2 + nodes)
 
 
 def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str, int]:
@@ -1131,67 +1169,394 @@ def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str
 def _check_lines(
     checker: _Checker,
     reader: _Reader,
-    lines: Iterator[tuple[int, str]],
+    lines: Callable[[], Iterator[tuple[int, str]]],
     guesses: int,
     nodes: int,
     jobs: int,
     progress: Callable[[int], None] | None,
+    split: _Split | None = None,
+    parts: Parts | None = None,
+    passed: Callable[[int, int], None] | None = None,
 ) -> int:
-    """Check a proof's ``nodes`` lines (each with its number), from its root, as they are read;
-    the secrets scored. On ``jobs`` processes, the lines of each node of at most ``most`` lines
-    (1 / :data:`PIECES_PER_JOB` of a process's share) whose parent has more are checked by one
-    of them, sent as text; the nodes above them are checked here, each at its end, as on one."""
-    at, line = next(lines)
-    _, _, _, node = reader.take(at, line)
-    root: _Entry = (node, list(range(checker.rules.size)), guesses, other_replies(checker.rules.pegs))
-    if jobs <= 1:
-        _walk(checker, reader, root, lines, progress, root=True)
+    """Check a proof's ``nodes`` lines (``lines()``: each with its number, from the root, read
+    afresh at each call), or only the ``parts`` of its cut ``split`` (a pass over the lines for
+    each part, in order, ``passed`` as each passes); the secrets scored. On ``jobs`` processes
+    (from :data:`PARALLEL_FROM` nodes, where processes can be forked) the pieces are shared out
+    (:func:`_walk`)."""
+    chosen = [-1] if split is None or parts is None else [part - 1 for part in parts.numbers]
+    share = nodes if split is None else max(split.lines[part] for part in chosen)
+    parallel = jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods()
+    most = max(1, share // (PIECES_PER_JOB * jobs))
+
+    def said(part: int) -> None:
+        if passed and split is not None:
+            passed(part + 1, split.lines[part])
+
+    above: dict[tuple[int, ...], _Open] = {}  # the nodes every part checks, opened in the first part's pass
+
+    def walk(part: int, pool: _Pool | None) -> None:
+        source = lines()
+        at, line = next(source)
+        top = reader.again()
+        _, _, _, node = top.take(at, line)
+        root: _Entry = (node, list(range(checker.rules.size)), guesses, other_replies(checker.rules.pegs))
+        owner = None if split is None else split.owner
+        _walk(checker, top, root, source, progress, root=True, pool=pool, most=most, owner=owner, part=part,
+              shared=above)  # fmt: skip
+
+    if not parallel:
+        for part in chosen:
+            walk(part, None)
+            said(part)
         return checker.game.scored
-    return _walk_shared(
-        checker, reader, root, lines, jobs, max(1, nodes // (PIECES_PER_JOB * jobs)), progress
-    )
+    with _processes(checker, jobs, reader) as (tasks, receive):
+        pool = _Pool(tasks, receive, jobs, progress, said)
+        for part in chosen:
+            walk(part, pool)
+            pool.walked(part)
+        pool.drain()
+        return pool.scored + checker.game.scored
+
+
+@dataclass
+class _Held:
+    """The lines of a node read but not yet checked: sent to a process once they end, if they
+    are few enough (see :func:`_walk`)."""
+
+    entry: _Entry
+    depth: int
+    lines: list[tuple[int, str]]
 
 
 def _walk(
     checker: _Checker,
     reader: _Reader,
     top: _Entry,
-    lines: Iterable[tuple[int, str]],
+    lines: Iterator[tuple[int, str]],
     progress: Callable[[int], None] | None,
+    *,
     root: bool = False,
+    pool: _Pool | None = None,
+    most: int = 0,
+    owner: dict[tuple[int, ...], tuple[int, int]] | None = None,
+    part: int = -1,
+    shared: dict[tuple[int, ...], _Open] | None = None,
 ) -> None:
-    """Check a node (``top``, read already) and the lines below it, as they are read: a node's
-    claim at its end, once its lines are met. A set taken already (see :class:`_Checker`) has
-    its lines read, and counted as checked, not checked."""
+    """Check a node (``top``, its line read already) and the lines below it, as they are read
+    (``root``: the proof's root): a node's claim at its end, once its lines are met. A set taken
+    already (see :class:`_Checker`) has its lines read (their form checked) and counted, not
+    checked. What is held is the path to the line read.
+
+    With a ``pool`` of processes, the lines of each node are held as they are read; a node whose
+    lines end within ``most`` is sent, its set and its lines as text, to a process; one with more
+    is checked here (opened, its lines read again and each held in turn). So the few nodes above
+    the pieces are checked here, each piece is read once by a process, and at most two pieces a
+    process wait.
+
+    With ``owner`` (a cut's pieces by their path: :class:`_Split`), only ``part``'s pieces are
+    checked, with the nodes above the pieces (every part checks those, again even if their set
+    was taken); the other parts' pieces are passed over unread. ``shared`` keeps the nodes
+    above the pieces as opened, by path, for the next part's pass: there they are taken as
+    they are, their claims checked already, and not counted again."""
     frames: list[_Open] = []  # the open nodes along the path, the top's first
-    skip, skipped = -1, 0  # the depth of a set taken already, and the lines read below it
-    opened = checker.open(top, progress, root=root)
-    if opened is not None:
-        frames.append(opened)
-    elif top[0].kind != "count":
-        skip = 0
+    skip, skipped, counted = -1, 0, True  # lines not checked: below this depth, how many, whether they count
+    held: _Held | None = None
+    again: collections.deque[tuple[int, str]] = collections.deque()  # lines to read again
+    path: list[int] = []  # with owner: the places of the lines that lead to the line read
+    inside = 0 if owner is None else -1  # the depth of the part's piece being read (-1: none)
     index = checker.game.index
-    for at, line in lines:
-        depth, guess, reply, node = reader.take(at, line)
-        if skip >= 0:
-            if depth > skip:
-                skipped += 1
+
+    def start(entry: _Entry, depth: int, above: bool) -> None:
+        nonlocal skip, skipped, counted
+        key = tuple(path[:depth])
+        if above and shared is not None and key in shared:
+            frames.append(dataclasses.replace(shared[key], splits={}, cells={}))
+            return
+        found = checker.open(entry, progress, above, root and depth == 0)
+        if found is not None:
+            frames.append(found)
+            if above and shared is not None:
+                shared[key] = dataclasses.replace(found, splits={}, cells={}, checked=True)
+        elif entry[0].kind != "count":
+            skip, skipped, counted = depth, 0, True
+
+    def end(opened: _Open) -> None:
+        if not opened.checked:
+            checker.close(opened)
+
+    start(top, 0, owner is not None)
+    while True:
+        if again:
+            at, line = again.popleft()
+        else:
+            item = next(lines, None)
+            if item is None:
+                break
+            at, line = item
+        if held is not None:
+            if len(line) - len(line.lstrip(" ")) - reader.base > held.depth:
+                held.lines.append((at, line))
+                if len(held.lines) > most:  # too many for one piece: opened here, its lines read again
+                    again.extendleft(reversed(held.lines[1:]))
+                    start(held.entry, held.depth, False)
+                    held = None
                 continue
-            if progress:
+            assert pool is not None
+            pool.send(held, part)
+            held = None
+        if skip >= 0:
+            if len(line) - len(line.lstrip(" ")) - reader.base > skip:
+                if counted:  # (a set taken already: its lines read)
+                    reader.take(at, line)
+                    skipped += 1
+                continue
+            if counted and progress:
                 progress(skipped)
-            skip, skipped = -1, 0
+            skip = -1
+        depth, guess, reply, node = reader.take(at, line)
         while len(frames) > depth:
-            checker.close(frames.pop())
+            end(frames.pop())
         assert guess is not None and reply is not None
-        opened = checker.open(checker.line(frames[-1], index[guess], reply, node), progress)
-        if opened is not None:
-            frames.append(opened)
-        elif node.kind != "count":
-            skip = depth
-    if skip >= 0 and progress:
+        entry = checker.line(frames[-1], index[guess], reply, node)
+        above = False
+        if inside > 0 and depth <= inside:
+            inside = -1  # (out of the part's piece)
+        if inside < 0:
+            del path[depth:]
+            if len(path) == depth:
+                path[-1] += 1
+            else:
+                path.append(0)
+            assert owner is not None
+            found = owner.get(tuple(path))
+            if found is None:
+                above = True  # above the pieces: every part checks it
+            elif found[0] != part:
+                skip, skipped, counted = depth, 0, False  # another part's piece
+                continue
+            else:
+                inside = depth
+        if pool is None or above or node.kind == "count":
+            start(entry, depth, above)
+        else:
+            held = _Held(entry, depth, [(at, line)])
+    if held is not None:
+        assert pool is not None
+        pool.send(held, part)
+    if skip >= 0 and counted and progress:
         progress(skipped)
     while frames:
-        checker.close(frames.pop())
+        end(frames.pop())
+
+
+#: The pieces per part, at least, that a check cut into parts deals out (:class:`_Split`).
+PIECES_PER_PART = 32
+
+
+class _Split:
+    """A check cut into ``count`` parts, from the proof's shape alone, so that every machine
+    cuts it alike. The nodes of more than :attr:`limit` lines (this one and all below) are
+    checked in every part, as is the root: the sets below them are worked out from them. Each
+    other node whose parent is such a node is a piece, checked with all below it by one part
+    (:func:`_pieces`): the pieces are dealt out the largest first (the first in the file first,
+    among those of a size), each to the part with the fewest lines so far. A node is checked
+    with the same set, guesses left and K in any part as in the whole check, so the parts
+    together check every line that it does.
+
+    ``owner``: each piece's part (from 0) and lines, by its path (the places of the lines that
+    lead to it from the root); ``lines``: each part's lines; ``shared``: the lines every part
+    checks."""
+
+    def __init__(self, pieces: list[tuple[int, tuple[int, ...]]], nodes: int, count: int) -> None:
+        self.owner: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.lines = [0] * count
+        fewest = [(0, part) for part in range(count)]
+        for size, path in sorted((-size, path) for size, path in pieces):
+            lines, part = heapq.heappop(fewest)
+            self.owner[path] = (part, -size)
+            self.lines[part] -= size
+            heapq.heappush(fewest, (lines - size, part))
+        self.shared = nodes - sum(self.lines)
+
+
+def _pieces(lines: Iterable[str], nodes: int, count: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The pieces of a proof's ``nodes`` lines cut for ``count`` parts (see :class:`_Split`),
+    each with its lines, found from the lines' indents alone: a node's lines end where a line
+    is indented no deeper than its own."""
+    limit = max(1, nodes // (count * PIECES_PER_PART))
+    pieces: list[tuple[int, tuple[int, ...]]] = []
+    # The nodes along the path to the line read: where each begins, its path, and its lines'
+    # sizes so far (each with its path).
+    stack: list[tuple[int, tuple[int, ...], list[tuple[int, tuple[int, ...]]]]] = []
+
+    def end(at: int) -> None:
+        start, path, below = stack.pop()
+        size = at - start
+        if not path or size > limit:  # (the root, or a node every part checks)
+            pieces.extend(piece for piece in below if piece[0] <= limit)
+        if stack:
+            stack[-1][2].append((size, path))
+
+    at = 0
+    for at, line in enumerate(lines):
+        depth = len(line) - len(line.lstrip(" "))
+        while len(stack) > depth:
+            end(at)
+        path = (*stack[-1][1], len(stack[-1][2])) if stack else ()
+        stack.append((at, path, []))
+    while stack:
+        end(at + 1)
+    return pieces
+
+
+class _Pool:
+    """The processes of a check (:func:`_processes`) as :func:`_walk` sends them pieces: at most
+    two a process wait; each answer is counted as checked, and a part passes (``passed``, in
+    order) once it has been read to its end and every piece of it is checked."""
+
+    def __init__(
+        self,
+        tasks: multiprocessing.Queue,
+        receive: Callable[[], _Done],
+        jobs: int,
+        progress: Callable[[int], None] | None,
+        passed: Callable[[int], None],
+    ) -> None:
+        self.tasks, self.receive, self.jobs = tasks, receive, jobs
+        self.progress, self.passed = progress, passed
+        self.waiting: dict[int, int] = {}  # pieces sent and not yet checked, by part
+        self.read: list[int] = []  # the parts read to their end, not yet passed, in order
+        self.scored = 0
+
+    def send(self, piece: _Held, part: int) -> None:
+        self.tasks.put((part, piece.entry, piece.depth, piece.lines))
+        self.waiting[part] = self.waiting.get(part, 0) + 1
+        while sum(self.waiting.values()) >= 2 * self.jobs:
+            self.answer()
+
+    def answer(self) -> None:
+        part, done, scored = self.receive()
+        self.waiting[part] -= 1
+        self.scored += scored
+        if self.progress:
+            self.progress(done)
+        self.pass_parts()
+
+    def walked(self, part: int) -> None:
+        """Part ``part`` is read to its end: it passes once its pieces are checked."""
+        self.read.append(part)
+        self.pass_parts()
+
+    def pass_parts(self) -> None:
+        while self.read and not self.waiting.get(self.read[0]):
+            self.passed(self.read.pop(0))
+
+    def drain(self) -> None:
+        while sum(self.waiting.values()):
+            self.answer()
+
+
+# A piece as a process takes it: its part, its entry, its depth and its lines (each numbered).
+_Piece = tuple[int, _Entry, int, list[tuple[int, str]]]
+# What a process gives back for a piece: its part, the nodes checked and the secrets scored.
+_Done = tuple[int, int, int]
+# What the processes of a check share, inherited when they are forked: the checker, and the
+# reader whose codes and permutations a process starts from.
+_SHARED: tuple[_Checker, _Reader] | None = None
+
+
+@contextmanager
+def _processes(
+    checker: _Checker, jobs: int, reader: _Reader
+) -> Iterator[tuple[multiprocessing.Queue, Callable[[], _Done]]]:
+    """``jobs`` processes that check pieces (:func:`_check_piece`): the queue to put them in, and
+    what takes the next result. Ctrl-C or a fault found stops every process at once; a process
+    that dies is reported. (One that dies midway through sending a result would leave this one
+    waiting: not guarded against.)
+
+    Raises:
+        ProofError: a piece holds a fault.
+        ExecutorError: a process of the check died (killed, out of memory) or failed.
+    """
+    global _SHARED
+    _SHARED = (checker, reader)
+    game = checker.game  # the indicators kept: the memory for them shared among the processes
+    game.marks_kept = max(64, lane_memory(jobs) // (len(game.tables) * len(game.codes)))
+    context = multiprocessing.get_context("fork")
+    tasks: multiprocessing.Queue[_Piece] = context.Queue()  # (a put never waits for a reader)
+    results: multiprocessing.Queue[_Done | ProofError | str] = context.Queue()
+    for channel in (tasks, results):  # what is left in them at the end is for no one: never
+        channel.cancel_join_thread()  # wait for it to be sent (a second Ctrl-C may cut short the end)
+    started: list[multiprocessing.process.BaseProcess] = []
+
+    def receive() -> _Done:
+        while True:
+            try:
+                found = results.get(timeout=1.0)
+            except queue.Empty:
+                if any(process.exitcode is not None for process in started):
+                    raise ExecutorError(
+                        "a process checking the proof died (killed, or out of memory?): try fewer --workers"
+                    ) from None
+                continue
+            if isinstance(found, ProofError):
+                raise found
+            if isinstance(found, str):
+                raise ExecutorError(f"a process checking the proof failed: {found}")
+            return found
+
+    gc.freeze()  # (the checker's objects out of the collector's sight: not copied into each process)
+    try:
+        for _ in range(jobs):
+            worker = context.Process(target=_check_pieces, args=(tasks, results), daemon=True)
+            worker.start()
+            started.append(worker)
+        gc.unfreeze()
+        yield tasks, receive
+    finally:
+        _SHARED = None
+        gc.unfreeze()
+        with uninterrupted():  # (a second Ctrl-C would leave the processes behind)
+            for process in started:  # (idle or not: they hold nothing of the caller's)
+                process.terminate()
+            for process in started:
+                process.join()
+            for channel in (tasks, results):
+                channel.close()
+
+
+def _check_pieces(tasks: multiprocessing.Queue, results: multiprocessing.Queue) -> None:
+    """A process of a check: check the pieces as they come, until it is stopped. Ctrl-C is the
+    parent's to handle (it stops the processes); what this one would print goes to the
+    process's own streams, not through whatever the parent had them pass through (a progress
+    bar's, whose lock may have been held when this process was forked)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    while True:
+        piece = tasks.get()
+        try:
+            results.put(_check_piece(piece))
+        except ProofError as err:
+            results.put(err)
+        except Exception as err:  # a fault of the checker's own: said in one line, and the end
+            results.put(f"{type(err).__name__}: {err}")
+            return
+
+
+def _check_piece(piece: _Piece) -> _Done:
+    """Check a piece (in a process of a check): its part, the nodes checked, the secrets scored."""
+    assert _SHARED is not None
+    checker, reader = _SHARED
+    part, entry, depth, lines = piece
+    done = 0
+
+    def count(n: int) -> None:
+        nonlocal done
+        done += n
+
+    before = checker.game.scored
+    _walk(checker, reader.below(entry[0], depth), entry, iter(lines[1:]), count)
+    return part, done, checker.game.scored - before
 
 
 @dataclass
@@ -1209,6 +1574,7 @@ class _Open:
     root: bool
     splits: dict[int, dict[int, list[int]]] = field(default_factory=dict)  # guess -> reply -> cell
     cells: dict[int, list[tuple[int, ProofNode]]] = field(default_factory=dict)  # guess -> (size, node)
+    checked: bool = False  # its claim checked already (in an earlier part's pass)
 
 
 #: Bytes of sets the checker remembers as checked (see ``_Checker.taken``), in each process.
@@ -1220,12 +1586,11 @@ class _Checker:
     set allows (its permutations, a count) and counts its guesses' cells; :meth:`line` finds the
     set of each line under it; :meth:`close` checks its claim once all its lines are met. So a
     node needs nothing but its set and the first lines of its own lines: a proof is checked as
-    it is read (:func:`_walk`), or from its nodes (:meth:`visit`)."""
+    it is read (:func:`_walk`)."""
 
     def __init__(self, rules: Rules, first: tuple[tuple[int, ...], ...] = ()) -> None:
         self.rules = rules
         self.first = first  # the first guesses a claim on guesses is about (at the root)
-        self.root: ProofNode | None = None  # the root, where a proof is checked from its nodes
         self.game = _Game(rules)
         self.tables: dict[int, list[int]] = {}  # T(K, m) for m up to the game's size, by K
         # What is claimed of a set depends on the set alone, not on the path to it; a set met
@@ -1235,11 +1600,6 @@ class _Checker:
         # saving: forgotten when it passes TAKEN_MEMORY bytes.
         self.taken: dict[bytes, int] = {}
         self.taken_bytes = 0
-
-    def run(self, stack: list[_Entry], progress: Callable[[int], None] | None) -> None:
-        """Check the entries and every line below them (the stack's last first)."""
-        while stack:
-            stack.extend(self.visit(stack.pop(), progress))
 
     def least(self, K: int) -> list[int]:
         found = self.tables.get(K)
@@ -1251,23 +1611,6 @@ class _Checker:
     def show(self, i: int) -> str:
         return code_text(self.rules, self.game.codes[i])
 
-    def visit(
-        self, entry: _Entry, progress: Callable[[int], None] | None, again: bool = False, root: bool = False
-    ) -> list[_Entry]:
-        """Check one node's claim; its lines' entries, to be checked (the file's first last).
-        ``again``: check it even if its set was taken already (a part's check needs the lines
-        of every node that it shares with the other parts)."""
-        node = entry[0]
-        opened = self.open(entry, progress, again, root)
-        if opened is None:
-            if progress and node.kind != "count":
-                progress(node.size() - 1)  # its lines, not checked
-            return []
-        index = self.game.index
-        entries = [self.line(opened, index[code], reply, child) for code, reply, child in node.children]
-        self.close(opened)
-        return entries[::-1]  # the file's first last, to be taken first from a stack
-
     def open(
         self, entry: _Entry, progress: Callable[[int], None] | None, again: bool = False, root: bool = False
     ) -> _Open | None:
@@ -1275,7 +1618,6 @@ class _Checker:
         to check (a count, or a set taken already, unless ``again``: its lines then need no check)."""
         node, S, k, K = entry
         game, rules = self.game, self.rules
-        root = root or node is self.root
         if progress:
             progress(1)
         if node.kind == "count":
@@ -1388,285 +1730,6 @@ class _Checker:
             )
 
 
-#: The pieces per part, at least, that a check cut into parts deals out (:class:`_Split`).
-PIECES_PER_PART = 32
-
-
-class _Split:
-    """A check cut into ``count`` parts, from the proof's shape alone, so that every machine
-    cuts it alike. The nodes of more than :attr:`limit` lines (this one and all below) are
-    checked in every part: the sets below them are worked out from them. Each node of at most
-    :attr:`limit` lines whose parent is such a node is a piece, checked with all below it by
-    one part: the pieces are dealt out the largest first, each to the part with the fewest lines
-    so far. A node is checked with the same set, guesses left and K in any part as in the whole
-    check, so the parts together check every line that it does.
-
-    ``owner``: each piece's part (from 0) and lines, by its path (the places of the lines that
-    lead to it from the root); ``lines``: each part's lines; ``shared``: the lines every part
-    checks."""
-
-    def __init__(self, root: ProofNode, nodes: int, count: int) -> None:
-        self.limit = max(1, nodes // (count * PIECES_PER_PART))
-        pieces: list[tuple[int, tuple[int, ...]]] = []
-        stack: list[tuple[tuple[int, ...], ProofNode, int]] = [((), root, nodes)]
-        while stack:
-            path, node, size = stack.pop()
-            if path and size <= self.limit:
-                pieces.append((-size, path))
-                continue
-            for i, (child, lines) in enumerate(_sizes(node, size)):
-                stack.append(((*path, i), child, lines))
-        self.owner: dict[tuple[int, ...], tuple[int, int]] = {}
-        self.lines = [0] * count
-        fewest = [(0, part) for part in range(count)]
-        for size, path in sorted(pieces):
-            lines, part = heapq.heappop(fewest)
-            self.owner[path] = (part, -size)
-            self.lines[part] -= size
-            heapq.heappush(fewest, (lines - size, part))
-        self.shared = nodes - sum(self.lines)
-
-
-def _sizes(node: ProofNode, size: int) -> list[tuple[ProofNode, int]]:
-    """The node's lines, each with the nodes in it; ``size``: the node's own. A proof read from a
-    file is in preorder, so a line's nodes are its lines' numbers up to the next line's."""
-    below = [child for _, _, child in node.children]
-    if node.line and all(child.line for child in below):
-        ends = [child.line for child in below[1:]] + [node.line + size]
-        return [(child, end - child.line) for child, end in zip(below, ends, strict=True)]
-    return [(child, child.size()) for child in below]
-
-
-def _placed(node: ProofNode, entries: list[_Entry]) -> list[tuple[int, _Entry]]:
-    """The entries of a node's lines (as :meth:`_Checker.visit` gives them), each with its place
-    among the node's lines."""
-    place = {id(child): i for i, (_, _, child) in enumerate(node.children)}
-    return [(place[id(entry[0])], entry) for entry in entries]
-
-
-def _check_parts(
-    checker: _Checker,
-    root: _Entry,
-    split: _Split,
-    chosen: list[int],
-    progress: Callable[[int], None] | None,
-    passed: Callable[[int, int], None] | None,
-) -> int:
-    """Check the ``chosen`` parts (from 0) in this process: the nodes all parts check, then each
-    part's pieces; the secrets scored."""
-    held: dict[int, list[_Entry]] = {part: [] for part in chosen}
-    stack: list[tuple[tuple[int, ...], _Entry]] = [((), root)]
-    while stack:
-        path, entry = stack.pop()
-        if path in split.owner:
-            part, _ = split.owner[path]
-            if part in held:
-                held[part].append(entry)
-            continue
-        stack.extend(
-            ((*path, i), below) for i, below in _placed(entry[0], checker.visit(entry, progress, True))
-        )
-    for part in chosen:
-        checker.run(held[part], progress)
-        if passed:
-            passed(part + 1, split.lines[part])
-    return checker.game.scored
-
-
-# A parallel check hands out work by path: a node is named by the places of the lines that lead
-# to it from the root, which every process (forked from the one that read the proof) can follow.
-_Node = tuple[tuple[int, ...], list[int], int, int]  # path, secrets, guesses left, K
-# A task: its tag (the part it is of, or WALK), whether to check its nodes alone and hand back
-# all their lines (the nodes every part checks), and its nodes.
-_Task = tuple[int, bool, list[_Node]]
-# What a task gives back: its tag, the nodes checked, the secrets scored and the tasks left.
-_Done = tuple[int, int, int, list[list[_Node]]]
-WALK = -1
-# What the processes of a parallel check share, inherited when they are forked.
-_SHARED: tuple[_Checker, int, _Reader | None] | None = None  # the checker, the most lines of a piece,
-# and the reader whose codes a process reading lines starts from
-LINES = -2  # the tag of a task of lines (a node and all below it, as text: _walk_shared)
-
-
-@contextmanager
-def _processes(
-    checker: _Checker, jobs: int, most: int, reader: _Reader | None = None
-) -> Iterator[tuple[multiprocessing.Queue, Callable[[], _Done]]]:
-    """``jobs`` processes that check tasks (:func:`_check_task`; pieces of at most ``most``
-    lines checked whole): the queue to put tasks in, and what takes the next result. Ctrl-C or a
-    fault found stops every process at once; a process that dies is reported. (One that dies
-    midway through sending a result would leave this one waiting: not guarded against.)
-
-    Raises:
-        ProofError: a task found a fault in the proof.
-        ExecutorError: a process of the check died (killed, out of memory) or failed.
-    """
-    global _SHARED
-    _SHARED = (checker, most, reader)
-    game = checker.game  # the indicators kept: the memory for them shared among the processes
-    game.marks_kept = max(64, lane_memory(jobs) // (len(game.tables) * len(game.codes)))
-    context = multiprocessing.get_context("fork")
-    tasks: multiprocessing.Queue[_Task] = context.Queue()  # (a put never waits for a reader)
-    results: multiprocessing.Queue[_Done | ProofError | str] = context.Queue()
-    for channel in (tasks, results):  # what is left in them at the end is for no one: never
-        channel.cancel_join_thread()  # wait for it to be sent (a second Ctrl-C may cut short the end)
-    started: list[multiprocessing.process.BaseProcess] = []
-
-    def receive() -> _Done:
-        while True:
-            try:
-                found = results.get(timeout=1.0)
-            except queue.Empty:
-                if any(process.exitcode is not None for process in started):
-                    raise ExecutorError(
-                        "a process checking the proof died (killed, or out of memory?): try fewer --workers"
-                    ) from None
-                continue
-            if isinstance(found, ProofError):
-                raise found
-            if isinstance(found, str):
-                raise ExecutorError(f"a process checking the proof failed: {found}")
-            return found
-
-    gc.freeze()  # (the proof's objects out of the collector's sight: not copied into each process)
-    try:
-        for _ in range(jobs):
-            worker = context.Process(target=_check_tasks, args=(tasks, results), daemon=True)
-            worker.start()
-            started.append(worker)
-        gc.unfreeze()
-        yield tasks, receive
-    finally:
-        _SHARED = None
-        gc.unfreeze()
-        with uninterrupted():  # (a second Ctrl-C would leave the processes behind)
-            for process in started:  # (idle or not: they hold nothing of the caller's)
-                process.terminate()
-            for process in started:
-                process.join()
-            for channel in (tasks, results):
-                channel.close()
-
-
-@dataclass
-class _Held:
-    """The lines of a node read here but not yet checked: sent to a process once they end, if
-    they are few enough (see :func:`_walk_shared`)."""
-
-    entry: _Entry
-    depth: int
-    lines: list[tuple[int, str]]
-
-
-def _walk_shared(
-    checker: _Checker,
-    reader: _Reader,
-    top: _Entry,
-    lines: Iterator[tuple[int, str]],
-    jobs: int,
-    most: int,
-    progress: Callable[[int], None] | None,
-) -> int:
-    """:func:`_walk` on ``jobs`` processes (:func:`_processes`) from the root ``top``; the
-    secrets scored, over them all. The lines of a node are held as they are read; a node whose
-    lines end within ``most`` is sent, its set and its lines as text, to be checked by a
-    process; one with more is checked here (it is opened, and its lines read again, each held
-    in turn). So only the few nodes above the pieces are checked here, and each piece is read
-    once by a process; at most two pieces a process wait to be checked."""
-    scored, waiting = 0, 0
-    frames: list[_Open] = []
-    skip, skipped = -1, 0
-    held: _Held | None = None
-    again: collections.deque[tuple[int, str]] = collections.deque()  # lines to read again
-    index = checker.game.index
-
-    def opened(entry: _Entry, depth: int) -> None:
-        nonlocal skip
-        found = checker.open(entry, progress, root=depth == 0)
-        if found is not None:
-            frames.append(found)
-        elif entry[0].kind != "count":
-            skip = depth
-
-    with _processes(checker, jobs, most, reader) as (tasks, receive):
-
-        def answered() -> None:
-            nonlocal scored, waiting
-            _, done, by_task, _ = receive()
-            waiting -= 1
-            scored += by_task
-            if progress:
-                progress(done)
-
-        def send(piece: _Held) -> None:
-            nonlocal waiting
-            tasks.put((LINES, False, [(piece.entry, piece.depth, piece.lines)]))
-            waiting += 1
-            while waiting >= 2 * jobs:
-                answered()
-
-        opened(top, 0)
-        while True:
-            if again:
-                at, line = again.popleft()
-            else:
-                item = next(lines, None)
-                if item is None:
-                    break
-                at, line = item
-            if held is not None:
-                if len(line) - len(line.lstrip(" ")) > held.depth:
-                    held.lines.append((at, line))
-                    if len(held.lines) > most:  # too many for one piece: opened here, its lines read again
-                        again.extendleft(reversed(held.lines[1:]))
-                        opened(held.entry, held.depth)
-                        held = None
-                    continue
-                send(held)
-                held = None
-            depth, guess, reply, node = reader.take(at, line)
-            if skip >= 0:
-                if depth > skip:
-                    skipped += 1
-                    continue
-                if progress:
-                    progress(skipped)
-                skip, skipped = -1, 0
-            while len(frames) > depth:
-                checker.close(frames.pop())
-            assert guess is not None and reply is not None
-            entry = checker.line(frames[-1], index[guess], reply, node)
-            if node.kind == "count":
-                opened(entry, depth)
-            else:
-                held = _Held(entry, depth, [(at, line)])
-        if held is not None:
-            send(held)
-        if skip >= 0 and progress:
-            progress(skipped)
-        while frames:
-            checker.close(frames.pop())
-        while waiting:
-            answered()
-    return scored + checker.game.scored
-
-
-def _check_held(
-    checker: _Checker, reader: _Reader, piece: tuple[_Entry, int, list[tuple[int, str]]]
-) -> _Done:
-    """Check a node sent as its lines (in a process of :func:`_walk_shared`)."""
-    entry, depth, lines = piece
-    done = 0
-
-    def count(n: int) -> None:
-        nonlocal done
-        done += n
-
-    before = checker.game.scored
-    _walk(checker, reader.below(entry[0], depth), entry, lines[1:], count)
-    return LINES, done, checker.game.scored - before, []
-
-
 @contextmanager
 def uninterrupted() -> Iterator[None]:
     """Ctrl-C ignored for a moment (in the main thread, where Python handles it)."""
@@ -1678,133 +1741,6 @@ def uninterrupted() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
-
-
-def _check_parts_in_parallel(
-    checker: _Checker,
-    root: _Entry,
-    split: _Split,
-    chosen: list[int],
-    jobs: int,
-    progress: Callable[[int], None] | None,
-    passed: Callable[[int, int], None] | None,
-) -> int:
-    """:func:`_check_parts` on ``jobs`` processes: first the nodes every part checks, a task
-    each; then the parts in order, each part's pieces handed out (as :func:`_walk_shared`
-    does a whole proof's) once fewer than two tasks a process are left of the parts before it,
-    so that the parts pass one after another, as soon as they can."""
-    held: dict[int, list[tuple[int, _Node]]] = {part: [] for part in chosen}
-    waiting = dict.fromkeys(chosen, 0)
-    scored, walking, queued = 0, 1, 0
-    most = max(1, max(split.lines[part] for part in chosen) // (PIECES_PER_JOB * jobs))
-    with _processes(checker, jobs, most) as (tasks, receive):
-        _, S, k, K = root
-        tasks.put((WALK, True, [((), S, k, K)]))
-        while True:
-            while not walking and queued < len(chosen) and sum(waiting.values()) < 2 * jobs:
-                part = chosen[queued]
-                queued += 1
-                for nodes in _grouped(held.pop(part), most):
-                    tasks.put((part, False, nodes))
-                    waiting[part] += 1
-                if not waiting[part] and passed:
-                    passed(part + 1, split.lines[part])
-            if not walking and queued == len(chosen) and not any(waiting.values()):
-                return scored
-            tag, done, by_task, below = receive()
-            scored += by_task
-            if progress:
-                progress(done)
-            if tag == WALK:
-                walking -= 1
-                for nodes in below:
-                    path = nodes[0][0]
-                    if path not in split.owner:
-                        tasks.put((WALK, True, nodes))
-                        walking += 1
-                    elif split.owner[path][0] in held:
-                        part, lines = split.owner[path]
-                        held[part].append((lines, nodes[0]))
-                continue
-            waiting[tag] += len(below) - 1
-            for nodes in below:
-                tasks.put((tag, False, nodes))
-            if not waiting[tag] and passed:
-                passed(tag + 1, split.lines[tag])
-
-
-def _check_tasks(tasks: multiprocessing.Queue, results: multiprocessing.Queue) -> None:
-    """A process of a parallel check: check the tasks as they come, until it is stopped. Ctrl-C
-    is the parent's to handle (it stops the processes); what this one would print goes to the
-    process's own streams, not through whatever the parent had them pass through (a progress
-    bar's, whose lock may have been held when this process was forked)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-    while True:
-        task = tasks.get()
-        try:
-            results.put(_check_task(task))
-        except ProofError as err:
-            results.put(err)
-        except Exception as err:  # a fault of the checker's own: said in one line, and the end
-            results.put(f"{type(err).__name__}: {err}")
-            return
-
-
-def _check_task(task: _Task) -> _Done:
-    """Check a task of a parallel check (in one of its processes): its tag, the nodes checked,
-    the secrets scored, and the tasks left to hand out. A task of the nodes all parts check
-    (``alone``) gives back each of their lines; any other gives back the lines of the nodes with
-    too many to check here, each large one a task, the small ones together (the largest first)."""
-    assert _SHARED is not None
-    checker, most, reader = _SHARED
-    tag, alone, nodes = task
-    if tag == LINES:
-        assert reader is not None
-        return _check_held(checker, reader, nodes[0])  # type: ignore[arg-type]
-    done = 0
-
-    def count(n: int) -> None:
-        nonlocal done
-        done += n
-
-    before = checker.game.scored
-    below: list[tuple[int, _Node]] = []  # (lines, node)
-    for path, S, k, K in nodes:
-        node = checker.root
-        assert node is not None
-        for at in path:
-            node = node.children[at][2]
-        entry: _Entry = (node, S, k, K)
-        if not alone and node.size() <= most:
-            checker.run([entry], count)
-            continue
-        for i, (child, cell, k_left, K_left) in _placed(node, checker.visit(entry, count, alone)):
-            below.append((0 if alone else child.size(), ((*path, i), cell, k_left, K_left)))
-    scored = checker.game.scored - before
-    if alone:
-        return tag, done, scored, [[found] for _, found in below]
-    return tag, done, scored, _grouped(below, most)
-
-
-def _grouped(sized: list[tuple[int, _Node]], most: int) -> list[list[_Node]]:
-    """Nodes, each with its lines, as tasks: each large one alone, the small ones together in
-    tasks of at most ``most`` lines, the largest first."""
-    tasks: list[list[_Node]] = []
-    small: list[_Node] = []
-    lines = 0
-    for size, found in sorted(sized, key=lambda item: -item[0]):
-        if size > most // 2:
-            tasks.append([found])
-            continue
-        if lines + size > most:
-            tasks.append(small)
-            small, lines = [], 0
-        small.append(found)
-        lines += size
-    if small:
-        tasks.append(small)
-    return tasks
 
 
 def join(proofs: Iterable[tuple[str, ProofFile]]) -> ProofFile:
