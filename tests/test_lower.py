@@ -15,6 +15,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -400,6 +401,43 @@ def test_off_a_terminal_a_long_check_writes_its_progress_in_lines(monkeypatch):
     assert code == 0 and "takes at least 5,625 guesses in all" in out
     assert lines and all(line.startswith(f"checking {path}: ") for line in lines), err
     assert lines[-1].startswith(f"checking {path}: 2,389 of 2,389 (") and lines[-1].endswith(" in)")
+
+
+def test_a_guided_proof_reports_its_progress_while_a_search_at_its_root_runs(monkeypatch):
+    # each exact cost at the root of a large game is a search of minutes: the progress (and a
+    # terminal's clock, or the log's line a minute) must go on meanwhile; here the root's first
+    # search is made to last 1.5 s
+    from mastermind.strategies.optimal import search
+
+    searching, calls, main = threading.Event(), [], os.getpid()
+    real = search._Run.kernel_call
+
+    def slow(self, *args, **kwargs):
+        if os.getpid() == main and not calls:
+            calls.append(1)
+            searching.set()
+            time.sleep(1.5)
+            searching.clear()
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(search._Run, "kernel_call", slow)
+    during: list[bool] = []
+    found = prove_optimum(
+        Rules(pegs=4, colors=4), 905, workers=2, progress=lambda *_: during.append(searching.is_set())
+    )
+    assert found.total == 905 and calls and any(during)
+
+
+def test_off_a_terminal_a_guided_proof_writes_its_progress_in_lines(monkeypatch, tmp_path):
+    from mastermind.cli import progress
+
+    monkeypatch.setattr(progress, "LOG_EVERY", 0.0)  # a line at each report, as a long proof every minute
+    proof = tmp_path / "p.proof"
+    code, _, err = run(
+        "evaluate", "-s", "optimal", "-p", 3, "-c", 4, "--budget", "1m", "--proof", proof, "--no-history"
+    )
+    lines = [line for line in err.splitlines() if line.startswith("proof of a lower bound: ")]
+    assert code == 0 and lines and lines[-1].startswith("proof of a lower bound: 206 of 206 ("), err
 
 
 def test_a_proof_under_a_guess_limit_proves_the_least_total_without_it(tmp_path):

@@ -456,17 +456,22 @@ def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float
     import time
 
     from ..strategies.optimal.lower import prove, prove_optimum
+    from .progress import LogLines
 
     stop = threading.Event()
     shown = console_for(stderr=True)
     began = time.monotonic()
+    aim = "" if target is None else f" of {target:,}"
+    # (off a terminal, a line a minute in the log: a guided proof of a large game runs for hours)
+    log = LogLines("proof of a lower bound", lambda bound: f"{bound:,}{aim}")
 
     def on_progress(bound: int, goal: int | None) -> None:
-        if shown.is_terminal:
-            aim = "" if target is None else f" of {target:,}"
-            minutes, secs = divmod(int(time.monotonic() - began), 60)
-            line = f"proof of a lower bound: {bound:,}{aim} ({minutes}:{secs:02d})"
-            click.echo(f"\r{line}   ", err=True, nl=False)
+        if not shown.is_terminal:
+            log(bound)
+            return
+        minutes, secs = divmod(int(time.monotonic() - began), 60)
+        line = f"proof of a lower bound: {bound:,}{aim} ({minutes}:{secs:02d})"
+        click.echo(f"\r{line}   ", err=True, nl=False)
 
     from pathlib import Path
 

@@ -286,7 +286,8 @@ class _Guided(_Prover):
         super().__init__(rules, stop)
         self.run = _Run(self.game, max(1, workers))
         self.serial = workers <= 1
-        self.heartbeat: Callable[[], None] | None = None  # called once a second at most, as sets are proved
+        # called once a second at most, as sets are proved or searched
+        self.heartbeat: Callable[[], None] | None = None
         self.beat = time.perf_counter()
         self.book = book  # where what is proved is kept (see :func:`prove_optimum`)
         self.workers: _Workers | None = None
@@ -302,7 +303,7 @@ class _Guided(_Prover):
             out = [fn(item) for item in items]
         else:
             futures = [self.run.pool.submit(fn, item) for item in items]
-            self.run.wait(futures)
+            self.run.wait(futures, self._heartbeat)  # (a root's exact costs are searches of minutes)
             out = [f.result() for f in futures]
         if self.run.stopped or self._stopped():
             raise KeyboardInterrupt  # a stopped call's answer proves nothing

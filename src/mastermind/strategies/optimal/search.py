@@ -335,12 +335,15 @@ class _Run:
             self.book.record_piece(key, cost, flat)
             self.checked[key] = (cost, flat)
 
-    def wait(self, futures) -> None:
-        """Wait for the futures, polling so that Ctrl-C in this thread stops every search."""
+    def wait(self, futures, tick: Callable[[], None] | None = None) -> None:
+        """Wait for the futures, polling so that Ctrl-C in this thread stops every search;
+        ``tick()`` at each poll (a tenth of a second)."""
         pending = set(futures)
         try:
             while pending:
                 _, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                if tick is not None:
+                    tick()
         except KeyboardInterrupt:
             self.interrupt()
             wait(pending)
