@@ -171,13 +171,14 @@ def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_p
     lines[deep] = f"{head} total {int(number) + 1} {gens}"
     path = tmp_path / "damaged.proof.gz"
     path.write_bytes(gzip.compress("\n".join(lines).encode()))
-    refusing = []
-    for part in range(1, 6):  # by the part that holds it, no other
-        try:
-            check_file(path, None, 2, None, Parts(part, part, 5))
-        except ProofError:
-            refusing.append(part)
-    assert len(refusing) == 1
+    if pieces == 16:  # cut into parts: refused by the part that holds it, no other
+        refusing = []
+        for part in range(1, 6):
+            try:
+                check_file(path, None, 2, None, Parts(part, part, 5))
+            except ProofError:
+                refusing.append(part)
+        assert len(refusing) == 1
     for jobs in (1, 2):
         with pytest.raises(
             ProofError, match=rf"^{re.escape(str(path))}, line {deep + 1}: for guess \w+ the bounds"
