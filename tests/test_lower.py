@@ -186,6 +186,42 @@ def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_p
             check_file(path, None, jobs)
 
 
+def test_a_proof_file_whose_header_and_root_disagree_or_whose_lines_are_odd_is_refused(monkeypatch, tmp_path):
+    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    text = gzip.decompress((RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()).decode()
+    lines = text.split("\n")
+    deep = next(i for i, line in enumerate(lines) if line.startswith("   ") and " total " in line)
+    header = lines[1].replace('"total": 5625', '"total": 9999')
+    joined = [
+        *lines[:deep],
+        lines[deep] + "\r" + lines[deep + 1],
+        *lines[deep + 2 : -2],
+        lines[deep + 1],
+        *lines[-2:],
+    ]
+    odd = {
+        # a claim higher than the one checked: the header's, or the root's lower than its header's
+        "header.proof": ("\n".join([lines[0], header, *lines[2:]]), "line 3: the root claims 5625, the"),
+        "root.proof": (text.replace("\ntotal 5625 ", "\ntotal 5624 ", 1), "line 3: the root claims 5624"),
+        # two lines joined by a carriage return, and a line more to keep the count: a line no one reads
+        "return.proof": ("\n".join(joined), f"line {deep + 1}: not 'total"),
+        "digit.proof": (text.replace(lines[deep], re.sub(r" total \d+ ", " total \u00b2 ", lines[deep])),
+                        f"line {deep + 1}: not 'total"),
+    }  # fmt: skip
+    for name, (damaged, message) in odd.items():
+        path = tmp_path / name
+        path.write_text(damaged)
+        for jobs, parts in ((1, None), (2, None), (1, Parts(1, 5, 5))):
+            with pytest.raises(ProofError, match=re.escape(f"{path}, {message}")):
+                check_file(path, None, jobs, None, parts)
+        code, out, err = run("verify", path, "--workers", 1)
+        assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err
+    path = tmp_path / "binary.proof"  # not text, far from its header: refused in one line, cut into parts too
+    path.write_bytes(text.replace(lines[deep], lines[deep] + " \xff", 1).encode("latin-1"))
+    code, _, err = run("verify", path, "--part", "1/5")
+    assert code == 2 and err == f"mastermind: error: {path}: not a proof file (not text)\n"
+
+
 def test_a_proof_file_cut_short_or_miscounted_is_refused_before_any_line_is_checked(tmp_path):
     packed = (RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()
     text = gzip.decompress(packed).decode()

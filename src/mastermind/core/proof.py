@@ -227,7 +227,7 @@ class PackedNode(ProofNode):
 
     def __init__(self, rules: Rules, body: str, nodes: int) -> None:  # (body: its lines, its own first)
         words = body.split("\n", 1)[0].split()
-        if len(words) != 3 or words[0] != "total" or not words[1].isdigit():
+        if len(words) != 3 or words[0] != "total" or not (words[1].isascii() and words[1].isdigit()):
             raise ProofError(f"a packed line {body[:40]!r} is not 'total LEAST PERMUTATIONS'")
         self.kind, self.total, self.line = "total", int(words[1]), 0
         self.gens = _parse_gens(words[2], rules.pegs, rules.colors, "a packed line")
@@ -552,7 +552,7 @@ class _Reader:
 
     def node(self, words: list[str], at: int) -> ProofNode:
         if self.claim == "total":
-            if len(words) == 3 and words[0] == "total" and words[1].isdigit():
+            if len(words) == 3 and words[0] == "total" and words[1].isascii() and words[1].isdigit():
                 return ProofNode("total", self.gens(words[2], at), line=at, total=int(words[1]))
             raise ProofError(f"{self.name}, line {at}: not 'total LEAST PERMUTATIONS'")
         if words == ["count"]:
@@ -1004,9 +1004,10 @@ def check(
     reader.firsts = bool(proof.first)
     symbols = alphabet(rules)
     split = None if parts is None else proof.split(parts.count)
+    total = proof.total if proof.claim == "total" else None
     scored = _check_lines(
         _Checker(rules, proof.first), reader, lambda: enumerate(_lines(proof.root, symbols), start=3),
-        proof.guesses, nodes, jobs, progress, split, parts, passed,
+        proof.guesses, nodes, jobs, progress, split, parts, passed, total,
     )  # fmt: skip
     first = tuple(code_text(rules, code) for code in proof.first)
     return Checked(
@@ -1029,12 +1030,19 @@ class ProofHead:
 
     def split(self, count: int) -> _Split:
         """The cut of its check into ``count`` parts (see :class:`_Split`), made once (a pass
-        over the file)."""
+        over the file).
+
+        Raises:
+            ProofError: the file is not text.
+        """
         found = self._splits.get(count)
         if found is None:
-            with _opened(self.path) as f:
-                lines = (line for _, line in _body(f, self.nodes))
-                found = self._splits[count] = _Split(_pieces(lines, self.nodes, count), self.nodes, count)
+            try:
+                with _opened(self.path) as f:
+                    lines = (line for _, line in _body(f, self.nodes))
+                    found = self._splits[count] = _Split(_pieces(lines, self.nodes, count), self.nodes, count)
+            except UnicodeDecodeError:
+                raise ProofError(f"{self.path}: not a proof file (not text)") from None
         return found
 
     def nodes_checked(self, parts: Parts | None = None) -> int:
@@ -1090,13 +1098,17 @@ def check_file(
 
     def lines() -> Iterator[tuple[int, str]]:
         with _opened(path) as f:
-            yield from _body(f, nodes)
+            numbered = enumerate(f, start=1)
+            yield from itertools.islice(numbered, 2, 2 + nodes)
+            if next(numbered, (0, ""))[1].rstrip("\n") != f"end {nodes}":  # (as the first pass found it)
+                raise ProofError(f"{name}: the file changed while it was checked")
 
     try:
         split = None if parts is None else head.split(parts.count)
         scored = _check_lines(
-            _Checker(rules, first), reader, lines, guesses, nodes, jobs, progress, split, parts, passed
-        )
+            _Checker(rules, first), reader, lines, guesses, nodes, jobs, progress, split, parts, passed,
+            number if claim == "total" else None,
+        )  # fmt: skip
     except UnicodeDecodeError:
         raise ProofError(f"{name}: not a proof file (not text)") from None
     except ProofError as err:
@@ -1114,7 +1126,12 @@ def _opened(path: str | os.PathLike[str]) -> Iterator[Any]:
     """A proof file open for reading as text, line by line (gzip-compressed or not)."""
     with open(path, "rb") as raw:
         packed = raw.read(2) == GZIP_MAGIC
-    with gzip.open(path, "rt", encoding="utf-8") if packed else open(path, encoding="utf-8") as f:
+    # (lines end at "\n" alone, as the first pass counts them: not at a "\r" too)
+    with (
+        gzip.open(path, "rt", encoding="utf-8", newline="\n")
+        if packed
+        else open(path, encoding="utf-8", newline="\n") as f
+    ):
         yield f
 
 
@@ -1177,10 +1194,12 @@ def _check_lines(
     split: _Split | None = None,
     parts: Parts | None = None,
     passed: Callable[[int, int], None] | None = None,
+    total: int | None = None,
 ) -> int:
     """Check a proof's ``nodes`` lines (``lines()``: each with its number, from the root, read
     afresh at each call), or only the ``parts`` of its cut ``split`` (a pass over the lines for
-    each part, in order, ``passed`` as each passes); the secrets scored. On ``jobs`` processes
+    each part, in order, ``passed`` as each passes); the secrets scored. ``total``: the total
+    its header claims (a claim on the total), which its root must claim. On ``jobs`` processes
     (from :data:`PARALLEL_FROM` nodes, where processes can be forked) the pieces are shared out
     (:func:`_walk`)."""
     chosen = [-1] if split is None or parts is None else [part - 1 for part in parts.numbers]
@@ -1199,6 +1218,8 @@ def _check_lines(
         at, line = next(source)
         top = reader.again()
         _, _, _, node = top.take(at, line)
+        if total is not None and node.total != total:
+            raise ProofError(f"line {at}: the root claims {node.total}, the header {total}")
         root: _Entry = (node, list(range(checker.rules.size)), guesses, other_replies(checker.rules.pegs))
         owner = None if split is None else split.owner
         _walk(checker, top, root, source, progress, root=True, pool=pool, most=most, owner=owner, part=part,
@@ -1275,8 +1296,9 @@ def _walk(
         found = checker.open(entry, progress, above, root and depth == 0)
         if found is not None:
             frames.append(found)
-            if above and shared is not None:
-                shared[key] = dataclasses.replace(found, splits={}, cells={}, checked=True)
+            if above and shared is not None:  # (its claim checked: its tally not needed again)
+                shared[key] = dataclasses.replace(found, tally=_Tally(checker.game, [], set()), splits={},
+                                                  cells={}, checked=True)  # fmt: skip
         elif entry[0].kind != "count":
             skip, skipped, counted = depth, 0, True
 
