@@ -463,10 +463,7 @@ class ProofFile:
     def nodes_checked(self, parts: Parts | None = None) -> int:
         """The nodes that a check of these parts (the whole proof if None) checks: the proof's,
         or those of each part and those checked in every part."""
-        if parts is None:
-            return self.root.size()
-        split = self.split(parts.count)
-        return split.shared + sum(split.lines[part - 1] for part in parts.numbers)
+        return self.root.size() if parts is None else self.split(parts.count).nodes_checked(parts)
 
     def check(
         self,
@@ -1047,10 +1044,7 @@ class ProofHead:
 
     def nodes_checked(self, parts: Parts | None = None) -> int:
         """As :meth:`ProofFile.nodes_checked`."""
-        if parts is None:
-            return self.nodes
-        split = self.split(parts.count)
-        return split.shared + sum(split.lines[part - 1] for part in parts.numbers)
+        return self.nodes if parts is None else self.split(parts.count).nodes_checked(parts)
 
 
 def scan(path: str | os.PathLike[str]) -> ProofHead:
@@ -1098,9 +1092,8 @@ def check_file(
 
     def lines() -> Iterator[tuple[int, str]]:
         with _opened(path) as f:
-            numbered = enumerate(f, start=1)
-            yield from itertools.islice(numbered, 2, 2 + nodes)
-            if next(numbered, (0, ""))[1].rstrip("\n") != f"end {nodes}":  # (as the first pass found it)
+            yield from _body(f, nodes)
+            if next(f, "").rstrip("\n") != f"end {nodes}":  # (as the first pass found it)
                 raise ProofError(f"{name}: the file changed while it was checked")
 
     try:
@@ -1122,16 +1115,14 @@ def check_file(
 
 
 @contextmanager
-def _opened(path: str | os.PathLike[str]) -> Iterator[Any]:
-    """A proof file open for reading as text, line by line (gzip-compressed or not)."""
+def _opened(path: str | os.PathLike[str], binary: bool = False) -> Iterator[Any]:
+    """A proof file open for reading as text, line by line, or as bytes (gzip-compressed or
+    not, by its first bytes)."""
     with open(path, "rb") as raw:
         packed = raw.read(2) == GZIP_MAGIC
+    opener: Any = gzip.open if packed else open
     # (lines end at "\n" alone, as the first pass counts them: not at a "\r" too)
-    with (
-        gzip.open(path, "rt", encoding="utf-8", newline="\n")
-        if packed
-        else open(path, encoding="utf-8", newline="\n") as f
-    ):
+    with opener(path, "rb") if binary else opener(path, "rt", encoding="utf-8", newline="\n") as f:
         yield f
 
 
@@ -1150,9 +1141,7 @@ def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str
     """
     name = str(path)
     try:
-        with open(path, "rb") as raw:
-            packed = raw.read(2) == GZIP_MAGIC
-        with gzip.open(path, "rb") if packed else open(path, "rb") as raw:
+        with _opened(path, binary=True) as raw:
             head = [raw.readline(), raw.readline()]
             count, tail = 0, b""
             while chunk := raw.read(1 << 22):
@@ -1399,6 +1388,10 @@ class _Split:
             self.lines[part] -= size
             heapq.heappush(fewest, (lines - size, part))
         self.shared = nodes - sum(self.lines)
+
+    def nodes_checked(self, parts: Parts) -> int:
+        """The nodes a check of these parts checks: each part's, and those every part checks."""
+        return self.shared + sum(self.lines[part - 1] for part in parts.numbers)
 
 
 def _pieces(lines: Iterable[str], nodes: int, count: int) -> list[tuple[int, tuple[int, ...]]]:
