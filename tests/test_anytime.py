@@ -103,6 +103,9 @@ def test_evaluate_stopped_by_its_budget_reports_bounds_and_writes_the_best_tree(
         (["-s", "random", "--save", "x.tree"], "random is randomised"),
         (["-s", "knuth", "--save", "/no/such/folder/x.tree"], "does not exist"),
         (["-s", "optimal", "--save", "."], "it is a directory"),  # refused before any search
+        (["-s", "optimal", "--save", ""], "--save: no file name given"),
+        (["-s", "optimal", "--save", "-"], "--save: this file cannot go to stdout"),
+        (["-s", "optimal", "--budget", "5s", "--proof", ""], "--proof: no file name given"),
     ],
 )
 def test_bad_budget_or_save_is_one_line(args, message):

@@ -255,7 +255,7 @@ def test_per_secret_game_is_the_game_guess_plays(tmp_path):
 
 @pytest.mark.parametrize(
     "name, words",
-    [("", "no file to write the games in: give a file name, or - for stdout"), (".", "it is a directory"),
+    [("", "--per-secret: no file name given (- for stdout)"), (".", "it is a directory"),
      ("nope/x.csv", "folder 'nope' does not exist")],
 )  # fmt: skip
 def test_a_bad_per_secret_file_is_refused_before_any_work(name, words):
@@ -367,9 +367,10 @@ def test_every_output_path_follows_one_rule_a_folder_that_exists_and_dash_for_st
                    f"'{missing}' does not exist")  # fmt: skip
     assert not (tmp_path / "no").exists()  # nothing made on the way
     code, _, err = run("history", "--csv", str(missing / "games.csv"))
-    one_line_error(code, err, f"cannot write '{missing / 'games.csv'}': folder '{missing}' does not exist")
+    where = f"'{missing / 'games.csv'}': folder '{missing}'"
+    one_line_error(code, err, f"--csv: cannot write {where} does not exist")
     code, _, err = run("history", "--csv", "")
-    one_line_error(code, err, "no file to write the CSV in: give a file name, or - for stdout")
+    one_line_error(code, err, "--csv: no file name given (- for stdout)")
     code, out, err = run("history", "--csv", "-")
     assert code == 0 and out.startswith("id,started,") and err == ""
     code, _, err = run("history", "--csv", str(tmp_path / "games.txt"))  # any name: the format is CSV

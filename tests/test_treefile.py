@@ -207,6 +207,16 @@ def test_save_refuses_a_partial_tree(tmp_path):
     assert not (tmp_path / "x.tree").exists()
 
 
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("", "--save: no file name given"), (".", "it is a directory"), ("/", "it is a directory"),
+     ("-", "--save: this file cannot go to stdout"), ("no/such/x.tree", "folder 'no/such' does not exist")],
+)  # fmt: skip
+def test_save_to_no_file_is_one_line_before_the_tree_is_built(name, words):
+    code, out, err = run("tree", "-s", "knuth", "-p", "3", "-c", "3", "--save", name)
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
+
+
 def test_trees_of_games_with_the_blank_letters_and_no_repeats_round_trip(tmp_path):
     for args in (["--pegs", "2", "--colors", "3", "--blank"], ["--pegs", "2", "--colors", "12"],
                  ["--pegs", "3", "--colors", "10", "--no-repeats"]):  # fmt: skip

@@ -381,30 +381,37 @@ def escape(text: str) -> str:
     return escape(text)
 
 
-def check_output(path: str, what: str = "", suffixes: tuple[str, ...] = ()) -> None:
-    """The one rule of every file a command writes, checked before any work is done: a name, in a
-    folder that exists (nothing is made on the way), not a folder itself; ``-`` is stdout for a
-    text output (``suffixes`` empty); where the name's ending chooses the format (``suffixes``: a
-    chart's .png, .svg, .pdf), it must be one of them. ``what`` names the output in messages."""
+def check_output(path: str, option: str, stdout: bool = False) -> None:
+    """The one rule of every file a command writes, checked before any work is done: a name, not
+    a folder, in a folder that exists (nothing is made on the way), where a file can be made or
+    the one there written. ``-`` is stdout where the output is text that may go there
+    (``stdout``), and refused elsewhere rather than taken as a file's name. ``option`` (the
+    option that names the file) begins each message."""
+    import tempfile
     from pathlib import Path
 
     from ..core.text import PATH_LIMIT, quote
 
-    kind = f"{what} " if what else ""
     if not path.strip():
-        fail(f"no file to write the {kind}in: give a file name" + ("" if suffixes else ", or - for stdout"))
+        fail(f"{option}: no file name given" + (" (- for stdout)" if stdout else ""))
     if path == "-":
-        if suffixes:
-            fail(f"the {kind}cannot go to stdout: give a file name ending in {' or '.join(suffixes)}")
-        return
-    if suffixes and not path.lower().endswith(suffixes):
-        fail(f"cannot write {quote(path, PATH_LIMIT)}: the file name must end in {' or '.join(suffixes)}")
-    target = Path(path)
+        if stdout:
+            return
+        fail(f"{option}: this file cannot go to stdout: give a file name (./- for a file named -)")
+    target, named = Path(path), quote(path, PATH_LIMIT)
     if target.is_dir():
-        fail(f"cannot write {quote(path, PATH_LIMIT)}: it is a directory")
-    if not target.resolve().parent.is_dir():
-        folder = quote(str(target.parent), PATH_LIMIT)
-        fail(f"cannot write {quote(path, PATH_LIMIT)}: folder {folder} does not exist")
+        fail(f"{option}: cannot write {named}: it is a directory")
+    folder = target.resolve().parent
+    if not folder.is_dir():
+        fail(f"{option}: cannot write {named}: folder {quote(str(target.parent), PATH_LIMIT)} does not exist")
+    if not target.exists():  # a file can be made there (not /proc, not a read-only folder)
+        try:
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".mastermind-"):
+                pass
+        except OSError as err:
+            fail(f"{option}: cannot write {named}: {err.strerror or err}")
+    elif not os.access(target, os.W_OK):
+        fail(f"{option}: cannot write {named}: permission denied")
 
 
 # --- the history: where games are saved as they are played ------------------------------------------

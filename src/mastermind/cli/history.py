@@ -69,7 +69,7 @@ def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | 
     if moves and csv_path is None:
         fail("--moves is a layout of --csv: add --csv FILE (or --csv - for stdout)")
     if csv_path is not None:
-        check_output(csv_path, "CSV")
+        check_output(csv_path, "--csv", stdout=True)
     store = open_store(db, write=False)
     if csv_path is not None:
         export(store, game_id, csv_path, moves)

@@ -153,7 +153,7 @@ def evaluate_command(
     if plot is not None:
         check_plot_path(plot)
     if per_secret is not None:
-        check_output(per_secret, "games")
+        check_output(per_secret, "--per-secret", stdout=True)
         if per_secret == "-" and as_json:
             fail("--json and --per-secret - both write on stdout: name a file for one of them")
     player = _strategy(strategy, rules, first, no_tables, no_cache)
@@ -280,9 +280,9 @@ def _check_budget(player: Strategy, budget: float | None, save: str | None, samp
     """--budget, --save and --proof: for the optimal strategy's whole tree, searched in this process."""
     if save is not None and player.randomized:
         fail(f"--save writes a strategy's tree: {player.name} is randomised and has none")
-    for path in (save, proof):
-        if path is not None and path != "-":
-            check_output(path)
+    for path, option in ((save, "--save"), (proof, "--proof")):
+        if path is not None:
+            check_output(path, option)
     if budget is None:
         return
     if player.name != "optimal":
@@ -737,6 +737,7 @@ def tree(
 
     if save is not None:
         ctx = click.get_current_context()
+        check_output(save, "--save")
         if depth is not None:
             fail("--save writes the whole tree: leave out --depth")
         if ctx.get_parameter_source("fmt") == click.core.ParameterSource.COMMANDLINE:

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from . import cli
-from .common import color_option, console_for, fail, game_options, rules_given
+from .common import check_output, color_option, console_for, fail, game_options, rules_given
 
 if TYPE_CHECKING:
     from ..core.proof import Parts
@@ -111,7 +108,7 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
     first = None if firsts is None else _codes(firsts, rules)
     for path, what in ((save, "--save"), (proof, "--proof"), (checkpoint, "--checkpoint")):
         if path is not None:
-            _check_path(path, what)
+            check_output(path, what)
     root = None if seed is None else _seed(seed, rules)
     started = time.monotonic()
     decisions: list[Decision] = []
@@ -213,7 +210,7 @@ def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | No
 
     if out is None:
         fail("--join writes the joined proof to the file given by --proof: give --proof")
-    _check_path(out, "--proof")
+    check_output(out, "--proof")
     try:
         joined = join((path, ProofFile.read(path)) for path in paths)
     except ProofError as err:
@@ -277,24 +274,6 @@ def _where(path: str | None) -> str:
 def _given(name: str) -> bool:
     ctx = click.get_current_context()
     return ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
-
-
-def _check_path(path: str, option: str) -> None:
-    """A file to write, checked before the search: a name, in a folder that exists."""
-    if not path.strip():
-        fail(f"{option}: no file name given")
-    if not Path(path).resolve().parent.is_dir():
-        fail(f"{option}: cannot write {path}: folder {Path(path).parent} does not exist")
-    if Path(path).is_dir():
-        fail(f"{option}: cannot write {path}: it is a folder")
-    if not Path(path).exists():  # a file can be made there (not /proc, not a read-only folder)
-        try:
-            with tempfile.NamedTemporaryFile(dir=Path(path).resolve().parent, prefix=".mastermind-"):
-                pass
-        except OSError as err:
-            fail(f"{option}: cannot write {path}: {err.strerror or err}")
-    elif not os.access(path, os.W_OK):
-        fail(f"{option}: cannot write {path}: permission denied")
 
 
 def _seed(path: str, rules: Rules) -> TreeNode:
