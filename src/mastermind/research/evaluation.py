@@ -38,7 +38,7 @@ def run_key(strategy: Strategy, sample: int | None = None, seed: int | None = No
     return {
         "strategy": spec.name,
         "first": first,
-        "options": dict(spec.options),
+        "options": dict(spec.played_options()),
         "rules": rules_to_dict(rules),
         "sample": sample,
         "seed": seed if sample is not None or strategy.randomized else None,

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..core.notation import Notation
+from ..core.text import plural
 from ..strategies import Strategy
 from ..strategies.progress import OnProgress, Progress
 from .evaluation import evaluate, run_key
@@ -200,8 +201,11 @@ class Session:
             if status.stage in ("solve", "search") and not told:
                 told = True
                 if status.units_done and path is not None and self.notify is not None:
-                    what = "pieces of the search" if strategy.searches else "subtrees"
-                    done = f"{status.units_done} of {status.units} {what} already done"
+                    if strategy.searches:  # cut as it goes: the pieces known so far are no total
+                        pieces = plural(status.units_done, "piece")
+                        done = f"{pieces} of the search already done; it goes on from there"
+                    else:
+                        done = f"{status.units_done} of {status.units} subtrees already done"
                     self.notify(f"resuming from {path}: {done}")
             if progress is not None:
                 progress(status)

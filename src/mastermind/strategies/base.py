@@ -156,6 +156,17 @@ class StrategySpec:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "first": self.first, "options": dict(self.options)}
 
+    def played_options(self) -> tuple[tuple[str, Any], ...]:
+        """The options that change what is played: all but the strategy's :attr:`Strategy.means`.
+
+        >>> StrategySpec("optimal", Rules(), options=(("cache", False),)).played_options()
+        ()
+        """
+        from . import find_strategy
+
+        means = (self.strategy_class or find_strategy(self.name)).means
+        return tuple((k, v) for k, v in self.options if k not in means)
+
 
 class Strategy(ABC):
     """A codebreaker: picks the next guess from a SolverState, nothing more.
@@ -182,6 +193,10 @@ class Strategy(ABC):
     enumerates: ClassVar[bool] = True
     #: The options the strategy takes, with their defaults.
     options: ClassVar[dict[str, Any]] = {}
+    #: Those of its options that say how the play is found, not what is played (the optimal
+    #: search's cache): runs that differ only in them are the same run, to a checkpoint and to
+    #: the history.
+    means: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, rules: Rules, first: CodeLike | int | None = None, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.options))

@@ -42,7 +42,7 @@ def run_identity(spec: StrategySpec, unit_size: int | None) -> dict[str, Any]:
         "strategy": spec.name,
         "rules": rules_to_dict(spec.rules),
         "first": spec.first,
-        "options": [[k, v] for k, v in spec.options],
+        "options": [[k, v] for k, v in spec.played_options()],
         "unit_size": unit_size,
         "version": package_version(),
     }

@@ -89,6 +89,7 @@ class Optimal(Strategy):
     name = "optimal"
     summary = "least expected number of guesses, exact, within the guess limit (Koyama and Lai 1993)"
     options: ClassVar[dict[str, Any]] = {"cache": True}
+    means: ClassVar[frozenset[str]] = frozenset({"cache"})
 
     def __init__(self, rules: Rules, first: Code | str | int | None = None, **options: Any) -> None:
         super().__init__(rules, first, **options)
