@@ -304,7 +304,8 @@ def test_verify_checks_some_parts_and_says_which_others_are_needed(monkeypatch):
     assert "once the others pass too (--part 1/4 and --part 4/4, on any machine)" in said[2]
     assert "takes at least 5,625 guesses in all" in said[2]
     code, out, _ = run("verify", path, "--part", "4/4", "--json")
-    assert code == 0 and json.loads(out)["verified"] is False and json.loads(out)["part"] == "4/4"
+    said = json.loads(out)
+    assert code == 0 and said["passed"] and said["verified"] is False and said["part"] == "4/4"
     code, out, _ = run("verify", path, "--part", "1-4/4", "--json")
     assert code == 0 and json.loads(out)["verified"] is True and json.loads(out)["nodes"] == 2389
     for bad, words in [("5/4", "parts run from 1 to 4"), ("half", "is not I/N")]:

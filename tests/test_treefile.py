@@ -191,6 +191,9 @@ def test_what_is_not_a_tree_file_is_refused(tmp_path, text):
 
 def test_a_missing_or_binary_file_is_refused(tmp_path):
     assert "cannot read" in refused(tmp_path / "none.tree")
+    assert "no file named" in refused("")  # not the working folder
+    with pytest.raises(TreeFileError, match="no tree file named"):
+        TreeFile.read("")
     path = tmp_path / "bin.tree"
     path.write_bytes(bytes(range(256)))
     refused(path)

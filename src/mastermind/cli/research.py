@@ -810,8 +810,11 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
     file's header claims (the number of secrets, the total, the most guesses, the distribution)
     and prints the total, the mean, the most guesses and the distribution. Given game options,
     the file must be a tree of that game. Exit status 0 when every claim holds, 2 when the file
-    cannot be read, is of another game, or its tree or a claim is wrong. A proof file written by
-    'mastermind worst --proof' is recognised by its first line and checked the same way.
+    cannot be read, is of another game, or its tree or a claim is wrong. A proof file (of a lower
+    bound, written by 'evaluate --budget --proof', or that no tree is within some guesses, by
+    'worst --proof') is recognised by its first line and checked node by node; with --json,
+    "passed" says the nodes checked hold and "verified" that the whole claim does (a --part that
+    passes is passed, not yet verified).
 
     \b
     Examples:
@@ -824,6 +827,8 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
     from .common import rules_given
     from .progress import count_bar
 
+    if not tree_file.strip():
+        fail("no file named: give the path of a tree file or a proof file")
     if is_proof_file(tree_file):  # a proof that no tree does it within some guesses (mastermind worst)
         from .worst import verify_proof
 

@@ -362,7 +362,9 @@ def verify_proof(
         figure["part"] = parts.text()
     if as_json:
         said = {"file": path, "kind": "proof", "game": found.header["game"], **figure}
-        click.echo(json.dumps({**said, "nodes": checked.nodes, "claim": claim, "verified": checked.whole}))
+        # passed: every node checked here holds; verified: the claim is proved (all parts checked)
+        checks = {"nodes": checked.nodes, "passed": True, "verified": checked.whole}
+        click.echo(json.dumps({**said, **checks, "claim": claim}))
         return
     nodes = f"{checked.nodes:,} node{'s' * (checked.nodes != 1)}"
     if parts is None or checked.whole:

@@ -49,6 +49,8 @@ def write_file(path: str | os.PathLike[str], text: str | Iterable[str]) -> None:
 def read_text(path: str | os.PathLike[str], kind: str, error: type[MastermindError]) -> str:
     """The text of a ``kind`` file (plain or gzip-compressed), or ``error`` saying why not."""
     name = str(path)
+    if not name.strip():  # (Path("") is the working folder)
+        raise error(f"no {kind} named: give its path")
     try:
         data = Path(path).read_bytes()
     except OSError as err:
