@@ -80,6 +80,7 @@ def test_evaluate_stopped_by_its_budget_reports_bounds_and_writes_the_best_tree(
     assert code == 0, err
     result = json.loads(out)
     assert result["lower_bound"] <= 11228
+    assert (result["pegs"], result["colors"], result["total"]) == (4, 7, result["upper_bound"])  # as exact
     if result["upper_bound"] is not None:
         assert (
             result["upper_bound"] >= 11228 and result["gap"] == result["upper_bound"] - result["lower_bound"]

@@ -521,8 +521,10 @@ def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool
     n = rules.size
     root = None if found.flat is None else parse(found.flat)
     if as_json:
+        # laid out as an exact run's (its total and mean: the best tree's, the upper bound)
         out = {
-            "strategy": "optimal", "rules": _rules_dict(rules), "codes": n,
+            "strategy": "optimal", **_rules_dict(rules), "codes": n,
+            "total": found.upper, "mean": None if found.upper is None else found.upper / n,
             "lower_bound": found.lower, "upper_bound": found.upper, "exact": found.exact,
             "gap": found.gap, "seconds": round(seconds, 3), "stopped": why,
             "first_guess": None if root is None else game_notation(rules).format_code(
