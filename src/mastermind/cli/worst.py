@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..core.text import plural
 from . import cli
 from .common import check_output, color_option, console_for, fail, game_options, rules_given
 
@@ -182,7 +183,7 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
         lead = (
             f"{best.guesses} guesses always suffice"
             if limit is None
-            else f"yes: within {best.guesses} guesses"
+            else f"yes: within {_guesses(best.guesses)}"
         )
         if firsts is not None:
             lead += f", beginning with {code_text(rules, best.tree.root.guess)}"
@@ -190,7 +191,7 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
                    f"max {h['max']}{_where(save)})")  # fmt: skip
     if below is not None and below.proof is not None:
         nodes = below.proof.header["nodes"]
-        why = "counting alone" if _counted(below) else f"a proof of {nodes:,} node{'s' * (nodes != 1)}"
+        why = "counting alone" if _counted(below) else f"a proof of {plural(nodes, 'node')}"
         click.echo(f"{game}: no tree finds every secret within {_guesses(below.guesses)}{starting} ({why}"
                    f"{_where(proof)})")  # fmt: skip
     if width is not None and best is None:
@@ -231,8 +232,9 @@ def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | No
                                "joined": len(paths), "nodes": nodes, "file": out}))  # fmt: skip
         return
     starting = "" if first is None else f" beginning with {_listed(first)}"
-    click.echo(f"{theirs.describe()}: {len(paths)} proofs joined: no tree finds every secret within "
-               f"{_guesses(joined.guesses)}{starting} (a proof of {nodes:,} nodes; written to {out}; "
+    proofs, size = plural(len(paths), "proof"), plural(nodes, "node")
+    click.echo(f"{theirs.describe()}: {proofs} joined: no tree finds every secret within "
+               f"{_guesses(joined.guesses)}{starting} (a proof of {size}; written to {out}; "
                f"'mastermind verify {out}' checks it)")  # fmt: skip
 
 
@@ -264,7 +266,7 @@ def _counted(below: Decision) -> bool:
 
 
 def _guesses(n: int) -> str:
-    return f"{n} guess{'es' * (n != 1)}"
+    return plural(n, "guess", "guesses")
 
 
 def _where(path: str | None) -> str:
@@ -366,7 +368,7 @@ def verify_proof(
         checks = {"nodes": checked.nodes, "passed": True, "verified": checked.whole}
         click.echo(json.dumps({**said, **checks, "claim": claim}))
         return
-    nodes = f"{checked.nodes:,} node{'s' * (checked.nodes != 1)}"
+    nodes = plural(checked.nodes, "node")
     if parts is None or checked.whole:
         click.echo(f"proof checked ({nodes}, plain Python): {claim}")
         return
