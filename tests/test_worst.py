@@ -281,6 +281,15 @@ def test_a_limit_that_works_gives_a_tree_and_one_that_does_not_gives_a_proof():
     assert not no.possible and no.tree is None and no.proof.check().guesses == 4
 
 
+def test_a_file_asked_for_that_the_answer_has_none_for_is_said_not_written(tmp_path):
+    code, out, err = run("worst", "-p", "3", "-c", "3", "--max-guesses", "2", "--save", tmp_path / "t")
+    assert code == 0 and "no tree finds every secret within 2 guesses" in out
+    assert "no tree was found, so none is written to" in err and not (tmp_path / "t").exists()
+    code, out, err = run("worst", "-p", "3", "-c", "3", "--max-guesses", "4", "--proof", tmp_path / "p")
+    assert code == 0 and "yes: within 4 guesses" in out
+    assert "no limit was proved impossible, so no proof is written" in err and not (tmp_path / "p").exists()
+
+
 def test_the_checker_scores_by_the_rule_of_score():
     rules = Rules(pegs=4, colors=5, repeats=False)
     game = _Game(rules)

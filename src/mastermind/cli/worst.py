@@ -141,8 +141,13 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
     seconds = time.monotonic() - started
     if save is not None and best is not None and best.tree is not None:
         _write(best.tree.write, save, "--save")
+    elif save is not None:
+        click.echo(f"mastermind: note: no tree was found, so none is written to {save}", err=True)
     if proof is not None and below is not None and below.proof is not None:
         _write(below.proof.write, proof, "--proof")
+    elif proof is not None:
+        click.echo(f"mastermind: note: no limit was proved impossible, so no proof is written to {proof}",
+                   err=True)  # fmt: skip
     _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json, firsts)
 
 
