@@ -178,6 +178,21 @@ def test_a_tree_of_another_game_is_refused(knuth_file):
     refused(knuth_file, "--max-guesses", "5")
 
 
+def test_a_file_s_guess_limit_is_checked_only_where_max_guesses_is_given_tree_and_proof_alike():
+    capped = "results/4x6-max5-optimal.tree.gz"
+    code, out, err = run("verify", capped, "-p", "4", "-c", "6")  # the game named, its limit not
+    assert code == 0 and "total 5,626" in out, err  # Koyama and Lai
+    assert "at most 5 guesses, not of 4 pegs, colours 1-6, repeats allowed, at most 6" in refused(
+        capped, "-p", "4", "-c", "6", "--max-guesses", "6"
+    )
+    proof = "results/5x6-worst.proof.gz"  # no tree within 5 guesses
+    code, out, err = run("verify", proof, "-p", "5", "-c", "6", "--max-guesses", "5")
+    assert code == 0 and "within 5 guesses" in out, err
+    assert "within 5 guesses, not 5 pegs, 6 colours, repeats allowed, within 6 guesses" in refused(
+        proof, "-p", "5", "-c", "6", "--max-guesses", "6"
+    )
+
+
 @pytest.mark.parametrize(
     "text",
     ["", "hello\n", "mastermind-tree 2\n{}\n1122\nend 1\n", "mastermind-tree 1\nnot json\n1122\nend 1\n",

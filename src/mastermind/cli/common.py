@@ -128,6 +128,20 @@ def rules_given() -> bool:
                for name in RULE_OPTIONS)  # fmt: skip
 
 
+def other_game(theirs: Rules, rules: Rules, limit: int | None = None) -> bool:
+    """Whether a file's game (``theirs``) is not the one the command line named: its pegs,
+    colours, repeats and blank, and its guess limit (``limit``, else ``theirs.max_guesses``) only
+    where --max-guesses was given. False where the command line named no game."""
+    if not rules_given():
+        return False
+    game = ("pegs", "colors", "repeats", "blank")
+    if any(getattr(theirs, name) != getattr(rules, name) for name in game):
+        return True
+    given = click.get_current_context().get_parameter_source("max_guesses")
+    limit = theirs.max_guesses if limit is None else limit
+    return given == click.core.ParameterSource.COMMANDLINE and limit != rules.max_guesses
+
+
 def notation_style() -> str:
     """The --notation given ("" for the game's default)."""
     return str(click.get_current_context().meta.get(_NOTATION_KEY, ""))

@@ -826,7 +826,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
     """
     from .. import TreeFile, TreeFileError
     from ..core.proof import is_proof_file
-    from .common import rules_given
+    from .common import other_game
     from .progress import count_bar
 
     if not tree_file.strip():
@@ -838,7 +838,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
     tree = TreeFile.read(tree_file)
     if part is not None:
         fail(f"--part cuts the check of a proof file; {tree_file} is a tree file, replayed whole")
-    if rules_given() and tree.rules != rules:
+    if other_game(tree.rules, rules):
         fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(rules)}")
     with count_bar(tree.rules.size, f"replaying {tree_file}") as advance:
         try:

@@ -12,7 +12,7 @@ import click
 
 from ..core.text import plural
 from . import cli
-from .common import check_output, color_option, console_for, fail, game_options, rules_given
+from .common import check_output, color_option, console_for, fail, game_options, other_game
 
 if TYPE_CHECKING:
     from ..core.proof import Parts
@@ -222,11 +222,7 @@ def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | No
     except ProofError as err:
         fail(f"--join: {err}")
     theirs = joined.rules
-    if rules_given() and (theirs.pegs, theirs.colors, theirs.repeats) != (
-        rules.pegs,
-        rules.colors,
-        rules.repeats,
-    ):
+    if other_game(theirs, rules, limit=rules.max_guesses):  # (the limit is checked next)
         fail(f"--join: the proofs are about {theirs.describe()}, not {rules.describe()}")
     if limit is not None and limit != joined.guesses:
         fail(f"--join: the proofs are about {joined.guesses} guesses, not --max-guesses {limit}")
@@ -338,10 +334,12 @@ def verify_proof(
         checked_nodes = found.nodes_checked(parts)  # (with parts: a pass to find the cut)
     except ProofError as err:
         fail(str(err))
-    if rules_given() and (found.rules.pegs, found.rules.colors, found.rules.repeats) != (
-        rules.pegs, rules.colors, rules.repeats
-    ):  # fmt: skip
-        fail(f"{path} is a proof about {found.rules.describe()}, not {rules.describe()}")
+    limit = found.header.get("guesses")  # (a claim on the total has none: its game's limit counts)
+    if other_game(found.rules, rules, limit):
+        theirs = f"{found.rules.describe()}, within {_guesses(limit or found.rules.max_guesses)}"
+        fail(
+            f"{path} is a proof about {theirs}, not {rules.describe()}, within {_guesses(rules.max_guesses)}"
+        )
 
     began = time.monotonic()
 
