@@ -71,7 +71,17 @@ def test_inside_a_progress_display_the_notice_is_a_line_of_that_display():
     stream, notes = Terminal(), []
     with compile_notice(stream), live_note(notes.append):
         fresh_kernel()(5)
-    assert notes == [COMPILING, None] and stream.getvalue() == ""
+    assert notes == [COMPILING, None, None] and stream.getvalue() == ""  # (the last: the display's end)
+
+
+def test_a_display_that_ends_while_the_kernels_compile_takes_its_note_away():
+    from mastermind import _kernels
+
+    stream, notes = Terminal(), []
+    with compile_notice(stream), live_note(notes.append):
+        _kernels._compiling(True)  # a budget runs out mid-compile: the bar stops first
+    assert notes == [COMPILING, None]
+    _kernels._compiling(False)
 
 
 def python(code):

@@ -111,6 +111,7 @@ def live_note(note: Callable[[str | None], None]) -> Iterator[None]:
         yield
     finally:
         _live_notes.remove(note)
+        note(None)  # a note still shown (the display stopped mid-compile) is not left on screen
 
 
 def progress_note(bar: Progress, **fields: Any) -> Callable[[str | None], None]:
