@@ -355,6 +355,35 @@ def test_a_checkpoint_in_a_missing_folder_is_refused_before_any_work(tmp_path):
     assert not where.parent.exists()
 
 
+@pytest.mark.parametrize(
+    ("option", "name", "words"),
+    [("--checkpoint", "", "--checkpoint: no file name given"),
+     ("--checkpoint", "-", "--checkpoint: this file cannot go to stdout"),
+     ("--checkpoint", ".", "--checkpoint: cannot write '.': it is a directory"),
+     ("--save", "new/", "--save: cannot write 'new/': it names a directory"),
+     ("--plot", "/proc/x.png", "--plot: cannot write '/proc/x.png'")],
+)  # fmt: skip
+def test_every_file_evaluate_writes_follows_one_rule_before_any_work(
+    tmp_path, monkeypatch, option, name, words
+):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("evaluate", "-p", "2", "-c", "3", option, name, "--no-history")
+    one_line_error(code, err, words)
+    assert out == "" and list(tmp_path.iterdir()) == []  # nothing made, not even a file "new"
+
+
+def test_a_link_into_a_missing_folder_names_that_folder(tmp_path):
+    (tmp_path / "link").symlink_to(tmp_path / "gone" / "x.tree")
+    code, _, err = run("tree", "-s", "knuth", "-p", "2", "-c", "3", "--save", str(tmp_path / "link"))
+    one_line_error(code, err, f"folder '{tmp_path / 'gone'}' does not exist")
+
+
+def test_a_limit_of_one_guess_is_said_in_the_singular():
+    code, _, err = run("evaluate", "--preset", "classic", "-p", "2", "-c", "2", "--max-guesses", "1",
+                       "--no-history")  # fmt: skip
+    assert code == 0 and "repeats allowed, 1 guess (options given" in err and "1 guesses" not in err
+
+
 def test_one_guess_is_singular():
     code, out, _ = run("play", "--max-guesses", "1", "--seed", "1", "--no-history", input="1234\n")
     assert "You have 1 guess." in out

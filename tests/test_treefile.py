@@ -185,6 +185,8 @@ def test_a_file_s_guess_limit_is_checked_only_where_max_guesses_is_given_tree_an
     assert "at most 5 guesses, not of 4 pegs, colours 1-6, repeats allowed, at most 6" in refused(
         capped, "-p", "4", "-c", "6", "--max-guesses", "6"
     )
+    code, out, err = run("verify", "results/3x4-optimal.tree.gz", "--max-guesses", "10")  # its game kept
+    assert code == 0 and "total 206" in out, err
     proof = "results/5x6-worst.proof.gz"  # no tree within 5 guesses
     code, out, err = run("verify", proof, "-p", "5", "-c", "6", "--max-guesses", "5")
     assert code == 0 and "within 5 guesses" in out, err

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from ..core.notation import CHOSEN_STYLES
+from ..core.text import guess_count
 from ..history import store as store_module
 
 if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports none of them
@@ -61,7 +62,7 @@ def _rules_from(options: dict[str, Any]) -> Rules:
                    if value != preset[name]]  # fmt: skip
         changed += ["--no-repeats"] if rules.repeats != base.repeats else []
         changed += ["--blank"] if rules.blank != base.blank else []
-        limit = f", {rules.max_guesses} guesses" if rules.max_guesses != base.max_guesses else ""
+        limit = f", {guess_count(rules.max_guesses)}" if rules.max_guesses != base.max_guesses else ""
         click.echo(
             f"mastermind: note: preset {base_name(options['preset'])} with {' '.join(changed)} is "
             f"{Notation(rules).describe_game()}{limit} (options given override the preset)", err=True,
@@ -128,18 +129,24 @@ def rules_given() -> bool:
                for name in RULE_OPTIONS)  # fmt: skip
 
 
-def other_game(theirs: Rules, rules: Rules, limit: int | None = None) -> bool:
-    """Whether a file's game (``theirs``) is not the one the command line named: its pegs,
-    colours, repeats and blank, and its guess limit (``limit``, else ``theirs.max_guesses``) only
-    where --max-guesses was given. False where the command line named no game."""
-    if not rules_given():
-        return False
-    game = ("pegs", "colors", "repeats", "blank")
-    if any(getattr(theirs, name) != getattr(rules, name) for name in game):
-        return True
-    given = click.get_current_context().get_parameter_source("max_guesses")
-    limit = theirs.max_guesses if limit is None else limit
-    return given == click.core.ParameterSource.COMMANDLINE and limit != rules.max_guesses
+def asked_game(theirs: Rules, rules: Rules) -> Rules:
+    """The game a file must be of, as the command line asks (``rules``, from its options): a
+    file's (``theirs``) with what the line named put in its place: the pegs, colours, repeats
+    and blank where any of them (or a preset) was given, the guess limit where --max-guesses
+    was. ``theirs`` itself where nothing was."""
+    import dataclasses
+
+    ctx = click.get_current_context()
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+
+    asked = theirs
+    if any(given(name) for name in RULE_OPTIONS if name != "max_guesses"):
+        asked = dataclasses.replace(rules, max_guesses=theirs.max_guesses)
+    if given("max_guesses"):
+        asked = dataclasses.replace(asked, max_guesses=rules.max_guesses)
+    return asked
 
 
 def notation_style() -> str:
@@ -413,11 +420,12 @@ def check_output(path: str, option: str, stdout: bool = False) -> None:
             return
         fail(f"{option}: this file cannot go to stdout: give a file name (./- for a file named -)")
     target, named = Path(path), quote(path, PATH_LIMIT)
-    if target.is_dir():
-        fail(f"{option}: cannot write {named}: it is a directory")
+    if target.is_dir() or path.endswith(("/", os.sep)):  # ("new/" names a folder, not a file "new")
+        fail(f"{option}: cannot write {named}: it {'is' if target.is_dir() else 'names'} a directory")
     folder = target.resolve().parent
     if not folder.is_dir():
-        fail(f"{option}: cannot write {named}: folder {quote(str(target.parent), PATH_LIMIT)} does not exist")
+        shown = folder if target.is_symlink() else target.parent  # (a link: the folder it points into)
+        fail(f"{option}: cannot write {named}: folder {quote(str(shown), PATH_LIMIT)} does not exist")
     if not target.exists():  # a file can be made there (not /proc, not a read-only folder)
         try:
             with tempfile.NamedTemporaryFile(dir=folder, prefix=".mastermind-"):
@@ -426,6 +434,15 @@ def check_output(path: str, option: str, stdout: bool = False) -> None:
             fail(f"{option}: cannot write {named}: {err.strerror or err}")
     elif not os.access(target, os.W_OK):
         fail(f"{option}: cannot write {named}: permission denied")
+
+
+def check_plot(path: str) -> None:
+    """A chart's file, checked before any work: its ending (the image type), matplotlib at hand,
+    and the rule of every file written (:func:`check_output`)."""
+    from ..research.plot import check_plot_path
+
+    check_plot_path(path)
+    check_output(path, "--plot")
 
 
 # --- the history: where games are saved as they are played ------------------------------------------

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..core.records import rules_from_dict
+from ..core.text import guess_count
 from ..history.stats import KINDS
 from ..history.store import local_time, moves_of
 from . import cli
-from .common import board, check_output, color_option, console_for, db_option, fail, open_store
+from .common import board, check_output, check_plot, color_option, console_for, db_option, fail, open_store
 
 if TYPE_CHECKING:
     from ..core.notation import Notation
@@ -147,7 +148,7 @@ def show_game(stored: StoredGame) -> None:
         if heading:
             console.print(f"{heading}:", markup=False)
         notation = Notation(game.rules)
-        console.print(f"  {notation.describe_game()}, {game.rules.max_guesses} guesses", markup=False)
+        console.print(f"  {notation.describe_game()}, {guess_count(game.rules.max_guesses)}", markup=False)
         secret = game.secret if game.over else None
         board(console, notation, game.history, game.rules, secret)
         for line in assist_lines(game, notation):
@@ -196,10 +197,10 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
       mastermind stats --plot record.png
     """
     from ..history.stats import game_stats
-    from ..research.plot import check_plot_path, plot_game_stats
+    from ..research.plot import plot_game_stats
 
     if plot:
-        check_plot_path(plot)
+        check_plot(plot)
     store = open_store(db, write=False)
     groups = game_stats(store.games(kind), kind)
     finished = [s for s in groups if s.played]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..core.text import sentence
+from ..core.text import guess_count, sentence
 from ..engine.scoring import (
     CODEMAKERS,
     MAX_MATCH_GAMES,
@@ -199,7 +199,7 @@ def match(
     announced = 0
     try:
         say(
-            f"A match of {games} games on {notation.describe_game()}, {rules.max_guesses} guesses each, "
+            f"A match of {games} games on {notation.describe_game()}, {guess_count(rules.max_guesses)} each, "
             f"seed {m.seed}: {who(1)} against {who(2)}. Scoring: {scoring} ({SCORING_RULES[scoring]}).",
             markup=False,
         )

@@ -9,10 +9,12 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from ..core.seeds import fresh_seed
+from ..core.text import guess_count
 from ..core.tree import TREE_FORMATS
 from . import cli
 from .common import (
     check_output,
+    check_plot,
     color_option,
     console_for,
     fail,
@@ -146,12 +148,11 @@ def evaluate_command(
     """
     from ..core.code import ENUMERATION_LIMIT
     from ..research.evaluation import sample_secrets
-    from ..research.plot import check_plot_path
 
     if log and plot is None:
         fail("--log draws the chart's counts on a log scale: give --plot FILE too")
     if plot is not None:
-        check_plot_path(plot)
+        check_plot(plot)
     if per_secret is not None:
         check_output(per_secret, "--per-secret", stdout=True)
         if per_secret == "-" and as_json:
@@ -826,7 +827,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
     """
     from .. import TreeFile, TreeFileError
     from ..core.proof import is_proof_file
-    from .common import other_game
+    from .common import asked_game
     from .progress import count_bar
 
     if not tree_file.strip():
@@ -838,8 +839,9 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
     tree = TreeFile.read(tree_file)
     if part is not None:
         fail(f"--part cuts the check of a proof file; {tree_file} is a tree file, replayed whole")
-    if other_game(tree.rules, rules):
-        fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(rules)}")
+    asked = asked_game(tree.rules, rules)
+    if asked != tree.rules:
+        fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(asked)}")
     with count_bar(tree.rules.size, f"replaying {tree_file}") as advance:
         try:
             result = tree.verify(advance)
@@ -891,7 +893,7 @@ def _given(header: dict) -> str:
 
 
 def _game_text(rules: Rules) -> str:
-    limit = f", at most {rules.max_guesses} guesses" if rules.max_guesses != 10 else ""
+    limit = f", at most {guess_count(rules.max_guesses)}" if rules.max_guesses != 10 else ""
     return _words(rules) + limit
 
 
@@ -944,7 +946,6 @@ def compare(
     """
     from ..errors import StrategyError
     from ..research.evaluation import sample_secrets
-    from ..research.plot import check_plot_path
     from ..strategies import STRATEGIES, find_strategy, make_strategy
 
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies is not None else None
@@ -956,7 +957,7 @@ def compare(
     if log and plot is None:
         fail("--log draws the chart's counts on a log scale: give --plot FILE too")
     if plot is not None:
-        check_plot_path(plot)
+        check_plot(plot)
     players: list[Strategy] = []
     for name in names:
         try:
@@ -1008,7 +1009,7 @@ def compare(
 
     codes = results[0].codes
     what = f"a sample of {results[0].games:,} secrets" if results[0].sample else f"all {codes:,} secrets"
-    title = f"{_words(rules)}, at most {rules.max_guesses} guesses: {what}"
+    title = f"{_words(rules)}, at most {guess_count(rules.max_guesses)}: {what}"
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
     # lost: the games played past the guess limit the title names, as evaluate counts them
     for column in ("strategy", "first", "total", "mean", "max", "lost", "distribution", "seconds"):

@@ -7,8 +7,18 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..core.text import guess_count
 from . import cli
-from .common import color_option, console_for, db_option, fail, game_notation, game_options, open_store
+from .common import (
+    check_plot,
+    color_option,
+    console_for,
+    db_option,
+    fail,
+    game_notation,
+    game_options,
+    open_store,
+)
 from .progress import progress_bar
 
 if TYPE_CHECKING:
@@ -76,9 +86,7 @@ def review(
     from ..engine.review import review as review_of
 
     if plot:
-        from ..research.plot import check_plot_path
-
-        check_plot_path(plot)
+        check_plot(plot)
     if history and game_id is not None:
         fail("give a HISTORY or --game ID, not both")
     budget = DEFAULT_BUDGET if budget is None else budget
@@ -133,7 +141,7 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
     rules = result.rules
     width = max(4, rules.pegs)
     title = f"Game {game_id}: " if game_id is not None else ""
-    out = [f"{title}{rules.describe()}, {rules.max_guesses} guesses; {_outcome_words(result)}."]
+    out = [f"{title}{rules.describe()}, {guess_count(rules.max_guesses)}; {_outcome_words(result)}."]
     out.append(
         f"{'#':>2}  {'guess':<{width}}  {'reply':5}  {'codes':>13}  {'bits':>5}  {'expected':>8}  "
         f"{'best':<{width}}  {'best exp':>8}  {'loss':>6}  verdict"

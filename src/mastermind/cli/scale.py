@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..research import EXECUTORS
-from .common import console_for, db_option, fail, open_store
+from .common import check_output, console_for, db_option, fail, open_store
 from .progress import LogLines, live_note, progress_display, progress_note
 
 if TYPE_CHECKING:
@@ -130,8 +130,8 @@ def open_session(scale: Scale, history: History, *, per_run: bool) -> Session:
         path = Path(scale.checkpoint)
         if per_run and path.exists() and not path.is_dir():
             fail(f"--checkpoint {path} is a file; compare needs a directory (one file per strategy)")
-        if not per_run and path.is_dir():
-            fail(f"--checkpoint {path} is a directory; name a file")
+        if not per_run:
+            check_output(scale.checkpoint, "--checkpoint")
         checkpoint, checkpoints_in = (None, path) if per_run else (path, None)
     return Session(
         history.store, recompute=history.recompute,

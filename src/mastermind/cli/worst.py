@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -12,7 +13,7 @@ import click
 
 from ..core.text import plural
 from . import cli
-from .common import check_output, color_option, console_for, fail, game_options, other_game
+from .common import asked_game, check_output, color_option, console_for, fail, game_options
 
 if TYPE_CHECKING:
     from ..core.proof import Parts
@@ -222,7 +223,7 @@ def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | No
     except ProofError as err:
         fail(f"--join: {err}")
     theirs = joined.rules
-    if other_game(theirs, rules, limit=rules.max_guesses):  # (the limit is checked next)
+    if asked_game(theirs, rules).describe() != theirs.describe():  # (the limit is checked next)
         fail(f"--join: the proofs are about {theirs.describe()}, not {rules.describe()}")
     if limit is not None and limit != joined.guesses:
         fail(f"--join: the proofs are about {joined.guesses} guesses, not --max-guesses {limit}")
@@ -334,12 +335,14 @@ def verify_proof(
         checked_nodes = found.nodes_checked(parts)  # (with parts: a pass to find the cut)
     except ProofError as err:
         fail(str(err))
-    limit = found.header.get("guesses")  # (a claim on the total has none: its game's limit counts)
-    if other_game(found.rules, rules, limit):
-        theirs = f"{found.rules.describe()}, within {_guesses(limit or found.rules.max_guesses)}"
-        fail(
-            f"{path} is a proof about {theirs}, not {rules.describe()}, within {_guesses(rules.max_guesses)}"
-        )
+    # a claim on guesses is about trees within them; one on the total, within its game's limit
+    theirs = dataclasses.replace(
+        found.rules, max_guesses=found.header.get("guesses") or found.rules.max_guesses
+    )
+    asked = asked_game(theirs, rules)
+    if asked != theirs:
+        fail(f"{path} is a proof about {theirs.describe()}, within {_guesses(theirs.max_guesses)}, not "
+             f"{asked.describe()}, within {_guesses(asked.max_guesses)}")  # fmt: skip
 
     began = time.monotonic()
 

@@ -33,6 +33,15 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
+def guess_count(n: int) -> str:
+    """A number of guesses in words.
+
+    >>> guess_count(1), guess_count(10)
+    ('1 guess', '10 guesses')
+    """
+    return plural(n, "guess", "guesses")
+
+
 def duration(seconds: float) -> str:
     """A rough duration in words: the unit that reads best, rounded.
 

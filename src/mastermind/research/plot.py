@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.text import quote
+from ..core.text import guess_count, quote
 from ..errors import PlotError
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def chart(stats: Sequence[Stats], log: bool = False) -> Figure:
         rules = stats[0].rules
         limit = rules.max_guesses
         what = "a sample of secrets" if any(s.sample for s in stats) else f"all {stats[0].codes:,} secrets"
-        title = f"{Notation(rules).describe_game()}, at most {limit} guesses: {what}"
+        title = f"{Notation(rules).describe_game()}, at most {guess_count(limit)}: {what}"
         if len(stats) == 1:
             only = stats[0]
             title = f"{only.strategy} on {title}\nmean {only.mean:.4f}, max {only.max}{_lost(only)}"
@@ -142,6 +142,8 @@ def plot_game_stats(stats: Sequence[GameStats], path: str | Path) -> Path:
         figures = f"{s.played} played, {s.won} won ({s.win_rate:.0%})"
         if mean is not None:
             figures += f", mean {mean:.2f} guesses"
-        ax.set_title(f"{s.rules.describe()}, {s.rules.max_guesses} guesses: {figures}", fontsize="medium")
+        ax.set_title(
+            f"{s.rules.describe()}, {guess_count(s.rules.max_guesses)}: {figures}", fontsize="medium"
+        )
     fig.savefig(path, dpi=PNG_DPI)
     return path

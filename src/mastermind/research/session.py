@@ -203,7 +203,7 @@ class Session:
                 if status.units_done and path is not None and self.notify is not None:
                     if strategy.searches:  # cut as it goes: the pieces known so far are no total
                         pieces = plural(status.units_done, "piece")
-                        done = f"{pieces} of the search already done; it goes on from there"
+                        done = f"{pieces} of the search already done"
                     else:
                         done = f"{status.units_done} of {status.units} subtrees already done"
                     self.notify(f"resuming from {path}: {done}")

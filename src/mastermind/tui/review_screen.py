@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from ..core.notation import Notation
+from ..core.text import guess_count
 from ..engine.review import review
 from ..errors import MastermindError
 from .board import keys_text, pegs_text
@@ -78,7 +79,8 @@ class ReviewScreen(Screen[None]):
         rules = result.rules
         outcome = {"won": "won", "lost": "lost", "gave-up": "given up"}.get(result.outcome or "", "not won")
         secret = "" if result.secret is None else f", the code {notation.format_code(result.secret)}"
-        head.update(Text(f"{rules.describe()}, {rules.max_guesses} guesses: {outcome}{secret}. Each move "
+        limit = guess_count(rules.max_guesses)
+        head.update(Text(f"{rules.describe()}, {limit}: {outcome}{secret}. Each move "
                          "against the best guess at its turn (expected guesses from the move on).",
                          "bold"))  # fmt: skip
         table = self.query_one("#review-moves", DataTable)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ...core.records import package_version, rules_from_dict, rules_to_dict
+from ...core.text import guess_count
 from ...errors import CheckpointError, MastermindError
 from ...strategies import Strategy, StrategySpec
 from .plan import Plan, Unit, unit_size_for
@@ -214,7 +215,7 @@ def _describe(run: Any) -> str:
         return "unknown"
     try:
         rules = rules_from_dict(run["rules"])
-        game = f"{rules.describe()}, at most {rules.max_guesses} guesses"
+        game = f"{rules.describe()}, at most {guess_count(rules.max_guesses)}"
     except (KeyError, MastermindError):  # a damaged or foreign header: say what it holds
         game = repr(run.get("rules"))
     return f"{run.get('strategy')} on {game}, version {run.get('version')}"
