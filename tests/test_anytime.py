@@ -114,6 +114,14 @@ def test_bad_budget_or_save_is_one_line(args, message):
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_budget_run_with_no_tree_within_the_limit_leaves_no_checkpoint(tmp_path, monkeypatch):
+    monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path))
+    game = ("-p", "2", "-c", "2", "--max-guesses", "1")
+    code, _, err = run("evaluate", "-s", "optimal", *game, "--budget", "2s", "--no-history")
+    assert code == 2 and "the smallest limit that works is 3" in err
+    assert not list(tmp_path.rglob("*.jsonl"))  # a settled answer: nothing to resume
+
+
 # -- a resumed run -------------------------------------------------------------------------------
 
 

@@ -338,6 +338,7 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
     import time
 
     from ..core.text import duration
+    from ..errors import StrategyError
     from ..research.evaluation import evaluate as run
 
     searcher: Any = player  # the optimal strategy (_check_budget said so): its bounds
@@ -390,6 +391,10 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         try:
             found = searcher.bounds(seconds, on_better=on_better, stop=stop, on_tree=on_tree, book=book,
                                     piece_size=piece_size)  # fmt: skip
+        except StrategyError:  # no tree within the limit: a settled answer, nothing to resume
+            if own and path is not None:
+                path.unlink(missing_ok=True)
+            raise
         finally:
             signal.signal(signal.SIGINT, previous)
             if book is not None:
