@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -35,6 +36,7 @@ from mastermind._kernels import cells
 from mastermind.core.code import CodeSpace
 from mastermind.core.feedback import Feedback
 from mastermind.core.treefile import TreeFile, TreeNode, code_text
+from mastermind.errors import MastermindError
 from mastermind.strategies.optimal.search import FAIL, OptimalNode, parse, solve_piece
 
 
@@ -81,7 +83,12 @@ def main() -> None:
         help="search the root's subtrees that cannot be mended for their least cost within D",
     )
     args = parser.parse_args()
-    tree = TreeFile.read(args.tree)
+    if args.save is not None and not (args.save.strip() and Path(args.save).resolve().parent.is_dir()):
+        parser.error(f"--save: {args.save!r} is not a file name in a folder that exists")
+    try:
+        tree = TreeFile.read(args.tree)
+    except MastermindError as err:
+        parser.error(str(err))
     limit = args.max_guesses
     rules = dataclasses.replace(tree.rules, max_guesses=limit)
     space = CodeSpace.of(rules)
@@ -139,7 +146,7 @@ def main() -> None:
     what = "mended" if all(kept.values()) else f"the least within {limit} guesses beginning with {first}"
     print(f"{what}: total {mended.header['total']}, at most {mended.header['max']} guesses, "
           f"distribution {mended.header['distribution']}")  # fmt: skip
-    if args.save:
+    if args.save is not None:
         mended.write(args.save)
 
 
