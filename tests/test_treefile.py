@@ -178,7 +178,7 @@ def test_a_tree_of_another_game_is_refused(knuth_file):
     refused(knuth_file, "--max-guesses", "5")
 
 
-def test_a_file_s_guess_limit_is_checked_only_where_max_guesses_is_given_tree_and_proof_alike():
+def test_a_file_s_guess_limit_is_checked_only_where_max_guesses_is_given_tree_and_proof_alike(tmp_path):
     capped = "results/4x6-max5-optimal.tree.gz"
     code, out, err = run("verify", capped, "-p", "4", "-c", "6")  # the game named, its limit not
     assert code == 0 and "total 5,626" in out, err  # Koyama and Lai
@@ -187,11 +187,12 @@ def test_a_file_s_guess_limit_is_checked_only_where_max_guesses_is_given_tree_an
     )
     code, out, err = run("verify", "results/3x4-optimal.tree.gz", "--max-guesses", "10")  # its game kept
     assert code == 0 and "total 206" in out, err
-    proof = "results/5x6-worst.proof.gz"  # no tree within 5 guesses
-    code, out, err = run("verify", proof, "-p", "5", "-c", "6", "--max-guesses", "5")
-    assert code == 0 and "within 5 guesses" in out, err
-    assert "within 5 guesses, not 5 pegs, 6 colours, repeats allowed, within 6 guesses" in refused(
-        proof, "-p", "5", "-c", "6", "--max-guesses", "6"
+    proof = tmp_path / "p.proof"  # no tree of 3 pegs 4 colours within 3 guesses
+    assert run("worst", "-p", "3", "-c", "4", "--max-guesses", "3", "--proof", proof)[0] == 0
+    code, out, err = run("verify", proof, "-p", "3", "-c", "4", "--max-guesses", "3")
+    assert code == 0 and "within 3 guesses" in out, err
+    assert "within 3 guesses, not 3 pegs, 4 colours, repeats allowed, within 4 guesses" in refused(
+        proof, "--max-guesses", "4"
     )
 
 
