@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from mastermind import Rules, TreeFile
 from mastermind.cli import cli
 from mastermind.strategies.optimal import search as opt
-from mastermind.strategies.optimal.anytime import bound_game
+from mastermind.strategies.optimal.anytime import CompileClock, bound_game
 
 
 def run(*args):
@@ -56,6 +56,36 @@ def test_the_lower_bound_never_passes_the_optimum_however_early_the_stop():
     if found.upper is not None:
         assert found.upper >= 11228
         assert opt.check_tree(rules, found.flat, np.arange(rules.size), 10).cost == found.upper
+
+
+def test_the_compile_clock_counts_the_seconds_between_a_compile_s_start_and_end():
+    ticks = iter([10.0, 13.5, 20.0, 21.0, 22.0])
+    clock = CompileClock(now=lambda: next(ticks))
+    clock(True)  # 10.0
+    clock(True)  # (already under way: not read again)
+    clock(False)  # 13.5
+    assert clock.seconds() == 3.5
+    clock(True)  # 20.0
+    assert clock.seconds() == 4.5  # 21.0: the compile under way counts
+    clock(False)  # 22.0
+    assert clock.seconds() == 5.5
+
+
+def test_a_budget_does_not_count_the_seconds_the_kernels_compile(monkeypatch):
+    """A compile that lasts as long as the search: a budget of 0.01 s then still finds the
+    classic game's optimum, where the same budget stops it with bounds."""
+    from mastermind import _kernels
+
+    listen = _kernels.on_compile
+
+    def compiling_from_the_start(listener):
+        remove = listen(listener)
+        listener(True)  # a compile begins as the search does, and lasts through it
+        return remove
+
+    monkeypatch.setattr(_kernels, "on_compile", compiling_from_the_start)
+    found = bound_game(Rules(pegs=4, colors=6), 0.01)
+    assert found.exact and found.upper == 5625  # Koyama and Lai
 
 
 def test_evaluate_with_a_budget_it_does_not_need_is_exact(tmp_path, monkeypatch):

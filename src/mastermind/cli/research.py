@@ -81,8 +81,9 @@ if TYPE_CHECKING:
 )  # fmt: skip
 @click.option(
     "--budget", metavar="DURATION", callback=lambda ctx, param, value: _duration(value),
-    help="optimal: stop the search after DURATION (90s, 10m, 2h, 1h30m) and report what it proved: "
-    "a lower bound on the least total, the best tree found (an upper bound) and the gap.",
+    help="optimal: stop the search after DURATION (90s, 10m, 2h, 1h30m; a first run's compile not "
+    "counted) and report what it proved: a lower bound on the least total, the best tree found (an "
+    "upper bound) and the gap.",
 )  # fmt: skip
 @click.option(
     "--save", metavar="FILE",

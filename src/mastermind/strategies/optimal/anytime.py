@@ -242,6 +242,32 @@ def _feedback_cells(game, g: int, S: np.ndarray) -> list[tuple[int, np.ndarray]]
     return feedback.cells(game.codes, g, S)
 
 
+class CompileClock:
+    """The seconds spent compiling kernels (numba's JIT: once per install) while it listens, so
+    that a budget counts the search alone: a first run on a fresh install is not spent on the
+    compile. Told of each outermost compile (:func:`mastermind._kernels.on_compile`); ``now``:
+    the clock read (a test's own)."""
+
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self.now = now
+        self.lock = threading.Lock()
+        self.since: float | None = None  # when the compile under way began
+        self.spent = 0.0  # the seconds of the compiles ended
+
+    def __call__(self, started: bool) -> None:
+        with self.lock:
+            if started and self.since is None:
+                self.since = self.now()
+            elif not started and self.since is not None:
+                self.spent += self.now() - self.since
+                self.since = None
+
+    def seconds(self) -> float:
+        """The seconds spent compiling so far, the compile under way included."""
+        with self.lock:
+            return self.spent + (0.0 if self.since is None else self.now() - self.since)
+
+
 def bound_game(
     rules: Rules,
     seconds: float | None = None,
@@ -256,9 +282,10 @@ def bound_game(
     book: PieceBook | None = None,
     piece_size: int | None = None,
 ) -> Bounds:
-    """Search the least total of the whole game, for at most ``seconds`` (None: to the end) or
-    until ``stop`` is set, and return what was proved: the optimum when the search finished,
-    else bounds on it and the best tree found. ``on_better(lower, upper, None)`` is called as
+    """Search the least total of the whole game, for at most ``seconds`` (None: to the end; the
+    seconds spent compiling kernels, on a fresh install, not counted) or until ``stop`` is set,
+    and return what was proved: the optimum when the search finished, else bounds on it and the
+    best tree found. ``on_better(lower, upper, None)`` is called as
     either bound improves, ``on_tree(lower, upper, tree)`` every ``save_every`` seconds when the
     upper bound has improved (the tree checked against every secret first), so that a long run
     keeps its best tree on disk; ``first`` forces the first guess. With ``book`` (a checkpoint),
@@ -282,10 +309,11 @@ def bound_game(
     record.run, record.stop = run, stop
     done, out_of_time = threading.Event(), record.out_of_time
     deadline = None if seconds is None else time.monotonic() + seconds
+    compiling = CompileClock()  # (the budget is the search's: a compile's seconds are added to it)
 
     def watch() -> None:
         while not done.wait(0.05):
-            late = deadline is not None and time.monotonic() >= deadline
+            late = deadline is not None and time.monotonic() - compiling.seconds() >= deadline
             if late or (stop is not None and stop.is_set()):
                 out_of_time.set()
                 run.interrupt()
@@ -305,6 +333,9 @@ def bound_game(
     if on_tree is not None:
         threading.Thread(target=save, name="mastermind-optimal-save", daemon=True).start()
 
+    from ..._kernels import on_compile
+
+    unlisten = on_compile(compiling)
     watcher = threading.Thread(target=watch, name="mastermind-optimal-budget", daemon=True)
     watcher.start()
     complete = False
@@ -318,6 +349,7 @@ def bound_game(
     finally:
         done.set()
         watcher.join()
+        unlisten()
         run.pool.shutdown(wait=True)
     if complete:
         if flat is None:
