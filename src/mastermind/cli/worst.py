@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..core.text import plural
+from ..core.text import guess_count, plural
 from . import cli
 from .common import asked_game, check_output, color_option, console_for, fail, game_options
 
@@ -189,7 +189,7 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
         lead = (
             f"{best.guesses} guesses always suffice"
             if limit is None
-            else f"yes: within {_guesses(best.guesses)}"
+            else f"yes: within {guess_count(best.guesses)}"
         )
         if firsts is not None:
             lead += f", beginning with {code_text(rules, best.tree.root.guess)}"
@@ -198,10 +198,10 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
     if below is not None and below.proof is not None:
         nodes = below.proof.header["nodes"]
         why = "counting alone" if _counted(below) else f"a proof of {plural(nodes, 'node')}"
-        click.echo(f"{game}: no tree finds every secret within {_guesses(below.guesses)}{starting} ({why}"
+        click.echo(f"{game}: no tree finds every secret within {guess_count(below.guesses)}{starting} ({why}"
                    f"{_where(proof)})")  # fmt: skip
     if width is not None and best is None:
-        click.echo(f"{game}: no tree within {_guesses(limit or 0)} found trying {width} guesses at "
+        click.echo(f"{game}: no tree within {guess_count(limit or 0)} found trying {width} guesses at "
                    "each set (not a proof: the other guesses were not tried)")  # fmt: skip
     if limit is None and best is not None:
         click.echo(f"least number of guesses that always suffices: {best.guesses}")
@@ -236,7 +236,7 @@ def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | No
     starting = "" if first is None else f" beginning with {_listed(first)}"
     proofs, size = plural(len(paths), "proof"), plural(nodes, "node")
     click.echo(f"{theirs.describe()}: {proofs} joined: no tree finds every secret within "
-               f"{_guesses(joined.guesses)}{starting} (a proof of {size}; written to {out}; "
+               f"{guess_count(joined.guesses)}{starting} (a proof of {size}; written to {out}; "
                f"'mastermind verify {out}' checks it)")  # fmt: skip
 
 
@@ -265,10 +265,6 @@ def _listed(words: list[str]) -> str:
 def _counted(below: Decision) -> bool:
     """Whether the proof is counting alone at the root (no guess needed refuting)."""
     return below.proof is not None and below.proof.root.kind == "count"
-
-
-def _guesses(n: int) -> str:
-    return plural(n, "guess", "guesses")
 
 
 def _where(path: str | None) -> str:
@@ -341,8 +337,8 @@ def verify_proof(
     )
     asked = asked_game(theirs, rules)
     if asked != theirs:
-        fail(f"{path} is a proof about {theirs.describe()}, within {_guesses(theirs.max_guesses)}, not "
-             f"{asked.describe()}, within {_guesses(asked.max_guesses)}")  # fmt: skip
+        fail(f"{path} is a proof about {theirs.describe()}, within {guess_count(theirs.max_guesses)}, not "
+             f"{asked.describe()}, within {guess_count(asked.max_guesses)}")  # fmt: skip
 
     began = time.monotonic()
 
@@ -361,7 +357,8 @@ def verify_proof(
         claim = f"every tree for {found.rules.describe()} takes at least {checked.total:,} guesses in all"
         figure: dict[str, object] = {"total": checked.total}
     else:
-        claim = f"no tree finds every secret of {found.rules.describe()} within {_guesses(checked.guesses)}"
+        within = guess_count(checked.guesses)
+        claim = f"no tree finds every secret of {found.rules.describe()} within {within}"
         figure = {"guesses": checked.guesses}
         if checked.first:
             claim += f" beginning with {_listed(list(checked.first))}"
