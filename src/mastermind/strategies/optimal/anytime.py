@@ -285,10 +285,10 @@ def bound_game(
     """Search the least total of the whole game, for at most ``seconds`` (None: to the end; the
     seconds spent compiling kernels, on a fresh install, not counted) or until ``stop`` is set,
     and return what was proved: the optimum when the search finished, else bounds on it and the
-    best tree found. ``on_better(lower, upper, None)`` is called as
-    either bound improves, ``on_tree(lower, upper, tree)`` every ``save_every`` seconds when the
-    upper bound has improved (the tree checked against every secret first), so that a long run
-    keeps its best tree on disk; ``first`` forces the first guess. With ``book`` (a checkpoint),
+    best tree found. ``on_better(lower, upper, None)`` is called as either bound improves,
+    ``on_tree(lower, upper, tree)`` every ``save_every`` seconds when the upper bound has
+    improved (the tree checked against every secret first), so that a long run keeps its best
+    tree on disk; ``first`` forces the first guess. With ``book`` (a checkpoint),
     the guesses searched and the sets solved without a budget (the first root guess's cells,
     and below them the sets of at least :data:`.search.BOOK_SET` secrets) are recorded as they
     finish, and what an earlier run recorded is taken instead of being searched again (the keys

@@ -21,7 +21,7 @@ import numpy as np
 from ...core.code import Code
 from ...core.records import package_version
 from ...core.rules import Rules
-from ...core.text import plural
+from ...core.text import guess_count
 from ...errors import StrategyError
 from ...solver.state import SolverState
 from ..base import MapTasks, PieceBook, SearchCost, SearchedTree, Strategy
@@ -234,7 +234,7 @@ class Optimal(Strategy):
         start = "" if self.first is None else " starting with that first guess"
         return (
             f"no strategy finds every secret of {self.rules.describe()} within "
-            f"{plural(self.rules.max_guesses, 'guess', 'guesses')}{start}; "
+            f"{guess_count(self.rules.max_guesses)}{start}; "
             f"the smallest limit that works is {limit}"
         )
 
