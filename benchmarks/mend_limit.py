@@ -141,7 +141,9 @@ def main() -> None:
                 print(f"no tree within {limit} guesses begins with {first}")
                 return
     whole = rebuilt(root)
-    info = {"strategy": "optimal", "first": None, "options": {}, "exact": True}
+    # not mended (--least): the optimum given its first guess, as `--first` says in a tree file
+    given = None if all(kept.values()) else first
+    info = {"strategy": "optimal", "first": given, "options": {}, "exact": True}
     mended = TreeFile.of_tree(rules, whole, **info)
     what = "mended" if all(kept.values()) else f"the least within {limit} guesses beginning with {first}"
     print(f"{what}: total {mended.header['total']}, at most {mended.header['max']} guesses, "
