@@ -87,7 +87,7 @@ def executor_options(checkpoint_help: str) -> Callable[[Command], Command]:
             if where is not None and not (Path(where).is_dir() or Path(where).resolve().parent.is_dir()):
                 from ..core.text import quote
 
-                fail(f"cannot write the checkpoint {quote(where)}: folder {quote(str(Path(where).parent))} "
+                fail(f"--checkpoint: cannot write {quote(where)}: folder {quote(str(Path(where).parent))} "
                      "does not exist")  # fmt: skip
             kwargs["scale"] = scale
             return command(**kwargs)
