@@ -413,3 +413,32 @@ def test_a_4x7_first_move_is_exact_from_the_book():
     move = review("1234=1,1", rules).moves[0]
     assert move.exact and move.searched == 0
     assert move.best_expected == Fraction(11228, 2401) and move.loss > 0  # 1234 is not the optimum
+
+
+
+@pytest.mark.parametrize("won", [True, False])
+def test_a_hint_and_a_review_at_the_last_allowed_guess_are_written(won):
+    # guess 9 leaves two codes for one guess: its value is the best line's exact Fraction alone
+    from mastermind.engine.advice import advise
+
+    game = Game.breaking(Rules(), seed=3)
+    for guess in ("1111", "2222", "3333", "4444", "5555", "6666", "1212", "2121", "1221"):
+        game.guess(guess)
+    lines = advise(game).lines(game.notation)
+    assert lines[-1] == ("Your last guess, 1221: blunder: some codes could no longer be found in time; "
+                         "3242 finds every one, 1.5000 guesses expected; it could not be the secret.")
+    left = [game.notation.format_code(c) for c in SolverState(game.rules, game.history).candidates()]
+    secret = game.notation.format_code(game.secret)
+    game.guess(secret if won else next(c for c in left if c != secret))
+    r = review(game)
+    assert r.outcome == ("won" if won else "lost")
+    assert "3242 finds every one, 1.5000" in r.moves[8].comment(game.notation)
+    assert r.summary_lines()[0].startswith("10 guesses played; best play expects ")
+
+
+def test_play_answers_a_hint_at_the_last_of_ten_guesses():
+    script = "1111\n2222\n3333\n4444\n5555\n6666\n1212\n2121\n1221\nhint\n"
+    result = CliRunner().invoke(cli, ["play", "--seed", "3", "--no-history"], input=script)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Your last guess, 1221: blunder" in result.output
+    assert "3242 finds every one, 1.5000" in result.output

@@ -191,8 +191,8 @@ class MoveReview:
         guess, best = notation.format_code(self.guess), notation.format_code(self.best)
         how = "" if self.exact else f" ({HEURISTIC} line)"
         if self.expected is None:
-            text = (f"{guess}: {self.verdict}: some codes could no longer be found in time; "
-                    f"{best} finds every one, {self.best_expected:.4f} guesses expected{how}")  # fmt: skip
+            found = f"{best} finds every one, {float(self.best_expected):.4f} guesses expected{how}"
+            text = f"{guess}: {self.verdict}: some codes could no longer be found in time; {found}"
         elif self.loss == 0:
             text = f"{guess}: best, {float(self.expected):.4f} guesses expected{how}"
         else:
