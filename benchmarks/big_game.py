@@ -33,9 +33,11 @@ def main() -> None:
     stats = evaluate(strategy, progress=progress)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     first = stats.to_dict()["first_guess"]
-    print(f"{stats.strategy} on {rules.describe()}: first {first}, total {stats.total}, "
-          f"mean {stats.mean:.4f}, max {stats.max}, {time.perf_counter() - started:.1f} s, "
-          f"peak {peak} MiB")  # fmt: skip
+    print(
+        f"{stats.strategy} on {rules.describe()}: first {first}, total {stats.total}, "
+        f"mean {stats.mean:.4f}, max {stats.max}, {time.perf_counter() - started:.1f} s, "
+        f"peak {peak} MiB"
+    )
     print("distribution", stats.distribution)
 
 

@@ -76,8 +76,10 @@ def main() -> None:
         for name, key in orders.items():
             top = min(found, key=lambda c, key=key: key(rows, c))
             first[name] += top.row == row and top.reply == true
-    print(f"{games:,} classic games of {n} rows, one reply one key peg off "
-          f"(the last one in {misjudged_last / games:.0%}):")  # fmt: skip
+    print(
+        f"{games:,} classic games of {n} rows, one reply one key peg off "
+        f"(the last one in {misjudged_last / games:.0%}):"
+    )
     for name, count in first.items():
         print(f"  {name:<17} the true correction first in {count / games:.1%}")
 

@@ -40,8 +40,11 @@ def once(name: str, rules: Rules, executor: runner.Executor, checkpoint: str | N
         now = time.perf_counter()
         if now - last[0] > 60:
             last[0] = now
-            print(f"  {status.stage}: {status.units_done}/{status.units} units, "
-                  f"{status.secrets_done:,}/{status.secrets:,} secrets", flush=True)  # fmt: skip
+            print(
+                f"  {status.stage}: {status.units_done}/{status.units} units, "
+                f"{status.secrets_done:,}/{status.secrets:,} secrets",
+                flush=True,
+            )
 
     outcome = runner.run_tree(strategy, executor, checkpoint=checkpoint, progress=progress)
     return strategy, outcome, prepared
@@ -66,8 +69,11 @@ def overhead(args: argparse.Namespace) -> None:
                 results.add((out.first_guess, tuple(out.distribution.items())))
             assert len(results) == 1, f"{name}: local and Dask differ: {results}"
             total = sum(k * n for k, n in out.distribution.items())
-            print(f"{name:<14} {local_best:8.2f} {dask_best:8.2f} {dask_best / local_best:6.2f} "
-                  f"{out.units:6d}  {total}", flush=True)  # fmt: skip
+            print(
+                f"{name:<14} {local_best:8.2f} {dask_best:8.2f} {dask_best / local_best:6.2f} "
+                f"{out.units:6d}  {total}",
+                flush=True,
+            )
 
 
 def one_run(args: argparse.Namespace) -> None:
@@ -90,10 +96,12 @@ def one_run(args: argparse.Namespace) -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     total = sum(k * n for k, n in out.distribution.items())
     where = args.executor + (f" x{args.workers}" if args.workers else f" ({os.cpu_count()} cores)")
-    print(f"{args.strategy} on {rules.describe()} [{where}]: first {strategy.space.code(out.first_guess)}, "
-          f"total {total}, mean {total / strategy.space.size:.4f}, max {max(out.distribution)}; "
-          f"run {out.seconds:.1f} s (prepare {prepared:.1f} s), {out.units} units "
-          f"({out.resumed} from the checkpoint), driver peak {peak} MiB")  # fmt: skip
+    print(
+        f"{args.strategy} on {rules.describe()} [{where}]: first {strategy.space.code(out.first_guess)}, "
+        f"total {total}, mean {total / strategy.space.size:.4f}, max {max(out.distribution)}; "
+        f"run {out.seconds:.1f} s (prepare {prepared:.1f} s), {out.units} units "
+        f"({out.resumed} from the checkpoint), driver peak {peak} MiB"
+    )
     print("distribution", out.distribution)
 
 
@@ -126,11 +134,24 @@ def ctrl_c(args: argparse.Namespace) -> None:
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "run.jsonl")
             proc = subprocess.Popen(
-                [sys.executable, "-m", "mastermind.cli", "evaluate", *game.split(), "--no-history",
-                 "--checkpoint", path, *extra],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                preexec_fn=_hear_ctrl_c, env={**os.environ, "MASTERMIND_CACHE_DIR": folder},
-            )  # fmt: skip
+                [
+                    sys.executable,
+                    "-m",
+                    "mastermind.cli",
+                    "evaluate",
+                    *game.split(),
+                    "--no-history",
+                    "--checkpoint",
+                    path,
+                    *extra,
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                start_new_session=True,
+                preexec_fn=_hear_ctrl_c,
+                env={**os.environ, "MASTERMIND_CACHE_DIR": folder},
+            )
             while not os.path.exists(path) and proc.poll() is None:
                 time.sleep(0.05)
             time.sleep(args.after)
@@ -141,8 +162,11 @@ def ctrl_c(args: argparse.Namespace) -> None:
             while _alive_in_group(proc.pid):  # and its group (a local cluster's workers) has ended
                 time.sleep(0.01)
             ended = time.perf_counter() - sent
-            print(f"  exit {proc.returncode} after {gone:.2f} s, every process of its group ended "
-                  f"after {ended:.2f} s; stderr: {err.strip()!r}", flush=True)  # fmt: skip
+            print(
+                f"  exit {proc.returncode} after {gone:.2f} s, every process of its group ended "
+                f"after {ended:.2f} s; stderr: {err.strip()!r}",
+                flush=True,
+            )
 
 
 def optimal_search(args: argparse.Namespace) -> None:
@@ -150,8 +174,10 @@ def optimal_search(args: argparse.Namespace) -> None:
 
     from mastermind.strategies.optimal.search import to_flat
 
-    print(f"optimal search: best of {args.repeat}, seconds after warm-up (tables and compiled code "
-          f"loaded everywhere); {os.cpu_count()} cores")  # fmt: skip
+    print(
+        f"optimal search: best of {args.repeat}, seconds after warm-up (tables and compiled code "
+        f"loaded everywhere); {os.cpu_count()} cores"
+    )
     dask_column = f"dask x{args.workers}"
     print(f"{'game':<8} {'local':>8} {'pieces':>8} {dask_column:>8} {'ratio':>6} {'pieces':>7}  total")
     started = time.perf_counter()
@@ -177,8 +203,11 @@ def optimal_search(args: argparse.Namespace) -> None:
                     pieces = search.tree.pieces
             assert all(np.array_equal(t, trees[0]) for t in trees), f"{game}: the trees differ"
             total = int(make_strategy("optimal", rules, cache=False).decision_tree().cost)
-            print(f"{game:<8} {best['local']:8.2f} {best['pieces']:8.2f} {best['dask']:8.2f} "
-                  f"{best['dask'] / best['local']:6.2f} {pieces:7d}  {total}", flush=True)  # fmt: skip
+            print(
+                f"{game:<8} {best['local']:8.2f} {best['pieces']:8.2f} {best['dask']:8.2f} "
+                f"{best['dask'] / best['local']:6.2f} {pieces:7d}  {total}",
+                flush=True,
+            )
 
 
 def main() -> None:

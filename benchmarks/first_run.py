@@ -37,8 +37,12 @@ COMMANDS = [
 def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU seconds of one run of the command line."""
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "mastermind.cli", *args], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind.cli", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
     err = proc.stderr.read().decode() if proc.stderr else ""
@@ -52,9 +56,12 @@ def measure(command: str, cold: int, warm: int) -> tuple[tuple[float, float], tu
     cold_runs, warm_runs = [], []
     for _ in range(cold):
         root = tempfile.mkdtemp(prefix="mastermind-first-run-")
-        env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(root, "numba"),
-                   MASTERMIND_CACHE_DIR=os.path.join(root, "cache"),
-                   MASTERMIND_DB=os.path.join(root, "history.sqlite3"))  # fmt: skip
+        env = dict(
+            os.environ,
+            NUMBA_CACHE_DIR=os.path.join(root, "numba"),
+            MASTERMIND_CACHE_DIR=os.path.join(root, "cache"),
+            MASTERMIND_DB=os.path.join(root, "history.sqlite3"),
+        )
         cold_runs.append(run(args, env))
     for _ in range(warm):
         warm_runs.append(run(args, env))
@@ -71,9 +78,11 @@ def main() -> None:
     import numba
     import numpy
 
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}, numba {numba.__version__}, numpy {numpy.__version__}; "
-          f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+    print(
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}, numba {numba.__version__}, numpy {numpy.__version__}; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'command':58} {'cold wall':>9} {'cold cpu':>9} {'warm wall':>9} {'warm cpu':>9}")
     for command in opts.commands or COMMANDS:
         (cw, cc), (ww, wc) = measure(command, opts.cold, opts.warm)

@@ -20,8 +20,14 @@ import sys
 from machine import machine_line  # benchmarks/machine.py: the scripts run from this folder
 
 #: game: pegs, colours, optimum (docs/results.md)
-GAMES = {"classic": (4, 6, 5625), "4x7": (4, 7, 11228), "5x5": (5, 5, 13496), "4x8": (4, 8, 20471),
-         "4x9": (4, 9, 34666), "5x6": (5, 6, 36721)}  # fmt: skip
+GAMES = {
+    "classic": (4, 6, 5625),
+    "4x7": (4, 7, 11228),
+    "5x5": (5, 5, 13496),
+    "4x8": (4, 8, 20471),
+    "4x9": (4, 9, 34666),
+    "5x6": (5, 6, 36721),
+}
 
 CHILD = """
 import json, resource, sys, time
@@ -52,8 +58,11 @@ def main() -> None:
         for n in (int(w) for w in args.workers.split(",")):
             command = [sys.executable, "-c", CHILD, str(pegs), str(colors), str(optimum), str(n)]
             out = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
-            print(f"{game:8} {n:>7} {out['wall']:8.1f} {out['prover']:12.1f} {out['workers']:13.1f} "
-                  f"{out['memory']:9.0f} {out['lines']:>10,}  {out['total']:,}", flush=True)  # fmt: skip
+            print(
+                f"{game:8} {n:>7} {out['wall']:8.1f} {out['prover']:12.1f} {out['workers']:13.1f} "
+                f"{out['memory']:9.0f} {out['lines']:>10,}  {out['total']:,}",
+                flush=True,
+            )
     print(f"load {os.getloadavg()[0]:.2f} at the end")
 
 

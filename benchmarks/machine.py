@@ -23,8 +23,10 @@ def cpu_model() -> str:
 
 def machine_line() -> str:
     """The processor, its cores, the Python and the load now: the first line of a benchmark."""
-    return (f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-            f"load {os.getloadavg()[0]:.2f}")  # fmt: skip
+    return (
+        f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"load {os.getloadavg()[0]:.2f}"
+    )
 
 
 def mastermind() -> str:

@@ -110,14 +110,18 @@ def main() -> None:
         if one does, the least such becomes the node's subtree."""
         start = time.process_time()
         cost, flat = solve_piece(rules, history, budget)
-        where = " ".join(f"{code_text(rules, space.code(g).colors)}:{Feedback.from_int(f, rules.pegs)}"
-                         for g, f in history)  # fmt: skip
+        where = " ".join(
+            f"{code_text(rules, space.code(g).colors)}:{Feedback.from_int(f, rules.pegs)}" for g, f in history
+        )
         if flat is None:
             said = "no tree within the limit below that" if budget < FAIL else "no tree within the limit"
         else:
             said = "mended" if cost == node.tree.cost else f"least within the limit: {cost}"
-        print(f"depth {len(history)} [{where}] {len(node.secrets)} secrets, cost {node.tree.cost}: "
-              f"{said} ({time.process_time() - start:.1f} s)", flush=True)  # fmt: skip
+        print(
+            f"depth {len(history)} [{where}] {len(node.secrets)} secrets, cost {node.tree.cost}: "
+            f"{said} ({time.process_time() - start:.1f} s)",
+            flush=True,
+        )
         if flat is None:
             return False
         node.tree = parse(flat)
@@ -146,8 +150,10 @@ def main() -> None:
     info = {"strategy": "optimal", "first": given, "options": {}, "exact": True}
     mended = TreeFile.of_tree(rules, whole, **info)
     what = "mended" if all(kept.values()) else f"the least within {limit} guesses beginning with {first}"
-    print(f"{what}: total {mended.header['total']}, at most {mended.header['max']} guesses, "
-          f"distribution {mended.header['distribution']}")  # fmt: skip
+    print(
+        f"{what}: total {mended.header['total']}, at most {mended.header['max']} guesses, "
+        f"distribution {mended.header['distribution']}"
+    )
     if args.save is not None:
         mended.write(args.save)
 

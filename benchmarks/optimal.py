@@ -50,8 +50,7 @@ LARGE = {
     "5x6": ["--pegs", "5", "--colors", "6"],
 }
 #: The best C++ solver (mmstrat, one thread, whole process) on this kind of machine (issue 11).
-PEER = {"classic": 0.17, "classic-max5": 1.2, "4x7": 28.0, "5x5": 4.0, "bulls-and-cows": 187.0,
-        "4x8": 8000.0}  # fmt: skip
+PEER = {"classic": 0.17, "classic-max5": 1.2, "4x7": 28.0, "5x5": 4.0, "bulls-and-cows": 187.0, "4x8": 8000.0}
 
 
 def one(args: list[str], cores: int | None = None, source: str | None = None) -> tuple[float, dict]:
@@ -117,17 +116,23 @@ def watch(label: str, args: list[str]) -> None:
     if pairs.get("--preset") == "bulls-and-cows":
         rules = Rules(pegs=4, colors=10, repeats=False)
     else:
-        rules = Rules(pegs=int(pairs["--pegs"]), colors=int(pairs["--colors"]),
-                      max_guesses=int(pairs.get("--max-guesses", 10)))  # fmt: skip
+        rules = Rules(
+            pegs=int(pairs["--pegs"]),
+            colors=int(pairs["--colors"]),
+            max_guesses=int(pairs.get("--max-guesses", 10)),
+        )
     print(f"{label}: machine {cpu_model()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
     started = time.perf_counter()
     game_of(rules)
     print(f"tables {time.perf_counter() - started:.1f} s", flush=True)
 
     def progress(status: Progress) -> None:
-        print(f"{time.perf_counter() - started:9.1f} s  first guesses {status.units_done}/{status.units}  "
-              f"best {status.best}  "
-              f"load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+        print(
+            f"{time.perf_counter() - started:9.1f} s  first guesses {status.units_done}/{status.units}  "
+            f"best {status.best}  "
+            f"load {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
 
     sol = solve_position(rules, np.arange(rules.size), progress=progress)
     total = "none" if sol is None else sol.cost
@@ -139,12 +144,17 @@ def main() -> None:
     parser.add_argument("--games", help="comma-separated subset: " + ", ".join([*GAMES, *BIG, *LARGE]))
     parser.add_argument("--big", action="store_true", help="also 4 pegs, 8 colours (long)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per game under a minute [3]")
-    parser.add_argument("--cores", help="comma-separated core counts, e.g. 1,2: each game is run "
-                        "pinned (taskset) to that many cores, a column each")  # fmt: skip
-    parser.add_argument("--baseline", metavar="SRC",
-                        help="another copy's src folder: each run is followed by one of it")  # fmt: skip
-    parser.add_argument("--watch", action="store_true",
-                        help="search in this process, printing each first guess as it is done")  # fmt: skip
+    parser.add_argument(
+        "--cores",
+        help="comma-separated core counts, e.g. 1,2: each game is run "
+        "pinned (taskset) to that many cores, a column each",
+    )
+    parser.add_argument(
+        "--baseline", metavar="SRC", help="another copy's src folder: each run is followed by one of it"
+    )
+    parser.add_argument(
+        "--watch", action="store_true", help="search in this process, printing each first guess as it is done"
+    )
     options = parser.parse_args()
     games = {**GAMES, **(BIG if options.big else {})}
     if options.games:
@@ -153,8 +163,10 @@ def main() -> None:
         for label, args in games.items():
             watch(label, args)
         return
-    print(f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}; "
-          f"load average {os.getloadavg()[0]:.2f} at start")  # fmt: skip
+    print(
+        f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}; "
+        f"load average {os.getloadavg()[0]:.2f} at start"
+    )
     print(f"python {platform.python_version()}")
     one(["--pegs", "3", "--colors", "3"])  # fill the JIT cache on disk
     if options.baseline:
@@ -174,8 +186,11 @@ def main() -> None:
             best = min(best, one(args)[0])
             runs += 1
         peer = PEER.get(label)
-        print(f"{label:<16}{stats['total']:>8}{stats['max']:>5}{best:>11.2f}{best - base:>10.2f}"
-              f"{'' if peer is None else f'{peer:>11.2f}'}", flush=True)  # fmt: skip
+        print(
+            f"{label:<16}{stats['total']:>8}{stats['max']:>5}{best:>11.2f}{best - base:>10.2f}"
+            f"{'' if peer is None else f'{peer:>11.2f}'}",
+            flush=True,
+        )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 
@@ -194,9 +209,11 @@ def against(games: dict[str, list[str]], baseline: str, repeat: int) -> None:
             if old["total"] != stats["total"]:
                 raise SystemExit(f"{label}: totals differ: {stats['total']} against {old['total']}")
         peer = PEER.get(label)
-        print(f"{label:<16}{stats['total']:>8}{mine:>9.2f}{theirs:>9.2f}{theirs / mine:>7.2f}"
-              f"{'' if peer is None else f'{peer:>11.2f}'}  load {os.getloadavg()[0]:.2f}",
-              flush=True)  # fmt: skip
+        print(
+            f"{label:<16}{stats['total']:>8}{mine:>9.2f}{theirs:>9.2f}{theirs / mine:>7.2f}"
+            f"{'' if peer is None else f'{peer:>11.2f}'}  load {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 
@@ -205,8 +222,9 @@ def by_cores(games: dict[str, list[str]], cores: list[int], repeat: int) -> None
     for n in cores:
         print(f"floor of any numba process on {n} core(s): {floor(n):.2f} s")
         print(f"process start-up on {n} core(s): {startup(n):.2f} s")
-    print(f"{'game':<16}{'total':>8}" + "".join(f"{f'{n} core(s) s':>14}" for n in cores)
-          + f"{'mmstrat s':>11}")  # fmt: skip
+    print(
+        f"{'game':<16}{'total':>8}" + "".join(f"{f'{n} core(s) s':>14}" for n in cores) + f"{'mmstrat s':>11}"
+    )
     for label, args in games.items():
         row = f"{label:<16}"
         for n in cores:

@@ -82,8 +82,12 @@ def main() -> None:
         where = [args.after or "", str(args.rank), str(args.workers), code]
         child = [sys.executable, script, pegs, colors, *where]
         subprocess.run(["perf", "record", "-q", "-F", "2000", "-o", data, *child], env=env, check=True)
-        report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--sort", "sym"],
-                                capture_output=True, text=True, check=True).stdout  # fmt: skip
+        report = subprocess.run(
+            ["perf", "report", "-i", data, "--stdio", "--sort", "sym"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         bases = sorted(int(name[:-4], 16) for name in os.listdir(code))
         windows: collections.Counter[tuple[int, int]] = collections.Counter()
         outside = 0.0
@@ -104,9 +108,20 @@ def main() -> None:
         for base, offset in [key for key, _ in windows.most_common(args.show)]:
             print(f"\n--- {base:x}+{offset:x}")
             where = [f"--start-address={offset}", f"--stop-address={offset + 256}"]
-            dump = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64", *where,
-                                   os.path.join(code, f"{base:x}.bin")],
-                                  capture_output=True, text=True, check=True).stdout  # fmt: skip
+            dump = subprocess.run(
+                [
+                    "objdump",
+                    "-D",
+                    "-b",
+                    "binary",
+                    "-mi386:x86-64",
+                    *where,
+                    os.path.join(code, f"{base:x}.bin"),
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
             print("\n".join(dump.splitlines()[7:]))
 
 

@@ -44,8 +44,12 @@ def command(game: str, strategy: str) -> list[str]:
 def run(up_to: int, args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU seconds of one process."""
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(up_to), *args], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(up_to), *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:
@@ -60,8 +64,11 @@ def main() -> None:
     parser.add_argument("games", nargs="*", help=f"games, e.g. 4x7 or 4x8-norep [{' '.join(GAMES)}]")
     opts = parser.parse_args()
     root = tempfile.mkdtemp(prefix="mastermind-quick-start-")
-    env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(root, "numba"),
-               MASTERMIND_DB=os.path.join(root, "history.sqlite3"))  # fmt: skip
+    env = dict(
+        os.environ,
+        NUMBA_CACHE_DIR=os.path.join(root, "numba"),
+        MASTERMIND_DB=os.path.join(root, "history.sqlite3"),
+    )
     print(f"{cpu_model()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     print(f"{'game':10} {'strategy':14} {'numpy wall':>10} {'cpu':>6} {'compiled wall':>13} {'cpu':>6}")
     for game in opts.games or GAMES:

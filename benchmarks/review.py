@@ -39,8 +39,11 @@ from machine import cpu_model, mastermind  # benchmarks/machine.py: the scripts 
 from machine import timed as timed_process
 
 #: The tree file of each game's optimal tree under results/ (--tree-files).
-TREE_FILES = {"classic": "4x6-optimal.tree.gz", "4x7": "4x7-optimal.tree.gz",
-              "bulls-and-cows": "bulls-and-cows-optimal.tree.gz"}  # fmt: skip
+TREE_FILES = {
+    "classic": "4x6-optimal.tree.gz",
+    "4x7": "4x7-optimal.tree.gz",
+    "bulls-and-cows": "bulls-and-cows-optimal.tree.gz",
+}
 
 #: The games: their options, the secret, and the guess wasted before the secret is played.
 GAMES = {
@@ -114,9 +117,11 @@ def random_games(count: int, seed: int) -> None:
     seconds = sorted(s for s, _ in games)
     compiled = sum(1 for _, n in games if n)
     median = seconds[len(seconds) // 2]
-    print(f"\nclassic, {count} random games (seed {seed}), each reviewed with no position cached: "
-          f"{compiled} needed the compiled search; seconds per review: median {median:.3f}, "
-          f"max {seconds[-1]:.3f}; {cpu:.1f} s CPU in all")  # fmt: skip
+    print(
+        f"\nclassic, {count} random games (seed {seed}), each reviewed with no position cached: "
+        f"{compiled} needed the compiled search; seconds per review: median {median:.3f}, "
+        f"max {seconds[-1]:.3f}; {cpu:.1f} s CPU in all"
+    )
 
 
 def history_of(args: list[str], secret: str, wasted: str) -> tuple[dict, str]:
@@ -193,16 +198,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", help="comma-separated subset: " + ", ".join(GAMES))
     parser.add_argument("--budget", type=float, default=3.0, help="seconds of exact search per move [3]")
-    parser.add_argument("--trees", metavar="DIR", help="copy the optimal trees from DIR (a cache directory, "
-                        "as MASTERMIND_CACHE_DIR) instead of searching them")  # fmt: skip
-    parser.add_argument("--random", type=int, default=0, metavar="N",
-                        help="also review N random classic games in one process [0]")  # fmt: skip
-    parser.add_argument("--tree-files", metavar="DIR", help="read the optimal trees from the tree files "
-                        "of DIR (results/) instead of searching them")  # fmt: skip
+    parser.add_argument(
+        "--trees",
+        metavar="DIR",
+        help="copy the optimal trees from DIR (a cache directory, "
+        "as MASTERMIND_CACHE_DIR) instead of searching them",
+    )
+    parser.add_argument(
+        "--random",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also review N random classic games in one process [0]",
+    )
+    parser.add_argument(
+        "--tree-files",
+        metavar="DIR",
+        help="read the optimal trees from the tree files of DIR (results/) instead of searching them",
+    )
     options = parser.parse_args()
     games = {k: v for k, v in GAMES.items() if not options.games or k in options.games.split(",")}
-    print(f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}; "
-          f"load average {os.getloadavg()[0]:.2f} at start; python {platform.python_version()}")  # fmt: skip
+    print(
+        f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}; "
+        f"load average {os.getloadavg()[0]:.2f} at start; python {platform.python_version()}"
+    )
     for label, (args, secret, wasted) in games.items():
         rules, history = history_of(args, secret, wasted)
         with tempfile.TemporaryDirectory() as cache:
@@ -210,8 +229,10 @@ def main() -> None:
             if options.tree_files:
                 started = time.perf_counter()
                 cache_tree_file(os.path.join(options.tree_files, TREE_FILES[label]), rules, cache)
-                print(f"  setup: the optimal tree read from {TREE_FILES[label]} and cached in "
-                      f"{time.perf_counter() - started:.1f} s")  # fmt: skip
+                print(
+                    f"  setup: the optimal tree read from {TREE_FILES[label]} and cached in "
+                    f"{time.perf_counter() - started:.1f} s"
+                )
             elif options.trees:
                 shutil.copytree(os.path.join(options.trees, "optimal"), os.path.join(cache, "optimal"))
                 print(f"  setup: the optimal trees copied from {options.trees}")
@@ -224,8 +245,10 @@ def main() -> None:
             cold, cold_cpu, out = timed(review, cache)
             summary = json.loads(out)["summary"]
             warm, warm_cpu, _ = timed(review, cache)
-            print(f"  mastermind review, whole process: {cold:.2f} s ({cold_cpu:.2f} s CPU) with no position "
-                  f"cached, {warm:.2f} s ({warm_cpu:.2f} s CPU) with the positions cached")  # fmt: skip
+            print(
+                f"  mastermind review, whole process: {cold:.2f} s ({cold_cpu:.2f} s CPU) with no position "
+                f"cached, {warm:.2f} s ({warm_cpu:.2f} s CPU) with the positions cached"
+            )
             print(f"  summary: {summary}")
             shutil.rmtree(os.path.join(cache, "positions"), ignore_errors=True)
             per_move_run = [sys.executable, "-c", PER_MOVE, json.dumps(rules), history, str(options.budget)]

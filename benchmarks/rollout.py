@@ -50,10 +50,14 @@ def main() -> None:
     unknown = [g for g in games if g not in GAMES]
     if unknown:
         parser.error(f"unknown game {unknown[0]!r}; choose among {', '.join(GAMES)}")
-    print(f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}; "
-          f"load average {os.getloadavg()[0]:.2f} at start")  # fmt: skip
-    print(f"{'game':16} {'first':>7} {'total':>8} {'mean':>7} {'max':>4} {'wall s':>8} {'cpu s':>8}"
-          f" {'best criterion':>22}")  # fmt: skip
+    print(
+        f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}; "
+        f"load average {os.getloadavg()[0]:.2f} at start"
+    )
+    print(
+        f"{'game':16} {'first':>7} {'total':>8} {'mean':>7} {'max':>4} {'wall s':>8} {'cpu s':>8}"
+        f" {'best criterion':>22}"
+    )
     for game in games:
         args = ["--strategy", "rollout", *GAMES[game]]
         if options.save:
@@ -61,8 +65,11 @@ def main() -> None:
         wall, cpu, out = one(args)
         criteria = {name: one(["--strategy", name, *GAMES[game]])[2]["total"] for name in CRITERIA}
         best = min(criteria, key=lambda name: criteria[name])
-        print(f"{game:16} {out['first_guess']:>7} {out['total']:>8} {out['mean']:>7.4f} {out['max']:>4}"
-              f" {wall:>8.1f} {cpu:>8.1f} {f'{criteria[best]} ({best})':>22}", flush=True)  # fmt: skip
+        print(
+            f"{game:16} {out['first_guess']:>7} {out['total']:>8} {out['mean']:>7.4f} {out['max']:>4}"
+            f" {wall:>8.1f} {cpu:>8.1f} {f'{criteria[best]} ({best})':>22}",
+            flush=True,
+        )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -24,8 +24,13 @@ import time
 from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
 
 STRATEGIES = ["knuth", "expected-size", "entropy", "most-parts"]
-GAMES = [("4x6", 4, 6, True), ("4x7", 4, 7, True), ("4x8", 4, 8, True),
-         ("bulls-and-cows", 4, 10, False), ("5x8", 5, 8, True)]  # fmt: skip
+GAMES = [
+    ("4x6", 4, 6, True),
+    ("4x7", 4, 7, True),
+    ("4x8", 4, 8, True),
+    ("bulls-and-cows", 4, 10, False),
+    ("5x8", 5, 8, True),
+]
 BIG = [("6x9", 6, 9, True)]
 
 CHILD = """
@@ -70,8 +75,12 @@ def command_line(cache_dir: str | None) -> float:
     beside = os.path.join(os.path.dirname(sys.executable), "mastermind")
     exe = beside if os.path.exists(beside) else shutil.which("mastermind") or "mastermind"
     started = time.perf_counter()
-    subprocess.run([exe, "evaluate", "--strategy", "knuth", "--json", "--no-history"], env=env,
-                   capture_output=True, check=True)  # fmt: skip
+    subprocess.run(
+        [exe, "evaluate", "--strategy", "knuth", "--json", "--no-history"],
+        env=env,
+        capture_output=True,
+        check=True,
+    )
     return time.perf_counter() - started
 
 
@@ -93,13 +102,19 @@ def main() -> None:
         cold = command_line(empty)
     warm = min(command_line(None) for _ in range(3))
     median, best = classic_in_process()
-    print(f"classic Knuth tree in-process after warm-up: median {median * 1e3:.2f} ms, "
-          f"best {best * 1e3:.2f} ms (C++ peer: 3.5 ms)")  # fmt: skip
-    print(f"`mastermind evaluate --strategy knuth --json`: cold (empty JIT cache) {cold:.2f} s, "
-          f"warm {warm:.2f} s")  # fmt: skip
+    print(
+        f"classic Knuth tree in-process after warm-up: median {median * 1e3:.2f} ms, "
+        f"best {best * 1e3:.2f} ms (C++ peer: 3.5 ms)"
+    )
+    print(
+        f"`mastermind evaluate --strategy knuth --json`: cold (empty JIT cache) {cold:.2f} s, "
+        f"warm {warm:.2f} s"
+    )
     print()
-    print(f"{'game':<15} {'strategy':<14} {'seconds':>8} {'peak MiB':>9} {'mean':>8} "
-          f"{'total':>8} {'max':>4} {'first':>7}")  # fmt: skip
+    print(
+        f"{'game':<15} {'strategy':<14} {'seconds':>8} {'peak MiB':>9} {'mean':>8} "
+        f"{'total':>8} {'max':>4} {'first':>7}"
+    )
     for label, pegs, colors, repeats in games:
         for name in STRATEGIES:
             r = child(pegs, colors, repeats, name)

@@ -60,11 +60,16 @@ GAMES = {
 
 def _piece_to_json(piece: split.Piece, out: split.Outcome, size: int) -> dict:
     return {
-        "kind": piece.kind, "history": [list(h) for h in piece.history], "budget": piece.budget,
-        "guess": piece.guess, "size": size, "cost": out.cost, "seconds": out.seconds,
+        "kind": piece.kind,
+        "history": [list(h) for h in piece.history],
+        "budget": piece.budget,
+        "guess": piece.guess,
+        "size": size,
+        "cost": out.cost,
+        "seconds": out.seconds,
         "tree": None if out.flat is None else out.flat.tolist(),
         "roots": [[g, b, up, None if cells is None else list(cells)] for g, b, up, cells in out.roots],
-    }  # fmt: skip
+    }
 
 
 def _piece_of(item: dict) -> tuple[split.Piece, split.Outcome]:
@@ -91,8 +96,11 @@ def measure(args: argparse.Namespace) -> None:
         local = solve_position(rules, everything)
         wall = time.perf_counter() - started
         assert local is not None
-        print(f"{name:<15} {'threads':<10} {wall:8.2f} {'':>7} {'':>8} {'':>9}  {local.cost}  "
-              f"load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+        print(
+            f"{name:<15} {'threads':<10} {wall:8.2f} {'':>7} {'':>8} {'':>9}  {local.cost}  "
+            f"load {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
         for workers in (int(w) for w in args.workers.split(",")):
             with runner.DaskExecutor(workers=workers) as executor:
                 executor.prepare(make_strategy("optimal", rules, cache=False))
@@ -108,8 +116,11 @@ def measure(args: argparse.Namespace) -> None:
             assert sol is not None and sol.cost == local.cost and np.array_equal(sol.flat, local.flat), name
             log.write_text("".join(json.dumps(p) + "\n" for p in pieces))
             work = sum(p["seconds"] for p in pieces)
-            print(f"{name:<15} {f'dask x{workers}':<10} {wall:8.2f} {solved:7d} {work:8.2f} {cpu:9.2f}  "
-                  f"{sol.cost}  load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+            print(
+                f"{name:<15} {f'dask x{workers}':<10} {wall:8.2f} {solved:7d} {work:8.2f} {cpu:9.2f}  "
+                f"{sol.cost}  load {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
 
 
 class Simulated:
@@ -168,8 +179,11 @@ def simulate(args: argparse.Namespace) -> None:
             assert sol is not None
             base = base or sim.now
             busy = sim.busy / (workers * sim.now)
-            print(f"{workers:8d} {sim.now:8.2f} {base / sim.now:9.2f} {busy:6.0%} {solved:7d} "
-                  f"{sim.solved_here:5d}  total {sol.cost}", flush=True)  # fmt: skip
+            print(
+                f"{workers:8d} {sim.now:8.2f} {base / sim.now:9.2f} {busy:6.0%} {solved:7d} "
+                f"{sim.solved_here:5d}  total {sol.cost}",
+                flush=True,
+            )
 
 
 def _serial(fn, tasks, each) -> None:  # noqa: ANN001 - a MapTasks on one worker, in order
@@ -225,14 +239,25 @@ def schedule(args: argparse.Namespace) -> None:
             for budgeted in ("default", "cut", "root"):
                 if budgeted != "default" and _big(size, workers, budgeted) == _big(size, workers, "default"):
                     continue  # the default already
-                command = [sys.executable, __file__, "one", "--games", name, "--workers", str(workers),
-                           "--budgeted", budgeted]  # fmt: skip
+                command = [
+                    sys.executable,
+                    __file__,
+                    "one",
+                    "--games",
+                    name,
+                    "--workers",
+                    str(workers),
+                    "--budgeted",
+                    budgeted,
+                ]
                 run = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
                 alone = alone or run["wall"]
                 busy = run["work"] / (workers * run["wall"])
-                print(f"{name:<15} {workers:7d} {budgeted:>9} {run['wall']:7.2f} {alone / run['wall']:8.2f} "
-                      f"{run['work']:7.2f} {busy:5.0%}  total {run['total']}  load {os.getloadavg()[0]:.2f}",
-                      flush=True)  # fmt: skip
+                print(
+                    f"{name:<15} {workers:7d} {budgeted:>9} {run['wall']:7.2f} {alone / run['wall']:8.2f} "
+                    f"{run['work']:7.2f} {busy:5.0%}  total {run['total']}  load {os.getloadavg()[0]:.2f}",
+                    flush=True,
+                )
 
 
 def sizes(args: argparse.Namespace) -> None:
@@ -247,8 +272,11 @@ def sizes(args: argparse.Namespace) -> None:
             run = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
             largest = "default" if run["size"] is None else str(run["size"])
             longest = ", ".join(f"{s:.2f} {n} {k}{' b' if b else ''}" for s, n, k, b in run["longest"])
-            print(f"{name:<15} {largest:>8} {run['work']:7.2f} {run['pieces']:7d}  {longest}  "
-                  f"total {run['total']}  load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+            print(
+                f"{name:<15} {largest:>8} {run['work']:7.2f} {run['pieces']:7d}  {longest}  "
+                f"total {run['total']}  load {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
 
 
 def main() -> None:

@@ -90,8 +90,14 @@ class Visitor:
     async def open(self) -> int:
         return (await self.post("/api/games", {"mode": "break", "preset": "classic"}))["id"]
 
-    async def play(self, game_id: int, think: float, latencies: list[tuple[float, float]],
-                   server: list[float], deadline: float) -> bool:  # fmt: skip
+    async def play(
+        self,
+        game_id: int,
+        think: float,
+        latencies: list[tuple[float, float]],
+        server: list[float],
+        deadline: float,
+    ) -> bool:
         node = self.tree
         while True:
             if think:
@@ -126,8 +132,11 @@ async def run(
         opened = await asyncio.gather(*(v.open() for v in visitors))
         opening = time.perf_counter() - started
         now, _ = rss_mib(pid)
-        print(f"{args.visitors:,} games open at once: server resident {now:.0f} MiB "
-              f"(opened in {opening:.1f} s)", flush=True)  # fmt: skip
+        print(
+            f"{args.visitors:,} games open at once: server resident {now:.0f} MiB "
+            f"(opened in {opening:.1f} s)",
+            flush=True,
+        )
         deadline = time.monotonic() + args.seconds
         started = time.perf_counter()
         server_cpu, client_cpu = cpu_seconds(pid), cpu_seconds()
@@ -168,16 +177,20 @@ async def run(
             f"p50 {pct(values, 0.5):.1f} ms, p99 {pct(values, 0.99):.1f} ms, max {1000 * max(values):.1f} ms"
         )
 
-    print(f"{games:,} games ({won:,} won) in {elapsed:.1f} s: {games / elapsed:.1f} games/s; "
-          f"{len(latencies):,} guesses, {len(latencies) / elapsed:.0f}/s")  # fmt: skip
+    print(
+        f"{games:,} games ({won:,} won) in {elapsed:.1f} s: {games / elapsed:.1f} games/s; "
+        f"{len(latencies):,} guesses, {len(latencies) / elapsed:.0f}/s"
+    )
     print(f"guess latency (client): {spread([d for _, d in latencies])}")
     if server:  # a server that says its time
         print(f"  of which in the server (Server-Timing): {spread(server)}")
     print(f"  the client's loop late by: {spread([d for _, d in lags])}")
     print(f"server memory: resident {now:.0f} MiB now, peak {peak:.0f} MiB")
-    print(f"CPU while playing: server {server_cpu:.1f} s ({100 * server_cpu / elapsed:.0f}% of a core, "
-          f"{1000 * server_cpu / max(1, len(latencies)):.2f} ms a guess), load client {client_cpu:.1f} s; "
-          f"load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")  # fmt: skip
+    print(
+        f"CPU while playing: server {server_cpu:.1f} s ({100 * server_cpu / elapsed:.0f}% of a core, "
+        f"{1000 * server_cpu / max(1, len(latencies)):.2f} ms a guess), load client {client_cpu:.1f} s; "
+        f"load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
+    )
     return latencies, lags
 
 
@@ -196,11 +209,13 @@ def attribute(latencies: list[tuple[float, float]], lags: list[tuple[float, floa
     in_full = sum(overlaps(g, full) for g in slow)
     in_client = sum(overlaps(g, late) for g in slow)
     neither = sum(not overlaps(g, collections) and not overlaps(g, late) for g in slow)
-    print(f"the slowest 1% of guesses ({len(slow)}, {1000 * slow[0][1]:.0f} ms or more): "
-          f"{100 * in_gc / len(slow):.0f}% waited through a server garbage collection of 1 ms or more "
-          f"({100 * in_full / len(slow):.0f}% a full one), {100 * in_client / len(slow):.0f}% through a "
-          f"moment the client's own loop was 10 ms late or more, {100 * neither / len(slow):.0f}% through "
-          "neither")  # fmt: skip
+    print(
+        f"the slowest 1% of guesses ({len(slow)}, {1000 * slow[0][1]:.0f} ms or more): "
+        f"{100 * in_gc / len(slow):.0f}% waited through a server garbage collection of 1 ms or more "
+        f"({100 * in_full / len(slow):.0f}% a full one), {100 * in_client / len(slow):.0f}% through a "
+        f"moment the client's own loop was 10 ms late or more, {100 * neither / len(slow):.0f}% through "
+        "neither"
+    )
 
 
 def main() -> None:
@@ -211,8 +226,10 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.visitors <= MAX_VISITORS or not 0 < args.seconds <= MAX_SECONDS:
         sys.exit(f"at most {MAX_VISITORS:,} visitors and {MAX_SECONDS} seconds")
-    print(f"machine: {cpu_model()}, {os.cpu_count()} cores; {args.visitors:,} visitors, {args.seconds:g} s, "
-          f"think {args.think:g} s")  # fmt: skip
+    print(
+        f"machine: {cpu_model()}, {os.cpu_count()} cores; {args.visitors:,} visitors, {args.seconds:g} s, "
+        f"think {args.think:g} s"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         gc_log = Path(tmp) / "gc.json"
         env = {
@@ -221,12 +238,20 @@ def main() -> None:
             "MASTERMIND_GC_LOG": str(gc_log),
         }
         # the limits are set for a crowd: one process serves everyone here
-        limits = ["--limit", "rate=1000000", "--limit", "burst=1000000",
-                  "--limit", f"games_in_memory={max(2000, 2 * args.visitors)}"]  # fmt: skip
+        limits = [
+            "--limit",
+            "rate=1000000",
+            "--limit",
+            "burst=1000000",
+            "--limit",
+            f"games_in_memory={max(2000, 2 * args.visitors)}",
+        ]
         server = subprocess.Popen(
             [sys.executable, "-c", LAUNCH, "web", "--port", "0", *limits],
-            stdout=subprocess.PIPE, text=True, env=env,
-        )  # fmt: skip
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         try:
             assert server.stdout is not None
             line = server.stdout.readline()
@@ -243,9 +268,11 @@ def main() -> None:
                 wall = sorted(w for g, _, w, _ in pauses if g == generation)
                 cpu = sorted(c for g, _, _, c in pauses if g == generation)
                 if wall:
-                    print(f"server garbage collections, generation {generation}: {len(wall):,}; wall "
-                          f"{sum(wall):.0f} ms in all, the longest {wall[-1]:.1f} ms; CPU {sum(cpu):.0f} ms "
-                          f"in all, the longest {cpu[-1]:.1f} ms")  # fmt: skip
+                    print(
+                        f"server garbage collections, generation {generation}: {len(wall):,}; wall "
+                        f"{sum(wall):.0f} ms in all, the longest {wall[-1]:.1f} ms; CPU {sum(cpu):.0f} ms "
+                        f"in all, the longest {cpu[-1]:.1f} ms"
+                    )
             attribute(latencies, lags, pauses)
 
 

@@ -51,8 +51,11 @@ def main() -> None:
             ok, _ = search._solve(cell, args.guesses - 1, other_replies(pegs), group, used, 1)
             seconds, sets = time.perf_counter() - started, search.nodes - before
             within = f"within {args.guesses - 1} more: {'yes' if ok else 'no'}"
-            print(f"{text} cell {reply.black},{reply.white}: {len(cell):,} secrets, {within} ({sets:,} sets, "
-                  f"{seconds:.1f} s)", flush=True)  # fmt: skip
+            print(
+                f"{text} cell {reply.black},{reply.white}: {len(cell):,} secrets, {within} ({sets:,} sets, "
+                f"{seconds:.1f} s)",
+                flush=True,
+            )
             if not ok:
                 print(f"{text} cannot begin a tree of at most {args.guesses} guesses", flush=True)
                 break

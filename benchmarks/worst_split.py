@@ -57,8 +57,11 @@ def main() -> None:
             size = made.header["nodes"]
             answers.add(found.possible)
             answer = "yes" if found.possible else "no"
-            print(f"{name:8} {limit:>6} {n:>7} {wall:>8.2f} {found.nodes:>10,} {answer:>7} {size:>8,}  "
-                  f"load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+            print(
+                f"{name:8} {limit:>6} {n:>7} {wall:>8.2f} {found.nodes:>10,} {answer:>7} {size:>8,}  "
+                f"load {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
             if args.save:
                 Path(args.save).mkdir(parents=True, exist_ok=True)
                 made.write(

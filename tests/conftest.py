@@ -54,9 +54,11 @@ def kill_after_moves(args, typed, db, moves_saved, moves=2):
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "mastermind.cli", *args, "--db", str(db)],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
+    )
     seen = 0
     try:
         assert proc.stdin is not None

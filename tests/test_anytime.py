@@ -91,8 +91,21 @@ def test_a_budget_does_not_count_the_seconds_the_kernels_compile(monkeypatch):
 def test_evaluate_with_a_budget_it_does_not_need_is_exact(tmp_path, monkeypatch):
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "best.tree"
-    code, out, err = run("evaluate", "-s", "optimal", "-p", "4", "-c", "5", "--budget", "10m", "--json",
-                         "--no-history", "--save", path)  # fmt: skip
+    code, out, err = run(
+        "evaluate",
+        "-s",
+        "optimal",
+        "-p",
+        "4",
+        "-c",
+        "5",
+        "--budget",
+        "10m",
+        "--json",
+        "--no-history",
+        "--save",
+        path,
+    )
     assert code == 0, err
     result = json.loads(out)
     assert (
@@ -105,8 +118,21 @@ def test_evaluate_with_a_budget_it_does_not_need_is_exact(tmp_path, monkeypatch)
 def test_evaluate_stopped_by_its_budget_reports_bounds_and_writes_the_best_tree(tmp_path, monkeypatch):
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "best.tree.gz"
-    code, out, err = run("evaluate", "-s", "optimal", "-p", "4", "-c", "7", "--budget", "0.01s", "--json",
-                         "--no-history", "--save", path)  # fmt: skip
+    code, out, err = run(
+        "evaluate",
+        "-s",
+        "optimal",
+        "-p",
+        "4",
+        "-c",
+        "7",
+        "--budget",
+        "0.01s",
+        "--json",
+        "--no-history",
+        "--save",
+        path,
+    )
     assert code == 0, err
     result = json.loads(out)
     assert result["lower_bound"] <= 11228
@@ -243,8 +269,20 @@ def test_a_damaged_record_is_refused_in_one_line(tmp_path, monkeypatch):
     lines[i] = json.dumps(item, sort_keys=True)
     path.write_text("\n".join(lines) + "\n")
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "cache"))
-    code, _, err = run("evaluate", "-s", "optimal", "-p", "4", "-c", "5", "--budget", "10m",
-                       "--checkpoint", path, "--no-history")  # fmt: skip
+    code, _, err = run(
+        "evaluate",
+        "-s",
+        "optimal",
+        "-p",
+        "4",
+        "-c",
+        "5",
+        "--budget",
+        "10m",
+        "--checkpoint",
+        path,
+        "--no-history",
+    )
     *before, last = err.strip().splitlines()
     assert (
         code == 2

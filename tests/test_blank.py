@@ -137,13 +137,26 @@ def test_records_without_the_blank_still_load():
 
 def test_play_with_the_blank_on_the_command_line():
     # lose a one-guess game to learn the secret, then win with it typed with dots for the holes
-    code, out, _ = run("play", "--blank", "--pegs", "3", "--colors", "3", "--seed", "9", "--max-guesses",
-                       "1", "--no-history", input="quit\n")  # fmt: skip
+    code, out, _ = run(
+        "play",
+        "--blank",
+        "--pegs",
+        "3",
+        "--colors",
+        "3",
+        "--seed",
+        "9",
+        "--max-guesses",
+        "1",
+        "--no-history",
+        input="quit\n",
+    )
     assert code == 1 and "colours 1-3, or - (also .) for an empty hole" in out
     secret = out.split("The secret was ")[1].split(".")[0]
     typed = secret.replace("-", ".")
-    code, out, _ = run("play", "--blank", "--pegs", "3", "--colors", "3", "--seed", "9", "--no-history",
-                       input=f"{typed}\n")  # fmt: skip
+    code, out, _ = run(
+        "play", "--blank", "--pegs", "3", "--colors", "3", "--seed", "9", "--no-history", input=f"{typed}\n"
+    )
     assert code == 0 and "You broke the code in 1 guess!" in out
     assert f"  {'  '.join(secret)}  " in out  # the board shows the holes
 

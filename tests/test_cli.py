@@ -99,8 +99,19 @@ def test_a_randomised_run_reports_a_seed_that_repeats_it():
     first = json.loads(out)
     assert code == 0 and isinstance(first["seed"], int)
     # --recompute: played again with the seed, not taken from the history
-    code, out, _ = run("evaluate", "-s", "counter", "--pegs", "3", "--colors", "4", "--json",
-                       "--seed", str(first["seed"]), "--recompute")  # fmt: skip
+    code, out, _ = run(
+        "evaluate",
+        "-s",
+        "counter",
+        "--pegs",
+        "3",
+        "--colors",
+        "4",
+        "--json",
+        "--seed",
+        str(first["seed"]),
+        "--recompute",
+    )
     assert json.loads(out)["distribution"] == first["distribution"]
     assert json.loads(run("evaluate", "--pegs", "3", "--colors", "4", "--json")[1])["seed"] is None
 

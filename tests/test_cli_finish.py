@@ -188,8 +188,10 @@ def test_a_sample_larger_than_a_small_game_is_the_whole_game():
 def test_bulls_and_cows_speaks_of_bulls_cows_and_digits():
     bulls = ("--preset", "bulls-and-cows", "--no-history")
     code, out, _ = run("guess", *bulls, input="help\nzz\nBCC\nquit\n")
-    assert out.startswith("Think of a secret: 4 digits 0-9, no digit repeats. I have 10 guesses. "
-                          "Reply BULLS,COWS (e.g. 1,2), key pegs (BCC or BWW) or - for none")  # fmt: skip
+    assert out.startswith(
+        "Think of a secret: 4 digits 0-9, no digit repeats. I have 10 guesses. "
+        "Reply BULLS,COWS (e.g. 1,2), key pegs (BCC or BWW) or - for none"
+    )
     assert "'zz' is not a reply: write BULLS,COWS (e.g. 1,2) or pegs (e.g. BCC or BWW)" in out
     assert "Guess 2: 0145   (216 codes possible)" in out  # BCC read as 1 bull, 2 cows
     code, out, _ = run("play", *bulls, "--seed", "2", input="0123\n1123\nquit\n")
@@ -255,9 +257,12 @@ def test_per_secret_game_is_the_game_guess_plays(tmp_path):
 
 @pytest.mark.parametrize(
     "name, words",
-    [("", "--per-secret: no file name given (- for stdout)"), (".", "it is a directory"),
-     ("nope/x.csv", "folder 'nope' does not exist")],
-)  # fmt: skip
+    [
+        ("", "--per-secret: no file name given (- for stdout)"),
+        (".", "it is a directory"),
+        ("nope/x.csv", "folder 'nope' does not exist"),
+    ],
+)
 def test_a_bad_per_secret_file_is_refused_before_any_work(name, words):
     code, out, err = run("evaluate", "--per-secret", name)
     one_line_error(code, err, words)
@@ -334,8 +339,10 @@ def test_the_estimate_has_a_cost_model_only_for_partition_strategies():
 
 def test_small_games_are_spoken_of_in_the_singular_with_replies_that_can_occur():
     code, out, _ = run("guess", "--pegs", "1", "--colors", "2", "--no-history", input="zz\nquit\n")
-    assert out.startswith("Think of a secret: 1 peg, colours 1-2, repeats allowed. I have 10 guesses. "
-                          "Reply BLACK,WHITE (e.g. 1,0), key pegs (B) or - for none")  # fmt: skip
+    assert out.startswith(
+        "Think of a secret: 1 peg, colours 1-2, repeats allowed. I have 10 guesses. "
+        "Reply BLACK,WHITE (e.g. 1,0), key pegs (B) or - for none"
+    )
     assert "'zz' is not a reply: write BLACK,WHITE (e.g. 1,0) or pegs (e.g. B)" in out
 
 
@@ -357,12 +364,14 @@ def test_a_checkpoint_in_a_missing_folder_is_refused_before_any_work(tmp_path):
 
 @pytest.mark.parametrize(
     ("option", "name", "words"),
-    [("--checkpoint", "", "--checkpoint: no file name given"),
-     ("--checkpoint", "-", "--checkpoint: this file cannot go to stdout"),
-     ("--checkpoint", ".", "--checkpoint: cannot write '.': it is a directory"),
-     ("--save", "new/", "--save: cannot write 'new/': it names a directory"),
-     ("--plot", "/proc/x.png", "--plot: cannot write '/proc/x.png'")],
-)  # fmt: skip
+    [
+        ("--checkpoint", "", "--checkpoint: no file name given"),
+        ("--checkpoint", "-", "--checkpoint: this file cannot go to stdout"),
+        ("--checkpoint", ".", "--checkpoint: cannot write '.': it is a directory"),
+        ("--save", "new/", "--save: cannot write 'new/': it names a directory"),
+        ("--plot", "/proc/x.png", "--plot: cannot write '/proc/x.png'"),
+    ],
+)
 def test_every_file_evaluate_writes_follows_one_rule_before_any_work(
     tmp_path, monkeypatch, option, name, words
 ):
@@ -379,8 +388,9 @@ def test_a_link_into_a_missing_folder_names_that_folder(tmp_path):
 
 
 def test_a_limit_of_one_guess_is_said_in_the_singular():
-    code, _, err = run("evaluate", "--preset", "classic", "-p", "2", "-c", "2", "--max-guesses", "1",
-                       "--no-history")  # fmt: skip
+    code, _, err = run(
+        "evaluate", "--preset", "classic", "-p", "2", "-c", "2", "--max-guesses", "1", "--no-history"
+    )
     assert code == 0 and "repeats allowed, 1 guess (options given" in err and "1 guesses" not in err
 
 
@@ -392,8 +402,9 @@ def test_one_guess_is_singular():
 def test_every_output_path_follows_one_rule_a_folder_that_exists_and_dash_for_stdout(tmp_path):
     missing = tmp_path / "no" / "such"
     code, _, err = run("play", "--db", str(missing / "h.db"), input="quit\n")
-    one_line_error(code, err, f"cannot make the history database '{missing / 'h.db'}': folder "
-                   f"'{missing}' does not exist")  # fmt: skip
+    one_line_error(
+        code, err, f"cannot make the history database '{missing / 'h.db'}': folder '{missing}' does not exist"
+    )
     assert not (tmp_path / "no").exists()  # nothing made on the way
     code, _, err = run("history", "--csv", str(missing / "games.csv"))
     where = f"'{missing / 'games.csv'}': folder '{missing}'"

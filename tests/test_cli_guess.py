@@ -146,8 +146,9 @@ def test_end_of_input_stops_the_game_unfinished_and_it_resumes():
     assert code == 1 and json.loads(out)["outcome"] == "playing"
     with Store() as store:
         assert [(g.kind, g.finished, len(g.record["moves"])) for g in store.games()] == [
-            ("play", False, 1), ("guess", False, 1),
-        ]  # fmt: skip
+            ("play", False, 1),
+            ("guess", False, 1),
+        ]
     code, out, _ = run("play", "--resume", "1", input="quit\n")
     assert code == 1 and "Resuming game 1: 1 guess made." in out and "You gave up." in out
 

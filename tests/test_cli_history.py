@@ -50,8 +50,10 @@ def test_play_is_saved_and_listed_and_shown(tmp_path):
     [record] = json.loads(out)
     assert (record["id"], record["kind"], record["finished"], record["outcome"]) == (1, "play", True, "won")
     assert record["rules"] == {"pegs": 3, "colors": 4, "repeats": True, "max_guesses": 10, "blank": False}
-    assert record["moves"] == [{"guess": wrong, "reply": record["moves"][0]["reply"]},
-                               {"guess": secret, "reply": "3,0"}]  # fmt: skip
+    assert record["moves"] == [
+        {"guess": wrong, "reply": record["moves"][0]["reply"]},
+        {"guess": secret, "reply": "3,0"},
+    ]
 
 
 def test_no_history_saves_nothing_and_the_environment_names_the_database(tmp_path, private_history):
@@ -126,8 +128,12 @@ def test_a_killed_game_keeps_every_committed_move_and_resumes(tmp_path):
     game = Game.breaking(Rules(), seed=1)
     secret = game.notation.format_code(game.secret)
     first, second = two_wrong_guesses(secret, 4, 6)
-    seen, status = kill_after_moves(["play", "--seed", "1"], f"{first}\n{second}\n", db,
-                                    lambda games: len(games[0].record["moves"]) if games else 0)  # fmt: skip
+    seen, status = kill_after_moves(
+        ["play", "--seed", "1"],
+        f"{first}\n{second}\n",
+        db,
+        lambda games: len(games[0].record["moves"]) if games else 0,
+    )
     assert seen == 2 and status == -signal.SIGKILL
     with Store(db) as store:
         [stored] = store.games()
@@ -190,11 +196,19 @@ def test_the_history_is_exported_as_csv_one_row_per_game_or_per_move(tmp_path):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [r["id"] for r in rows] == ["1", "2", "3"]
     assert rows[0] == {
-        "id": "1", "started": guess.started, "updated": guess.updated, "kind": "guess", "pegs": "3",
-        "colors": "4", "repeats": "1", "blank": "0", "max_guesses": "10",
+        "id": "1",
+        "started": guess.started,
+        "updated": guess.updated,
+        "kind": "guess",
+        "pegs": "3",
+        "colors": "4",
+        "repeats": "1",
+        "blank": "0",
+        "max_guesses": "10",
         "guesses": str(len(guess.record["moves"])),
-        "outcome": "won", "finished": "1",
-    }  # fmt: skip
+        "outcome": "won",
+        "finished": "1",
+    }
     assert rows[1]["guesses"] == str(sum(g["guesses"] for g in match.record["games"]))
     assert (rows[2]["kind"], rows[2]["outcome"], rows[2]["guesses"]) == ("play", "gave-up", "1")
     path = tmp_path / "moves.csv"
@@ -244,10 +258,25 @@ def test_two_sessions_write_at_once_and_both_games_are_intact(tmp_path):
         codes = ["".join(c) for c in itertools.product("1234", repeat=3)]
         wrong = [c for c in codes if c != game.notation.format_code(game.secret)][:30]
         proc = subprocess.Popen(
-            [sys.executable, "-m", "mastermind.cli", "play", "--db", str(db), "--seed", str(seed), *SMALL,
-             "--max-guesses", "30", "--no-color"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "mastermind.cli",
+                "play",
+                "--db",
+                str(db),
+                "--seed",
+                str(seed),
+                *SMALL,
+                "--max-guesses",
+                "30",
+                "--no-color",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         players.append((proc, wrong))
     try:
         deadline = time.monotonic() + 120  # a generous wait for a slow machine, not a measurement
@@ -298,9 +327,11 @@ def _as_a_user_without_override(path) -> list[str]:
             pytest.skip("running as root without setpriv: a read-only file would still be writable")
         prefix = ["setpriv", "--bounding-set=-dac_override", "--inh-caps=-dac_override"]
     probe = subprocess.run(
-        [*prefix, sys.executable, "-c", f"open({str(path)!r}, 'r+b')"], capture_output=True, text=True,
+        [*prefix, sys.executable, "-c", f"open({str(path)!r}, 'r+b')"],
+        capture_output=True,
+        text=True,
         check=False,
-    )  # fmt: skip
+    )
     if "PermissionError" not in probe.stderr:
         pytest.skip(f"a read-only file can be written here ({probe.stderr.strip() or 'no error'})")
     return prefix
@@ -315,15 +346,20 @@ def test_a_read_only_database_is_one_line_and_exit_2_but_no_history_plays(tmp_pa
 
     def mastermind(*args):
         return subprocess.run(
-            [*prefix, sys.executable, "-m", "mastermind.cli", *args, "--db", str(db)], input="quit\n",
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
+            [*prefix, sys.executable, "-m", "mastermind.cli", *args, "--db", str(db)],
+            input="quit\n",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
 
     for command, hint in [
-        (["play", *SMALL], "play"), (["guess", *SMALL], "play"),
+        (["play", *SMALL], "play"),
+        (["guess", *SMALL], "play"),
         (["match", "--players", "knuth,knuth"], "play"),
-        (["evaluate", *SMALL], "evaluate"), (["compare", *SMALL], "evaluate"),
-    ]:  # fmt: skip
+        (["evaluate", *SMALL], "evaluate"),
+        (["compare", *SMALL], "evaluate"),
+    ]:
         proc = mastermind(*command)
         assert proc.returncode == 2, (command, proc.stderr)
         assert proc.stdout == ""
@@ -344,10 +380,11 @@ def test_a_directory_an_empty_name_or_a_huge_id_is_one_line(tmp_path, monkeypatc
     for args, message in [
         (["play", "--db", str(tmp_path)], "is a directory"),
         (["history", "--db", str(tmp_path)], "is a directory"),
-        (["stats", "--db", ""], "path is empty"), (["play", "--db", ""], "path is empty"),
+        (["stats", "--db", ""], "path is empty"),
+        (["play", "--db", ""], "path is empty"),
         (["history", "99999999999999999999"], "there is no game 99999999999999999999"),
         (["play", "--resume", "99999999999999999999"], "there is no game 99999999999999999999"),
-    ]:  # fmt: skip
+    ]:
         code, out, err = run(*args, input="quit\n")
         assert code == 2 and out == "" and err.count("\n") == 1 and message in err, (args, err)
     monkeypatch.setenv("MASTERMIND_DB", str(tmp_path))  # the environment is not checked by click

@@ -62,16 +62,20 @@ def test_a_human_codemaker_who_gives_wrong_information_has_the_game_replayed():
     assert first["points"] == [5, 3] and record["score"] == [5, 3] and not record["finished"]
     assert "Wrong information: the replies contradict each other" in err
     assert "player 2 (knuth) gets 3 points" in err
-    assert ("Match stopped after 1 of 2 games. Score: player 1 (human) 5, player 2 (knuth) 3; resume with "
-            "mastermind match --resume 1.") in err  # fmt: skip
+    assert (
+        "Match stopped after 1 of 2 games. Score: player 1 (human) 5, player 2 (knuth) 3; resume with "
+        "mastermind match --resume 1."
+    ) in err
 
 
 def test_a_match_stopped_in_a_replayed_game_counts_the_points_already_given_for_wrong_information():
     script = "\n".join(WRONG_THEN_RIGHT[:6]) + "\n"  # row 5 shows the replies wrong; then the input ends
     code, out, err = run("--players", "human,knuth", "--seed", "3", "--json", input=script)
     assert code == 1 and "player 2 (knuth) gets 3 points" in err
-    assert ("Match stopped after 0 of 2 games. Score: player 1 (human) 0, player 2 (knuth) 3; resume with "
-            "mastermind match --resume 1.") in err  # fmt: skip
+    assert (
+        "Match stopped after 0 of 2 games. Score: player 1 (human) 0, player 2 (knuth) 3; resume with "
+        "mastermind match --resume 1."
+    ) in err
     record = json.loads(out)
     (first,) = record["games"]
     assert first["replayed"] == 1 and first["game"]["moves"] == []  # the game played again: no row yet
@@ -82,8 +86,12 @@ def test_a_match_stopped_in_a_replayed_game_counts_the_points_already_given_for_
 def test_the_history_shows_the_guesses_of_a_game_replayed_for_wrong_information(tmp_path):
     db = str(tmp_path / "h.db")
     script = "\n".join(WRONG_THEN_RIGHT) + "\n"
-    assert CliRunner().invoke(cli, ["match", "--db", db, "--players", "human,knuth", "--seed", "3"],
-                              input=script).exit_code == 1  # fmt: skip
+    assert (
+        CliRunner()
+        .invoke(cli, ["match", "--db", db, "--players", "human,knuth", "--seed", "3"], input=script)
+        .exit_code
+        == 1
+    )
     result = CliRunner().invoke(cli, ["history", "1", "--db", db])
     out = result.stdout
     assert result.exit_code == 0 and "score human 5, knuth 3" in out
@@ -101,8 +109,9 @@ def test_help_and_hint_at_the_guess_and_reply_prompts():
     assert code == 1  # P1 hides 1234; P2 asks for help and a hint, then stops
     assert "Type a code of 4 pegs, colours 1-6 (e.g. 1234); hint: ask knuth;" in out
     assert "Hint: 1,296 codes are still possible; knuth would play 1122." in out
-    code, out, _ = run("--players", "knuth,human", "--seed", "5", "--scoring", "codebreaker",
-                       input="1111\nhint\nquit\n")  # fmt: skip
+    code, out, _ = run(
+        "--players", "knuth,human", "--seed", "5", "--scoring", "codebreaker", input="1111\nhint\nquit\n"
+    )
     hint = re.search(r"Hint: (\d+) codes are still possible; knuth would play \d{4}\.", out)
     assert code == 1 and hint and int(hint.group(1)) < 1296  # P2 breaks knuth's code: after a guess
     code, out, _ = run("--players", "human,knuth", "--seed", "5", input="\nhelp\nhint\n1,0\nquit\n")
@@ -125,25 +134,18 @@ def test_a_refused_secret_is_never_quoted_nor_echoed():
     script = "12345\n7777\n3.32\n3632\n3632\n"
     code, out, _ = run("--players", "human,knuth", "--seed", "1", input=script)
     assert code == 1  # the input ends in game 2
-    refused = ("Not a code of this game: a secret is 4 pegs, colours 1-6, a-f or RGBYOP "
-               "(what you typed is not shown).")  # fmt: skip
+    refused = (
+        "Not a code of this game: a secret is 4 pegs, colours 1-6, a-f or RGBYOP "
+        "(what you typed is not shown)."
+    )
     before = out[: out.index("Secret set: the computer scores the guesses.")]
     assert before.count(refused) == 3 and before.count("\n") == 9  # match, game, 4 prompts, 3 refusals
     for typed in ("12345", "7777", "'7'", "3.32", "'.'", "5 symbols", "3632"):
         assert typed not in before, typed
     assert "Game 1: broken in" in out
-    code, out, _ = run(
-        "--players",
-        "human,human",
-        "--games",
-        "2",
-        "--colors",
-        "8",
-        "--no-repeats",
-        "--seed",
-        "7",
-        input="1123\n",
-    )  # fmt: skip (a drawn seed could hold 1123)
+    # a drawn seed could hold 1123
+    args = ("--players", "human,human", "--games", "2", "--colors", "8", "--no-repeats", "--seed", "7")
+    code, out, _ = run(*args, input="1123\n")
     assert "a secret is 4 pegs, colours 1-8, a-h or RGBYOPCW, no repeats (what you typed is not shown)" in out
     assert "1123" not in out
 
@@ -173,8 +175,11 @@ def test_a_codemaker_replying_to_a_strategy_cannot_undo():
 def test_ctrl_c_stops_the_match_with_the_score_so_far():
     proc = subprocess.Popen(
         [sys.executable, "-m", "mastermind.cli", "match", "--players", "human,knuth", "--seed", "1"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None
     assert "A match of 2 games" in proc.stdout.readline()  # the match has started: interrupt it
     proc.send_signal(signal.SIGINT)
@@ -202,8 +207,12 @@ def test_a_match_killed_mid_game_resumes_from_its_last_move(tmp_path):
         rounds = games[0].record["games"] if games else []
         return len(rounds[1]["game"]["moves"]) if len(rounds) > 1 else 0
 
-    seen, status = kill_after_moves(["match", "--players", "human,knuth", "--seed", "1"],
-                                    f"1234\n{first}\n{second}\n", db, moves_of_game_2)  # fmt: skip
+    seen, status = kill_after_moves(
+        ["match", "--players", "human,knuth", "--seed", "1"],
+        f"1234\n{first}\n{second}\n",
+        db,
+        moves_of_game_2,
+    )
     assert seen == 2 and status == -signal.SIGKILL
     with Store(db) as store:
         [stored] = store.games()
@@ -251,7 +260,18 @@ def test_a_strategy_thinking_in_a_match_is_shown(monkeypatch):
         yield
 
     monkeypatch.setattr(match_cli, "thinking", thinking)
-    code, out, err = run("--players", "knuth,optimal", "--pegs", "3", "--colors", "3", "--games", "2",
-                         "--seed", "1", "--no-history")  # fmt: skip
+    code, out, err = run(
+        "--players",
+        "knuth,optimal",
+        "--pegs",
+        "3",
+        "--colors",
+        "3",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--no-history",
+    )
     assert code == 0, err
     assert "player 2 (optimal)" in shown and "player 1 (knuth)" in shown

@@ -190,8 +190,18 @@ def test_a_search_in_pieces_writes_its_best_tree_to_save_as_it_improves(monkeypa
         writes.append((exact, tree.header.get("exact"), tree.verify().total))
 
     monkeypatch.setattr(research, "_save_tree", kept)
-    code, out, _ = run("evaluate", "-s", "optimal", "--no-cache", "--no-history", "--json",
-                       "--checkpoint", str(tmp_path / "run.jsonl"), "--save", str(save))  # fmt: skip
+    code, out, _ = run(
+        "evaluate",
+        "-s",
+        "optimal",
+        "--no-cache",
+        "--no-history",
+        "--json",
+        "--checkpoint",
+        str(tmp_path / "run.jsonl"),
+        "--save",
+        str(save),
+    )
     assert code == 0 and json.loads(out)["total"] == 5625
     # the best tree while the search went on (not proved optimal), then the optimum
     assert writes[0] == (False, False, 5625) and writes[-1] == (True, True, 5625)
@@ -211,8 +221,18 @@ def test_a_best_tree_that_cannot_be_written_midway_is_a_note_and_the_search_goes
         write(tree, path)
 
     monkeypatch.setattr(TreeFile, "write", disk_full_once)
-    code, out, err = run("evaluate", "-s", "optimal", "--no-cache", "--no-history", "--json",
-                         "--checkpoint", str(tmp_path / "run.jsonl"), "--save", str(save))  # fmt: skip
+    code, out, err = run(
+        "evaluate",
+        "-s",
+        "optimal",
+        "--no-cache",
+        "--no-history",
+        "--json",
+        "--checkpoint",
+        str(tmp_path / "run.jsonl"),
+        "--save",
+        str(save),
+    )
     assert code == 0 and failed == [False] and json.loads(out)["total"] == 5625
     note = f"note: cannot write the best tree so far to {save} (No space left on device); the search goes on"
     assert note in err
@@ -256,8 +276,9 @@ def test_a_search_that_is_not_quick_says_first_how_large_it_is_its_cost_and_the_
     monkeypatch.setattr(optimal, "QUICK_GAME", 10)
     code, out, err = run("solve", "-s", "optimal", "1122=1,0")
     assert code == 0 and "256 codes are possible" in out
-    assert err.startswith("mastermind: note: optimal: an exact search of 256 codes, guesses among 1,296: "
-                          "roughly ")  # fmt: skip
+    assert err.startswith(
+        "mastermind: note: optimal: an exact search of 256 codes, guesses among 1,296: roughly "
+    )
     assert err.rstrip().endswith(
         "an order of magnitude); a heuristic strategy answers in seconds (--strategy entropy); Ctrl-C stops"
     )

@@ -98,8 +98,9 @@ def test_hint_with_another_strategy_and_a_game_too_large_for_it_falls_back_and_s
         r"  knuth would play \d{3}: .*\n  Six-guess cannot play this game, so knuth hints\.", out
     )
     # a game knuth can play: knuth hints (as it teaches), not the counter
-    code, out, _ = run("play", "--seed", "2", "--pegs", "10", "--colors", "30", "-s", "counter",
-                       input="hint\nquit\n")  # fmt: skip
+    code, out, _ = run(
+        "play", "--seed", "2", "--pegs", "10", "--colors", "30", "-s", "counter", input="hint\nquit\n"
+    )
     assert "Hint: counter would play" in out
 
 
@@ -191,8 +192,10 @@ def test_ctrl_c_stops_the_game_unfinished_as_the_end_of_input_does_and_it_resume
     with Store() as store:
         (stored,) = store.games()
     assert (stored.finished, stored.outcome, [m["guess"] for m in stored.record["moves"]]) == (
-        False, "playing", ["1122"],
-    )  # fmt: skip
+        False,
+        "playing",
+        ["1122"],
+    )
     code, out, _ = run("play", "--resume", "1", input="quit\n")
     assert code == 1 and "Resuming game 1: 1 guess made." in out and "You gave up." in out
 
@@ -213,10 +216,13 @@ def test_a_real_ctrl_c_at_the_prompt_stops_play_and_guess_with_the_way_to_resume
         db = tmp_path / f"{command}.db"
         proc = subprocess.Popen(
             [sys.executable, "-m", "mastermind.cli", command, "--db", str(db)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as on a terminal
-        )  # fmt: skip
+        )
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write("1122\n" if command == "play" else "1,0\n")
         proc.stdin.flush()

@@ -88,8 +88,9 @@ def test_the_plot_is_written(tmp_path):
 
 
 def test_play_reviews_the_game_at_its_end():
-    code, out, _ = run("play", "--seed", "2026", "--no-history", "--review",
-                       input="1122\n1344\n1235\n3312\n1111\n2154\n")  # fmt: skip
+    code, out, _ = run(
+        "play", "--seed", "2026", "--no-history", "--review", input="1122\n1344\n1235\n3312\n1111\n2154\n"
+    )
     assert code == 0
     assert "You broke the code in 6 guesses!" in out
     assert "The code was known and not played 1 time." in out

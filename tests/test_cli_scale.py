@@ -113,17 +113,36 @@ def test_off_a_terminal_a_long_run_writes_its_progress_in_lines(tmp_path, monkey
 
 def test_a_short_run_off_a_terminal_writes_no_progress(tmp_path, monkeypatch):
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "trees"))
-    code, out, err = run("evaluate", "-s", "optimal", "-p", "4", "-c", "5", "--json", "--no-history",
-                         "--checkpoint", str(tmp_path / "optimal.jsonl"))  # fmt: skip
+    code, out, err = run(
+        "evaluate",
+        "-s",
+        "optimal",
+        "-p",
+        "4",
+        "-c",
+        "5",
+        "--json",
+        "--no-history",
+        "--checkpoint",
+        str(tmp_path / "optimal.jsonl"),
+    )
     assert code == 0 and err == ""
 
 
 @pytest.mark.slow
 def test_compare_on_a_local_dask_cluster():
     code, out, err = run(
-        "compare", "--strategies", "knuth,entropy", "--executor", "dask", "--workers", "2",
-        "--unit-size", "100", "--json",
-    )  # fmt: skip
+        "compare",
+        "--strategies",
+        "knuth,entropy",
+        "--executor",
+        "dask",
+        "--workers",
+        "2",
+        "--unit-size",
+        "100",
+        "--json",
+    )
     assert code == 0, err
     assert [(s["first_guess"], s["total"]) for s in json.loads(out)] == [("1122", 5801), ("1234", 5722)]
 
@@ -132,8 +151,17 @@ def test_optimal_resumes_its_search_from_a_checkpoint(tmp_path, monkeypatch):
     cache = tmp_path / "trees"
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(cache))
     path = tmp_path / "optimal.jsonl"
-    args = ["evaluate", "-s", "optimal", "--max-guesses", "5", "--checkpoint", str(path), "--json",
-            "--no-history"]  # fmt: skip
+    args = [
+        "evaluate",
+        "-s",
+        "optimal",
+        "--max-guesses",
+        "5",
+        "--checkpoint",
+        str(path),
+        "--json",
+        "--no-history",
+    ]
     code, out, err = run(*args)
     assert code == 0 and err == ""
     first = json.loads(out)
@@ -160,8 +188,18 @@ def test_optimal_on_a_local_dask_cluster_is_the_local_result(tmp_path, monkeypat
     local = json.loads(out)
     monkeypatch.setenv("MASTERMIND_CACHE_DIR", str(tmp_path / "fresh"))  # searched again, on Dask
     for game in (["-p", "4", "-c", "5"], ["-p", "4", "-c", "5", "--no-repeats"]):
-        code, out, err = run("evaluate", "-s", "optimal", *game, "--executor", "dask", "--workers", "2",
-                             "--json", "--no-history")  # fmt: skip
+        code, out, err = run(
+            "evaluate",
+            "-s",
+            "optimal",
+            *game,
+            "--executor",
+            "dask",
+            "--workers",
+            "2",
+            "--json",
+            "--no-history",
+        )
         assert code == 0, err
         if "--no-repeats" in game:
             assert json.loads(out)["total"] == 462  # 4 pegs 5 colours, no repeats
@@ -205,9 +243,13 @@ def _interrupt(tmp_path, *extra, game=("--pegs", "6", "--colors", "9")):
     path = tmp_path / "run.jsonl"
     proc = subprocess.Popen(
         [sys.executable, "-m", "mastermind.cli", "evaluate", *game, "--checkpoint", str(path), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=_hear_ctrl_c, env={**os.environ, "MASTERMIND_CACHE_DIR": str(tmp_path / "trees")},
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_hear_ctrl_c,
+        env={**os.environ, "MASTERMIND_CACHE_DIR": str(tmp_path / "trees")},
+    )
     deadline = time.monotonic() + 240  # a generous bound for starting on a loaded machine, not a timing
     while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -257,8 +299,23 @@ def test_ctrl_c_stops_an_optimal_search_on_dask_and_its_cluster(tmp_path):
 @pytest.mark.slow
 def test_kill_9_loses_nothing_recorded_and_the_same_command_finishes_the_run(tmp_path):
     path = tmp_path / "run.jsonl"
-    command = [sys.executable, "-m", "mastermind.cli", "evaluate", "-s", "most-parts", "-p", "5", "-c", "8",
-               "--checkpoint", str(path), "--unit-size", "64", "--json"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "mastermind.cli",
+        "evaluate",
+        "-s",
+        "most-parts",
+        "-p",
+        "5",
+        "-c",
+        "8",
+        "--checkpoint",
+        str(path),
+        "--unit-size",
+        "64",
+        "--json",
+    ]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 240  # a bound for a loaded machine, not a timing
 
@@ -287,9 +344,17 @@ def test_evaluate_on_an_existing_cluster_by_its_address():
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
         code, out, err = run(
-            "evaluate", "-s", "expected-size", "--executor", "dask", "--scheduler", cluster.scheduler_address,
-            "--unit-size", "64", "--json",
-        )  # fmt: skip
+            "evaluate",
+            "-s",
+            "expected-size",
+            "--executor",
+            "dask",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--unit-size",
+            "64",
+            "--json",
+        )
         assert code == 0, err
         assert (json.loads(out)["first_guess"], json.loads(out)["total"]) == ("1123", 5696)
         assert len(cluster.workers) == 2  # the cluster is not ours to shut down

@@ -145,8 +145,9 @@ def test_outputs_show_no_negative_zero_and_the_facade_names_resolve():
 
 
 def test_solve_a_game_too_large_to_list_with_the_counter():
-    code, out, _ = run("solve", "--pegs", "8", "--colors", "10", "-s", "counter", "--seed", "1",
-                       "12345678=2,3", "--json")  # fmt: skip
+    code, out, _ = run(
+        "solve", "--pegs", "8", "--colors", "10", "-s", "counter", "--seed", "1", "12345678=2,3", "--json"
+    )
     data = json.loads(out)
     assert code == 0 and data["candidates"] is None and len(data["guess"]) == 8
     from mastermind import Notation, Rules, score
@@ -155,8 +156,9 @@ def test_solve_a_game_too_large_to_list_with_the_counter():
     notation = Notation(rules)
     guess = notation.parse_code(data["guess"])
     assert score(notation.parse_code("12345678").colors, guess.colors) == (2, 3)
-    code, _, err = run("solve", "--pegs", "8", "--colors", "10", "-s", "counter",
-                       "12345678=8,0", "12345678=2,3")  # fmt: skip
+    code, _, err = run(
+        "solve", "--pegs", "8", "--colors", "10", "-s", "counter", "12345678=8,0", "12345678=2,3"
+    )
     assert code == 2 and "row 1 (12345678=8,0), row 2 (12345678=2,3)" in err
     code, _, err = run("solve", "--pegs", "8", "--colors", "10", "12345678=2,3")
     assert code == 2 and "strategies that can play it: counter" in err

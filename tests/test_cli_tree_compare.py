@@ -28,10 +28,19 @@ def test_tree_text_is_knuths_table():
     seconds = {line.split()[0]: line.split()[-1] for line in lines[2:]}
     # Knuth, "The Computer as Master Mind" (1976-77): his second guesses after 1122
     assert seconds == {
-        "0,0:": "3345", "0,1:": "2344", "0,2:": "2344", "0,3:": "1213", "0,4:": "wins",
-        "1,0:": "1344", "1,1:": "1134", "1,2:": "1213", "2,0:": "1234", "2,1:": "1223",
-        "2,2:": "1213", "3,0:": "1223",
-    }  # fmt: skip
+        "0,0:": "3345",
+        "0,1:": "2344",
+        "0,2:": "2344",
+        "0,3:": "1213",
+        "0,4:": "wins",
+        "1,0:": "1344",
+        "1,1:": "1134",
+        "1,2:": "1213",
+        "2,0:": "1234",
+        "2,1:": "1223",
+        "2,2:": "1213",
+        "3,0:": "1223",
+    }
     assert "  0,0:  256 -> 3345" in lines and "  0,4:    1 -> 2211  wins" in lines
 
 
@@ -105,8 +114,17 @@ def test_compare_defaults_to_every_registered_strategy_even_new_ones(monkeypatch
     code, out, err = run("compare", *SMALL, "--json", "--seed", "1")
     names = [d["strategy"] for d in json.loads(out)]
     # six-guess exists only for the classic game: by default it is skipped, and that is said
-    assert names == ["knuth", "expected-size", "entropy", "most-parts", "rollout", "optimal", "counter",
-                     "random", "first-candidate"]  # fmt: skip
+    assert names == [
+        "knuth",
+        "expected-size",
+        "entropy",
+        "most-parts",
+        "rollout",
+        "optimal",
+        "counter",
+        "random",
+        "first-candidate",
+    ]
     assert "skipped six-guess" in err
     code, out, err = run("compare", *SMALL, "--strategies", "six-guess")
     assert code == 2 and "six-guess" in err

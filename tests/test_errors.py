@@ -11,8 +11,11 @@ from mastermind import errors
 
 
 def error_classes() -> dict[str, type]:
-    return {name: cls for name, cls in inspect.getmembers(errors, inspect.isclass)
-            if cls.__module__ == errors.__name__}  # fmt: skip
+    return {
+        name: cls
+        for name, cls in inspect.getmembers(errors, inspect.isclass)
+        if cls.__module__ == errors.__name__
+    }
 
 
 def test_every_error_class_is_a_mastermind_error_exported_from_the_facade():

@@ -237,8 +237,9 @@ def test_a_record_with_a_move_without_its_guess_is_refused_even_under_python_O()
         "except RecordError as err:\n"
         "    print('refused:', err)\n"
     )
-    proc = subprocess.run([sys.executable, "-O", "-c", script, json.dumps(record)], capture_output=True,
-                          text=True, check=True)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-O", "-c", script, json.dumps(record)], capture_output=True, text=True, check=True
+    )
     assert proc.stdout.startswith("refused: a game record has a move without its guess"), proc.stderr
 
 

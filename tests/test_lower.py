@@ -205,9 +205,11 @@ def test_a_proof_file_whose_header_and_root_disagree_or_whose_lines_are_odd_is_r
         "root.proof": (text.replace("\ntotal 5625 ", "\ntotal 5624 ", 1), "line 3: the root claims 5624"),
         # two lines joined by a carriage return, and a line more to keep the count: a line no one reads
         "return.proof": ("\n".join(joined), f"line {deep + 1}: not 'total"),
-        "digit.proof": (text.replace(lines[deep], re.sub(r" total \d+ ", " total \u00b2 ", lines[deep])),
-                        f"line {deep + 1}: not 'total"),
-    }  # fmt: skip
+        "digit.proof": (
+            text.replace(lines[deep], re.sub(r" total \d+ ", " total \u00b2 ", lines[deep])),
+            f"line {deep + 1}: not 'total",
+        ),
+    }
     for name, (damaged, message) in odd.items():
         path = tmp_path / name
         path.write_text(damaged)
@@ -352,8 +354,21 @@ def run(*args):
 
 def test_evaluate_writes_the_proof_and_verify_checks_it(tmp_path):
     path = tmp_path / "4x5.proof.gz"
-    code, out, _ = run("evaluate", "-s", "optimal", "-p", 4, "-c", 5, "--budget", "1m", "--proof", path,
-                       "--json", "--no-history")  # fmt: skip
+    code, out, _ = run(
+        "evaluate",
+        "-s",
+        "optimal",
+        "-p",
+        4,
+        "-c",
+        5,
+        "--budget",
+        "1m",
+        "--proof",
+        path,
+        "--json",
+        "--no-history",
+    )
     assert code == 0
     report = json.loads(out)
     assert report["exact"] and report["total"] == 2463
@@ -412,11 +427,23 @@ def test_verify_checks_a_proof_on_the_processes_asked_and_refuses_none(monkeypat
 def test_ctrl_c_twice_stops_a_check_on_several_processes_in_one_line():
     # as a terminal would: the command in a process group of its own, SIGINT to the whole group
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind", "verify", str(RESULTS_DIR / "4x7-lower.proof.gz"),
-         "--workers", "2", "--part", "1-12/12"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "mastermind",
+            "verify",
+            str(RESULTS_DIR / "4x7-lower.proof.gz"),
+            "--workers",
+            "2",
+            "--part",
+            "1-12/12",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # (even from a background job)
-    )  # fmt: skip
+    )
     assert proc.stdout is not None and proc.stdout.readline().startswith("part 1 of 12 checked")
     os.killpg(proc.pid, signal.SIGINT)
     time.sleep(0.02)  # pressed again while it stops: that once could hang it, or end it in a traceback
@@ -480,8 +507,19 @@ def test_off_a_terminal_a_guided_proof_writes_its_progress_in_lines(monkeypatch,
 
 def test_a_proof_under_a_guess_limit_proves_the_least_total_without_it(tmp_path):
     path = tmp_path / "classic-max5.proof.gz"
-    code, out, _ = run("evaluate", "-s", "optimal", "--max-guesses", 5, "--budget", "1m", "--proof", path,
-                       "--json", "--no-history")  # fmt: skip
+    code, out, _ = run(
+        "evaluate",
+        "-s",
+        "optimal",
+        "--max-guesses",
+        5,
+        "--budget",
+        "1m",
+        "--proof",
+        path,
+        "--json",
+        "--no-history",
+    )
     report = json.loads(out)
     assert code == 0 and report["exact"] and report["total"] == 5626  # Koyama and Lai: 5,626 within 5
     assert report["proof"]["total"] == 5625 == ProofFile.read(path).check().total  # the proof: any limit
@@ -508,8 +546,11 @@ def test_a_prover_stopped_at_once_still_writes_a_proof_that_checks():
 # -- the proof guided by the exact search --------------------------------------------------------
 
 
-@pytest.mark.parametrize(("rules", "optimum"), [*OPTIMA, (Rules(pegs=4, colors=6), 5625)],
-                         ids=lambda x: repr(x) if isinstance(x, Rules) else "")  # fmt: skip
+@pytest.mark.parametrize(
+    ("rules", "optimum"),
+    [*OPTIMA, (Rules(pegs=4, colors=6), 5625)],
+    ids=lambda x: repr(x) if isinstance(x, Rules) else "",
+)
 def test_the_guided_proof_proves_the_published_optimum(rules, optimum, counting):
     found = prove_optimum(rules)  # the optimum found by the exact search, then proved
     assert checks(found) == found.total == optimum
@@ -881,8 +922,17 @@ def test_the_guided_proof_reports_while_the_sets_below_the_root_are_proved(monke
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
 #: docs/results.md, "Lower bounds anyone can check": what each proof file in results/ proves
-LOWER = {"4x6": 5625, "4x7": 11228, "5x5": 13496, "4x8": 20471, "bulls-and-cows": 26274,
-         "5x7": 81353, "4x10": 53631, "5x8": 167253, "6x6": 224577}  # fmt: skip
+LOWER = {
+    "4x6": 5625,
+    "4x7": 11228,
+    "5x5": 13496,
+    "4x8": 20471,
+    "bulls-and-cows": 26274,
+    "5x7": 81353,
+    "4x10": 53631,
+    "5x8": 167253,
+    "6x6": 224577,
+}
 
 
 @pytest.mark.parametrize(

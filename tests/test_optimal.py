@@ -179,8 +179,11 @@ def test_symmetry_keeps_the_least_code_of_each_class():
 
     def least(played):
         group, m, used = opt.game_of(bc).group(played)
-        return [g for g in range(bc.size)
-                if kernel.least_in_history_class(t.digits, g, group, 0, m, used, 4, 10, rel)]  # fmt: skip
+        return [
+            g
+            for g in range(bc.size)
+            if kernel.least_in_history_class(t.digits, g, group, 0, m, used, 4, 10, rel)
+        ]
 
     firsts = least([])
     assert len(firsts) == 1
@@ -221,7 +224,7 @@ def fresh_games(monkeypatch):
     "rules",
     [Rules(pegs=4, colors=5), Rules(pegs=4, colors=6, repeats=False), Rules(pegs=3, colors=6, max_guesses=5)],
     ids=repr,
-)  # fmt: skip
+)
 def test_the_memo_changes_no_tree(rules, fresh_games):
     """The same trees with the memo, without it, and with one so small that it is emptied again
     and again; from the start and from a position."""
@@ -327,10 +330,16 @@ def test_without_the_matrix_whole_game_is_optimal(rules, no_matrix):
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(), Rules(max_guesses=5), Rules(pegs=4, colors=5), Rules(pegs=5, colors=3),
-     Rules(pegs=4, colors=6, repeats=False), Rules(pegs=8, colors=2)],
+    [
+        Rules(),
+        Rules(max_guesses=5),
+        Rules(pegs=4, colors=5),
+        Rules(pegs=5, colors=3),
+        Rules(pegs=4, colors=6, repeats=False),
+        Rules(pegs=8, colors=2),
+    ],
     ids=repr,
-)  # fmt: skip
+)
 def test_without_the_matrix_the_same_tree(rules, monkeypatch):
     with_matrix = whole(rules)
     monkeypatch.setattr(opt, "MATRIX_LIMIT", 0)

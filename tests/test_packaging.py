@@ -34,12 +34,16 @@ def test_plot_without_matplotlib_is_one_line_naming_the_extra(tmp_path, monkeypa
 def test_the_wheel_builds_passes_twine_and_runs_the_readme_command_in_a_clean_venv(tmp_path):
     dist = tmp_path / "dist"
     # sdist first, then the wheel built from the unpacked sdist: a file missing from the sdist breaks it
-    subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], check=True, capture_output=True
+    )
     (wheel,) = dist.glob("*.whl")
     (sdist,) = dist.glob("*.tar.gz")
-    subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)], check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)],
+        check=True,
+        capture_output=True,
+    )
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
     shipped = ("py.typed", "web/static/index.html", "web/static/js/review.js", "engine/openings-4x6.json")
@@ -58,8 +62,9 @@ def test_the_wheel_builds_passes_twine_and_runs_the_readme_command_in_a_clean_ve
         env.pop(name, None)
 
     def clean(*args):
-        return subprocess.run([bin_dir / args[0], *args[1:]], capture_output=True, text=True, env=env,
-                              cwd=tmp_path)  # fmt: skip
+        return subprocess.run(
+            [bin_dir / args[0], *args[1:]], capture_output=True, text=True, env=env, cwd=tmp_path
+        )
 
     first = clean("mastermind", "evaluate", "--strategy", "knuth")
     assert first.returncode == 0, first.stderr

@@ -53,8 +53,10 @@ def test_compiled_scores_equal_reference(rules, criterion):
         want = reference.criterion_scores(reference.partition_counts(space, pool, cands), criterion, weights)
         seen = np.empty(size, dtype=np.int64)
         cpk, cms = t.packed[cands].astype(np.int64), t.msid[cands].astype(np.int64)
-        got = [tree.score_guess(t, weights, g, cands, 0, size, criterion, tree.BIG, hist, seen, cpk, cms)
-               for g in pool]  # fmt: skip
+        got = [
+            tree.score_guess(t, weights, g, cands, 0, size, criterion, tree.BIG, hist, seen, cpk, cms)
+            for g in pool
+        ]
         assert (np.array(got) == want).all()
         assert not hist.any()  # left clean for the next guess
 
@@ -107,8 +109,21 @@ def test_a_search_that_reaches_its_depth_limit_is_a_strategy_error():
     work = np.empty(tree.workspace_size(3, t.pegs, t.colors, t.shared.shape[0], limit), dtype=np.int64)
     replies = len(possible_feedbacks(rules.pegs, rules.colors, rules.repeats)) - 1  # all but the win
     with pytest.raises(StrategyError, match="a strategy made no progress"):
-        tree.subtree(t, np.zeros(1, dtype=np.int64), cands, used, blocks, depth, reference.MAX_CLASS, replies,
-                     limit, -1, False, work, np.zeros(1, dtype=np.int64))  # fmt: skip
+        tree.subtree(
+            t,
+            np.zeros(1, dtype=np.int64),
+            cands,
+            used,
+            blocks,
+            depth,
+            reference.MAX_CLASS,
+            replies,
+            limit,
+            -1,
+            False,
+            work,
+            np.zeros(1, dtype=np.int64),
+        )
 
 
 def test_prepare_loads_every_kernel_a_whole_tree_runs():

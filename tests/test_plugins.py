@@ -180,16 +180,30 @@ def installed(tmp_path_factory):
     entry point whose module is missing. Processes given it on PYTHONPATH see both installed."""
     folder = tmp_path_factory.mktemp("plugins")
     good = wheel(
-        folder, "mastermind_first_candidate", {"mm_first_candidate": PLUGIN},
+        folder,
+        "mastermind_first_candidate",
+        {"mm_first_candidate": PLUGIN},
         {"first-candidate": "mm_first_candidate:FirstCandidate"},
-    )  # fmt: skip
+    )
     broken = wheel(folder, "mastermind_broken", {}, {"broken": "mm_no_such_module:Strategy"})
     target = folder / "site"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-         "--target", str(target), str(good), str(broken)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            "--target",
+            str(target),
+            str(good),
+            str(broken),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return target
 
 

@@ -74,8 +74,10 @@ def test_the_quick_path_equals_the_compiled_one(name, rules, first, request):
     same_tree(strategy_tree(quick), tree)
     for got in (run_evaluate(quick), evaluate(quick)):
         assert (got.first_guess, got.distribution, got.lost) == (
-            stats.first_guess, stats.distribution, stats.lost,
-        )  # fmt: skip
+            stats.first_guess,
+            stats.distribution,
+            stats.lost,
+        )
     assert (guesses_per_secret(quick) == per_secret).all()
 
 
@@ -94,8 +96,12 @@ def test_with_one_or_two_candidates_the_first_is_the_reference_choice(rules):
     rng = np.random.default_rng(3)
     for _ in range(40):
         cands = np.sort(rng.choice(space.size, size=rng.integers(1, 3), replace=False))
-        for criterion in (reference.MAX_CLASS, reference.SUM_SQUARES, reference.ENTROPY,
-                          reference.MOST_PARTS):  # fmt: skip
+        for criterion in (
+            reference.MAX_CLASS,
+            reference.SUM_SQUARES,
+            reference.ENTROPY,
+            reference.MOST_PARTS,
+        ):
             assert reference.best_guess(space, pool, cands, criterion, weights) == cands[0]
 
 
@@ -167,8 +173,21 @@ def test_the_first_command_of_the_readme_imports_no_numba():
 
 def test_a_larger_game_on_the_command_line_still_runs_compiled():
     (out,), numba = command_line(
-        ["evaluate", "-s", "knuth", "--pegs", "4", "--colors", "8", "--sample", "20", "--seed", "1",
-         "--json", "--no-history"],
-    )  # fmt: skip
+        [
+            "evaluate",
+            "-s",
+            "knuth",
+            "--pegs",
+            "4",
+            "--colors",
+            "8",
+            "--sample",
+            "20",
+            "--seed",
+            "1",
+            "--json",
+            "--no-history",
+        ],
+    )
     assert json.loads(out)["games"] == 20
     assert numba is True

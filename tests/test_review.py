@@ -102,8 +102,11 @@ def test_every_move_of_small_games_matches_a_brute_force_search(rules):
                 best = brute_force_total(rules, codes, left)
             assert move.best_expected == Fraction(best, len(codes))
             replies = [score(move.guess.colors, space.code(int(c)).colors) for c in codes]
-            cells = [[c for c, r in zip(codes, replies, strict=True) if r == f] for f in set(replies)
-                     if f.black != rules.pegs]  # fmt: skip
+            cells = [
+                [c for c, r in zip(codes, replies, strict=True) if r == f]
+                for f in set(replies)
+                if f.black != rules.pegs
+            ]
             parts = [brute_force_total(rules, cell, left - 1) for cell in cells]
             expected = None if None in parts else Fraction(len(codes) + sum(parts), len(codes))
             assert move.expected == expected
@@ -138,8 +141,21 @@ def test_the_json_form_has_the_fields_of_the_issue():
     data = review(README_GAME).to_dict()
     assert set(data) >= {"rules", "measure", "moves", "summary"}
     move = data["moves"][0]
-    for key in ("guess", "reply", "before", "after", "consistent", "bits", "expected", "best",
-                "best_expected", "loss", "verdict", "known", "exact"):  # fmt: skip
+    for key in (
+        "guess",
+        "reply",
+        "before",
+        "after",
+        "consistent",
+        "bits",
+        "expected",
+        "best",
+        "best_expected",
+        "loss",
+        "verdict",
+        "known",
+        "exact",
+    ):
         assert key in move
     assert (move["guess"], move["reply"], move["best"]) == ("1122", "1,1", "1123")
     assert move["expected"] == round(evaluate_total("-s", "optimal", "--first", "1122") / 1296, 6)
@@ -415,7 +431,6 @@ def test_a_4x7_first_move_is_exact_from_the_book():
     assert move.best_expected == Fraction(11228, 2401) and move.loss > 0  # 1234 is not the optimum
 
 
-
 @pytest.mark.parametrize("won", [True, False])
 def test_a_hint_and_a_review_at_the_last_allowed_guess_are_written(won):
     # guess 9 leaves two codes for one guess: its value is the best line's exact Fraction alone
@@ -425,8 +440,10 @@ def test_a_hint_and_a_review_at_the_last_allowed_guess_are_written(won):
     for guess in ("1111", "2222", "3333", "4444", "5555", "6666", "1212", "2121", "1221"):
         game.guess(guess)
     lines = advise(game).lines(game.notation)
-    assert lines[-1] == ("Your last guess, 1221: blunder: some codes could no longer be found in time; "
-                         "3242 finds every one, 1.5000 guesses expected; it could not be the secret.")
+    assert lines[-1] == (
+        "Your last guess, 1221: blunder: some codes could no longer be found in time; "
+        "3242 finds every one, 1.5000 guesses expected; it could not be the secret."
+    )
     left = [game.notation.format_code(c) for c in SolverState(game.rules, game.history).candidates()]
     secret = game.notation.format_code(game.secret)
     game.guess(secret if won else next(c for c in left if c != secret))

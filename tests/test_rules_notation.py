@@ -96,18 +96,30 @@ def test_no_repeat_codes_are_checked():
 
 @pytest.mark.parametrize(
     ("text", "fb"),
-    [("1,2", (1, 2)), ("1 2", (1, 2)), ("(1,2)", (1, 2)), ("BWW", (1, 2)), ("bww", (1, 2)),
-     ("-", (0, 0)), ("4,0", (4, 0)), ("BBBB", (4, 0))],
-)  # fmt: skip
+    [
+        ("1,2", (1, 2)),
+        ("1 2", (1, 2)),
+        ("(1,2)", (1, 2)),
+        ("BWW", (1, 2)),
+        ("bww", (1, 2)),
+        ("-", (0, 0)),
+        ("4,0", (4, 0)),
+        ("BBBB", (4, 0)),
+    ],
+)
 def test_feedback_input(text, fb):
     assert parse_feedback(text, Rules()) == Feedback(*fb)
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("3,1", "cannot be right in another place"), ("4,1", "only 4 pegs"), ("x", "not a reply"),
-     ("1,2,3", "not a reply")],
-)  # fmt: skip
+    [
+        ("3,1", "cannot be right in another place"),
+        ("4,1", "only 4 pegs"),
+        ("x", "not a reply"),
+        ("1,2,3", "not a reply"),
+    ],
+)
 def test_impossible_feedback(text, message):
     with pytest.raises(FeedbackError, match=message):
         parse_feedback(text, Rules())

@@ -462,8 +462,9 @@ def test_an_interrupted_optimal_search_resumes_with_only_what_is_left(tmp_path):
 def test_an_optimal_checkpoint_is_trusted_only_whole(tmp_path):
     path, rules = tmp_path / "optimal.jsonl", Rules()
     with pytest.raises(KeyboardInterrupt):
-        runner.run_search(make_strategy("optimal", rules, cache=False), PieceByPiece(stop_after=8),
-                             checkpoint=path)  # fmt: skip
+        runner.run_search(
+            make_strategy("optimal", rules, cache=False), PieceByPiece(stop_after=8), checkpoint=path
+        )
     lines = path.read_text().splitlines()
     at = max(i for i, line in enumerate(lines) if i and json.loads(line)["piece"]["tree"] is not None)
     item = json.loads(lines[at])
@@ -474,8 +475,9 @@ def test_an_optimal_checkpoint_is_trusted_only_whole(tmp_path):
     with pytest.raises(CheckpointError, match=f"damaged at line {at + 1}"):
         runner.run_search(make_strategy("optimal", rules, cache=False), PieceByPiece(), checkpoint=path)
     with pytest.raises(CheckpointError, match="belongs to another run"):  # another guess limit
-        runner.run_search(make_strategy("optimal", Rules(max_guesses=5), cache=False), PieceByPiece(),
-                             checkpoint=path)  # fmt: skip
+        runner.run_search(
+            make_strategy("optimal", Rules(max_guesses=5), cache=False), PieceByPiece(), checkpoint=path
+        )
 
 
 def test_ties_go_to_the_root_guess_first_in_the_search_order_even_when_resumed(tmp_path, monkeypatch):
@@ -560,8 +562,9 @@ def test_the_search_in_pieces_reports_a_lower_bound_that_rises_to_the_least_tota
     from mastermind.strategies.optimal import split
 
     rules, seen = Rules(pegs=4, colors=7), []
-    sol, _, _ = split.search_in_pieces(rules, PieceByPiece(seed=2, width=2).map, progress=seen.append,
-                                       split=split.SERIAL_SET)  # fmt: skip
+    sol, _, _ = split.search_in_pieces(
+        rules, PieceByPiece(seed=2, width=2).map, progress=seen.append, split=split.SERIAL_SET
+    )
     lows = [status.lower for status in seen]
     assert None not in lows and lows == sorted(lows)  # only ever rises
     assert lows[0] < lows[-1] == sol.cost == 11228  # from the counting bound up to the optimum

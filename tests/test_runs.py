@@ -30,9 +30,16 @@ def test_a_database_of_the_first_schema_version_is_migrated_and_keeps_its_games(
     db.execute(
         "INSERT INTO games (kind, started, updated, rules, finished, outcome, record) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        ("play", "2024-01-01T00:00:00+00:00", "2024-01-01T00:00:00+00:00", json.dumps(record["rules"]), 0,
-         "playing", json.dumps(record)),
-    )  # fmt: skip
+        (
+            "play",
+            "2024-01-01T00:00:00+00:00",
+            "2024-01-01T00:00:00+00:00",
+            json.dumps(record["rules"]),
+            0,
+            "playing",
+            json.dumps(record),
+        ),
+    )
     db.execute("PRAGMA user_version = 1")
     db.commit()
     db.close()
@@ -44,17 +51,37 @@ def test_a_database_of_the_first_schema_version_is_migrated_and_keeps_its_games(
     db = sqlite3.connect(path)
     columns = [r[1] for r in db.execute("PRAGMA table_info(runs)")]
     db.close()
-    assert columns == ["id", "key", "created", "strategy", "options", "rules", "version", "sample", "seed",
-                       "total", "max", "distribution", "seconds", "record"]  # fmt: skip
+    assert columns == [
+        "id",
+        "key",
+        "created",
+        "strategy",
+        "options",
+        "rules",
+        "version",
+        "sample",
+        "seed",
+        "total",
+        "max",
+        "distribution",
+        "seconds",
+        "record",
+    ]
 
 
 def test_a_run_is_stored_with_its_key_and_read_back(tmp_path):
     player = make_strategy("knuth", Rules(pegs=3, colors=4), first="112")
     stats = evaluate(player)
     key = run_key(player)
-    assert key == {"strategy": "knuth", "first": "112", "options": {}, "rules": {"pegs": 3, "colors": 4,
-                   "repeats": True, "max_guesses": 10, "blank": False}, "sample": None, "seed": None,
-                   "version": package_version()}  # fmt: skip
+    assert key == {
+        "strategy": "knuth",
+        "first": "112",
+        "options": {},
+        "rules": {"pegs": 3, "colors": 4, "repeats": True, "max_guesses": 10, "blank": False},
+        "sample": None,
+        "seed": None,
+        "version": package_version(),
+    }
     with Store(tmp_path / "h.db") as store:
         run_id = store.add_run(key, stats.to_dict())
         assert store.find_run(run_key(make_strategy("knuth", Rules(pegs=3, colors=4)))) is None
@@ -64,8 +91,15 @@ def test_a_run_is_stored_with_its_key_and_read_back(tmp_path):
         assert Stats.from_dict(found.record).to_dict() == stats.to_dict()
         columns = "strategy, options, sample, seed, total, max, distribution"
         row = store.db.execute(f"SELECT {columns} FROM runs").fetchone()
-    assert row == ("knuth", '{"first": "112", "options": {}}', None, None, stats.total, stats.max,
-                   json.dumps(stats.to_dict()["distribution"]))  # fmt: skip
+    assert row == (
+        "knuth",
+        '{"first": "112", "options": {}}',
+        None,
+        None,
+        stats.total,
+        stats.max,
+        json.dumps(stats.to_dict()["distribution"]),
+    )
 
 
 def test_the_seed_is_part_of_the_key_only_where_it_matters():
@@ -84,8 +118,9 @@ def test_evaluate_saves_a_run_and_takes_the_same_run_from_the_history(tmp_path):
     code, out, err = run("evaluate", *SMALL, "--db", db, "--json")
     again = json.loads(out)
     assert code == 0
-    assert err.startswith("mastermind: knuth on 3 pegs, colours 1-4, repeats allowed: taken from the history "
-                          "(run 1 of ")  # fmt: skip
+    assert err.startswith(
+        "mastermind: knuth on 3 pegs, colours 1-4, repeats allowed: taken from the history (run 1 of "
+    )
     assert err.endswith("; --recompute runs it again\n") and err.count("\n") == 1
     created = again.pop("from_history")
     assert again == first  # the same output, seconds included, apart from where it came from

@@ -50,8 +50,13 @@ def test_six_guess_opening_is_fixed_even_when_the_secret_is_known():
     six = make_strategy("six-guess", CLASSIC)
     space = CodeSpace.of(CLASSIC)
     opening = ["abcd", "bcde", "cdef"]
-    for secret, start in [("abcd", opening[:1]), ("bcde", opening[:2]), ("cdef", opening),
-                          ("aaaa", opening), ("fffe", opening)]:  # fmt: skip
+    for secret, start in [
+        ("abcd", opening[:1]),
+        ("bcde", opening[:2]),
+        ("cdef", opening),
+        ("aaaa", opening),
+        ("fffe", opening),
+    ]:
         index = space.index([LETTERS.index(ch) for ch in secret])
         guesses = [letters(space, g) for g in play(six, index)]
         assert guesses[: len(start)] == start

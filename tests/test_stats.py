@@ -104,8 +104,17 @@ def test_the_stats_command_renders_the_library_figures(tmp_path):
     header = next(line for line in result.stdout.splitlines() if "played" in line)
     row = next(line for line in result.stdout.splitlines() if "2x3" in line)
     assert [c.strip() for c in row.strip("│ ").split("│")] == [
-        "2x3", "3", "2", "2", "67%", "1.00", "1:2", "0 lost, 1 gave up", "2", "0"
-    ]  # fmt: skip
+        "2x3",
+        "3",
+        "2",
+        "2",
+        "67%",
+        "1.00",
+        "1:2",
+        "0 lost, 1 gave up",
+        "2",
+        "0",
+    ]
     assert "best streak" in header
 
 

@@ -22,8 +22,16 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     columns = [r[1] for r in db.execute("PRAGMA table_info(games)")]
     assert columns == [
-        "id", "kind", "started", "updated", "rules", "finished", "outcome", "record", "visitor",
-    ]  # fmt: skip
+        "id",
+        "kind",
+        "started",
+        "updated",
+        "rules",
+        "finished",
+        "outcome",
+        "record",
+        "visitor",
+    ]
     db.close()
     with Store(path) as store:  # opening again migrates nothing and keeps the version
         assert store.version == 3
@@ -141,9 +149,16 @@ def test_a_version_2_history_gains_the_visitor_column_and_its_games_stay_local(t
     db.execute(
         "INSERT INTO games (kind, started, updated, rules, finished, outcome, record) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        ("play", "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", "{}", 0, "playing",
-         json.dumps(game.record())),
-    )  # fmt: skip
+        (
+            "play",
+            "2026-01-01T00:00:00+00:00",
+            "2026-01-01T00:00:00+00:00",
+            "{}",
+            0,
+            "playing",
+            json.dumps(game.record()),
+        ),
+    )
     db.execute("PRAGMA user_version = 2")
     db.commit()
     db.close()

@@ -198,9 +198,14 @@ def test_a_file_s_guess_limit_is_checked_only_where_max_guesses_is_given_tree_an
 
 @pytest.mark.parametrize(
     "text",
-    ["", "hello\n", "mastermind-tree 2\n{}\n1122\nend 1\n", "mastermind-tree 1\nnot json\n1122\nend 1\n",
-     'mastermind-tree 1\n{"game": {"pegs": 4}}\n1122\nend 1\n'],
-)  # fmt: skip
+    [
+        "",
+        "hello\n",
+        "mastermind-tree 2\n{}\n1122\nend 1\n",
+        "mastermind-tree 1\nnot json\n1122\nend 1\n",
+        'mastermind-tree 1\n{"game": {"pegs": 4}}\n1122\nend 1\n',
+    ],
+)
 def test_what_is_not_a_tree_file_is_refused(tmp_path, text):
     path = tmp_path / "x.tree"
     path.write_text(text)
@@ -230,17 +235,25 @@ def test_save_refuses_a_partial_tree(tmp_path):
 
 @pytest.mark.parametrize(
     ("name", "words"),
-    [("", "--save: no file name given"), (".", "it is a directory"), ("/", "it is a directory"),
-     ("-", "--save: this file cannot go to stdout"), ("no/such/x.tree", "folder 'no/such' does not exist")],
-)  # fmt: skip
+    [
+        ("", "--save: no file name given"),
+        (".", "it is a directory"),
+        ("/", "it is a directory"),
+        ("-", "--save: this file cannot go to stdout"),
+        ("no/such/x.tree", "folder 'no/such' does not exist"),
+    ],
+)
 def test_save_to_no_file_is_one_line_before_the_tree_is_built(name, words):
     code, out, err = run("tree", "-s", "knuth", "-p", "3", "-c", "3", "--save", name)
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
 
 
 def test_trees_of_games_with_the_blank_letters_and_no_repeats_round_trip(tmp_path):
-    for args in (["--pegs", "2", "--colors", "3", "--blank"], ["--pegs", "2", "--colors", "12"],
-                 ["--pegs", "3", "--colors", "10", "--no-repeats"]):  # fmt: skip
+    for args in (
+        ["--pegs", "2", "--colors", "3", "--blank"],
+        ["--pegs", "2", "--colors", "12"],
+        ["--pegs", "3", "--colors", "10", "--no-repeats"],
+    ):
         path = tmp_path / "t.tree"
         code, _, err = run("tree", "-s", "entropy", *args, "--save", path)
         assert code == 0, err
@@ -279,13 +292,27 @@ def test_replay_counts_each_secret_at_its_depth():
 
 
 RESULTS = {  # docs/results.md: the files in results/ and the totals they prove
-    "4x6-optimal": 5625, "4x6-max5-optimal": 5626, "4x7-optimal": 11228, "5x5-optimal": 13496,
-    "bulls-and-cows-optimal": 26274, "4x8-optimal": 20471, "4x8-max6-optimal": 20473,
-    "4x9-optimal": 34666, "4x9-max7-optimal": 34666, "5x6-optimal": 36721, "5x6-max6-optimal": 36721,
-    "4x10-bounds": 56034, "4x10-optimal": 55632, "4x10-max7-optimal": 55634, "5x7-bounds": 86358,
-    "5x7-optimal": 85645, "5x7-rollout": 86015, "5x8-rollout": 179112, "6x6-rollout": 241699,
+    "4x6-optimal": 5625,
+    "4x6-max5-optimal": 5626,
+    "4x7-optimal": 11228,
+    "5x5-optimal": 13496,
+    "bulls-and-cows-optimal": 26274,
+    "4x8-optimal": 20471,
+    "4x8-max6-optimal": 20473,
+    "4x9-optimal": 34666,
+    "4x9-max7-optimal": 34666,
+    "5x6-optimal": 36721,
+    "5x6-max6-optimal": 36721,
+    "4x10-bounds": 56034,
+    "4x10-optimal": 55632,
+    "4x10-max7-optimal": 55634,
+    "5x7-bounds": 86358,
+    "5x7-optimal": 85645,
+    "5x7-rollout": 86015,
+    "5x8-rollout": 179112,
+    "6x6-rollout": 241699,
     "5x7-max6-first11223": 85656,
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("name", sorted(RESULTS))
@@ -303,8 +330,14 @@ def test_the_result_files_prove_their_totals(name):
         )
     else:  # the optimal search's: exact unless it was stopped (-bounds)
         assert tree.header["exact"] is name.endswith("-optimal") and tree.header["first"] is None
-    limits = {"4x6-max5-optimal": 5, "4x8-max6-optimal": 6, "5x6-max6-optimal": 6, "4x9-max7-optimal": 7,
-              "4x10-max7-optimal": 7, "5x7-max6-first11223": 6}  # fmt: skip
+    limits = {
+        "4x6-max5-optimal": 5,
+        "4x8-max6-optimal": 6,
+        "5x6-max6-optimal": 6,
+        "4x9-max7-optimal": 7,
+        "4x10-max7-optimal": 7,
+        "5x7-max6-first11223": 6,
+    }
     limit = limits.get(name)
     if limit is not None:
         assert tree.verify().max <= limit == tree.rules.max_guesses

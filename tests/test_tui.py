@@ -75,8 +75,11 @@ async def test_a_generous_guess_limit_builds_rows_only_as_they_are_reached():
     async with app.run_test(size=(80, 24)) as pilot:
         screen = board(app)
         assert len(screen.query(BoardRow)) == BOARD_ROWS
-        codes = [c for c in ("".join(p) for p in itertools.product("123456", repeat=4))
-                 if c != str(screen.game.secret)][: BOARD_ROWS + 2]  # fmt: skip
+        codes = [
+            c
+            for c in ("".join(p) for p in itertools.product("123456", repeat=4))
+            if c != str(screen.game.secret)
+        ][: BOARD_ROWS + 2]
         for code in codes:
             await type_code(app, pilot, code)
         await pilot.pause()
@@ -414,14 +417,17 @@ def notices(app) -> list[str]:
     return [n.message for n in app._notifications]
 
 
-@pytest.mark.parametrize("text, why", [
-    ("{not json", "not JSON"),
-    ("[4, 6]", "not a JSON object"),
-    ('{"pegs": 11}', "pegs must be 1 to 10"),
-    ('{"pegs": 5, "colors": "many", "sound": true}', "colors, sound ignored"),
-    ('{"mode": "chess"}', "no mode 'chess'"),
-    ('{"strategy": "nope"}', "unknown strategy 'nope'"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("{not json", "not JSON"),
+        ("[4, 6]", "not a JSON object"),
+        ('{"pegs": 11}', "pegs must be 1 to 10"),
+        ('{"pegs": 5, "colors": "many", "sound": true}', "colors, sound ignored"),
+        ('{"mode": "chess"}', "no mode 'chess'"),
+        ('{"strategy": "nope"}', "unknown strategy 'nope'"),
+    ],
+)
 @driven
 async def test_a_bad_settings_file_is_said_once_and_the_defaults_used(private_settings, text, why):
     private_settings.write_text(text)
@@ -663,13 +669,16 @@ def test_tui_takes_the_game_options_for_this_run_and_saves_none(monkeypatch, pri
     assert app.settings.rules == Rules(3, 5) and app.notation == ""
 
 
-@pytest.mark.parametrize("args, why", [
-    (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
-    (["--blank", "--no-repeats"], "the blank needs repeats"),
-    (["--preset", "chess"], "unknown preset 'chess'"),
-    (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
-    (["--pegs", "8", "--colors", "12"], "knuth cannot play 8 pegs, 12 colours"),  # the remembered mode
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "args, why",
+    [
+        (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
+        (["--blank", "--no-repeats"], "the blank needs repeats"),
+        (["--preset", "chess"], "unknown preset 'chess'"),
+        (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
+        (["--pegs", "8", "--colors", "12"], "knuth cannot play 8 pegs, 12 colours"),  # the remembered mode
+    ],
+)
 def test_bad_game_options_are_one_line_and_exit_2(monkeypatch, private_settings, args, why):
     configure(private_settings, mode="guess")
     code, err, app = launched(monkeypatch, "tui", *args)

@@ -113,8 +113,10 @@ def test_every_correction_has_a_key_and_the_labels_line_up():
     keys = correction_keys(MASTERMIND)
     assert keys.startswith("1234567890a") and not set("bw") & set(keys) and len(keys) == 34
     assert "c" not in correction_keys(BULLS_AND_COWS)  # c is a cow there
-    fixes = [Correction(row, Feedback(b, w), n) for row, b, w, n in
-             [(9, 1, 1, 1), (3, 0, 2, 23), *[(r, 1, 0, 1200) for r in range(12)]]]  # fmt: skip
+    fixes = [
+        Correction(row, Feedback(b, w), n)
+        for row, b, w, n in [(9, 1, 1, 1), (3, 0, 2, 23), *[(r, 1, 0, 1200) for r in range(12)]]
+    ]
     labels = correction_labels(fixes, MASTERMIND)
     assert labels[0] == "1  row 10 → 1B 1W      1 code"
     assert labels[1] == "2  row  4 → 0B 2W     23 codes"

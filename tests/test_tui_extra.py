@@ -20,15 +20,21 @@ BLOCKED = (
 )
 
 
-@pytest.mark.parametrize("command, blocked, extra", [
-    ("tui", ("textual",), "tui"),
-    ("web", ("aiohttp",), "web"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "command, blocked, extra",
+    [
+        ("tui", ("textual",), "tui"),
+        ("web", ("aiohttp",), "web"),
+    ],
+)
 def test_without_the_extra_one_line_says_how_to_install_it(command, blocked, extra, tmp_path):
     proc = subprocess.run(
         [sys.executable, "-c", BLOCKED.format(blocked=blocked), command],
-        capture_output=True, text=True, check=False, env={**os.environ, "MASTERMIND_DB": str(tmp_path / "h")},
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "MASTERMIND_DB": str(tmp_path / "h")},
+    )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1, proc.stderr
     assert f"pip install 'mastermind-lab[{extra}]'" in proc.stderr
@@ -45,9 +51,12 @@ def test_web_on_a_port_already_taken_is_one_line_and_exit_2(tmp_path):
         port = taken.getsockname()[1]
         proc = subprocess.run(
             [sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)],
-            capture_output=True, text=True, timeout=60, check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
             env={**os.environ, "MASTERMIND_DB": str(tmp_path / "h.sqlite3")},
-        )  # fmt: skip
+        )
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"mastermind: error: cannot serve on 127.0.0.1:{port}")
     assert proc.stderr.count("\n") == 1 and "Serving" not in proc.stdout

@@ -67,8 +67,13 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("web")
     env = {**os.environ, "MASTERMIND_DB": str(tmp / "h.sqlite3")}
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -92,10 +97,21 @@ def browser(tmp_path_factory):
     port = free_port()
     profile = tmp_path_factory.mktemp("chromium")
     proc = subprocess.Popen(
-        [path, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
-         f"--remote-debugging-port={port}", f"--user-data-dir={profile}", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
+        [
+            path,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-dev-shm-usage",
+            f"--remote-debugging-port={port}",
+            f"--user-data-dir={profile}",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
 
         def listening():
@@ -131,8 +147,13 @@ class Tab:
         self("Page.enable")
         self("Network.enable")
         self("Network.clearBrowserCookies")
-        self("Emulation.setDeviceMetricsOverride", width=size["width"], height=size["height"],
-             deviceScaleFactor=size.get("scale", 1), mobile=size["mobile"])  # fmt: skip
+        self(
+            "Emulation.setDeviceMetricsOverride",
+            width=size["width"],
+            height=size["height"],
+            deviceScaleFactor=size.get("scale", 1),
+            mobile=size["mobile"],
+        )
         self("Emulation.setTouchEmulationEnabled", enabled=size["mobile"], maxTouchPoints=5)
 
     def __call__(self, method: str, **params):
@@ -325,8 +346,10 @@ def test_the_computer_breaks_a_code_with_one_contradiction_fixed(server, browser
         assert "cannot all be true" in t.text("#problem-text") and "1" in t.text("#problem-text")
         t.shot("contradiction")
         assert t.overflow() == 0
-        index = t.js("[...document.querySelectorAll('#corrections button')].findIndex(b => "
-                     "b.textContent.includes('row 1 → 0B 0W'))")  # fmt: skip
+        index = t.js(
+            "[...document.querySelectorAll('#corrections button')].findIndex(b => "
+            "b.textContent.includes('row 1 → 0B 0W'))"
+        )
         assert index >= 0, t.text("#corrections")
         t.tap(f"#corrections button:nth-child({index + 1})")
         assert t.text("#message") == "Row 1 is now 0 black, 0 white."
@@ -374,9 +397,11 @@ def test_no_horizontal_scrolling_at_360_px_on_any_section_nor_a_large_game(serve
         t.key("Enter")
         t.settle()
         assert t.text("#status") == "Guess 2 of 10" and t.overflow() == 0
-        targets = t.js("[...document.querySelectorAll('#palette button, .controls button, .tab')]"
-                       ".filter(b => b.offsetParent !== null)"
-                       ".map(b => Math.min(b.offsetWidth, b.offsetHeight))")  # fmt: skip
+        targets = t.js(
+            "[...document.querySelectorAll('#palette button, .controls button, .tab')]"
+            ".filter(b => b.offsetParent !== null)"
+            ".map(b => Math.min(b.offsetWidth, b.offsetHeight))"
+        )
         assert min(targets) >= 44, targets  # touch targets of 44 px at least
         t.shot("super-blank")
         t.tap(".tab[data-section='settings-section']")
@@ -484,11 +509,27 @@ ZOOMED = {"width": 640, "height": 400, "mobile": False, "scale": 2}
 
 #: What the browser does with keys (help, quit, close, new tab, address bar, reload, find, print,
 #: zoom, back, full screen, developer tools, quick find): the page must leave every one alone.
-BROWSER_KEYS = [("F1", {}), ("q", {"ctrlKey": True}), ("w", {"ctrlKey": True}), ("t", {"ctrlKey": True}),
-                ("l", {"ctrlKey": True}), ("r", {"ctrlKey": True}), ("f", {"ctrlKey": True}),
-                ("p", {"ctrlKey": True}), ("+", {"ctrlKey": True}), ("-", {"ctrlKey": True}),
-                ("0", {"ctrlKey": True}), ("ArrowLeft", {"altKey": True}), ("F5", {}), ("F11", {}),
-                ("F12", {}), ("/", {}), ("'", {}), ("Tab", {}), (" ", {})]  # fmt: skip
+BROWSER_KEYS = [
+    ("F1", {}),
+    ("q", {"ctrlKey": True}),
+    ("w", {"ctrlKey": True}),
+    ("t", {"ctrlKey": True}),
+    ("l", {"ctrlKey": True}),
+    ("r", {"ctrlKey": True}),
+    ("f", {"ctrlKey": True}),
+    ("p", {"ctrlKey": True}),
+    ("+", {"ctrlKey": True}),
+    ("-", {"ctrlKey": True}),
+    ("0", {"ctrlKey": True}),
+    ("ArrowLeft", {"altKey": True}),
+    ("F5", {}),
+    ("F11", {}),
+    ("F12", {}),
+    ("/", {}),
+    ("'", {}),
+    ("Tab", {}),
+    (" ", {}),
+]
 
 
 def pressed(t: Tab, key: str, **mods) -> bool:
@@ -541,8 +582,13 @@ def test_at_200_percent_zoom_the_board_fits_its_controls_are_reachable_named_and
         # every control has a name a screen reader says (the accessibility tree's, as it reads it)
         nodes = t("Accessibility.getFullAXTree")["nodes"]
         roles = {"button", "checkbox", "combobox", "spinbutton", "textbox", "link", "img"}
-        unnamed = [n for n in nodes if not n.get("ignored") and n.get("role", {}).get("value") in roles
-                   and not (n.get("name", {}).get("value") or "").strip()]  # fmt: skip
+        unnamed = [
+            n
+            for n in nodes
+            if not n.get("ignored")
+            and n.get("role", {}).get("value") in roles
+            and not (n.get("name", {}).get("value") or "").strip()
+        ]
         assert unnamed == [], unnamed[:3]
         # Tab moves the focus, and the focused control shows it (an outline of 2 px or more)
         t.js("document.activeElement.blur()")

@@ -101,8 +101,12 @@ def test_a_visitor_breaks_the_computers_code_and_the_secret_shows_only_at_the_en
             guess = breaker.guess()
             answer = await call(client, "POST", f"/api/games/{game['id']}/guesses", {"guess": guess})
             answers.append(answer)
-            assert answer["moves"][-1] == {"guess": guess, "reply": answer["reply"],
-                                           "black": answer["black"], "white": answer["white"]}  # fmt: skip
+            assert answer["moves"][-1] == {
+                "guess": guess,
+                "reply": answer["reply"],
+                "black": answer["black"],
+                "white": answer["white"],
+            }
             if answer["finished"]:
                 break
             breaker.learn(guess, answer["reply"])
@@ -256,8 +260,12 @@ def test_settings_are_the_visitors_and_a_new_game_follows_them(tmp_path):
         assert start["settings"]["mode"] == "break" and "knuth" in [
             s["name"] for s in start["choices"]["strategies"]
         ]
-        saved = await call(client, "PUT", "/api/settings", {"mode": "solve", "preset": "bulls-and-cows",
-                                                           "palette": "colour-blind"})  # fmt: skip
+        saved = await call(
+            client,
+            "PUT",
+            "/api/settings",
+            {"mode": "solve", "preset": "bulls-and-cows", "palette": "colour-blind"},
+        )
         assert saved["settings"]["colors"] == 10 and not saved["settings"]["repeats"]
         game = await call(client, "POST", "/api/games", {}, status=201)
         assert game["mode"] == "solve" and game["notation"]["terms"]["black"] == "bull"
@@ -450,8 +458,10 @@ def test_open_games_per_visitor_are_limited_and_unplayed_ones_make_room(tmp_path
         await call(client, "GET", f"/api/games/{unplayed['id']}", status=404)
         await call(client, "POST", f"/api/games/{again['id']}/guesses", {"guess": "1122"})
         refused = await call(client, "POST", "/api/games", {"mode": "break"}, status=429)
-        assert refused["error"] == (f"you have 3 unfinished games (at most 3): finish or give up one first "
-                                    f"(games {ids[0]}, {ids[1]}, {again['id']})")  # fmt: skip
+        assert refused["error"] == (
+            f"you have 3 unfinished games (at most 3): finish or give up one first "
+            f"(games {ids[0]}, {ids[1]}, {again['id']})"
+        )
         await call(client, "POST", f"/api/games/{ids[0]}/give-up")
         await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
 
@@ -494,8 +504,11 @@ def test_requests_past_the_rate_limit_are_refused_429(tmp_path):
 def test_a_post_from_another_sites_page_is_refused_403(tmp_path):
     async def scenario(app, client):
         host = client.make_url("/").host + ":" + str(client.make_url("/").port)
-        for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"},
-                        {"Origin": f"http://{host}.evil.example"}):  # fmt: skip
+        for headers in (
+            {"Origin": "http://evil.example"},
+            {"Sec-Fetch-Site": "cross-site"},
+            {"Origin": f"http://{host}.evil.example"},
+        ):
             refused = await call(client, "POST", "/api/games", {"mode": "break"}, status=403, headers=headers)
             assert refused["error"] == "a request from another site's page is refused"
             await call(client, "PUT", "/api/settings", {"mode": "solve"}, status=403, headers=headers)
@@ -528,8 +541,12 @@ def test_the_page_and_its_files_come_from_the_server_with_a_strict_content_polic
 
 
 def test_mastermind_web_says_when_it_is_reachable_from_the_network_and_refuses_a_bad_limit(tmp_path):
-    bad = subprocess.run([sys.executable, "-m", "mastermind.cli", "web", "--limit", "speed=3"],
-                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    bad = subprocess.run(
+        [sys.executable, "-m", "mastermind.cli", "web", "--limit", "speed=3"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and bad.stderr.startswith("mastermind: error: unknown limit 'speed=3'")
     assert bad.stderr.count("\n") == 1
     env = {"MASTERMIND_DB": str(tmp_path / "h.sqlite3"), "PATH": ""}
@@ -560,15 +577,18 @@ def web_command(monkeypatch, tmp_path, *args):
     return result.exit_code, result.stderr, (served[0] if served else None)
 
 
-@pytest.mark.parametrize("args, why", [
-    (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
-    (["--blank", "--no-repeats"], "the blank needs repeats"),
-    (["--preset", "chess"], "unknown preset 'chess'"),
-    (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
-    (["--pegs", "8", "--colors", "12"], "this server plays games of at most 60,000 codes"),
-    (["--limit", "rate=0"], "limit rate must be more than 0, not 0"),
-    (["--limit", "rate"], "unknown limit 'rate'"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "args, why",
+    [
+        (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
+        (["--blank", "--no-repeats"], "the blank needs repeats"),
+        (["--preset", "chess"], "unknown preset 'chess'"),
+        (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
+        (["--pegs", "8", "--colors", "12"], "this server plays games of at most 60,000 codes"),
+        (["--limit", "rate=0"], "limit rate must be more than 0, not 0"),
+        (["--limit", "rate"], "unknown limit 'rate'"),
+    ],
+)
 def test_bad_options_of_mastermind_web_are_one_line_and_exit_2(monkeypatch, tmp_path, args, why):
     code, err, served = web_command(monkeypatch, tmp_path, *args)
     assert code == 2 and served is None
@@ -576,8 +596,18 @@ def test_bad_options_of_mastermind_web_are_one_line_and_exit_2(monkeypatch, tmp_
 
 
 def test_the_game_options_of_mastermind_web_are_what_a_new_visitor_plays(monkeypatch, tmp_path):
-    code, _, served = web_command(monkeypatch, tmp_path, "--preset", "super-blank", "--notation", "letters",
-                                  "--limit", "open_games=3", "--port", "0")  # fmt: skip
+    code, _, served = web_command(
+        monkeypatch,
+        tmp_path,
+        "--preset",
+        "super-blank",
+        "--notation",
+        "letters",
+        "--limit",
+        "open_games=3",
+        "--port",
+        "0",
+    )
     host, port, store, limits, defaults = served
     assert code == 0 and (host, port, limits.open_games) == ("127.0.0.1", 0, 3)
     assert defaults.rules == Rules(pegs=5, colors=9, blank=True) and defaults.notation == "letters"

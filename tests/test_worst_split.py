@@ -101,8 +101,12 @@ def test_worst_with_a_width_says_a_no_is_no_proof_and_refuses_what_would_need_on
     assert json.loads(out)["possible"] is None and json.loads(out)["width"] == 3
     code, out, _ = run("worst", "-p", 4, "-c", 7, "--max-guesses", 6, "--width", 3, "--json")
     assert json.loads(out)["possible"] is True
-    for bad in (("--width", 3), ("--max-guesses", 5, "--width", 3, "--proof", "p.gz"), ("--workers", 0),
-                ("--width", "x", "--max-guesses", 5)):  # fmt: skip
+    for bad in (
+        ("--width", 3),
+        ("--max-guesses", 5, "--width", 3, "--proof", "p.gz"),
+        ("--workers", 0),
+        ("--width", "x", "--max-guesses", 5),
+    ):
         code, _, err = run("worst", "-p", 4, "-c", 7, *bad)
         assert code == 2 and len(err.strip().splitlines()) == 1, err
 
@@ -111,11 +115,26 @@ def test_worst_with_a_width_says_a_no_is_no_proof_and_refuses_what_would_need_on
 def test_ctrl_c_stops_the_split_search_and_its_workers(tmp_path):
     # 4x9 within 6 takes minutes of search: interrupted once its workers are running
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind.cli", "worst", "-p", "4", "-c", "9", "--max-guesses", "6",
-         "--workers", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "mastermind.cli",
+            "worst",
+            "-p",
+            "4",
+            "-c",
+            "9",
+            "--max-guesses",
+            "6",
+            "--workers",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
         preexec_fn=_hear_ctrl_c,
-    )  # fmt: skip
+    )
     deadline = time.monotonic() + 240  # a bound for starting on a loaded machine, not a timing
     while proc.poll() is None and time.monotonic() < deadline and len(_children(proc.pid)) < 2:
         time.sleep(0.1)
@@ -216,8 +235,22 @@ def test_worst_resumes_from_its_checkpoint_and_refuses_a_foreign_one_in_one_line
 @pytest.mark.slow
 def test_workers_end_when_the_calling_process_is_killed_and_the_run_resumes(tmp_path):
     path = tmp_path / "run.jsonl"
-    command = [sys.executable, "-m", "mastermind.cli", "worst", "-p", "5", "-c", "6", "--max-guesses", "5",
-               "--workers", "2", "--checkpoint", str(path)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "mastermind.cli",
+        "worst",
+        "-p",
+        "5",
+        "-c",
+        "6",
+        "--max-guesses",
+        "5",
+        "--workers",
+        "2",
+        "--checkpoint",
+        str(path),
+    ]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 240  # a bound for a loaded machine, not a timing
     while proc.poll() is None and time.monotonic() < deadline and _lines(path) < 3:
@@ -226,8 +259,7 @@ def test_workers_end_when_the_calling_process_is_killed_and_the_run_resumes(tmp_
     proc.kill()  # SIGKILL: no handler runs, the workers are not told
     proc.wait(timeout=60)
     assert _group_is_gone(proc.pid), "a worker outlived the process that started it"
-    again = subprocess.run([*command, "--json"], capture_output=True, text=True,
-                           timeout=600, check=False)  # fmt: skip
+    again = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=600, check=False)
     assert again.returncode == 0 and json.loads(again.stdout)["possible"] is False, again.stderr
     assert f"resuming from {path}: " in again.stderr
 
@@ -238,8 +270,10 @@ def _lines(path):
 
 def test_with_first_guesses_given_the_split_search_reports_its_progress_as_the_plain_one_does():
     rules, reports = Rules(pegs=4, colors=7), {}
-    for name, search in (("plain", WorstSearch), ("split", lambda r, progress: SplitWorstSearch(
-            r, workers=2, small=20, progress=progress))):  # fmt: skip
+    for name, search in (
+        ("plain", WorstSearch),
+        ("split", lambda r, progress: SplitWorstSearch(r, workers=2, small=20, progress=progress)),
+    ):
         seen = reports[name] = []
         assert not search(rules, progress=seen.append).decide(5, first=[1, 8]).possible  # 1112, 1122
     # 1112 is refuted at its cell of reply 0,0 guess by guess (half of the work: two first
@@ -265,8 +299,10 @@ def test_a_search_that_finds_a_tree_moves_its_progress_through_the_cells_and_nev
     # the first guess tried works: its cells, taken in turn, move the bar (it used to sit at 0
     # in the plain search, and to start again at each cell with the first guesses given)
     rules = Rules(pegs=4, colors=7)
-    for search in (WorstSearch(rules, progress=(plain := []).append),
-                   SplitWorstSearch(rules, workers=2, small=20, progress=(split := []).append)):  # fmt: skip
+    for search in (
+        WorstSearch(rules, progress=(plain := []).append),
+        SplitWorstSearch(rules, workers=2, small=20, progress=(split := []).append),
+    ):
         assert search.decide(6, first=first).possible
     for seen in (plain, split):
         assert seen == sorted(seen) and len(set(seen)) > 5, seen[:20]

@@ -58,9 +58,12 @@ def _rules(rules: Rules | None, preset: str | None, **sizes: Any) -> Rules:
         return rules
     base = find_rules(preset) if preset is not None else Rules()
     fields = {
-        "pegs": base.pegs, "colors": base.colors, "repeats": base.repeats,
-        "max_guesses": base.max_guesses, "blank": base.blank,
-    }  # fmt: skip
+        "pegs": base.pegs,
+        "colors": base.colors,
+        "repeats": base.repeats,
+        "max_guesses": base.max_guesses,
+        "blank": base.blank,
+    }
     return Rules(**{**fields, **given})
 
 

@@ -356,12 +356,49 @@ def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
 
 
 @njit(cache=True, **ALLOCATES_NOTHING)
-def least_bound(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist, gbound,
-                relabel, absent_list, ctl):  # fmt: skip
+def least_bound(
+    t,
+    S,
+    n,
+    left,
+    budget,
+    group,
+    gbase,
+    m,
+    used,
+    counts,
+    bnd,
+    bits,
+    rowbuf,
+    glist,
+    gbound,
+    relabel,
+    absent_list,
+    ctl,
+):
     """The least bound of any playable guess at S (a lower bound on its cost), or ``budget`` if
     none is below it; ``glist`` and ``gbound`` (size) are scratch, the rest as :func:`bound_guesses`."""
-    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist,
-                      gbound, relabel, absent_list, ctl, np.int64(0))  # fmt: skip
+    k = bound_guesses(
+        t,
+        S,
+        n,
+        left,
+        budget,
+        group,
+        gbase,
+        m,
+        used,
+        counts,
+        bnd,
+        bits,
+        rowbuf,
+        glist,
+        gbound,
+        relabel,
+        absent_list,
+        ctl,
+        np.int64(0),
+    )
     least = budget
     for i in range(k):
         if gbound[i] < least:
@@ -378,8 +415,24 @@ def node_parts(n, size, pegs, colors, m):
     """Sizes of a node's parts of the stack, in carving order: hist, seen, glist, gbound, part,
     keys, tmp, starts, cell_lo, cell_n, cell_f, cell_lb, relabel, absent_list, ext, child group."""
     nrep = (pegs + 1) * (pegs + 1)
-    return (nrep, nrep, size, size, n, n, n, nrep + 1, nrep, nrep, nrep, nrep, colors, colors,
-            2 * colors, m * (pegs + colors))  # fmt: skip
+    return (
+        nrep,
+        nrep,
+        size,
+        size,
+        n,
+        n,
+        n,
+        nrep + 1,
+        nrep,
+        nrep,
+        nrep,
+        nrep,
+        colors,
+        colors,
+        2 * colors,
+        m * (pegs + colors),
+    )
 
 
 @njit(cache=True, **ALLOCATES_NOTHING)
@@ -444,8 +497,7 @@ def absent_colours(t, S, n, absent_list):
 @njit(cache=True, inline="always")
 def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
     """Whether g is the least of its class under both symmetries (cell colours, history)."""
-    if absent & t.cmask[g] and not least_in_cell_class(t.digits, g, absent, absent_list, t.repeats,
-                                                       t.pegs):  # fmt: skip
+    if absent & t.cmask[g] and not least_in_cell_class(t.digits, g, absent, absent_list, t.repeats, t.pegs):
         return False
     if m == 1 and used == (np.int64(1) << t.colors) - 1:  # only the identity, no free colour
         return True
@@ -453,8 +505,27 @@ def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
 
 
 @njit(cache=True, **ALLOCATES_NOTHING)
-def bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf, glist,
-                  gbound, relabel, absent_list, ctl, lazy):  # fmt: skip
+def bound_guesses(
+    t,
+    S,
+    n,
+    left,
+    budget,
+    group,
+    gbase,
+    m,
+    used,
+    counts,
+    bnd,
+    bits,
+    rowbuf,
+    glist,
+    gbound,
+    relabel,
+    absent_list,
+    ctl,
+    lazy,
+):
     """Bound every playable least guess of its class; returns how many were kept (those whose
     bound is below ``budget``), with their codes in ``glist`` (ascending) and bounds in
     ``gbound``.
@@ -694,8 +765,27 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
 
 
 @njit(cache=True, **ALLOCATES_NOTHING)
-def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl, counts, bnd,
-           bits, rowbuf, first, memo):  # fmt: skip
+def search(
+    t,
+    stack,
+    s_at,
+    n,
+    left,
+    budget,
+    gbase,
+    m,
+    used,
+    top,
+    arena,
+    at,
+    ctl,
+    counts,
+    bnd,
+    bits,
+    rowbuf,
+    first,
+    memo,
+):
     """The least cost of the n secrets ``stack[s_at : s_at + n]`` (ascending) with ``left``
     guesses at most, if it is below ``budget``; otherwise some value >= budget.
 
@@ -792,8 +882,27 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
     # a small set's bounds are exact from one pass, and few of its guesses are tried before the
     # budget stops the search: the class of a guess is checked only when it is tried
     lazy = (t.pegs + 1) * t.pegs < 64 and n <= t.replies + 1
-    k = bound_guesses(t, S, n, left, budget, group, gbase, m, used, counts, bnd, bits, rowbuf,
-                      glist, gbound, relabel, absent_list, ctl, np.int64(1))  # fmt: skip
+    k = bound_guesses(
+        t,
+        S,
+        n,
+        left,
+        budget,
+        group,
+        gbase,
+        m,
+        used,
+        counts,
+        bnd,
+        bits,
+        rowbuf,
+        glist,
+        gbound,
+        relabel,
+        absent_list,
+        ctl,
+        np.int64(1),
+    )
     absent = absent_colours(t, S, n, absent_list) if lazy else np.int64(0)
     # no guess gives more than K replies here, nor on any cell: lb with K for b holds below
     lbk = t.lbk[ctl[KMAX]]
@@ -855,17 +964,32 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
                 if c < t.pre_cell or total >= best:
                     break
                 if mc < 0:
-                    mc = child_group(digits, g, group, gbase, m, used, pegs, colors, stack,
-                                     cgroup_at, ext)  # fmt: skip
+                    mc = child_group(digits, g, group, gbase, m, used, pegs, colors, stack, cgroup_at, ext)
                 if q + 2 * size > stack.shape[0]:
                     ctl[OVERFLOW] = 1
                     ctl[STOP] = 1
                     return BIG
                 lo = cell_lo[ci]
-                least = least_bound(t, part[lo : lo + c], c, left - 1, best - (total - cell_lb[ci]),
-                                    stack, cgroup_at, mc, used | cmask[g], counts, bnd, bits, rowbuf,
-                                    stack[q : q + size], stack[q + size : q + 2 * size], relabel,
-                                    absent_list, ctl)  # fmt: skip
+                least = least_bound(
+                    t,
+                    part[lo : lo + c],
+                    c,
+                    left - 1,
+                    best - (total - cell_lb[ci]),
+                    stack,
+                    cgroup_at,
+                    mc,
+                    used | cmask[g],
+                    counts,
+                    bnd,
+                    bits,
+                    rowbuf,
+                    stack[q : q + size],
+                    stack[q + size : q + 2 * size],
+                    relabel,
+                    absent_list,
+                    ctl,
+                )
                 if least > cell_lb[ci]:
                     total += least - cell_lb[ci]
                     cell_lb[ci] = least
@@ -896,12 +1020,29 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
                 w = _write_pair(t, part[lo : lo + 2], arena, w)
                 continue
             if mc < 0:
-                mc = child_group(digits, g, group, gbase, m, used, pegs, colors, stack,
-                                 cgroup_at, ext)  # fmt: skip
+                mc = child_group(digits, g, group, gbase, m, used, pegs, colors, stack, cgroup_at, ext)
             cell_budget = best - (total - cell_lb[ci])
-            r = search(t, stack, part_at + lo, np.int64(c), left - 1, cell_budget, cgroup_at, mc,
-                       used | cmask[g], q, arena, w, ctl, counts, bnd,
-                       bits, rowbuf, np.int64(-1), memo)  # fmt: skip
+            r = search(
+                t,
+                stack,
+                part_at + lo,
+                np.int64(c),
+                left - 1,
+                cell_budget,
+                cgroup_at,
+                mc,
+                used | cmask[g],
+                q,
+                arena,
+                w,
+                ctl,
+                counts,
+                bnd,
+                bits,
+                rowbuf,
+                np.int64(-1),
+                memo,
+            )
             if r >= cell_budget:
                 ok = False
                 break
@@ -931,8 +1072,7 @@ def search(t, stack, s_at, n, left, budget, gbase, m, used, top, arena, at, ctl,
 
 
 @njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
-def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits, rowbuf,
-          memo):  # fmt: skip
+def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits, rowbuf, memo):
     """:func:`search` on the secrets S with the history group ``group``, releasing the GIL:
     both are copied to the start of ``stack``. With ``first`` >= 0 only that guess is tried
     at S (if it is the least of its class and playable). ``counts`` (size * replies, uint16 or
@@ -949,9 +1089,27 @@ def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, 
         stack[j] = S[j]
     for j in range(k):
         stack[n + j] = group[j]
-    return search(t, stack, np.int64(0), np.int64(n), np.int64(left), np.int64(budget),
-                  np.int64(n), np.int64(m), np.int64(used), np.int64(n + k), arena, np.int64(0),
-                  ctl, counts, bnd, bits, rowbuf, np.int64(first), memo)  # fmt: skip
+    return search(
+        t,
+        stack,
+        np.int64(0),
+        np.int64(n),
+        np.int64(left),
+        np.int64(budget),
+        np.int64(n),
+        np.int64(m),
+        np.int64(used),
+        np.int64(n + k),
+        arena,
+        np.int64(0),
+        ctl,
+        counts,
+        bnd,
+        bits,
+        rowbuf,
+        np.int64(first),
+        memo,
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -970,8 +1128,27 @@ def root_guesses(t, S, left, budget, group, m, used, counts, ctl):
     relabel = np.zeros(colors, dtype=np.int64)
     absent_list = np.zeros(colors, dtype=np.int64)
     zero = np.int64(0)  # not a literal 0: the same compiled bound_guesses as the search's
-    k = bound_guesses(t, S, np.int64(S.shape[0]), left, budget, group, zero, m, used, counts, bnd,
-                      bits, rowbuf, glist, gbound, relabel, absent_list, ctl, zero)  # fmt: skip
+    k = bound_guesses(
+        t,
+        S,
+        np.int64(S.shape[0]),
+        left,
+        budget,
+        group,
+        zero,
+        m,
+        used,
+        counts,
+        bnd,
+        bits,
+        rowbuf,
+        glist,
+        gbound,
+        relabel,
+        absent_list,
+        ctl,
+        zero,
+    )
     return glist[:k].copy(), gbound[:k].copy()
 
 
@@ -1002,8 +1179,9 @@ def cell_bounds(t, S, g, left, group, m, used, counts, ctl, cap):
     cgroup = np.empty(max(1, m) * w, dtype=np.int64)
     ext = np.empty(2 * colors, dtype=np.int64)
     zero = np.int64(0)
-    mc = child_group(t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup,
-                     zero, ext)  # fmt: skip
+    mc = child_group(
+        t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup, zero, ext
+    )
     bnd = np.zeros(size, dtype=np.int64)
     bits = np.zeros(size, dtype=np.uint64)
     rowbuf = np.zeros(size, dtype=np.uint8)
@@ -1036,9 +1214,26 @@ def cell_bounds(t, S, g, left, group, m, used, counts, ctl, cap):
         elif c <= 2:
             out[f] = 2 * c - 1
         else:
-            out[f] = least_bound(t, part[starts[f] : starts[f + 1]], np.int64(c), np.int64(left - 1), BIG,
-                                 cgroup, zero, np.int64(mc), used | t.cmask[g], counts, bnd, bits, rowbuf,
-                                 glist, gbound, relabel, absent_list, ctl)  # fmt: skip
+            out[f] = least_bound(
+                t,
+                part[starts[f] : starts[f + 1]],
+                np.int64(c),
+                np.int64(left - 1),
+                BIG,
+                cgroup,
+                zero,
+                np.int64(mc),
+                used | t.cmask[g],
+                counts,
+                bnd,
+                bits,
+                rowbuf,
+                glist,
+                gbound,
+                relabel,
+                absent_list,
+                ctl,
+            )
         if out[f] > t.lb[c]:
             reach = BIG if out[f] >= BIG else reach + out[f] - t.lb[c]
     return out
@@ -1087,8 +1282,9 @@ def history_group(digits, guesses, pegs, colors):
     for gi in range(guesses.shape[0]):
         g = guesses[gi]
         zero = np.int64(0)  # not a literal 0: the same compiled child_group as the search's
-        m = child_group(digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors),
-                        out, zero, ext)  # fmt: skip
+        m = child_group(
+            digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), out, zero, ext
+        )
         for j in range(m * w):
             group[j] = out[j]
         for i in range(pegs):

@@ -238,8 +238,7 @@ def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch,
         if stop[0] != 0:
             return -1
         g = cands[j]
-        if check_first and not may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf,
-                                             relabel):  # fmt: skip
+        if check_first and not may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
             continue
         s = score_guess(t, weights, g, cands, lo, hi, criterion, best_score, hist, seen, cpk, cms)
         if s < best_score:
@@ -277,8 +276,7 @@ def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch,
             continue
         if kinds > 0 and ms_bound[msid[g]] >= best_score:
             continue
-        if check_first and not may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf,
-                                             relabel):  # fmt: skip
+        if check_first and not may_be_lowest(digits, g, used, pairs, npairs, pegs, colors, buf, relabel):
             continue
         s = score_guess(t, weights, g, cands, lo, hi, criterion, best_score, hist, seen, cpk, cms)
         if s < best_score:
@@ -301,8 +299,21 @@ def subtree_parts(n, pegs, colors, kinds, max_depth):
     scratch = 0
     for p in choose_parts(n, pegs, colors, kinds):
         scratch += p
-    return (max_depth + 1, n, n, n, cap, cap, cap, cap, cap * pegs, (pegs + 1) * (pegs + 1) + 1, pegs,
-            pegs, scratch)  # fmt: skip
+    return (
+        max_depth + 1,
+        n,
+        n,
+        n,
+        cap,
+        cap,
+        cap,
+        cap,
+        cap * pegs,
+        (pegs + 1) * (pegs + 1) + 1,
+        pegs,
+        pegs,
+        scratch,
+    )
 
 
 def workspace_size(n: int, pegs: int, colors: int, kinds: int, max_depth: int) -> int:
@@ -311,8 +322,21 @@ def workspace_size(n: int, pegs: int, colors: int, kinds: int, max_depth: int) -
 
 
 @njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
-def subtree(t, weights, cands_in, used0, blocks0, depth0, criterion, replies, max_depth, first,
-            choose_only, work, stop):  # fmt: skip
+def subtree(
+    t,
+    weights,
+    cands_in,
+    used0,
+    blocks0,
+    depth0,
+    criterion,
+    replies,
+    max_depth,
+    first,
+    choose_only,
+    work,
+    stop,
+):
     """Distribution of the strategy over the secrets ``cands_in``, and the node's guess.
 
     Fills ``work[0 : max_depth + 1]``: entry k >= 1 counts the secrets found with the k-th
@@ -414,14 +438,24 @@ def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, wor
     out = np.empty(units, dtype=np.int64)
     for u in prange(units):
         scratch = np.empty(work_sizes[u], dtype=np.int64)
-        out[u] = choose(t, weights, flat, offsets[u], offsets[u + 1], used[u], blocks[u],
-                        criterion, replies, scratch, stop)  # fmt: skip
+        out[u] = choose(
+            t,
+            weights,
+            flat,
+            offsets[u],
+            offsets[u + 1],
+            used[u],
+            blocks[u],
+            criterion,
+            replies,
+            scratch,
+            stop,
+        )
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth,
-             work_sizes, stop):  # fmt: skip
+def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, work_sizes, stop):
     """Distributions of many independent subtrees, one row each, on all cores (largest first is
     best). The kernels release the GIL, so a caller may run them in a thread and stay responsive;
     setting ``stop[0]`` abandons the work within milliseconds."""
@@ -429,8 +463,21 @@ def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies,
     out = np.zeros((units, max_depth + 1), dtype=np.int64)
     for u in prange(units):
         work = np.empty(work_sizes[u], dtype=np.int64)
-        subtree(t, weights, flat[offsets[u] : offsets[u + 1]], used[u], blocks[u], depth[u],
-                criterion, replies, max_depth, -1, False, work, stop)  # fmt: skip
+        subtree(
+            t,
+            weights,
+            flat[offsets[u] : offsets[u + 1]],
+            used[u],
+            blocks[u],
+            depth[u],
+            criterion,
+            replies,
+            max_depth,
+            -1,
+            False,
+            work,
+            stop,
+        )
         for k in range(1, max_depth + 1):
             out[u, k] = work[k]
     return out

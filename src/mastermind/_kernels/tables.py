@@ -62,8 +62,9 @@ def build_tables(space: CodeSpace) -> CodeTables:
             shared[a] = np.minimum(kinds[a], kinds).sum(axis=1)
     else:
         shared = np.zeros((0, 0), dtype=np.uint8)
-    return CodeTables(digits, packed, msid.astype(np.int32).ravel(), shared, counts, space.pegs,
-                      space.colors, width)  # fmt: skip
+    return CodeTables(
+        digits, packed, msid.astype(np.int32).ravel(), shared, counts, space.pegs, space.colors, width
+    )
 
 
 def symmetry(tables: CodeTables, guesses) -> Symmetry:

@@ -58,15 +58,17 @@ def _rules_from(options: dict[str, Any]) -> Rules:
     if options["preset"] is not None and rules != base:  # say which wins: the options given
         given = {"pegs": rules.pegs, "colors": rules.real_colors, "max_guesses": rules.max_guesses}
         preset = {"pegs": base.pegs, "colors": base.real_colors, "max_guesses": base.max_guesses}
-        changed = [f"--{name.replace('_', '-')} {value}" for name, value in given.items()
-                   if value != preset[name]]  # fmt: skip
+        changed = [
+            f"--{name.replace('_', '-')} {value}" for name, value in given.items() if value != preset[name]
+        ]
         changed += ["--no-repeats"] if rules.repeats != base.repeats else []
         changed += ["--blank"] if rules.blank != base.blank else []
         limit = f", {guess_count(rules.max_guesses)}" if rules.max_guesses != base.max_guesses else ""
         click.echo(
             f"mastermind: note: preset {base_name(options['preset'])} with {' '.join(changed)} is "
-            f"{Notation(rules).describe_game()}{limit} (options given override the preset)", err=True,
-        )  # fmt: skip
+            f"{Notation(rules).describe_game()}{limit} (options given override the preset)",
+            err=True,
+        )
     return rules
 
 
@@ -91,18 +93,21 @@ def game_options(command: Callable) -> Callable:
     @click.option("--colors", "--colours", "-c", type=int, metavar="N", help="Colours, 2-36 [6].")
     @click.option("--no-repeats", is_flag=True, help="A colour may appear only once in a code.")
     @click.option(
-        "--blank", is_flag=True,
+        "--blank",
+        is_flag=True,
         help="One more colour: the blank, a hole left empty, written - or . (a code that starts "
         "with it as an argument: .123, not -123, which reads as an option).",
-    )  # fmt: skip
+    )
     @click.option("--max-guesses", type=int, metavar="N", help="Guesses allowed per game [10].")
     @click.option(
-        "--notation", type=click.Choice(CHOSEN_STYLES), metavar="STYLE",
+        "--notation",
+        type=click.Choice(CHOSEN_STYLES),
+        metavar="STYLE",
         help="How codes are written: digits (1122; 0-9 with 10 colours), letters (aabb) or colors "
         "(RRGB: Red Green Blue Yellow Orange Purple Cyan White blacK Magenta). A code may be typed "
         "in any of them that has a symbol for every colour of the game, in either case, with digits "
         "of any script; a code that reads differently in two of them is refused.",
-    )  # fmt: skip
+    )
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:
         options = {k: kwargs.pop(k) for k in RULE_OPTIONS}
@@ -125,8 +130,10 @@ RULE_OPTIONS = ("preset", "pegs", "colors", "no_repeats", "blank", "max_guesses"
 def rules_given() -> bool:
     """Whether the command line named the game (any of :data:`RULE_OPTIONS`), or left the default."""
     ctx = click.get_current_context()
-    return any(ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
-               for name in RULE_OPTIONS)  # fmt: skip
+    return any(
+        ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+        for name in RULE_OPTIONS
+    )
 
 
 def asked_game(theirs: Rules, rules: Rules) -> Rules:
@@ -159,9 +166,12 @@ def color_option(command: Callable) -> Callable:
     used when the output is a terminal that supports it."""
 
     @click.option(
-        "--no-color", "--no-colour", "no_color", is_flag=True,
+        "--no-color",
+        "--no-colour",
+        "no_color",
+        is_flag=True,
         help="No colour or styles (also when NO_COLOR is set).",
-    )  # fmt: skip
+    )
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:
         click.get_current_context().meta[_NO_COLOR_KEY] = kwargs.pop("no_color")
@@ -177,9 +187,12 @@ def console_for(stderr: bool = False) -> Console:
     ctx = click.get_current_context(silent=True)
     plain = bool(os.environ.get("NO_COLOR")) or bool(ctx and ctx.meta.get(_NO_COLOR_KEY))
     console = Console(
-        stderr=stderr, color_system=None if plain else "auto", highlight=False, emoji=False,
+        stderr=stderr,
+        color_system=None if plain else "auto",
+        highlight=False,
+        emoji=False,
         soft_wrap=True,
-    )  # fmt: skip
+    )
     if not console.is_terminal and "COLUMNS" not in os.environ:
         console.width = 160  # a file or a pipe: do not fold tables at 80 columns
     return console
@@ -219,16 +232,23 @@ def strategy_given() -> bool:
 
 def strategy_option(command: Callable) -> Callable:
     return click.option(
-        "--strategy", "-s", cls=StrategyOption, default="knuth", show_default=True, metavar="NAME",
-        help="Codebreaking strategy:", callback=registered_name,
-    )(command)  # fmt: skip
+        "--strategy",
+        "-s",
+        cls=StrategyOption,
+        default="knuth",
+        show_default=True,
+        metavar="NAME",
+        help="Codebreaking strategy:",
+        callback=registered_name,
+    )(command)
 
 
 # --- shared pieces of the commands below ------------------------------------------------------------
 
 
-def long_search_note(player: Strategy, state: SolverState | None = None, way_out: str = "",
-                     resumes: bool = False) -> str | None:  # fmt: skip
+def long_search_note(
+    player: Strategy, state: SolverState | None = None, way_out: str = "", resumes: bool = False
+) -> str | None:
     """Before a strategy's exact search that may be long (:meth:`Strategy.search_cost`): how large
     it is, what it is likely to cost, ``way_out`` and how to stop it (``resumes``: the same
     command resumes), in a line; None where the search is quick or not needed."""
@@ -239,8 +259,9 @@ def long_search_note(player: Strategy, state: SolverState | None = None, way_out
     return f"{player.name}: {cost}; {way_out}{stop}"
 
 
-def note_long_search(player: Strategy, state: SolverState | None = None, way_out: str = "",
-                     resumes: bool = False) -> bool:  # fmt: skip
+def note_long_search(
+    player: Strategy, state: SolverState | None = None, way_out: str = "", resumes: bool = False
+) -> bool:
     """:func:`long_search_note` on stderr, where there is one (on a terminal or not: it is the one
     line a run off a terminal shows before its end); whether there was one."""
     note = long_search_note(player, state, way_out, resumes)
@@ -311,10 +332,17 @@ def ask(prompt: str, err: bool = False) -> str | None:
 
 #: Background colours of the code pegs, by colour number; more colours cycle through the 256-colour set.
 _PEG_STYLES = [
-    "bold white on red", "bold black on green", "bold white on blue", "bold black on yellow",
-    "bold black on dark_orange", "bold white on purple", "bold black on cyan", "bold black on white",
-    "bold white on grey35", "bold white on magenta",
-]  # fmt: skip
+    "bold white on red",
+    "bold black on green",
+    "bold white on blue",
+    "bold black on yellow",
+    "bold black on dark_orange",
+    "bold white on purple",
+    "bold black on cyan",
+    "bold black on white",
+    "bold white on grey35",
+    "bold white on magenta",
+]
 
 
 def peg_style(color: int) -> str:
@@ -466,9 +494,11 @@ def open_store(db: str | None, hint: str = "", write: bool = True) -> Store:
 
 def db_option(command: Callable) -> Callable:
     return click.option(
-        "--db", metavar="PATH", type=click.Path(dir_okay=False),
+        "--db",
+        metavar="PATH",
+        type=click.Path(dir_okay=False),
         help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
-    )(command)  # fmt: skip
+    )(command)
 
 
 def history_options(command: Callable) -> Callable:
@@ -487,10 +517,14 @@ def history_options(command: Callable) -> Callable:
 
 def resume_option(command: Callable) -> Callable:
     return click.option(
-        "--resume", is_flag=False, flag_value="latest", default=None, metavar="[ID]",
+        "--resume",
+        is_flag=False,
+        flag_value="latest",
+        default=None,
+        metavar="[ID]",
         help="Go on with the latest unfinished game of this kind in the history (or game ID): the same "
         "secret and rows; the game options given are then ignored.",
-    )(command)  # fmt: skip
+    )(command)
 
 
 def resumable(store: Store | None, kind: str, which: str) -> StoredGame:
@@ -515,8 +549,10 @@ def resumable(store: Store | None, kind: str, which: str) -> StoredGame:
     if stored.kind != kind:
         fail(f"game {stored.id} is a {noun_of(stored.kind)}, not a {noun}")
     if stored.finished:
-        fail(f"{'match' if kind == 'match' else 'game'} {stored.id} is over ({stored.outcome}): there is "
-             "nothing to resume")  # fmt: skip
+        fail(
+            f"{'match' if kind == 'match' else 'game'} {stored.id} is over ({stored.outcome}): there is "
+            "nothing to resume"
+        )
     return stored
 
 

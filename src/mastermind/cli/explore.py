@@ -34,9 +34,13 @@ if TYPE_CHECKING:
 @strategy_option
 @click.argument("history", nargs=-1)
 @click.option(
-    "--show", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
+    "--show",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    metavar="N",
     help="List every candidate when there are at most N, otherwise a sample of N.",
-)  # fmt: skip
+)
 @seed_option("Seed for randomised strategies.")
 @click.option(
     "--json", "as_json", is_flag=True, help='Print {"candidates": N, "guess": ..., "sample": [...]}.'
@@ -73,8 +77,9 @@ def solve(
         else:
             from ..core.text import plural
 
-            console_for().print(f"Solved: the secret is [bold]{secret}[/], found in "
-                                f"{plural(len(rows), 'guess', 'guesses')}.")  # fmt: skip
+            console_for().print(
+                f"Solved: the secret is [bold]{secret}[/], found in {plural(len(rows), 'guess', 'guesses')}."
+            )
         return
     if SolverState(rules).space.enumerable:
         state, cands = candidates_or_fail(rules, rows)
@@ -101,8 +106,11 @@ def solve(
             say(f"{count:,} codes are possible:")
             say("  " + " ".join(first), markup=False)
         else:
-            say(f"More than {show:,} codes are possible (of {state.space.size:,}: too many to count); "
-                f"the first {show:,}:", markup=False)  # fmt: skip
+            say(
+                f"More than {show:,} codes are possible (of {state.space.size:,}: too many to count); "
+                f"the first {show:,}:",
+                markup=False,
+            )
             say("  " + " ".join(first[:show]) + " ...", markup=False)
         say(f"{strategy} plays next: [bold]{next_guess}[/]")
         return
@@ -138,13 +146,18 @@ def solve(
     "--guess", "-g", "guesses", multiple=True, metavar="CODE", help="A guess to score (repeatable)."
 )
 @click.option(
-    "--candidates", metavar="CODES",
+    "--candidates",
+    metavar="CODES",
     help="The candidate set itself, e.g. 1123,3151,1141,6544 (filtered by HISTORY if given).",
-)  # fmt: skip
+)
 @click.option(
-    "--show", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
+    "--show",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    metavar="N",
     help="List the codes in each class when there are at most N candidates.",
-)  # fmt: skip
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @color_option
 def partition(

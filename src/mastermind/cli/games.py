@@ -104,10 +104,11 @@ def hint_words(hint: Hint, notation: Notation) -> str:
 )
 @click.option("--review", "review_after", is_flag=True, help="When the game ends, review it move by move.")
 @click.option(
-    "--warn-inconsistent", is_flag=True,
+    "--warn-inconsistent",
+    is_flag=True,
     help="Warn before playing a guess that cannot be the secret (it contradicts a reply): type it again "
     "to play it.",
-)  # fmt: skip
+)
 @history_options
 @resume_option
 @color_option
@@ -250,8 +251,11 @@ def play(
         for text in review_lines(reviewed, notation, recorder.id):
             say(text, markup=False, highlight=False)
     elif recorder.id is not None:
-        say(f"How each guess compares with the best: mastermind review{recorder.db_option()} --game "
-            f"{recorder.id}", markup=False)  # fmt: skip
+        say(
+            f"How each guess compares with the best: mastermind review{recorder.db_option()} --game "
+            f"{recorder.id}",
+            markup=False,
+        )
     finish(game, as_json, recorder)
 
 

@@ -41,15 +41,18 @@ def entry(stored: StoredGame) -> dict[str, Any]:
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="The records as JSON (one object with ID).")
 @click.option(
-    "--csv", "csv_path", metavar="FILE",
+    "--csv",
+    "csv_path",
+    metavar="FILE",
     help="Write the games as CSV to FILE (- for stdout): id, started, updated, kind, pegs, colors, "
     "repeats, max_guesses, guesses, outcome, finished.",
-)  # fmt: skip
+)
 @click.option(
-    "--moves", is_flag=True,
+    "--moves",
+    is_flag=True,
     help="With --csv: one row per move instead (id, kind, the rules, game in a match, move, guess, "
     "black, white, outcome, finished).",
-)  # fmt: skip
+)
 @color_option
 def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | None, moves: bool) -> None:
     """The games saved by play, guess and match: a list, or game ID's board.
@@ -137,11 +140,16 @@ def show_game(stored: StoredGame) -> None:
         for r in m.rounds:
             for n, replay in enumerate(r.replays, 1):  # the games given up for wrong information
                 again = "" if len(r.replays) == 1 else f" (time {n})"
-                games.append((f"Game {r.number} of the match, replayed{again}: the replies contradict "
-                              "each other", replay))  # fmt: skip
+                games.append(
+                    (
+                        f"Game {r.number} of the match, replayed{again}: the replies contradict each other",
+                        replay,
+                    )
+                )
             if r.game is not None:
-                games.append((f"Game {r.number} of the match" + (", played again" if r.replays else ""),
-                              r.game))  # fmt: skip
+                games.append(
+                    (f"Game {r.number} of the match" + (", played again" if r.replays else ""), r.game)
+                )
     else:
         games = [("", Game.from_record(record))]
     for heading, game in games:
@@ -171,9 +179,12 @@ def assist_lines(game: Game, notation: Notation) -> list[str]:
 
 @cli.command()
 @click.option(
-    "--kind", type=click.Choice(KINDS), default="play", show_default=True,
+    "--kind",
+    type=click.Choice(KINDS),
+    default="play",
+    show_default=True,
     help="play: your games breaking the computer's code; guess: the computer breaking yours.",
-)  # fmt: skip
+)
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="A JSON list, one object per game size.")
 @click.option("--plot", metavar="FILE", help="Also draw the guesses as bar charts (.png, .svg, .pdf).")
@@ -219,19 +230,39 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
 
     who = "Your games breaking the computer's code" if kind == "play" else "The computer breaking your codes"
     table = Table(title=f"{who} ({store.path})", title_justify="left")
-    for column in ("game", "played", "won", "unaided", "win rate", "mean", "distribution", "not won",
-                   "best streak", "current"):  # fmt: skip
+    for column in (
+        "game",
+        "played",
+        "won",
+        "unaided",
+        "win rate",
+        "mean",
+        "distribution",
+        "not won",
+        "best streak",
+        "current",
+    ):
         table.add_column(column, justify="left" if column in ("game", "distribution", "not won") else "right")
     for s in finished:
         mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
         dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items()) or "-"
         not_won = f"{s.lost} lost, {s.gave_up} gave up"
         table.add_row(
-            s.rules.short_name(), str(s.played), str(s.won), str(s.won_unaided), f"{s.win_rate:.0%}", mean,
-            dist, not_won, str(s.best_streak), str(s.current_streak),
-        )  # fmt: skip
+            s.rules.short_name(),
+            str(s.played),
+            str(s.won),
+            str(s.won_unaided),
+            f"{s.win_rate:.0%}",
+            mean,
+            dist,
+            not_won,
+            str(s.best_streak),
+            str(s.current_streak),
+        )
     console_for().print(table)
     waiting = sum(s.unfinished for s in groups)
     if waiting:
-        click.echo(f"{waiting} unfinished game{'s' if waiting != 1 else ''} not counted "
-                   f"(mastermind {kind} --resume).")  # fmt: skip
+        click.echo(
+            f"{waiting} unfinished game{'s' if waiting != 1 else ''} not counted "
+            f"(mastermind {kind} --resume)."
+        )

@@ -83,10 +83,11 @@ def secret_refused(rules: Rules, notation: Notation) -> str:
 @game_options
 @strategy_option
 @click.option(
-    "--players", metavar="A,B",
+    "--players",
+    metavar="A,B",
     help="Two players, each 'human' or a strategy name: knuth,entropy is a strategy tournament; "
     "human,human shares the keyboard with the computer as referee. Required, except with --resume.",
-)  # fmt: skip
+)
 @click.option(
     "--games",
     type=int,
@@ -96,22 +97,33 @@ def secret_refused(rules: Rules, notation: Notation) -> str:
     help=f"Games to play: an even number, 2 to {MAX_MATCH_GAMES:,}.",
 )
 @click.option(
-    "--scoring", type=click.Choice(list(SCORING_RULES)), default="standard",
-    show_default=True, help=scoring_help(),
-)  # fmt: skip
+    "--scoring",
+    type=click.Choice(list(SCORING_RULES)),
+    default="standard",
+    show_default=True,
+    help=scoring_help(),
+)
 @click.option(
-    "--codemaker", "maker", type=click.Choice(CODEMAKERS), default="random", show_default=True,
+    "--codemaker",
+    "maker",
+    type=click.Choice(CODEMAKERS),
+    default="random",
+    show_default=True,
     help="How a computer makes its code: uniformly at random, or the secret that costs the breaker's "
     "strategy the most guesses (against a person: the --strategy's).",
-)  # fmt: skip
+)
 @seed_option("Seed of the computers' secrets.")
 @click.option("--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the match's record.")
 @history_options
 @click.option(
-    "--resume", is_flag=False, flag_value="latest", default=None, metavar="[ID]",
+    "--resume",
+    is_flag=False,
+    flag_value="latest",
+    default=None,
+    metavar="[ID]",
     help="Go on with the latest unfinished match in the history (or match ID) from its last move: the "
     "same players, games, secrets and score; the other options are then ignored.",
-)  # fmt: skip
+)
 @color_option
 def match(
     rules: Rules,
@@ -172,8 +184,11 @@ def match(
         """Ctrl-C or the end of input: the match stops unfinished, saved to be resumed; exit 1."""
         played = sum(r.points is not None for r in m.rounds)
         recorder.save(m.record())
-        say(f"Match stopped after {played} of {games} games. Score: {totals()}"
-            f"{recorder.resume_hint('match')}.", markup=False)  # fmt: skip
+        say(
+            f"Match stopped after {played} of {games} games. Score: {totals()}"
+            f"{recorder.resume_hint('match')}.",
+            markup=False,
+        )
         if as_json:
             click.echo(json.dumps(m.record()))
         sys.exit(EXIT_NOT_WON)
@@ -205,8 +220,10 @@ def match(
         )
         if resume is not None:
             played = sum(r.points is not None for r in m.rounds)
-            say(f"Resuming match {recorder.id}: {played} of {games} games played. Score: {totals()}.",
-                markup=False)  # fmt: skip
+            say(
+                f"Resuming match {recorder.id}: {played} of {games} games played. Score: {totals()}.",
+                markup=False,
+            )
         while not m.over:
             recorder.save(m.record())  # every move is committed before the next one is asked
             r = m.current
@@ -287,16 +304,20 @@ def match(
 def guess_help(notation: Notation, strategy: str) -> str:
     """What a person breaking a code may type at the guess prompt."""
     code = notation.terms.code_of(notation.rules, notation.describe_symbols())
-    return (f"Type a code of {code} (e.g. {notation.example()}); hint: ask {strategy}; undo: take back "
-            "a guess still waiting for its reply; give up: end this game (scored as every guess used); "
-            "quit, Ctrl-D or Ctrl-C: stop the match, to resume later.")  # fmt: skip
+    return (
+        f"Type a code of {code} (e.g. {notation.example()}); hint: ask {strategy}; undo: take back "
+        "a guess still waiting for its reply; give up: end this game (scored as every guess used); "
+        "quit, Ctrl-D or Ctrl-C: stop the match, to resume later."
+    )
 
 
 def reply_help(notation: Notation, asked_hint: bool) -> str:
     """What a codemaker may type at the reply prompt (a hint is the breaker's, not the codemaker's)."""
     no_hint = "No hint for the codemaker: hints are for the one breaking the code. " if asked_hint else ""
-    return (f"{no_hint}{reply_words(notation)}; undo: take back the guess (it had no reply yet); quit, "
-            "Ctrl-D or Ctrl-C: stop the match, to resume later.")  # fmt: skip
+    return (
+        f"{no_hint}{reply_words(notation)}; undo: take back the guess (it had no reply yet); quit, "
+        "Ctrl-D or Ctrl-C: stop the match, to resume later."
+    )
 
 
 def show(

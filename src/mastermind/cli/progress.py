@@ -150,8 +150,11 @@ def progress_display(console: Console, field: str | None = None) -> Progress:
 
     label = Column(ratio=1, no_wrap=True, overflow="ellipsis", min_width=12)
     bar = BarColumn(bar_width=max(10, min(40, console.width - 70)))  # 10 on 80 columns: the label fits
-    columns = [TextColumn("[progress.description]{task.description}", table_column=label), bar,
-               Count(table_column=Column(no_wrap=True))]  # fmt: skip
+    columns = [
+        TextColumn("[progress.description]{task.description}", table_column=label),
+        bar,
+        Count(table_column=Column(no_wrap=True)),
+    ]
     if field is not None:
         columns.append(TextColumn(f"{{task.fields[{field}]}}", table_column=Column(no_wrap=True)))
     columns += [TimeElapsedColumn(), TimeRemainingColumn()]

@@ -66,41 +66,47 @@ if TYPE_CHECKING:
     "--no-tables", is_flag=True, help="counter: plain numeric order instead of random colour tables."
 )
 @click.option(
-    "--no-cache", is_flag=True,
+    "--no-cache",
+    is_flag=True,
     help="optimal: search the tree again instead of reading it from the cache of trees already "
     "searched (to check a result); the run is not taken from the history either.",
-)  # fmt: skip
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", metavar="FILE", help="Also draw the distribution as a bar chart (.png, .svg, .pdf).")
 @click.option("--log", is_flag=True, help="With --plot: a logarithmic count axis (for small counts).")
 @click.option(
-    "--per-secret", metavar="FILE",
+    "--per-secret",
+    metavar="FILE",
     help="Also write each secret, its number of guesses and the guesses played as CSV, one row per "
     "secret (the games are played again, recording each); - writes them on stdout, the summary "
     "then on stderr.",
-)  # fmt: skip
+)
 @click.option(
-    "--budget", metavar="DURATION", callback=lambda ctx, param, value: _duration(value),
+    "--budget",
+    metavar="DURATION",
+    callback=lambda ctx, param, value: _duration(value),
     help="optimal: stop the search after DURATION (90s, 10m, 2h, 1h30m; a first run's compile not "
     "counted) and report what it proved: a lower bound on the least total, the best tree found (an "
     "upper bound) and the gap.",
-)  # fmt: skip
+)
 @click.option(
-    "--save", metavar="FILE",
+    "--save",
+    metavar="FILE",
     help="Write the strategy's tree to FILE as a tree file (see 'mastermind verify'); with --budget, "
     "the best tree found, written again every minute while it improves, and when the search stops; "
     "an optimal search cut into pieces (with a checkpoint) writes its best tree as it improves, "
     "then the optimal one.",
-)  # fmt: skip
+)
 @click.option(
-    "--proof", metavar="FILE",
+    "--proof",
+    metavar="FILE",
     help="With --budget: then, for up to DURATION again, prove a lower bound on the least total and "
     "write the proof to FILE ('mastermind verify' checks it in plain Python). When the search "
     "finished, the proof is guided by it and aims at the optimum (on every core; what it proves is "
     "kept in FILE.journal until it ends, and the same command resumes from there); else it counts "
     "a few levels down and aims at the best tree: reaching it proves that tree optimal. The lower "
     "bound reported is the higher of the search's and the proof's.",
-)  # fmt: skip
+)
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "
     "command run again after an interruption finishes only what is left [for a tree of more than "
@@ -170,8 +176,10 @@ def evaluate_command(
         _evaluate_bounded(player, budget, save, as_json, session, proof, scale.unit_size)
         return
     if sample is None and rules.size > ENUMERATION_LIMIT:
-        fail(f"{_words(rules)} has {rules.size:,} codes, too many to play every secret; "
-             "evaluate a sample of them with --sample N")  # fmt: skip
+        fail(
+            f"{_words(rules)} has {rules.size:,} codes, too many to play every secret; "
+            "evaluate a sample of them with --sample N"
+        )
     drawn = seed is None and (sample is not None or player.randomized)
     if drawn:
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
@@ -201,8 +209,9 @@ def evaluate_command(
     _print_stats(stats, stderr=per_secret == "-")  # stdout holds the games
 
 
-def _strategy(name: str, rules: Rules, first: str | None, no_tables: bool,
-              no_cache: bool = False) -> Strategy:  # fmt: skip
+def _strategy(
+    name: str, rules: Rules, first: str | None, no_tables: bool, no_cache: bool = False
+) -> Strategy:
     """The strategy asked for; --no-tables and --no-cache are refused, named as typed, by a
     strategy without colour tables or without a cache (the registry says which have them)."""
     from ..strategies import STRATEGIES, find_strategy, make_strategy
@@ -210,9 +219,12 @@ def _strategy(name: str, rules: Rules, first: str | None, no_tables: bool,
     options = {}
     for flag, option, refusal in (
         (no_tables, "tables", "--no-tables turns off the colour tables of {having}: {name} has none"),
-        (no_cache, "cache", "--no-cache searches again instead of reading the cache of {having}: "
-                            "{name} keeps none"),
-    ):  # fmt: skip
+        (
+            no_cache,
+            "cache",
+            "--no-cache searches again instead of reading the cache of {having}: {name} keeps none",
+        ),
+    ):
         if not flag:
             continue
         if option not in find_strategy(name).options:
@@ -222,8 +234,14 @@ def _strategy(name: str, rules: Rules, first: str | None, no_tables: bool,
     return make_strategy(name, rules, first=first, **options)
 
 
-def _run_evaluation(session: Session, player: Strategy, secrets: np.ndarray | None, seed: int | None,
-                    label: str, save: str | None = None) -> Stats:  # fmt: skip
+def _run_evaluation(
+    session: Session,
+    player: Strategy,
+    secrets: np.ndarray | None,
+    seed: int | None,
+    label: str,
+    save: str | None = None,
+) -> Stats:
     """One evaluation by the session, its progress drawn: the runner's stages for a whole tree,
     else the secrets played (and a strategy's own search, as it goes). With ``save``, the best
     tree that a search cut into pieces has found is written there each time it improves (not
@@ -276,9 +294,16 @@ def _duration(value: str | None) -> float | None:
         fail(f"--budget: {err}")
 
 
-def _check_budget(player: Strategy, budget: float | None, save: str | None, sample: int | None,
-                  scale: Scale, plot: str | None, per_secret: str | None,
-                  proof: str | None = None) -> None:  # fmt: skip
+def _check_budget(
+    player: Strategy,
+    budget: float | None,
+    save: str | None,
+    sample: int | None,
+    scale: Scale,
+    plot: str | None,
+    per_secret: str | None,
+    proof: str | None = None,
+) -> None:
     """--budget, --save and --proof: for the optimal strategy's whole tree, searched in this process."""
     if save is not None and player.randomized:
         fail(f"--save writes a strategy's tree: {player.name} is randomised and has none")
@@ -296,8 +321,14 @@ def _check_budget(player: Strategy, budget: float | None, save: str | None, samp
         fail("--budget searches in this process: leave out --executor")
 
 
-def _save_tree(player: Strategy, path: str, exact: bool, lower: int | None = None,
-               flat: np.ndarray | None = None, midway: bool = False) -> None:  # fmt: skip
+def _save_tree(
+    player: Strategy,
+    path: str,
+    exact: bool,
+    lower: int | None = None,
+    flat: np.ndarray | None = None,
+    midway: bool = False,
+) -> None:
     """Write the player's whole tree (or the optimal search's tree ``flat``) as a tree file. A
     file that cannot be written is an error (exit 2), but ``midway`` through a search (its best
     tree so far): then a note, and the search goes on (the file is written again as it improves,
@@ -321,13 +352,22 @@ def _save_tree(player: Strategy, path: str, exact: bool, lower: int | None = Non
     except OSError as err:
         if not midway:
             fail(f"cannot write {path}: {err.strerror or err}")
-        click.echo(f"mastermind: note: cannot write the best tree so far to {path} ({err.strerror or err}); "
-                   "the search goes on", err=True)  # fmt: skip
+        click.echo(
+            f"mastermind: note: cannot write the best tree so far to {path} ({err.strerror or err}); "
+            "the search goes on",
+            err=True,
+        )
 
 
-def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_json: bool,
-                      session: Session, proof: str | None = None,
-                      piece_size: int | None = None) -> None:  # fmt: skip
+def _evaluate_bounded(
+    player: Strategy,
+    seconds: float,
+    save: str | None,
+    as_json: bool,
+    session: Session,
+    proof: str | None = None,
+    piece_size: int | None = None,
+) -> None:
     """The optimal search for at most ``seconds``: the optimum if it finishes (as a normal
     evaluation), else a proven lower bound, the best tree and the gap. Ctrl-C stops it the same
     way (the best tree written), then exits with status 130. With ``proof``, a proof file of a
@@ -390,8 +430,9 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         began = time.perf_counter()
         previous = signal.signal(signal.SIGINT, on_interrupt)
         try:
-            found = searcher.bounds(seconds, on_better=on_better, stop=stop, on_tree=on_tree, book=book,
-                                    piece_size=piece_size)  # fmt: skip
+            found = searcher.bounds(
+                seconds, on_better=on_better, stop=stop, on_tree=on_tree, book=book, piece_size=piece_size
+            )
         except StrategyError:  # no tree within the limit: a settled answer, nothing to resume
             if own and path is not None:
                 path.unlink(missing_ok=True)
@@ -412,8 +453,9 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         if found.complete and own and path is not None:
             path.unlink(missing_ok=True)
         elif path is not None and not found.complete:
-            click.echo(f"what the search finished is kept in {path}: the same command resumes from it",
-                       err=True)  # fmt: skip
+            click.echo(
+                f"what the search finished is kept in {path}: the same command resumes from it", err=True
+            )
         if save is not None and found.flat is not None:
             _save_tree(player, save, exact=found.exact, lower=found.lower, flat=found.flat)
             click.echo(f"best tree written to {save}", err=True)
@@ -453,8 +495,9 @@ def _evaluate_bounded(player: Strategy, seconds: float, save: str | None, as_jso
         sys.exit(130)
 
 
-def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float,
-                 exact: bool = False) -> tuple[LowerBound, bool]:  # fmt: skip
+def _prove_lower(
+    player: Strategy, target: int | None, path: str, seconds: float, exact: bool = False
+) -> tuple[LowerBound, bool]:
     """A proof file of a lower bound on the least total, raised toward ``target`` (the best tree
     found, or, ``exact``, the optimum: the proof is then guided by the exact search) for at most
     ``seconds``, written to ``path``; and whether Ctrl-C cut it short (the bound reached so far is
@@ -487,8 +530,9 @@ def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float
         if exact and target is not None:
             if journal.exists():
                 click.echo(f"resuming the proof from {journal}", err=True)
-            found = prove_optimum(player.rules, target, seconds=seconds, stop=stop, progress=on_progress,
-                                  checkpoint=journal)  # fmt: skip
+            found = prove_optimum(
+                player.rules, target, seconds=seconds, stop=stop, progress=on_progress, checkpoint=journal
+            )
         else:
             found = prove(player.rules, target=target, seconds=seconds, stop=stop, progress=on_progress)
     finally:
@@ -502,25 +546,38 @@ def _prove_lower(player: Strategy, target: int | None, path: str, seconds: float
         if found.ended:
             journal.unlink(missing_ok=True)
         else:
-            click.echo(f"what the proof has proved is kept in {journal}: the same command resumes from it",
-                       err=True)  # fmt: skip
+            click.echo(
+                f"what the proof has proved is kept in {journal}: the same command resumes from it", err=True
+            )
     return found, stop.is_set()
 
 
 def _proof_dict(found: LowerBound, path: str) -> dict[str, Any]:
-    return {"file": path, "total": found.total, "nodes": found.proof.header["nodes"],
-            "seconds": round(found.seconds, 3)}  # fmt: skip
+    return {
+        "file": path,
+        "total": found.total,
+        "nodes": found.proof.header["nodes"],
+        "seconds": round(found.seconds, 3),
+    }
 
 
 def _proof_text(found: LowerBound, path: str) -> str:
     nodes = found.proof.header["nodes"]
-    return (f"{path}: every tree costs at least {found.total:,} ({nodes:,} line{'s' * (nodes != 1)}, "
-            f"{found.seconds:.1f} s; 'mastermind verify {path}' checks it)")  # fmt: skip
+    return (
+        f"{path}: every tree costs at least {found.total:,} ({nodes:,} line{'s' * (nodes != 1)}, "
+        f"{found.seconds:.1f} s; 'mastermind verify {path}' checks it)"
+    )
 
 
-def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool, why: str,
-                  proved: tuple[LowerBound, bool] | None = None,
-                  proof: str | None = None) -> None:  # fmt: skip
+def _print_bounds(
+    player: Strategy,
+    found: Bounds,
+    seconds: float,
+    as_json: bool,
+    why: str,
+    proved: tuple[LowerBound, bool] | None = None,
+    proof: str | None = None,
+) -> None:
     """What a search stopped before its end proved (and the proof file of a lower bound)."""
     from ..strategies.optimal.search import parse
 
@@ -530,32 +587,44 @@ def _print_bounds(player: Strategy, found: Bounds, seconds: float, as_json: bool
     if as_json:
         # laid out as an exact run's (its total and mean: the best tree's, the upper bound)
         out = {
-            "strategy": "optimal", **_rules_dict(rules), "codes": n,
-            "total": found.upper, "mean": None if found.upper is None else found.upper / n,
-            "lower_bound": found.lower, "upper_bound": found.upper, "exact": found.exact,
-            "gap": found.gap, "seconds": round(seconds, 3), "stopped": why,
-            "first_guess": None if root is None else game_notation(rules).format_code(
-                player.space.code(root.guess)),
+            "strategy": "optimal",
+            **_rules_dict(rules),
+            "codes": n,
+            "total": found.upper,
+            "mean": None if found.upper is None else found.upper / n,
+            "lower_bound": found.lower,
+            "upper_bound": found.upper,
+            "exact": found.exact,
+            "gap": found.gap,
+            "seconds": round(seconds, 3),
+            "stopped": why,
+            "first_guess": None
+            if root is None
+            else game_notation(rules).format_code(player.space.code(root.guess)),
             "max": None if root is None else root.depth(),
             "distribution": None if root is None else {str(k): v for k, v in root.distribution().items()},
-        }  # fmt: skip
+        }
         if proved is not None and proof is not None:
             out["proof"] = _proof_dict(proved[0], proof)
         click.echo(json.dumps(out))
         return
     from rich.table import Table
 
-    table = Table(title=f"optimal on {_words(rules)} ({n:,} codes): {why}", show_header=False,
-                  title_justify="left")  # fmt: skip
+    table = Table(
+        title=f"optimal on {_words(rules)} ({n:,} codes): {why}", show_header=False, title_justify="left"
+    )
     table.add_column(style="bold")
     table.add_column()
     table.add_row("lower bound", f"{found.lower:,} (mean {found.lower / n:.4f})")
     if found.upper is None or root is None:
         table.add_row("best tree", "none found yet")
     else:
-        table.add_row("best tree", f"{found.upper:,} (mean {found.upper / n:.4f}), first guess "
-                      f"{game_notation(rules).format_code(player.space.code(root.guess))}, at most "
-                      f"{root.depth()} guesses")  # fmt: skip
+        table.add_row(
+            "best tree",
+            f"{found.upper:,} (mean {found.upper / n:.4f}), first guess "
+            f"{game_notation(rules).format_code(player.space.code(root.guess))}, at most "
+            f"{root.depth()} guesses",
+        )
         table.add_row("gap", f"{found.gap:,} ({100 * (found.gap or 0) / found.upper:.2f} % of the best tree)")
     table.add_row("exact", "yes: the bounds meet" if found.exact else "no")
     table.add_row("seconds", f"{seconds:.1f}")
@@ -631,8 +700,9 @@ def note_whole_sample(rules: Rules, sample: int | None) -> None:
     if sample is not None and sample >= rules.size:
         click.echo(
             f"mastermind: note: a sample of {sample:,} covers every secret: all {rules.size:,} secrets "
-            f"of {_words(rules)} are played", err=True,
-        )  # fmt: skip
+            f"of {_words(rules)} are played",
+            err=True,
+        )
 
 
 def warn_if_long(player: Strategy) -> None:
@@ -653,8 +723,9 @@ def warn_if_long(player: Strategy) -> None:
         click.echo(
             f"mastermind: note: {player.name} on {player.space.size:,} codes: roughly {duration(seconds)} on "
             "this machine (scaled from a small game timed just now: an order of magnitude); "
-            "Ctrl-C stops, and the same command again resumes", err=True,
-        )  # fmt: skip
+            "Ctrl-C stops, and the same command again resumes",
+            err=True,
+        )
 
 
 def _draw(stats: list[Stats], path: str, log: bool) -> None:
@@ -701,23 +772,29 @@ def _print_stats(stats: Stats, stderr: bool = False) -> None:
 @game_options
 @strategy_option
 @click.option(
-    "--format", "fmt", type=click.Choice(TREE_FORMATS), default="text", show_default=True,
+    "--format",
+    "fmt",
+    type=click.Choice(TREE_FORMATS),
+    default="text",
+    show_default=True,
     help="text: an outline like Knuth's table; json: nested objects; dot: Graphviz.",
-)  # fmt: skip
+)
 @click.option("--depth", type=click.IntRange(min=1), metavar="N", help="Show only the first N guesses.")
 @click.option("--first", metavar="CODE", help="Override the strategy's first guess.")
 @click.option(
     "--no-tables", is_flag=True, help="counter: numeric order (Shapiro's strategy), which has a tree."
 )
 @click.option(
-    "--no-cache", is_flag=True,
+    "--no-cache",
+    is_flag=True,
     help="optimal: search the tree again instead of reading it from the cache of trees already searched.",
-)  # fmt: skip
+)
 @click.option(
-    "--save", metavar="FILE",
+    "--save",
+    metavar="FILE",
     help="Write the whole tree to FILE as a tree file (gzip-compressed if FILE ends in .gz), which "
     "'mastermind verify' checks against every secret; prints a summary instead of the tree.",
-)  # fmt: skip
+)
 @color_option
 def tree(
     rules: Rules,
@@ -800,17 +877,21 @@ def tree(
 @game_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as a JSON object.")
 @click.option(
-    "--workers", type=click.IntRange(min=1, max=1024), metavar="N",
+    "--workers",
+    type=click.IntRange(min=1, max=1024),
+    metavar="N",
     help="Check a proof file on N processes [every core this process may use]; its subproofs are "
     "shared among them (a proof of 20,000 lines or more, on a system with fork: not Windows).",
-)  # fmt: skip
+)
 @click.option(
-    "--part", metavar="I/N", callback=lambda ctx, param, value: _part(value),
+    "--part",
+    metavar="I/N",
+    callback=lambda ctx, param, value: _part(value),
     help="Check only part I of a proof file's check cut into N (or parts I to J: I-J/N, downwards "
     "if J is below I), so that several machines can share it: the proof holds once every part has "
     "passed, anywhere. Every machine cuts it alike, from the file alone; each part's verdict is "
     "printed as it passes (two machines taking 1-N/N and N-1/N meet where their speeds put them).",
-)  # fmt: skip
+)
 @color_option
 def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, part: Parts | None) -> None:
     """Check a tree file: play its tree against every secret of its game (or a proof file).
@@ -906,15 +987,18 @@ def _game_text(rules: Rules) -> str:
 @cli.command()
 @game_options
 @click.option(
-    "--strategies", metavar="NAMES",
+    "--strategies",
+    metavar="NAMES",
     help="Comma-separated strategy names [every registered strategy; optimal only on games of at "
     "most 3,125 codes or with its tree already cached: its search can take minutes to hours; "
     "rollout on games of at most 50,000 codes].",
-)  # fmt: skip
+)
 @click.option(
-    "--sample", type=click.IntRange(min=1), metavar="N",
+    "--sample",
+    type=click.IntRange(min=1),
+    metavar="N",
     help="Evaluate a random sample of N secrets instead of all of them.",
-)  # fmt: skip
+)
 @seed_option("Seed for sampling and randomised strategies.")
 @click.option("--plot", metavar="FILE", help="Draw the distributions as a bar chart (.png, .svg, .pdf).")
 @click.option("--log", is_flag=True, help="With --plot: a logarithmic count axis (for small counts).")
@@ -978,8 +1062,9 @@ def compare(
             players.pop()  # a search of minutes or hours is not run unasked
             click.echo(
                 f"mastermind: skipped {name}: its search of {_words(rules)} ({rules.size:,} "
-                "codes) may take minutes or hours; name it in --strategies to run it", err=True,
-            )  # fmt: skip
+                "codes) may take minutes or hours; name it in --strategies to run it",
+                err=True,
+            )
     if not players:
         fail(f"no strategy can play {_words(rules)} as a whole; try --sample N")
     drawn = seed is None and (sample is not None or any(p.randomized for p in players))
@@ -1025,9 +1110,15 @@ def compare(
         mean = f"[bold]{s.mean:.4f}[/]" if s.mean == best_mean else f"{s.mean:.4f}"
         dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items())
         table.add_row(
-            s.strategy, _first_text(s), f"{s.total:,}", mean, str(s.max), f"{s.lost:,}", dist,
+            s.strategy,
+            _first_text(s),
+            f"{s.total:,}",
+            mean,
+            str(s.max),
+            f"{s.lost:,}",
+            dist,
             f"{s.seconds:.2f}" + ("*" if s.tree_at_hand else ""),
-        )  # fmt: skip
+        )
     console_for().print(table)
     if any(s.tree_at_hand for s in results):
         console_for().print(f"* {AT_HAND}: the seconds are those of reading it", markup=False)

@@ -43,15 +43,19 @@ def check_budget(ctx: click.Context, param: click.Parameter, value: float | None
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="The review as JSON.")
 @click.option(
-    "--plot", metavar="FILE",
+    "--plot",
+    metavar="FILE",
     help="Also draw the codes left after each guess, against what the best guesses would have left "
     "(.png, .svg, .pdf).",
-)  # fmt: skip
+)
 @click.option(
-    "--budget", type=float, metavar="SECONDS", callback=check_budget,
+    "--budget",
+    type=float,
+    metavar="SECONDS",
+    callback=check_budget,
     help="Seconds the exact search may take per move before the expected-size line stands in "
     "[3]; games of up to 1,296 codes are always exact.",
-)  # fmt: skip
+)
 @color_option
 def review(
     history: tuple[str, ...],
@@ -100,16 +104,20 @@ def review(
         if game_id is None:
             finished = [g for g in store.games("play") if g.finished]
             if not finished:
-                fail(f"there is no finished 'play' game in the history {store.path}: give a HISTORY or "
-                     "--game ID")  # fmt: skip
+                fail(
+                    f"there is no finished 'play' game in the history {store.path}: give a HISTORY or "
+                    "--game ID"
+                )
             stored = finished[-1]
         else:
             stored = store.get(game_id)
         if stored.kind == "match":
             fail(f"game {stored.id} is a match: a match is reviewed one game at a time (give its moves)")
         if not stored.finished:
-            fail(f"game {stored.id} is not finished: resume it first (mastermind {stored.kind} --resume "
-                 f"{stored.id})")  # fmt: skip
+            fail(
+                f"game {stored.id} is not finished: resume it first (mastermind {stored.kind} --resume "
+                f"{stored.id})"
+            )
         subject, which = stored.record, stored.id
         rules = rules_from_dict(stored.record["rules"])
         notation = game_notation(rules)
@@ -161,8 +169,10 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
     out.append("")
     out += result.summary_lines()
     if any(m.known or not m.consistent or not m.exact for m in result.moves):
-        out.append("Marks: ! the code was known and not played next; x not a possible code; ~ the "
-                   f"{result.heuristic} line.")  # fmt: skip
+        out.append(
+            "Marks: ! the code was known and not played next; x not a possible code; ~ the "
+            f"{result.heuristic} line."
+        )
     return out
 
 
@@ -188,12 +198,18 @@ def plot_review(result: Review, notation: Notation, path: str) -> Path:
     numbers = [0] + [m.number for m in result.moves]
     start = result.moves[0].before if result.moves else 1
     ax.plot(numbers, [start] + [m.after for m in result.moves], marker="o", label="your guesses")
-    ax.plot(numbers, [start] + [m.best_after for m in result.moves], marker="s", linestyle="--",
-            label="the best guess at each move")  # fmt: skip
+    ax.plot(
+        numbers,
+        [start] + [m.best_after for m in result.moves],
+        marker="s",
+        linestyle="--",
+        label="the best guess at each move",
+    )
     for m in result.moves:
         if m.verdict not in ("best", "good"):
-            ax.annotate(m.verdict, (m.number, m.after), textcoords="offset points", xytext=(4, 6),
-                        fontsize="small")  # fmt: skip
+            ax.annotate(
+                m.verdict, (m.number, m.after), textcoords="offset points", xytext=(4, 6), fontsize="small"
+            )
     ax.set_yscale("log")
     ax.set_xticks(numbers)
     ax.set_xlabel("guess")

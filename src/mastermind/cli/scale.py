@@ -54,27 +54,35 @@ def executor_options(checkpoint_help: str) -> Callable[[Command], Command]:
 
     def decorate(command: Command) -> Command:
         @click.option(
-            "--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
+            "--executor",
+            type=click.Choice(EXECUTORS),
+            default="local",
+            show_default=True,
             help="Where whole trees are computed: this process (all cores) or a Dask cluster "
             "(needs: pip install 'mastermind-lab[distributed]').",
-        )  # fmt: skip
+        )
         @click.option(
-            "--scheduler", metavar="ADDRESS",
+            "--scheduler",
+            metavar="ADDRESS",
             help="With --executor dask: the scheduler of an existing cluster, e.g. tcp://host:8786 "
             "[a local cluster on this machine].",
-        )  # fmt: skip
+        )
         @click.option(
-            "--workers", type=click.IntRange(min=1), metavar="N",
+            "--workers",
+            type=click.IntRange(min=1),
+            metavar="N",
             help="With --executor dask and no --scheduler: worker processes [one per core].",
-        )  # fmt: skip
+        )
         @click.option("--checkpoint", type=click.Path(dir_okay=True), metavar="PATH", help=checkpoint_help)
         @click.option(
-            "--unit-size", type=click.IntRange(min=1), metavar="N",
+            "--unit-size",
+            type=click.IntRange(min=1),
+            metavar="N",
             help="The largest part of the run done (and checkpointed) as one unit: a subtree of at "
             "most N secrets; for the optimal search, a set of at most N secrets (48 or more) searched "
             "in one piece. Smaller units are checkpointed sooner, at some cost in work "
             "[a 64th of the game, at least 64; the optimal search: the game over twice the workers].",
-        )  # fmt: skip
+        )
         @functools.wraps(command)
         def wrapper(**kwargs: Any) -> Any:
             keys = ("executor", "scheduler", "workers", "checkpoint", "unit_size")
@@ -87,8 +95,10 @@ def executor_options(checkpoint_help: str) -> Callable[[Command], Command]:
             if where is not None and not (Path(where).is_dir() or Path(where).resolve().parent.is_dir()):
                 from ..core.text import quote
 
-                fail(f"--checkpoint: cannot write {quote(where)}: folder {quote(str(Path(where).parent))} "
-                     "does not exist")  # fmt: skip
+                fail(
+                    f"--checkpoint: cannot write {quote(where)}: folder {quote(str(Path(where).parent))} "
+                    "does not exist"
+                )
             kwargs["scale"] = scale
             return command(**kwargs)
 
@@ -102,13 +112,15 @@ def run_history_options(command: Command) -> Command:
 
     @db_option
     @click.option(
-        "--no-history", is_flag=True,
+        "--no-history",
+        is_flag=True,
         help="Neither look the run up in the history nor save it there.",
-    )  # fmt: skip
+    )
     @click.option(
-        "--recompute", is_flag=True,
+        "--recompute",
+        is_flag=True,
         help="Evaluate even when the same run is in the history (the new run is saved too).",
-    )  # fmt: skip
+    )
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:
         db, off, recompute = kwargs.pop("db"), kwargs.pop("no_history"), kwargs.pop("recompute")
@@ -134,11 +146,14 @@ def open_session(scale: Scale, history: History, *, per_run: bool) -> Session:
             check_output(scale.checkpoint, "--checkpoint")
         checkpoint, checkpoints_in = (None, path) if per_run else (path, None)
     return Session(
-        history.store, recompute=history.recompute,
+        history.store,
+        recompute=history.recompute,
         executor=make_executor(scale.executor, scale.scheduler, scale.workers),
-        checkpoint=checkpoint, checkpoints_in=checkpoints_in, unit_size=scale.unit_size,
+        checkpoint=checkpoint,
+        checkpoints_in=checkpoints_in,
+        unit_size=scale.unit_size,
         notify=lambda text: click.echo(f"mastermind: {text}", err=True),
-    )  # fmt: skip
+    )
 
 
 def refuse_runner_options(session: Session, player: Any, secrets: Any) -> None:
@@ -157,8 +172,9 @@ def taken_from_history(session: Session, stats: Any, label: str) -> None:
     if found is not None:
         click.echo(
             f"mastermind: {label}: taken from the history (run {found.id} of {when(found.created)}, "
-            f"{stats.seconds:.3g} s); --recompute runs it again", err=True,
-        )  # fmt: skip
+            f"{stats.seconds:.3g} s); --recompute runs it again",
+            err=True,
+        )
 
 
 def save_run(session: Session, player: Any, stats: Any, sample: int | None, seed: int | None) -> None:
@@ -260,9 +276,11 @@ def run_progress(label: str) -> Iterator[OnProgress | None]:
                 state["stage"] = status.stage
                 if status.stage == "split":
                     state["task"] = bar.add_task(
-                        f"{label}: splitting the tree", total=status.units, completed=status.units_done,
+                        f"{label}: splitting the tree",
+                        total=status.units,
+                        completed=status.units_done,
                         units="guesses chosen",
-                    )  # fmt: skip
+                    )
                 elif status.stage == "search":  # a strategy's own search: pieces of its root
                     state["task"] = bar.add_task(
                         f"{label}: searching", total=status.units, completed=status.units_done, units=""
@@ -278,8 +296,9 @@ def run_progress(label: str) -> Iterator[OnProgress | None]:
                 bar.update(state["task"], total=status.units, completed=status.units_done, units=found)
             else:
                 bar.update(
-                    state["task"], completed=status.secrets_done,
+                    state["task"],
+                    completed=status.secrets_done,
                     units=f"secrets, subtrees {status.units_done}/{status.units}",
-                )  # fmt: skip
+                )
 
         yield update

@@ -59,9 +59,11 @@ def app_for(rules: Rules, **kwargs: Any) -> MastermindApp:
 )
 @game_options
 @click.option(
-    "--db", metavar="PATH", type=click.Path(dir_okay=False),
+    "--db",
+    metavar="PATH",
+    type=click.Path(dir_okay=False),
     help="The history database [MASTERMIND_DB, or history.sqlite3 in the user data directory].",
-)  # fmt: skip
+)
 @click.option("--no-history", is_flag=True, help="Do not save the games in the history.")
 def tui(rules: Rules, db: str | None, no_history: bool) -> None:
     need("textual", "the terminal UI")

@@ -38,8 +38,12 @@ INSTALL = "pip install 'mastermind-lab[web]'"
     """
 )
 @game_options
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; any but loopback is reachable from the network.")  # fmt: skip
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; any but loopback is reachable from the network.",
+)
 @click.option(
     "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0: any free one)."
 )
@@ -61,8 +65,10 @@ def web(rules: Rules, host: str, port: int, db: str | None, limits: tuple[str, .
     defaults.check()  # bad options: said here, before the server starts
     rules = defaults.rules
     if rules.size > chosen.max_codes:
-        fail(f"this server plays games of at most {chosen.max_codes:,} codes; {rules.describe()} make "
-             f"{rules.size:,} (--limit max_codes=N allows more)")  # fmt: skip
+        fail(
+            f"this server plays games of at most {chosen.max_codes:,} codes; {rules.describe()} make "
+            f"{rules.size:,} (--limit max_codes=N allows more)"
+        )
     store = open_store(db)
     try:
         serve(host, port, store, chosen, defaults)

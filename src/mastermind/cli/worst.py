@@ -25,54 +25,77 @@ if TYPE_CHECKING:
 @cli.command("worst")
 @game_options
 @click.option(
-    "--save", metavar="TREE",
+    "--save",
+    metavar="TREE",
     help="Write the tree that finds every secret within the least number of guesses (or within "
     "--max-guesses) as a tree file ('mastermind verify' checks it).",
-)  # fmt: skip
+)
 @click.option(
-    "--proof", metavar="FILE",
+    "--proof",
+    metavar="FILE",
     help="Write the proof that one guess fewer (or --max-guesses) does not suffice as a proof file "
     "('mastermind verify' checks it; gzip-compressed if FILE ends in .gz).",
-)  # fmt: skip
+)
 @click.option(
-    "--seed", metavar="TREE",
+    "--seed",
+    metavar="TREE",
     help="A tree file of the same game (from 'tree --save' or 'evaluate --save'): its subtrees "
     "are kept where they fit within the limit and its guesses tried first, which can make a yes "
     "far quicker (a no is searched as without it).",
-)  # fmt: skip
+)
 @click.option(
-    "--workers", type=click.IntRange(min=1, max=1024), default=1, metavar="N",
+    "--workers",
+    type=click.IntRange(min=1, max=1024),
+    default=1,
+    metavar="N",
     help="Worker processes [1: the search in this process]. With N > 1 the sets two guesses "
     "down (and every small set) are handed to N processes, the cells of a guess decided at once.",
-)  # fmt: skip
+)
 @click.option(
-    "--width", type=click.IntRange(min=1), metavar="W",
+    "--width",
+    type=click.IntRange(min=1),
+    metavar="W",
     help="Try at most W guesses at each set (the first in the search's order; the seed's "
     "besides): a far quicker search for a yes, whose no proves nothing. Needs --max-guesses.",
-)  # fmt: skip
+)
 @click.option(
-    "--checkpoint", metavar="FILE",
+    "--checkpoint",
+    metavar="FILE",
     help="Record every set of more than 200 secrets decided (with its tree or proof) in FILE as the "
     "search goes; the same command run again takes them from it, so a stopped or killed run "
     "resumes. Runs the search on worker processes (--workers, 1 by default then).",
-)  # fmt: skip
+)
 @click.option(
-    "--first", "firsts", metavar="CODES",
+    "--first",
+    "firsts",
+    metavar="CODES",
     help="Ask only whether a tree within --max-guesses begins with one of these first guesses "
     "(comma-separated, e.g. 11111,11112): a tree beginning with the first that can, or a proof "
     "that none can (--proof), a step toward the whole game's answer.",
-)  # fmt: skip
+)
 @click.option(
-    "--join", "joins", metavar="PROOF", multiple=True,
+    "--join",
+    "joins",
+    metavar="PROOF",
+    multiple=True,
     help="Instead of searching, join proofs written with --first (on other machines, say) into "
     "the one written by --proof: a proof on the whole game once they refute every first guess "
     "up to symmetry. Repeat it for each file.",
-)  # fmt: skip
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @color_option
-def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, workers: int,
-          width: int | None, checkpoint: str | None, firsts: str | None, joins: tuple[str, ...],
-          as_json: bool) -> None:  # fmt: skip
+def worst(
+    rules: Rules,
+    save: str | None,
+    proof: str | None,
+    seed: str | None,
+    workers: int,
+    width: int | None,
+    checkpoint: str | None,
+    firsts: str | None,
+    joins: tuple[str, ...],
+    as_json: bool,
+) -> None:
     """The worst case: the least number of guesses that always finds the secret.
 
     A decision search ("can every secret be found within D guesses, the winning guess
@@ -147,21 +170,34 @@ def worst(rules: Rules, save: str | None, proof: str | None, seed: str | None, w
     if proof is not None and below is not None and below.proof is not None:
         _write(below.proof.write, proof, "--proof")
     elif proof is not None:
-        click.echo(f"mastermind: note: no limit was proved impossible, so no proof is written to {proof}",
-                   err=True)  # fmt: skip
+        click.echo(
+            f"mastermind: note: no limit was proved impossible, so no proof is written to {proof}", err=True
+        )
     _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json, firsts)
 
 
-def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decision | None,
-            decisions: list[Decision], seconds: float, save: str | None, proof: str | None,
-            width: int | None, as_json: bool, firsts: str | None = None) -> None:  # fmt: skip
+def _report(
+    rules: Rules,
+    limit: int | None,
+    best: Decision | None,
+    below: Decision | None,
+    decisions: list[Decision],
+    seconds: float,
+    save: str | None,
+    proof: str | None,
+    width: int | None,
+    as_json: bool,
+    firsts: str | None = None,
+) -> None:
     from ..core.treefile import code_text
 
     game = rules.describe()
     # with --first, the answer is about trees beginning with those guesses
     starting = "" if firsts is None else f" beginning with {_listed(firsts.split(','))}"
-    out: dict[str, Any] = {"game": {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats,
-                                    "blank": rules.blank}, "secrets": rules.size}  # fmt: skip
+    out: dict[str, Any] = {
+        "game": {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats, "blank": rules.blank},
+        "secrets": rules.size,
+    }
     if limit is not None:
         out["max_guesses"] = limit
         out["possible"] = True if best is not None else (None if width is not None else False)
@@ -173,13 +209,28 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
         h = best.tree.header
         if limit is None:
             out["least"] = best.guesses
-        out["tree"] = {"guesses": best.guesses, "total": h["total"], "max": h["max"], "nodes": h["nodes"],
-                       "file": save}  # fmt: skip
+        out["tree"] = {
+            "guesses": best.guesses,
+            "total": h["total"],
+            "max": h["max"],
+            "nodes": h["nodes"],
+            "file": save,
+        }
     if below is not None and below.proof is not None:
-        out["proof"] = {"guesses": below.guesses, "nodes": below.proof.header["nodes"], "file": proof,
-                        "counting_alone": _counted(below)}  # fmt: skip
-    out["searched"] = [{"guesses": d.guesses, "possible": d.possible if d.possible or width is None else None,
-                        "nodes": d.nodes} for d in decisions]  # fmt: skip
+        out["proof"] = {
+            "guesses": below.guesses,
+            "nodes": below.proof.header["nodes"],
+            "file": proof,
+            "counting_alone": _counted(below),
+        }
+    out["searched"] = [
+        {
+            "guesses": d.guesses,
+            "possible": d.possible if d.possible or width is None else None,
+            "nodes": d.nodes,
+        }
+        for d in decisions
+    ]
     out["seconds"] = round(seconds, 3)
     if as_json:
         click.echo(json.dumps(out))
@@ -193,16 +244,22 @@ def _report(rules: Rules, limit: int | None, best: Decision | None, below: Decis
         )
         if firsts is not None:
             lead += f", beginning with {code_text(rules, best.tree.root.guess)}"
-        click.echo(f"{game}: {lead} (a tree: total {h['total']:,}, mean {h['total'] / h['secrets']:.4f}, "
-                   f"max {h['max']}{_where(save)})")  # fmt: skip
+        click.echo(
+            f"{game}: {lead} (a tree: total {h['total']:,}, mean {h['total'] / h['secrets']:.4f}, "
+            f"max {h['max']}{_where(save)})"
+        )
     if below is not None and below.proof is not None:
         nodes = below.proof.header["nodes"]
         why = "counting alone" if _counted(below) else f"a proof of {plural(nodes, 'node')}"
-        click.echo(f"{game}: no tree finds every secret within {guess_count(below.guesses)}{starting} ({why}"
-                   f"{_where(proof)})")  # fmt: skip
+        click.echo(
+            f"{game}: no tree finds every secret within {guess_count(below.guesses)}{starting} ({why}"
+            f"{_where(proof)})"
+        )
     if width is not None and best is None:
-        click.echo(f"{game}: no tree within {guess_count(limit or 0)} found trying {width} guesses at "
-                   "each set (not a proof: the other guesses were not tried)")  # fmt: skip
+        click.echo(
+            f"{game}: no tree within {guess_count(limit or 0)} found trying {width} guesses at "
+            "each set (not a proof: the other guesses were not tried)"
+        )
     if limit is None and best is not None:
         click.echo(f"least number of guesses that always suffices: {best.guesses}")
     searched = sum(d.nodes for d in decisions)
@@ -230,14 +287,26 @@ def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | No
     _write(joined.write, out, "--proof")
     nodes, first = joined.header["nodes"], joined.header.get("first")
     if as_json:
-        click.echo(json.dumps({"game": joined.header["game"], "guesses": joined.guesses, "first": first,
-                               "joined": len(paths), "nodes": nodes, "file": out}))  # fmt: skip
+        click.echo(
+            json.dumps(
+                {
+                    "game": joined.header["game"],
+                    "guesses": joined.guesses,
+                    "first": first,
+                    "joined": len(paths),
+                    "nodes": nodes,
+                    "file": out,
+                }
+            )
+        )
         return
     starting = "" if first is None else f" beginning with {_listed(first)}"
     proofs, size = plural(len(paths), "proof"), plural(nodes, "node")
-    click.echo(f"{theirs.describe()}: {proofs} joined: no tree finds every secret within "
-               f"{guess_count(joined.guesses)}{starting} (a proof of {size}; written to {out}; "
-               f"'mastermind verify {out}' checks it)")  # fmt: skip
+    click.echo(
+        f"{theirs.describe()}: {proofs} joined: no tree finds every secret within "
+        f"{guess_count(joined.guesses)}{starting} (a proof of {size}; written to {out}; "
+        f"'mastermind verify {out}' checks it)"
+    )
 
 
 def _codes(text: str, rules: Rules) -> list[int]:
@@ -337,16 +406,20 @@ def verify_proof(
     )
     asked = asked_game(theirs, rules)
     if asked != theirs:
-        fail(f"{path} is a proof about {theirs.describe()}, within {guess_count(theirs.max_guesses)}, not "
-             f"{asked.describe()}, within {guess_count(asked.max_guesses)}")  # fmt: skip
+        fail(
+            f"{path} is a proof about {theirs.describe()}, within {guess_count(theirs.max_guesses)}, not "
+            f"{asked.describe()}, within {guess_count(asked.max_guesses)}"
+        )
 
     began = time.monotonic()
 
     def passed(part: int, lines: int) -> None:
         if not as_json:
             spent = int(time.monotonic() - began)
-            click.echo(f"part {part} of {parts.count if parts else 1} checked ({lines:,} nodes of its own; "
-                       f"{spent // 60} min {spent % 60} s in)")  # fmt: skip
+            click.echo(
+                f"part {part} of {parts.count if parts else 1} checked ({lines:,} nodes of its own; "
+                f"{spent // 60} min {spent % 60} s in)"
+            )
 
     with count_bar(checked_nodes, f"checking {path}") as advance:
         try:
@@ -376,5 +449,7 @@ def verify_proof(
         click.echo(f"proof checked ({nodes}, plain Python): {claim}")
         return
     others = " and ".join(f"--part {rest.text()}" for rest in parts.others())
-    click.echo(f"parts {parts.text()} of the proof checked ({nodes}, plain Python): once the others pass too "
-               f"({others}, on any machine), it proves that {claim}")  # fmt: skip
+    click.echo(
+        f"parts {parts.text()} of the proof checked ({nodes}, plain Python): once the others pass too "
+        f"({others}, on any machine), it proves that {claim}"
+    )

@@ -99,8 +99,13 @@ def read_header(
     if not isinstance(game, dict):
         raise error(f"{name}, line 2: the header names no game")
     try:
-        rules = Rules(pegs=game["pegs"], colors=game["colors"], repeats=game["repeats"],
-                      max_guesses=game["max_guesses"], blank=game["blank"])  # fmt: skip
+        rules = Rules(
+            pegs=game["pegs"],
+            colors=game["colors"],
+            repeats=game["repeats"],
+            max_guesses=game["max_guesses"],
+            blank=game["blank"],
+        )
     except KeyError as err:
         raise error(f"{name}, line 2: the game has no {err.args[0]!r}") from None
     except (RulesError, TypeError) as err:
@@ -110,5 +115,10 @@ def read_header(
 
 def game_dict(rules: Rules) -> dict[str, Any]:
     """The header's ``game``."""
-    return {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats, "blank": rules.blank,
-            "max_guesses": rules.max_guesses}  # fmt: skip
+    return {
+        "pegs": rules.pegs,
+        "colors": rules.colors,
+        "repeats": rules.repeats,
+        "blank": rules.blank,
+        "max_guesses": rules.max_guesses,
+    }

@@ -22,9 +22,17 @@ if TYPE_CHECKING:
 
 #: The usual peg colours, in the order of the game's colour names (red, green, blue, ...).
 PEG_COLOURS = (
-    "#d7263d", "#2e9e44", "#2f6fdf", "#f4d03f", "#f07f13", "#8e44ad", "#1fb5c4", "#eeeeee", "#3b3b3b",
+    "#d7263d",
+    "#2e9e44",
+    "#2f6fdf",
+    "#f4d03f",
+    "#f07f13",
+    "#8e44ad",
+    "#1fb5c4",
+    "#eeeeee",
+    "#3b3b3b",
     "#e040a0",
-)  # fmt: skip
+)
 
 #: How many codes a set of candidates shows before saying how many more there are.
 CODES_SHOWN = 60

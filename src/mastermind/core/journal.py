@@ -29,8 +29,9 @@ class Journal:
     def __init__(self, path: str | os.PathLike[str], head: dict[str, Any], what: str) -> None:
         self.path, self.head, self.what = str(path), head, what
 
-    def read(self, parse: Callable[[Any], T],
-             differs: Callable[[dict[str, Any]], str | None] = lambda head: None) -> list[T]:  # fmt: skip
+    def read(
+        self, parse: Callable[[Any], T], differs: Callable[[dict[str, Any]], str | None] = lambda head: None
+    ) -> list[T]:
         """The records, each read by ``parse`` (which raises ValueError, KeyError or TypeError
         where a record does not hold what it claims); none for a new or empty file, whose first
         line is then written. ``differs(head)``: why a journal of this kind and game, but with
@@ -59,8 +60,11 @@ class Journal:
             raise CheckpointError(f"{self.path} is not a checkpoint of {self.what}")
         theirs = first.get("game")
         if theirs != self.head["game"]:
-            game = (f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours" if isinstance(theirs, dict)
-                    else "an unnamed game")  # fmt: skip
+            game = (
+                f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours"
+                if isinstance(theirs, dict)
+                else "an unnamed game"
+            )
             raise CheckpointError(f"{self.path} is the checkpoint of another game ({game})")
         why = differs(first)
         if why is not None:

@@ -27,19 +27,32 @@ ALNUM = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 #: Colour names for the ``colors`` style; each has a distinct initial (black is K, as in CMYK).
 COLOR_NAMES = (
-    "red", "green", "blue", "yellow", "orange", "purple", "cyan", "white", "black", "magenta",
-)  # fmt: skip
+    "red",
+    "green",
+    "blue",
+    "yellow",
+    "orange",
+    "purple",
+    "cyan",
+    "white",
+    "black",
+    "magenta",
+)
 COLOR_INITIALS = "rgbyopcwkm"
 
-STYLES = {"digits": DIGITS, "digits0": DIGITS0, "letters": LETTERS, "alnum": ALNUM,
-          "colors": COLOR_INITIALS}  # fmt: skip
+STYLES = {"digits": DIGITS, "digits0": DIGITS0, "letters": LETTERS, "alnum": ALNUM, "colors": COLOR_INITIALS}
 
 #: The styles a person chooses by name (``digits`` covers its 0-9 and 0-9a-z forms for 10 and more
 #: colours, which the game picks itself).
 CHOSEN_STYLES = ("digits", "letters", "colors")
 
-_NAMES = {"digits": "digits", "digits0": "digits", "letters": "letters", "alnum": "digits and letters",
-          "colors": "colours"}  # fmt: skip
+_NAMES = {
+    "digits": "digits",
+    "digits0": "digits",
+    "letters": "letters",
+    "alnum": "digits and letters",
+    "colors": "colours",
+}
 
 #: How the blank (an empty hole) is written, and every symbol read as the blank.
 BLANK, BLANK_INPUT = "-", "-."
@@ -175,8 +188,10 @@ class Notation:
 
     def describe_input(self) -> str:
         """How codes may be typed, for messages: '1-6, a-f or RGBYOP'."""
-        ways = [self._describe_own() if style == self.style else _span(style, symbols.rstrip(BLANK))
-                for style, symbols in self.readings()]  # fmt: skip
+        ways = [
+            self._describe_own() if style == self.style else _span(style, symbols.rstrip(BLANK))
+            for style, symbols in self.readings()
+        ]
         text = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1]
         return text + self._describe_blank()
 

@@ -619,8 +619,14 @@ class _Reader:
 def _header(rules: Rules, root: ProofNode, claim: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
     from .records import package_version
 
-    return {"game": game_dict(rules), **claim, **info, "secrets": rules.size, "nodes": root.size(),
-            "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
+    return {
+        "game": game_dict(rules),
+        **claim,
+        **info,
+        "secrets": rules.size,
+        "nodes": root.size(),
+        "written_by": f"mastermind-lab {package_version()}",
+    }
 
 
 def _gens_text(gens: list[Perm]) -> str:
@@ -1003,9 +1009,18 @@ def check(
     split = None if parts is None else proof.split(parts.count)
     total = proof.total if proof.claim == "total" else None
     scored = _check_lines(
-        _Checker(rules, proof.first), reader, lambda: enumerate(_lines(proof.root, symbols), start=3),
-        proof.guesses, nodes, jobs, progress, split, parts, passed, total,
-    )  # fmt: skip
+        _Checker(rules, proof.first),
+        reader,
+        lambda: enumerate(_lines(proof.root, symbols), start=3),
+        proof.guesses,
+        nodes,
+        jobs,
+        progress,
+        split,
+        parts,
+        passed,
+        total,
+    )
     first = tuple(code_text(rules, code) for code in proof.first)
     return Checked(
         rules, proof.claim, proof.guesses, proof.total, proof.nodes_checked(parts), scored, first, parts
@@ -1099,9 +1114,18 @@ def check_file(
     try:
         split = None if parts is None else head.split(parts.count)
         scored = _check_lines(
-            _Checker(rules, first), reader, lines, guesses, nodes, jobs, progress, split, parts, passed,
+            _Checker(rules, first),
+            reader,
+            lines,
+            guesses,
+            nodes,
+            jobs,
+            progress,
+            split,
+            parts,
+            passed,
             number if claim == "total" else None,
-        )  # fmt: skip
+        )
     except UnicodeDecodeError:
         raise ProofError(f"{name}: not a proof file (not text)") from None
     except ProofError as err:
@@ -1211,8 +1235,19 @@ def _check_lines(
             raise ProofError(f"line {at}: the root claims {node.total}, the header {total}")
         root: _Entry = (node, list(range(checker.rules.size)), guesses, other_replies(checker.rules.pegs))
         owner = None if split is None else split.owner
-        _walk(checker, top, root, source, progress, root=True, pool=pool, most=most, owner=owner, part=part,
-              shared=above)  # fmt: skip
+        _walk(
+            checker,
+            top,
+            root,
+            source,
+            progress,
+            root=True,
+            pool=pool,
+            most=most,
+            owner=owner,
+            part=part,
+            shared=above,
+        )
 
     if not parallel:
         for part in chosen:
@@ -1286,8 +1321,9 @@ def _walk(
         if found is not None:
             frames.append(found)
             if above and shared is not None:  # (its claim checked: its tally not needed again)
-                shared[key] = dataclasses.replace(found, tally=_Tally(checker.game, [], set()), splits={},
-                                                  cells={}, checked=True)  # fmt: skip
+                shared[key] = dataclasses.replace(
+                    found, tally=_Tally(checker.game, [], set()), splits={}, cells={}, checked=True
+                )
         elif entry[0].kind != "count":
             skip, skipped, counted = depth, 0, True
 
@@ -1696,8 +1732,14 @@ class _Checker:
     def close(self, opened: _Open) -> None:
         """Check a node's claim, once every line under it is met (:meth:`line`)."""
         node, S, k, K, tally, least_codes, absent = (
-            opened.node, opened.S, opened.k, opened.K, opened.tally, opened.least_codes, opened.absent
-        )  # fmt: skip
+            opened.node,
+            opened.S,
+            opened.k,
+            opened.K,
+            opened.tally,
+            opened.least_codes,
+            opened.absent,
+        )
         game, cells = self.game, opened.cells
         opened.splits.clear()
 

@@ -151,10 +151,16 @@ class TreeFile:
 
         top = convert(root, 1)
         distribution = root.distribution()
-        header = {"game": game_dict(rules), **info, "secrets": root.size,
-                  "total": sum(k * n for k, n in distribution.items()), "max": max(distribution),
-                  "distribution": {str(k): n for k, n in distribution.items()}, "nodes": count,
-                  "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
+        header = {
+            "game": game_dict(rules),
+            **info,
+            "secrets": root.size,
+            "total": sum(k * n for k, n in distribution.items()),
+            "max": max(distribution),
+            "distribution": {str(k): n for k, n in distribution.items()},
+            "nodes": count,
+            "written_by": f"mastermind-lab {package_version()}",
+        }
         return cls(rules, top, header)
 
     @property
@@ -195,8 +201,13 @@ class TreeFile:
         result = replay(self, progress)
         h = self.header
         nodes = sum(1 for _ in self.root.walk())
-        found = {"secrets": result.secrets, "total": result.total, "max": result.max, "nodes": nodes,
-                 "distribution": {str(k): n for k, n in result.distribution.items()}}  # fmt: skip
+        found = {
+            "secrets": result.secrets,
+            "total": result.total,
+            "max": result.max,
+            "nodes": nodes,
+            "distribution": {str(k): n for k, n in result.distribution.items()},
+        }
         for key, value in found.items():
             if key in h and h[key] != value:
                 raise TreeFileError(f"the tree gives {key} {_show(value)}, its header says {_show(h[key])}")

@@ -60,8 +60,10 @@ class Advice:
                 out.append(f"Your last guess, {self.last.comment(notation)}.")
             return out
         classes = "1 class" if self.parts == 1 else f"{self.parts} classes"
-        out.append(f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
-                   f"of {self.largest}, {self.expected_size:.2f} codes left on average.")  # fmt: skip
+        out.append(
+            f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
+            f"of {self.largest}, {self.expected_size:.2f} codes left on average."
+        )
         if self.hint.note:  # the strategy asked for cannot play this game
             out.append(f"{sentence(self.hint.note)}.")
         how = "" if self.exact else f" ({HEURISTIC} line)"
@@ -120,9 +122,15 @@ def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
     finally:
         valuer.positions.save()
     return Advice(
-        hint=hint, count=len(codes), codes=listed(space, codes), largest=split.largest,
-        expected_size=split.expected_size, parts=split.parts,
+        hint=hint,
+        count=len(codes),
+        codes=listed(space, codes),
+        largest=split.largest,
+        expected_size=split.expected_size,
+        parts=split.parts,
         expected=None if value.total is None else Fraction(value.total, len(codes)),
-        best=space.code(value.best), best_expected=Fraction(value.best_total, len(codes)),
-        exact=value.exact, last=last,
-    )  # fmt: skip
+        best=space.code(value.best),
+        best_expected=Fraction(value.best_total, len(codes)),
+        exact=value.exact,
+        last=last,
+    )

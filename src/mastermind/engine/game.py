@@ -137,9 +137,11 @@ class Inconsistency:
         '1134 cannot be the secret: guess 1, 1122, got 1 black, 1 white, and would have got 2 black, 0 white'
         """
         terms = notation.terms
-        return (f"{notation.format_code(code)} cannot be the secret: guess {self.row}, "
-                f"{notation.format_code(self.guess)}, got {terms.reply(self.reply)}, and would have got "
-                f"{terms.reply(self.would_get)}")  # fmt: skip
+        return (
+            f"{notation.format_code(code)} cannot be the secret: guess {self.row}, "
+            f"{notation.format_code(self.guess)}, got {terms.reply(self.reply)}, and would have got "
+            f"{terms.reply(self.would_get)}"
+        )
 
 
 def inconsistency(history: list[tuple[Code, Feedback]], guess: Code) -> Inconsistency | None:
@@ -337,12 +339,14 @@ class Game:
         if waiting is None:
             self._check_open()
             raise AssertionError("a game that waits for nothing is over")  # pragma: no cover
-        raise GameError({
-            "guess": f"no guess is waiting for its reply: guess {self.turn} has not been made",
-            "computer": "it is the computer's turn to guess",
-            "reply": f"guess {self.turn} is waiting for its reply",
-            "fix": "the replies contradict each other: fix a row or undo first",
-        }[waiting])  # fmt: skip
+        raise GameError(
+            {
+                "guess": f"no guess is waiting for its reply: guess {self.turn} has not been made",
+                "computer": "it is the computer's turn to guess",
+                "reply": f"guess {self.turn} is waiting for its reply",
+                "fix": "the replies contradict each other: fix a row or undo first",
+            }[waiting]
+        )
 
     def summary(self, notation: Notation | None = None) -> str:
         """How the game ended, in words, for the one who played it (codes in ``notation``).

@@ -269,12 +269,15 @@ class Match:
         game = r.game
         if game is None or (not game.moves and game.pending is None):
             if r.number > 1:
-                raise GameError(f"game {r.number - 1} is over and game {r.number} has no guess yet: "
-                                "nothing to undo")  # fmt: skip
+                raise GameError(
+                    f"game {r.number - 1} is over and game {r.number} has no guess yet: nothing to undo"
+                )
             raise GameError("nothing to undo: no guess yet")
         if not self.is_human(r.breaker):
-            raise GameError(f"{self.players[r.breaker - 1]} breaks this code: a strategy's guesses "
-                            "are not taken back, nor the replies given to them")  # fmt: skip
+            raise GameError(
+                f"{self.players[r.breaker - 1]} breaks this code: a strategy's guesses "
+                "are not taken back, nor the replies given to them"
+            )
         if game.pending is None:
             raise GameError(f"guess {len(game.moves)} has had its reply: in a match a replied guess stands")
         row = game.turn
@@ -311,20 +314,22 @@ class Match:
             if r.game is None:
                 continue
             g = r.game
-            games.append({
-                "number": r.number,
-                "maker": r.maker,
-                "breaker": r.breaker,
-                "secret": code_text(self.rules, g.secret),
-                "referee": r.referee,
-                "guesses": len(g.moves),
-                "broken": g.outcome == "won",
-                "replayed": r.replayed,
-                "replays": [game.record() for game in r.replays],
-                "points": r.points,
-                "finished": r.points is not None,
-                "game": g.record(),
-            })  # fmt: skip
+            games.append(
+                {
+                    "number": r.number,
+                    "maker": r.maker,
+                    "breaker": r.breaker,
+                    "secret": code_text(self.rules, g.secret),
+                    "referee": r.referee,
+                    "guesses": len(g.moves),
+                    "broken": g.outcome == "won",
+                    "replayed": r.replayed,
+                    "replays": [game.record() for game in r.replays],
+                    "points": r.points,
+                    "finished": r.points is not None,
+                    "game": g.record(),
+                }
+            )
         return {
             "version": RECORD_VERSION,
             "kind": "match",

@@ -108,14 +108,20 @@ def build(rules: Rules = BOOKS["classic"][0]) -> dict[str, Any]:
     best: tuple[int, tuple[int, ...]] | None = None
     for shape in shapes:
         root = Optimal(rules, first=space.index(shape), cache=False).decision_tree()
-        cells = [[f, child.cost, list(space.code(child.guess).colors)]
-                 for f, child in sorted(root.children.items())]  # fmt: skip
+        cells = [
+            [f, child.cost, list(space.code(child.guess).colors)]
+            for f, child in sorted(root.children.items())
+        ]
         openings.append({"guess": list(shape), "total": root.cost, "cells": cells})
         if best is None or root.cost < best[0]:
             best = (root.cost, shape)
     assert best is not None
-    return {"rules": f"{rules.describe()}, {rules.max_guesses} guesses", "total": best[0],
-            "best": list(best[1]), "openings": openings}  # fmt: skip
+    return {
+        "rules": f"{rules.describe()}, {rules.max_guesses} guesses",
+        "total": best[0],
+        "best": list(best[1]),
+        "openings": openings,
+    }
 
 
 def main() -> None:  # pragma: no cover - writes the shipped files

@@ -211,8 +211,10 @@ class Positions:
         from ..core.records import cache_home
 
         r = self.rules
-        name = (f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-v{package_version()}"
-                f"-f{_CACHE_FORMAT}.json")  # fmt: skip
+        name = (
+            f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-v{package_version()}"
+            f"-f{_CACHE_FORMAT}.json"
+        )
         return cache_home() / "positions" / name
 
     def load(self) -> None:
@@ -222,8 +224,9 @@ class Positions:
         try:
             data = json.loads(self.path().read_text())
             if data.get("format") == _CACHE_FORMAT:
-                self.known.update({k: (None if v is None else (int(v[0]), int(v[1])))
-                                   for k, v in data["positions"].items()})  # fmt: skip
+                self.known.update(
+                    {k: (None if v is None else (int(v[0]), int(v[1]))) for k, v in data["positions"].items()}
+                )
                 self.slow.update({k: float(v) for k, v in data.get("slow", {}).items()})
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
             pass  # no cache, or one that cannot be read: positions are searched again
@@ -259,8 +262,9 @@ class Positions:
         with self.lock:
             self.seeded[self.key(codes, left)] = value
 
-    def value(self, codes: np.ndarray, guesses: Sequence[int], left: int,
-              clock: Clock) -> tuple[int, int] | None:  # fmt: skip
+    def value(
+        self, codes: np.ndarray, guesses: Sequence[int], left: int, clock: Clock
+    ) -> tuple[int, int] | None:
         """(least total, a guess reaching it) of ``codes`` within ``left`` guesses; None if no
         play finds them all in time. ``guesses``: the history's (prunes the search by symmetry).
 
@@ -292,8 +296,15 @@ class Positions:
             self.known[key] = self.new[key] = found
         return found
 
-    def _search(self, key: str, clock: Clock, codes: np.ndarray, guesses: Sequence[int], left: int,
-                first: int | None = None) -> Solution | None:  # fmt: skip
+    def _search(
+        self,
+        key: str,
+        clock: Clock,
+        codes: np.ndarray,
+        guesses: Sequence[int],
+        left: int,
+        first: int | None = None,
+    ) -> Solution | None:
         """The optimal search of a position (its first guess forced to ``first``), within the
         clock's budget; one that ran out of time before with as much is not tried again.
 
@@ -322,8 +333,16 @@ class Positions:
             solve_position(self.rules, np.arange(3, dtype=np.int64), left=3)
             self.warm = True
 
-    def after(self, codes: np.ndarray, guesses: Sequence[int], left: int, guess: int,
-              cells: list[tuple[int, np.ndarray]], win: int, clock: Clock) -> int | None:  # fmt: skip
+    def after(
+        self,
+        codes: np.ndarray,
+        guesses: Sequence[int],
+        left: int,
+        guess: int,
+        cells: list[tuple[int, np.ndarray]],
+        win: int,
+        clock: Clock,
+    ) -> int | None:
         """The least total of ``codes`` within ``left`` guesses when ``guess`` is played first
         (``cells``: the codes by their reply to it); None if some code cannot then be found in
         time. The cells are read where known; else one search with the guess forced solves them
@@ -336,8 +355,12 @@ class Positions:
         useful = all(len(cell) < len(codes) for _, cell in parts)
         with self.lock:
             self.load()
-            ready = all(len(cell) <= SMALL or self.key(cell, left - 1) in self.known
-                        or self.key(cell, left - 1) in self.seeded for _, cell in parts)  # fmt: skip
+            ready = all(
+                len(cell) <= SMALL
+                or self.key(cell, left - 1) in self.known
+                or self.key(cell, left - 1) in self.seeded
+                for _, cell in parts
+            )
         if ready or not useful or left < 2:
             total = len(codes)
             for _, cell in parts:  # known, small, or a guess that tells nothing: cell by cell
@@ -356,7 +379,9 @@ class Positions:
                 if len(cell) > SMALL:  # a small cell's guess is the numpy search's (see value)
                     child = children[f]
                     self.known[self.key(cell, left - 1)] = self.new[self.key(cell, left - 1)] = (
-                        child.cost, child.guess)  # fmt: skip
+                        child.cost,
+                        child.guess,
+                    )
         return sol.cost
 
 

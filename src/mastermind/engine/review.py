@@ -197,8 +197,10 @@ class MoveReview:
             text = f"{guess}: best, {float(self.expected):.4f} guesses expected{how}"
         else:
             loss = float(self.loss or 0)
-            text = (f"{guess}: {self.verdict}, {float(self.expected):.4f} guesses expected; best "
-                    f"{best}, {float(self.best_expected):.4f} (loss {loss:.4f}){how}")  # fmt: skip
+            text = (
+                f"{guess}: {self.verdict}, {float(self.expected):.4f} guesses expected; best "
+                f"{best}, {float(self.best_expected):.4f} (loss {loss:.4f}){how}"
+            )
         if not self.consistent:
             text += "; it could not be the secret"
         if self.known and self.after_codes:
@@ -285,11 +287,15 @@ class Review:
             times = "1 time" if s["known"] == 1 else f"{s['known']} times"
             out.append(f"The code was known and not played {times}.")
         if not self.exact:
-            out.append(f"Some moves are valued by the {self.heuristic} line: the exact search ran past "
-                       f"{self.budget} s.")  # fmt: skip
+            out.append(
+                f"Some moves are valued by the {self.heuristic} line: the exact search ran past "
+                f"{self.budget} s."
+            )
         if any(not m.within_limit for m in self.moves):
-            out.append("Where no play could find the code within the guesses left, moves are valued as if "
-                       "there were more.")  # fmt: skip
+            out.append(
+                "Where no play could find the code within the guesses left, moves are valued as if "
+                "there were more."
+            )
         return out
 
     def measure(self) -> dict[str, Any]:
@@ -378,8 +384,15 @@ class Valuer:
             self._heuristic = make_strategy(self.heuristic_name, self.rules)
         return self._heuristic
 
-    def move(self, state: SolverState, codes: np.ndarray, guess: int, line: Node | None,
-             first_tree: Node | None, clock: Clock) -> _Value:  # fmt: skip
+    def move(
+        self,
+        state: SolverState,
+        codes: np.ndarray,
+        guess: int,
+        line: Node | None,
+        first_tree: Node | None,
+        clock: Clock,
+    ) -> _Value:
         """The values of ``guess`` at a position (``line``: the optimal tree's node there, if
         the game is on it; ``first_tree``: a cached optimal tree that starts with this guess)."""
         left = self.rules.max_guesses - len(state.history)
@@ -393,8 +406,16 @@ class Valuer:
         except TimeoutError:
             return self._heuristic_value(state, codes, guess)
 
-    def _exact(self, state: SolverState, codes: np.ndarray, guess: int, left: int, line: Node | None,
-               first_tree: Node | None, clock: Clock) -> _Value | None:  # fmt: skip
+    def _exact(
+        self,
+        state: SolverState,
+        codes: np.ndarray,
+        guess: int,
+        left: int,
+        line: Node | None,
+        first_tree: Node | None,
+        clock: Clock,
+    ) -> _Value | None:
         guesses = [self.space.index(g.colors) for g, _ in state.history]
         if line is not None:
             best = (line.cost, line.guess)  # type: ignore[attr-defined]
@@ -462,8 +483,9 @@ class Valuer:
             if f != self.win:
                 self.positions.seed(cell, left, cells[f])
 
-    def review_move(self, place: _Place, number: int, guess: Code, reply: Feedback,
-                    secret: Code | None) -> MoveReview:  # fmt: skip
+    def review_move(
+        self, place: _Place, number: int, guess: Code, reply: Feedback, secret: Code | None
+    ) -> MoveReview:
         """The review of one move, played at ``place`` (``known`` is set by the caller, who
         knows the next move)."""
         started = time.perf_counter()
@@ -478,14 +500,27 @@ class Valuer:
         expected = None if value.total is None else Fraction(value.total, len(codes))
         loss = None if expected is None else max(Fraction(0), expected - total_best)
         return MoveReview(
-            number=number, guess=guess, reply=reply, before=len(codes), after=len(after),
-            before_codes=listed(space, codes), after_codes=listed(space, after),
-            consistent=bool(np.isin(g, codes)), bits=math.log2(len(codes) / len(after)),
-            expected=expected, best=space.code(value.best), best_expected=total_best,
-            loss=loss, verdict=verdict(loss), known=False, exact=value.exact,
-            within_limit=value.within_limit, best_after=self.best_after(value.best, codes, secret),
-            searched=clock.searched, seconds=time.perf_counter() - started,
-        )  # fmt: skip
+            number=number,
+            guess=guess,
+            reply=reply,
+            before=len(codes),
+            after=len(after),
+            before_codes=listed(space, codes),
+            after_codes=listed(space, after),
+            consistent=bool(np.isin(g, codes)),
+            bits=math.log2(len(codes) / len(after)),
+            expected=expected,
+            best=space.code(value.best),
+            best_expected=total_best,
+            loss=loss,
+            verdict=verdict(loss),
+            known=False,
+            exact=value.exact,
+            within_limit=value.within_limit,
+            best_after=self.best_after(value.best, codes, secret),
+            searched=clock.searched,
+            seconds=time.perf_counter() - started,
+        )
 
     def best_after(self, best: int, codes: np.ndarray, secret: Code | None) -> float:
         """The codes ``best`` leaves: with the secret, or expected over ``codes``."""

@@ -59,13 +59,22 @@ class Settings:
 
     @property
     def rules(self) -> Rules:
-        return Rules(pegs=self.pegs, colors=self.colors + self.blank, repeats=self.repeats,
-                     max_guesses=self.max_guesses, blank=self.blank)  # fmt: skip
+        return Rules(
+            pegs=self.pegs,
+            colors=self.colors + self.blank,
+            repeats=self.repeats,
+            max_guesses=self.max_guesses,
+            blank=self.blank,
+        )
 
     def with_rules(self, rules: Rules) -> Self:
         self.pegs, self.colors, self.repeats, self.max_guesses, self.blank = (
-            rules.pegs, rules.real_colors, rules.repeats, rules.max_guesses, rules.blank,
-        )  # fmt: skip
+            rules.pegs,
+            rules.real_colors,
+            rules.repeats,
+            rules.max_guesses,
+            rules.blank,
+        )
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,8 +112,9 @@ class Settings:
             if type(value) is not type(default) or (
                 isinstance(value, list) and not all(isinstance(p, str) for p in value)
             ):
-                kind = {bool: "true or false", int: "a whole number", str: "text",
-                        list: "a list of names"}[type(default)]  # fmt: skip
+                kind = {bool: "true or false", int: "a whole number", str: "text", list: "a list of names"}[
+                    type(default)
+                ]
                 raise SettingsError(f"setting {name} must be {kind}, not {value!r}")
             values[name] = value
         settings = replace(self, **values)

@@ -172,10 +172,36 @@ def moves_of(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 #: The columns of :func:`write_csv`: one row per game, or one row per move.
-GAME_COLUMNS = ["id", "started", "updated", "kind", "pegs", "colors", "repeats", "blank", "max_guesses",
-                "guesses", "outcome", "finished"]  # fmt: skip
-MOVE_COLUMNS = ["id", "kind", "pegs", "colors", "repeats", "blank", "max_guesses", "game", "move", "guess",
-                "black", "white", "outcome", "finished"]  # fmt: skip
+GAME_COLUMNS = [
+    "id",
+    "started",
+    "updated",
+    "kind",
+    "pegs",
+    "colors",
+    "repeats",
+    "blank",
+    "max_guesses",
+    "guesses",
+    "outcome",
+    "finished",
+]
+MOVE_COLUMNS = [
+    "id",
+    "kind",
+    "pegs",
+    "colors",
+    "repeats",
+    "blank",
+    "max_guesses",
+    "game",
+    "move",
+    "guess",
+    "black",
+    "white",
+    "outcome",
+    "finished",
+]
 
 
 def write_csv(games: Iterable[StoredGame], stream: Any, moves: bool = False) -> int:
@@ -258,8 +284,9 @@ class Store:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                 elif not self.path.parent.is_dir():
                     file, folder = (quote(str(p), PATH_LIMIT) for p in (self.path, self.path.parent))
-                    raise StoreError(f"cannot make the history database {file}: folder {folder} "
-                                     "does not exist")  # fmt: skip
+                    raise StoreError(
+                        f"cannot make the history database {file}: folder {folder} does not exist"
+                    )
                 where = str(self.path)
             # autocommit: every transaction is opened explicitly with BEGIN IMMEDIATE; any one thread
             # at a time may use the store (the web server calls it from a thread of its own)
@@ -337,17 +364,31 @@ class Store:
         return self._insert(
             "INSERT INTO games (kind, started, updated, rules, finished, outcome, record, visitor) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (record["kind"], now, now, json.dumps(record["rules"]), int(bool(record.get("finished"))),
-             outcome_of(record), json.dumps(record), visitor),
-        )  # fmt: skip
+            (
+                record["kind"],
+                now,
+                now,
+                json.dumps(record["rules"]),
+                int(bool(record.get("finished"))),
+                outcome_of(record),
+                json.dumps(record),
+                visitor,
+            ),
+        )
 
     def save(self, game_id: int, record: dict[str, Any]) -> None:
         """Replace game ``game_id``'s record, in one transaction."""
         self._write(
             "UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? WHERE id = ?",
-            (_now(), json.dumps(record["rules"]), int(bool(record.get("finished"))), outcome_of(record),
-             json.dumps(record), game_id),
-        )  # fmt: skip
+            (
+                _now(),
+                json.dumps(record["rules"]),
+                int(bool(record.get("finished"))),
+                outcome_of(record),
+                json.dumps(record),
+                game_id,
+            ),
+        )
 
     def get(self, game_id: int, visitor: str | None = None) -> StoredGame:
         """Game ``game_id`` if it is ``visitor``'s (by default a local game); StoreError if not."""
@@ -363,8 +404,9 @@ class Store:
         ``kind`` if given."""
         if kind is None:
             return self._read(f"SELECT {_GAME} FROM games WHERE visitor IS ? ORDER BY id", (visitor,))
-        return self._read(f"SELECT {_GAME} FROM games WHERE visitor IS ? AND kind = ? ORDER BY id",
-                          (visitor, kind))  # fmt: skip
+        return self._read(
+            f"SELECT {_GAME} FROM games WHERE visitor IS ? AND kind = ? ORDER BY id", (visitor, kind)
+        )
 
     def latest_unfinished(self, kind: str, visitor: str | None = None) -> StoredGame | None:
         """The most recently started unfinished game of ``kind`` (``visitor``'s, or a local one), or None."""
@@ -377,8 +419,9 @@ class Store:
 
     def unfinished(self, visitor: str | None = None) -> list[StoredGame]:
         """``visitor``'s unfinished games (by default the local ones), oldest first."""
-        return self._read(f"SELECT {_GAME} FROM games WHERE visitor IS ? AND finished = 0 ORDER BY id",
-                          (visitor,))  # fmt: skip
+        return self._read(
+            f"SELECT {_GAME} FROM games WHERE visitor IS ? AND finished = 0 ORDER BY id", (visitor,)
+        )
 
     def delete(self, game_id: int, visitor: str | None = None) -> bool:
         """Remove game ``game_id`` if it is ``visitor``'s (the web server drops a visitor's games
@@ -416,15 +459,29 @@ class Store:
         return self._insert(
             "INSERT INTO runs (key, created, strategy, options, rules, version, sample, seed, total, max, "
             "distribution, seconds, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (_canonical(key), _now(), key["strategy"], json.dumps(options), json.dumps(key["rules"]),
-             key["version"], key.get("sample"), key.get("seed"), record["total"], record["max"],
-             json.dumps(record["distribution"]), record["seconds"], json.dumps(record)),
-        )  # fmt: skip
+            (
+                _canonical(key),
+                _now(),
+                key["strategy"],
+                json.dumps(options),
+                json.dumps(key["rules"]),
+                key["version"],
+                key.get("sample"),
+                key.get("seed"),
+                record["total"],
+                record["max"],
+                json.dumps(record["distribution"]),
+                record["seconds"],
+                json.dumps(record),
+            ),
+        )
 
     def find_run(self, key: dict[str, Any]) -> StoredRun | None:
         """The latest stored run with this key, or None."""
-        rows = self._rows("SELECT id, created, key, record FROM runs WHERE key = ? ORDER BY id DESC LIMIT 1",
-                          (_canonical(key),))  # fmt: skip
+        rows = self._rows(
+            "SELECT id, created, key, record FROM runs WHERE key = ? ORDER BY id DESC LIMIT 1",
+            (_canonical(key),),
+        )
         return self._run(rows[0]) if rows else None
 
     def runs(self) -> list[StoredRun]:

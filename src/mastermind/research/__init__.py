@@ -19,12 +19,22 @@ from ..core.lazy import lazy_names
 EXECUTORS = ("local", "dask")
 
 _HOME = {
-    "DaskExecutor": "runner", "Executor": "runner", "LocalExecutor": "runner", "evaluate_on": "runner",
-    "make_executor": "runner", "run_search": "runner", "run_tree": "runner",
-    "OnProgress": "runner", "Progress": "runner",
-    "evaluate": "evaluation", "run_key": "evaluation", "sample_secrets": "evaluation",
-    "strategy_tree": "evaluation", "Stats": "results", "Session": "session",
-}  # fmt: skip
+    "DaskExecutor": "runner",
+    "Executor": "runner",
+    "LocalExecutor": "runner",
+    "evaluate_on": "runner",
+    "make_executor": "runner",
+    "run_search": "runner",
+    "run_tree": "runner",
+    "OnProgress": "runner",
+    "Progress": "runner",
+    "evaluate": "evaluation",
+    "run_key": "evaluation",
+    "sample_secrets": "evaluation",
+    "strategy_tree": "evaluation",
+    "Stats": "results",
+    "Session": "session",
+}
 
 
 __getattr__ = lazy_names(__name__, _HOME)

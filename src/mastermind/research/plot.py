@@ -75,8 +75,13 @@ def chart(stats: Sequence[Stats], log: bool = False) -> Figure:
         counts = [s.distribution.get(k, 0) for k in guesses]
         label = f"{s.strategy} (mean {s.mean:.3f}, max {s.max}{_lost(s)})"
         bars = ax.bar(xs, counts, width=width, label=label)
-        ax.bar_label(bars, labels=[f"{n:,}" if n else "" for n in counts], fontsize=7 if upright else font,
-                     padding=2, rotation=90 if upright else 0)  # fmt: skip
+        ax.bar_label(
+            bars,
+            labels=[f"{n:,}" if n else "" for n in counts],
+            fontsize=7 if upright else font,
+            padding=2,
+            rotation=90 if upright else 0,
+        )
     ax.set_xticks(guesses)
     ax.set_xlabel("guesses to find the secret")
     ax.set_ylabel("secrets" + (" (log scale)" if log else ""))
@@ -102,10 +107,17 @@ def chart(stats: Sequence[Stats], log: bool = False) -> Figure:
             # the words on the side of the line with more room (the right, unless the limit is
             # among the last guesses shown)
             right = limit + 0.5 < (guesses[0] + guesses[-1]) / 2
-            ax.annotate(f"guess limit {limit}: {which} to its right are lost", (limit + 0.5, 1.0),
-                        xycoords=("data", "axes fraction"), xytext=(4 if right else -4, -4),
-                        textcoords="offset points", ha="left" if right else "right", va="top",
-                        fontsize=font, color="0.25")  # fmt: skip
+            ax.annotate(
+                f"guess limit {limit}: {which} to its right are lost",
+                (limit + 0.5, 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(4 if right else -4, -4),
+                textcoords="offset points",
+                ha="left" if right else "right",
+                va="top",
+                fontsize=font,
+                color="0.25",
+            )
     if len(stats) > 1:
         ax.legend(loc="best", fontsize=font, framealpha=0.8)
     return fig

@@ -95,8 +95,9 @@ class Session:
 
     # -- the history ----------------------------------------------------------------------------
 
-    def stored(self, strategy: Strategy, sample: int | None = None, seed: int | None = None, *,
-               drawn: bool = False) -> Stats | None:  # fmt: skip
+    def stored(
+        self, strategy: Strategy, sample: int | None = None, seed: int | None = None, *, drawn: bool = False
+    ) -> Stats | None:
         """The statistics of the same run stored in the history, or None (then evaluate it).
 
         A seed drawn for this request (``drawn``) never matches, so a randomised run (or a
@@ -117,8 +118,9 @@ class Session:
         """The stored run that ``stats`` were read from, or None if they were computed."""
         return self._origin.get(id(stats))
 
-    def save(self, strategy: Strategy, stats: Stats, sample: int | None = None,
-             seed: int | None = None) -> None:  # fmt: skip
+    def save(
+        self, strategy: Strategy, stats: Stats, sample: int | None = None, seed: int | None = None
+    ) -> None:
         """Save a complete run in the history (nothing without one).
 
         Raises:

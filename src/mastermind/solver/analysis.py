@@ -103,10 +103,13 @@ class Partition:
             return f"<pre>{escape(str(self))}</pre>"
         notation = Notation(self.guess.rules)
         rows = [
-            (display.keys(fb, notation.rules.pegs) + f" {fb}", str(len(codes)),
-             " ".join(display.code(notation, c) for c in codes[: display.CODES_SHOWN]))
+            (
+                display.keys(fb, notation.rules.pegs) + f" {fb}",
+                str(len(codes)),
+                " ".join(display.code(notation, c) for c in codes[: display.CODES_SHOWN]),
+            )
             for fb, codes in self.members.items()
-        ]  # fmt: skip
+        ]
         title, figures = str(self).split("\n", 1)[0].split(":")[0], str(self).splitlines()[-1]
         return display.table(["reply", "codes", "candidates"], rows, f"{title}; {figures}")
 

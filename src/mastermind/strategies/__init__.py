@@ -180,6 +180,14 @@ def _load_installed() -> None:
 _load_installed()
 
 __all__ = [
-    "BUILT_IN", "ENTRY_POINT_GROUP", "STRATEGIES", "PartitionStrategy", "Strategy", "StrategySpec",
-    "find_strategy", "make_strategy", "register_strategy", "unregister_strategy",
-]  # fmt: skip
+    "BUILT_IN",
+    "ENTRY_POINT_GROUP",
+    "STRATEGIES",
+    "PartitionStrategy",
+    "Strategy",
+    "StrategySpec",
+    "find_strategy",
+    "make_strategy",
+    "register_strategy",
+    "unregister_strategy",
+]

@@ -122,10 +122,14 @@ searches measured in docs/results.md)'
         among = f", guesses among {self.guesses:,}" if self.guesses != self.codes else ""
         what = f"{self.work} of {self.codes:,} codes{among}"
         if self.beyond:
-            return (f"{what}: more than {duration(self.seconds)}, likely hours (larger than any "
-                    f"of the {self.runs} measured in docs/results.md)")  # fmt: skip
-        return (f"{what}: roughly {duration(self.seconds)} (scaled from the {self.runs} measured in "
-                "docs/results.md: an order of magnitude)")  # fmt: skip
+            return (
+                f"{what}: more than {duration(self.seconds)}, likely hours (larger than any "
+                f"of the {self.runs} measured in docs/results.md)"
+            )
+        return (
+            f"{what}: roughly {duration(self.seconds)} (scaled from the {self.runs} measured in "
+            "docs/results.md: an order of magnitude)"
+        )
 
 
 @dataclass(frozen=True)
@@ -303,9 +307,13 @@ class Strategy(ABC):
         return False
 
     def search_tree(
-        self, map_tasks: MapTasks | None = None, book: PieceBook | None = None,
-        progress: OnProgress | None = None, workers: int | None = None, piece_size: int | None = None,
-    ) -> SearchedTree:  # fmt: skip
+        self,
+        map_tasks: MapTasks | None = None,
+        book: PieceBook | None = None,
+        progress: OnProgress | None = None,
+        workers: int | None = None,
+        piece_size: int | None = None,
+    ) -> SearchedTree:
         """The whole tree, by the strategy's own search: at hand, or searched in this process
         (``map_tasks`` None; progress to :attr:`search_progress`), or cut into pieces run by
         ``map_tasks`` (``workers`` at a time; ``piece_size``, where given, the largest part

@@ -108,17 +108,42 @@ class PartitionStrategy(Strategy):
         cands = np.ascontiguousarray(cands, dtype=np.int64)
         n = len(cands)
         scratch = np.empty(_tree().scratch_size(n, t.pegs, t.colors, t.shared.shape[0]), dtype=np.int64)
-        return int(_tree().choose(t, self.weights, cands, 0, n, used, blocks, self.criterion, self.replies,
-                               scratch, _NO_STOP if stop is None else stop))  # fmt: skip
+        return int(
+            _tree().choose(
+                t,
+                self.weights,
+                cands,
+                0,
+                n,
+                used,
+                blocks,
+                self.criterion,
+                self.replies,
+                scratch,
+                _NO_STOP if stop is None else stop,
+            )
+        )
 
     def _subtree(
         self, t: CodeTables, cands, used, blocks, depth, first, choose_only, stop=None
     ) -> np.ndarray:
         """Entry 0: the node's guess; entry k >= 1: secrets found with the k-th guess."""
         work = np.empty(self._work_size(t, len(cands)), dtype=np.int64)
-        _tree().subtree(t, self.weights, cands, used, blocks, depth, self.criterion, self.replies,
-                     MAX_GUESSES, first, choose_only, work,
-                     _NO_STOP if stop is None else stop)  # fmt: skip
+        _tree().subtree(
+            t,
+            self.weights,
+            cands,
+            used,
+            blocks,
+            depth,
+            self.criterion,
+            self.replies,
+            MAX_GUESSES,
+            first,
+            choose_only,
+            work,
+            _NO_STOP if stop is None else stop,
+        )
         return work[: MAX_GUESSES + 1]
 
     def _work_size(self, t: CodeTables, n: int) -> int:
@@ -141,10 +166,16 @@ class PartitionStrategy(Strategy):
         t = tables_of(self.space)
         flat, offsets, used, blocks = self._batch(t, positions)
         kinds = t.shared.shape[0]
-        sizes = np.array([_tree().scratch_size(len(p.secrets), t.pegs, t.colors, kinds) for p in positions],
-                         dtype=np.int64)  # fmt: skip
-        return _tree().choose_many(t, self.weights, flat, offsets, used, blocks, self.criterion,
-                                self.replies, sizes, stop).tolist()  # fmt: skip
+        sizes = np.array(
+            [_tree().scratch_size(len(p.secrets), t.pegs, t.colors, kinds) for p in positions], dtype=np.int64
+        )
+        return (
+            _tree()
+            .choose_many(
+                t, self.weights, flat, offsets, used, blocks, self.criterion, self.replies, sizes, stop
+            )
+            .tolist()
+        )
 
     def distributions_at(self, positions: Sequence[Position], stop: np.ndarray) -> list[dict[int, int]]:
         """The subtree below each position, on all cores. A position of depth 1 (the root) plays
@@ -164,8 +195,20 @@ class PartitionStrategy(Strategy):
         flat, offsets, used, blocks = self._batch(t, positions)
         depth = np.array([p.depth for p in positions], dtype=np.int64)
         sizes = np.array([self._work_size(t, len(p.secrets)) for p in positions], dtype=np.int64)
-        return _tree().subtrees(t, self.weights, flat, offsets, used, blocks, depth, self.criterion,
-                             self.replies, MAX_GUESSES, sizes, stop)  # fmt: skip
+        return _tree().subtrees(
+            t,
+            self.weights,
+            flat,
+            offsets,
+            used,
+            blocks,
+            depth,
+            self.criterion,
+            self.replies,
+            MAX_GUESSES,
+            sizes,
+            stop,
+        )
 
     def _row(self, t: CodeTables, position: Position, stop: np.ndarray) -> np.ndarray:
         used, blocks = symmetry(t, position.guesses)

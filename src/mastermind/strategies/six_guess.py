@@ -28,10 +28,20 @@ FIXED = {2: "bcde", 3: "cdef"}
 
 #: Guess 4: if the list starts with the code on the left, play the code on the right.
 EXCEPTIONS = {
-    "acfb": "dcad", "aebf": "edfd", "aefb": "eacc", "afbe": "bfcd", "bafe": "eadc",
-    "beaf": "edae", "befa": "eeda", "eabf": "fdfb", "aadb": "babd", "abae": "bbcc",
-    "aeaf": "cffd", "cafa": "fdfa", "aaee": "dddf",
-}  # fmt: skip
+    "acfb": "dcad",
+    "aebf": "edfd",
+    "aefb": "eacc",
+    "afbe": "bfcd",
+    "bafe": "eadc",
+    "beaf": "edae",
+    "befa": "eeda",
+    "eabf": "fdfb",
+    "aadb": "babd",
+    "abae": "bbcc",
+    "aeaf": "cffd",
+    "cafa": "fdfa",
+    "aaee": "dddf",
+}
 
 
 class SixGuess(Strategy):

@@ -24,9 +24,17 @@ from ..core.notation import COLOR_NAMES, Notation, Terms
 
 #: Peg colours in the order of the notation's colour names (red, green, blue, ...), as hex.
 _BASE_COLORS = (
-    "#d7263d", "#2e9e44", "#2f6fdf", "#f4d03f", "#f07f13", "#8e44ad", "#1fb5c4", "#eeeeee",
-    "#3b3b3b", "#e040a0",
-)  # fmt: skip
+    "#d7263d",
+    "#2e9e44",
+    "#2f6fdf",
+    "#f4d03f",
+    "#f07f13",
+    "#8e44ad",
+    "#1fb5c4",
+    "#eeeeee",
+    "#3b3b3b",
+    "#e040a0",
+)
 
 BLACK_KEY, WHITE_KEY, NO_KEY = "●", "○", "·"
 

@@ -406,14 +406,18 @@ class GameScreen(BoardKeys, BoardView):
         row = game.repeat_of(code)
         if row is not None and self.warned != code:
             self.warned = code
-            self.message = Text(f"You played {self.notation.format_code(code)} already (row {row}): "
-                                "Enter again to play it anyway.", "yellow")  # fmt: skip
+            self.message = Text(
+                f"You played {self.notation.format_code(code)} already (row {row}): "
+                "Enter again to play it anyway.",
+                "yellow",
+            )
             return
         clash = game.inconsistency(code) if self.settings.warn_inconsistent else None
         if clash is not None and self.warned != code:  # a warning, not a refusal: Enter plays it
             self.warned = code
-            self.message = Text(f"{clash.warning(code, self.notation)}. Enter again to play it anyway.",
-                                "yellow")  # fmt: skip
+            self.message = Text(
+                f"{clash.warning(code, self.notation)}. Enter again to play it anyway.", "yellow"
+            )
             return
         if self.match is not None:
             self._match_events(self.match.guess(code))

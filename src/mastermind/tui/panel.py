@@ -103,9 +103,11 @@ def status_head(
         if selected is not None:
             return Text(f"Fix the reply of row {selected}", "bold")
         if game.pending is not None:
-            return Text.assemble((f"Reply to guess {game.turn}: ", "bold"),
-                                 pegs_text(notation, game.pending.colors),
-                                 " (Enter with no key peg: none)")  # fmt: skip
+            return Text.assemble(
+                (f"Reply to guess {game.turn}: ", "bold"),
+                pegs_text(notation, game.pending.colors),
+                " (Enter with no key peg: none)",
+            )
         return Text("The replies contradict each other.", "bold red")
     return Text("")
 
@@ -116,8 +118,10 @@ def match_pause(match: Match, held: Round | None, hurry: bool, notation: Notatio
     if held is not None:
         r = match.current
         roles = f"player {r.maker} makes the code, player {r.breaker} breaks it"
-        return Text.assemble((f"Game {held.number} is over: {held.summary(notation, code=True)}.", "bold"),
-                             f" Enter: game {r.number} ({roles}).")  # fmt: skip
+        return Text.assemble(
+            (f"Game {held.number} is over: {held.summary(notation, code=True)}.", "bold"),
+            f" Enter: game {r.number} ({roles}).",
+        )
     if match.over or match.waiting_for != "computer":
         return None
     r = match.current
@@ -132,13 +136,17 @@ def help_text(notation: Notation, expects: Expect, in_match: bool) -> str:
     t = notation.terms
     if expects in ("code", "secret"):
         sym = notation.describe_symbols()
-        return (f"Type {sym}, or click a {t.symbol} (typing into a full row starts it over) · ←→ move · "
-                f"Backspace · Enter {'guesses' if expects == 'code' else 'sets the code'}")  # fmt: skip
+        return (
+            f"Type {sym}, or click a {t.symbol} (typing into a full row starts it over) · ←→ move · "
+            f"Backspace · Enter {'guesses' if expects == 'code' else 'sets the code'}"
+        )
     if expects == "reply":
         fix = "" if in_match else " · ↑↓ choose a row to fix"
         black, white = t.keys[0].lower(), t.keys[1].lower()
-        return (f"{black}: {t.black} (right {t.symbol}, right place) · {white}: {t.white} "
-                f"(right {t.symbol}) · click the key holes · Backspace · Enter replies{fix}")  # fmt: skip
+        return (
+            f"{black}: {t.black} (right {t.symbol}, right place) · {white}: {t.white} "
+            f"(right {t.symbol}) · click the key holes · Backspace · Enter replies{fix}"
+        )
     return ""
 
 
@@ -194,8 +202,10 @@ def event_line(match: Match, event: Event, notation: Notation) -> str | None:
     over with its points, the match over; None for the others (a move is on the board)."""
     r = event.round
     if event.kind == "replayed" and event.problem is not None:
-        return (f"Game {r.number}: the replies contradict each other; it is played again "
-                f"and player {match.penalty_to(r)} gets {WRONG_INFORMATION_POINTS} points.")  # fmt: skip
+        return (
+            f"Game {r.number}: the replies contradict each other; it is played again "
+            f"and player {match.penalty_to(r)} gets {WRONG_INFORMATION_POINTS} points."
+        )
     if event.kind == "round-over" and r.game is not None and r.points is not None:
         return f"Game {r.number}: {r.summary(notation, code=True)}; points {r.points[0]}-{r.points[1]}."
     if event.kind == "match-over":

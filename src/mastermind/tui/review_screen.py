@@ -80,9 +80,13 @@ class ReviewScreen(Screen[None]):
         outcome = {"won": "won", "lost": "lost", "gave-up": "given up"}.get(result.outcome or "", "not won")
         secret = "" if result.secret is None else f", the code {notation.format_code(result.secret)}"
         limit = guess_count(rules.max_guesses)
-        head.update(Text(f"{rules.describe()}, {limit}: {outcome}{secret}. Each move "
-                         "against the best guess at its turn (expected guesses from the move on).",
-                         "bold"))  # fmt: skip
+        head.update(
+            Text(
+                f"{rules.describe()}, {limit}: {outcome}{secret}. Each move "
+                "against the best guess at its turn (expected guesses from the move on).",
+                "bold",
+            )
+        )
         table = self.query_one("#review-moves", DataTable)
         columns = ("", "#", "guess", "reply", "codes left", "expected", "best", "best exp", "loss", "note")
         table.add_columns(*columns)

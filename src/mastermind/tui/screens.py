@@ -60,8 +60,10 @@ class MenuScreen(ModalScreen[str | None]):
         with Vertical(id="menu", classes="dialog"):
             yield Label("Mastermind", classes="dialog-title")
             # F1 for help as on the board (where ? is a hint), in a column of its own
-            options = [Option(f"{key.upper() if len(key) > 1 else key:<3}{label}", id=name)
-                       for name, key, label in MENU]  # fmt: skip
+            options = [
+                Option(f"{key.upper() if len(key) > 1 else key:<3}{label}", id=name)
+                for name, key, label in MENU
+            ]
             yield OptionList(*options, id="menu-list")
 
     @on(OptionList.OptionSelected)
@@ -177,11 +179,21 @@ class SettingsScreen(ModalScreen[Settings | None]):
             # the form scrolls, the buttons below it stay in sight however short the screen
             with VerticalScroll(id="settings-form"), Grid(classes="form"):
                 yield Label("Mode")
-                yield Select([(v, k) for k, v in MODES.items()], value=s.mode, allow_blank=False, id="mode",
-                             compact=True)  # fmt: skip
+                yield Select(
+                    [(v, k) for k, v in MODES.items()],
+                    value=s.mode,
+                    allow_blank=False,
+                    id="mode",
+                    compact=True,
+                )
                 yield Label("Preset")
-                yield Select([(k, k) for k in [*PRESETS, "custom"]], value=_preset_of(s.rules),
-                             allow_blank=False, id="preset", compact=True)  # fmt: skip
+                yield Select(
+                    [(k, k) for k in [*PRESETS, "custom"]],
+                    value=_preset_of(s.rules),
+                    allow_blank=False,
+                    id="preset",
+                    compact=True,
+                )
                 yield Label("Pegs")
                 yield Input(str(s.pegs), type="integer", id="pegs", compact=True)
                 yield Label("Colours")
@@ -195,19 +207,35 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Label("Strategy")
                 yield Select(_strategies(), value=s.strategy, allow_blank=False, id="strategy", compact=True)
                 yield Label("Warn")
-                warn = Tick("when a guess cannot be the secret", s.warn_inconsistent, id="warn-inconsistent",
-                            compact=True)  # fmt: skip
+                warn = Tick(
+                    "when a guess cannot be the secret",
+                    s.warn_inconsistent,
+                    id="warn-inconsistent",
+                    compact=True,
+                )
                 warn.tooltip = PREFERENCES["warn_inconsistent"]
                 yield warn
                 for n in (1, 2):
                     yield Label(f"Player {n}", classes="match")
-                    yield Select(players, value=s.players[n - 1], allow_blank=False, id=f"player{n}",
-                                 classes="match", compact=True)  # fmt: skip
+                    yield Select(
+                        players,
+                        value=s.players[n - 1],
+                        allow_blank=False,
+                        id=f"player{n}",
+                        classes="match",
+                        compact=True,
+                    )
                 yield Label("Games", classes="match")
                 yield Input(str(s.games), type="integer", id="games", classes="match", compact=True)
                 yield Label("Scoring", classes="match")
-                yield Select([(k, k) for k in SCORING_RULES], value=s.scoring, allow_blank=False,
-                             id="scoring", classes="match", compact=True)  # fmt: skip
+                yield Select(
+                    [(k, k) for k in SCORING_RULES],
+                    value=s.scoring,
+                    allow_blank=False,
+                    id="scoring",
+                    classes="match",
+                    compact=True,
+                )
             yield Static("", id="settings-about")
             yield Static("", id="settings-error")
             with Horizontal(classes="buttons"):
@@ -227,8 +255,11 @@ class SettingsScreen(ModalScreen[Settings | None]):
         padding, title, descriptions, error and buttons, as laid out now): the rest of the form
         scrolls, and the buttons stay in sight."""
         dialog, form = self.query_one("#settings"), self.query_one("#settings-form")
-        others = sum(w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom
-                     for w in dialog.children if w is not form and w.display)  # fmt: skip
+        others = sum(
+            w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom
+            for w in dialog.children
+            if w is not form and w.display
+        )
         chrome = dialog.outer_size.height - dialog.size.height
         room = self.size.height - chrome - others - form.styles.margin.top - form.styles.margin.bottom
         if form.styles.max_height != Scalar.from_number(max(3, room)):
@@ -294,11 +325,18 @@ class SettingsScreen(ModalScreen[Settings | None]):
         try:
             checked = {name: self.query_one(f"#{name}", Checkbox).value for name in ("repeats", "blank")}
             warn = self.query_one("#warn-inconsistent", Checkbox).value
-            settings = Settings(mode=value("mode"), pegs=number("pegs"), colors=number("colors"),
-                                max_guesses=number("max-guesses"), **checked,
-                                strategy=value("strategy"), players=[value("player1"), value("player2")],
-                                games=number("games"), scoring=value("scoring"),
-                                warn_inconsistent=warn)  # fmt: skip
+            settings = Settings(
+                mode=value("mode"),
+                pegs=number("pegs"),
+                colors=number("colors"),
+                max_guesses=number("max-guesses"),
+                **checked,
+                strategy=value("strategy"),
+                players=[value("player1"), value("player2")],
+                games=number("games"),
+                scoring=value("scoring"),
+                warn_inconsistent=warn,
+            )
             Notation(settings.rules)
             settings.check()
         except MastermindError as err:
@@ -343,9 +381,16 @@ class HistoryScreen(Screen[StoredGame | None]):
             record = g.record
             moves = len(moves_of(record))
             game = rules_from_dict(record["rules"]).short_name()
-            table.add_row(str(g.id), local_time(g.started), g.kind, game, str(moves),
-                          g.outcome if g.finished else f"{g.outcome} (unfinished)", help_text(record),
-                          key=str(g.id))  # fmt: skip
+            table.add_row(
+                str(g.id),
+                local_time(g.started),
+                g.kind,
+                game,
+                str(moves),
+                g.outcome if g.finished else f"{g.outcome} (unfinished)",
+                help_text(record),
+                key=str(g.id),
+            )
 
     @on(DataTable.RowSelected, "#games")
     def open_game(self, event: DataTable.RowSelected) -> None:
@@ -369,7 +414,8 @@ def help_text(record: dict[str, Any]) -> str:
     hints = int(record.get("hints", 0))
     undos = sum(a.get("kind") == "undo" for a in record.get("assists", ()))
     parts = ([f"{hints} hint{'s' if hints != 1 else ''}"] if hints else []) + (
-        [f"{undos} taken back"] if undos else [])  # fmt: skip
+        [f"{undos} taken back"] if undos else []
+    )
     return ", ".join(parts)
 
 
@@ -385,8 +431,10 @@ def statistics_text(games: list[Any]) -> Text:
                 continue
             mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
             text.append(f"{who}, {s.rules.short_name()}: ", style="bold")
-            text.append(f"{s.played} played, {s.won} won ({s.win_rate:.0%}; {s.won_unaided} without help), "
-                        f"mean {mean} guesses, best streak {s.best_streak}\n")  # fmt: skip
+            text.append(
+                f"{s.played} played, {s.won} won ({s.win_rate:.0%}; {s.won_unaided} without help), "
+                f"mean {mean} guesses, best streak {s.best_streak}\n"
+            )
     if not text:
         text.append("No finished games yet.")
     return text

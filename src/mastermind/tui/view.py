@@ -151,9 +151,12 @@ class BoardView(Screen):
         text = self.info
         if problem is not None:
             rows = ", ".join(str(r + 1) for r in problem.rows)
-            text = Text(f"Rows {rows} cannot all be true. Correct one reply: choose its row with ↑↓ "
-                        "and enter it, or take a correction, likeliest first (its key, or a click; "
-                        "the codes it would leave):", "red")  # fmt: skip
+            text = Text(
+                f"Rows {rows} cannot all be true. Correct one reply: choose its row with ↑↓ "
+                "and enter it, or take a correction, likeliest first (its key, or a click; "
+                "the codes it would leave):",
+                "red",
+            )
         if self.recorder.warning:
             text = Text.assemble(text, "\n", (self.recorder.warning, "yellow"))
         info.update(text)

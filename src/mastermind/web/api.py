@@ -129,12 +129,18 @@ def view(live: LiveGame) -> dict[str, Any]:
 def check_size(limits: Limits, rules: Any, strategies: list[str]) -> None:
     """A game this server plays: not too large, and the optimal strategy only where it is quick."""
     if rules.size > limits.max_codes:
-        raise ApiError(400, f"this server plays games of at most {limits.max_codes:,} codes; "
-                            f"{rules.describe()} make {rules.size:,}")  # fmt: skip
+        raise ApiError(
+            400,
+            f"this server plays games of at most {limits.max_codes:,} codes; "
+            f"{rules.describe()} make {rules.size:,}",
+        )
     if "optimal" in strategies and rules.size > limits.optimal_codes:
-        raise ApiError(400, f"this server plays the optimal strategy on games of at most "
-                            f"{limits.optimal_codes:,} codes ({rules.describe()} make {rules.size:,}): "
-                            "choose another strategy")  # fmt: skip
+        raise ApiError(
+            400,
+            f"this server plays the optimal strategy on games of at most "
+            f"{limits.optimal_codes:,} codes ({rules.describe()} make {rules.size:,}): "
+            "choose another strategy",
+        )
 
 
 def play_computer(game: Game) -> None:
@@ -227,8 +233,11 @@ async def make_room(state: State, visitor: Visitor) -> None:
     games = await state.games.open_games(visitor.key)
     if len(games) >= limit:
         ids = ", ".join(str(g) for g, _ in games[:10])
-        raise ApiError(429, f"you have {plural(len(games), 'unfinished game')} (at most {limit}): finish or "
-                            f"give up one first (games {ids})")  # fmt: skip
+        raise ApiError(
+            429,
+            f"you have {plural(len(games), 'unfinished game')} (at most {limit}): finish or "
+            f"give up one first (games {ids})",
+        )
 
 
 async def live_game(request: web.Request) -> LiveGame:
@@ -369,8 +378,13 @@ async def hint(request: web.Request) -> web.Response:
             game = engine(live)
         game.expect("guess")
         given = await state.think(game.hint)
-        return {"hint": {"strategy": given.strategy, "guess": live.notation.format_code(given.guess),
-                         "candidates": given.candidates}}  # fmt: skip
+        return {
+            "hint": {
+                "strategy": given.strategy,
+                "guess": live.notation.format_code(given.guess),
+                "candidates": given.candidates,
+            }
+        }
 
     return await act(request, action)
 
@@ -469,7 +483,7 @@ def choices(limits: Limits) -> dict[str, Any]:
             "max_codes": limits.max_codes,
             "optimal_codes": limits.optimal_codes,
             "match_games": limits.match_games,
-        },  # fmt: skip
+        },
     }
 
 

@@ -46,8 +46,10 @@ STATIC = Path(__file__).parent / "static"
 COOKIE_AGE = 365 * 24 * 3600
 
 #: What the page may load: only this server's own files (nothing from outside, no inline script).
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")  # fmt: skip
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 log = logging.getLogger("mastermind.web")
 
@@ -83,8 +85,11 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPNotFound:
         response = error(404, f"there is no page {request.path[:80]}")
     except web.HTTPMethodNotAllowed as err:
-        response = error(405, f"{request.method} is not allowed on {request.path[:80]} "
-                              f"(allowed: {', '.join(sorted(err.allowed_methods))})")  # fmt: skip
+        response = error(
+            405,
+            f"{request.method} is not allowed on {request.path[:80]} "
+            f"(allowed: {', '.join(sorted(err.allowed_methods))})",
+        )
         response.headers["Allow"] = ", ".join(sorted(err.allowed_methods))
     except web.HTTPException as err:
         if err.status < 400:
@@ -105,16 +110,24 @@ async def visitors(request: web.Request, handler: Handler) -> web.StreamResponse
     request[VISITOR] = visitor
     key = visitor.key if visitor.known else f"address {request.remote}"
     if not request.app[RATE].allow(key):
-        response: web.StreamResponse = error(429, f"too many requests: at most {state.limits.rate:g} a "
-                                                  "second; wait a moment")  # fmt: skip
+        response: web.StreamResponse = error(
+            429, f"too many requests: at most {state.limits.rate:g} a second; wait a moment"
+        )
         response.headers["Retry-After"] = "1"
     elif request.method not in ("GET", "HEAD", "OPTIONS") and cross_origin(request):
         response = error(403, "a request from another site's page is refused")
     else:
         response = await errors(request, handler)
     if visitor.token is not None:
-        response.set_cookie(COOKIE, visitor.token, max_age=COOKIE_AGE, path="/", httponly=True,
-                            samesite="Lax", secure=request.secure)  # fmt: skip
+        response.set_cookie(
+            COOKIE,
+            visitor.token,
+            max_age=COOKIE_AGE,
+            path="/",
+            httponly=True,
+            samesite="Lax",
+            secure=request.secure,
+        )
     return response
 
 
@@ -223,8 +236,11 @@ def serve(host: str, port: int, store: Store, limits: Limits, defaults: Settings
     def listening(*_: object) -> None:
         print(f"Serving Mastermind on http://{shown}:{bound} (Ctrl+C stops it)", flush=True)
         if on_network(host):
-            print(f"Note: on {host} the board is reachable from the network: anyone who can reach this "
-                  f"machine can play, within the limits ({limits.describe()}).", flush=True)  # fmt: skip
+            print(
+                f"Note: on {host} the board is reachable from the network: anyone who can reach this "
+                f"machine can play, within the limits ({limits.describe()}).",
+                flush=True,
+            )
 
     async def main() -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):

@@ -172,8 +172,9 @@ def notation_for(rules: Any, style: str) -> Notation:
 class GameTable:
     """The games in memory, the least recently used first; each saved after every change."""
 
-    def __init__(self, store: Store, limits: Limits, run: Run[Any], later: Later,
-                 clock: Any = time.monotonic) -> None:  # fmt: skip
+    def __init__(
+        self, store: Store, limits: Limits, run: Run[Any], later: Later, clock: Any = time.monotonic
+    ) -> None:
         self.store = store
         self.limits = limits
         self.run = run
@@ -188,8 +189,14 @@ class GameTable:
     def __contains__(self, game_id: int) -> bool:
         return game_id in self._games
 
-    async def add(self, visitor: str, mode: str, notation: Notation, game: Game | None = None,
-                  match: Match | None = None) -> LiveGame:  # fmt: skip
+    async def add(
+        self,
+        visitor: str,
+        mode: str,
+        notation: Notation,
+        game: Game | None = None,
+        match: Match | None = None,
+    ) -> LiveGame:
         live = LiveGame(0, visitor, mode, notation, game, match, self.clock())
         record = live.record()
         live.id = await self.run(lambda: self.store.add(record, visitor=visitor))

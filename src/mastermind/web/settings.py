@@ -74,5 +74,10 @@ def rules_from_json(data: Any) -> Rules:
     for name in ("repeats", "blank"):
         if name in data and not isinstance(data[name], bool):
             raise RulesError(f"{name} must be true or false, not {data[name]!r}")
-    return Rules(pegs=data["pegs"], colors=data["colors"], repeats=data.get("repeats", True),
-                 max_guesses=data.get("max_guesses", 10), blank=data.get("blank", False))  # fmt: skip
+    return Rules(
+        pegs=data["pegs"],
+        colors=data["colors"],
+        repeats=data.get("repeats", True),
+        max_guesses=data.get("max_guesses", 10),
+        blank=data.get("blank", False),
+    )

@@ -40,10 +40,14 @@ def notation_view(notation: Notation) -> dict[str, Any]:
         "keys": keys,
         "describe": notation.describe_symbols(),
         "terms": {
-            "black": terms.black, "white": terms.white, "symbol": terms.symbol, "place": terms.place,
-            "keys": terms.keys, "counted": terms.counted,
+            "black": terms.black,
+            "white": terms.white,
+            "symbol": terms.symbol,
+            "place": terms.place,
+            "keys": terms.keys,
+            "counted": terms.counted,
         },
-    }  # fmt: skip
+    }
 
 
 def reply_view(reply: Feedback) -> dict[str, Any]:
@@ -58,11 +62,15 @@ def problem_view(problem: Problem | None, notation: Notation) -> dict[str, Any] 
         "rows": [r + 1 for r in problem.rows],
         "message": problem.message,
         "corrections": [
-            {"row": c.row + 1, **reply_view(c.reply), "words": notation.terms.reply(c.reply),
-             "candidates": c.candidates}
+            {
+                "row": c.row + 1,
+                **reply_view(c.reply),
+                "words": notation.terms.reply(c.reply),
+                "candidates": c.candidates,
+            }
             for c in problem.corrections
         ],
-    }  # fmt: skip
+    }
 
 
 def game_view(game: Game, notation: Notation, mode: str) -> dict[str, Any]:
@@ -100,11 +108,20 @@ def match_view(match: Match, notation: Notation) -> dict[str, Any]:
     (its secret hidden), and every finished game with its secret and points."""
     r = match.current
     done = [
-        {"number": x.number, "maker": x.maker, "breaker": x.breaker, "points": x.points,
-         "replayed": x.replayed, "guesses": len(x.game.moves), "outcome": x.game.outcome,
-         "secret": _code_or_none(notation, x.game.secret), "referee": x.referee}
-        for x in match.rounds if x.points is not None and x.game is not None
-    ]  # fmt: skip
+        {
+            "number": x.number,
+            "maker": x.maker,
+            "breaker": x.breaker,
+            "points": x.points,
+            "replayed": x.replayed,
+            "guesses": len(x.game.moves),
+            "outcome": x.game.outcome,
+            "secret": _code_or_none(notation, x.game.secret),
+            "referee": x.referee,
+        }
+        for x in match.rounds
+        if x.points is not None and x.game is not None
+    ]
     return {
         "mode": "match",
         "rules": rules_to_dict(match.rules),

@@ -60,8 +60,12 @@ class Executor(ABC):
         """Load what the strategy needs wherever units will run (timed runs time only the run)."""
         strategy.prepare_pieces()
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...] | None],
-            each: Callable[[tuple[Any, ...], Any], None]) -> None:  # fmt: skip
+    def map(
+        self,
+        fn: Callable[..., Any],
+        tasks: Iterable[tuple[Any, ...] | None],
+        each: Callable[[tuple[Any, ...], Any], None],
+    ) -> None:
         """``fn(*args)`` for each ``args`` of ``tasks``, and ``each(args, result)`` in this thread as
         each finishes, in any order (a :data:`~mastermind.strategies.base.MapTasks`). ``tasks`` is
         read lazily, as room frees, so a task made later can use what the earlier ones found; a
@@ -140,8 +144,9 @@ class LocalExecutor(Executor):
             chunk = ordered[i:j]
             secrets = [plan.secrets_of(strategy, u) for u in chunk]
             stop = np.zeros(1, dtype=np.int64)
-            rows = interruptible(distributions, strategy, chunk, secrets, stop, stop=stop,
-                                 compiled=strategy.compiled)  # fmt: skip
+            rows = interruptible(
+                distributions, strategy, chunk, secrets, stop, stop=stop, compiled=strategy.compiled
+            )
             if stop[0]:
                 raise KeyboardInterrupt
             record(list(zip(chunk, rows, strict=True)))
@@ -208,10 +213,12 @@ class DaskExecutor(Executor):
                 handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
                 try:
                     self._cluster = LocalCluster(
-                        n_workers=self.workers or os.cpu_count() or 1, threads_per_worker=1,
-                        processes=True, dashboard_address=":0",
+                        n_workers=self.workers or os.cpu_count() or 1,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",
                         preload=["mastermind.research.runner.dask_worker"],
-                    )  # fmt: skip
+                    )
                 finally:
                     if main:
                         signal.signal(signal.SIGINT, handler)
@@ -237,8 +244,12 @@ class DaskExecutor(Executor):
     def width(self) -> int:
         return max(1, sum(self.client.nthreads().values()))
 
-    def map(self, fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...] | None],
-            each: Callable[[tuple[Any, ...], Any], None]) -> None:  # fmt: skip
+    def map(
+        self,
+        fn: Callable[..., Any],
+        tasks: Iterable[tuple[Any, ...] | None],
+        each: Callable[[tuple[Any, ...], Any], None],
+    ) -> None:
         from dask.distributed import as_completed
 
         # Twice as many as the workers' threads: each has the next task at hand when one ends,

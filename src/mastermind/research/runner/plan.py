@@ -146,8 +146,9 @@ def cut_tree(strategy: Strategy, unit_size: int | None = None, *, choose: Choose
     return result
 
 
-def distributions(strategy: Strategy, units: Sequence[Unit], secrets: Sequence[np.ndarray],
-                  stop: np.ndarray) -> list[dict[int, int]]:  # fmt: skip
+def distributions(
+    strategy: Strategy, units: Sequence[Unit], secrets: Sequence[np.ndarray], stop: np.ndarray
+) -> list[dict[int, int]]:
     """The distribution of each unit (guesses -> secrets), from its secrets."""
     positions = [Position(u.history, s) for u, s in zip(units, secrets, strict=True)]
     return strategy.distributions_at(positions, stop)

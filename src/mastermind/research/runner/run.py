@@ -78,8 +78,14 @@ def run_tree(
             book.close()
 
 
-def _run_tree(strategy: Strategy, executor: Executor, book: Checkpoint | None, progress: OnProgress | None,
-              unit_size: int, started: float) -> TreeRun:  # fmt: skip
+def _run_tree(
+    strategy: Strategy,
+    executor: Executor,
+    book: Checkpoint | None,
+    progress: OnProgress | None,
+    unit_size: int,
+    started: float,
+) -> TreeRun:
     secrets = strategy.space.size
     chosen, level = 0, 0
 
@@ -134,9 +140,12 @@ def _run_tree(strategy: Strategy, executor: Executor, book: Checkpoint | None, p
     if sum(total.values()) != secrets:  # pragma: no cover - a broken executor
         raise RuntimeError(f"the run counted {sum(total.values())} secrets of {secrets}")
     return TreeRun(
-        the_plan.first_guess, dict(sorted(total.items())), len(the_plan.units), len(done),
+        the_plan.first_guess,
+        dict(sorted(total.items())),
+        len(the_plan.units),
+        len(done),
         time.perf_counter() - started,
-    )  # fmt: skip
+    )
 
 
 def run_search(
@@ -196,8 +205,9 @@ def evaluate_on(
     if strategy.searches:
         if not strategy.tree_at_hand():
             interruptible(executor.prepare, strategy, stop=stop)
-        search = run_search(strategy, executor, checkpoint=checkpoint, progress=progress,
-                            piece_size=unit_size)  # fmt: skip
+        search = run_search(
+            strategy, executor, checkpoint=checkpoint, progress=progress, piece_size=unit_size
+        )
         first, distribution, seconds = search.tree.root.guess, search.tree.root.distribution(), search.seconds
     else:
         interruptible(executor.prepare, strategy, stop=stop, compiled=strategy.compiled)

@@ -158,8 +158,9 @@ class _Bounds(Record):
         with self.lock:
             proved = dict(self.proved)
             if self.g0 is not None and self.cell_low:
-                low = self.n + sum(self.exact[f][0] if f in self.exact else self.cell_low.get(f, 0)
-                                   for f in self.cells)  # fmt: skip
+                low = self.n + sum(
+                    self.exact[f][0] if f in self.exact else self.cell_low.get(f, 0) for f in self.cells
+                )
                 proved[self.g0] = max(proved.get(self.g0, 0), low)
             best = self.best[0] if self.best else None
         lows = [proved[g] for g in self.order if g in proved] if self.order else [int(self.game.t.lb[self.n])]
@@ -170,8 +171,9 @@ class _Bounds(Record):
         with self.lock:
             candidates = [] if self.best is None else [self.best[0]]
             if self.g0 is not None and self.cells:
-                parts = [self.exact[f][0] if f in self.exact else self.heuristic.get(f, FAIL)
-                         for f in self.cells]  # fmt: skip
+                parts = [
+                    self.exact[f][0] if f in self.exact else self.heuristic.get(f, FAIL) for f in self.cells
+                ]
                 if all(p < FAIL for p in parts):
                     candidates.append(self.n + sum(parts))
         return min(candidates, default=None)

@@ -122,13 +122,22 @@ class _Prover:
         calls instead)."""
         return np.zeros(_kernel().CTL, dtype=np.int64)
 
-    def cells(self, node: _Set, g: int, sym: tuple[np.ndarray, int, np.int64],
-              cap: int = FAIL) -> dict[int, _Set]:  # fmt: skip
+    def cells(
+        self, node: _Set, g: int, sym: tuple[np.ndarray, int, np.int64], cap: int = FAIL
+    ) -> dict[int, _Set]:
         """The cells of guess g at the node's set (whose history's group is ``sym``), each with
         its one-level bound; once the guess is known to cost ``cap`` or more, the cells left
         (the smallest) have their counting bounds only."""
-        bounds = _kernel().cell_bounds(self.t, node.S, np.int64(g), np.int64(NO_LIMIT), *sym,
-                                       self.game.new_counts(), self._ctl(), np.int64(cap))  # fmt: skip
+        bounds = _kernel().cell_bounds(
+            self.t,
+            node.S,
+            np.int64(g),
+            np.int64(NO_LIMIT),
+            *sym,
+            self.game.new_counts(),
+            self._ctl(),
+            np.int64(cap),
+        )
         group, used = child_group(node.group, node.used, self.colours[g], self.colors)
         history = (*node.history, g)
         out = {}
@@ -216,8 +225,9 @@ class _Prover:
                     break
                 reach += gain
                 child = cells[f]
-                out.children.append((self.colours[g], Feedback.from_int(f, self.pegs),
-                                     self.proof_node(child, child.low)))  # fmt: skip
+                out.children.append(
+                    (self.colours[g], Feedback.from_int(f, self.pegs), self.proof_node(child, child.low))
+                )
             if reach < claim:
                 raise StrategyError(f"internal: guess {g} reaches {reach}, below the {claim} claimed")
         out.children.sort(key=lambda line: (line[0], line[1].black, line[1].white))
@@ -281,8 +291,9 @@ class _Guided(_Prover):
     sent before the last of a set's are answered (:meth:`close_all`). With 1, everything is
     proved here, one compiled call after another."""
 
-    def __init__(self, rules: Rules, stop: threading.Event | None, workers: int = 1,
-                 book: _Book | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, rules: Rules, stop: threading.Event | None, workers: int = 1, book: _Book | None = None
+    ) -> None:
         super().__init__(rules, stop)
         self.run = _Run(self.game, max(1, workers))
         self.serial = workers <= 1
@@ -589,8 +600,9 @@ class _Workers:
             got, ok, cells = self.results.get(timeout=0.2)
         except queue.Empty:
             if any(process.exitcode is not None for process in self.processes):
-                raise ExecutorError("a process proving the bound died (killed, or out of memory?): "
-                                    "try fewer workers") from None  # fmt: skip
+                raise ExecutorError(
+                    "a process proving the bound died (killed, or out of memory?): try fewer workers"
+                ) from None
             return
         if got == _KEEP:  # (a worker's messages come in the order sent: its records before its answer)
             assert self.prover.book is not None

@@ -41,8 +41,9 @@ class Race:
     (0, 20)
     """
 
-    def __init__(self, roots: Sequence[tuple[int, int]], budget: int,
-                 ceiling: Callable[[], int] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, roots: Sequence[tuple[int, int]], budget: int, ceiling: Callable[[], int] | None = None
+    ) -> None:
         self.roots = list(roots)
         self._best = Best(budget, len(self.roots))
         #: the budget of the whole position where it can fall while the race runs (the search cut
@@ -88,6 +89,7 @@ class Race:
         with self._lock:
             best = self._best.cost
             return sum(
-                1 for r, (_, bound) in enumerate(self.roots)
+                1
+                for r, (_, bound) in enumerate(self.roots)
                 if r >= start and r not in self.searched and r not in self.pruned and bound < best
-            )  # fmt: skip
+            )

@@ -167,9 +167,22 @@ class SearchGame:
         dlb = np.zeros(space.size + 1, dtype=np.int64)
         dlb[:-1] = np.diff(lb)
         fbm = _kernel().reply_matrix(codes) if matrix else np.zeros((0, 0), dtype=np.uint8)
-        self.t = _kernel().SearchTables(fbm, codes, codes.digits, cmask, lb, dlb, dmin, rules.pegs,
-                                        rules.colors, rules.repeats, b, lbk, PRE_NODE,
-                                        PRE_CELL)  # fmt: skip
+        self.t = _kernel().SearchTables(
+            fbm,
+            codes,
+            codes.digits,
+            cmask,
+            lb,
+            dlb,
+            dmin,
+            rules.pegs,
+            rules.colors,
+            rules.repeats,
+            b,
+            lbk,
+            PRE_NODE,
+            PRE_CELL,
+        )
         self.win = rules.pegs * (rules.pegs + 1)
         #: cell counts fit 16 bits below 65,536 codes
         self.count_type = np.uint16 if space.size < 1 << 16 else np.uint32
@@ -181,19 +194,27 @@ class SearchGame:
         """Zeroed cell-count scratch for the compiled search."""
         return np.zeros(self.space.size * (self.t.pegs + 1) ** 2, dtype=self.count_type)
 
-    def root_guesses(self, S: np.ndarray, left: int, budget: int, sym: tuple[np.ndarray, int, np.int64],
-                     ctl: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    def root_guesses(
+        self,
+        S: np.ndarray,
+        left: int,
+        budget: int,
+        sym: tuple[np.ndarray, int, np.int64],
+        ctl: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The guesses the search tries at S, in its order, and their bounds (see the kernel)."""
         if ctl is None:
             ctl = np.zeros(_kernel().CTL, dtype=np.int64)
-        codes, bounds = _kernel().root_guesses(self.t, S, left, np.int64(budget), *sym, self.new_counts(),
-                                               ctl)  # fmt: skip
+        codes, bounds = _kernel().root_guesses(
+            self.t, S, left, np.int64(budget), *sym, self.new_counts(), ctl
+        )
         order = np.lexsort((codes, bounds))  # by bound, then code
         return codes[order], bounds[order]
 
     def group(self, guesses: Sequence[int]) -> tuple[np.ndarray, int, np.int64]:
-        g, m, used = _kernel().history_group(self.t.digits, np.asarray(guesses, dtype=np.int64),
-                                          self.t.pegs, self.t.colors)  # fmt: skip
+        g, m, used = _kernel().history_group(
+            self.t.digits, np.asarray(guesses, dtype=np.int64), self.t.pegs, self.t.colors
+        )
         return g, int(m), np.int64(used)
 
 
@@ -292,8 +313,13 @@ class _Run:
             for ctl in self.root.ctls.values():
                 ctl[_kernel().STOP] = 1
 
-    def prior(self, key: str, S: np.ndarray, left: int, guess: int | None = None,
-              ) -> tuple[int, np.ndarray | None] | None:  # fmt: skip
+    def prior(
+        self,
+        key: str,
+        S: np.ndarray,
+        left: int,
+        guess: int | None = None,
+    ) -> tuple[int, np.ndarray | None] | None:
         """What the book holds for a set (``guess`` None) or a guess at it: its least cost and
         tree (replayed against S first), or (tree None) the least it costs; None if nothing.
 
@@ -351,8 +377,9 @@ class _Run:
         for future in futures:
             future.result()
 
-    def root_guesses(self, scope: _Scope, S: np.ndarray, left: int, budget: int,
-                     sym: tuple[np.ndarray, int, np.int64]) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    def root_guesses(
+        self, scope: _Scope, S: np.ndarray, left: int, budget: int, sym: tuple[np.ndarray, int, np.int64]
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The game's root guesses at S, computed in another thread (seconds in a large game)
         while this one still hears Ctrl-C."""
         out: list = []
@@ -381,22 +408,39 @@ class _Run:
             raise out[0]
         return out[0]
 
-    def cell_bounds(self, scope: _Scope, S: np.ndarray, left: int, sym: tuple[np.ndarray, int, np.int64],
-                    g: int) -> np.ndarray | None:  # fmt: skip
+    def cell_bounds(
+        self, scope: _Scope, S: np.ndarray, left: int, sym: tuple[np.ndarray, int, np.int64], g: int
+    ) -> np.ndarray | None:
         """The least guess bound of each cell of g at S (by reply, see the kernel); None if
         stopped meanwhile."""
         ctl = self.start(scope)
         try:
             group, m, used = sym
-            out = _kernel().cell_bounds(self.game.t, S, np.int64(g), np.int64(left), group, np.int64(m), used,
-                                        self.game.new_counts(), ctl, np.int64(FAIL))  # fmt: skip
+            out = _kernel().cell_bounds(
+                self.game.t,
+                S,
+                np.int64(g),
+                np.int64(left),
+                group,
+                np.int64(m),
+                used,
+                self.game.new_counts(),
+                ctl,
+                np.int64(FAIL),
+            )
         finally:
             self.finish(scope, ctl)
         return None if ctl[_kernel().STOP] else out
 
-    def kernel_call(self, scope: _Scope, cell: np.ndarray, left: int, budget: int,
-                    sym: tuple[np.ndarray, int, np.int64],
-                    first: int = -1) -> tuple[int, np.ndarray | None]:  # fmt: skip
+    def kernel_call(
+        self,
+        scope: _Scope,
+        cell: np.ndarray,
+        left: int,
+        budget: int,
+        sym: tuple[np.ndarray, int, np.int64],
+        first: int = -1,
+    ) -> tuple[int, np.ndarray | None]:
         """One compiled search, on this thread's buffers (grown if they were too small)."""
         t = self.game.t
         mine = self.local
@@ -413,9 +457,26 @@ class _Run:
         while True:
             ctl = self.start(scope)
             try:
-                cost = int(_kernel().solve(t, cell, left, np.int64(min(budget, FAIL)), group, m,
-                                        used, first, mine.stack, mine.arena, ctl, mine.counts,
-                                        mine.bnd, mine.bits, mine.rowbuf, mine.memo))  # fmt: skip
+                cost = int(
+                    _kernel().solve(
+                        t,
+                        cell,
+                        left,
+                        np.int64(min(budget, FAIL)),
+                        group,
+                        m,
+                        used,
+                        first,
+                        mine.stack,
+                        mine.arena,
+                        ctl,
+                        mine.counts,
+                        mine.bnd,
+                        mine.bits,
+                        mine.rowbuf,
+                        mine.memo,
+                    )
+                )
             finally:
                 self.finish(scope, ctl)
             if ctl[_kernel().OVERFLOW]:
@@ -541,11 +602,18 @@ class Record:
         included), or no tree (flat None): then it costs at least ``limit``."""
 
 
-def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int,
-               budget: int, first: int | None = None,
-               progress: OnProgress | None = None,
-               record: Record | None = None,
-               history: History = ()) -> tuple[int, np.ndarray | None]:  # fmt: skip
+def _solve_set(
+    run: _Run,
+    scope: _Scope,
+    S: np.ndarray,
+    guesses: list[int],
+    left: int,
+    budget: int,
+    first: int | None = None,
+    progress: OnProgress | None = None,
+    record: Record | None = None,
+    history: History = (),
+) -> tuple[int, np.ndarray | None]:
     """The least cost of S if below ``budget``, and its tree; (FAIL, None) otherwise.
 
     Small sets are one compiled call. Larger ones try their guesses in the compiled search's
@@ -608,8 +676,11 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
                 waiting = race.waiting() - (1 if start and e0 not in race.searched else 0)
                 best = race.best
                 found = None if best.tree is None else best.cost
-                progress(Progress("search", done, done + waiting + of - solved, 0, n, found,
-                                  best.tree, race.settled()))  # fmt: skip
+                progress(
+                    Progress(
+                        "search", done, done + waiting + of - solved, 0, n, found, best.tree, race.settled()
+                    )
+                )
 
     def tick(done: int, of: int) -> None:
         nonlocal cells
@@ -619,8 +690,17 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
 
     if start:
         g = roots[e0][0]
-        cost, flat = _split_guess(run, scope, S, guesses, left, g, tick if progress else None,
-                                  None if record is None else record.cell, history)  # fmt: skip
+        cost, flat = _split_guess(
+            run,
+            scope,
+            S,
+            guesses,
+            left,
+            g,
+            tick if progress else None,
+            None if record is None else record.cell,
+            history,
+        )
         if flat is not None:
             run.keep(key_of("guess", history, g), cost, flat)
         race.offer(e0, cost, flat)
@@ -663,11 +743,17 @@ def _solve_set(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left
     return (best.cost, best.tree) if best.tree is not None else (FAIL, None)
 
 
-def _split_guess(run: _Run, scope: _Scope, S: np.ndarray, guesses: list[int], left: int, g: int,
-                 tick: Tick | None = None,
-                 on_cell: Callable[[int, int, np.ndarray], None] | None = None,
-                 history: History = (),
-                 ) -> tuple[int, np.ndarray | None]:  # fmt: skip
+def _split_guess(
+    run: _Run,
+    scope: _Scope,
+    S: np.ndarray,
+    guesses: list[int],
+    left: int,
+    g: int,
+    tick: Tick | None = None,
+    on_cell: Callable[[int, int, np.ndarray], None] | None = None,
+    history: History = (),
+) -> tuple[int, np.ndarray | None]:
     """cost(S | g) with no budget: every cell at once on the workers, largest first;
     ``tick(cells solved, cells)`` and ``on_cell(reply, cost, tree)`` as they are solved. S is
     the set after ``history``: its cells are kept in the run's book (the root's all, others
@@ -770,8 +856,9 @@ def piece_run(game: SearchGame) -> _Run:
     return run
 
 
-def solve_piece(rules: Rules, history: Sequence[tuple[int, int]], budget: int = FAIL,
-                first: int | None = None) -> tuple[int, np.ndarray | None]:  # fmt: skip
+def solve_piece(
+    rules: Rules, history: Sequence[tuple[int, int]], budget: int = FAIL, first: int | None = None
+) -> tuple[int, np.ndarray | None]:
     """The least cost, below ``budget``, of the secrets that give ``history``'s replies, within the
     guesses the rules leave after it, and its tree (as :func:`to_flat` writes it); (FAIL, None)
     when there is none below the budget. ``first`` forces the guess there. One compiled call,

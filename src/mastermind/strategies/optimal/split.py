@@ -230,8 +230,16 @@ class _Node:
 class _Set(_Node):
     """The least cost of the secrets ``S`` after ``history`` within ``left`` guesses."""
 
-    def __init__(self, search: _Search, parent: _Guess | None, reply: int, history: History, S: np.ndarray,
-                 left: int, first: int | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        search: _Search,
+        parent: _Guess | None,
+        reply: int,
+        history: History,
+        S: np.ndarray,
+        left: int,
+        first: int | None = None,
+    ) -> None:
         super().__init__(search, history, S, left)
         self.parent, self.reply, self.first = parent, reply, first
         self.key = key_of("set", history)
@@ -488,8 +496,16 @@ PieceLog = Callable[[Piece, Outcome, int], None]
 class _Search:
     """The positions of one search and the pieces they wait for; hands pieces to the executor."""
 
-    def __init__(self, rules: Rules, first: int | None, book: PieceBook | None, split: int, big: int,
-                 progress: OnProgress | None, log: PieceLog | None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        rules: Rules,
+        first: int | None,
+        book: PieceBook | None,
+        split: int,
+        big: int,
+        progress: OnProgress | None,
+        log: PieceLog | None,
+    ) -> None:
         self.rules, self.book, self.progress, self.log = rules, book, progress, log
         self.split, self.big = split, max(split, big)
         self.game = game_of(rules)
@@ -566,8 +582,19 @@ class _Search:
         # the least total once settled (or, with no tree, at least what it failed), else the race's
         lower = self.result[0] if self.result is not None else self.root.lower()
         n = self.game.space.size
-        self.progress(Progress("search", done, done + len(self.waiting), 0, n, best, tree, firsts,
-                               lower if lower < FAIL else None))  # fmt: skip
+        self.progress(
+            Progress(
+                "search",
+                done,
+                done + len(self.waiting),
+                0,
+                n,
+                best,
+                tree,
+                firsts,
+                lower if lower < FAIL else None,
+            )
+        )
 
 
 def search_in_pieces(

@@ -104,15 +104,23 @@ class Optimal(Strategy):
     def cache_path(self) -> Path:
         r = self.rules
         first = "" if self.first is None else f"-first{self.first}"
-        name = (f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-max{r.max_guesses}{first}"
-                f"-v{package_version()}.npz")  # fmt: skip
+        name = (
+            f"{r.pegs}x{r.colors}{'' if r.repeats else '-norepeat'}-max{r.max_guesses}{first}"
+            f"-v{package_version()}.npz"
+        )
         return cache_dir() / name
 
     def _meta(self) -> dict:
         r = self.rules
-        return {"format": CACHE_FORMAT, "version": package_version(), "pegs": r.pegs,
-                "colors": r.colors, "repeats": r.repeats, "max_guesses": r.max_guesses,
-                "first": self.first}  # fmt: skip
+        return {
+            "format": CACHE_FORMAT,
+            "version": package_version(),
+            "pegs": r.pegs,
+            "colors": r.colors,
+            "repeats": r.repeats,
+            "max_guesses": r.max_guesses,
+            "first": self.first,
+        }
 
     def _load(self) -> OptimalNode | None:
         """The cached tree, or None if there is none or it is not exactly right."""
@@ -170,9 +178,16 @@ class Optimal(Strategy):
         self._tree = root
         return root
 
-    def bounds(self, seconds: float | None = None, on_better=None, stop=None, on_tree=None,
-               save_every: float = 60.0, book: PieceBook | None = None,
-               piece_size: int | None = None):  # fmt: skip
+    def bounds(
+        self,
+        seconds: float | None = None,
+        on_better=None,
+        stop=None,
+        on_tree=None,
+        save_every: float = 60.0,
+        book: PieceBook | None = None,
+        piece_size: int | None = None,
+    ):
         """Search the whole tree for at most ``seconds``: an :class:`~.anytime.Bounds` with a
         proven lower bound on the least total, the best tree found and whether it is optimal
         (then it is kept and cached as :meth:`decision_tree` would). A tree already at hand
@@ -192,9 +207,18 @@ class Optimal(Strategy):
         known = self.known_tree()
         if known is not None:
             return Bounds(known.cost, known.cost, to_flat(known), True)
-        found = bound_game(self.rules, seconds, first=self.first, progress=self.search_progress,
-                           on_better=on_better, stop=stop, on_tree=on_tree,
-                           save_every=save_every, book=book, piece_size=piece_size)  # fmt: skip
+        found = bound_game(
+            self.rules,
+            seconds,
+            first=self.first,
+            progress=self.search_progress,
+            on_better=on_better,
+            stop=stop,
+            on_tree=on_tree,
+            save_every=save_every,
+            book=book,
+            piece_size=piece_size,
+        )
         if found.complete and found.upper is None:
             raise StrategyError(self._no_tree_message(np.arange(self.space.size, dtype=np.int64)))
         if found.complete and found.flat is not None:  # the search's own tree, as decision_tree's
@@ -248,9 +272,13 @@ class Optimal(Strategy):
         return True
 
     def search_tree(
-        self, map_tasks: MapTasks | None = None, book: PieceBook | None = None,
-        progress: OnProgress | None = None, workers: int | None = None, piece_size: int | None = None,
-    ) -> SearchedTree:  # fmt: skip
+        self,
+        map_tasks: MapTasks | None = None,
+        book: PieceBook | None = None,
+        progress: OnProgress | None = None,
+        workers: int | None = None,
+        piece_size: int | None = None,
+    ) -> SearchedTree:
         """The whole optimal tree: from the cache, or searched on this process's threads
         (``map_tasks`` None, progress to :attr:`search_progress`), or with its root search cut
         into pieces at any depth run by ``map_tasks`` (see :func:`.split.search_in_pieces`), kept in ``book``
@@ -272,9 +300,16 @@ class Optimal(Strategy):
         from .split import search_in_pieces
 
         size = piece_limit(piece_size)
-        sol, solved, resumed = search_in_pieces(self.rules, map_tasks, first=self.first, book=book,
-                                                progress=progress, workers=workers or 2,
-                                                split=size, big=size)  # fmt: skip
+        sol, solved, resumed = search_in_pieces(
+            self.rules,
+            map_tasks,
+            first=self.first,
+            book=book,
+            progress=progress,
+            workers=workers or 2,
+            split=size,
+            big=size,
+        )
         if sol is None:
             raise StrategyError(self.no_tree_message())
         return SearchedTree(sol.cost, self.adopt(sol), sol.flat, solved, resumed)

@@ -83,8 +83,9 @@ class WorstSearch:
             a proof).
     """
 
-    def __init__(self, rules: Rules, progress: Callable[[float], None] | None = None,
-                 width: int | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, rules: Rules, progress: Callable[[float], None] | None = None, width: int | None = None
+    ) -> None:
         if rules.size > MAX_CODES:
             raise StrategyError(
                 f"{rules.describe()} has {rules.size:,} codes; the worst-case search holds every "
@@ -148,8 +149,13 @@ class WorstSearch:
         rules = self.rules
         if ok:
             assert isinstance(found, TreeNode)
-            limit = Rules(pegs=rules.pegs, colors=rules.colors, repeats=rules.repeats,
-                          max_guesses=max(guesses, 1), blank=rules.blank)  # fmt: skip
+            limit = Rules(
+                pegs=rules.pegs,
+                colors=rules.colors,
+                repeats=rules.repeats,
+                max_guesses=max(guesses, 1),
+                blank=rules.blank,
+            )
             tree = _tree_file(limit, found, guesses)
             return Decision(rules, guesses, True, tree, None, self.nodes)
         assert isinstance(found, ProofNode)
@@ -186,8 +192,16 @@ class WorstSearch:
 
     # -- the search ------------------------------------------------------------------------
 
-    def _solve(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int,
-               seed: TreeNode | None = None) -> tuple[bool, object]:  # fmt: skip
+    def _solve(
+        self,
+        S: np.ndarray,
+        k: int,
+        K: int,
+        group: list[Perm],
+        used: int,
+        depth: int,
+        seed: TreeNode | None = None,
+    ) -> tuple[bool, object]:
         """(True, TreeNode) or (False, ProofNode): can S be found within k guesses? K bounds the
         replies other than the win of any guess on S; ``seed`` is a tree of S (or None)."""
         if self._stop.is_set():
@@ -228,8 +242,9 @@ class WorstSearch:
         self.memo[key] = result
         return result
 
-    def _first_guesses(self, k: int, K: int, group: list[Perm], first: list[int], seed: TreeNode | None
-                       ) -> tuple[bool, object]:  # fmt: skip
+    def _first_guesses(
+        self, k: int, K: int, group: list[Perm], first: list[int], seed: TreeNode | None
+    ) -> tuple[bool, object]:
         """The root with only the guesses of ``first`` tried, in turn, each cell largest first
         (but a cell already known to fail first of all: first guesses alike often share one):
         (True, a tree beginning with the first that works), or (False, a proof node whose lines
@@ -241,8 +256,9 @@ class WorstSearch:
                 below, used = child_group(group, 0, self.colours[g], self.colors)
                 same = seed is not None and seed.guess == self.colours[g]
                 children: dict[Feedback, TreeNode] = {}
-                cells = sorted(self._cells(g, self.every), key=lambda fc: (not self._known_no(fc[1], k - 1),
-                                                                            -len(fc[1])))  # fmt: skip
+                cells = sorted(
+                    self._cells(g, self.every), key=lambda fc: (not self._known_no(fc[1], k - 1), -len(fc[1]))
+                )
                 shares = _shares(cells)
                 for (f, cell), (before, share) in zip(cells, shares, strict=True):
                     self._frac[-1] = (i + before, len(first), share)
@@ -269,8 +285,9 @@ class WorstSearch:
         known = self.memo.get((S.tobytes(), k))
         return known is not None and not known[0]
 
-    def _seeded(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int,
-                seed: TreeNode) -> tuple[bool, object] | None:  # fmt: skip
+    def _seeded(
+        self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int, seed: TreeNode
+    ) -> tuple[bool, object] | None:
         """The seed's guess at S, each cell (smallest first) within k - 1 with the seed's subtree
         there: (True, tree), or None when a cell cannot (the search then goes on as unseeded)."""
         g = self._index[seed.guess]
@@ -303,8 +320,9 @@ class WorstSearch:
         replies = keys[starts].tolist()
         return [(f, ordered[a:b]) for f, a, b in zip(replies, starts, ends, strict=True) if f != self.win]
 
-    def _plan(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int
-              ) -> tuple[ProofNode, list[int], int]:  # fmt: skip
+    def _plan(
+        self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int
+    ) -> tuple[ProofNode, list[int], int]:
         """The guesses to try at S within k, in the search's order (those refuted by counting
         left out), the proof node that their refutations would fill, and K at S."""
         present = int(np.bitwise_or.reduce(self.cmask[S]))
@@ -336,8 +354,9 @@ class WorstSearch:
             order = order[: self.width]
         return proof, reps[playable][order].tolist(), K
 
-    def _search(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int
-                ) -> tuple[bool, object]:  # fmt: skip
+    def _search(
+        self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int
+    ) -> tuple[bool, object]:
         proof, tries, K = self._plan(S, k, K, group, used)
         frame = len(self._frac)
         watched = depth < 3 and self.progress is not None
@@ -413,10 +432,17 @@ def _tree_file(rules: Rules, root: TreeNode, guesses: int) -> TreeFile:
     tree = TreeFile(rules, root, {"game": game_dict(rules)})
     found = replay(tree)
     nodes = sum(1 for _ in root.walk())
-    tree.header = {"game": game_dict(rules), "strategy": "worst", "options": {"max_guesses": guesses},
-                   "secrets": found.secrets, "total": found.total, "max": found.max,
-                   "distribution": {str(k): n for k, n in found.distribution.items()}, "nodes": nodes,
-                   "written_by": f"mastermind-lab {package_version()}"}  # fmt: skip
+    tree.header = {
+        "game": game_dict(rules),
+        "strategy": "worst",
+        "options": {"max_guesses": guesses},
+        "secrets": found.secrets,
+        "total": found.total,
+        "max": found.max,
+        "distribution": {str(k): n for k, n in found.distribution.items()},
+        "nodes": nodes,
+        "written_by": f"mastermind-lab {package_version()}",
+    }
     return tree
 
 
@@ -429,8 +455,12 @@ def seed_of(tree: TreeFile, rules: Rules) -> TreeNode:
         TreeFileError: it does not find every secret as its header claims.
     """
     theirs = tree.rules
-    if (theirs.pegs, theirs.colors, theirs.repeats, theirs.blank) != (rules.pegs, rules.colors, rules.repeats,
-                                                                        rules.blank):  # fmt: skip
+    if (theirs.pegs, theirs.colors, theirs.repeats, theirs.blank) != (
+        rules.pegs,
+        rules.colors,
+        rules.repeats,
+        rules.blank,
+    ):
         raise StrategyError(f"the seed is a tree of {theirs.describe()}, not of {rules.describe()}")
     tree.verify()
     return tree.root

@@ -240,10 +240,17 @@ class SplitWorstSearch(WorstSearch):
             of deciding them again.
     """
 
-    def __init__(self, rules: Rules, workers: int, split_depth: int = 2, small: int = SMALL_TASK,
-                 window: int | None = None, progress: Callable[[float], None] | None = None,
-                 width: int | None = None, checkpoint: str | os.PathLike[str] | None = None
-                 ) -> None:  # fmt: skip
+    def __init__(
+        self,
+        rules: Rules,
+        workers: int,
+        split_depth: int = 2,
+        small: int = SMALL_TASK,
+        window: int | None = None,
+        progress: Callable[[float], None] | None = None,
+        width: int | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+    ) -> None:
         super().__init__(rules, progress, width)
         self.workers = max(1, workers)
         self.window = max(4, self.workers // 2) if window is None else max(1, window)
@@ -266,12 +273,21 @@ class SplitWorstSearch(WorstSearch):
         found.nodes = self.nodes  # the sets searched here and on the workers
         return found
 
-    def _solve(self, S: np.ndarray, k: int, K: int, group: list[Perm], used: int, depth: int,
-               seed: TreeNode | None = None) -> tuple[bool, object]:  # fmt: skip
+    def _solve(
+        self,
+        S: np.ndarray,
+        k: int,
+        K: int,
+        group: list[Perm],
+        used: int,
+        depth: int,
+        seed: TreeNode | None = None,
+    ) -> tuple[bool, object]:
         if self._pool is None:  # in a worker, or not deciding: the plain search
             return super()._solve(S, k, K, group, used, depth, seed)
-        return self._wait(self._start(_Set(S, k, K, group, used, depth, seed), threading.Event()),
-                          threading.Event())  # fmt: skip
+        return self._wait(
+            self._start(_Set(S, k, K, group, used, depth, seed), threading.Event()), threading.Event()
+        )
 
     def _known_no(self, S: np.ndarray, k: int) -> bool:
         known = self._known.get((_digest(S), k))
@@ -384,8 +400,16 @@ class SplitWorstSearch(WorstSearch):
         threading.Thread(target=run, daemon=True).start()
         return fut
 
-    def _and(self, x: _Set, i: int, g: int, K: int, seed: TreeNode | None, cancel: threading.Event,
-             report: Callable[[float], None]) -> tuple[bool, object]:  # fmt: skip
+    def _and(
+        self,
+        x: _Set,
+        i: int,
+        g: int,
+        K: int,
+        seed: TreeNode | None,
+        cancel: threading.Event,
+        report: Callable[[float], None],
+    ) -> tuple[bool, object]:
         """Guess g (the i-th tried) at x: every cell within one guess fewer, decided at once;
         (True, its tree) or (False, (guess, reply, proof)) for the first cell found that cannot."""
         parts = sorted(self._cells(g, x.S), key=lambda fc: -len(fc[1]))
