@@ -22,7 +22,7 @@ import random
 
 from mastermind import Feedback, Rules, SolverState, score
 from mastermind.core.code import CodeSpace
-from mastermind.solver.state import Correction, slip, suggest_corrections
+from mastermind.deduction.state import Correction, slip, suggest_corrections
 
 
 def one_peg_off(fb: Feedback, pegs: int) -> list[Feedback]:

@@ -77,7 +77,7 @@ from mastermind._kernels import quick_start
 quick_start()  # as the command line does
 from mastermind import Rules, SolverState, review, score
 from mastermind.core.code import CodeSpace
-from mastermind.engine import positions
+from mastermind.games import positions
 import mastermind.strategies.optimal.search as search
 searched = []
 real = search.solve_position

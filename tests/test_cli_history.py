@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import kill_after_moves
 from mastermind import Rules
 from mastermind.cli import cli
-from mastermind.engine.game import Game
+from mastermind.games.game import Game
 from mastermind.history.store import Store
 
 SMALL = ["--pegs", "3", "--colors", "4"]

@@ -193,7 +193,7 @@ def test_a_match_killed_mid_game_resumes_from_its_last_move(tmp_path):
     played: the match goes on with the same secret, rows and score."""
 
     from mastermind.core.rules import Rules
-    from mastermind.engine.match import Match
+    from mastermind.games.match import Match
     from mastermind.history.store import Store
 
     db = tmp_path / "h.db"

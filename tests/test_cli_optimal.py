@@ -302,7 +302,7 @@ def test_a_search_that_is_not_quick_says_first_how_large_it_is_its_cost_and_the_
 def test_the_cost_of_a_search_scales_from_the_searches_measured():
     from mastermind import Rules, make_strategy
     from mastermind.core.notation import Notation
-    from mastermind.solver.state import SolverState
+    from mastermind.deduction.state import SolverState
 
     assert make_strategy("optimal", Rules(pegs=4, colors=7), cache=False).search_cost() is None  # quick
     whole = make_strategy("optimal", Rules(pegs=4, colors=9), cache=False).search_cost()

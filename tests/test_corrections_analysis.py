@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from mastermind import CodeSpace, Feedback, Notation, Rules, SolverState, make_strategy, score, strategy_tree
 from mastermind.core.feedback import possible_feedbacks
-from mastermind.solver.analysis import partition
-from mastermind.solver.state import diagnose, slip, suggest_corrections
+from mastermind.deduction.analysis import partition
+from mastermind.deduction.state import diagnose, slip, suggest_corrections
 
 CLASSIC = Rules()
 SMALL = Rules(pegs=3, colors=4)

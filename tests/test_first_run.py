@@ -94,7 +94,8 @@ def test_numba_is_imported_only_by_a_command_that_runs_a_kernel():
     out = python(
         "import sys\n"
         "import mastermind, mastermind.cli, mastermind.strategies, mastermind.research.evaluation\n"
-        "import mastermind.research.runner, mastermind.strategies.optimal.search, mastermind.solver.state\n"
+        "import mastermind.research.runner, mastermind.strategies.optimal.search\n"
+        "import mastermind.deduction.state\n"
         "print('numba' in sys.modules)\n"
     )
     assert out == "False\n"

@@ -1,4 +1,4 @@
-"""The engine of play, tested directly: games, fixes, hints, records and matches."""
+"""Games and matches, tested directly: games, fixes, hints, records and matches."""
 
 import json
 import subprocess
@@ -540,7 +540,7 @@ def test_a_guess_is_consistent_exactly_when_it_is_still_a_possible_code(guesses,
     space = SolverState(SMALL).space
     secret = space.code(17)
     history = [(space.code(g), score(space.code(g).colors, secret.colors)) for g in guesses]
-    from mastermind.engine.game import inconsistency
+    from mastermind.games.game import inconsistency
 
     code = space.code(candidate)
     possible = candidate in set(SolverState(SMALL, history).candidate_indices().tolist())

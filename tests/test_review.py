@@ -21,9 +21,9 @@ from click.testing import CliRunner
 from mastermind import Feedback, Game, Rules, SolverState, review, score
 from mastermind.cli import cli
 from mastermind.core.code import CodeSpace
-from mastermind.engine import positions as positions_module
-from mastermind.engine import review as review_module
 from mastermind.errors import ContradictionError, GameError, RecordError
+from mastermind.games import positions as positions_module
+from mastermind.games import review as review_module
 
 README_GAME = "1122=1,1 1344=1,1 1235=0,3 3312=0,2 2154=4,0"
 
@@ -358,7 +358,7 @@ def test_a_small_positions_search_that_runs_long_goes_the_same_way_whatever_was_
 
 
 def test_the_book_of_openings_is_what_the_optimal_search_finds():
-    from mastermind.engine import openings
+    from mastermind.games import openings
 
     shipped = json.loads(Path(openings.__file__).with_name(openings.BOOK).read_text())
     assert shipped == openings.build()
@@ -368,7 +368,7 @@ def test_the_book_of_openings_is_what_the_optimal_search_finds():
 
 @pytest.mark.parametrize("first", ["6316", "2525", "4444", "5362"])
 def test_every_first_guess_is_valued_by_its_pattern_and_its_best_replies_mapped_back(first):
-    from mastermind.engine.openings import openings_of
+    from mastermind.games.openings import openings_of
     from mastermind.strategies.optimal.search import solve_position
     from mastermind.strategies.optimal.strategy import Optimal
 
@@ -401,7 +401,7 @@ def test_a_classic_review_off_the_optimal_tree_loads_no_compiled_search(tmp_path
 
 def test_the_4x7_book_agrees_with_the_optimal_tree_of_results():
     from mastermind.core.treefile import TreeFile
-    from mastermind.engine import openings
+    from mastermind.games import openings
 
     rules = Rules(pegs=4, colors=7)
     shipped = json.loads(Path(openings.__file__).with_name(openings.BOOKS["4x7"][1]).read_text())
@@ -434,7 +434,7 @@ def test_a_4x7_first_move_is_exact_from_the_book():
 @pytest.mark.parametrize("won", [True, False])
 def test_a_hint_and_a_review_at_the_last_allowed_guess_are_written(won):
     # guess 9 leaves two codes for one guess: its value is the best line's exact Fraction alone
-    from mastermind.engine.advice import advise
+    from mastermind.games.advice import advise
 
     game = Game.breaking(Rules(), seed=3)
     for guess in ("1111", "2222", "3333", "4444", "5555", "6666", "1212", "2121", "1221"):

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from mastermind import Rules, make_strategy
 from mastermind.cli import cli
 from mastermind.core.records import package_version
-from mastermind.engine.game import Game
+from mastermind.games.game import Game
 from mastermind.history.store import MIGRATIONS, SCHEMA_VERSION, Store
 from mastermind.research.evaluation import Stats, evaluate, run_key
 

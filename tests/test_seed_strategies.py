@@ -24,8 +24,8 @@ from mastermind import (
 )
 from mastermind._kernels import skip_ahead as search
 from mastermind.cli import cli
+from mastermind.deduction.state import _smallest_contradiction_by_search
 from mastermind.research.evaluation import sample_secrets
-from mastermind.solver.state import _smallest_contradiction_by_search
 
 CLASSIC = Rules()
 LETTERS = "abcdef"

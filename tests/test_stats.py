@@ -7,9 +7,9 @@ from click.testing import CliRunner
 
 from mastermind import Rules
 from mastermind.cli import cli
-from mastermind.engine.game import Game
-from mastermind.engine.match import Match
 from mastermind.errors import MastermindError
+from mastermind.games.game import Game
+from mastermind.games.match import Match
 from mastermind.history.stats import game_stats
 from mastermind.history.store import Store
 

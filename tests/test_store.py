@@ -6,9 +6,9 @@ import sqlite3
 import pytest
 
 from mastermind import Rules
-from mastermind.engine.game import Game
-from mastermind.engine.match import Match
 from mastermind.errors import MastermindError, StoreError
+from mastermind.games.game import Game
+from mastermind.games.match import Match
 from mastermind.history.store import SCHEMA_VERSION, Store, default_path
 
 

@@ -478,7 +478,7 @@ async def test_a_match_between_two_strategies_plays_itself_out(private_settings)
 @driven
 async def test_the_blank_game_is_named_as_the_command_line_names_it(private_settings):
     from mastermind.core.rules import PRESETS
-    from mastermind.engine.game import Game
+    from mastermind.games.game import Game
 
     game = Game.breaking(PRESETS["super-blank"], seed=1)
     game.guess("12345")

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
 
 from mastermind import Feedback, Rules  # noqa: E402
-from mastermind.solver.state import Correction  # noqa: E402
+from mastermind.deduction.state import Correction  # noqa: E402
 from mastermind.tui.app import MastermindApp  # noqa: E402
 from mastermind.tui.board import (  # noqa: E402  # noqa: E402
     KEY_BLACK,
@@ -276,7 +276,7 @@ async def test_a_match_shows_the_computers_guesses_one_by_one_and_the_finished_b
 async def test_the_settings_fit_start_on_the_first_field_and_say_what_each_choice_is(private_settings, size):
     from textual.widgets import Checkbox, Select
 
-    from mastermind.engine.scoring import SCORING_RULES
+    from mastermind.games.scoring import SCORING_RULES
     from mastermind.strategies import STRATEGIES
 
     private_settings.write_text(json.dumps({"mode": "match", "repeats": True, "blank": False}))

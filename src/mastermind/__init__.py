@@ -35,18 +35,18 @@ _HOME = {
     "TreeError": "errors",
     "TreeFileError": "errors",
     "ProofError": "errors",
-    "Game": "engine.game",
-    "Match": "engine.match",
-    "Hint": "engine.game",
-    "Move": "engine.game",
-    "Problem": "engine.game",
-    "SCORING_RULES": "engine.match",
-    "Review": "engine.review",
-    "MoveReview": "engine.review",
-    "Advice": "engine.advice",
-    "review": "engine.review",
-    "advise": "engine.advice",
-    "VERDICTS": "engine.review",
+    "Game": "games.game",
+    "Match": "games.match",
+    "Hint": "games.game",
+    "Move": "games.game",
+    "Problem": "games.game",
+    "SCORING_RULES": "games.match",
+    "Review": "games.review",
+    "MoveReview": "games.review",
+    "Advice": "games.advice",
+    "review": "games.review",
+    "advise": "games.advice",
+    "VERDICTS": "games.review",
     "Node": "core.tree",
     "TreeFile": "core.treefile",
     "Stats": "research.evaluation",
@@ -61,13 +61,13 @@ _HOME = {
     "PRESETS": "core.rules",
     "Rules": "core.rules",
     "find_rules": "core.rules",
-    "Partition": "solver.analysis",
-    "partition": "solver.analysis",
-    "Correction": "solver.state",
-    "SolverState": "solver.state",
-    "diagnose": "solver.state",
-    "smallest_contradiction": "solver.state",
-    "suggest_corrections": "solver.state",
+    "Partition": "deduction.analysis",
+    "partition": "deduction.analysis",
+    "Correction": "deduction.state",
+    "SolverState": "deduction.state",
+    "diagnose": "deduction.state",
+    "smallest_contradiction": "deduction.state",
+    "suggest_corrections": "deduction.state",
     "STRATEGIES": "strategies",
     "Strategy": "strategies",
     "StrategySpec": "strategies",
@@ -101,10 +101,14 @@ if TYPE_CHECKING:
     from .core.rules import PRESETS, Rules, find_rules
     from .core.tree import Node
     from .core.treefile import TreeFile
-    from .engine.advice import Advice, advise
-    from .engine.game import Game, Hint, Move, Problem
-    from .engine.match import SCORING_RULES, Match
-    from .engine.review import VERDICTS, MoveReview, Review, review
+    from .deduction.analysis import Partition, partition
+    from .deduction.state import (
+        Correction,
+        SolverState,
+        diagnose,
+        smallest_contradiction,
+        suggest_corrections,
+    )
     from .errors import (
         CheckpointError,
         ContradictionError,
@@ -125,9 +129,11 @@ if TYPE_CHECKING:
         TreeError,
         TreeFileError,
     )
+    from .games.advice import Advice, advise
+    from .games.game import Game, Hint, Move, Problem
+    from .games.match import SCORING_RULES, Match
+    from .games.review import VERDICTS, MoveReview, Review, review
     from .research.evaluation import Stats, evaluate, play, strategy_tree
-    from .solver.analysis import Partition, partition
-    from .solver.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
     from .strategies import (
         STRATEGIES,
         Strategy,

@@ -35,9 +35,9 @@ import numpy as np
 
 from .core.code import CodeSpace, as_code
 from .core.rules import Rules, find_rules
-from .engine.game import Game
+from .deduction.state import SolverState
 from .errors import MastermindError, RulesError
-from .solver.state import SolverState
+from .games.game import Game
 
 try:
     import gymnasium

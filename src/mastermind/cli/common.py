@@ -304,8 +304,8 @@ def candidates_or_fail(
     rules: Rules, history: Sequence[tuple[Code, Feedback]]
 ) -> tuple[SolverState, np.ndarray]:
     """The candidate indices of a history; a contradictory one ends the command with the diagnosis."""
+    from ..deduction.state import SolverState, diagnose
     from ..errors import ContradictionError
-    from ..solver.state import SolverState, diagnose
 
     state = SolverState(rules, history)
     try:

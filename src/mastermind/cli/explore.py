@@ -64,7 +64,7 @@ def solve(
     """
     import numpy as np
 
-    from ..solver.state import SolverState
+    from ..deduction.state import SolverState
 
     notation = game_notation(rules)
     rows = parse_history(rules, history)
@@ -92,7 +92,7 @@ def solve(
         # a strategy that knows it (optimal) also tells the expected number of guesses left
         expected = player.expected_guesses(state)
     if cands is None:  # too many codes to enumerate: the first few that fit, found by search
-        from ..solver.state import first_candidates
+        from ..deduction.state import first_candidates
 
         first = [notation.format_code(c) for c in first_candidates(rules, rows, show + 1)]
         count = len(first) if len(first) <= show else None  # exact only when they all were found
@@ -186,8 +186,8 @@ def partition(
     import numpy as np
 
     from ..core.code import CodeSpace
-    from ..solver.analysis import CRITERIA
-    from ..solver.analysis import partition as split
+    from ..deduction.analysis import CRITERIA
+    from ..deduction.analysis import partition as split
 
     notation = game_notation(rules)
     space = CodeSpace.of(rules)
@@ -196,7 +196,7 @@ def partition(
     if codes and strategy_given():
         fail("--strategy picks the guess to score when no --guess is given; with --guess it does nothing")
     if candidates is not None:
-        from ..solver.state import SolverState
+        from ..deduction.state import SolverState
 
         given = sorted(
             {space.index(notation.parse_code(c).colors) for c in candidates.split(",") if c.strip()}

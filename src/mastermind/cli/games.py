@@ -1,6 +1,6 @@
 """play and guess: a person breaks the computer's code, or the computer breaks a person's.
 
-Both are thin shells over :class:`mastermind.engine.game.Game`: they read lines, call the engine and
+Both are thin shells over :class:`mastermind.games.game.Game`: they read lines, call the engine and
 draw the board; every rule (the turn limit, the win, hints, undo, contradictions, fixes) is the
 engine's.
 """
@@ -40,7 +40,7 @@ from .progress import thinking
 
 if TYPE_CHECKING:
     from .. import Game, Notation, Rules
-    from ..engine.game import Hint
+    from ..games.game import Hint
     from ..history.store import Store
 
 QUIT = ("quit", "q", "exit")
@@ -145,9 +145,9 @@ def play(
       mastermind play --warn-inconsistent      # point out a guess that cannot be the secret
       mastermind play --resume                 # go on with the last game left unfinished
     """
-    from ..engine.game import Game
+    from ..deduction.state import SolverState
     from ..errors import MastermindError
-    from ..solver.state import SolverState
+    from ..games.game import Game
 
     if resume is not None:
         stored = resumable(store, "play", resume)
@@ -245,7 +245,7 @@ def play(
         from .review import review_lines
 
         with thinking(console, "the review"):
-            from ..engine.review import review
+            from ..games.review import review
 
             reviewed = review(game)
         for text in review_lines(reviewed, notation, recorder.id):
@@ -268,7 +268,7 @@ def hint_lines(game: Game, notation: Notation) -> list[str]:
     be listed, else the strategy's guess alone."""
     if not game.space.enumerable:
         return [hint_words(game.hint(), notation)]
-    from ..engine.advice import advise
+    from ..games.advice import advise
 
     return advise(game).lines(notation)
 
@@ -315,8 +315,8 @@ def guess(
       mastermind guess --secret 3632 --json 2>/dev/null
       mastermind guess --resume 12             # go on with game 12 of the history
     """
-    from ..engine.game import Game
     from ..errors import ContradictionError, MastermindError
+    from ..games.game import Game
 
     if resume is not None:
         stored = resumable(store, "guess", resume)

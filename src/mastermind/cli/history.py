@@ -16,7 +16,7 @@ from .common import board, check_output, check_plot, color_option, console_for, 
 
 if TYPE_CHECKING:
     from ..core.notation import Notation
-    from ..engine.game import Game
+    from ..games.game import Game
     from ..history.store import Store, StoredGame
 
 
@@ -121,8 +121,8 @@ def export(store: Store, game_id: int | None, path: str, moves: bool) -> None:
 def show_game(stored: StoredGame) -> None:
     """One game's board (each game of a match); the secret only once the game is over."""
     from ..core.notation import Notation
-    from ..engine.game import Game
-    from ..engine.match import Match
+    from ..games.game import Game
+    from ..games.match import Match
 
     console = console_for()
     record = stored.record

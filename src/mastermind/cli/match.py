@@ -1,6 +1,6 @@
 """match: two players, an even number of games, roles alternating, scored by the board game's rules.
 
-A thin shell over :class:`mastermind.engine.match.Match`: it asks whoever the match waits for, calls the
+A thin shell over :class:`mastermind.games.match.Match`: it asks whoever the match waits for, calls the
 engine and prints what happened; the scoring, the replays and the roles are the engine's.
 """
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..core.text import guess_count, sentence
-from ..engine.scoring import (
+from ..games.scoring import (
     CODEMAKERS,
     MAX_MATCH_GAMES,
     SCORING_RULES,
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from .. import Match, Notation, Rules
-    from ..engine.match import Event
+    from ..games.match import Event
     from ..history.store import Store
 
 
@@ -156,8 +156,8 @@ def match(
       mastermind match --players knuth,most-parts --codemaker hardest --json
       mastermind match --resume               # after Ctrl-C or a crash: go on from the last move
     """
-    from ..engine.match import Match
     from ..errors import MastermindError
+    from ..games.match import Match
 
     if resume is not None:
         stored = resumable(store, "match", resume)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from ..core.notation import Notation
     from ..core.rules import Rules
-    from ..engine.review import Review
+    from ..games.review import Review
 
 
 def check_budget(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -86,8 +86,8 @@ def review(
       mastermind review --game 12 --plot review.png
     """
     from ..core.records import rules_from_dict
-    from ..engine.review import DEFAULT_BUDGET
-    from ..engine.review import review as review_of
+    from ..games.review import DEFAULT_BUDGET
+    from ..games.review import review as review_of
 
     if plot:
         check_plot(plot)

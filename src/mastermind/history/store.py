@@ -14,7 +14,7 @@ session id), and every query of games reads one visitor's games, the local ones 
 default, so ``mastermind history`` lists only the games played on this machine.
 
 >>> import tempfile, os
->>> from mastermind.engine.game import Game
+>>> from mastermind.games.game import Game
 >>> from mastermind.core.rules import Rules
 >>> with tempfile.TemporaryDirectory() as d, Store(os.path.join(d, "h.sqlite3")) as store:
 ...     game = Game.breaking(Rules(), seed=7)

@@ -13,8 +13,8 @@ from ..core.records import package_version, rules_to_dict
 from ..core.rules import MAX_GUESSES, Rules
 from ..core.seeds import generator
 from ..core.tree import Node
+from ..deduction.state import SolverState
 from ..errors import SampleError, StrategyError
-from ..solver.state import SolverState
 from ..strategies import Strategy
 from ..strategies.progress import OnProgress, counting
 from ..strategies.walk import walk as _walk

@@ -29,8 +29,8 @@ import numpy as np
 from ..core.code import ENUMERATION_LIMIT, CodeLike, CodeSpace, as_code
 from ..core.rules import Rules
 from ..core.text import quote
+from ..deduction.state import SolverState
 from ..errors import StrategyError
-from ..solver.state import SolverState
 from .progress import OnProgress
 
 if TYPE_CHECKING:

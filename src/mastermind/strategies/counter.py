@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core.code import Code
 from ..core.rules import Rules
-from ..solver.state import SolverState, contradiction
+from ..deduction.state import SolverState, contradiction
 from .base import Strategy
 
 

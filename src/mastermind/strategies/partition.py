@@ -16,8 +16,8 @@ from .._kernels.tables import CodeTables, symmetry, tables_of
 from ..core.code import Code
 from ..core.feedback import possible_feedbacks
 from ..core.rules import MAX_GUESSES, Rules
+from ..deduction.state import SolverState
 from ..errors import StrategyError
-from ..solver.state import SolverState
 from .base import Position, Strategy
 
 

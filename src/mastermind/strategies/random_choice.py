@@ -6,7 +6,7 @@ import numpy as np
 
 from ..core.code import Code
 from ..core.rules import Rules
-from ..solver.state import SolverState
+from ..deduction.state import SolverState
 from .base import Strategy
 
 

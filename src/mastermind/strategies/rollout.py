@@ -24,7 +24,7 @@ import numpy as np
 from .._kernels import cells
 from ..core.code import Code
 from ..core.rules import Rules
-from ..solver.state import SolverState
+from ..deduction.state import SolverState
 from .base import Position, SearchCost, Strategy
 from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
 

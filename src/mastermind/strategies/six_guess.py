@@ -17,8 +17,8 @@ import numpy as np
 
 from ..core.code import Code
 from ..core.rules import Rules
+from ..deduction.state import SolverState
 from ..errors import StrategyError
-from ..solver.state import SolverState
 from .base import Strategy
 
 LETTERS = "abcdef"

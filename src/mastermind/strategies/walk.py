@@ -14,8 +14,8 @@ from .._kernels import cells
 from ..core.feedback import Feedback
 from ..core.rules import MAX_GUESSES
 from ..core.tree import Node
+from ..deduction.state import SolverState
 from ..errors import StrategyError
-from ..solver.state import SolverState
 from . import Strategy
 from .progress import OnProgress, counting
 

@@ -1,7 +1,7 @@
 """The board screen: one game or one match, driven by the keyboard and the mouse.
 
-The screen only reads keys and clicks, calls :class:`~mastermind.engine.game.Game` and
-:class:`~mastermind.engine.match.Match`, and draws what they say: whether a guess may be made, the
+The screen only reads keys and clicks, calls :class:`~mastermind.games.game.Game` and
+:class:`~mastermind.games.match.Match`, and draws what they say: whether a guess may be made, the
 replies, hints, contradictions and their corrections, the score, all come from the engine.
 """
 
@@ -21,9 +21,9 @@ from ..core.code import Code
 from ..core.notation import Notation
 from ..core.text import plural as text_plural
 from ..core.text import sentence
-from ..engine.game import Game
-from ..engine.match import Event, Match, Round
 from ..errors import ContradictionError, MastermindError, NotationError
+from ..games.game import Game
+from ..games.match import Event, Match, Round
 from ..history.store import Recorder, StoredGame
 from .board import (
     BoardRow,
@@ -539,7 +539,7 @@ class GameScreen(BoardKeys, BoardView):
         if not game.space.enumerable:
             self.think(game.hint, self._hinted)
             return
-        from ..engine.advice import advise
+        from ..games.advice import advise
 
         self.think(lambda: advise(game), self._advised)
 

@@ -18,8 +18,8 @@ from .panel import correction_keys
 if TYPE_CHECKING:
     from ..core.notation import Notation
     from ..core.rules import Rules
-    from ..engine.game import Game
-    from ..engine.match import Match
+    from ..games.game import Game
+    from ..games.match import Match
     from .panel import Expect
 
 

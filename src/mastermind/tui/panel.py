@@ -15,10 +15,10 @@ from textual.widgets import Button
 
 from ..core.notation import Notation, Terms
 from ..core.text import plural as text_plural
-from ..engine.game import Game
-from ..engine.match import Event, Match, Round
-from ..engine.scoring import WRONG_INFORMATION_POINTS
-from ..solver.state import Correction
+from ..deduction.state import Correction
+from ..games.game import Game
+from ..games.match import Event, Match, Round
+from ..games.scoring import WRONG_INFORMATION_POINTS
 from .board import peg_text, pegs_text, reply_count
 
 #: What the board waits for: a guess, the code a person chooses, a reply, or nothing.

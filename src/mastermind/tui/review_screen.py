@@ -1,6 +1,6 @@
 """The review screen: a finished game drawn row by row with the engine's review of each move.
 
-The values and verdicts are :func:`mastermind.engine.review.review`'s; this screen draws them: a
+The values and verdicts are :func:`mastermind.games.review.review`'s; this screen draws them: a
 mark per row (the chess marks: ★ best, ✓ good, ?! inaccuracy, ? mistake, ?? blunder), the codes
 left, the best guess, the expected guesses and the loss, then the summary.
 """
@@ -18,12 +18,12 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from ..core.notation import Notation
 from ..core.text import guess_count
-from ..engine.review import review
 from ..errors import MastermindError
+from ..games.review import review
 from .board import keys_text, pegs_text
 
 if TYPE_CHECKING:
-    from ..engine.review import MoveReview, Review
+    from ..games.review import MoveReview, Review
 
 #: How each verdict is marked on its row, and its colour.
 MARKS = {

@@ -29,9 +29,9 @@ from textual.widgets.option_list import Option
 from ..core.notation import Notation
 from ..core.records import rules_from_dict
 from ..core.rules import PRESETS, Rules
-from ..engine.scoring import SCORING_RULES
-from ..engine.settings import PREFERENCES
 from ..errors import MastermindError
+from ..games.scoring import SCORING_RULES
+from ..games.settings import PREFERENCES
 from ..history.store import StoredGame, local_time, moves_of
 from ..strategies import STRATEGIES
 from .settings import MODES, Settings

@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..engine import settings as engine
-from ..engine.settings import MODES
 from ..errors import MastermindError
+from ..games import settings as rules_of_play
+from ..games.settings import MODES
 
 #: The environment variable that names the settings file.
 ENV_VAR = "MASTERMIND_CONFIG"
@@ -31,7 +31,7 @@ def default_path() -> Path:
 
 
 @dataclass
-class Settings(engine.Settings):
+class Settings(rules_of_play.Settings):
     """The engine's settings of the next game (its mode, its rules, who plays), kept in a file."""
 
     @classmethod

@@ -18,8 +18,8 @@ from .panel import Corrections, Expect, help_text, match_pause, score_text, secr
 if TYPE_CHECKING:
     from ..core.notation import Notation
     from ..core.rules import Rules
-    from ..engine.game import Game
-    from ..engine.match import Match, Round
+    from ..games.game import Game
+    from ..games.match import Match, Round
     from ..history.store import Recorder
 
 #: Rows drawn from the start; past them (a generous guess limit) a row is added as it is reached,

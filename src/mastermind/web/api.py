@@ -24,9 +24,9 @@ from aiohttp import web
 from .. import PRESETS, STRATEGIES, ContradictionError, Game, GameError, Match, find_rules, find_strategy
 from ..core.records import rules_to_dict
 from ..core.text import plural
-from ..engine.review import review
-from ..engine.scoring import CODEMAKERS, SCORING_RULES
 from ..errors import StoreError
+from ..games.review import review
+from ..games.scoring import CODEMAKERS, SCORING_RULES
 from ..history.stats import KINDS, game_stats
 from ..history.store import moves_of
 from .limits import Limits
@@ -266,7 +266,7 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
     return ok({**view(live), **extra})
 
 
-def engine(live: LiveGame) -> Game:
+def game_of(live: LiveGame) -> Game:
     assert live.game is not None
     return live.game
 
@@ -287,7 +287,7 @@ async def game_review(request: web.Request) -> web.Response:
     state, live = state_of(request), await live_game(request)
     if live.match is not None:
         raise GameError("a match is reviewed one game at a time, on the command line or the board")
-    game = engine(live)
+    game = game_of(live)
     async with live.lock:
         result = await state.review(lambda: review(game))
     data = result.to_dict(live.notation)
@@ -310,7 +310,7 @@ async def guess(request: web.Request) -> web.Response:
             if moves and moves[0].move is not None:
                 extra.update(reply_of(moves[0].move.reply))
             return extra
-        game = engine(live)
+        game = game_of(live)
         game.expect("guess")
         move = game.guess(code)
         assert move is not None
@@ -329,7 +329,7 @@ async def reply(request: web.Request) -> web.Response:
         text = field(data, "reply", str, 'a reply, e.g. "1,0" (black, white) or "BW"')
         if live.match is not None:
             return {"events": events_view(live.match.reply(text), live.notation, live.match)}
-        game = engine(live)
+        game = game_of(live)
         if game.secret is not None:
             game.reply(text)  # the engine says why not: it scores this game itself
         game.expect("reply")
@@ -347,7 +347,7 @@ async def fix(request: web.Request) -> web.Response:
         text = field(data, "reply", str, 'a reply, e.g. "1,0"')
         if live.match is not None:
             raise GameError("in a match a wrong reply is not fixed: the game is played again when it shows")
-        game = engine(live)
+        game = game_of(live)
         await state.think(lambda: game.fix(row, text))
         await computer_guesses(state, live)
 
@@ -359,7 +359,7 @@ async def undo(request: web.Request) -> web.Response:
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
         if live.match is not None:
             return {"events": events_view(live.match.undo(), live.notation, live.match)}
-        engine(live).undo()
+        game_of(live).undo()
         await computer_guesses(state, live)
         return None
 
@@ -375,7 +375,7 @@ async def hint(request: web.Request) -> web.Response:
             game = live.match.current.game
             assert game is not None
         else:
-            game = engine(live)
+            game = game_of(live)
         game.expect("guess")
         given = await state.think(game.hint)
         return {
@@ -396,7 +396,7 @@ async def give_up(request: web.Request) -> web.Response:
             if live.match.waiting_for != "guess":
                 raise GameError("only a person breaking a code can give up, at their turn to guess")
             return {"events": events_view(live.match.give_up(), live.notation, live.match)}
-        engine(live).give_up()
+        game_of(live).give_up()
         return None
 
     return await act(request, action)

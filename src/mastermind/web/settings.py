@@ -11,20 +11,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import Notation, Rules
-from ..engine import settings as engine
 from ..errors import MastermindError, RulesError, SettingsError
+from ..games import settings as rules_of_play
 
 #: The modes of play, by the name the API uses, and the kind of their records in the history.
 KIND_OF_MODE = {"break": "play", "solve": "guess", "match": "match"}
 MODE_OF_KIND = {kind: mode for mode, kind in KIND_OF_MODE.items()}
-MODES = {mode: engine.MODES[kind] for mode, kind in KIND_OF_MODE.items()}
+MODES = {mode: rules_of_play.MODES[kind] for mode, kind in KIND_OF_MODE.items()}
 
 #: How pegs are coloured: the usual colours, or a palette told apart with any colour vision.
 PALETTES = ("standard", "colour-blind")
 
 
 @dataclass
-class Settings(engine.Settings):
+class Settings(rules_of_play.Settings):
     """The engine's settings of a visitor's next game, with the API's names of the modes, and how
     the board looks: the notation of codes and the palette."""
 

@@ -13,7 +13,7 @@ from typing import Any
 from .. import Code, Feedback, Game, Match, Notation, Problem
 from ..core.notation import COLOR_NAMES
 from ..core.records import rules_to_dict
-from ..engine.match import WRONG_INFORMATION_POINTS
+from ..games.match import WRONG_INFORMATION_POINTS
 
 
 @functools.lru_cache(maxsize=256)

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...deduction.state import SolverState
 from ...errors import ExecutorError, StrategyError
-from ...solver.state import SolverState
 from ...strategies import Strategy, StrategySpec
 from ...strategies.base import History, Position
 from .interrupt import check_not_stopped, interruptible, stopped_here

@@ -208,7 +208,7 @@ class _Bounds(Record):
     def _heuristic_tree(self, g0: int, reply: int, cell: np.ndarray) -> np.ndarray:
         """The better heuristic's subtree for one cell (the one its total was taken from)."""
         from ...core.feedback import Feedback
-        from ...solver.state import SolverState
+        from ...deduction.state import SolverState
         from ...strategies import make_strategy
         from ..walk import walk
         from .search import to_flat

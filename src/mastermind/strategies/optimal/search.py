@@ -23,8 +23,8 @@ from ...core.code import CodeSpace
 from ...core.feedback import possible_feedbacks
 from ...core.rules import Rules
 from ...core.tree import Node
+from ...deduction.state import SolverState
 from ...errors import ExecutorError, StrategyError, TreeError
-from ...solver.state import SolverState
 from ..pieces import running, usable_cores
 from ..progress import OnProgress, Progress
 from .race import Race

@@ -22,8 +22,8 @@ from ...core.code import Code
 from ...core.records import package_version
 from ...core.rules import Rules
 from ...core.text import guess_count
+from ...deduction.state import SolverState
 from ...errors import StrategyError
-from ...solver.state import SolverState
 from ..base import MapTasks, PieceBook, SearchCost, SearchedTree, Strategy
 from ..progress import OnProgress
 from .search import OptimalNode, Solution, check_tree, game_of, solve_piece, solve_position, to_flat

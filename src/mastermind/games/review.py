@@ -53,8 +53,8 @@ from ..core.feedback import Feedback
 from ..core.notation import Notation
 from ..core.records import reply_text, rules_to_dict
 from ..core.rules import Rules
+from ..deduction.state import SolverState, diagnose
 from ..errors import ContradictionError, GameError, RecordError, StrategyError
-from ..solver.state import SolverState, diagnose
 from .openings import openings_of
 from .positions import Clock, positions_of
 
@@ -356,7 +356,7 @@ class Valuer:
         self.win = rules.pegs * (rules.pegs + 1)
         self._heuristic: Strategy | None = None
         self.book = openings_of(rules)
-        if self.book is not None:  # the first moves are read from the book (engine/openings.py)
+        if self.book is not None:  # the first moves are read from the book (games/openings.py)
             everything = np.arange(self.space.size, dtype=np.int64)
             self.positions.seed(everything, rules.max_guesses, (self.book.total, self.book.best))
         # a game with a book needs no tree; a larger one still follows a cached tree (only read)
@@ -549,7 +549,7 @@ def review(
     """Value every move of a game against the optimum.
 
     Args:
-        subject: a finished :class:`~mastermind.engine.game.Game`, a game's record, or a history
+        subject: a finished :class:`~mastermind.games.game.Game`, a game's record, or a history
             (``(guess, reply)`` pairs, or text such as ``"1122=1,0 1344=0,1"``).
         rules: the game of a history (default: the classic game); a game knows its own.
         budget: seconds the exact search may take per move (None: no limit).
@@ -633,7 +633,7 @@ def _check_history(rules: Rules, history: Sequence[tuple[Code, Feedback]]) -> No
         SolverState(rules, history).candidate_indices()
     except ContradictionError:
         message = diagnose(rules, list(history), Notation(rules)) or "the replies contradict each other"
-        from ..solver.state import smallest_contradiction
+        from ..deduction.state import smallest_contradiction
 
         raise ContradictionError(message, tuple(smallest_contradiction(rules, list(history)) or ())) from None
 

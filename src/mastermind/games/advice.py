@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from ..core.code import Code
 from ..core.notation import Notation
 from ..core.text import sentence
+from ..deduction.state import SolverState
 from ..errors import GameError
-from ..solver.state import SolverState
 from .positions import Clock
 from .review import DEFAULT_BUDGET, HEURISTIC, MoveReview, Valuer, listed, rounded
 
@@ -101,7 +101,7 @@ def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
         GameError: the game is over, or too large to list its codes.
         MastermindError: the hint strategy has no guess (as :meth:`Game.hint`).
     """
-    from ..solver.analysis import partition
+    from ..deduction.analysis import partition
 
     space = game.space
     if not space.enumerable:

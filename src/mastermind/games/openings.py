@@ -14,7 +14,7 @@ pattern by a symmetry, and the best guesses found there are mapped back.
 The figures are exact facts of the game, independent of any version of the search:
 tests/test_review.py rebuilds the classic book with the compiled search (:func:`build`) and
 checks that it is the same, and checks the 4x7 book's optimum against results/4x7-optimal.tree.gz.
-``python -m mastermind.engine.openings [classic|4x7]`` writes them (4x7: minutes).
+``python -m mastermind.games.openings [classic|4x7]`` writes them (4x7: minutes).
 """
 
 from __future__ import annotations

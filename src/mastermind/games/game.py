@@ -34,8 +34,8 @@ from ..core.records import (
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed, generator
 from ..core.text import plural
+from ..deduction.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
 from ..errors import ContradictionError, GameError, RecordError, StrategyError
-from ..solver.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
 from ..strategies import Strategy, find_strategy, make_strategy
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
