@@ -15,7 +15,7 @@ from mastermind.history.store import Store  # noqa: E402
 from mastermind.tui.app import MastermindApp  # noqa: E402
 from mastermind.tui.board import BoardRow, Peg  # noqa: E402
 from mastermind.tui.game_screen import GameScreen  # noqa: E402
-from mastermind.tui.settings import Settings  # noqa: E402
+from mastermind.tui.settings import SavedSettings  # noqa: E402
 from mastermind.tui.view import BOARD_ROWS  # noqa: E402
 from tui_pilot import board, configure, driven, settle, type_code  # noqa: E402
 
@@ -309,7 +309,7 @@ async def test_settings_start_a_new_kind_of_game_and_are_remembered(private_sett
         await settle(app, pilot)
         screen = board(app)
         assert (screen.rules.pegs, screen.rules.colors) == (3, 5)
-    assert Settings.load(private_settings).pegs == 3
+    assert SavedSettings.load(private_settings).pegs == 3
 
 
 @driven
@@ -403,14 +403,14 @@ async def test_the_board_stays_usable_when_the_terminal_shrinks():
 
 def test_bad_settings_files_give_the_defaults(tmp_path):
     path = tmp_path / "tui.json"
-    assert Settings.load(path) == Settings()
+    assert SavedSettings.load(path) == SavedSettings()
     path.write_text("{not json")
-    assert Settings.load(path) == Settings()
+    assert SavedSettings.load(path) == SavedSettings()
     path.write_text(json.dumps({"pegs": 11}))
-    assert Settings.load(path) == Settings()
+    assert SavedSettings.load(path) == SavedSettings()
     path.write_text(json.dumps({"pegs": 5, "colors": "many"}))
-    assert Settings.load(path).pegs == 5 and Settings.load(path).colors == 6
-    assert Settings(pegs=3).save(path) is None and Settings.load(path).pegs == 3
+    assert SavedSettings.load(path).pegs == 5 and SavedSettings.load(path).colors == 6
+    assert SavedSettings(pegs=3).save(path) is None and SavedSettings.load(path).pegs == 3
 
 
 def notices(app) -> list[str]:
@@ -705,7 +705,7 @@ async def test_the_blank_game_on_the_board(private_settings):
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         assert board(app).rules == PRESETS["super-blank"]
-    assert Settings.load(private_settings).rules == PRESETS["super-blank"]
+    assert SavedSettings.load(private_settings).rules == PRESETS["super-blank"]
 
 
 @driven
@@ -748,4 +748,4 @@ async def test_the_warning_about_impossible_guesses_is_off_by_default_and_set_on
         tick.value = True
         await pilot.click("#start")
         await settle(app, pilot)
-    assert Settings.load(private_settings).warn_inconsistent is True
+    assert SavedSettings.load(private_settings).warn_inconsistent is True

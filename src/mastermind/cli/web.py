@@ -56,10 +56,10 @@ def web(rules: Rules, host: str, port: int, db: str | None, limits: tuple[str, .
         fail(f"the web board needs the web extra (aiohttp is not installed): {INSTALL}")
     from ..web.limits import Limits
     from ..web.server import serve
-    from ..web.settings import Settings
+    from ..web.settings import VisitorSettings
 
     chosen = Limits.parse(limits)
-    defaults = Settings(notation=notation_style())
+    defaults = VisitorSettings(notation=notation_style())
     if rules_given():
         defaults.with_rules(rules)
     defaults.check()  # bad options: said here, before the server starts

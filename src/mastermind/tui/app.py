@@ -17,7 +17,7 @@ from ..errors import MastermindError, StoreError
 from ..history.store import StoredGame
 from .game_screen import GameScreen
 from .screens import HelpScreen, HistoryScreen, MenuScreen, SettingsScreen
-from .settings import Settings, default_path
+from .settings import SavedSettings, default_path
 
 CSS = """
 Screen { background: $background; }
@@ -105,11 +105,11 @@ class MastermindApp(App[None]):
         super().__init__()
         self.seed = seed
         self.settings_path = settings_path
-        self.settings, self.settings_warning = Settings.read(settings_path)
+        self.settings, self.settings_warning = SavedSettings.read(settings_path)
         try:
             self.settings.check()
         except MastermindError as err:  # a file edited by hand: a strategy or a player unknown...
-            self.settings = Settings()
+            self.settings = SavedSettings()
             self.settings_warning = f"{settings_path or default_path()}: {err}; the default settings are used"
         if rules is not None:
             self.settings = replace(self.settings).with_rules(rules)
@@ -164,7 +164,7 @@ class MastermindApp(App[None]):
                 return screen
         raise LookupError("no board")  # pragma: no cover - the board is always at the bottom
 
-    def start(self, settings: Settings) -> None:
+    def start(self, settings: SavedSettings) -> None:
         """A new game with ``settings``, which are remembered for next time."""
         self.settings = settings
         problem = settings.save(self.settings_path)
@@ -177,7 +177,7 @@ class MastermindApp(App[None]):
         the remembered settings stay as they are."""
         if stored is None:
             return
-        settings = Settings(**{**asdict(self.settings), "mode": stored.kind}).with_rules(
+        settings = SavedSettings(**{**asdict(self.settings), "mode": stored.kind}).with_rules(
             rules_from_dict(stored.record["rules"])
         )
         record = stored.record
@@ -205,7 +205,7 @@ class MastermindApp(App[None]):
         self.push_screen(MenuScreen(), chosen)
 
     def action_settings(self) -> None:
-        def chosen(settings: Settings | None) -> None:
+        def chosen(settings: SavedSettings | None) -> None:
             if settings is not None:
                 self.start(settings)
 

@@ -43,7 +43,7 @@ from .panel import (
     plural,
     unfocusable,
 )
-from .settings import MODES, Settings
+from .settings import MODES, SavedSettings
 from .view import BoardView
 
 #: What the person types while the game or match waits for them: a secret, a guess (a code), a
@@ -69,7 +69,7 @@ class GameScreen(BoardKeys, BoardView):
 
     def __init__(
         self,
-        settings: Settings,
+        settings: SavedSettings,
         store: Any,
         pace: float = 0.8,
         seed: int | None = None,

@@ -34,7 +34,7 @@ from ..games.scoring import SCORING_RULES
 from ..games.settings import PREFERENCES
 from ..history.store import StoredGame, local_time, moves_of
 from ..strategies import STRATEGIES
-from .settings import MODES, Settings
+from .settings import MODES, SavedSettings
 
 # --- the menu ---------------------------------------------------------------------------------------
 
@@ -162,12 +162,12 @@ def _preset_of(rules: Rules) -> str:
     return "custom"
 
 
-class SettingsScreen(ModalScreen[Settings | None]):
+class SettingsScreen(ModalScreen[SavedSettings | None]):
     """The next game: mode, rules, strategy, and for a match the players, games and scoring."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "start", "Start")]
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: SavedSettings) -> None:
         super().__init__()
         self.settings = settings
 
@@ -325,7 +325,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         try:
             checked = {name: self.query_one(f"#{name}", Checkbox).value for name in ("repeats", "blank")}
             warn = self.query_one("#warn-inconsistent", Checkbox).value
-            settings = Settings(
+            settings = SavedSettings(
                 mode=value("mode"),
                 pegs=number("pegs"),
                 colors=number("colors"),

@@ -31,16 +31,16 @@ def default_path() -> Path:
 
 
 @dataclass
-class Settings(rules_of_play.Settings):
+class SavedSettings(rules_of_play.Settings):
     """The engine's settings of the next game (its mode, its rules, who plays), kept in a file."""
 
     @classmethod
-    def load(cls, path: Path | None = None) -> Settings:
+    def load(cls, path: Path | None = None) -> SavedSettings:
         """The settings in ``path`` (default: :func:`default_path`); the defaults if it cannot be read."""
         return cls.read(path)[0]
 
     @classmethod
-    def read(cls, path: Path | None = None) -> tuple[Settings, str | None]:
+    def read(cls, path: Path | None = None) -> tuple[SavedSettings, str | None]:
         """The settings in ``path`` (default: :func:`default_path`), and what was wrong with the file
         (None when nothing was, or when there is no file yet): a file that cannot be read or makes no
         game gives the defaults; values of the wrong kind, or unknown, are left out."""

@@ -31,7 +31,15 @@ from ..history.stats import KINDS, game_stats
 from ..history.store import moves_of
 from .limits import Limits
 from .sessions import GameTable, LiveGame, Visitor, Visitors, notation_for
-from .settings import KIND_OF_MODE, MODE_OF_KIND, MODES, PALETTES, Settings, SettingsError, rules_from_json
+from .settings import (
+    KIND_OF_MODE,
+    MODE_OF_KIND,
+    MODES,
+    PALETTES,
+    SettingsError,
+    VisitorSettings,
+    rules_from_json,
+)
 from .views import events_view, game_view, match_view, notation_view
 
 T = TypeVar("T")
@@ -515,4 +523,4 @@ async def open_games(request: web.Request) -> web.Response:
     return ok({"games": games})
 
 
-__all__ = ["STATE", "ApiError", "KIND_OF_MODE", "SettingsError", "Settings", "State", "routes"]
+__all__ = ["STATE", "ApiError", "KIND_OF_MODE", "SettingsError", "VisitorSettings", "State", "routes"]

@@ -38,7 +38,7 @@ from ..history.store import Store
 from .api import STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
-from .settings import Settings
+from .settings import VisitorSettings
 
 STATIC = Path(__file__).parent / "static"
 
@@ -163,7 +163,9 @@ async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-def make_app(store: Store, limits: Limits | None = None, defaults: Settings | None = None) -> web.Application:
+def make_app(
+    store: Store, limits: Limits | None = None, defaults: VisitorSettings | None = None
+) -> web.Application:
     """The application over ``store`` (the history), with these limits and the settings a new
     visitor starts with."""
     limits = limits or Limits()
@@ -179,7 +181,7 @@ def make_app(store: Store, limits: Limits | None = None, defaults: Settings | No
     def later(job: Callable[[], None]) -> None:
         history.submit(job).add_done_callback(saved)
 
-    visitors_ = Visitors(store, defaults or Settings(), db)
+    visitors_ = Visitors(store, defaults or VisitorSettings(), db)
     # reviews apart: one may search for seconds a move, and the strategies' threads stay free
     reviewer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mastermind-review")
     app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history, reviewer)
@@ -223,7 +225,7 @@ def on_network(host: str) -> bool:
         return host != "localhost"
 
 
-def serve(host: str, port: int, store: Store, limits: Limits, defaults: Settings) -> None:
+def serve(host: str, port: int, store: Store, limits: Limits, defaults: VisitorSettings) -> None:
     """Serve until Ctrl+C or SIGTERM; the address (with the port bound, port 0 too) is printed once
     the server listens. OSError when the address cannot be listened on (the port taken...)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -247,12 +249,12 @@ def serve(host: str, port: int, store: Store, limits: Limits, defaults: Settings
             loop.add_signal_handler(signum, stop.set)
         runner = web.AppRunner(make_app(store, limits, defaults), handle_signals=False, access_log=None)
         await runner.setup()
-        # What is loaded by now (the modules, numpy, the engine's tables) lives as long as the
+        # What is loaded by now (the modules, numpy, the games' tables) lives as long as the
         # server: out of the collector's sight, a full collection no longer walks it. And full
-        # collections come ten times less often: each walks every visitor's connection and game
-        # (some 60,000 objects with 1,000 visitors, 40-120 ms of a core on this machine, every
-        # request waiting), and under load they were most of the slowest 1% of answers
-        # (docs/web.md); young objects are still collected as often, so cycles rarely live long.
+        # collections come ten times less often: each walks every visitor's connection and game,
+        # every request waiting, and under load they were most of the slowest 1% of answers
+        # (docs/web.md has the figures); young objects are still collected as often, so cycles
+        # rarely live long.
         gc.collect()
         gc.freeze()
         young, middle, _ = gc.get_threshold()

@@ -33,7 +33,7 @@ from .. import Game, Match, Notation
 from ..errors import NotationError
 from ..history.store import Store, moves_of
 from .limits import Limits
-from .settings import MODE_OF_KIND, Settings
+from .settings import MODE_OF_KIND, VisitorSettings
 
 T = TypeVar("T")
 
@@ -74,12 +74,12 @@ class Visitors:
 
     REMEMBERED = 100_000
 
-    def __init__(self, store: Store, defaults: Settings, run: Run[Any]) -> None:
+    def __init__(self, store: Store, defaults: VisitorSettings, run: Run[Any]) -> None:
         self.store = store
         self.defaults = defaults
         self.run = run
         self._issued: OrderedDict[str, bool] = OrderedDict()  # key -> saved in the history
-        self._settings: OrderedDict[str, Settings] = OrderedDict()
+        self._settings: OrderedDict[str, VisitorSettings] = OrderedDict()
 
     async def identify(self, cookie: str | None) -> Visitor:
         """The visitor whose cookie this is, or a new one."""
@@ -102,7 +102,7 @@ class Visitors:
         while len(self._issued) > self.REMEMBERED:
             self._issued.popitem(last=False)
 
-    async def settings(self, visitor: Visitor) -> Settings:
+    async def settings(self, visitor: Visitor) -> VisitorSettings:
         """The visitor's settings, or the server's defaults."""
         if visitor.key in self._settings:
             return self._settings[visitor.key]
@@ -113,17 +113,17 @@ class Visitors:
             return self._settings[visitor.key]
         if stored is None:
             return self.defaults
-        settings = Settings.stored(stored, self.defaults)
+        settings = VisitorSettings.stored(stored, self.defaults)
         self._keep(visitor.key, settings)
         return settings
 
-    def _keep(self, key: str, settings: Settings) -> None:
+    def _keep(self, key: str, settings: VisitorSettings) -> None:
         self._settings[key] = settings
         self._settings.move_to_end(key)
         while len(self._settings) > self.REMEMBERED:
             self._settings.popitem(last=False)
 
-    async def save(self, visitor: Visitor, settings: Settings | None = None) -> None:
+    async def save(self, visitor: Visitor, settings: VisitorSettings | None = None) -> None:
         """Keep the visitor in the history (with ``settings``, or the ones it has): done before
         its first game is saved, so that its id still works after a restart."""
         if settings is None and visitor.saved:

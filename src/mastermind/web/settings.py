@@ -24,7 +24,7 @@ PALETTES = ("standard", "colour-blind")
 
 
 @dataclass
-class Settings(rules_of_play.Settings):
+class VisitorSettings(rules_of_play.Settings):
     """The engine's settings of a visitor's next game, with the API's names of the modes, and how
     the board looks: the notation of codes and the palette."""
 
@@ -50,7 +50,7 @@ class Settings(rules_of_play.Settings):
         super().check()
 
     @classmethod
-    def stored(cls, data: Any, default: Settings) -> Settings:
+    def stored(cls, data: Any, default: VisitorSettings) -> VisitorSettings:
         """Settings saved earlier (``default``'s where they no longer make a game)."""
         try:
             return default.updated(data)
