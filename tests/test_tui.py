@@ -669,6 +669,18 @@ def test_tui_takes_the_game_options_for_this_run_and_saves_none(monkeypatch, pri
     assert app.settings.rules == Rules(3, 5) and app.notation == ""
 
 
+def test_an_app_that_stopped_on_an_error_exits_with_its_status(monkeypatch, private_settings):
+    def crash(app):  # what Textual does when a handler raises: the error shown, the status set
+        app._return_code = 1
+
+    monkeypatch.setattr(MastermindApp, "run", crash)
+    from click.testing import CliRunner
+
+    from mastermind.cli import cli
+
+    assert CliRunner().invoke(cli, ["tui", "--no-history"]).exit_code == 1
+
+
 @pytest.mark.parametrize(
     "args, why",
     [

@@ -77,3 +77,5 @@ def tui(rules: Rules, db: str | None, no_history: bool) -> None:
     # across it and stay through its redraws; the app says it in its own status instead
     with live_note(lambda note: None):
         app.run()
+    if app.return_code:  # the app stopped on an error it has shown: the command did not succeed
+        raise SystemExit(app.return_code)
