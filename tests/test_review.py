@@ -459,3 +459,15 @@ def test_play_answers_a_hint_at_the_last_of_ten_guesses():
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     assert "Your last guess, 1221: blunder" in result.output
     assert "3242 finds every one, 1.5000" in result.output
+
+
+def test_the_summary_counts_in_words_that_agree_and_says_when_the_loss_is_not_finite():
+    assert review("1234=4,0").summary_lines()[:2] == [
+        "1 guess played; best play expects 4.3403 from the first move.",
+        "Total loss: 0.0370 guesses; 1 good.",
+    ]
+    lost = review("1111=1,0 2222=1,0 3333=1,0 4444=1,0 1234=0,4 2143=0,4", Rules(max_guesses=6))
+    assert lost.summary_lines()[1] == (
+        "Total loss: not finite, some codes could no longer be found in time; "
+        "1 good, 1 inaccuracy, 1 mistake, 3 blunders."
+    )

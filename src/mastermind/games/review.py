@@ -53,6 +53,7 @@ from ..core.feedback import Feedback
 from ..core.notation import Notation
 from ..core.records import reply_text, rules_to_dict
 from ..core.rules import Rules
+from ..core.text import guess_count, plural
 from ..deduction.state import SolverState, diagnose
 from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from .openings import openings_of
@@ -76,6 +77,8 @@ VERDICTS: tuple[tuple[str, float], ...] = (
 
 #: The verdict names, best first.
 VERDICT_NAMES = tuple(name for name, _ in VERDICTS)
+#: the verdicts counted in words: "2 mistakes", but "2 best"
+VERDICT_PLURALS = {"best": "best", "good": "good", "inaccuracy": "inaccuracies"}
 
 #: Codes are listed (before and after a move, in a hint) when at most this many are possible.
 LIST_LIMIT = 20
@@ -278,11 +281,16 @@ class Review:
         best = s["optimal_expected"]
         if best is None:
             return ["No guesses played."]
-        out = [f"{len(self.moves)} guesses played; best play expects {best:.4f} from the first move."]
+        played = guess_count(len(self.moves))
+        out = [f"{played} played; best play expects {best:.4f} from the first move."]
         total = s["total_loss"]
-        verdicts = ", ".join(f"{n} {name}" for name, n in s["verdicts"].items() if n)
-        loss = "-" if total is None else f"{total:.4f}"
-        out.append(f"Total loss: {loss} guesses; {verdicts}.")
+        verdicts = ", ".join(
+            plural(n, name, VERDICT_PLURALS.get(name)) for name, n in s["verdicts"].items() if n
+        )
+        if total is None:  # a guess that left codes no play could find within the guesses left
+            out.append(f"Total loss: not finite, some codes could no longer be found in time; {verdicts}.")
+        else:
+            out.append(f"Total loss: {total:.4f} guesses; {verdicts}.")
         if s["known"]:
             times = "1 time" if s["known"] == 1 else f"{s['known']} times"
             out.append(f"The code was known and not played {times}.")
