@@ -226,27 +226,27 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
         more = f" ({waiting} unfinished: mastermind {kind} --resume)" if waiting else ""
         click.echo(f"No finished {kind} games in the history yet{more}.")
         return
+    from rich import box
     from rich.table import Table
 
     who = "Your games breaking the computer's code" if kind == "play" else "The computer breaking your codes"
-    table = Table(title=f"{who} ({store.path})", title_justify="left")
-    for column in (
-        "game",
-        "played",
-        "won",
-        "unaided",
-        "win rate",
-        "mean",
-        "distribution",
-        "not won",
-        "best streak",
-        "current",
-    ):
-        table.add_column(column, justify="left" if column in ("game", "distribution", "not won") else "right")
+    # no side borders and headers on two lines: the table fits 80 columns, every header whole
+    table = Table(
+        title=f"{who} ({store.path})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    left = ("game", "distribution")
+    for column in ("game", "played", "won", "unaided", "win\nrate", "mean", "distribution", "lost"):
+        table.add_column(column, justify="left" if column in left else "right")
+    for column in ("gave\nup", "best\nstreak", "streak\nnow"):
+        table.add_column(column, justify="right")
     for s in finished:
         mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
         dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items()) or "-"
-        not_won = f"{s.lost} lost, {s.gave_up} gave up"
         table.add_row(
             s.rules.short_name(),
             str(s.played),
@@ -255,7 +255,8 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
             f"{s.win_rate:.0%}",
             mean,
             dist,
-            not_won,
+            str(s.lost),
+            str(s.gave_up),
             str(s.best_streak),
             str(s.current_streak),
         )
