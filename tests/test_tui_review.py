@@ -38,10 +38,11 @@ async def test_the_review_of_a_game_just_won_marks_each_row():
         table = review.query_one("#review-moves")
         assert table.row_count == 6
         marks = [str(table.get_row_at(i)[0]) for i in range(6)]
-        assert marks == ["✓", "✓", "✓", "★", "??", "★"]
-        assert str(table.get_row_at(3)[-1]) == "known: 2154"  # the code was known, then 1111 was played
+        assert marks == ["✓", "✓x", "✓", "★!", "??x", "★"]  # the code was known, then 1111 was played
         summary = str(review.query_one("#review-summary").render())
         assert "best play expects 4.3403 from the first move" in summary
+        assert "3312: best, 1.8000 guesses expected; the code was known: 2154" in summary
+        assert "Marks: ! the code was known and not played next" in summary
         await pilot.press("escape")
         assert app.screen is screen
 
@@ -105,3 +106,28 @@ async def test_an_unfinished_game_of_the_history_has_no_review_it_goes_on_on_the
         await settle(app, pilot)
         assert isinstance(app.screen, GameScreen)
         assert [str(m.guess) for m in app.screen.game.moves] == ["1122"]
+
+
+@driven
+async def test_the_review_and_the_history_fit_an_80_column_terminal():
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "1122")
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        await type_code(app, pilot, "6666")
+        await pilot.press("ctrl+z")
+        await win_the_readme_game(app, pilot, extra=("1111",))
+        await pilot.press("r")
+        await settle(app, pilot)
+        table = app.screen.query_one("#review-moves")
+        assert table.virtual_size.width <= table.size.width, (table.virtual_size, table.size)
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("escape", "h")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        table = app.screen.query_one("#games")
+        assert str(table.get_row_at(0)[-1]) == "1 hint, 1 taken back"
+        assert table.virtual_size.width <= table.size.width, (table.virtual_size, table.size)

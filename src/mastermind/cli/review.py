@@ -157,23 +157,18 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
     for m in result.moves:
         expected = "-" if m.expected is None else f"{float(m.expected):.4f}"
         loss = "-" if m.loss is None else f"{float(m.loss):.4f}"
-        marks = ("!" if m.known else "") + ("x" if not m.consistent else "") + ("" if m.exact else "~")
         codes = f"{m.before:,} -> {m.after:,}"
         out.append(
             f"{m.number:>2}  {notation.format_code(m.guess):<{width}}  {str(m.reply):5}  {codes:>13}  "
             f"{m.bits:5.2f}  {expected:>8}  {notation.format_code(m.best):<{width}}  "
-            f"{float(m.best_expected):8.4f}  {loss:>6}  {m.verdict} {marks}".rstrip()
+            f"{float(m.best_expected):8.4f}  {loss:>6}  {m.verdict} {m.marks}".rstrip()
         )
         if m.after_codes is not None and m.after > 1 and m.reply.black != rules.pegs:
             out.append(f"    left: {' '.join(notation.format_code(c) for c in m.after_codes)}")
     out.append("")
     out += result.summary_lines()
-    if any(m.known or not m.consistent or not m.exact for m in result.moves):
-        out.append(
-            "Marks: ! the code was known and not played next; x not a possible code; ~ the "
-            f"{result.heuristic} line."
-        )
-    return out
+    legend = result.marks_legend()
+    return out if legend is None else [*out, legend]
 
 
 def _outcome_words(result: Review) -> str:

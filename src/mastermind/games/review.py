@@ -189,6 +189,11 @@ class MoveReview:
             "best_after": round(self.best_after, 6),
         }
 
+    @property
+    def marks(self) -> str:
+        """The move's marks, as :meth:`Review.marks_legend` explains them ('' for none)."""
+        return ("!" if self.known else "") + ("" if self.consistent else "x") + ("" if self.exact else "~")
+
     def comment(self, notation: Notation) -> str:
         """The move in one sentence, the same in every front end."""
         guess, best = notation.format_code(self.guess), notation.format_code(self.best)
@@ -305,6 +310,15 @@ class Review:
                 "there were more."
             )
         return out
+
+    def marks_legend(self) -> str | None:
+        """What the moves' :attr:`~MoveReview.marks` mean, or None where no move has one."""
+        if not any(m.marks for m in self.moves):
+            return None
+        return (
+            "Marks: ! the code was known and not played next; x not a possible code; ~ the "
+            f"{self.heuristic} line."
+        )
 
     def measure(self) -> dict[str, Any]:
         """How the moves were valued: exactly, or by the heuristic where the budget ran out."""

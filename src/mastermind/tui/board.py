@@ -91,10 +91,10 @@ def key_width(pegs: int) -> int:
     return 2 if pegs <= 6 else 1
 
 
-def keys_text(reply: Feedback | None, pegs: int) -> Text:
+def keys_text(reply: Feedback | None, pegs: int, gap: str = " ") -> Text:
     """Key pegs, one hole per peg of the code, black pegs first, then white ones, then the empty
     holes, each a block of its colour with its shape inside (● black, ○ white, · none: the row still
-    reads without colour), a column of the grey strip between two."""
+    reads without colour), ``gap`` (a column of the grey strip) between two."""
     width = key_width(pegs)
     black, white = (reply.black, reply.white) if reply is not None else (0, 0)
     shapes = [BLACK_KEY] * black + [WHITE_KEY] * white
@@ -102,7 +102,7 @@ def keys_text(reply: Feedback | None, pegs: int) -> Text:
     text = Text(style=f"on {KEY_STRIP}")
     for i, shape in enumerate(shapes):
         if i:
-            text.append(" ")
+            text.append(gap)
         if shape == BLACK_KEY:
             style = f"bold #8a8a8a on {KEY_BLACK}"
         elif shape == WHITE_KEY:

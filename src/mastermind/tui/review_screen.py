@@ -88,38 +88,33 @@ class ReviewScreen(Screen[None]):
             )
         )
         table = self.query_one("#review-moves", DataTable)
-        columns = ("", "#", "guess", "reply", "codes left", "expected", "best", "best exp", "loss", "note")
-        table.add_columns(*columns)
+        # the rows are the moves in order, and what a mark means is said under the table: the
+        # table fits an 80-column terminal
+        table.add_columns("", "guess", "reply", "codes left", "exp", "best", "best exp", "loss")
         for m in result.moves:
             table.add_row(*row_cells(m, notation, rules.pegs), key=str(m.number))
         summary = Text("\n".join(result.summary_lines()))
         notes = [m.comment(notation) for m in result.moves if m.verdict not in ("best", "good") or m.known]
+        legend = result.marks_legend()
+        notes += [] if legend is None else [legend]
         if notes:
             summary.append("\n\n" + "\n".join(notes), style="dim")
         self.query_one("#review-summary", Static).update(summary)
 
 
 def row_cells(m: MoveReview, notation: Notation, pegs: int) -> list[Text | str]:
-    """One row of the review table: the verdict's mark, the move, the codes left, the values."""
+    """One row of the review table: the verdict's mark and the move's, the move, the codes left,
+    the values."""
     mark, style = MARKS[m.verdict]
     expected = "-" if m.expected is None else f"{float(m.expected):.3f}"
     loss = "-" if m.loss is None else f"{float(m.loss):.3f}"
-    notes = []
-    if m.known and m.after_codes:
-        notes.append(f"known: {notation.format_code(m.after_codes[0])}")
-    if not m.consistent:
-        notes.append("not possible")
-    if not m.exact:
-        notes.append("~ heuristic")
     return [
-        Text(mark, style),
-        str(m.number),
-        pegs_text(notation, m.guess.colors),
-        keys_text(m.reply, pegs),
+        Text.assemble((mark, style), m.marks),
+        pegs_text(notation, m.guess.colors, gap=""),
+        keys_text(m.reply, pegs, gap=""),
         f"{m.before:,} → {m.after:,}",
         expected,
         notation.format_code(m.best),
         f"{float(m.best_expected):.3f}",
         Text(loss, style),
-        ", ".join(notes),
     ]
