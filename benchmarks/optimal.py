@@ -49,7 +49,8 @@ LARGE = {
     "4x9": ["--pegs", "4", "--colors", "9"],
     "5x6": ["--pegs", "5", "--colors", "6"],
 }
-#: The best C++ solver (mmstrat, one thread, whole process) on this kind of machine (issue 11).
+#: The best C++ solver (mmstrat, one thread, whole process) on this kind of machine: the peer figures
+#: of docs/research-notes.md ("The speed goals").
 PEER = {"classic": 0.17, "classic-max5": 1.2, "4x7": 28.0, "5x5": 4.0, "bulls-and-cows": 187.0, "4x8": 8000.0}
 
 
