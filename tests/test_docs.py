@@ -87,10 +87,35 @@ def commands(page: Path) -> list[tuple[str, str]]:
     return out
 
 
+def run_session(command: str, shown: str, folder: Path) -> str:
+    """What ``$ command`` prints, run in ``folder`` (its history there) with what ``shown`` types."""
+    typed = "".join(m.group(1) + "\n" for m in PROMPT.finditer(shown))
+    env = {
+        **os.environ,
+        "COLUMNS": "100",
+        "NO_COLOR": "1",
+        "PYTHONUNBUFFERED": "1",  # stdout and stderr in the order they were written
+        "MASTERMIND_DB": str(folder / "db.sqlite3"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "mastermind", *shlex.split(command)[1:]],
+        input=typed,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        cwd=folder,
+        timeout=300,
+    )
+    # a cold numba cache adds this line to whichever command compiles first: the machine's state,
+    # not the command's output
+    return done.stdout.replace(f"mastermind: note: {COMPILING}\n", "")
+
+
 CONSOLE = [
     (page, command, shown)
     for page in PAGES
-    if page != ROOT / "README.md"  # its sessions are typed at a terminal: shown, not replayed
+    if page != ROOT / "README.md"  # its sessions follow one another: replayed in order below
     for command, shown in commands(page)
 ]
 
@@ -99,31 +124,23 @@ CONSOLE = [
 def test_a_command_on_the_site_prints_what_the_page_shows(page, command, shown, tmp_path):
     args = shlex.split(command)
     assert args[0] == "mastermind", f"a console block of {name(page)} runs {args[0]}, not mastermind"
-    typed = "".join(m.group(1) + "\n" for m in PROMPT.finditer(shown))
-    env = {
-        **os.environ,
-        "COLUMNS": "100",
-        "NO_COLOR": "1",
-        "PYTHONUNBUFFERED": "1",  # stdout and stderr in the order they were written
-        "MASTERMIND_DB": str(tmp_path / "db.sqlite3"),
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "mastermind", *args[1:]],
-        input=typed,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=300,
-    )
-    # a cold numba cache adds this line to whichever command compiles first: the machine's state,
-    # not the command's output
-    printed = done.stdout.replace(f"mastermind: note: {COMPILING}\n", "")
+    printed = run_session(command, shown, tmp_path)
     checker = doctest.OutputChecker()
     assert checker.check_output(trimmed(shown), trimmed(printed), FLAGS), (
-        f"{name(page)}: `{command}` printed\n{done.stdout}\nthe page shows\n{shown}"
+        f"{name(page)}: `{command}` printed\n{printed}\nthe page shows\n{shown}"
     )
+
+
+def test_the_readmes_sessions_print_what_it_shows_one_after_another(tmp_path):
+    # one history for all: the review of game 1 is of the game the README plays before it
+    seconds = re.compile(r"(│ seconds +│ )[0-9.]+")
+    sessions = [(c, s) for c, s in commands(ROOT / "README.md") if not c.startswith("mastermind web")]
+    assert [c.split()[1] for c, _ in sessions] == ["evaluate", "play", "review"]
+    for command, shown in sessions:
+        printed = seconds.sub(r"\1...", run_session(command, shown, tmp_path))
+        assert doctest.OutputChecker().check_output(
+            trimmed(seconds.sub(r"\1...", shown)), trimmed(printed), FLAGS
+        ), f"README.md: `{command}` printed\n{printed}\nthe README shows\n{shown}"
 
 
 def test_every_page_of_the_site_is_in_its_navigation():
