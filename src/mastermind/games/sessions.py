@@ -119,10 +119,16 @@ class Session:
 
     #: Nothing more to read: the game or match is over, given up, or asked to stop.
     done = False
-    #: What the next line is typed at.
-    prompt = ""
-    #: The next line is a secret: not shown as it is typed, nor echoed.
-    hidden = False
+
+    @property
+    def prompt(self) -> str:
+        """What the next line is typed at."""
+        raise NotImplementedError
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the next line is a secret: not shown as it is typed, nor echoed."""
+        return False
 
     def __init__(
         self,
@@ -172,7 +178,7 @@ class PlaySession(Session):
         return self.game.record()
 
     @property
-    def prompt(self) -> str:  # type: ignore[override]
+    def prompt(self) -> str:
         return f"guess {self.game.turn} of {self.rules.max_guesses}> "
 
     @property
@@ -298,7 +304,7 @@ class GuessSession(Session):
         return self.game.record()
 
     @property
-    def prompt(self) -> str:  # type: ignore[override]
+    def prompt(self) -> str:
         return "fix ROW REPLY, undo or quit> " if self._repairing else "your reply> "
 
     def stopped(self, how_to_resume: str) -> Say:
@@ -438,11 +444,11 @@ class MatchSession(Session):
         return sum(r.points is not None for r in self.match.rounds)
 
     @property
-    def hidden(self) -> bool:  # type: ignore[override]
+    def hidden(self) -> bool:
         return self.match.waiting_for == "secret"
 
     @property
-    def prompt(self) -> str:  # type: ignore[override]
+    def prompt(self) -> str:
         m = self.match
         wait, r = m.waiting_for, m.current
         if wait == "secret":
