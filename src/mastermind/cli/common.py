@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports
 
     from .. import Code, Feedback, Notation, Rules, SolverState, Strategy
     from ..core.notation import Terms
+    from ..games.sessions import Out, Session
     from ..history.store import Store, StoredGame
 
 #: Exit statuses: 0 done (a game won), 1 a game not won (lost, or given up), 2 bad input.
@@ -249,14 +250,11 @@ def strategy_option(command: Callable) -> Callable:
 def long_search_note(
     player: Strategy, state: SolverState | None = None, way_out: str = "", resumes: bool = False
 ) -> str | None:
-    """Before a strategy's exact search that may be long (:meth:`Strategy.search_cost`): how large
-    it is, what it is likely to cost, ``way_out`` and how to stop it (``resumes``: the same
-    command resumes), in a line; None where the search is quick or not needed."""
-    cost = player.search_cost(state)
-    if cost is None:
-        return None
-    stop = "Ctrl-C stops, and the same command again resumes" if resumes else "Ctrl-C stops"
-    return f"{player.name}: {cost}; {way_out}{stop}"
+    """:func:`mastermind.games.sessions.search_note`: before a strategy's exact search that may
+    be long, what it costs and how to stop it, in a line; None where the search is quick."""
+    from ..games.sessions import search_note
+
+    return search_note(player, state, way_out, resumes)
 
 
 def note_long_search(
@@ -422,6 +420,59 @@ def board_row(
     row.append_text(keys_text(console, fb, rules.pegs, notation.terms))
     row.append(f"   {notation.terms.reply(fb)}", style="dim")
     console.print(row)
+
+
+#: How a session's emphasis looks on a terminal.
+EMPHASIS = {"error": "red", "alarm": "bold red", "strong": "bold", "won": "bold green"}
+
+
+def show(console: Console, notation: Notation, outs: Iterable[Out]) -> None:
+    """What a session gives, printed as it comes: its words in their colours, the board, a row."""
+    from ..games.sessions import Board, Row
+
+    rules = notation.rules
+    for out in outs:
+        if isinstance(out, Board):
+            board(console, notation, out.history, rules, out.secret)
+        elif isinstance(out, Row):
+            board_row(console, notation, out.number, out.guess, out.reply, rules)
+        elif any(emphasis for _, emphasis in out.parts):
+            console.print("".join(f"[{EMPHASIS[e]}]{escape(t)}[/]" if e else escape(t) for t, e in out.parts))
+        else:
+            console.print(str(out), markup=False)
+
+
+def drive(session: Session, console: Console, err: bool) -> bool:
+    """A session connected to the terminal: its opening shown, then each line read at its prompt
+    (a secret without echo) and what it leads to shown, until it is done (True) or the input
+    ends (False). Ctrl-C is the caller's."""
+    show(console, session.notation, session.start())
+    while not session.done:
+        line = (hidden if session.hidden else ask)(session.prompt, err)
+        if line is None:
+            return False
+        show(console, session.notation, session.answer(line))
+    return True
+
+
+def hidden(prompt: str, err: bool) -> str | None:
+    """A secret typed without echo: on a terminal through getpass, and scripted input is not
+    copied to the transcript either (as every other answer is)."""
+    if sys.stdin.isatty():
+        import getpass
+
+        try:
+            return getpass.getpass(prompt).strip()
+        except EOFError:
+            return None
+    click.echo(prompt, nl=False, err=err)
+    try:
+        line = input()
+    except EOFError:
+        click.echo(err=err)
+        return None
+    click.echo(err=err)
+    return line.strip()
 
 
 def escape(text: str) -> str:

@@ -21,22 +21,13 @@ from typing import Any, Literal
 from ..core.code import Code, CodeLike, CodeSpace, as_code
 from ..core.feedback import Feedback, score
 from ..core.notation import Notation
-from ..core.records import (
-    RECORD_VERSION,
-    check_version,
-    code_from_text,
-    code_text,
-    reply_from_text,
-    reply_text,
-    rules_from_dict,
-    rules_to_dict,
-)
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed, generator
 from ..core.text import plural
 from ..deduction.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
-from ..errors import ContradictionError, GameError, RecordError, StrategyError
+from ..errors import ContradictionError, GameError, StrategyError
 from ..strategies import Strategy, find_strategy, make_strategy
+from .hints import DEFAULT_STRATEGY, Hint, hint_strategy
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
 
@@ -45,13 +36,6 @@ GameWaiting = Literal["guess", "computer", "reply", "fix"]
 
 #: A finished game's outcome in words, for messages.
 _OUTCOME_WORDS = {"won": "the code was broken", "lost": "no guesses are left", "gave-up": "it was given up"}
-
-#: The strategy that gives hints unless another is named.
-DEFAULT_STRATEGY = "knuth"
-
-#: The strategies that hint, the first that can, where the one named cannot play the game (one
-#: too large to list its codes, or a strategy of the classic game only): the counter plays any.
-HINT_FALLBACKS = (DEFAULT_STRATEGY, "counter")
 
 
 @dataclass(frozen=True)
@@ -64,35 +48,6 @@ class Move:
     def __str__(self) -> str:
         """The row as a history item: ``1122=1,0``."""
         return f"{self.guess}={self.reply}"
-
-
-@dataclass(frozen=True)
-class Hint:
-    """What a strategy would play, and how many codes are still possible (None: too many to count).
-
-    ``instead_of`` names the hint strategy asked for when it cannot play this game and the engine
-    asked one of :data:`HINT_FALLBACKS` (``strategy``) instead; :attr:`note` says so in words.
-    """
-
-    strategy: str
-    guess: Code
-    candidates: int | None
-    instead_of: str | None = None
-
-    @property
-    def note(self) -> str:
-        """Why another strategy than the one asked hints: '' when it is the one asked.
-
-        >>> Hint("counter", Code((0, 0)), None, instead_of="knuth").note
-        'knuth cannot play this game, so counter hints'
-        """
-        if self.instead_of is None:
-            return ""
-        return f"{self.instead_of} cannot play this game, so {self.strategy} hints"
-
-    def __str__(self) -> str:
-        left = "" if self.candidates is None else f"{plural(self.candidates, 'code')} possible; "
-        return f"{left}{self.strategy} would play {self.guess}"
 
 
 @dataclass(frozen=True)
@@ -417,15 +372,14 @@ class Game:
 
     def player(self) -> Strategy:
         """The strategy of this game (the breaker, or the one that gives hints), made once. A hint
-        strategy that cannot play the game gives way to the first of :data:`HINT_FALLBACKS` that
-        can: a person breaking a code too large for it still gets hints (:attr:`Hint.instead_of`)."""
+        strategy that cannot play the game gives way to another
+        (:func:`~mastermind.games.hints.hint_strategy`): a person breaking a code too large for it
+        still gets hints (:attr:`Hint.instead_of`)."""
         if self._player is None:
-            try:
+            if self.breaker is not None:  # the breaker is the one named: no other plays for it
                 player = make_strategy(self.strategy_name, self.rules, first=self.first)
-            except StrategyError:
-                if self.breaker is not None:
-                    raise  # the breaker is the one named: the game cannot be played so
-                player = self._hint_fallback()
+            else:
+                player = hint_strategy(self.strategy_name, self.rules, self.first)
             self._player = self._own(player)
         return self._player
 
@@ -438,15 +392,6 @@ class Game:
             )
         player.new_game(generator(self.seed))
         return player
-
-    def _hint_fallback(self) -> Strategy:
-        for name in HINT_FALLBACKS:
-            if name != self.strategy_name:
-                try:
-                    return make_strategy(name, self.rules)
-                except StrategyError:
-                    continue
-        raise StrategyError(f"no strategy can give hints in {self.rules.describe()}")  # pragma: no cover
 
     def proposal(self) -> Code:
         """The strategy's next guess from what is known now.
@@ -476,9 +421,7 @@ class Game:
         guess = self.proposal()
         self.hints += 1
         self.assists.append(Assist("hint", self.turn, guess))
-        name = self.player().name
-        instead_of = None if name == self.strategy_name else self.strategy_name
-        return Hint(name, guess, self.candidates(), instead_of)
+        return Hint.of(self.player().name, guess, self.candidates(), asked=self.strategy_name)
 
     @property
     def helped(self) -> bool:
@@ -568,76 +511,17 @@ class Game:
     # -- records -----------------------------------------------------------------------------------
 
     def record(self) -> dict[str, Any]:
-        """The game as a plain, versioned dict (see :mod:`mastermind.core.records`)."""
-        return {
-            "version": RECORD_VERSION,
-            "kind": self.kind,
-            "rules": rules_to_dict(self.rules),
-            "seed": self.seed,
-            "players": {
-                "breaker": self.breaker or "human",
-                "maker": "computer" if self.kind == "play" else ("referee" if self.secret else "human"),
-            },
-            "strategy": self.strategy_name,
-            "first": code_text(self.rules, self.first),
-            "secret": code_text(self.rules, self.secret),
-            "moves": [
-                {"guess": code_text(self.rules, m.guess), "reply": reply_text(m.reply)} for m in self.moves
-            ],
-            "hints": self.hints,
-            "assists": [
-                {"kind": a.kind, "turn": a.turn, "guess": code_text(self.rules, a.guess)}
-                | ({} if a.reply is None else {"reply": reply_text(a.reply)})
-                for a in self.assists
-            ],
-            "outcome": self.outcome,
-            "finished": self.over,
-        }
+        """The game as a plain, versioned dict (see :mod:`mastermind.games.game_record`)."""
+        from .game_record import game_record
+
+        return game_record(self)
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
         """The game a record describes, ready to go on from where it stopped."""
-        check_version(record, ("play", "guess", "match"))
-        try:
-            rules = rules_from_dict(record["rules"])
-            breaker = record["players"]["breaker"]
-            game = cls(
-                rules,
-                secret=code_from_text(rules, record["secret"]),
-                breaker=None if breaker == "human" else breaker,
-                strategy=record["strategy"],
-                first=code_from_text(rules, record.get("first")),
-                seed=record["seed"],
-                kind=record["kind"],
-            )
-            for move in record["moves"]:
-                guess = code_from_text(rules, move["guess"])
-                if guess is None:
-                    raise RecordError(f"a game record has a move without its guess: {move!r}")
-                game.moves.append(Move(guess, reply_from_text(rules, move["reply"])))
-            game.hints = int(record.get("hints", 0))
-            for a in record.get("assists", ()):  # absent before version 3
-                if a["kind"] not in ("hint", "undo"):
-                    raise RecordError(f"a game record has an unknown assist: {a['kind']!r}")
-                code = code_from_text(rules, a["guess"])
-                assert code is not None
-                reply = reply_from_text(rules, a["reply"]) if "reply" in a else None
-                game.assists.append(Assist(a["kind"], int(a["turn"]), code, reply))
-            game.gave_up = record.get("outcome") == "gave-up"
-        except (KeyError, TypeError) as err:
-            raise RecordError(f"a game record is incomplete: {err!r}") from None
-        if game.kind == "play" and game.secret is None:  # the computer's code: the game is to find it
-            raise RecordError("a record of play has no secret")
-        if game.breaker is not None and not game.over and game.player().randomized:
-            game._choose_again()
-        return game
+        from .game_record import game_from_record
 
-    def _choose_again(self) -> None:
-        """A randomised breaker's choices made again, one per row, so that its generator is where
-        it was when the game was stopped: the game goes on with the guesses it would have made."""
-        player = self.player()
-        for row in range(len(self.moves)):
-            player.choose(SolverState(self.rules, self.history[:row]))
+        return game_from_record(record, cls)
 
     # -- helpers -----------------------------------------------------------------------------------
 

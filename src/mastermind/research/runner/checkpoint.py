@@ -1,11 +1,11 @@
 """Checkpoints: what a run has finished, appended to a file as it is finished, so that a run
 that was stopped (Ctrl-C, kill -9, a lost machine) resumes where it was.
 
-The file is JSON lines, each synced to disk. The first line names the run (:func:`run_identity`);
-each other line, with a checksum, is the guess chosen at a node above the units, the
-distribution of a finished unit, or (a strategy's own search cut into pieces) the cost and tree
-of a finished piece; a piece that found no tree below its budget has a null tree and that budget
-as its cost (a proved lower bound). A last line cut short by a
+The file is a :class:`~mastermind.runtime.journal.JsonLines`, each line synced to disk. The first
+line names the run (:func:`run_identity`); each other line, with a checksum, is the guess chosen
+at a node above the units, the distribution of a finished unit, or (a strategy's own search cut
+into pieces) the cost and tree of a finished piece; a piece that found no tree below its budget
+has a null tree and that budget as its cost (a proved lower bound). A last line cut short by a
 killed process is dropped; anything else that does not check out, or a file of another run,
 raises CheckpointError: a checkpoint is never half trusted.
 """
@@ -25,6 +25,7 @@ import numpy as np
 from ...core.records import package_version, rules_from_dict, rules_to_dict
 from ...core.text import guess_count
 from ...errors import CheckpointError, MastermindError
+from ...runtime.journal import JsonLines
 from ...strategies import Strategy, StrategySpec
 from .plan import Plan, Unit, unit_size_for
 
@@ -109,28 +110,19 @@ class Checkpoint:
         self.guesses: dict[str, int] = {}
         self.units: dict[str, tuple[int, dict[int, int]]] = {}  # key -> (line number, distribution)
         self.pieces: dict[str, tuple[int, int | None, np.ndarray | None]] = {}  # key -> (line, cost, tree)
-        self._file: Any = None
+        self._file = JsonLines(self.path)
 
     def open(self) -> None:
         """Read what an earlier run finished (or create the file); then ready to append."""
         where = f"checkpoint {self.path}"
-        if not self.path.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            first_line = json.dumps({_MAGIC: 1, "run": self.identity}, sort_keys=True) + "\n"
-            temp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
-            with open(temp, "w", encoding="utf-8") as out:
-                out.write(first_line)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, self.path)  # the file exists whole, header and all, or not at all
-            self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open
-            return
         try:
-            raw = self.path.read_bytes()
+            lines = self._file.read()
         except OSError as err:
             raise CheckpointError(f"cannot read {where}: {err.strerror}") from err
-        cut = raw.rfind(b"\n") + 1  # a last line without its newline was being written: drop it
-        lines = raw[:cut].decode("utf-8", errors="replace").splitlines()
+        if lines is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file.create(json.dumps({_MAGIC: 1, "run": self.identity}, sort_keys=True))
+            return
         header: Any = None
         with contextlib.suppress(ValueError):
             header = json.loads(lines[0]) if lines else None
@@ -160,9 +152,7 @@ class Checkpoint:
                 ok = False
             if not ok:
                 raise self.damaged(number)
-        with open(self.path, "r+b") as out:  # drop the cut line before appending
-            out.truncate(cut)
-        self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open
+        self._file.repair()  # (a line cut short by a kill: its work is done again)
 
     def damaged(self, line: int) -> CheckpointError:
         return CheckpointError(f"checkpoint {self.path} is damaged at line {line}; delete it to start again")
@@ -176,9 +166,7 @@ class Checkpoint:
         return {key: dist for key, (_, dist) in self.units.items()}
 
     def _append(self, items: list[dict[str, Any]]) -> None:
-        self._file.write("".join(json.dumps(item, sort_keys=True) + "\n" for item in items))
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        self._file.append(json.dumps(item, sort_keys=True) for item in items)
 
     def record_guesses(self, chosen: Iterable[tuple[str, int]]) -> None:
         """Append chosen guesses (node key, guess); they are on disk when this returns."""
@@ -205,9 +193,7 @@ class Checkpoint:
         self.pieces[key] = (0, cost, flat)
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        """Nothing is held open between appends: kept for the runs that close what they open."""
 
 
 def _describe(run: Any) -> str:

@@ -47,10 +47,10 @@ import numpy as np
 
 from ...core.checkfile import game_dict, read_header
 from ...core.feedback import Feedback
-from ...core.journal import Journal
 from ...core.proof import FORMAT, VERSION, PackedNode, Perm, ProofFile, ProofNode, uninterrupted
 from ...core.rules import Rules
 from ...errors import ExecutorError, ProofError, StrategyError
+from ...runtime.journal import Journal
 from ..pieces import usable_cores
 from .search import FAIL, _feedback, _kernel, _Run, game_of
 from .symmetry import child_group, generators, root_group
@@ -466,7 +466,7 @@ class _Guided(_Prover):
 
 
 class _Book:
-    """The checkpoint of a guided proof: a :class:`~mastermind.core.journal.Journal` of the sets
+    """The checkpoint of a guided proof: a :class:`~mastermind.runtime.journal.Journal` of the sets
     proved (those at most :data:`TASK_DEPTH` guesses deep: each with its claim, bound and line)
     and of the exact costs asked above them (each with its budget), recorded as each is done.
     A proof started again makes the same requests in the same order (each is decided by what was

@@ -39,11 +39,11 @@ import numpy as np
 
 from ...core.checkfile import game_dict
 from ...core.feedback import Feedback
-from ...core.journal import Journal
 from ...core.proof import Perm, ProofFile, ProofNode, reach
 from ...core.rules import Rules
 from ...core.treefile import TreeFile, TreeNode
 from ...errors import StrategyError
+from ...runtime.journal import Journal
 from .symmetry import child_group
 from .worst import Decision, Stopped, WorstSearch
 

@@ -1,0 +1,95 @@
+"""A game's record: the plain, versioned dict the history keeps of a game, and the game it
+describes, ready to go on from where it stopped (the format: :mod:`mastermind.core.records`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.records import (
+    RECORD_VERSION,
+    check_version,
+    code_from_text,
+    code_text,
+    reply_from_text,
+    reply_text,
+    rules_from_dict,
+    rules_to_dict,
+)
+from ..deduction.state import SolverState
+from ..errors import RecordError
+from .game import Assist, Game, Move
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The game as a plain, versioned dict (see :mod:`mastermind.core.records`)."""
+    return {
+        "version": RECORD_VERSION,
+        "kind": game.kind,
+        "rules": rules_to_dict(game.rules),
+        "seed": game.seed,
+        "players": {
+            "breaker": game.breaker or "human",
+            "maker": "computer" if game.kind == "play" else ("referee" if game.secret else "human"),
+        },
+        "strategy": game.strategy_name,
+        "first": code_text(game.rules, game.first),
+        "secret": code_text(game.rules, game.secret),
+        "moves": [
+            {"guess": code_text(game.rules, m.guess), "reply": reply_text(m.reply)} for m in game.moves
+        ],
+        "hints": game.hints,
+        "assists": [
+            {"kind": a.kind, "turn": a.turn, "guess": code_text(game.rules, a.guess)}
+            | ({} if a.reply is None else {"reply": reply_text(a.reply)})
+            for a in game.assists
+        ],
+        "outcome": game.outcome,
+        "finished": game.over,
+    }
+
+
+def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
+    """The game a record describes, ready to go on from where it stopped (a ``cls``, for a
+    subclass of :class:`Game`)."""
+    check_version(record, ("play", "guess", "match"))
+    try:
+        rules = rules_from_dict(record["rules"])
+        breaker = record["players"]["breaker"]
+        game = cls(
+            rules,
+            secret=code_from_text(rules, record["secret"]),
+            breaker=None if breaker == "human" else breaker,
+            strategy=record["strategy"],
+            first=code_from_text(rules, record.get("first")),
+            seed=record["seed"],
+            kind=record["kind"],
+        )
+        for move in record["moves"]:
+            guess = code_from_text(rules, move["guess"])
+            if guess is None:
+                raise RecordError(f"a game record has a move without its guess: {move!r}")
+            game.moves.append(Move(guess, reply_from_text(rules, move["reply"])))
+        game.hints = int(record.get("hints", 0))
+        for a in record.get("assists", ()):  # absent before version 3
+            if a["kind"] not in ("hint", "undo"):
+                raise RecordError(f"a game record has an unknown assist: {a['kind']!r}")
+            code = code_from_text(rules, a["guess"])
+            assert code is not None
+            reply = reply_from_text(rules, a["reply"]) if "reply" in a else None
+            game.assists.append(Assist(a["kind"], int(a["turn"]), code, reply))
+        game.gave_up = record.get("outcome") == "gave-up"
+    except (KeyError, TypeError) as err:
+        raise RecordError(f"a game record is incomplete: {err!r}") from None
+    if game.kind == "play" and game.secret is None:  # the computer's code: the game is to find it
+        raise RecordError("a record of play has no secret")
+    if game.breaker is not None and not game.over and game.player().randomized:
+        _choose_again(game)
+    return game
+
+
+def _choose_again(game: Game) -> None:
+    """A randomised breaker's choices made again, one per row, so that its generator is where
+    it was when the game was stopped: the game goes on with the guesses it would have made."""
+    player = game.player()
+    for row in range(len(game.moves)):
+        player.choose(SolverState(game.rules, game.history[:row]))

@@ -1,0 +1,74 @@
+"""The help a strategy gives a person breaking a code: which strategy hints, and what a hint is.
+
+The game keeps the hints asked (:meth:`~mastermind.games.game.Game.hint`); which strategy gives
+them, and the one that stands in where the strategy named cannot play the game, is decided here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.code import Code
+from ..core.rules import Rules
+from ..core.text import plural
+from ..errors import StrategyError
+from ..strategies import Strategy, make_strategy
+
+#: The strategy that gives hints unless another is named.
+DEFAULT_STRATEGY = "knuth"
+
+#: The strategies that hint, the first that can, where the one named cannot play the game (one
+#: too large to list its codes, or a strategy of the classic game only): the counter plays any.
+HINT_FALLBACKS = (DEFAULT_STRATEGY, "counter")
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What a strategy would play, and how many codes are still possible (None: too many to count).
+
+    ``instead_of`` names the hint strategy asked for when it cannot play this game and the engine
+    asked one of :data:`HINT_FALLBACKS` (``strategy``) instead; :attr:`note` says so in words.
+    """
+
+    strategy: str
+    guess: Code
+    candidates: int | None
+    instead_of: str | None = None
+
+    @property
+    def note(self) -> str:
+        """Why another strategy than the one asked hints: '' when it is the one asked.
+
+        >>> Hint("counter", Code((0, 0)), None, instead_of="knuth").note
+        'knuth cannot play this game, so counter hints'
+        """
+        if self.instead_of is None:
+            return ""
+        return f"{self.instead_of} cannot play this game, so {self.strategy} hints"
+
+    def __str__(self) -> str:
+        left = "" if self.candidates is None else f"{plural(self.candidates, 'code')} possible; "
+        return f"{left}{self.strategy} would play {self.guess}"
+
+    @classmethod
+    def of(cls, strategy: str, guess: Code, candidates: int | None, asked: str) -> Hint:
+        """The hint ``strategy`` gives, where the one ``asked`` for hints (another, when it
+        could not play the game)."""
+        return cls(strategy, guess, candidates, None if strategy == asked else asked)
+
+
+def hint_strategy(name: str, rules: Rules, first: Code | None = None) -> Strategy:
+    """The strategy ``name`` that hints in a game of ``rules`` (with ``first``, its first guess);
+    where it cannot play the game, the first of :data:`HINT_FALLBACKS` that can, so that a person
+    breaking a code too large for it still gets hints (:attr:`Hint.instead_of` says so)."""
+    try:
+        return make_strategy(name, rules, first=first)
+    except StrategyError:
+        pass
+    for other in HINT_FALLBACKS:
+        if other != name:
+            try:
+                return make_strategy(other, rules)
+            except StrategyError:
+                continue
+    raise StrategyError(f"no strategy can give hints in {rules.describe()}")  # pragma: no cover

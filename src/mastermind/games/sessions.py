@@ -1,0 +1,619 @@
+"""Sessions: a game or a match played line by line, as a front end that reads lines lives it.
+
+A session takes one line the player typed and gives back what to show for it (lines of words,
+the board, a row of it), and says what it asks next (:attr:`Session.prompt`) and when it is
+done. It holds every word the player reads and every decision a line leads to; the front end
+only connects it to the terminal: it prompts, reads, prints (in its own colours) and handles the
+end of input and Ctrl-C. So a test plays a whole session by calling it, with no terminal.
+
+What :meth:`Session.start` and :meth:`Session.answer` give is produced as it is shown: a note
+said before a long search (a hint, the computer's guess) reaches the screen before the search
+begins, and ``thinking(who)`` (a context manager the front end gives, a spinner on a terminal)
+is entered while a strategy thinks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Generator, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..core.code import Code
+from ..core.feedback import Feedback
+from ..core.notation import Notation, example_reply
+from ..core.text import guess_count, plural, sentence
+from ..errors import ContradictionError, GameError, MastermindError
+from .scoring import SCORING_RULES, WRONG_INFORMATION_POINTS
+
+if TYPE_CHECKING:
+    from ..deduction.state import SolverState
+    from ..strategies import Strategy
+    from .game import Game, Hint
+    from .match import Event, Match
+
+#: What ends a game (play, guess) or stops a match at its prompts.
+QUIT = ("quit", "q", "exit")
+
+#: The way out of a hint's long search: a game of a heuristic strategy.
+HINT_WAY_OUT = "a heuristic strategy hints in seconds (mastermind play --strategy entropy); "
+
+
+@dataclass(frozen=True)
+class Say:
+    """A line of words, in parts, each with its emphasis: '' (none), 'error', 'alarm' (a game
+    gone wrong), 'strong' or 'won'; the front end decides how each looks."""
+
+    parts: tuple[tuple[str, str], ...]
+
+    def __str__(self) -> str:
+        return "".join(text for text, _ in self.parts)
+
+
+def say(text: str, emphasis: str = "") -> Say:
+    return Say(((text, emphasis),))
+
+
+@dataclass(frozen=True)
+class Board:
+    """The board: a row for each move (none: '(no guesses yet)'), and the secret under them."""
+
+    history: tuple[tuple[Code, Feedback], ...]
+    secret: Code | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of the board, as it is played."""
+
+    number: int
+    guess: Code
+    reply: Feedback
+
+
+Out = Say | Board | Row
+
+
+def search_note(
+    player: Strategy, state: SolverState | None = None, way_out: str = "", resumes: bool = False
+) -> str | None:
+    """Before a strategy's exact search that may be long (:meth:`Strategy.search_cost`): how large
+    it is, what it is likely to cost, ``way_out`` and how to stop it (``resumes``: the same
+    command resumes), in a line; None where the search is quick or not needed."""
+    cost = player.search_cost(state)
+    if cost is None:
+        return None
+    stop = "Ctrl-C stops, and the same command again resumes" if resumes else "Ctrl-C stops"
+    return f"{player.name}: {cost}; {way_out}{stop}"
+
+
+def reply_words(notation: Notation) -> str:
+    """How to reply, in the game's words: 'Reply BLACK,WHITE (e.g. 1,2), key pegs (BWW) or - for none'."""
+    terms, example = notation.terms, example_reply(notation.rules)
+    return f"Reply {terms.reply_form} (e.g. {example}), key pegs ({terms.pegs_read(example)}) or - for none"
+
+
+def hint_words(hint: Hint, notation: Notation) -> str:
+    """A hint in words: '34 codes are still possible; knuth would play 1235.'"""
+    guess = notation.format_code(hint.guess)
+    note = f" ({hint.note})" if hint.note else ""
+    if hint.candidates is None:  # a game too large to count: the strategy still hints
+        return f"{hint.strategy} would play {guess}{note}."
+    codes = "1 code is" if hint.candidates == 1 else f"{hint.candidates:,} codes are"
+    return f"{codes} still possible; {hint.strategy} would play {guess}{note}."
+
+
+def hint_lines(game: Game, notation: Notation) -> list[str]:
+    """The hint in words (the engine's, as the board's): what teaches it where the game's codes can
+    be listed, else the strategy's guess alone."""
+    if not game.space.enumerable:
+        return [hint_words(game.hint(), notation)]
+    from .advice import advise
+
+    return advise(game).lines(notation)
+
+
+class Session:
+    """A game or match played line by line (see the module)."""
+
+    #: Nothing more to read: the game or match is over, given up, or asked to stop.
+    done = False
+
+    @property
+    def prompt(self) -> str:
+        """What the next line is typed at."""
+        raise NotImplementedError
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the next line is a secret: not shown as it is typed, nor echoed."""
+        return False
+
+    def __init__(
+        self,
+        notation: Notation,
+        thinking: Callable[[str], AbstractContextManager[object]] | None = None,
+        commit: Callable[[dict[str, Any]], object] | None = None,
+    ) -> None:
+        self.notation, self.rules = notation, notation.rules
+        self.thinking = thinking or (lambda who: contextlib.nullcontext())
+        self._commit = commit or (lambda record: None)
+
+    def start(self) -> Iterator[Out]:
+        """What is shown before the first line is read."""
+        raise NotImplementedError
+
+    def answer(self, line: str) -> Iterator[Out]:
+        """What one line (stripped) leads to."""
+        raise NotImplementedError
+
+    def record(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        """Hand the record to be kept (the history): every move is kept before the next is asked."""
+        self._commit(self.record())
+
+
+class PlaySession(Session):
+    """mastermind play: a person breaks the computer's code (``game``, made by :meth:`Game.breaking`).
+
+    ``warn_inconsistent``: a guess that cannot be the secret is pointed out before it is played;
+    ``resumed``: the name of the game taken up again from the history."""
+
+    def __init__(
+        self,
+        game: Game,
+        notation: Notation,
+        warn_inconsistent: bool = False,
+        resumed: int | str | None = None,
+        **hooks: Any,
+    ) -> None:
+        super().__init__(notation, **hooks)
+        self.game, self.warn_inconsistent, self.resumed = game, warn_inconsistent, resumed
+        self._warned: Code | None = None  # a guess pointed out once: typed again, it is played
+
+    def record(self) -> dict[str, Any]:
+        return self.game.record()
+
+    @property
+    def prompt(self) -> str:
+        return f"guess {self.game.turn} of {self.rules.max_guesses}> "
+
+    @property
+    def gave_up(self) -> bool:
+        return self.game.outcome == "gave-up"
+
+    def start(self) -> Iterator[Out]:
+        notation, rules = self.notation, self.rules
+        yield say(
+            f"I have chosen a secret: {notation.describe_game(typing=True)}. "
+            f"You have {plural(rules.max_guesses, 'guess', 'guesses')}. Type a guess, or help."
+        )
+        if self.resumed is not None:
+            yield say(
+                f"Resuming game {self.resumed}: {plural(len(self.game.moves), 'guess', 'guesses')} made."
+            )
+            yield Board(tuple(self.game.history))
+        yield from self._next()
+
+    def stopped(self, how_to_resume: str) -> Say:
+        """What the end of input or Ctrl-C says: the game stops unfinished, kept to be resumed."""
+        return say(f"Stopped{how_to_resume}.")
+
+    def answer(self, line: str) -> Iterator[Out]:
+        game, notation, command = self.game, self.notation, line.lower()
+        if command in QUIT:
+            game.give_up()
+            self.done = True
+            yield say(game.summary(notation))
+            return
+        if command in ("help", "?"):
+            code_words = notation.terms.code_of(self.rules, notation.describe_symbols())
+            yield say(
+                f"Type a code of {code_words} (e.g. {notation.example()}); hint: ask "
+                f"{game.strategy_name}; undo: take back the last guess; board: show the board; "
+                "quit: give up; Ctrl-D or Ctrl-C: stop, to resume later."
+            )
+        elif command == "board":
+            yield Board(tuple(game.history))
+        elif command == "undo":
+            try:
+                game.undo()
+            except GameError as err:  # nothing to undo: the engine says so
+                yield say(f"{sentence(err)}.")
+            else:
+                yield say("Took back the last guess.")
+                yield Board(tuple(game.history))
+        elif command == "hint":
+            yield from self._hint()
+        elif command:
+            yield from self._guess(line)
+        yield from self._next()
+
+    def _hint(self) -> Iterator[Out]:
+        from ..deduction.state import SolverState
+
+        game = self.game
+        try:
+            note = search_note(game.player(), SolverState(self.rules, game.history), HINT_WAY_OUT)
+            if note is not None:  # said before the search, which may be long
+                yield say(f"Note: {note}.")
+            with self.thinking(game.strategy_name):
+                lines = hint_lines(game, self.notation)
+        except MastermindError as err:
+            yield say(f"No hint: {err}")
+            return
+        yield say(f"Hint: {lines[0]}")
+        for line in lines[1:]:
+            yield say(f"  {line}")
+
+    def _guess(self, line: str) -> Iterator[Out]:
+        game, notation = self.game, self.notation
+        try:
+            code = notation.parse_code(line)
+        except MastermindError as err:
+            yield Say((("Not a guess:", "error"), (f" {err}. Try again (or type help).", "")))
+            return
+        row = game.repeat_of(code)
+        if row is not None and self._warned != code:
+            self._warned = code
+            yield say(
+                f"You played {notation.format_code(code)} already (row {row}): it would get the "
+                "same reply. Type it again to play it anyway."
+            )
+            return
+        clash = game.inconsistency(code) if self.warn_inconsistent else None
+        if clash is not None and self._warned != code:  # a warning, not a refusal
+            self._warned = code
+            yield say(f"{clash.warning(code, notation)}. Type it again to play it anyway.")
+            return
+        self._warned = None
+        game.guess(code)
+        yield Board(tuple(game.history))
+
+    def _next(self) -> Iterator[Out]:
+        """The game kept before the next line, or its end shown."""
+        game = self.game
+        if not game.over:
+            self.commit()
+            return
+        self.done = True
+        if game.outcome == "won":
+            yield say(game.summary(self.notation), "won")
+        else:
+            yield Board((), game.secret)
+            yield say(game.summary(self.notation))
+
+
+class GuessSession(Session):
+    """mastermind guess: the computer breaks a person's code (``game``, made by
+    :meth:`Game.solving`), the person replying to each guess, or the computer itself where the
+    game holds the secret. Replies that contradict each other are shown at once, and only a
+    fix, an undo or quit is taken until they no longer do."""
+
+    def __init__(
+        self, game: Game, notation: Notation, resumed: int | str | None = None, **hooks: Any
+    ) -> None:
+        super().__init__(notation, **hooks)
+        self.game, self.resumed = game, resumed
+        self._repairing = False
+
+    def record(self) -> dict[str, Any]:
+        return self.game.record()
+
+    @property
+    def prompt(self) -> str:
+        return "fix ROW REPLY, undo or quit> " if self._repairing else "your reply> "
+
+    def stopped(self, how_to_resume: str) -> Say:
+        """What the end of input or Ctrl-C says: the game stops unfinished, kept to be resumed."""
+        return say(f"Stopped{how_to_resume}.")
+
+    def start(self) -> Iterator[Out]:
+        game, notation = self.game, self.notation
+        if self.resumed is not None:
+            yield say(f"Resuming game {self.resumed}: {plural(len(game.moves), 'guess', 'guesses')} made.")
+            yield Board(tuple(game.history))
+        elif game.secret is None:
+            yield say(
+                f"Think of a secret: {notation.describe_game(typing=True)}. "
+                f"I have {plural(self.rules.max_guesses, 'guess', 'guesses')}. "
+                f"{reply_words(notation)}; or type help."
+            )
+        yield from self._advance()
+
+    def answer(self, line: str) -> Iterator[Out]:
+        if not line:
+            return
+        game, notation = self.game, self.notation
+        words = line.split()
+        verb = words[0].lower()
+        if verb in QUIT:
+            yield say("Given up.")
+            game.give_up()
+            self.done = True
+        elif verb in ("help", "?"):
+            yield say(
+                f"{reply_words(notation)}. fix ROW REPLY: correct an earlier reply (e.g. fix 2 0,1); "
+                "undo: take back the last reply; board: show the board; quit: give up; Ctrl-D or "
+                "Ctrl-C: stop, to resume later."
+            )
+        elif verb == "board":
+            yield Board(tuple(game.history))
+        elif verb == "undo":
+            try:
+                game.undo()
+            except GameError as err:  # nothing to undo: the engine says so
+                yield say(f"{sentence(err)}.")
+                return
+            yield say("Took back the last reply.")
+            yield from self._advance()
+        elif verb == "fix":
+            yield from self._fix(words)
+        elif self._repairing:
+            yield say("First correct a reply: fix ROW REPLY (e.g. fix 1 0,1), or undo.")
+        else:
+            try:
+                game.reply(notation.parse_feedback(line))
+            except MastermindError as err:
+                yield Say(((f"{err}.", "error"), (" Try again (or type help).", "")))
+                return
+            yield from self._advance()
+
+    def _fix(self, words: list[str]) -> Iterator[Out]:
+        game, notation = self.game, self.notation
+        rows = f"1 to {len(game.moves)}" if game.moves else "none yet"
+        if len(words) < 3 or not words[1].isdigit():
+            yield say(f"Write fix ROW REPLY, e.g. fix 1 0,1 (rows: {rows}).")
+            return
+        try:
+            move = game.fix(int(words[1]), notation.parse_feedback(" ".join(words[2:])))
+        except MastermindError as err:
+            yield Say((("Cannot fix:", "error"), (f" {err}.", "")))
+            return
+        yield say(f"Row {words[1]} is now {notation.format_code(move.guess)} = {move.reply}.")
+        yield from self._advance()
+
+    def _advance(self) -> Iterator[Out]:
+        """Play on until a reply is needed, the replies need correcting, or the game is over."""
+        game, notation = self.game, self.notation
+        self._repairing = False
+        while True:
+            self.commit()  # every reply is kept before the next guess is asked
+            problem = game.problem
+            if problem is not None:
+                yield from self._repair(problem.message)
+                return
+            if game.outcome in ("won", "lost"):
+                self.done = True
+                yield say(game.summary(notation), "won" if game.outcome == "won" else "")
+                return
+            try:
+                with self.thinking(game.strategy_name):
+                    left = game.candidates()
+                    code = game.proposal()
+            except ContradictionError as err:
+                if not game.moves:
+                    raise  # the strategy cannot play this game at all
+                yield from self._repair(
+                    str(err)
+                )  # a strategy that plays games too large to list found no code
+                return
+            codes = "" if left is None else f"   ({'1 code' if left == 1 else f'{left:,} codes'} possible)"
+            yield say(f"Guess {game.turn}: {notation.format_code(code)}{codes}")
+            if game.secret is None:
+                return
+            move = game.guess(code)
+            assert move is not None
+            yield say(f"  reply: {move.reply}")
+
+    def _repair(self, problem: str) -> Iterator[Out]:
+        self._repairing = True
+        yield say(f"{sentence(problem)}.", "alarm")
+        yield Board(tuple(self.game.history))
+
+
+class MatchSession(Session):
+    """mastermind match: two players, an even number of games, roles alternating (``match``);
+    a computer's moves are played as they come, a person's are asked for. ``resumed``: the name of
+    the match taken up again from the history. Quit at a person's prompt asks the match to stop
+    (:attr:`stop_asked`), as the end of input does."""
+
+    def __init__(
+        self, match: Match, notation: Notation, resumed: int | str | None = None, **hooks: Any
+    ) -> None:
+        super().__init__(notation, **hooks)
+        self.match, self.resumed = match, resumed
+        self.stop_asked = False
+        self._announced = 0
+
+    def record(self) -> dict[str, Any]:
+        return self.match.record()
+
+    def who(self, player: int) -> str:
+        return f"player {player} ({self.match.players[player - 1]})"
+
+    def totals(self) -> str:
+        a, b = self.match.standing  # with the points for wrong information already given in this game
+        return f"{self.who(1)} {a}, {self.who(2)} {b}"
+
+    @property
+    def played(self) -> int:
+        return sum(r.points is not None for r in self.match.rounds)
+
+    @property
+    def hidden(self) -> bool:
+        return self.match.waiting_for == "secret"
+
+    @property
+    def prompt(self) -> str:
+        m = self.match
+        wait, r = m.waiting_for, m.current
+        if wait == "secret":
+            return f"{self.who(r.maker)}, your secret (or Enter to reply to each guess yourself)> "
+        if wait == "guess" and r.game is not None:
+            return f"{self.who(r.breaker)}, guess {r.game.turn} of {self.rules.max_guesses}> "
+        return f"{self.who(r.maker)}, your reply> "
+
+    def stopped(self, how_to_resume: str) -> Say:
+        """What Ctrl-C, quit or the end of input says: the match stops with the score so far."""
+        return say(
+            f"Match stopped after {self.played} of {self.match.games} games. "
+            f"Score: {self.totals()}{how_to_resume}."
+        )
+
+    def start(self) -> Iterator[Out]:
+        m, rules = self.match, self.rules
+        yield say(
+            f"A match of {m.games} games on {self.notation.describe_game()}, "
+            f"{guess_count(rules.max_guesses)} each, seed {m.seed}: {self.who(1)} against {self.who(2)}. "
+            f"Scoring: {m.scoring} ({SCORING_RULES[m.scoring]})."
+        )
+        if self.resumed is not None:
+            yield say(
+                f"Resuming match {self.resumed}: {self.played} of {m.games} games played. "
+                f"Score: {self.totals()}."
+            )
+        yield from self._advance()
+
+    def answer(self, line: str) -> Iterator[Out]:
+        m, notation = self.match, self.notation
+        wait, command = m.waiting_for, line.lower()
+        events: list[Event] = []
+        if wait == "secret":
+            try:
+                events = m.set_secret(notation.parse_code(line) if line else None)
+            except MastermindError:  # its message quotes the secret: never shown
+                yield say(self._secret_refused(), "error")
+        elif command in QUIT:
+            self.stop_asked = self.done = True
+            return
+        elif wait == "guess":
+            events = yield from self._guess(line)
+        elif command in ("help", "?", "hint"):
+            yield say(self._reply_help(command == "hint"))
+        else:
+            try:
+                events = (
+                    (yield from self._undo()) if command == "undo" else m.reply(notation.parse_feedback(line))
+                )
+            except MastermindError as err:
+                yield say(f"{err}.", "error")
+        yield from self._show(events)
+        yield from self._advance()
+
+    def _guess(self, line: str) -> Generator[Out, None, list[Event]]:
+        """A person's line at the guess prompt: what it shows, and (returned) the match's events."""
+        m, command = self.match, line.lower()
+        if not line:
+            return []
+        if command == "give up":
+            return m.give_up()
+        if command == "undo":
+            return (yield from self._undo())
+        if command in ("help", "?"):
+            yield say(self._guess_help())
+        elif command == "hint":
+            try:
+                with self.thinking(m.strategy):
+                    given = m.hint()
+            except MastermindError as err:
+                yield say(f"No hint: {err}")
+            else:
+                yield say(f"Hint: {hint_words(given, self.notation)}")
+        else:
+            try:
+                return m.guess(self.notation.parse_code(line))
+            except MastermindError as err:
+                yield Say((("Not a guess:", "error"), (f" {err}.", "")))
+        return []
+
+    def _undo(self) -> Generator[Out, None, list[Event]]:
+        """The engine's undo: a guess waiting for its reply taken back, or one line saying why not."""
+        try:
+            return self.match.undo()
+        except MastermindError as err:
+            yield say(f"{sentence(err)}.")
+            return []
+
+    def _advance(self) -> Iterator[Out]:
+        """The computers' moves played until a person is asked, or the match is over."""
+        m = self.match
+        while not m.over:
+            self.commit()  # every move is kept before the next one is asked
+            r = m.current
+            if self._announced != r.number:
+                self._announced = r.number
+                roles = f"{self.who(r.maker)} makes the code, {self.who(r.breaker)} breaks it"
+                yield Say(((f"Game {r.number} of {m.games}:", "strong"), (f" {roles}.", "")))
+                for row, move in enumerate(r.game.moves if r.game else [], 1):  # a resumed game's rows
+                    yield Row(row, move.guess, move.reply)
+            wait = m.waiting_for
+            if wait != "computer":
+                if wait == "reply":
+                    assert r.game is not None and r.game.pending is not None
+                    yield say(f"Guess {r.game.turn}: {self.notation.format_code(r.game.pending)}")
+                return
+            with self.thinking(self.who(r.maker if r.game is None else r.breaker)):
+                events = m.advance()  # an optimal breaker searches its whole tree at first
+            yield from self._show(events)
+        self.done = True
+        winner = m.winner
+        result = "a draw" if winner is None else f"{self.who(winner)} wins"
+        yield Say((("Final score:", "strong"), (f" {self.totals()}: {result}.", "")))
+
+    def _show(self, events: list[Event]) -> Iterator[Out]:
+        """Each event of the match, as the transcript shows it."""
+        m, notation = self.match, self.notation
+        for event in events:
+            r = event.round
+            if event.kind == "secret" and not m.is_human(r.maker):
+                yield say(f"{self.who(r.maker)} has chosen a secret.")
+            elif event.kind == "secret":
+                how = (
+                    "the computer scores the guesses"
+                    if r.referee
+                    else f"{self.who(r.maker)} replies to each guess"
+                )
+                yield say(f"Secret set: {how}.")
+            elif event.kind == "move" and event.move is not None:
+                yield Row(event.row, event.move.guess, event.move.reply)
+            elif event.kind == "undone" and r.game is not None:
+                yield say(f"Took back player {r.breaker}'s guess {event.row}: it had no reply yet.")
+                yield Board(tuple(r.game.history))
+            elif event.kind == "replayed":
+                why = event.problem.message if event.problem else ""
+                penalty = f"{self.who(m.penalty_to(r))} gets {WRONG_INFORMATION_POINTS} points"
+                after = f"Game {r.number} is replayed; {penalty}."
+                yield Say((("Wrong information:", "alarm"), (f" {why}. {after}", "")))
+            elif event.kind == "round-over" and r.game is not None and r.points is not None:
+                p1, p2 = r.points
+                points = f"Points: {self.who(1)} {p1}, {self.who(2)} {p2}."
+                yield say(f"Game {r.number}: {r.summary(notation)}. {points}")
+
+    def _secret_refused(self) -> str:
+        """Why a secret is refused, without quoting or naming what was typed: the breaker may be
+        watching the screen."""
+        code = self.notation.terms.code_of(self.rules, self.notation.describe_input())
+        repeats = "" if self.rules.repeats else ", no repeats"
+        return f"Not a code of this game: a secret is {code}{repeats} (what you typed is not shown)."
+
+    def _guess_help(self) -> str:
+        """What a person breaking a code may type at the guess prompt."""
+        code = self.notation.terms.code_of(self.rules, self.notation.describe_symbols())
+        return (
+            f"Type a code of {code} (e.g. {self.notation.example()}); hint: ask {self.match.strategy}; "
+            "undo: take "
+            "back a guess still waiting for its reply; give up: end this game (scored as every guess used); "
+            "quit, Ctrl-D or Ctrl-C: stop the match, to resume later."
+        )
+
+    def _reply_help(self, asked_hint: bool) -> str:
+        """What a codemaker may type at the reply prompt (a hint is the breaker's, not the codemaker's)."""
+        no_hint = "No hint for the codemaker: hints are for the one breaking the code. " if asked_hint else ""
+        return (
+            f"{no_hint}{reply_words(self.notation)}; undo: take back the guess (it had no reply yet); quit, "
+            "Ctrl-D or Ctrl-C: stop the match, to resume later."
+        )

@@ -1,0 +1,142 @@
+"""The sessions of play, guess and match (mastermind.games.sessions) driven line by line, with no
+terminal: what each line shows, what the session asks next, and when it is done."""
+
+from contextlib import contextmanager
+
+from mastermind import Rules
+from mastermind.core.code import Code
+from mastermind.core.feedback import Feedback
+from mastermind.core.notation import Notation
+from mastermind.games.game import Game
+from mastermind.games.match import Match
+from mastermind.games.sessions import Board, GuessSession, MatchSession, PlaySession, Row, Say
+
+SMALL = Rules(pegs=3, colors=4)
+
+
+def words(outs):
+    """The lines of words among what a session gives (the board and its rows left out)."""
+    return [str(out) for out in outs if isinstance(out, Say)]
+
+
+def test_a_won_game_of_play_line_by_line():
+    game = Game.breaking(SMALL, seed=5)
+    kept = []
+    session = PlaySession(game, game.notation, commit=kept.append)
+    (opening,) = words(session.start())
+    assert opening == (
+        "I have chosen a secret: 3 pegs, colours 1-4, repeats allowed. You have 10 guesses. "
+        "Type a guess, or help."
+    )
+    assert session.prompt == "guess 1 of 10> " and len(kept) == 1  # kept before the first line is read
+    secret = game.notation.format_code(game.secret)
+    wrong = "111" if secret != "111" else "222"
+    (board,) = session.answer(wrong)
+    assert isinstance(board, Board) and len(board.history) == 1 and session.prompt == "guess 2 of 10> "
+    *rows, won = session.answer(secret)
+    assert won == Say((("You broke the code in 2 guesses!", "won"),))
+    assert session.done and not session.gave_up and game.outcome == "won"
+    assert [len(record["moves"]) for record in kept] == [0, 1]  # the winning move: the front end's to keep
+
+
+def test_a_bad_line_in_play_is_one_error_and_the_same_question_again():
+    game = Game.breaking(SMALL, seed=5)
+    session = PlaySession(game, game.notation)
+    list(session.start())
+    (error,) = session.answer("zz")
+    assert error.parts[0] == ("Not a guess:", "error")
+    assert (
+        str(error)
+        == "Not a guess: 'zz' has 2 symbols; a code has 3 pegs, e.g. 123. Try again (or type help)."
+    )
+    assert session.prompt == "guess 1 of 10> " and not game.moves and not session.done
+    assert words(session.answer("undo")) == ["Nothing to undo."]
+
+
+def test_a_hint_in_play_is_said_while_the_strategy_thinks():
+    game = Game.breaking(SMALL, seed=5)
+    thought = []
+
+    @contextmanager
+    def thinking(who):
+        thought.append(who)
+        yield
+
+    session = PlaySession(game, game.notation, thinking=thinking)
+    list(session.start())
+    hint = words(session.answer("hint"))
+    assert hint[0] == "Hint: 64 codes are still possible." and hint[1].startswith("  knuth would play 123")
+    assert thought == ["knuth"] and not game.moves and game.helped
+
+
+def test_quit_in_play_gives_up_and_names_the_secret():
+    game = Game.breaking(SMALL, seed=5)
+    session = PlaySession(game, game.notation)
+    list(session.start())
+    secret = game.notation.format_code(game.secret)
+    assert words(session.answer("quit")) == [f"You gave up. The secret was {secret}."]
+    assert session.done and session.gave_up
+
+
+def test_guess_with_a_contradiction_is_repaired_by_a_fix():
+    game = Game.solving(Rules(), "knuth")
+    session = GuessSession(game, game.notation)
+    assert words(session.start())[1] == "Guess 1: 1122   (1,296 codes possible)"
+    assert words(session.answer("0,0")) == ["Guess 2: 3345   (256 codes possible)"]
+    assert words(session.answer("0,0")) == ["Guess 3: 6666   (1 code possible)"]
+    problem, board = session.answer("0,0")
+    assert problem.parts[0][1] == "alarm" and str(problem).startswith("The replies contradict each other")
+    assert isinstance(board, Board) and len(board.history) == 3
+    assert session.prompt == "fix ROW REPLY, undo or quit> "
+    assert words(session.answer("1,1")) == ["First correct a reply: fix ROW REPLY (e.g. fix 1 0,1), or undo."]
+    assert words(session.answer("fix 9 1,1")) == ["Cannot fix: there is no row 9 (rows: 1 to 3)."]
+    assert words(session.answer("undo")) == ["Took back the last reply.", "Guess 3: 6666   (1 code possible)"]
+    assert session.prompt == "your reply> " and not session.done
+    list(session.answer("0,0"))
+    assert words(session.answer("fix 3 4,0")) == ["Row 3 is now 6666 = 4,0.", "Found it: 6666 in 3 guesses."]
+    assert session.done and game.outcome == "won"
+
+
+def test_guess_scoring_itself_plays_to_the_end_in_its_opening():
+    game = Game.solving(Rules(), "knuth", secret=Code.parse("3632", Rules()))
+    said = words(GuessSession(game, game.notation).start())
+    assert said[0] == "Guess 1: 1122   (1,296 codes possible)" and said[1] == "  reply: 1,0"
+    assert said[-1] == "Found it: 3632 in 5 guesses." and game.outcome == "won"
+
+
+def test_a_match_against_a_strategy_line_by_line():
+    rules = Rules(pegs=3, colors=3)
+    match, notation = Match(rules, ["human", "knuth"], 2, "standard", 1, "random", "knuth"), Notation(rules)
+    session = MatchSession(match, notation)
+    assert (
+        words(session.start())[-1]
+        == "Game 1 of 2: player 1 (human) makes the code, player 2 (knuth) breaks it."
+    )
+    assert session.hidden and session.prompt.startswith("player 1 (human), your secret")
+    (refused,) = session.answer("99")
+    assert refused.parts[0][1] == "error" and "99" not in str(refused)  # the breaker may be watching
+    outs = list(session.answer("123"))
+    assert [out for out in outs if isinstance(out, Row)][-1].reply == Feedback(3, 0)
+    assert words(outs)[-1] == "player 2 (knuth) has chosen a secret."
+    assert not session.hidden and session.prompt == "player 1 (human), guess 1 of 10> "
+    assert words(session.answer("hint")) == ["Hint: 27 codes are still possible; knuth would play 112."]
+    assert words(session.answer("x")) == ["Not a guess: 'x' has 1 symbol; a code has 3 pegs, e.g. 123."]
+    said = words(session.answer(notation.format_code(match.current.game.secret)))
+    assert said[-1] == "Final score: player 1 (human) 2, player 2 (knuth) 1: player 1 (human) wins."
+    assert session.done and not session.stop_asked and match.over
+
+
+def test_quit_in_a_match_asks_it_to_stop_with_the_score_so_far():
+    rules = Rules(pegs=3, colors=3)
+    match = Match(rules, ["human", "human"], 2, "standard", 1, "random", "knuth")
+    session = MatchSession(match, Notation(rules))
+    list(session.start())
+    assert words(session.answer("")) == ["Secret set: player 1 (human) replies to each guess."]
+    assert (
+        words(session.answer("111")) == ["Guess 1: 111"]
+        and session.prompt == "player 1 (human), your reply> "
+    )
+    assert words(session.answer("hint"))[0].startswith("No hint for the codemaker")
+    assert list(session.answer("quit")) == [] and session.done and session.stop_asked
+    stopped = "Match stopped after 0 of 2 games. Score: player 1 (human) 0, player 2 (human) 0; resume."
+    assert str(session.stopped("; resume")) == stopped
