@@ -256,7 +256,9 @@ def _run_evaluation(
 
 def _keeping_best(player: Strategy, save: str | None, show: OnProgress | None) -> OnProgress | None:
     """``show``, and with ``save`` the best tree a search reports written there as it improves."""
-    if save is None or not player.searches:
+    from ..strategies.capabilities import tree_search
+
+    if save is None or tree_search(player) is None:
         return show
     written: int | None = None  # the total of the tree written last
 
@@ -711,8 +713,11 @@ def warn_if_long(player: Strategy) -> None:
     a terminal, where no progress is shown until the end, FEW_SECONDS)."""
     from ..core.text import duration
     from ..research.evaluation import estimate_seconds
+    from ..strategies.capabilities import tree_search
 
-    way_out = BUDGET_WAY_OUT if player.searches else "a criterion such as entropy takes seconds; "
+    way_out = (
+        BUDGET_WAY_OUT if tree_search(player) is not None else "a criterion such as entropy takes seconds; "
+    )
     if note_long_search(player, None, way_out, resumes=True):
         return
     if player.space.size < ESTIMATE_FROM:
@@ -1037,6 +1042,7 @@ def compare(
     from ..errors import StrategyError
     from ..research.evaluation import sample_secrets
     from ..strategies import STRATEGIES, find_strategy, make_strategy
+    from ..strategies.capabilities import quick
 
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies is not None else None
     if names is not None and not names:
@@ -1058,7 +1064,7 @@ def compare(
             # By default every registered strategy that can play this game takes part.
             click.echo(f"mastermind: skipped {name}: {err}", err=True)
             continue
-        if not chosen and not players[-1].quick():
+        if not chosen and not quick(players[-1]):
             players.pop()  # a search of minutes or hours is not run unasked
             click.echo(
                 f"mastermind: skipped {name}: its search of {_words(rules)} ({rules.size:,} "

@@ -26,6 +26,7 @@ from ..core.code import Code
 from ..core.rules import Rules
 from ..deduction.state import SolverState
 from .base import Position, SearchCost, Strategy
+from .capabilities import LongWork
 from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
 
 #: The base heuristics, in the order that breaks ties.
@@ -45,7 +46,7 @@ QUICK_CODES = 50_000
 MEASURED_CODES, MEASURED_SECONDS, GROWTH, NOTE_FROM = 46_656, 155.0, 1.3, 60.0
 
 
-class Rollout(Strategy):
+class Rollout(Strategy, LongWork):
     """Try each criterion's guess; estimate every reply by the best criterion's tree below it."""
 
     name = "rollout"
