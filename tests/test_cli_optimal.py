@@ -178,18 +178,18 @@ def test_no_cache_searches_again_past_the_cache_and_the_history(monkeypatch):
 
 
 def test_a_search_in_pieces_writes_its_best_tree_to_save_as_it_improves(monkeypatch, tmp_path):
-    import mastermind.cli.research as research
+    import mastermind.cli.runs as runs
     from mastermind import TreeFile
 
     save, writes = tmp_path / "best.tree.gz", []
-    write = research._save_tree
+    write = runs.save_tree
 
     def kept(player, path, exact, lower=None, flat=None, midway=False):
         write(player, path, exact, lower, flat, midway)
         tree = TreeFile.read(path)  # each file as it was written, checked against every secret
         writes.append((exact, tree.header.get("exact"), tree.verify().total))
 
-    monkeypatch.setattr(research, "_save_tree", kept)
+    monkeypatch.setattr(runs, "save_tree", kept)
     code, out, _ = run(
         "evaluate",
         "-s",
