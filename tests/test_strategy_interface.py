@@ -147,3 +147,23 @@ def test_a_strategy_without_long_work_is_quick_and_costs_nothing_to_announce():
     six = make_strategy("six-guess", Rules())
     assert quick(six) and search_cost(six) is None and search_cost(six, SolverState(Rules())) is None
     assert not quick(make_strategy("optimal", Rules(pegs=5, colors=8), cache=False))
+
+
+def test_no_front_end_module_tests_a_strategy_by_its_name_or_casts_one_to_any():
+    package = Path(mastermind.__file__).parent
+    names = {s.name for s in STRATEGIES}
+    found = []
+    for path in sorted((package / "cli").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Compare)
+                and isinstance(node.left, ast.Attribute)
+                and node.left.attr == "name"
+            ):
+                for right in node.comparators:
+                    if isinstance(right, ast.Constant) and right.value in names:
+                        found.append(f"{path.name}:{node.lineno} .name compared with {right.value!r}")
+            annotation = node.annotation if isinstance(node, ast.AnnAssign) else None
+            if isinstance(annotation, ast.Name) and annotation.id == "Any" and node.value is not None:
+                found.append(f"{path.name}:{node.lineno} a value cast to Any")
+    assert found == []
