@@ -309,7 +309,7 @@ def test_the_cost_of_a_search_scales_from_the_searches_measured():
     whole = make_strategy("optimal", Rules(pegs=4, colors=9), cache=False).search_cost()
     assert (whole.codes, whole.guesses, whole.beyond) == (6561, 6561, False) and whole.seconds == 89.0
     assert make_strategy("optimal", Rules(pegs=6, colors=6), cache=False).search_cost().beyond
-    super_ = Rules(pegs=5, colors=8)  # issue 24: this position searched for 11.5 minutes
+    super_ = Rules(pegs=5, colors=8)  # a position whose search is long: it must be announced
     state = SolverState(super_, Notation(super_).parse_history(["11223=1,0"]))
     cost = make_strategy("optimal", super_).search_cost(state)
     assert (cost.codes, cost.guesses) == (3796, 32768) and 60 < cost.seconds < 3600

@@ -35,19 +35,20 @@ if TYPE_CHECKING:
 #: Version of the cache file's layout.
 CACHE_FORMAT = 1
 
-#: Games up to this many codes are searched in seconds (5 pegs 5 colours, 3,125 codes: about 2 to
-#: 4 s on two cores); 4 pegs 8 colours (4,096) and Bulls and Cows (5,040) take over a minute, and
-#: larger games may take hours. ``compare`` runs optimal by default only on quick games.
+#: Games up to this many codes (5 pegs 5 colours) are searched in seconds, larger ones in minutes
+#: to hours (docs/results.md): ``compare`` runs optimal by default only on games this small, and a
+#: longer search is announced before it starts.
 QUICK_GAME = 3125
 
 
-#: Whole games searched from start to end (docs/results.md: codes, wall-clock seconds of the
-#: whole process, on 2 idle cores, 2026-11-27), from which :func:`search_seconds` scales.
+#: Whole games searched from start to end, as docs/results.md records them (codes, wall-clock
+#: seconds of the whole process): :func:`search_seconds` scales from them, so that the figure
+#: announced before a long search comes from searches that ran.
 MEASURED_SEARCHES = ((1296, 0.7), (2401, 1.8), (4096, 5.9), (6561, 89.0), (7776, 298.0))
 
 #: How a position's search grows with the guesses tried, beyond the codes still possible: as
-#: (guesses / codes) ** POSITION_GROWTH. A 5x8 position of 3,796 codes (32,768 guesses) took 11.5
-#: minutes; this gives 6 (issue 24).
+#: (guesses / codes) ** POSITION_GROWTH. A position searches every code of the game as a guess, so
+#: its few candidates alone understate it; fitted to the 5x8 position of docs/optimal.md.
 POSITION_GROWTH = 1.5
 
 
