@@ -26,7 +26,7 @@ from ...errors import ExecutorError
 from ...strategies import Strategy
 from ...strategies.base import Position
 from ...strategies.capabilities import kernels_of, prepare_pieces
-from ...strategies.pieces import usable_cores
+from ...strategies.piece_control import usable_cores
 from .. import EXECUTORS
 from .interrupt import interruptible, stop_here
 from .plan import Plan, Unit, distributions, guess_at, guesses_here, prepare_worker, solve_units

@@ -30,7 +30,7 @@ import numpy as np
 from ...core.rules import Rules
 from ..base import PieceBook
 from ..capabilities import distributions_at
-from ..pieces import usable_cores
+from ..piece_control import usable_cores
 from ..progress import OnProgress
 from .search import (
     FAIL,
