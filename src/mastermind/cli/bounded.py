@@ -23,7 +23,7 @@ from .runs import print_stats, rules_dict, words
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..research.bounded import BoundedSearch, Bounds
+    from ..research.bounded import BoundedSearch, Bounds, ProvedBound
     from ..research.results import Stats
     from ..research.session import Session
     from ..strategies import Strategy
@@ -128,7 +128,7 @@ def _stopped(
     if proof is not None and not outcome.interrupted:
         # aimed at the best tree: a proof that reaches it proves that tree optimal
         proved = _prove_lower(player, found.upper, proof, seconds)
-        found = found.raised(proved[0].total)
+        found = found.raised(proved.found.total)
     if outcome.kept is not None:
         click.echo(
             f"what the search finished is kept in {outcome.kept}: the same command resumes from it", err=True
@@ -142,7 +142,7 @@ def _stopped(
     _print_bounds(
         player, found, outcome.seconds, as_json, f"stopped after {duration(seconds)}", proved, proof
     )
-    if proved is not None and proved[1]:
+    if proved is not None and proved.stopped:
         click.echo("mastermind: interrupted", err=True)
         sys.exit(130)
 
@@ -162,32 +162,29 @@ def _print_exact(
         out = session.to_dict(stats, game_notation(player.rules))
         out |= {"lower_bound": stats.total, "upper_bound": stats.total, "exact": True}
         if proved is not None and proof is not None:
-            out["proof"] = _proof_dict(proved[0], proof)
+            out["proof"] = _proof_dict(proved.found, proof)
         click.echo(json.dumps(out))
     else:
         print_stats(stats)
         click.echo(f"exact: the least total, proved (lower bound = upper bound = {stats.total:,})")
         if proved is not None and proof is not None:
-            click.echo(f"proof file: {_proof_text(proved[0], proof)}")
-    if proved is not None and proved[1]:
+            click.echo(f"proof file: {_proof_text(proved.found, proof)}")
+    if proved is not None and proved.stopped:
         click.echo("mastermind: interrupted", err=True)
         sys.exit(130)
 
 
 def _prove_lower(
     player: Strategy, target: int | None, path: str, seconds: float, exact: bool = False
-) -> tuple[LowerBound, bool]:
+) -> ProvedBound:
     """A proof file of a lower bound on the least total, raised toward ``target`` (the best tree
     found, or, ``exact``, the optimum: the proof is then guided by the exact search) for at most
-    ``seconds``, written to ``path``; and whether Ctrl-C cut it short (the bound reached so far is
-    written then)."""
-    import threading
+    ``seconds``, written to ``path`` (see :func:`mastermind.research.bounded.prove_lower`), its
+    progress shown."""
     import time
 
-    from ..strategies.optimal.lower import prove, prove_optimum
-    from .progress import LogLines
+    from ..research.bounded import proof_journal, prove_lower
 
-    stop = threading.Event()
     shown = console_for(stderr=True)
     began = time.monotonic()
     aim = "" if target is None else f" of {target:,}"
@@ -202,33 +199,22 @@ def _prove_lower(
         line = f"proof of a lower bound: {bound:,}{aim} ({minutes}:{secs:02d})"
         click.echo(f"\r{line}   ", err=True, nl=False)
 
-    from pathlib import Path
-
-    journal = Path(f"{path}.journal")  # (what a guided proof has proved: the same command resumes)
+    journal = proof_journal(path)
+    if exact and target is not None and journal.exists():
+        click.echo(f"resuming the proof from {journal}", err=True)
     try:
-        if exact and target is not None:
-            if journal.exists():
-                click.echo(f"resuming the proof from {journal}", err=True)
-            found = prove_optimum(
-                player.rules, target, seconds=seconds, stop=stop, progress=on_progress, checkpoint=journal
-            )
-        else:
-            found = prove(player.rules, target=target, seconds=seconds, stop=stop, progress=on_progress)
-    finally:
-        if shown.is_terminal:
-            click.echo("", err=True)
-    try:
-        found.proof.write(path)
+        try:
+            proved = prove_lower(player.rules, target, path, seconds, exact=exact, progress=on_progress)
+        finally:
+            if shown.is_terminal:
+                click.echo("", err=True)
     except OSError as err:
         fail(f"cannot write {path}: {err.strerror or err}")
-    if exact and target is not None:
-        if found.ended:
-            journal.unlink(missing_ok=True)
-        else:
-            click.echo(
-                f"what the proof has proved is kept in {journal}: the same command resumes from it", err=True
-            )
-    return found, stop.is_set()
+    if proved.kept is not None:
+        click.echo(
+            f"what the proof has proved is kept in {proved.kept}: the same command resumes from it", err=True
+        )
+    return proved
 
 
 def _proof_dict(found: LowerBound, path: str) -> dict[str, Any]:
@@ -254,7 +240,7 @@ def _print_bounds(
     seconds: float,
     as_json: bool,
     why: str,
-    proved: tuple[LowerBound, bool] | None = None,
+    proved: ProvedBound | None = None,
     proof: str | None = None,
 ) -> None:
     """What a search stopped before its end proved (and the proof file of a lower bound)."""
@@ -284,7 +270,7 @@ def _print_bounds(
             "distribution": None if root is None else {str(k): v for k, v in root.distribution().items()},
         }
         if proved is not None and proof is not None:
-            out["proof"] = _proof_dict(proved[0], proof)
+            out["proof"] = _proof_dict(proved.found, proof)
         click.echo(json.dumps(out))
         return
     from rich.table import Table
@@ -308,5 +294,5 @@ def _print_bounds(
     table.add_row("exact", "yes: the bounds meet" if found.exact else "no")
     table.add_row("seconds", f"{seconds:.1f}")
     if proved is not None and proof is not None:
-        table.add_row("proof file", _proof_text(proved[0], proof))
+        table.add_row("proof file", _proof_text(proved.found, proof))
     console_for().print(table)

@@ -1,10 +1,12 @@
 """A strategy's own search of its whole tree run within a time budget: bounds on the least total
-when it stops before its end, the optimum when it finishes.
+when it stops before its end, the optimum when it finishes; and a proof file of a lower bound.
 
 :func:`search_within` runs the search of a :class:`~mastermind.strategies.capabilities.TreeSearch`
 for at most a budget of seconds, checkpointed where the session says (the same run again starts
-from what it finished and narrows the bounds), stopped by Ctrl-C as by the budget. A front end
-shows its progress and writes its trees through the callbacks; what it prints is its own.
+from what it finished and narrows the bounds), stopped by Ctrl-C as by the budget.
+:func:`prove_lower` then writes a proof that anyone can check of a lower bound on the least total.
+A front end shows their progress and writes the trees through the callbacks; what it prints is
+its own.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import dataclasses
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +29,9 @@ from .evaluation import evaluate
 from .results import Stats
 
 if TYPE_CHECKING:
+    from ..core.rules import Rules
     from ..strategies import Strategy
+    from ..strategies.optimal.lower import LowerBound
     from .session import Session
 
 
@@ -160,3 +164,58 @@ def evaluate_searched(strategy: Strategy, searched: float | None) -> Stats:
     if searched is not None:
         stats.seconds, stats.tree_at_hand = searched + stats.seconds, False
     return stats
+
+
+@dataclass(frozen=True)
+class ProvedBound:
+    """A proof file written: what it proves (``found``), whether Ctrl-C cut it short
+    (``stopped``: it proves the bound reached then), and the journal that keeps what a guided
+    proof proved for the next run (``kept``: None when there is none, or the proof ended)."""
+
+    found: LowerBound
+    stopped: bool
+    kept: Path | None
+
+
+def proof_journal(path: str | Path) -> Path:
+    """Where a guided proof written to ``path`` keeps what it has proved, so that the same proof
+    asked for again resumes from it."""
+    return Path(f"{path}.journal")
+
+
+def prove_lower(
+    rules: Rules,
+    target: int | None,
+    path: str | Path,
+    seconds: float,
+    *,
+    exact: bool = False,
+    progress: Callable[[int, int | None], None] | None = None,
+) -> ProvedBound:
+    """A proof of a lower bound on the least total of ``rules``, raised toward ``target`` (the
+    best tree found, or, ``exact``, the optimum: the proof is then guided by the exact search,
+    and resumes from its :func:`proof_journal`) for at most ``seconds``, written to ``path``.
+    ``progress(bound, target)`` as the bound rises.
+
+    Raises:
+        OSError: the proof file cannot be written (a guided proof's journal keeps what it proved).
+    """
+    from ..strategies.optimal.lower import prove, prove_optimum
+
+    stop = threading.Event()
+    guided = exact and target is not None
+    journal = proof_journal(path)
+    if guided:
+        assert target is not None
+        found = prove_optimum(
+            rules, target, seconds=seconds, stop=stop, progress=progress, checkpoint=journal
+        )
+    else:
+        found = prove(rules, target=target, seconds=seconds, stop=stop, progress=progress)
+    found.proof.write(path)
+    kept = None
+    if guided and found.ended:
+        journal.unlink(missing_ok=True)
+    elif guided:
+        kept = journal
+    return ProvedBound(found, stop.is_set(), kept)
