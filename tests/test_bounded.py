@@ -5,7 +5,7 @@ import pytest
 
 from mastermind import Rules, make_strategy
 from mastermind.errors import StrategyError
-from mastermind.research.bounded import Bounds, evaluate_searched, search_within
+from mastermind.research.bounded import Bounds, evaluate_searched, proof_journal, prove_lower, search_within
 from mastermind.research.runner.checkpoint import Checkpoint, run_identity
 from mastermind.research.session import Session
 from mastermind.strategies.capabilities import tree_search
@@ -62,3 +62,17 @@ def test_a_lower_bound_proved_elsewhere_raises_the_bounds_never_lowers_them():
     assert found.raised(205) == Bounds(205, 210, None, False) and found.raised(205).gap == 5
     assert found.raised(190) == found and not found.exact
     assert Bounds(7, None, None, False).gap is None
+
+
+def test_a_guided_proof_of_the_optimum_is_written_and_leaves_no_journal(tmp_path):
+    path = tmp_path / "small.proof"
+    rises = []
+    proved = prove_lower(SMALL, 206, path, 60.0, exact=True, progress=lambda bound, goal: rises.append(bound))
+    assert proved.found.total == 206 and not proved.stopped and proved.kept is None
+    assert path.exists() and not proof_journal(path).exists()
+    assert rises == sorted(rises) and rises[-1] <= 206
+
+
+def test_a_proof_file_that_cannot_be_written_is_an_error(tmp_path):
+    with pytest.raises(OSError):
+        prove_lower(SMALL, None, tmp_path / "missing" / "small.proof", 60.0)
