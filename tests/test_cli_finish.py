@@ -320,7 +320,7 @@ def test_a_long_evaluation_is_announced_first_with_how_to_stop_it(monkeypatch):
         return 11_000.0  # the cost model's answer is not what this test checks
 
     monkeypatch.setattr(evaluation, "estimate_seconds", estimate)
-    monkeypatch.setattr("mastermind.cli.research.ESTIMATE_FROM", 10)  # as if 3x3 were large
+    monkeypatch.setattr("mastermind.cli.runs.ESTIMATE_FROM", 10)  # as if 3x3 were large
     code, out, err = run("evaluate", "--pegs", "2", "--colors", "3", "--json")
     assert code == 0 and seen == [] and err == ""  # small games: no estimate at all
     code, out, err = run("evaluate", "--pegs", "3", "--colors", "3", "--json")
@@ -461,7 +461,7 @@ def test_off_a_terminal_a_run_of_more_than_a_few_seconds_says_so_at_its_start(mo
     import mastermind.research.evaluation as evaluation
 
     monkeypatch.setattr(evaluation, "estimate_seconds", lambda player: 10.0)  # not what is checked
-    monkeypatch.setattr("mastermind.cli.research.ESTIMATE_FROM", 10)  # as if 3x3 were large
+    monkeypatch.setattr("mastermind.cli.runs.ESTIMATE_FROM", 10)  # as if 3x3 were large
     code, out, err = run("evaluate", "--pegs", "3", "--colors", "3", "--json", "--no-history")
     assert code == 0 and err.startswith("mastermind: note: knuth on 27 codes: roughly 10 seconds")
     assert err.count("\n") == 1  # one line, at the start: off a terminal nothing else is shown

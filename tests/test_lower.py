@@ -31,7 +31,7 @@ from mastermind.core.proof import Parts, ProofFile, check_file, least_total, oth
 from mastermind.errors import ProofError
 from mastermind.strategies.optimal import lower as lower_module
 from mastermind.strategies.optimal.lower import prove, prove_optimum
-from mastermind.strategies.pieces import usable_cores
+from mastermind.strategies.piece_control import usable_cores
 from test_optimal import TINY, plain_optimum
 
 OPTIMA = [

@@ -79,7 +79,7 @@ def cli() -> None:
     """
 
 
-from . import explore, games, history, match, research, review, tui, web, worst  # noqa: E402,F401 - the commands register themselves
+from . import compare, evaluate, explore, games, history, match, review, tree, tui, verify, web, worst  # noqa: E402,F401 - the commands register themselves
 
 
 def main() -> None:

@@ -241,7 +241,9 @@ def search_progress(player: Strategy, label: str) -> Iterator[None]:
     """While a strategy that searches (optimal) works: a bar on stderr, when it is a terminal, of
     its pieces of work done (the first guess's replies, then the other first guesses left after
     pruning), with the best total so far."""
-    if not player.searches:
+    from ..strategies.capabilities import tree_search
+
+    if tree_search(player) is None:
         yield
         return
     console = console_for(stderr=True)

@@ -392,7 +392,7 @@ def verify_proof(
     passes), and say what it proves."""
     from ..core.proof import check_file, scan
     from ..errors import ProofError
-    from ..strategies.pieces import usable_cores
+    from ..strategies.piece_control import usable_cores
     from .progress import count_bar
 
     try:

@@ -78,10 +78,13 @@ Out = Say | Board | Row
 def search_note(
     player: Strategy, state: SolverState | None = None, way_out: str = "", resumes: bool = False
 ) -> str | None:
-    """Before a strategy's exact search that may be long (:meth:`Strategy.search_cost`): how large
-    it is, what it is likely to cost, ``way_out`` and how to stop it (``resumes``: the same
-    command resumes), in a line; None where the search is quick or not needed."""
-    cost = player.search_cost(state)
+    """Before a strategy's work that may be long (its
+    :func:`~mastermind.strategies.capabilities.search_cost`): how large it is, what it is likely
+    to cost, ``way_out`` and how to stop it (``resumes``: the same command resumes), in a line;
+    None where the work is quick or not needed."""
+    from ..strategies.capabilities import search_cost
+
+    cost = search_cost(player, state)
     if cost is None:
         return None
     stop = "Ctrl-C stops, and the same command again resumes" if resumes else "Ctrl-C stops"

@@ -16,6 +16,7 @@ from ..core.tree import Node
 from ..deduction.state import SolverState
 from ..errors import SampleError, StrategyError
 from ..strategies import Strategy
+from ..strategies.capabilities import kernels_of, prepare_pieces, tree_at_hand, tree_search
 from ..strategies.progress import OnProgress, counting
 from ..strategies.walk import walk as _walk
 from .results import Stats
@@ -66,14 +67,14 @@ def evaluate(
     """
     rules = strategy.rules
     space = CodeSpace.of(rules)
-    whole_search = strategy.searches and not strategy.randomized and secrets is None
+    whole_search = tree_search(strategy) is not None and not strategy.randomized and secrets is None
     cached = False
     if whole_search:
         # A strategy's own search is the work of the run: it is timed, the JIT and tables not
         # (not even loaded when the tree is at hand).
-        cached = strategy.tree_at_hand()
+        cached = tree_at_hand(strategy)
         if not cached:
-            strategy.prepare_pieces()
+            prepare_pieces(strategy)
         started = time.perf_counter()
         strategy.prepare()  # the search, unless the tree was at hand
     else:
@@ -102,11 +103,11 @@ def evaluate(
         guess = strategy.first_guess()
         first = space.code(guess)
         tally = counting(progress, space.size)
-        if strategy.searches:
-            distribution = strategy.search_tree().root.distribution()
+        if (search := tree_search(strategy)) is not None:
+            distribution = search.search_tree().root.distribution()
             if tally:
                 tally(space.size)
-        elif strategy.compiled:
+        elif kernels_of(strategy) is not None:
             distribution = run_tree(strategy, progress=progress).distribution
         else:
             _walk(strategy, SolverState(rules), 1, distribution, tally, guess=guess)
@@ -144,7 +145,7 @@ def estimate_seconds(strategy: Strategy) -> float | None:
     """
     from ..strategies import make_strategy
 
-    if not strategy.compiled:
+    if kernels_of(strategy) is None:
         return None
     small = make_strategy(strategy.name, CALIBRATION_RULES, **dict(strategy.spec().options))
     seconds = evaluate(small).seconds

@@ -27,6 +27,7 @@ import numpy as np
 from ..core.notation import Notation
 from ..core.text import plural
 from ..strategies import Strategy
+from ..strategies.capabilities import quick, tree_at_hand, tree_search
 from ..strategies.progress import OnProgress, Progress
 from .evaluation import evaluate, run_key
 from .results import Stats
@@ -150,18 +151,18 @@ class Session:
     def whole_tree(self, strategy: Strategy, secrets: Secrets = None) -> bool:
         """Whether :meth:`evaluate` computes this evaluation through the runner: a deterministic
         strategy over every secret; for a strategy with its own search, when the session asks for
-        the runner or the search is not :meth:`~Strategy.quick` (it is then cut into
+        the runner or the search is not quick (it is then cut into
         pieces, checkpointed, so that an interrupted run resumes; a quick one runs in one go in
         this process). A tree already at hand (cached) is read as it is: no cluster is started
         for it."""
-        if secrets is not None or strategy.randomized or strategy.tree_at_hand():
+        if secrets is not None or strategy.randomized or tree_at_hand(strategy):
             return False
-        return self.asks_runner or not strategy.searches or not strategy.quick()
+        return self.asks_runner or tree_search(strategy) is None or not quick(strategy)
 
     def why_not_whole(self, strategy: Strategy, secrets: Secrets = None) -> str | None:
         """Why the session, asked for the runner (:attr:`asks_runner`), cannot give it this
         evaluation: ``"a sample"`` or ``"a randomised strategy"``; None where nothing is refused."""
-        if not self.asks_runner or self.whole_tree(strategy, secrets) or strategy.tree_at_hand():
+        if not self.asks_runner or self.whole_tree(strategy, secrets) or tree_at_hand(strategy):
             return None
         return "a sample" if secrets is not None else "a randomised strategy"
 
@@ -172,8 +173,9 @@ class Session:
             return self.checkpoint, False
         if self.checkpoints_in is not None:
             return self.checkpoints_in / default_checkpoint(strategy, self.unit_size).name, False
-        pieces = strategy.searches or unit_size_for(strategy, self.unit_size) < strategy.space.size
-        if not pieces or strategy.tree_at_hand():
+        searches = tree_search(strategy) is not None
+        pieces = searches or unit_size_for(strategy, self.unit_size) < strategy.space.size
+        if not pieces or tree_at_hand(strategy):
             return None, False
         return default_checkpoint(strategy, self.unit_size), True
 
@@ -203,7 +205,9 @@ class Session:
             if status.stage in ("solve", "search") and not told:
                 told = True
                 if status.units_done and path is not None and self.notify is not None:
-                    if strategy.searches:  # cut as it goes: the pieces known so far are no total
+                    if (
+                        tree_search(strategy) is not None
+                    ):  # cut as it goes: the pieces known so far are no total
                         pieces = plural(status.units_done, "piece")
                         done = f"{pieces} of the search already done"
                     else:

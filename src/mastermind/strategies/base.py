@@ -1,26 +1,20 @@
 """The interface every strategy implements, and the picklable description that rebuilds one.
 
-A strategy picks the next guess (:meth:`Strategy.pick`). Evaluation, the runner and the front
-ends also ask it how its whole tree is best computed, through this interface only, never by
-testing its class:
+A strategy picks the next guess (:meth:`Strategy.pick`), and says what a player may want beside
+it: :meth:`~Strategy.expected_guesses` from a position, where it knows them, and the progress of
+a long choice (:attr:`~Strategy.search_progress`). :meth:`~Strategy.spec` is the picklable
+description that rebuilds it in a worker.
 
-- :attr:`~Strategy.compiled`: its choices at many positions, and the subtrees below them, run
-  on compiled kernels on all cores (:meth:`~Strategy.guesses_at`, :meth:`~Strategy.distributions_at`);
-  the runner then cuts the whole tree into subtrees. Every strategy answers those two methods;
-  the others choose move by move in Python.
-- :attr:`~Strategy.searches`: it finds its whole tree by its own exact search
-  (:meth:`~Strategy.search_tree`), which the runner cuts into pieces; such a
-  strategy also says whether its tree is at hand (:meth:`~Strategy.tree_at_hand`), whether it is
-  quick to get (:meth:`~Strategy.quick`), and reports the search's progress to
-  :attr:`~Strategy.search_progress`.
-- :meth:`~Strategy.expected_guesses` from a position, where the strategy knows it.
-- :meth:`~Strategy.spec`: the picklable description that rebuilds it in a worker.
+What evaluation, the runner and the front ends need of a whole tree (a strategy's own search,
+compiled kernels over many positions, the cost of long work) are capabilities a strategy has or
+does not have: :mod:`mastermind.strategies.capabilities`. This module also holds the types they
+share (:class:`Position`, :class:`SearchedTree`, :class:`SearchCost`, :class:`PieceBook`).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
@@ -232,7 +226,8 @@ class Strategy(ABC):
         if first is not None and not 0 <= first < self.space.size:
             raise StrategyError(f"no code of {rules.describe()} has index {first}")
         self.first: int | None = first
-        #: Told where a long search of the strategy stands (see :attr:`searches`); None: nobody listens.
+        #: Told where a long search of the strategy stands (a choice, or a whole tree: see
+        #: :class:`~mastermind.strategies.capabilities.TreeSearch`); None: nobody listens.
         self.search_progress: OnProgress | None = None
 
     def spec(self) -> StrategySpec:
@@ -269,82 +264,6 @@ class Strategy(ABC):
     @abstractmethod
     def pick(self, state: SolverState) -> int:
         """The strategy's own choice of the next guess."""
-
-    # -- the whole tree: what evaluation, the runner and the front ends ask of a strategy --------
-
-    @property
-    def compiled(self) -> bool:
-        """Whether :meth:`guesses_at` and :meth:`distributions_at` run compiled kernels on all
-        cores: they then release the GIL, and return within milliseconds once their stop flag is
-        set (so they are run in a helper thread that hears Ctrl-C). False: they choose move by
-        move in Python, which hears Ctrl-C itself."""
-        return False
-
-    def state_at(self, position: Position) -> SolverState:
-        """The solver state at ``position`` (its candidates are the position's secrets)."""
-        return SolverState.after(self.rules, position.history, position.secrets)
-
-    def guesses_at(self, positions: Sequence[Position], stop: np.ndarray) -> list[int]:
-        """The strategy's guess at each position (meaningless once ``stop[0]`` is set)."""
-        return [self.choose(self.state_at(p)) for p in positions]
-
-    def distributions_at(self, positions: Sequence[Position], stop: np.ndarray) -> list[dict[int, int]]:
-        """For each position, the secrets below it found with each guess number (the position's
-        own guess being number ``position.depth``); meaningless once ``stop[0]`` is set."""
-        from .walk import walk
-
-        out = []
-        for p in positions:
-            dist: dict[int, int] = {}
-            walk(self, self.state_at(p), p.depth, dist, None)
-            out.append(dist)
-        return out
-
-    @property
-    def searches(self) -> bool:
-        """Whether the strategy finds its whole tree by its own search (:meth:`search_tree`)
-        rather than by choosing at every node of it."""
-        return False
-
-    def search_tree(
-        self,
-        map_tasks: MapTasks | None = None,
-        book: PieceBook | None = None,
-        progress: OnProgress | None = None,
-        workers: int | None = None,
-        piece_size: int | None = None,
-    ) -> SearchedTree:
-        """The whole tree, by the strategy's own search: at hand, or searched in this process
-        (``map_tasks`` None; progress to :attr:`search_progress`), or cut into pieces run by
-        ``map_tasks`` (``workers`` at a time; ``piece_size``, where given, the largest part
-        searched as one piece), kept in ``book`` as they finish (progress to ``progress``).
-        Only for a strategy that :attr:`searches`.
-
-        Raises:
-            StrategyError: the strategy does not search, or no tree finds every secret within
-                the guess limit.
-        """
-        raise StrategyError(f"{self.name} has no search of its whole tree: its tree is walked")
-
-    def tree_at_hand(self) -> bool:
-        """Whether the whole tree is at hand now, with no work (a search found already, or cached)."""
-        return False
-
-    def quick(self) -> bool:
-        """Whether the whole tree takes seconds, not minutes or hours (every strategy that does
-        not search; one that does on small games, or with its tree at hand)."""
-        return True
-
-    def search_cost(self, state: SolverState | None = None) -> SearchCost | None:
-        """What the exact search behind the next guess at ``state`` (the whole tree by default)
-        is likely to cost, where it is not quick (beyond what :meth:`quick` allows); None where
-        there is no such search (every strategy that does not search) or it is quick."""
-        return None
-
-    def prepare_pieces(self) -> None:
-        """Load what the pieces of the whole tree's computation need, where they will run (a
-        strategy that searches: only what its search needs, not the search itself)."""
-        self.prepare()
 
     def expected_guesses(self, state: SolverState) -> float | None:
         """The expected number of guesses still needed from ``state`` (the next one included),

@@ -19,6 +19,7 @@ from ..core.rules import MAX_GUESSES, Rules
 from ..deduction.state import SolverState
 from ..errors import StrategyError
 from .base import Position, Strategy
+from .capabilities import PositionKernels, distributions_walked, guesses_walked
 
 
 def _tree():
@@ -36,7 +37,7 @@ _NO_STOP = np.zeros(1, dtype=np.int64)
 SMALL_BATCH = 1 << 22
 
 
-class PartitionStrategy(Strategy):
+class PartitionStrategy(Strategy, PositionKernels):
     """Score every code of the game against the candidates; play the least key.
 
     Args:
@@ -160,7 +161,7 @@ class PartitionStrategy(Strategy):
     def guesses_at(self, positions: Sequence[Position], stop: np.ndarray) -> list[int]:
         """The strategy's guess at each position: one on one core, more on all cores."""
         if not self.compiled:
-            return super().guesses_at(positions, stop)
+            return guesses_walked(self, positions)
         if len(positions) == 1:
             return [self._fast_choice(positions[0].secrets, positions[0].guesses, stop)]
         t = tables_of(self.space)
@@ -181,7 +182,7 @@ class PartitionStrategy(Strategy):
         """The subtree below each position, on all cores. A position of depth 1 (the root) plays
         the first guess, the override if one was given."""
         if not self.compiled:
-            return super().distributions_at(positions, stop)
+            return distributions_walked(self, positions)
         return [{k: int(n) for k, n in enumerate(row) if k and n} for row in self._rows(positions, stop)]
 
     def _rows(self, positions: Sequence[Position], stop: np.ndarray) -> np.ndarray:

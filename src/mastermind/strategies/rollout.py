@@ -26,6 +26,7 @@ from ..core.code import Code
 from ..core.rules import Rules
 from ..deduction.state import SolverState
 from .base import Position, SearchCost, Strategy
+from .capabilities import LongWork
 from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
 
 #: The base heuristics, in the order that breaks ties.
@@ -34,18 +35,18 @@ BASES: tuple[type[PartitionStrategy], ...] = (Entropy, MostParts, ExpectedSize, 
 #: Choices remembered (by history) before the memory is emptied.
 MEMORY = 1 << 16
 
-#: The largest game whose whole tree is quick (6 pegs 6 colours: under 3 minutes on 2 cores);
-#: on larger ones it is minutes to hours, and ``compare`` runs it only when named.
+#: The largest game whose whole tree is quick (6 pegs 6 colours, docs/results.md); on larger ones
+#: it is minutes to hours, so ``compare`` runs it only when named.
 QUICK_CODES = 50_000
 
 #: The cost model of :meth:`Rollout.search_cost`: the whole tree of the largest game measured
-#: (docs/results.md: 6x6, 46,656 codes, 155 s, 2 cores at load 4), scaled by the codes to this
-#: power (10,000 codes took 21 s); a choice costs about a fifth of the tree below it. A note is
-#: given from a minute on.
+#: (6 pegs 6 colours, as docs/results.md records it), scaled by the codes to the power GROWTH
+#: (fitted to a smaller game's tree); a choice costs about a fifth of the tree below it. A note
+#: is given from NOTE_FROM seconds on: a shorter wait needs no warning.
 MEASURED_CODES, MEASURED_SECONDS, GROWTH, NOTE_FROM = 46_656, 155.0, 1.3, 60.0
 
 
-class Rollout(Strategy):
+class Rollout(Strategy, LongWork):
     """Try each criterion's guess; estimate every reply by the best criterion's tree below it."""
 
     name = "rollout"

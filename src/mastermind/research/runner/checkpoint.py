@@ -27,6 +27,7 @@ from ...core.text import guess_count
 from ...errors import CheckpointError, MastermindError
 from ...runtime.journal import JsonLines
 from ...strategies import Strategy, StrategySpec
+from ...strategies.capabilities import tree_search
 from .plan import Plan, Unit, unit_size_for
 
 _MAGIC = "mastermind-checkpoint"
@@ -92,7 +93,7 @@ def remove_stale_checkpoints(folder: Path | None = None) -> list[Path]:
 def cut_of(strategy: Strategy, unit_size: int | None) -> int | None:
     """The cut a run of ``strategy`` makes, as its identity names it: the unit size, or None for
     a strategy's own search (cut by its root guesses)."""
-    return None if strategy.searches else unit_size_for(strategy, unit_size)
+    return None if tree_search(strategy) is not None else unit_size_for(strategy, unit_size)
 
 
 def checksum(body: dict[str, Any]) -> str:

@@ -25,7 +25,8 @@ import numpy as np
 from ...errors import ExecutorError
 from ...strategies import Strategy
 from ...strategies.base import Position
-from ...strategies.pieces import usable_cores
+from ...strategies.capabilities import kernels_of, prepare_pieces
+from ...strategies.piece_control import usable_cores
 from .. import EXECUTORS
 from .interrupt import interruptible, stop_here
 from .plan import Plan, Unit, distributions, guess_at, guesses_here, prepare_worker, solve_units
@@ -58,7 +59,7 @@ class Executor(ABC):
 
     def prepare(self, strategy: Strategy) -> None:
         """Load what the strategy needs wherever units will run (timed runs time only the run)."""
-        strategy.prepare_pieces()
+        prepare_pieces(strategy)
 
     def map(
         self,
@@ -145,7 +146,13 @@ class LocalExecutor(Executor):
             secrets = [plan.secrets_of(strategy, u) for u in chunk]
             stop = np.zeros(1, dtype=np.int64)
             rows = interruptible(
-                distributions, strategy, chunk, secrets, stop, stop=stop, compiled=strategy.compiled
+                distributions,
+                strategy,
+                chunk,
+                secrets,
+                stop,
+                stop=stop,
+                compiled=kernels_of(strategy) is not None,
             )
             if stop[0]:
                 raise KeyboardInterrupt
@@ -237,7 +244,7 @@ class DaskExecutor(Executor):
         return self
 
     def prepare(self, strategy: Strategy) -> None:
-        strategy.prepare_pieces()
+        prepare_pieces(strategy)
         self.client.run(prepare_worker, strategy.spec())
 
     @property

@@ -70,7 +70,7 @@ def check_not_stopped() -> None:
 def stop_here() -> None:
     """Abandon, within milliseconds, the unit (or piece of an exact search) this process is
     computing: run on the workers of a cluster when a run is interrupted, so they are free at once."""
-    from ...strategies.pieces import stop_pieces
+    from ...strategies.piece_control import stop_pieces
 
     _STOP[0] = 1
     stop_pieces()

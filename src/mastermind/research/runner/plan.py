@@ -18,6 +18,7 @@ from ...deduction.state import SolverState
 from ...errors import ExecutorError, StrategyError
 from ...strategies import Strategy, StrategySpec
 from ...strategies.base import History, Position
+from ...strategies.capabilities import distributions_at, guesses_at, kernels_of, prepare_pieces
 from .interrupt import check_not_stopped, interruptible, stopped_here
 
 #: Games up to this many codes are one unit unless told otherwise (milliseconds of work).
@@ -85,7 +86,8 @@ def secrets_after(strategy: Strategy, history: History) -> np.ndarray:
 def guesses_here(strategy: Strategy, positions: Sequence[Position]) -> list[int]:
     """The strategy's guess at each position, on all cores of this process; Ctrl-C heard."""
     stop = np.zeros(1, dtype=np.int64)
-    guesses = interruptible(strategy.guesses_at, positions, stop, stop=stop, compiled=strategy.compiled)
+    compiled = kernels_of(strategy) is not None
+    guesses = interruptible(guesses_at, strategy, positions, stop, stop=stop, compiled=compiled)
     if stop[0]:
         raise KeyboardInterrupt
     return list(guesses)
@@ -151,7 +153,7 @@ def distributions(
 ) -> list[dict[int, int]]:
     """The distribution of each unit (guesses -> secrets), from its secrets."""
     positions = [Position(u.history, s) for u, s in zip(units, secrets, strict=True)]
-    return strategy.distributions_at(positions, stop)
+    return distributions_at(strategy, positions, stop)
 
 
 # -- in any process, from a description alone (a Dask worker's tasks) --------------------------
@@ -172,7 +174,7 @@ def guess_at(spec: StrategySpec, history: History) -> int:
     """The strategy's guess after ``history``, computed from the description alone (any process)."""
     stop = stopped_here()
     strategy = built(spec)
-    guess = strategy.guesses_at([Position(history, secrets_after(strategy, history))], stop)[0]
+    guess = guesses_at(strategy, [Position(history, secrets_after(strategy, history))], stop)[0]
     check_not_stopped()
     return guess
 
@@ -195,4 +197,4 @@ def solve_units(units: Sequence[Unit]) -> list[dict[int, int]]:
 
 def prepare_worker(spec: StrategySpec) -> None:
     """Load what the strategy's units need in this process (run on each worker)."""
-    built(spec).prepare_pieces()
+    prepare_pieces(built(spec))

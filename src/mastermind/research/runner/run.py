@@ -3,8 +3,9 @@ an executor, checkpointed, its progress reported, added up.
 
 The distributions of the units are added up, so the result does not depend on how the tree was
 cut, where the units ran or in which order they finished: it equals the plain walk of the tree
-exactly. A strategy that finds its tree by its own search (:attr:`Strategy.searches`) has that
-search cut into pieces instead (see :func:`run_search`).
+exactly. A strategy that finds its tree by its own search (a
+:class:`~mastermind.strategies.capabilities.TreeSearch`) has that search cut into pieces instead
+(see :func:`run_search`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...errors import StrategyError
 from ...strategies import Strategy
 from ...strategies.base import Position, SearchedTree
+from ...strategies.capabilities import kernels_of, tree_search
 from ...strategies.progress import OnProgress, Progress
 from ..results import Stats
 from .checkpoint import Checkpoint, run_identity
@@ -156,17 +159,20 @@ def run_search(
     progress: OnProgress | None = None,
     piece_size: int | None = None,
 ) -> SearchRun:
-    """The whole tree of a strategy that :attr:`~Strategy.searches`, its search cut
-    into pieces run by ``executor`` (see :meth:`Strategy.search_tree`): the tree is the one the
+    """The whole tree of a strategy that has a :class:`~mastermind.strategies.capabilities.TreeSearch`,
+    its search cut into pieces run by ``executor`` (see its ``search_tree``): the tree is the one the
     search finds in one process, bit for bit, whatever the executor and the order in which the
     pieces finish. With ``checkpoint``, each finished piece is recorded, and a run of the same
     search resumes from it (whatever the ``piece_size`` of either: the largest part searched as
-    one piece, see :meth:`Strategy.search_tree`). A tree at hand (cached) is taken as it is.
+    one piece, see ``TreeSearch.search_tree``). A tree at hand (cached) is taken as it is.
 
     Raises:
         StrategyError: the strategy has no such search, or no tree finds every secret within
             the guess limit.
     """
+    search = tree_search(strategy)
+    if search is None:
+        raise StrategyError(f"{strategy.name} has no search of its whole tree: its tree is walked")
     started = time.perf_counter()
     executor = executor or LocalExecutor()
     book = None
@@ -174,7 +180,7 @@ def run_search(
         book = Checkpoint(checkpoint, run_identity(strategy.spec(), None))
         book.open()
     try:
-        tree = strategy.search_tree(executor.map, book, progress, executor.width, piece_size)
+        tree = search.search_tree(executor.map, book, progress, executor.width, piece_size)
     finally:
         if book is not None:
             book.close()
@@ -202,15 +208,16 @@ def evaluate_on(
     """
     executor = executor or LocalExecutor()
     stop = np.zeros(1, dtype=np.int64)
-    if strategy.searches:
-        if not strategy.tree_at_hand():
+    searcher = tree_search(strategy)
+    if searcher is not None:
+        if not searcher.tree_at_hand():
             interruptible(executor.prepare, strategy, stop=stop)
         search = run_search(
             strategy, executor, checkpoint=checkpoint, progress=progress, piece_size=unit_size
         )
         first, distribution, seconds = search.tree.root.guess, search.tree.root.distribution(), search.seconds
     else:
-        interruptible(executor.prepare, strategy, stop=stop, compiled=strategy.compiled)
+        interruptible(executor.prepare, strategy, stop=stop, compiled=kernels_of(strategy) is not None)
         outcome = run_tree(strategy, executor, checkpoint=checkpoint, progress=progress, unit_size=unit_size)
         first, distribution, seconds = outcome.first_guess, outcome.distribution, outcome.seconds
     return Stats(

@@ -29,7 +29,8 @@ import numpy as np
 
 from ...core.rules import Rules
 from ..base import PieceBook
-from ..pieces import usable_cores
+from ..capabilities import distributions_at
+from ..piece_control import usable_cores
 from ..progress import OnProgress
 from .search import (
     FAIL,
@@ -144,7 +145,7 @@ class _Bounds(Record):
         for name in HEURISTICS:
             player = make_strategy(name, self.rules)
             replies = list(self.cells)
-            found = player.distributions_at([Position(((g0, f),), self.cells[f]) for f in replies], stop)
+            found = distributions_at(player, [Position(((g0, f),), self.cells[f]) for f in replies], stop)
             for f, distribution in zip(replies, found, strict=True):
                 if max(distribution) > limit:
                     continue  # over the guess limit: no upper bound from this one

@@ -51,7 +51,7 @@ from ...core.proof import FORMAT, VERSION, PackedNode, Perm, ProofFile, ProofNod
 from ...core.rules import Rules
 from ...errors import ExecutorError, ProofError, StrategyError
 from ...runtime.journal import Journal
-from ..pieces import usable_cores
+from ..piece_control import usable_cores
 from .search import FAIL, _feedback, _kernel, _Run, game_of
 from .symmetry import child_group, generators, root_group
 

@@ -25,9 +25,9 @@ from ...core.rules import Rules
 from ...core.tree import Node
 from ...deduction.state import SolverState
 from ...errors import ExecutorError, StrategyError, TreeError
-from ..pieces import running, usable_cores
+from ..piece_control import running, usable_cores
 from ..progress import OnProgress, Progress
-from .race import Race
+from .tie_break import Race
 
 if TYPE_CHECKING:
     from ..base import PieceBook
@@ -866,7 +866,8 @@ def solve_piece(
     on the workers). Computed from the description alone, in any process.
 
     Raises:
-        ExecutorError: :func:`~mastermind.strategies.pieces.stop_pieces` stopped it (nothing is known then).
+        ExecutorError: :func:`~mastermind.strategies.piece_control.stop_pieces` stopped it (nothing is
+            known then).
     """
     game = game_of(rules)
     S = piece_secrets(rules, history)

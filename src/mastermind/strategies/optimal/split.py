@@ -52,9 +52,8 @@ import numpy as np
 from ...core.rules import Rules
 from ...errors import TreeError
 from ..base import MapTasks, PieceBook
-from ..pieces import running
+from ..piece_control import running
 from ..progress import OnProgress, Progress
-from .race import Race
 from .search import (
     FAIL,
     SERIAL_SET,
@@ -71,6 +70,7 @@ from .search import (
     piece_secrets,
     solve_piece,
 )
+from .tie_break import Race
 
 #: With W workers, sets (and the guess searched first at a set) of more than the game's size over
 #: SPLIT_PART * W secrets (and more than SERIAL_SET) are cut into smaller pieces while no budget

@@ -14,7 +14,7 @@ import json
 import os
 import zipfile
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -25,25 +25,30 @@ from ...core.text import guess_count
 from ...deduction.state import SolverState
 from ...errors import StrategyError
 from ..base import MapTasks, PieceBook, SearchCost, SearchedTree, Strategy
+from ..capabilities import OnBounds, TreeSearch
 from ..progress import OnProgress
 from .search import OptimalNode, Solution, check_tree, game_of, solve_piece, solve_position, to_flat
+
+if TYPE_CHECKING:
+    from .anytime import Bounds
 
 #: Version of the cache file's layout.
 CACHE_FORMAT = 1
 
-#: Games up to this many codes are searched in seconds (5 pegs 5 colours, 3,125 codes: about 2 to
-#: 4 s on two cores); 4 pegs 8 colours (4,096) and Bulls and Cows (5,040) take over a minute, and
-#: larger games may take hours. ``compare`` runs optimal by default only on quick games.
+#: Games up to this many codes (5 pegs 5 colours) are searched in seconds, larger ones in minutes
+#: to hours (docs/results.md): ``compare`` runs optimal by default only on games this small, and a
+#: longer search is announced before it starts.
 QUICK_GAME = 3125
 
 
-#: Whole games searched from start to end (docs/results.md: codes, wall-clock seconds of the
-#: whole process, on 2 idle cores, 2026-11-27), from which :func:`search_seconds` scales.
+#: Whole games searched from start to end, as docs/results.md records them (codes, wall-clock
+#: seconds of the whole process): :func:`search_seconds` scales from them, so that the figure
+#: announced before a long search comes from searches that ran.
 MEASURED_SEARCHES = ((1296, 0.7), (2401, 1.8), (4096, 5.9), (6561, 89.0), (7776, 298.0))
 
 #: How a position's search grows with the guesses tried, beyond the codes still possible: as
-#: (guesses / codes) ** POSITION_GROWTH. A 5x8 position of 3,796 codes (32,768 guesses) took 11.5
-#: minutes; this gives 6 (issue 24).
+#: (guesses / codes) ** POSITION_GROWTH. A position searches every code of the game as a guess, so
+#: its few candidates alone understate it; fitted to the 5x8 position of docs/optimal.md.
 POSITION_GROWTH = 1.5
 
 
@@ -77,7 +82,7 @@ def cache_dir() -> Path:
     return cache_home() / "optimal"
 
 
-class Optimal(Strategy):
+class Optimal(Strategy, TreeSearch):
     """Play the tree with the least total number of guesses over all secrets, within the
     rules' guess limit; from any position, an optimal next guess for what is still possible.
 
@@ -181,13 +186,13 @@ class Optimal(Strategy):
     def bounds(
         self,
         seconds: float | None = None,
-        on_better=None,
-        stop=None,
-        on_tree=None,
+        on_better: OnBounds | None = None,
+        stop: Any = None,
+        on_tree: OnBounds | None = None,
         save_every: float = 60.0,
         book: PieceBook | None = None,
         piece_size: int | None = None,
-    ):
+    ) -> Bounds:
         """Search the whole tree for at most ``seconds``: an :class:`~.anytime.Bounds` with a
         proven lower bound on the least total, the best tree found and whether it is optimal
         (then it is kept and cached as :meth:`decision_tree` would). A tree already at hand
@@ -202,7 +207,6 @@ class Optimal(Strategy):
             StrategyError: no strategy finds every secret within the rules' guess limit.
         """
         from .anytime import Bounds, bound_game
-        from .search import to_flat
 
         known = self.known_tree()
         if known is not None:
@@ -265,11 +269,7 @@ class Optimal(Strategy):
     def prepare(self) -> None:
         self.decision_tree()
 
-    # -- the whole tree, as the runner and the front ends ask for it ---------------------------
-
-    @property
-    def searches(self) -> bool:
-        return True
+    # -- the whole tree, as the runner and the front ends ask for it (TreeSearch) ----------------
 
     def search_tree(
         self,
@@ -313,9 +313,6 @@ class Optimal(Strategy):
         if sol is None:
             raise StrategyError(self.no_tree_message())
         return SearchedTree(sol.cost, self.adopt(sol), sol.flat, solved, resumed)
-
-    def tree_at_hand(self) -> bool:
-        return self.known_tree() is not None
 
     def quick(self) -> bool:
         """Whether the whole tree is at hand in seconds: a game of at most :data:`QUICK_GAME`

@@ -1,0 +1,151 @@
+"""verify: a tree file replayed against every secret of its game, or a proof file checked."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ..core.text import guess_count
+from . import cli
+from .common import (
+    color_option,
+    fail,
+    game_options,
+)
+from .runs import given_words, words
+
+if TYPE_CHECKING:
+    from ..core.proof import Parts
+    from ..core.rules import Rules
+    from ..core.treefile import Replay, TreeFile
+
+
+@cli.command()
+@click.argument("tree_file", metavar="TREE_FILE")
+@game_options
+@click.option("--json", "as_json", is_flag=True, help="Print the result as a JSON object.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=1024),
+    metavar="N",
+    help="Check a proof file on N processes [every core this process may use]; its subproofs are "
+    "shared among them (a proof of 20,000 lines or more, on a system with fork: not Windows).",
+)
+@click.option(
+    "--part",
+    metavar="I/N",
+    callback=lambda ctx, param, value: _part(value),
+    help="Check only part I of a proof file's check cut into N (or parts I to J: I-J/N, downwards "
+    "if J is below I), so that several machines can share it: the proof holds once every part has "
+    "passed, anywhere. Every machine cuts it alike, from the file alone; each part's verdict is "
+    "printed as it passes (two machines taking 1-N/N and N-1/N meet where their speeds put them).",
+)
+@color_option
+def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, part: Parts | None) -> None:
+    """Check a tree file: play its tree against every secret of its game (or a proof file).
+
+    The replay uses the plain-Python scoring rule (nothing compiled), then checks what the
+    file's header claims (the number of secrets, the total, the most guesses, the distribution)
+    and prints the total, the mean, the most guesses and the distribution. Given game options,
+    the file must be a tree of that game. Exit status 0 when every claim holds, 2 when the file
+    cannot be read, is of another game, or its tree or a claim is wrong. A proof file (of a lower
+    bound, written by 'evaluate --budget --proof', or that no tree is within some guesses, by
+    'worst --proof') is recognised by its first line and checked node by node; with --json,
+    "passed" says the nodes checked hold and "verified" that the whole claim does (a --part that
+    passes is passed, not yet verified).
+
+    \b
+    Examples:
+      mastermind tree -s knuth --save knuth.tree && mastermind verify knuth.tree
+      mastermind verify results/5x6-optimal.tree.gz --pegs 5 --colors 6
+      mastermind verify big.proof.gz --part 1-8/16     # half a long check; 9-16/16 elsewhere
+    """
+    from .. import TreeFile, TreeFileError
+    from ..core.proof import is_proof_file
+    from .common import asked_game
+    from .progress import count_bar
+
+    if not tree_file.strip():
+        fail("no file named: give the path of a tree file or a proof file")
+    if is_proof_file(tree_file):  # a proof that no tree does it within some guesses (mastermind worst)
+        from .worst import verify_proof
+
+        return verify_proof(tree_file, rules, as_json, workers, part)
+    tree = TreeFile.read(tree_file)
+    if part is not None:
+        fail(f"--part cuts the check of a proof file; {tree_file} is a tree file, replayed whole")
+    asked = asked_game(tree.rules, rules)
+    if asked != tree.rules:
+        fail(f"{tree_file} is a tree of {_game_text(tree.rules)}, not of {_game_text(asked)}")
+    with count_bar(tree.rules.size, f"replaying {tree_file}") as advance:
+        try:
+            result = tree.verify(advance)
+        except TreeFileError as err:
+            fail(f"{tree_file}: {err}")
+    if as_json:
+        click.echo(json.dumps(_verified_dict(tree_file, tree, result)))
+        return
+    _print_verified(tree, result)
+
+
+def _verified_dict(tree_file: str, tree: TreeFile, result: Replay) -> dict[str, Any]:
+    """What --json prints of a tree file that holds: its replay, and what its header adds."""
+    h = tree.header
+    given = h.get("first") if isinstance(h.get("first"), str) else None  # saved with --first
+    out = {
+        "file": tree_file,
+        "game": h["game"],
+        "strategy": h.get("strategy"),
+        "first_guess": tree.first_guess,
+        "secrets": result.secrets,
+        "total": result.total,
+        "mean": result.mean,
+        "max": result.max,
+        "distribution": {str(k): n for k, n in result.distribution.items()},
+        "verified": True,
+    }
+    for key in ("exact", "lower_bound"):
+        if key in h:
+            out[key] = h[key]
+    if given is not None:
+        out["first_given"] = given
+    return out
+
+
+def _print_verified(tree: TreeFile, result: Replay) -> None:
+    h = tree.header
+    given = h.get("first") if isinstance(h.get("first"), str) else None  # saved with --first
+    dist = "  ".join(f"{k}:{n}" for k, n in result.distribution.items())
+    strategy = h.get("strategy") if isinstance(h.get("strategy"), str) else None
+    who = "tree" if strategy is None else f"{strategy} tree"
+    if strategy is not None and h.get("exact") is False:  # not (yet) the optimum
+        who = f"best tree of the {strategy} search"
+    game = _game_text(tree.rules) + given_words(h)
+    click.echo(f"{who} of {game}: verified against each of its {result.secrets:,} secrets")
+    tally = f"total {result.total:,}  mean {result.mean:.4f}  max {result.max}"
+    click.echo(f"{tally}  first guess {tree.first_guess}")
+    click.echo(f"distribution {dist}")
+    if given and h.get("exact") is True:
+        click.echo(f"the least total after the first guess {given}: another first guess may do better")
+    if h.get("exact") is False:  # the best tree of a search stopped early or still running
+        low = h.get("lower_bound")
+        known = f"; the file says the least total is at least {low:,}" if isinstance(low, int) else ""
+        click.echo(f"not proved optimal: written before the search had finished{known}")
+
+
+def _part(value: str | None) -> Parts | None:
+    from ..core.proof import Parts
+
+    if value is None:
+        return None
+    try:
+        return Parts.parse(value)
+    except ValueError as err:
+        fail(f"--part: {err}")
+
+
+def _game_text(rules: Rules) -> str:
+    limit = f", at most {guess_count(rules.max_guesses)}" if rules.max_guesses != 10 else ""
+    return words(rules) + limit
