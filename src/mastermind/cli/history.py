@@ -226,13 +226,24 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
         more = f" ({waiting} unfinished: mastermind {kind} --resume)" if waiting else ""
         click.echo(f"No finished {kind} games in the history yet{more}.")
         return
+    who = "Your games breaking the computer's code" if kind == "play" else "The computer breaking your codes"
+    console_for().print(stats_table(finished, f"{who} ({store.path})"))
+    waiting = sum(s.unfinished for s in groups)
+    if waiting:
+        click.echo(
+            f"{waiting} unfinished game{'s' if waiting != 1 else ''} not counted "
+            f"(mastermind {kind} --resume)."
+        )
+
+
+def stats_table(finished: list[Any], title: str) -> Any:
+    """The statistics as a rich table of one row per game size; it fits 80 columns, every header
+    whole (no side borders, headers on two lines)."""
     from rich import box
     from rich.table import Table
 
-    who = "Your games breaking the computer's code" if kind == "play" else "The computer breaking your codes"
-    # no side borders and headers on two lines: the table fits 80 columns, every header whole
     table = Table(
-        title=f"{who} ({store.path})",
+        title=title,
         title_justify="left",
         box=box.SIMPLE_HEAD,
         show_edge=False,
@@ -247,23 +258,6 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
     for s in finished:
         mean = "-" if s.mean_guesses is None else f"{s.mean_guesses:.2f}"
         dist = " ".join(f"{k}:{n}" for k, n in s.distribution.items()) or "-"
-        table.add_row(
-            s.rules.short_name(),
-            str(s.played),
-            str(s.won),
-            str(s.won_unaided),
-            f"{s.win_rate:.0%}",
-            mean,
-            dist,
-            str(s.lost),
-            str(s.gave_up),
-            str(s.best_streak),
-            str(s.current_streak),
-        )
-    console_for().print(table)
-    waiting = sum(s.unfinished for s in groups)
-    if waiting:
-        click.echo(
-            f"{waiting} unfinished game{'s' if waiting != 1 else ''} not counted "
-            f"(mastermind {kind} --resume)."
-        )
+        cells = (s.played, s.won, s.won_unaided, f"{s.win_rate:.0%}", mean, dist, s.lost, s.gave_up)
+        table.add_row(s.rules.short_name(), *map(str, cells), str(s.best_streak), str(s.current_streak))
+    return table
