@@ -31,17 +31,10 @@ from ...core.rules import Rules
 from ..base import PieceBook
 from ..pieces import usable_cores
 from ..progress import OnProgress
-from .search import (
-    FAIL,
-    OptimalNode,
-    Record,
-    _Run,
-    _solve_set,
-    check_tree,
-    game_of,
-    join_cells,
-    piece_limit,
-)
+from .run import _Run, piece_limit
+from .search import Record, _solve_set
+from .tables import FAIL, game_of
+from .trees import OptimalNode, check_tree, join_cells, to_flat
 
 #: The heuristic strategies whose trees stand in for the cells not solved yet.
 HEURISTICS = ("most-parts", "entropy")
@@ -211,7 +204,6 @@ class _Bounds(Record):
         from ...deduction.state import SolverState
         from ...strategies import make_strategy
         from ..walk import walk
-        from .search import to_flat
 
         space = self.game.space
         best: tuple[int, np.ndarray] | None = None
@@ -296,7 +288,7 @@ def bound_game(
     finish, and what an earlier run recorded is taken instead of being searched again (the keys
     of the search cut into pieces, :mod:`.split`, so that either search resumes the other's).
     ``piece_size``: the largest set without a budget searched in one compiled call (at least
-    :data:`.search.SERIAL_SET`; default a quarter of the game on several workers): smaller ones
+    :data:`.run.SERIAL_SET`; default a quarter of the game on several workers): smaller ones
     are recorded sooner, at some cost in work.
 
     Raises:
@@ -365,9 +357,7 @@ def bound_game(
 
 
 def _checked(rules: Rules, flat: np.ndarray, total: int) -> np.ndarray:
-    """The tree as :func:`~.search.to_flat` writes it, replayed against every secret first."""
-    from .search import to_flat
-
+    """The tree as :func:`~.trees.to_flat` writes it, replayed against every secret first."""
     root = check_tree(rules, flat, np.arange(rules.size), rules.max_guesses)
     if root.cost != total:
         raise AssertionError(f"a tree of total {root.cost} reported as {total}")

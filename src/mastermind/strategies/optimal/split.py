@@ -55,22 +55,10 @@ from ..base import MapTasks, PieceBook
 from ..pieces import running
 from ..progress import OnProgress, Progress
 from .race import Race
-from .search import (
-    FAIL,
-    SERIAL_SET,
-    SPLIT,
-    History,
-    Solution,
-    _leaf,
-    check_tree,
-    game_of,
-    improves,
-    join_cells,
-    key_of,
-    piece_run,
-    piece_secrets,
-    solve_piece,
-)
+from .run import SERIAL_SET, SPLIT, History, key_of
+from .search import improves, piece_run, piece_secrets, solve_piece
+from .tables import FAIL, _leaf, game_of
+from .trees import Solution, check_tree, join_cells
 
 #: With W workers, sets (and the guess searched first at a set) of more than the game's size over
 #: SPLIT_PART * W secrets (and more than SERIAL_SET) are cut into smaller pieces while no budget
@@ -141,7 +129,7 @@ def plan(rules: Rules, history: History) -> tuple[tuple[int, int, int, tuple[int
     (by reply; for a set that the search on threads would cut too, where
     :func:`~.search.improves` allows the cost; else the bound and None). In the calling thread."""
     from ...errors import ExecutorError
-    from .search import _kernel
+    from .tables import _kernel
 
     game = game_of(rules)
     S = piece_secrets(rules, history)
