@@ -45,6 +45,7 @@ import numpy as np
 
 from mastermind import Rules
 from mastermind.strategies.optimal import split
+from mastermind.strategies.optimal.piece import work
 from mastermind.strategies.optimal.search import solve_position
 
 GAMES = {
@@ -134,7 +135,7 @@ class Simulated:
     def outcome(self, rules: Rules, piece: split.Piece) -> split.Outcome:
         found = self.known.get(piece)
         if found is None:  # not in the log: solved here, timed
-            found = self.known[piece] = split.work(rules, piece)
+            found = self.known[piece] = work(rules, piece)
             self.solved_here += 1
         return found
 
