@@ -15,7 +15,7 @@ first one's cells are solved one by one, the others with the best total so far a
   whose search failed below a budget costs at least that budget; and a whole tree found costs
   what it costs.
 
-Every tree reported is checked against every secret (:func:`~.search.check_tree`).
+Every tree reported is checked against every secret (:func:`~.trees.check_tree`).
 """
 
 from __future__ import annotations

@@ -195,11 +195,11 @@ def _solve_set(
     e0 = explore[0] if explore else 0
     if record is not None:
         record.roots(roots, improved, e0, cells_of.get(e0))
-    race = _SetRace(run, scope, S, left, budget, sym, roots, improved, e0, progress, record, history)
-    if race.start:
-        race.first_guess(guesses)
-    race.others(explore)
-    best = race.race.best
+    guessing = _SetRace(run, scope, S, left, budget, sym, roots, improved, e0, progress, record, history)
+    if guessing.start:
+        guessing.first_guess(guesses)
+    guessing.others(explore)
+    best = guessing.race.best
     return (best.cost, best.tree) if best.tree is not None else (FAIL, None)
 
 

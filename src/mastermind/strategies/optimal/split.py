@@ -1,7 +1,7 @@
 """The optimal strategy's exact search cut into pieces at any depth, for a cluster.
 
 :func:`search_in_pieces` runs the search of a whole game as pieces that any process solves from
-a short description (:func:`work`), handed out by an executor's ``map`` as workers free up
+a short description (:func:`.piece.work`), handed out by an executor's ``map`` as workers free up
 (threads of this process, a Dask cluster). The search is a tree of positions:
 
 * a **set** (the secrets left after a history) of at most ``split`` secrets, or once a budget
