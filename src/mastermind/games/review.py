@@ -84,7 +84,7 @@ LIST_LIMIT = 20
 DEFAULT_BUDGET = 3.0
 
 #: Games of at most this many codes (the classic game and smaller) are always valued exactly,
-#: whatever the budget: their hardest position, the whole game, is searched in about a second.
+#: whatever the budget: their hardest position, the whole game, is a short search.
 ALWAYS_EXACT = 1296
 
 #: The strategy whose line values a move when the exact search runs out of time.
