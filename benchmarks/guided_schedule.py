@@ -36,7 +36,7 @@ from machine import machine_line
 
 from mastermind import Rules
 from mastermind.strategies.optimal import lower
-from mastermind.strategies.optimal.search import _Run
+from mastermind.strategies.optimal.run import _Run
 
 
 @dataclass

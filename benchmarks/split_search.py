@@ -45,6 +45,7 @@ import numpy as np
 
 from mastermind import Rules
 from mastermind.strategies.optimal import split
+from mastermind.strategies.optimal.piece import Outcome, Piece, work
 from mastermind.strategies.optimal.search import solve_position
 
 GAMES = {
@@ -58,7 +59,7 @@ GAMES = {
 }
 
 
-def _piece_to_json(piece: split.Piece, out: split.Outcome, size: int) -> dict:
+def _piece_to_json(piece: Piece, out: Outcome, size: int) -> dict:
     return {
         "kind": piece.kind,
         "history": [list(h) for h in piece.history],
@@ -72,12 +73,12 @@ def _piece_to_json(piece: split.Piece, out: split.Outcome, size: int) -> dict:
     }
 
 
-def _piece_of(item: dict) -> tuple[split.Piece, split.Outcome]:
+def _piece_of(item: dict) -> tuple[Piece, Outcome]:
     history = tuple((g, f) for g, f in item["history"])
-    piece = split.Piece(item["kind"], history, item["budget"], item["guess"])
+    piece = Piece(item["kind"], history, item["budget"], item["guess"])
     roots = tuple((g, b, better, None if c is None else tuple(c)) for g, b, better, c in item["roots"])
     flat = None if item["tree"] is None else np.array(item["tree"], dtype=np.int64)
-    return piece, split.Outcome(item["cost"], flat, item["seconds"], roots)
+    return piece, Outcome(item["cost"], flat, item["seconds"], roots)
 
 
 def measure(args: argparse.Namespace) -> None:
@@ -107,7 +108,7 @@ def measure(args: argparse.Namespace) -> None:
                 log = folder / f"{name}-w{workers}.jsonl"
                 pieces: list[dict] = []
 
-                def keep(piece: split.Piece, out: split.Outcome, size: int, pieces: list = pieces) -> None:
+                def keep(piece: Piece, out: Outcome, size: int, pieces: list = pieces) -> None:
                     pieces.append(_piece_to_json(piece, out, size))
 
                 cpu, started = time.process_time(), time.perf_counter()
@@ -131,10 +132,10 @@ class Simulated:
         self.now = self.busy = 0.0
         self.solved_here = 0
 
-    def outcome(self, rules: Rules, piece: split.Piece) -> split.Outcome:
+    def outcome(self, rules: Rules, piece: Piece) -> Outcome:
         found = self.known.get(piece)
         if found is None:  # not in the log: solved here, timed
-            found = self.known[piece] = split.work(rules, piece)
+            found = self.known[piece] = work(rules, piece)
             self.solved_here += 1
         return found
 
@@ -201,7 +202,7 @@ def one(args: argparse.Namespace) -> None:
     size = None if args.part == 0 else max(split.SERIAL_SET, rules.size // args.part)
     pieces: list[tuple[float, int, str, bool]] = []
 
-    def keep(piece: split.Piece, out: split.Outcome, n: int) -> None:
+    def keep(piece: Piece, out: Outcome, n: int) -> None:
         pieces.append((out.seconds, n, piece.kind, piece.budget < split.FAIL))
 
     cpu = time.process_time()

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from mastermind import Rules, TreeFile
 from mastermind.cli import cli
+from mastermind.strategies.optimal import run as opt_run
 from mastermind.strategies.optimal import search as opt
 from mastermind.strategies.optimal.anytime import CompileClock, bound_game
 
@@ -218,7 +219,7 @@ def test_a_finished_record_is_not_searched_again(tmp_path, monkeypatch):
     whole = bound_game(rules, book=book)
     book.close()
     # every root guess and every cell of the first one is on record: the root searches nothing
-    monkeypatch.setattr(opt._Run, "kernel_call", lambda *args: pytest.fail("searched again"))
+    monkeypatch.setattr(opt_run._Run, "kernel_call", lambda *args: pytest.fail("searched again"))
     again = bound_game(rules, book=book_at(tmp_path / "run.jsonl", rules))
     assert again.complete and np.array_equal(again.flat, whole.flat)
 
@@ -226,8 +227,8 @@ def test_a_finished_record_is_not_searched_again(tmp_path, monkeypatch):
 def test_sets_below_the_root_are_kept_too_and_a_resumed_run_searches_none_of_them(tmp_path, monkeypatch):
     # sets of more than 10 secrets split again (their first guess's cells solved one by one),
     # and every set of 3 or more kept: records two levels below the root
-    monkeypatch.setattr(opt, "SERIAL_SET", 10)
-    monkeypatch.setattr(opt, "SPLIT", 1 << 20)
+    monkeypatch.setattr(opt_run, "SERIAL_SET", 10)
+    monkeypatch.setattr(opt_run, "SPLIT", 1 << 20)
     monkeypatch.setattr(opt, "BOOK_SET", 3)
     rules = Rules(pegs=4, colors=5)
     book = book_at(tmp_path / "run.jsonl", rules)
@@ -235,7 +236,7 @@ def test_sets_below_the_root_are_kept_too_and_a_resumed_run_searches_none_of_the
     book.close()
     assert any(key.startswith("set:") and key.count("/") >= 1 for key in book.pieces)
     assert any(key.startswith("guess:") and not key.startswith("guess:root") for key in book.pieces)
-    monkeypatch.setattr(opt._Run, "kernel_call", lambda *args: pytest.fail("searched again"))
+    monkeypatch.setattr(opt_run._Run, "kernel_call", lambda *args: pytest.fail("searched again"))
     again = bound_game(rules, book=book_at(tmp_path / "run.jsonl", rules), workers=2)
     assert again.complete and np.array_equal(again.flat, whole.flat)
 

@@ -472,10 +472,10 @@ def test_a_guided_proof_reports_its_progress_while_a_search_at_its_root_runs(mon
     # each exact cost at the root of a large game is a search of minutes: the progress (and a
     # terminal's clock, or the log's line a minute) must go on meanwhile; here the root's first
     # search is made to last 1.5 s
-    from mastermind.strategies.optimal import search
+    from mastermind.strategies.optimal import run as search_run
 
     searching, calls, main = threading.Event(), [], os.getpid()
-    real = search._Run.kernel_call
+    real = search_run._Run.kernel_call
 
     def slow(self, *args, **kwargs):
         if os.getpid() == main and not calls:
@@ -485,7 +485,7 @@ def test_a_guided_proof_reports_its_progress_while_a_search_at_its_root_runs(mon
             searching.clear()
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(search._Run, "kernel_call", slow)
+    monkeypatch.setattr(search_run._Run, "kernel_call", slow)
     during: list[bool] = []
     found = prove_optimum(
         Rules(pegs=4, colors=4), 905, workers=2, progress=lambda *_: during.append(searching.is_set())

@@ -15,7 +15,9 @@ from mastermind._kernels import feedback
 from mastermind.core.code import CodeSpace
 from mastermind.core.feedback import score
 from mastermind.errors import StrategyError
+from mastermind.strategies.optimal import run as opt_run
 from mastermind.strategies.optimal import search as opt
+from mastermind.strategies.optimal import tables as opt_tables
 from mastermind.strategies.optimal.strategy import Optimal
 
 
@@ -130,7 +132,7 @@ def test_the_search_leaves_its_cell_counts_zero(rules):
     all zero between uses: a reply list once left behind in it made a later node count one
     guess's cells wrong, and prune that guess though it might have been the best."""
     game = opt.game_of(rules)
-    run = opt._Run(game, 1)
+    run = opt_run._Run(game, 1)
     try:
         S = np.arange(rules.size)
         cost, flat = run.kernel_call(run.root, S, rules.max_guesses, opt.FAIL, game.group([]))
@@ -216,7 +218,7 @@ def test_bounds_with_fewer_replies():
 def fresh_games(monkeypatch):
     """Search tables built anew (they carry PRE_NODE and PRE_CELL: set _GAMES to {} again after
     changing them), and the usual ones back afterwards."""
-    monkeypatch.setattr(opt, "_GAMES", {})
+    monkeypatch.setattr(opt_tables, "_GAMES", {})
     return monkeypatch
 
 
@@ -237,11 +239,11 @@ def test_the_memo_changes_no_tree(rules, fresh_games):
         return whole(rules, workers=1), opt.solve_position(rules, cell, [guess], workers=1)
 
     with_memo = both()
-    fresh_games.setattr(opt, "MEMO_PER_CODE", 0)
-    assert len(opt.new_memo(rules.size)) == 0
+    fresh_games.setattr(opt_tables, "MEMO_PER_CODE", 0)
+    assert len(opt_tables.new_memo(rules.size)) == 0
     without = both()
-    fresh_games.setattr(opt, "MEMO_PER_CODE", 2048)
-    fresh_games.setattr(opt, "MEMO_LIMIT", 2048)
+    fresh_games.setattr(opt_tables, "MEMO_PER_CODE", 2048)
+    fresh_games.setattr(opt_tables, "MEMO_LIMIT", 2048)
     tiny = both()
     for a, b, c in zip(with_memo, without, tiny, strict=True):
         assert a is not None and b is not None and c is not None
@@ -254,10 +256,10 @@ def test_every_cell_bounded_first_is_still_optimal(rules, fresh_games):
     """With every cell of every tried guess bounded before it is solved (at every node), the
     totals are the plain search's and the trees those of the usual thresholds."""
     usual = whole(rules)
-    fresh_games.setattr(opt, "PRE_NODE", 3)
-    fresh_games.setattr(opt, "PRE_CELL", 3)
-    fresh_games.setattr(opt, "MEMO_PER_CODE", 0)
-    fresh_games.setattr(opt, "_GAMES", {})
+    fresh_games.setattr(opt_tables, "PRE_NODE", 3)
+    fresh_games.setattr(opt_tables, "PRE_CELL", 3)
+    fresh_games.setattr(opt_tables, "MEMO_PER_CODE", 0)
+    fresh_games.setattr(opt_tables, "_GAMES", {})
     everywhere = whole(rules)
     assert opt.game_of(rules).t.pre_cell == 3
     assert everywhere.cost == plain_optimum(rules, range(rules.size), rules.max_guesses) == usual.cost
@@ -267,9 +269,9 @@ def test_every_cell_bounded_first_is_still_optimal(rules, fresh_games):
 def test_every_cell_bounded_first_the_same_trees_with_a_guess_limit(fresh_games):
     rules = Rules(pegs=4, colors=5, max_guesses=5)
     usual = whole(rules)
-    fresh_games.setattr(opt, "PRE_NODE", 3)
-    fresh_games.setattr(opt, "PRE_CELL", 3)
-    fresh_games.setattr(opt, "_GAMES", {})
+    fresh_games.setattr(opt_tables, "PRE_NODE", 3)
+    fresh_games.setattr(opt_tables, "PRE_CELL", 3)
+    fresh_games.setattr(opt_tables, "_GAMES", {})
     again = whole(rules)
     assert opt.game_of(rules).t.pre_node == 3
     assert again.cost == usual.cost == 2463 and np.array_equal(again.flat, usual.flat)
@@ -282,8 +284,8 @@ def test_every_cell_bounded_first_the_same_trees_with_a_guess_limit(fresh_games)
 def test_same_tree_whatever_the_workers(rules, monkeypatch):
     serial = whole(rules, workers=1)
     for split in (2, 8, 64):  # the parallel driver down to cells of size / split
-        monkeypatch.setattr(opt, "SPLIT", split)
-        monkeypatch.setattr(opt, "SERIAL_SET", 4)
+        monkeypatch.setattr(opt_run, "SPLIT", split)
+        monkeypatch.setattr(opt_run, "SERIAL_SET", 4)
         for workers in (2, 3):
             again = whole(rules, workers=workers)
             assert again.cost == serial.cost
@@ -293,9 +295,9 @@ def test_same_tree_whatever_the_workers(rules, monkeypatch):
 def test_buffers_too_small_are_grown_and_the_search_run_again(monkeypatch):
     rules = Rules(pegs=4, colors=4)
     want = whole(rules, workers=1)
-    monkeypatch.setattr(opt, "STACK_PER_CODE", 0)
-    monkeypatch.setattr(opt, "ARENA_PER_CODE", 0)
-    monkeypatch.setattr(opt, "BUFFER_EXTRA", 64)
+    monkeypatch.setattr(opt_run, "STACK_PER_CODE", 0)
+    monkeypatch.setattr(opt_run, "ARENA_PER_CODE", 0)
+    monkeypatch.setattr(opt_run, "BUFFER_EXTRA", 64)
     for workers in (1, 2):
         got = whole(rules, workers=workers)
         assert got.cost == want.cost == 905 and np.array_equal(got.flat, want.flat)
@@ -315,10 +317,10 @@ def test_eight_pegs_replies_beyond_a_64_bit_mask():
 @pytest.fixture
 def no_matrix(monkeypatch):
     """Every game searched without the reply matrix, as games over MATRIX_LIMIT codes are."""
-    monkeypatch.setattr(opt, "MATRIX_LIMIT", 0)
-    monkeypatch.setattr(opt, "_GAMES", {})
+    monkeypatch.setattr(opt_tables, "MATRIX_LIMIT", 0)
+    monkeypatch.setattr(opt_tables, "_GAMES", {})
     yield
-    assert all(g.t.fbm.shape == (0, 0) for g in opt._GAMES.values())
+    assert all(g.t.fbm.shape == (0, 0) for g in opt_tables._GAMES.values())
 
 
 @pytest.mark.parametrize("rules", TINY, ids=repr)
@@ -342,8 +344,8 @@ def test_without_the_matrix_whole_game_is_optimal(rules, no_matrix):
 )
 def test_without_the_matrix_the_same_tree(rules, monkeypatch):
     with_matrix = whole(rules)
-    monkeypatch.setattr(opt, "MATRIX_LIMIT", 0)
-    monkeypatch.setattr(opt, "_GAMES", {})
+    monkeypatch.setattr(opt_tables, "MATRIX_LIMIT", 0)
+    monkeypatch.setattr(opt_tables, "_GAMES", {})
     without = whole(rules)
     assert opt.game_of(rules).t.fbm.shape == (0, 0)
     assert without.cost == with_matrix.cost and np.array_equal(without.flat, with_matrix.flat)
@@ -354,7 +356,7 @@ def test_without_the_matrix_the_same_tree(rules, monkeypatch):
     cell = np.flatnonzero(feedback.replies(opt.game_of(rules).codes, guess, np.arange(rules.size)) == 1)
     if len(cell) > 2:
         sol = opt.solve_position(rules, cell, [guess])
-        monkeypatch.setattr(opt, "MATRIX_LIMIT", rules.size)
+        monkeypatch.setattr(opt_tables, "MATRIX_LIMIT", rules.size)
         again = opt.solve_position(rules, cell, [guess])
         assert sol is not None and again is not None
         assert sol.cost == again.cost and np.array_equal(sol.flat, again.flat)
@@ -364,7 +366,7 @@ def test_a_game_over_the_matrix_limit_is_searched():
     """6 pegs 6 colours (46,656 codes): the strategy accepts it, and a position deep enough to
     finish quickly is solved exactly (its total checked by replaying the tree)."""
     rules = Rules(pegs=6, colors=6)
-    assert rules.size > opt.MATRIX_LIMIT
+    assert rules.size > opt_tables.MATRIX_LIMIT
     player = make_strategy("optimal", rules)
     state = SolverState(rules).add("111223", "0,1").add("344556", "1,1")
     cands = state.candidate_indices()

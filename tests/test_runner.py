@@ -385,18 +385,18 @@ def test_the_search_in_pieces_reports_its_best_tree_as_it_improves():
 def test_the_whole_game_is_bounded_one_level_down_first_and_the_tree_does_not_depend_on_it(monkeypatch):
     import numpy as np
 
-    from mastermind.strategies.optimal import search, split
+    from mastermind.strategies.optimal import piece, search, split
 
     rules = Rules(pegs=4, colors=7)
     local = _local_tree(rules)
     monkeypatch.setattr(search, "IMPROVE_WORK", 0)  # no set below the root is bounded so
-    roots = split.plan(rules, ())
+    roots = piece.plan(rules, ())
     assert all(below is not None and better >= bound for _, bound, better, below in roots)
     assert any(better > bound for _, bound, better, _ in roots)
     sol, _, _ = split.search_in_pieces(rules, PieceByPiece(seed=3).map)
     assert sol.cost == 11228 and np.array_equal(sol.flat, local)
     monkeypatch.setattr(search, "ROOT_IMPROVE_WORK", 0)  # the root only by counting
-    assert all(below is None and better == bound for _, bound, better, below in split.plan(rules, ()))
+    assert all(below is None and better == bound for _, bound, better, below in piece.plan(rules, ()))
     sol, _, _ = split.search_in_pieces(rules, PieceByPiece(seed=3).map)
     assert sol.cost == 11228 and np.array_equal(sol.flat, local)
 
@@ -414,7 +414,7 @@ def test_a_set_with_a_budget_is_cut_above_big_and_its_guesses_stay_whole():
     import numpy as np
 
     from mastermind.strategies.optimal import split
-    from mastermind.strategies.optimal.search import FAIL
+    from mastermind.strategies.optimal.search import FAIL, piece_secrets
 
     rules = Rules(pegs=5, colors=3)
     local = _local_tree(rules)
@@ -424,7 +424,7 @@ def test_a_set_with_a_budget_is_cut_above_big_and_its_guesses_stay_whole():
         sol, _, _ = split.search_in_pieces(rules, executor.map, split=size, big=size)
         assert sol.cost == 816 and np.array_equal(sol.flat, local), size
         runs[size] = _pieces(executor)
-    size_of = {p: len(split.piece_secrets(rules, p.history)) for p in runs[48]}
+    size_of = {p: len(piece_secrets(rules, p.history)) for p in runs[48]}
     whole = [p.history for p in runs[48] if p.kind == "set" and p.budget < FAIL and size_of[p] > 24]
     assert whole  # cut above 48 secrets, the sets with a budget of 25 to 48 are one piece each
     guesses = 0

@@ -7,8 +7,9 @@ Nothing outside the package imports this. Feedback is one small integer,
 * ``tables``: :class:`~.tables.CodeTables`, the arrays of one code space as one named structure.
 * ``feedback``: the one compiled feedback rule and the one counting sort (grouping by reply).
 * ``workspace``: kernels carve one buffer into named parts whose sizes are listed once.
-* ``tree``: the partition strategies' search; ``optimal``: the exact optimal search;
-  ``search``: the counter's skip-ahead search.
+* ``partition``: the partition strategies' search; ``exact``: the exact optimal search;
+  ``worst``: the hot loops of the worst-case search; ``skip_ahead``: the counter's skip-ahead
+  search.
 * ``jit``: numba's decorator, through which the kernels are compiled on first use (and then
   loaded from numba's on-disk cache).
 

@@ -26,7 +26,15 @@ from .common import (
 from .progress import search_progress, thinking
 
 if TYPE_CHECKING:
+    import numpy as np
+    from rich.table import Table
+
     from .. import Rules
+    from ..core.code import Code
+    from ..core.feedback import Feedback
+    from ..core.notation import Notation
+    from ..deduction.analysis import Partition
+    from ..deduction.state import SolverState
 
 
 @cli.command()
@@ -62,8 +70,6 @@ def solve(
       mastermind solve 1122=BW --json
       mastermind solve 1234=0,2 --preset bulls-and-cows --show 5
     """
-    import numpy as np
-
     from ..deduction.state import SolverState
 
     notation = game_notation(rules)
@@ -71,15 +77,7 @@ def solve(
     if rows and rows[-1][1].black == rules.pegs:  # the last guess was the secret: nothing to choose
         if SolverState(rules).space.enumerable:
             candidates_or_fail(rules, rows)  # the earlier replies must fit it too
-        secret = notation.format_code(rows[-1][0])
-        if as_json:
-            click.echo(json.dumps({"candidates": 1, "guess": None, "solved": True, "secret": secret}))
-        else:
-            from ..core.text import plural
-
-            console_for().print(
-                f"Solved: the secret is [bold]{secret}[/], found in {plural(len(rows), 'guess', 'guesses')}."
-            )
+        _print_solved(notation.format_code(rows[-1][0]), len(rows), as_json)
         return
     if SolverState(rules).space.enumerable:
         state, cands = candidates_or_fail(rules, rows)
@@ -95,30 +93,66 @@ def solve(
         from ..deduction.state import first_candidates
 
         first = [notation.format_code(c) for c in first_candidates(rules, rows, show + 1)]
-        count = len(first) if len(first) <= show else None  # exact only when they all were found
-        if as_json:
-            click.echo(json.dumps({"candidates": count, "guess": next_guess, "sample": first[:show]}))
-            return
-        say = console_for().print
-        if count == 1:
-            say(f"1 code is possible: the secret is [bold]{first[0]}[/].")
-        elif count is not None:
-            say(f"{count:,} codes are possible:")
-            say("  " + " ".join(first), markup=False)
-        else:
-            say(
-                f"More than {show:,} codes are possible (of {state.space.size:,}: too many to count); "
-                f"the first {show:,}:",
-                markup=False,
-            )
-            say("  " + " ".join(first[:show]) + " ...", markup=False)
-        say(f"{strategy} plays next: [bold]{next_guess}[/]")
+        _print_first_found(first, show, state.space.size, strategy, next_guess, as_json)
+    else:
+        _print_candidates(notation, state, cands, show, strategy, next_guess, expected, as_json)
+
+
+def _print_solved(secret: str, guesses: int, as_json: bool) -> None:
+    """solve after the winning guess: the secret, and in how many guesses it was found."""
+    if as_json:
+        click.echo(json.dumps({"candidates": 1, "guess": None, "solved": True, "secret": secret}))
         return
+    from ..core.text import plural
+
+    console_for().print(
+        f"Solved: the secret is [bold]{secret}[/], found in {plural(guesses, 'guess', 'guesses')}."
+    )
+
+
+def _print_first_found(
+    first: list[str], show: int, size: int, strategy: str, next_guess: str, as_json: bool
+) -> None:
+    """solve in a game too large to enumerate: the first ``show`` codes that fit (of ``first``,
+    one more when there are more), and the strategy's next guess."""
+    count = len(first) if len(first) <= show else None  # exact only when they all were found
+    if as_json:
+        click.echo(json.dumps({"candidates": count, "guess": next_guess, "sample": first[:show]}))
+        return
+    say = console_for().print
+    if count == 1:
+        say(f"1 code is possible: the secret is [bold]{first[0]}[/].")
+    elif count is not None:
+        say(f"{count:,} codes are possible:")
+        say("  " + " ".join(first), markup=False)
+    else:
+        say(
+            f"More than {show:,} codes are possible (of {size:,}: too many to count); the first {show:,}:",
+            markup=False,
+        )
+        say("  " + " ".join(first[:show]) + " ...", markup=False)
+    say(f"{strategy} plays next: [bold]{next_guess}[/]")
+
+
+def _print_candidates(
+    notation: Notation,
+    state: SolverState,
+    cands: np.ndarray,
+    show: int,
+    strategy: str,
+    next_guess: str,
+    expected: float | None,
+    as_json: bool,
+) -> None:
+    """solve: the candidates (all of them, or ``show`` evenly spread), the strategy's next guess
+    and, if it knows it, the expected number of guesses left."""
+    import numpy as np
+
     complete = len(cands) <= show
     picked = cands if complete else cands[np.linspace(0, len(cands) - 1, show).round().astype(np.int64)]
     sample = [notation.format_code(state.space.code(i)) for i in picked]
     if as_json:
-        out = {"candidates": len(cands), "guess": next_guess, "sample": sample}
+        out: dict[str, Any] = {"candidates": len(cands), "guess": next_guess, "sample": sample}
         if expected is not None:
             out["expected_guesses"] = round(expected, 6)
         click.echo(json.dumps(out))
@@ -183,10 +217,7 @@ def partition(
       mastermind partition --guess 1122 --guess 1123 --guess 1234
       mastermind partition 1122=1,0 1344=0,1 -g 3526 -g 1462 --json
     """
-    import numpy as np
-
     from ..core.code import CodeSpace
-    from ..deduction.analysis import CRITERIA
     from ..deduction.analysis import partition as split
 
     notation = game_notation(rules)
@@ -196,17 +227,7 @@ def partition(
     if codes and strategy_given():
         fail("--strategy picks the guess to score when no --guess is given; with --guess it does nothing")
     if candidates is not None:
-        from ..deduction.state import SolverState
-
-        given = sorted(
-            {space.index(notation.parse_code(c).colors) for c in candidates.split(",") if c.strip()}
-        )
-        if not given:
-            fail("--candidates is empty: give codes separated by commas, e.g. 1123,3151")
-        state = SolverState(rules, rows)
-        cands = np.array([i for i in given if state.is_candidate(space.code(i))], dtype=np.int64)
-        if not len(cands):
-            fail("none of the --candidates fits the history")
+        cands = _given_candidates(rules, notation, rows, candidates)
         if not codes:
             fail("with --candidates, say which guesses to score: --guess CODE")
     else:
@@ -215,33 +236,74 @@ def partition(
             player = make_player(strategy, rules, None)
             codes = [space.code(player.choose(state))]
     parts = [split(rules, code, cands) for code in codes]
-    best = {name: min(p.scores[name] for p in parts) for name in CRITERIA}
     if as_json:
-        entries: list[dict[str, Any]] = []
-        for p in parts:
-            entry: dict[str, Any] = {
-                "guess": notation.format_code(p.guess),
-                "classes": {str(f): n for f, n in p.classes.items()},
-                "largest": p.largest,
-                "expected_size": round(p.expected_size, 6),
-                "entropy": round(p.entropy, 6),
-                "parts": p.parts,
-            }
-            if len(cands) <= show:
-                entry["members"] = {
-                    str(f): [notation.format_code(c) for c in m] for f, m in p.members.items()
-                }
-            entries.append(entry)
-        click.echo(json.dumps({"candidates": len(cands), "guesses": entries}))
+        click.echo(json.dumps(_partition_json(notation, parts, len(cands), show)))
         return
-    from rich import box
-    from rich.table import Table
-
     console = console_for()
     shown = " ".join(notation.format_code(space.code(i)) for i in cands[:show])
     more = " ..." if len(cands) > show else ""
     word = "candidate" if len(cands) == 1 else "candidates"
     console.print(f"{len(cands):,} {word}: {shown}{more}", markup=False)
+    console.print(_partition_table(notation, parts))
+    if len(parts) > 1:
+        console.print("* the best guess under that criterion", markup=False)
+    if len(cands) <= show:
+        for p in parts:
+            classes = "; ".join(
+                f"{f}: " + " ".join(notation.format_code(c) for c in m) for f, m in p.members.items()
+            )
+            console.print(f"{notation.format_code(p.guess)} splits them  {classes}", markup=False)
+
+
+def _given_candidates(
+    rules: Rules, notation: Notation, rows: list[tuple[Code, Feedback]], candidates: str
+) -> np.ndarray:
+    """The codes of --candidates (comma-separated) that fit the history, as code indices in
+    increasing order; an empty list, or one that leaves none, ends the command."""
+    import numpy as np
+
+    from ..core.code import CodeSpace
+    from ..deduction.state import SolverState
+
+    space = CodeSpace.of(rules)
+    given = sorted({space.index(notation.parse_code(c).colors) for c in candidates.split(",") if c.strip()})
+    if not given:
+        fail("--candidates is empty: give codes separated by commas, e.g. 1123,3151")
+    state = SolverState(rules, rows)
+    cands = np.array([i for i in given if state.is_candidate(space.code(i))], dtype=np.int64)
+    if not len(cands):
+        fail("none of the --candidates fits the history")
+    return cands
+
+
+def _partition_json(notation: Notation, parts: list[Partition], candidates: int, show: int) -> dict[str, Any]:
+    """partition --json: each guess's classes and scores (and the classes' codes when there are at
+    most ``show`` candidates)."""
+    entries: list[dict[str, Any]] = []
+    for p in parts:
+        entry: dict[str, Any] = {
+            "guess": notation.format_code(p.guess),
+            "classes": {str(f): n for f, n in p.classes.items()},
+            "largest": p.largest,
+            "expected_size": round(p.expected_size, 6),
+            "entropy": round(p.entropy, 6),
+            "parts": p.parts,
+        }
+        if candidates <= show:
+            entry["members"] = {str(f): [notation.format_code(c) for c in m] for f, m in p.members.items()}
+        entries.append(entry)
+    return {"candidates": candidates, "guesses": entries}
+
+
+def _partition_table(notation: Notation, parts: list[Partition]) -> Table:
+    """partition's table: each guess's class sizes by reply, then its score under each criterion
+    (* before the best of several)."""
+    from rich import box
+    from rich.table import Table
+
+    from ..deduction.analysis import CRITERIA
+
+    best = {name: min(p.scores[name] for p in parts) for name in CRITERIA}
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     table.add_column("reply")
     for p in parts:
@@ -258,12 +320,4 @@ def partition(
             mark = "* " if len(parts) > 1 and p.scores[name] == best[name] else ""
             cells.append(mark + formats[name].format(p.value(name)))
         table.add_row(label, *cells)
-    console.print(table)
-    if len(parts) > 1:
-        console.print("* the best guess under that criterion", markup=False)
-    if len(cands) <= show:
-        for p in parts:
-            classes = "; ".join(
-                f"{f}: " + " ".join(notation.format_code(c) for c in m) for f, m in p.members.items()
-            )
-            console.print(f"{notation.format_code(p.guess)} splits them  {classes}", markup=False)
+    return table

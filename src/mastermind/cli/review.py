@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..core.notation import Notation
     from ..core.rules import Rules
     from ..games.review import Review
+    from ..history.store import StoredGame
 
 
 def check_budget(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -87,7 +88,6 @@ def review(
     """
     from ..core.records import rules_from_dict
     from ..games.review import DEFAULT_BUDGET
-    from ..games.review import review as review_of
 
     if plot:
         check_plot(plot)
@@ -100,38 +100,12 @@ def review(
         subject = notation.parse_history(list(history))
         which = None
     else:
-        store = open_store(db, write=False)
-        if game_id is None:
-            finished = [g for g in store.games("play") if g.finished]
-            if not finished:
-                fail(
-                    f"there is no finished 'play' game in the history {store.path}: give a HISTORY or "
-                    "--game ID"
-                )
-            stored = finished[-1]
-        else:
-            stored = store.get(game_id)
-        if stored.kind == "match":
-            fail(f"game {stored.id} is a match: a match is reviewed one game at a time (give its moves)")
-        if not stored.finished:
-            fail(
-                f"game {stored.id} is not finished: resume it first (mastermind {stored.kind} --resume "
-                f"{stored.id})"
-            )
+        stored = _finished_game(db, game_id)
         subject, which = stored.record, stored.id
         rules = rules_from_dict(stored.record["rules"])
         notation = game_notation(rules)
     console = console_for(stderr=as_json)
-    moves = len(subject["moves"]) if isinstance(subject, dict) else len(subject)
-    with progress_bar(moves, "reviewing") as bar:
-
-        def advance(done: int, of: int) -> None:
-            if bar:  # the bar counts moves reviewed
-                from ..strategies.progress import Progress
-
-                bar(Progress("play", done, of, done, of))
-
-        result = review_of(subject, rules, budget=budget, progress=advance)
+    result = _reviewed(subject, rules, budget)
     if plot:
         written = plot_review(result, notation, plot)
         click.echo(f"chart written to {written}", err=True)
@@ -142,6 +116,41 @@ def review(
         return
     for line in review_lines(result, notation, which):
         console.print(line, markup=False, highlight=False)
+
+
+def _finished_game(db: str | None, game_id: int | None) -> StoredGame:
+    """The stored game to review: ``game_id``, or the latest finished game of 'mastermind play';
+    one that is a match or not finished ends the command."""
+    store = open_store(db, write=False)
+    if game_id is None:
+        finished = [g for g in store.games("play") if g.finished]
+        if not finished:
+            fail(f"there is no finished 'play' game in the history {store.path}: give a HISTORY or --game ID")
+        stored = finished[-1]
+    else:
+        stored = store.get(game_id)
+    if stored.kind == "match":
+        fail(f"game {stored.id} is a match: a match is reviewed one game at a time (give its moves)")
+    if not stored.finished:
+        resume = f"mastermind {stored.kind} --resume {stored.id}"
+        fail(f"game {stored.id} is not finished: resume it first ({resume})")
+    return stored
+
+
+def _reviewed(subject: dict[str, Any] | list[Any], rules: Rules, budget: float) -> Review:
+    """The review of a game (its record, or its moves), with a bar of the moves reviewed."""
+    from ..games.review import review as review_of
+
+    moves = len(subject["moves"]) if isinstance(subject, dict) else len(subject)
+    with progress_bar(moves, "reviewing") as bar:
+
+        def advance(done: int, of: int) -> None:
+            if bar:  # the bar counts moves reviewed
+                from ..strategies.progress import Progress
+
+                bar(Progress("play", done, of, done, of))
+
+        return review_of(subject, rules, budget=budget, progress=advance)
 
 
 def review_lines(result: Review, notation: Notation, game_id: int | None = None) -> list[str]:

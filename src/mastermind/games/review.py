@@ -87,7 +87,7 @@ LIST_LIMIT = 20
 DEFAULT_BUDGET = 3.0
 
 #: Games of at most this many codes (the classic game and smaller) are always valued exactly,
-#: whatever the budget: their hardest position, the whole game, is searched in about a second.
+#: whatever the budget: their hardest position, the whole game, is a short search.
 ALWAYS_EXACT = 1296
 
 #: The strategy whose line values a move when the exact search runs out of time.
@@ -583,26 +583,7 @@ def review(
         ContradictionError: replies that no code gives.
         RecordError: a record that is not one game's.
     """
-    secret: Code | None = None
-    outcome: str | None = None
-    if isinstance(subject, (str, Sequence)):  # a history needs no game (nor its strategies)
-        rules = rules or Rules()
-        notation = Notation(rules)
-        if isinstance(subject, str) or all(isinstance(item, str) for item in subject):
-            history = notation.parse_history(subject)  # type: ignore[arg-type]
-        else:
-            history = list(SolverState(rules, subject).history)
-    else:
-        from .game import Game
-
-        if isinstance(subject, dict):
-            if subject.get("kind") == "match":
-                raise RecordError("a match is reviewed one game at a time: review one of its games")
-            subject = Game.from_record(subject)
-        if not subject.over:
-            raise GameError("the game is not finished: a review is of a finished game")
-        rules, history = subject.rules, subject.history
-        secret, outcome = subject.secret, subject.outcome
+    rules, history, secret, outcome = _game_of(subject, rules)
     if budget is not None and budget < 0:
         raise GameError(f"the budget is a number of seconds, at least 0, not {budget}")
     space = CodeSpace.of(rules)
@@ -629,6 +610,33 @@ def review(
         optimum = moves[0].best_expected
     marked = tuple(_mark_known(moves, pegs, over))
     return Review(rules, marked, outcome, secret, valuer.budget, heuristic, optimum)
+
+
+def _game_of(
+    subject: Game | dict[str, Any] | History | str, rules: Rules | None
+) -> tuple[Rules, list[tuple[Code, Feedback]], Code | None, str | None]:
+    """The rules, moves, secret (if known) and outcome of what :func:`review` is given."""
+    secret: Code | None = None
+    outcome: str | None = None
+    if isinstance(subject, (str, Sequence)):  # a history needs no game (nor its strategies)
+        rules = rules or Rules()
+        notation = Notation(rules)
+        if isinstance(subject, str) or all(isinstance(item, str) for item in subject):
+            history = notation.parse_history(subject)  # type: ignore[arg-type]
+        else:
+            history = list(SolverState(rules, subject).history)
+    else:
+        from .game import Game
+
+        if isinstance(subject, dict):
+            if subject.get("kind") == "match":
+                raise RecordError("a match is reviewed one game at a time: review one of its games")
+            subject = Game.from_record(subject)
+        if not subject.over:
+            raise GameError("the game is not finished: a review is of a finished game")
+        rules, history = subject.rules, subject.history
+        secret, outcome = subject.secret, subject.outcome
+    return rules, history, secret, outcome
 
 
 def _replies(space: CodeSpace, guess: int, codes: np.ndarray) -> np.ndarray:

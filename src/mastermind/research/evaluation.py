@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..core.code import ENUMERATION_LIMIT, CodeLike, CodeSpace, as_code
+from ..core.code import ENUMERATION_LIMIT, Code, CodeLike, CodeSpace, as_code
 from ..core.notation import Notation
 from ..core.records import package_version, rules_to_dict
 from ..core.rules import MAX_GUESSES, Rules
@@ -80,37 +80,10 @@ def evaluate(
     else:
         strategy.prepare()  # JIT and tables: not part of the strategy's time
         started = time.perf_counter()
-    distribution: dict[int, int] = {}
-    sample = secrets is not None
-    if strategy.randomized or sample:
-        if secrets is None:
-            if not space.enumerable:
-                raise StrategyError(
-                    f"{rules.describe()} has {space.size:,} codes, too many to play every secret; "
-                    "evaluate a sample of them"
-                )
-            secrets = np.arange(space.size, dtype=np.int64)
-        firsts = set()
-        tally = counting(progress, len(secrets))
-        for secret in secrets:
-            guesses = play(strategy, int(secret), seed=seed)
-            firsts.add(guesses[0])
-            distribution[len(guesses)] = distribution.get(len(guesses), 0) + 1
-            if tally:
-                tally(1)
-        first = space.code(firsts.pop()) if len(firsts) == 1 else None
+    if strategy.randomized or secrets is not None:
+        distribution, first = _play_each(strategy, secrets, seed, progress)
     else:
-        guess = strategy.first_guess()
-        first = space.code(guess)
-        tally = counting(progress, space.size)
-        if (search := tree_search(strategy)) is not None:
-            distribution = search.search_tree().root.distribution()
-            if tally:
-                tally(space.size)
-        elif kernels_of(strategy) is not None:
-            distribution = run_tree(strategy, progress=progress).distribution
-        else:
-            _walk(strategy, SolverState(rules), 1, distribution, tally, guess=guess)
+        distribution, first = _whole_tree(strategy, progress)
     seconds = time.perf_counter() - started
     return Stats(
         strategy=strategy.name,
@@ -125,12 +98,60 @@ def evaluate(
     )
 
 
-#: The game an estimate is calibrated on: a few tenths of a second for a partition strategy.
+def _play_each(
+    strategy: Strategy,
+    secrets: Sequence[int] | np.ndarray | None,
+    seed: int | None,
+    progress: OnProgress | None,
+) -> tuple[dict[int, int], Code | None]:
+    """Games played one by one against ``secrets`` (None: every code): the number of secrets
+    found in each number of guesses, and the first guess if it was always the same."""
+    rules = strategy.rules
+    space = CodeSpace.of(rules)
+    if secrets is None:
+        if not space.enumerable:
+            raise StrategyError(
+                f"{rules.describe()} has {space.size:,} codes, too many to play every secret; "
+                "evaluate a sample of them"
+            )
+        secrets = np.arange(space.size, dtype=np.int64)
+    distribution: dict[int, int] = {}
+    firsts = set()
+    tally = counting(progress, len(secrets))
+    for secret in secrets:
+        guesses = play(strategy, int(secret), seed=seed)
+        firsts.add(guesses[0])
+        distribution[len(guesses)] = distribution.get(len(guesses), 0) + 1
+        if tally:
+            tally(1)
+    return distribution, space.code(firsts.pop()) if len(firsts) == 1 else None
+
+
+def _whole_tree(strategy: Strategy, progress: OnProgress | None) -> tuple[dict[int, int], Code]:
+    """A deterministic strategy's tree over every secret, by its own search, the compiled kernels
+    or a walk: the number of secrets found in each number of guesses, and the first guess."""
+    rules = strategy.rules
+    space = CodeSpace.of(rules)
+    guess = strategy.first_guess()
+    tally = counting(progress, space.size)
+    distribution: dict[int, int] = {}
+    if (search := tree_search(strategy)) is not None:
+        distribution = search.search_tree().root.distribution()
+        if tally:
+            tally(space.size)
+    elif kernels_of(strategy) is not None:
+        distribution = run_tree(strategy, progress=progress).distribution
+    else:
+        _walk(strategy, SolverState(rules), 1, distribution, tally, guess=guess)
+    return distribution, space.code(guess)
+
+
+#: The game an estimate is calibrated on: quick for a partition strategy, yet long enough to time.
 CALIBRATION_RULES = Rules(pegs=5, colors=6)
 
 #: How a partition strategy's whole-tree time grows with the number of codes: as codes ** GROWTH.
-#: Fitted to Knuth's measured runs on the development machine: 5x6 0.2 s, 5x8 1.2 s, 6x9 about 6
-#: minutes, 7x7 about 8 minutes (docs/performance.md, docs/scale.md): exponents 1.3 to 1.8.
+#: Fitted to Knuth's runs from 5x6 to 7x7 (docs/performance.md, docs/scale.md), whose exponents
+#: lie between 1.3 and 1.8.
 GROWTH = 1.7
 
 

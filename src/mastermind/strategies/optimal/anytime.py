@@ -15,7 +15,7 @@ first one's cells are solved one by one, the others with the best total so far a
   whose search failed below a budget costs at least that budget; and a whole tree found costs
   what it costs.
 
-Every tree reported is checked against every secret (:func:`~.search.check_tree`).
+Every tree reported is checked against every secret (:func:`~.trees.check_tree`).
 """
 
 from __future__ import annotations
@@ -32,17 +32,10 @@ from ..base import PieceBook
 from ..capabilities import distributions_at
 from ..piece_control import usable_cores
 from ..progress import OnProgress
-from .search import (
-    FAIL,
-    OptimalNode,
-    Record,
-    _Run,
-    _solve_set,
-    check_tree,
-    game_of,
-    join_cells,
-    piece_limit,
-)
+from .run import _Run, piece_limit
+from .search import Record, _solve_set
+from .tables import FAIL, game_of
+from .trees import OptimalNode, check_tree, join_cells, to_flat
 
 #: The heuristic strategies whose trees stand in for the cells not solved yet.
 HEURISTICS = ("most-parts", "entropy")
@@ -212,7 +205,6 @@ class _Bounds(Record):
         from ...deduction.state import SolverState
         from ...strategies import make_strategy
         from ..walk import walk
-        from .search import to_flat
 
         space = self.game.space
         best: tuple[int, np.ndarray] | None = None
@@ -297,7 +289,7 @@ def bound_game(
     finish, and what an earlier run recorded is taken instead of being searched again (the keys
     of the search cut into pieces, :mod:`.split`, so that either search resumes the other's).
     ``piece_size``: the largest set without a budget searched in one compiled call (at least
-    :data:`.search.SERIAL_SET`; default a quarter of the game on several workers): smaller ones
+    :data:`.run.SERIAL_SET`; default a quarter of the game on several workers): smaller ones
     are recorded sooner, at some cost in work.
 
     Raises:
@@ -313,38 +305,21 @@ def bound_game(
     done, out_of_time = threading.Event(), record.out_of_time
     deadline = None if seconds is None else time.monotonic() + seconds
     compiling = CompileClock()  # (the budget is the search's: a compile's seconds are added to it)
-
-    def watch() -> None:
-        while not done.wait(0.05):
-            late = deadline is not None and time.monotonic() - compiling.seconds() >= deadline
-            if late or (stop is not None and stop.is_set()):
-                out_of_time.set()
-                run.interrupt()
-                return
-
-    def save() -> None:
-        saved = None
-        while not done.wait(save_every):
-            upper = record.upper()
-            if upper is not None and upper != saved:
-                found = record.tree()
-                if found is not None and not done.is_set():
-                    saved = found[0]
-                    assert on_tree is not None
-                    on_tree(record.lower(), found[0], _checked(rules, found[1], found[0]))
-
     if on_tree is not None:
-        threading.Thread(target=save, name="mastermind-optimal-save", daemon=True).start()
+        saving = (rules, record, done, save_every, on_tree)
+        threading.Thread(target=_save_trees, args=saving, name="mastermind-optimal-save", daemon=True).start()
 
     from ..._kernels import on_compile
 
     unlisten = on_compile(compiling)
-    watcher = threading.Thread(target=watch, name="mastermind-optimal-budget", daemon=True)
+    watching = (run, done, deadline, compiling, stop, out_of_time)
+    watcher = threading.Thread(
+        target=_watch_budget, args=watching, name="mastermind-optimal-budget", daemon=True
+    )
     watcher.start()
-    complete = False
+    solved = None
     try:
-        cost, flat = _solve_set(run, run.root, S, [], rules.max_guesses, FAIL, first, progress, record)
-        complete = True  # (a stopped search raises)
+        solved = _solve_set(run, run.root, S, [], rules.max_guesses, FAIL, first, progress, record)
     except KeyboardInterrupt:
         if not out_of_time.is_set():
             run.interrupt()
@@ -354,7 +329,44 @@ def bound_game(
         watcher.join()
         unlisten()
         run.pool.shutdown(wait=True)
-    if complete:
+    return _proved(rules, record, solved)
+
+
+def _watch_budget(
+    run: _Run,
+    done: threading.Event,
+    deadline: float | None,
+    compiling: CompileClock,
+    stop: threading.Event | None,
+    out_of_time: threading.Event,
+) -> None:
+    """Stop the search at ``deadline`` (the seconds spent compiling added to it) or when ``stop``
+    is set, until it is ``done``."""
+    while not done.wait(0.05):
+        late = deadline is not None and time.monotonic() - compiling.seconds() >= deadline
+        if late or (stop is not None and stop.is_set()):
+            out_of_time.set()
+            run.interrupt()
+            return
+
+
+def _save_trees(rules: Rules, record: _Bounds, done: threading.Event, every: float, on_tree: Better) -> None:
+    """``on_tree`` with the best tree (checked first) every ``every`` seconds when the upper bound
+    has improved, until the search is ``done``."""
+    saved = None
+    while not done.wait(every):
+        upper = record.upper()
+        if upper is not None and upper != saved:
+            found = record.tree()
+            if found is not None and not done.is_set():
+                saved = found[0]
+                on_tree(record.lower(), found[0], _checked(rules, found[1], found[0]))
+
+
+def _proved(rules: Rules, record: _Bounds, solved: tuple[int, np.ndarray | None] | None) -> Bounds:
+    """What a search proved: the optimum if it finished (``solved``), else its bounds."""
+    if solved is not None:
+        cost, flat = solved
         if flat is None:
             return Bounds(record.lower(), None, None, True)
         return Bounds(cost, cost, _checked(rules, flat, cost), True)
@@ -366,9 +378,7 @@ def bound_game(
 
 
 def _checked(rules: Rules, flat: np.ndarray, total: int) -> np.ndarray:
-    """The tree as :func:`~.search.to_flat` writes it, replayed against every secret first."""
-    from .search import to_flat
-
+    """The tree as :func:`~.trees.to_flat` writes it, replayed against every secret first."""
     root = check_tree(rules, flat, np.arange(rules.size), rules.max_guesses)
     if root.cost != total:
         raise AssertionError(f"a tree of total {root.cost} reported as {total}")

@@ -52,8 +52,9 @@ from ...core.rules import Rules
 from ...errors import ExecutorError, ProofError, StrategyError
 from ...runtime.journal import Journal
 from ..piece_control import usable_cores
-from .search import FAIL, _feedback, _kernel, _Run, game_of
+from .run import _Run
 from .symmetry import child_group, generators, root_group
+from .tables import FAIL, _feedback, _kernel, game_of
 
 #: Guesses left given to the compiled bounds: more than any tree needs, so no guess limit binds.
 NO_LIMIT = 64

@@ -1,7 +1,7 @@
 """The optimal strategy's exact search cut into pieces at any depth, for a cluster.
 
 :func:`search_in_pieces` runs the search of a whole game as pieces that any process solves from
-a short description (:func:`work`), handed out by an executor's ``map`` as workers free up
+a short description (:func:`.piece.work`), handed out by an executor's ``map`` as workers free up
 (threads of this process, a Dask cluster). The search is a tree of positions:
 
 * a **set** (the secrets left after a history) of at most ``split`` secrets, or once a budget
@@ -42,9 +42,7 @@ fallen to what they were.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -52,25 +50,12 @@ import numpy as np
 from ...core.rules import Rules
 from ...errors import TreeError
 from ..base import MapTasks, PieceBook
-from ..piece_control import running
 from ..progress import OnProgress, Progress
-from .search import (
-    FAIL,
-    SERIAL_SET,
-    SPLIT,
-    History,
-    Solution,
-    _leaf,
-    check_tree,
-    game_of,
-    improves,
-    join_cells,
-    key_of,
-    piece_run,
-    piece_secrets,
-    solve_piece,
-)
+from .piece import Outcome, Piece, work_task
+from .run import SERIAL_SET, History, key_of
+from .tables import FAIL, _leaf, game_of
 from .tie_break import Race
+from .trees import Solution, check_tree, join_cells
 
 #: With W workers, sets (and the guess searched first at a set) of more than the game's size over
 #: SPLIT_PART * W secrets (and more than SERIAL_SET) are cut into smaller pieces while no budget
@@ -90,85 +75,6 @@ def cut_sizes(size: int, workers: int = 2) -> tuple[int, int]:
     leave workers idle."""
     split = max(SERIAL_SET, size // (SPLIT_PART * max(1, workers)))
     return split, (split if workers >= CUT_BUDGETED else size - 1)
-
-
-@dataclass(frozen=True)
-class Piece:
-    """A piece of the search, described in a few numbers: ``kind`` ``"set"`` (the least cost
-    of the secrets after ``history``, below ``budget``), ``"guess"`` (the same with ``guess``
-    played first) or ``"plan"`` (the guesses to try there, in order, with their bounds)."""
-
-    kind: str
-    history: History
-    budget: int = FAIL
-    guess: int = -1
-
-    @property
-    def key(self) -> str:
-        return key_of(self.kind, self.history, self.guess)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a piece found: ``cost`` and ``flat`` (None: nothing below the budget, and ``cost``
-    is the budget), or for a plan ``roots``: (guess, bound, bound with its cells bounded one
-    level down, those cells' bounds by reply or None); and the seconds of CPU it took."""
-
-    cost: int
-    flat: np.ndarray | None
-    seconds: float
-    roots: tuple[tuple[int, int, int, tuple[int, ...] | None], ...] = ()
-
-
-def work(rules: Rules, piece: Piece) -> Outcome:
-    """Solve one piece from its description alone, in any process (a Dask worker's task).
-
-    Raises:
-        ExecutorError: the run was interrupted meanwhile (:func:`..pieces.stop_pieces`).
-    """
-    start = time.thread_time()
-    if piece.kind == "plan":
-        roots = plan(rules, piece.history)
-        return Outcome(FAIL, None, time.thread_time() - start, roots)
-    first = None if piece.kind == "set" else piece.guess
-    cost, flat = solve_piece(rules, piece.history, piece.budget, first=first)
-    return Outcome(cost if flat is not None else piece.budget, flat, time.thread_time() - start)
-
-
-def plan(rules: Rules, history: History) -> tuple[tuple[int, int, int, tuple[int, ...] | None], ...]:
-    """The guesses the search tries after ``history``, in its order (bound, then code), each
-    with its bound, its bound with its cells bounded one level down and those cells' bounds
-    (by reply; for a set that the search on threads would cut too, where
-    :func:`~.search.improves` allows the cost; else the bound and None). In the calling thread."""
-    from ...errors import ExecutorError
-    from .search import _kernel
-
-    game = game_of(rules)
-    S = piece_secrets(rules, history)
-    left = rules.max_guesses - len(history)
-    sym = game.group([g for g, _ in history])
-    run = piece_run(game)
-    with running(run.interrupt):
-        ctl = run.start(run.root)
-        try:
-            codes, bounds = game.root_guesses(S, left, FAIL, sym, ctl)
-        finally:
-            run.finish(run.root, ctl)
-        roots = list(zip(codes.tolist(), bounds.tolist(), strict=True))
-        cells: list[np.ndarray | None] = [None] * len(roots)
-        large = len(S) > max(SERIAL_SET, game.space.size // SPLIT)  # as the search on threads
-        if large and improves(len(roots), len(S), game.space.size):
-            cells = [run.cell_bounds(run.root, S, left, sym, g) for g, _ in roots]
-    if run.stopped or ctl[_kernel().STOP]:
-        raise ExecutorError("stopped: the run was interrupted")
-    out: list[tuple[int, int, int, tuple[int, ...] | None]] = []
-    for (g, bound), below in zip(roots, cells, strict=True):
-        if below is None:
-            out.append((g, bound, bound, None))
-        else:
-            better = max(bound, min(len(S) + int(below.sum()), FAIL))
-            out.append((g, bound, better, tuple(int(b) for b in below)))
-    return tuple(out)
 
 
 # -- the search's positions, kept by the process that hands out the pieces ---------------------
@@ -528,9 +434,8 @@ class _Search:
         """Whether a guess at a set of ``n`` secrets after ``history`` is cut into its cells:
         while no budget binds, as its set is; with a budget, only at the root. Below it, a
         guess with a budget is one piece: cut into cells, each with a budget of its own, it
-        loses the pruning the compiled search does within the guess (4x8 on one worker, sets
-        above 256 secrets cut, above 512 with a budget: three times the work of the default cut
-        if those guesses were cut too, 11 % more if not; docs/optimal.md)."""
+        loses the pruning the compiled search does within the guess, and the work in all grows
+        (docs/optimal.md)."""
         return n > self.split if budget >= FAIL else (not history and n > self.big)
 
     def hand_out(self, node: _Node, piece: Piece) -> Piece:
@@ -632,8 +537,3 @@ def search_in_pieces(
     assert search.result is not None
     cost, flat = search.result
     return (None if flat is None else Solution(cost, flat)), search.solved, search.resumed
-
-
-def work_task(rules: Rules, piece: Piece, number: int) -> Outcome:
-    """:func:`work`, as the executor calls it (the number is the client's, to match results)."""
-    return work(rules, piece)
