@@ -283,7 +283,7 @@ class Optimal(Strategy, TreeSearch):
         (``map_tasks`` None, progress to :attr:`search_progress`), or with its root search cut
         into pieces at any depth run by ``map_tasks`` (see :func:`.split.search_in_pieces`), kept in ``book``
         as they finish, progress to ``progress``. ``piece_size``: the largest set searched as one
-        piece, with or without a budget (at least :data:`~.search.SERIAL_SET`; default
+        piece, with or without a budget (at least :data:`~.run.SERIAL_SET`; default
         :func:`.split.cut_sizes`): smaller pieces are checkpointed sooner, at some cost in work
         (docs/optimal.md). A tree searched is cached.
 
