@@ -140,3 +140,18 @@ def test_quit_in_a_match_asks_it_to_stop_with_the_score_so_far():
     assert list(session.answer("quit")) == [] and session.done and session.stop_asked
     stopped = "Match stopped after 0 of 2 games. Score: player 1 (human) 0, player 2 (human) 0; resume."
     assert str(session.stopped("; resume")) == stopped
+
+
+def test_a_hint_in_words_on_the_last_guess_says_why_the_strategy_guess_was_passed_over():
+    from mastermind.games.hints import Hint
+    from mastermind.games.sessions import hint_words
+
+    notation = Notation(SMALL)
+    hint = Hint("knuth", notation.parse_code("123"), 3, passed_over=notation.parse_code("112"))
+    assert hint_words(hint, notation) == (
+        "3 codes are still possible; on the last guess, play 123 "
+        "(the code knuth would play cannot be the secret)."
+    )
+    assert hint_words(Hint("knuth", notation.parse_code("112"), 3), notation) == (
+        "3 codes are still possible; knuth would play 112."
+    )

@@ -188,7 +188,13 @@ def test_undo_hint_and_give_up(tmp_path):
         game = await call(client, "POST", "/api/games", {"mode": "break", "strategy": "knuth"}, status=201)
         path = f"/api/games/{game['id']}"
         hinted = await call(client, "POST", f"{path}/hint")
-        assert hinted["hint"] == {"strategy": "knuth", "guess": "1122", "candidates": 1296}
+        assert hinted["hint"] == {
+            "strategy": "knuth",
+            "guess": "1122",
+            "candidates": 1296,
+            "lead": "knuth would play",
+            "note": "",
+        }
         assert hinted["hints"] == 1
         await call(client, "POST", f"{path}/guesses", {"guess": "1122"})
         undone = await call(client, "POST", f"{path}/undo")

@@ -15,7 +15,7 @@ only reads input, calls these methods and draws what they return.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from ..core.code import Code, CodeLike, CodeSpace, as_code
@@ -24,7 +24,14 @@ from ..core.notation import Notation
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed, generator
 from ..core.text import plural
-from ..deduction.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
+from ..deduction.state import (
+    Correction,
+    SolverState,
+    diagnose,
+    first_candidates,
+    smallest_contradiction,
+    suggest_corrections,
+)
 from ..errors import ContradictionError, GameError, StrategyError
 from ..strategies import Strategy, find_strategy, make_strategy
 from .hints import DEFAULT_STRATEGY, Hint, hint_strategy
@@ -417,11 +424,21 @@ class Game:
         return self._proposals[key]
 
     def hint(self) -> Hint:
-        """The hint strategy's guess and the number of codes left; counted in the record."""
+        """The hint strategy's guess and the number of codes left; counted in the record.
+
+        On the last guess only a code still possible can win: where the strategy's guess is not
+        one, the first code still possible is hinted instead (:attr:`Hint.passed_over`).
+        """
         guess = self.proposal()
+        passed_over = None
+        if self.guesses_left == 1 and self.inconsistency(guess) is not None:
+            possible = first_candidates(self.rules, self.history, 1)
+            if possible:
+                passed_over, guess = guess, possible[0]
         self.hints += 1
         self.assists.append(Assist("hint", self.turn, guess))
-        return Hint.of(self.player().name, guess, self.candidates(), asked=self.strategy_name)
+        hint = Hint.of(self.player().name, guess, self.candidates(), asked=self.strategy_name)
+        return replace(hint, passed_over=passed_over)
 
     @property
     def helped(self) -> bool:

@@ -209,6 +209,8 @@ class MoveReview:
                 f"{guess}: {self.verdict}, {float(self.expected):.4f} guesses expected; best "
                 f"{best}, {float(self.best_expected):.4f} (loss {loss:.4f}){how}"
             )
+        if not self.within_limit:
+            text += "; valued as if there were more guesses left"
         if not self.consistent:
             text += "; it could not be the secret"
         if self.known and self.after_codes:

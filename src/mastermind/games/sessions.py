@@ -99,9 +99,9 @@ def hint_words(hint: Hint, notation: Notation) -> str:
     guess = notation.format_code(hint.guess)
     note = f" ({hint.note})" if hint.note else ""
     if hint.candidates is None:  # a game too large to count: the strategy still hints
-        return f"{hint.strategy} would play {guess}{note}."
+        return f"{hint.lead} {guess}{note}."
     codes = "1 code is" if hint.candidates == 1 else f"{hint.candidates:,} codes are"
-    return f"{codes} still possible; {hint.strategy} would play {guess}{note}."
+    return f"{codes} still possible; {hint.lead} {guess}{note}."
 
 
 def hint_lines(game: Game, notation: Notation) -> list[str]:
