@@ -28,7 +28,7 @@ def test_hints_and_guesses_taken_back_are_kept_in_order_with_their_turn():
     undone = game.undo()
     game.guess("1344")
     record = game.record()
-    assert record["version"] == RECORD_VERSION == 3 and record["hints"] == 1
+    assert record["version"] == RECORD_VERSION == 4 and record["hints"] == 1
     assert record["assists"] == [
         {"kind": "hint", "turn": 2, "guess": game.notation.format_code(hint.guess)},
         {"kind": "undo", "turn": 2, "guess": "3456", "reply": f"{undone.reply.black},{undone.reply.white}"},

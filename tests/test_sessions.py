@@ -155,3 +155,47 @@ def test_a_hint_in_words_on_the_last_guess_says_why_the_strategy_guess_was_passe
     assert hint_words(Hint("knuth", notation.parse_code("112"), 3), notation) == (
         "3 codes are still possible; knuth would play 112."
     )
+
+
+def wrong_reply_fixed_later(session, game):
+    """The computer breaks 1234 with knuth; the second reply is wrong (2,0 for 3,0), and is fixed
+    once the replies contradict each other."""
+    list(session.start())
+    for line in ("1,1", "2,0", "3,0", "3,0", "3,0"):
+        list(session.answer(line))
+    assert session.prompt == "fix ROW REPLY, undo or quit> "
+    assert words(session.answer("fix 2 3,0"))[:2] == [
+        "Row 2 is now 1134 = 3,0.",
+        "Guess 6: 1234   (1 code possible)",
+    ]
+    list(session.answer("4,0"))
+    assert game.outcome == "won"
+
+
+def test_guess_keeps_a_wrong_reply_and_its_fix_in_the_record():
+    game = Game.solving(Rules(), "knuth")
+    kept = []
+    session = GuessSession(game, game.notation, commit=kept.append)
+    wrong_reply_fixed_later(session, game)
+    record = kept[-1]
+    assert record["version"] == 4
+    assert record["moves"][1] == {"guess": "1134", "reply": "3,0", "fixed": [{"reply": "2,0", "turn": 6}]}
+    assert all("fixed" not in move for i, move in enumerate(record["moves"]) if i != 1)
+    again = Game.from_record(record)
+    assert [again.told(n)[1][1] for n in (3, 5, 6)] == [Feedback(2, 0), Feedback(2, 0), Feedback(3, 0)]
+
+
+def test_a_review_values_each_of_the_computers_guesses_as_it_was_told_then():
+    from mastermind.games.review import review
+
+    game = Game.solving(Rules(), "knuth")
+    wrong_reply_fixed_later(GuessSession(game, game.notation), game)
+    moves = review(game).moves
+    assert [m.verdict for m in moves] == ["good", "good", "best", "best", "best", "best"]
+    assert [m.told for m in moves] == [False, False, True, True, True, False]
+    assert [m.before for m in moves[2:]] == [12, 2, 1, 1]  # as told: 1134 got 2,0
+    assert not any(m.known for m in moves)  # no code was known at a guess made knowing the wrong reply
+    assert moves[2].comment(game.notation) == (
+        "1235: best, 2.2500 guesses expected; valued as it was told then, before a reply was fixed"
+    )
+    assert moves[2].to_dict(game.notation)["told"] is True and "told" not in moves[0].to_dict(game.notation)
