@@ -199,3 +199,17 @@ def test_a_review_values_each_of_the_computers_guesses_as_it_was_told_then():
         "1235: best, 2.2500 guesses expected; valued as it was told then, before a reply was fixed"
     )
     assert moves[2].to_dict(game.notation)["told"] is True and "told" not in moves[0].to_dict(game.notation)
+
+
+def test_help_and_quit_at_the_secret_prompt_are_commands_not_refused_codes():
+    rules = Rules(pegs=3, colors=3)
+    match = Match(rules, ["human", "knuth"], 2, "standard", 1, "random", "knuth")
+    session = MatchSession(match, Notation(rules))
+    list(session.start())
+    assert words(session.answer("help")) == [
+        "Type your secret, a code of 3 pegs, colours 1-3, a-c or RGB (it is not shown), for the "
+        "computer to score the guesses; or Enter to reply to each guess yourself; quit, Ctrl-D or "
+        "Ctrl-C: stop the match, to resume later."
+    ]
+    assert session.hidden and match.waiting_for == "secret"  # still asked for the secret
+    assert list(session.answer("quit")) == [] and session.done and session.stop_asked
