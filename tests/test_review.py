@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from mastermind import Feedback, Game, Rules, SolverState, review, score
+from mastermind import Feedback, Game, Notation, Rules, SolverState, review, score
 from mastermind.cli import cli
 from mastermind.core.code import CodeSpace
 from mastermind.errors import ContradictionError, GameError, RecordError
@@ -516,3 +516,14 @@ def test_the_summary_counts_in_words_that_agree_and_says_when_the_loss_is_not_fi
         "Total loss: not finite, some codes could no longer be found in time; "
         "1 good, 1 inaccuracy, 1 mistake, 3 blunders."
     )
+
+
+def test_a_winning_guess_says_it_won_and_what_it_was_worth():
+    notation = Notation(Rules())
+    moves = review("1122=0,0 1344=0,2 3456=4,0").moves
+    assert moves[-1].verdict == "inaccuracy"
+    assert moves[-1].comment(notation) == (
+        "3456: won; inaccuracy in expectation, 2.8485 guesses expected; best 4535, 2.6364 (loss 0.2121)"
+    )
+    assert review("1234=4,0").moves[0].comment(notation).startswith("1234: won; good in expectation, ")
+    assert not moves[0].comment(notation).startswith("1122: won")

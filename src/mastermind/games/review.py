@@ -206,15 +206,19 @@ class MoveReview:
         """The move in one sentence, the same in every front end."""
         guess, best = notation.format_code(self.guess), notation.format_code(self.best)
         how = "" if self.exact else f" ({HEURISTIC} line)"
+        # a winning guess says so, and what it was worth: a guess may win against the odds
+        won = self.reply.black == len(self.guess.colors)
+        head = f"{guess}: won; " if won else f"{guess}: "
+        worth = f"{self.verdict} in expectation" if won else self.verdict
         if self.expected is None:
             found = f"{best} finds every one, {float(self.best_expected):.4f} guesses expected{how}"
-            text = f"{guess}: {self.verdict}: some codes could no longer be found in time; {found}"
+            text = f"{head}{worth}: some codes could no longer be found in time; {found}"
         elif self.loss == 0:
-            text = f"{guess}: best, {float(self.expected):.4f} guesses expected{how}"
+            text = f"{head}best, {float(self.expected):.4f} guesses expected{how}"
         else:
             loss = float(self.loss or 0)
             text = (
-                f"{guess}: {self.verdict}, {float(self.expected):.4f} guesses expected; best "
+                f"{head}{worth}, {float(self.expected):.4f} guesses expected; best "
                 f"{best}, {float(self.best_expected):.4f} (loss {loss:.4f}){how}"
             )
         if not self.within_limit:
