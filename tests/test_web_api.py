@@ -214,6 +214,26 @@ def test_undo_hint_and_give_up(tmp_path):
     serve(tmp_path, scenario)
 
 
+def test_a_hint_on_the_last_guess_is_a_code_that_can_still_win(tmp_path):
+    rules = {"pegs": 4, "colors": 6, "max_guesses": 3}
+
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break", "rules": rules}, status=201)
+        path = f"/api/games/{game['id']}"
+        for guess in ("1111", "2222"):
+            answer = await call(client, "POST", f"{path}/guesses", {"guess": guess})
+        if answer["finished"]:  # the secret was one of them (2 in 1296)
+            return
+        hint = (await call(client, "POST", f"{path}/hint"))["hint"]
+        notation = Notation(Rules(max_guesses=3))
+        rows = [(m["guess"], m["reply"]) for m in answer["moves"]]
+        assert SolverState(Rules(max_guesses=3), rows).is_candidate(notation.parse_code(hint["guess"]))
+        assert hint["lead"] in ("knuth would play", "on the last guess, play")
+        assert (hint["note"] != "") == (hint["lead"] != "knuth would play")
+
+    serve(tmp_path, scenario)
+
+
 def test_a_match_against_a_strategy_with_the_computers_guesses_one_by_one(tmp_path):
     async def scenario(app, client):
         body = {"mode": "match", "players": ["human", "knuth"], "games": 2, "scoring": "standard"}
