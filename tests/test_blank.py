@@ -119,7 +119,7 @@ def test_a_game_with_the_blank_through_the_engine_and_its_record():
         game.guess(game.proposal())
     assert game.outcome == "won" and game.moves[-1].guess == Code((3, 1, 3))
     record = game.record()
-    assert record["version"] == RECORD_VERSION == 3
+    assert record["version"] == RECORD_VERSION == 4
     assert record["rules"]["blank"] is True and record["secret"] == "-2-"
     again = Game.from_record(json.loads(json.dumps(record)))
     assert again.rules == SMALL and again.record() == record

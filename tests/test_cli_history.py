@@ -80,6 +80,18 @@ def test_guess_and_match_are_saved(tmp_path):
     assert len(match["moves"]) == sum(g["guesses"] for g in match["games"])
 
 
+def test_history_shows_a_reply_fixed_with_the_reply_it_had(tmp_path):
+    db = str(tmp_path / "h.db")
+    script = "1,1\n2,0\n3,0\n3,0\n3,0\nfix 2 3,0\n4,0\n"  # 1234 broken by knuth, row 2 at first wrong
+    assert run("guess", "--db", db, input=script)[0] == 0
+    code, out, _ = run("history", "--db", db, "1")
+    assert code == 0 and "  before guess 6: fixed row 2 (1134) from 2,0 to 3,0" in out.splitlines()
+    code, out, _ = run("history", "--db", db, "1", "--json")
+    assert json.loads(out)["moves"][1]["fixed"] == [{"reply": "2,0", "turn": 6}]
+    code, out, _ = run("review", "--db", db, "--game", "1")
+    assert code == 0 and "blunder" not in out and out.count(" best f") == 3
+
+
 def test_guess_resumes_with_the_same_rows(tmp_path):
     db = str(tmp_path / "h.db")
     # an unfinished game of the computer breaking a person's code, one reply given

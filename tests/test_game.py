@@ -20,6 +20,7 @@ from mastermind import (
     StrategyError,
     score,
 )
+from mastermind.games.game import Move
 from mastermind.strategies import make_strategy
 from mastermind.strategies.walk import guesses_per_secret
 
@@ -214,7 +215,7 @@ def test_a_codemaker_who_lies_once_is_caught_or_still_consistent(secret, lie):
 
 def test_records_are_versioned_and_refused_when_newer_or_foreign():
     record = Game.breaking(CLASSIC, seed=1).record()
-    assert record["version"] == 3 and record["kind"] == "play" and record["finished"] is False
+    assert record["version"] == 4 and record["kind"] == "play" and record["finished"] is False
     with pytest.raises(RecordError, match="newer"):
         Game.from_record({**record, "version": 99})
     with pytest.raises(RecordError, match="kind"):
@@ -545,3 +546,28 @@ def test_a_guess_is_consistent_exactly_when_it_is_still_a_possible_code(guesses,
     code = space.code(candidate)
     possible = candidate in set(SolverState(SMALL, history).candidate_indices().tolist())
     assert (inconsistency(history, code) is None) == possible
+
+
+def test_a_fixed_reply_is_kept_with_the_guess_made_after_it_and_an_undo_brings_the_fix_forward():
+    game = Game.solving(SMALL, "knuth")
+    for reply in ("1,0", "0,1", "1,1"):
+        game.reply(reply)
+    game.fix(1, "0,1")
+    game.fix(1, "0,1")  # the same reply: nothing fixed
+    assert game.moves[0].fixed == ((Feedback(1, 0), 4),) and game.moves[0] == Move(
+        game.moves[0].guess, Feedback(0, 1)
+    )
+    assert [game.told(n)[0][1] for n in (2, 3, 4)] == [Feedback(1, 0), Feedback(1, 0), Feedback(0, 1)]
+    game.undo()  # guess 3 taken back: the guess made in its place knows the fix
+    assert game.moves[0].fixed == ((Feedback(1, 0), 3),)
+    assert game.told(2)[0][1] == Feedback(1, 0) and game.told(3)[0][1] == Feedback(0, 1)
+
+
+def test_a_record_of_version_3_has_no_fixes_and_still_reads():
+    game = Game.solving(SMALL, "knuth")
+    game.reply("1,0")
+    record = game.record()
+    assert "fixed" not in record["moves"][0]
+    record["version"] = 3
+    again = Game.from_record(record)
+    assert again.moves[0].fixed == () and again.told(2) == game.history

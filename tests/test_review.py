@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from mastermind import Feedback, Game, Rules, SolverState, review, score
+from mastermind import Feedback, Game, Notation, Rules, SolverState, review, score
 from mastermind.cli import cli
 from mastermind.core.code import CodeSpace
 from mastermind.errors import ContradictionError, GameError, RecordError
@@ -461,6 +461,51 @@ def test_play_answers_a_hint_at_the_last_of_ten_guesses():
     assert "3242 finds every one, 1.5000" in result.output
 
 
+def test_a_hint_on_the_last_guess_offers_only_a_code_that_can_still_win():
+    # with 3 guesses, 1122 and 3456 leave 48 codes; knuth would play 1156, which cannot be the secret
+    from mastermind.games.advice import advise
+
+    game = Game.breaking(Rules(max_guesses=3), seed=3)
+    game.guess("1122"), game.guess("3456")
+    assert game.player().choose(SolverState(game.rules, game.history)) == game.space.index(
+        game.notation.parse_code("1156").colors
+    )
+    hint = game.hint()
+    assert game.inconsistency(hint.guess) is None and str(hint.passed_over) == "1156"
+    assert str(hint) == f"48 codes possible; on the last guess, play {hint.guess}"
+    assert hint.note == "the code knuth would play cannot be the secret"
+    advice = advise(game)
+    lines = advice.lines(game.notation)
+    assert lines[1:3] == [
+        f"This is the last guess: play {hint.guess}, a code still possible, 1 chance in 48.",
+        "The code knuth would play cannot be the secret.",
+    ]
+    assert not any("expected from here" in line for line in lines)
+    assert "valued as if there were more guesses left" in lines[-1]  # guess 2, with 2 left
+    data = advice.to_dict(game.notation)
+    assert (data["expected"], data["best_expected"], data["guesses_left"]) == (None, None, 1)
+
+
+def test_a_hint_tells_no_expected_guesses_past_the_guesses_left():
+    from mastermind.games.advice import advise
+
+    game = Game.breaking(Rules(max_guesses=4), seed=3)
+    game.guess("1122"), game.guess("3456")
+    hint = game.hint()
+    assert str(hint.guess) == "1156" and hint.passed_over is None and hint.note == ""  # not the last
+    lines = advise(game).lines(game.notation)
+    assert lines[2] == "No play can be sure to find the code in the 2 guesses left."
+    assert not any("expected from here" in line for line in lines)
+
+
+def test_a_hint_on_the_last_guess_keeps_the_strategy_guess_that_can_win():
+    game = Game.breaking(Rules(), seed=3)
+    for guess in ("1111", "2222", "3333", "4444", "5555", "6666", "1212", "2121", "1221"):
+        game.guess(guess)
+    hint = game.hint()
+    assert (str(hint.guess), hint.passed_over, hint.lead) == ("3242", None, "knuth would play")
+
+
 def test_the_summary_counts_in_words_that_agree_and_says_when_the_loss_is_not_finite():
     assert review("1234=4,0").summary_lines()[:2] == [
         "1 guess played; best play expects 4.3403 from the first move.",
@@ -471,3 +516,14 @@ def test_the_summary_counts_in_words_that_agree_and_says_when_the_loss_is_not_fi
         "Total loss: not finite, some codes could no longer be found in time; "
         "1 good, 1 inaccuracy, 1 mistake, 3 blunders."
     )
+
+
+def test_a_winning_guess_says_it_won_and_what_it_was_worth():
+    notation = Notation(Rules())
+    moves = review("1122=0,0 1344=0,2 3456=4,0").moves
+    assert moves[-1].verdict == "inaccuracy"
+    assert moves[-1].comment(notation) == (
+        "3456: won; inaccuracy in expectation, 2.8485 guesses expected; best 4535, 2.6364 (loss 0.2121)"
+    )
+    assert review("1234=4,0").moves[0].comment(notation).startswith("1234: won; good in expectation, ")
+    assert not moves[0].comment(notation).startswith("1122: won")

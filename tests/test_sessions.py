@@ -140,3 +140,76 @@ def test_quit_in_a_match_asks_it_to_stop_with_the_score_so_far():
     assert list(session.answer("quit")) == [] and session.done and session.stop_asked
     stopped = "Match stopped after 0 of 2 games. Score: player 1 (human) 0, player 2 (human) 0; resume."
     assert str(session.stopped("; resume")) == stopped
+
+
+def test_a_hint_in_words_on_the_last_guess_says_why_the_strategy_guess_was_passed_over():
+    from mastermind.games.hints import Hint
+    from mastermind.games.sessions import hint_words
+
+    notation = Notation(SMALL)
+    hint = Hint("knuth", notation.parse_code("123"), 3, passed_over=notation.parse_code("112"))
+    assert hint_words(hint, notation) == (
+        "3 codes are still possible; on the last guess, play 123 "
+        "(the code knuth would play cannot be the secret)."
+    )
+    assert hint_words(Hint("knuth", notation.parse_code("112"), 3), notation) == (
+        "3 codes are still possible; knuth would play 112."
+    )
+
+
+def wrong_reply_fixed_later(session, game):
+    """The computer breaks 1234 with knuth; the second reply is wrong (2,0 for 3,0), and is fixed
+    once the replies contradict each other."""
+    list(session.start())
+    for line in ("1,1", "2,0", "3,0", "3,0", "3,0"):
+        list(session.answer(line))
+    assert session.prompt == "fix ROW REPLY, undo or quit> "
+    assert words(session.answer("fix 2 3,0"))[:2] == [
+        "Row 2 is now 1134 = 3,0.",
+        "Guess 6: 1234   (1 code possible)",
+    ]
+    list(session.answer("4,0"))
+    assert game.outcome == "won"
+
+
+def test_guess_keeps_a_wrong_reply_and_its_fix_in_the_record():
+    game = Game.solving(Rules(), "knuth")
+    kept = []
+    session = GuessSession(game, game.notation, commit=kept.append)
+    wrong_reply_fixed_later(session, game)
+    record = kept[-1]
+    assert record["version"] == 4
+    assert record["moves"][1] == {"guess": "1134", "reply": "3,0", "fixed": [{"reply": "2,0", "turn": 6}]}
+    assert all("fixed" not in move for i, move in enumerate(record["moves"]) if i != 1)
+    again = Game.from_record(record)
+    assert [again.told(n)[1][1] for n in (3, 5, 6)] == [Feedback(2, 0), Feedback(2, 0), Feedback(3, 0)]
+
+
+def test_a_review_values_each_of_the_computers_guesses_as_it_was_told_then():
+    from mastermind.games.review import review
+
+    game = Game.solving(Rules(), "knuth")
+    wrong_reply_fixed_later(GuessSession(game, game.notation), game)
+    moves = review(game).moves
+    assert [m.verdict for m in moves] == ["good", "good", "best", "best", "best", "best"]
+    assert [m.told for m in moves] == [False, False, True, True, True, False]
+    assert [m.before for m in moves[2:]] == [12, 2, 1, 1]  # as told: 1134 got 2,0
+    assert not any(m.known for m in moves)  # no code was known at a guess made knowing the wrong reply
+    assert moves[2].comment(game.notation) == (
+        "1235: best, 2.2500 guesses expected; valued as it was told then, before a reply was fixed"
+    )
+    assert moves[2].to_dict(game.notation)["told"] is True and "told" not in moves[0].to_dict(game.notation)
+
+
+def test_help_and_quit_at_the_secret_prompt_are_commands_not_refused_codes():
+    rules = Rules(pegs=3, colors=3)
+    match = Match(rules, ["human", "knuth"], 2, "standard", 1, "random", "knuth")
+    session = MatchSession(match, Notation(rules))
+    list(session.start())
+    assert words(session.answer("help")) == [
+        "Type your secret, a code of 3 pegs, colours 1-3, a-c or RGB (it is not shown), for the "
+        "computer to score the guesses; or Enter to reply to each guess yourself; quit, Ctrl-D or "
+        "Ctrl-C: stop the match, to resume later."
+    ]
+    assert session.hidden and match.waiting_for == "secret"  # still asked for the secret
+    assert list(session.answer("quit")) == [] and session.done and session.stop_asked

@@ -188,7 +188,13 @@ def test_undo_hint_and_give_up(tmp_path):
         game = await call(client, "POST", "/api/games", {"mode": "break", "strategy": "knuth"}, status=201)
         path = f"/api/games/{game['id']}"
         hinted = await call(client, "POST", f"{path}/hint")
-        assert hinted["hint"] == {"strategy": "knuth", "guess": "1122", "candidates": 1296}
+        assert hinted["hint"] == {
+            "strategy": "knuth",
+            "guess": "1122",
+            "candidates": 1296,
+            "lead": "knuth would play",
+            "note": "",
+        }
         assert hinted["hints"] == 1
         await call(client, "POST", f"{path}/guesses", {"guess": "1122"})
         undone = await call(client, "POST", f"{path}/undo")
@@ -204,6 +210,26 @@ def test_undo_hint_and_give_up(tmp_path):
         await call(client, "POST", f"{spath}/replies", {"reply": "1,0"})
         undone = await call(client, "POST", f"{spath}/undo")
         assert undone["moves"] == [] and undone["pending"] == "1122"  # the same guess, to reply again
+
+    serve(tmp_path, scenario)
+
+
+def test_a_hint_on_the_last_guess_is_a_code_that_can_still_win(tmp_path):
+    rules = {"pegs": 4, "colors": 6, "max_guesses": 3}
+
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break", "rules": rules}, status=201)
+        path = f"/api/games/{game['id']}"
+        for guess in ("1111", "2222"):
+            answer = await call(client, "POST", f"{path}/guesses", {"guess": guess})
+        if answer["finished"]:  # the secret was one of them (2 in 1296)
+            return
+        hint = (await call(client, "POST", f"{path}/hint"))["hint"]
+        notation = Notation(Rules(max_guesses=3))
+        rows = [(m["guess"], m["reply"]) for m in answer["moves"]]
+        assert SolverState(Rules(max_guesses=3), rows).is_candidate(notation.parse_code(hint["guess"]))
+        assert hint["lead"] in ("knuth would play", "on the last guess, play")
+        assert (hint["note"] != "") == (hint["lead"] != "knuth would play")
 
     serve(tmp_path, scenario)
 

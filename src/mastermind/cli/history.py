@@ -164,13 +164,22 @@ def show_game(stored: StoredGame) -> None:
 
 
 def assist_lines(game: Game, notation: Notation) -> list[str]:
-    """The help the breaker had, in order: hints asked and guesses taken back, with the guess each came at."""
+    """The help the breaker had, in order: hints asked and guesses taken back, with the guess each
+    came at; then the replies fixed, each with the reply it had."""
     out = []
     for a in game.assists:
         if a.kind == "hint":
             out.append(f"  before guess {a.turn}: asked a hint ({notation.format_code(a.guess)})")
         else:
             out.append(f"  at guess {a.turn}: took back {notation.format_code(a.guess)} ({a.reply})")
+    fixes = []  # the replies fixed, each with the reply it had and the guess made after the fix
+    for row, m in enumerate(game.moves, 1):
+        replies = [was for was, _ in m.fixed] + [m.reply]
+        for (was, turn), now in zip(m.fixed, replies[1:], strict=True):
+            fixes.append((turn, row, m.guess, was, now))
+    for turn, row, guess, was, now in sorted(fixes, key=lambda f: f[0]):
+        code = notation.format_code(guess)
+        out.append(f"  before guess {turn}: fixed row {row} ({code}) from {was} to {now}")
     counted = sum(a.kind == "hint" for a in game.assists)
     if game.hints > counted:  # a record older than version 3 counts its hints only
         out.append(f"  {game.hints - counted} hint{'s' if game.hints - counted != 1 else ''} asked")

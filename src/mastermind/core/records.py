@@ -10,6 +10,9 @@ record has no blank and reads as such. Version 3 added ``assists`` to a game: th
 the guesses taken back, in order, each with the number of the guess it came at
 (``{"kind": "hint", "turn": 3, "guess": "1235"}``, ``{"kind": "undo", "turn": 4, "guess": "3312",
 "reply": "0,2"}``); an older record has none, and its ``hints`` count is all it says of its hints.
+Version 4 added ``fixed`` to a move whose reply was fixed: its earlier replies, oldest first, each
+with the number of the first guess made after the fix (``{"guess": "1344", "reply": "0,1",
+"fixed": [{"reply": "1,0", "turn": 4}]}``: guess 3 was made knowing 1,0); an older record has none.
 
 >>> rules_from_dict(rules_to_dict(Rules(pegs=5, colors=8, max_guesses=12)))
 Rules(pegs=5, colors=8, max_guesses=12)
@@ -30,7 +33,7 @@ from .notation import Notation
 from .rules import Rules
 
 #: The version of the record layout written by this package.
-RECORD_VERSION = 3
+RECORD_VERSION = 4
 
 
 def package_version() -> str:

@@ -34,6 +34,9 @@ class Advice:
         best, best_expected: a best guess from here and its expected guesses.
         exact: whether those are the exact search's values (else the heuristic's line).
         last: the review of the player's last guess (None before the first).
+        left: the guesses left, this one included.
+        within_limit: whether some play is sure to find the code in the guesses left; where none
+            is, the expected guesses (measured as if there were more) are not told.
     """
 
     hint: Hint
@@ -47,6 +50,8 @@ class Advice:
     best_expected: Fraction
     exact: bool
     last: MoveReview | None
+    left: int = 0
+    within_limit: bool = True
 
     def lines(self, notation: Notation) -> list[str]:
         """The hint in words, the same in every front end."""
@@ -59,6 +64,15 @@ class Advice:
             if self.last is not None:
                 out.append(f"Your last guess, {self.last.comment(notation)}.")
             return out
+        if self.left == 1:  # one guess left: only a code still possible can win
+            out.append(
+                f"This is the last guess: play {guess}, a code still possible, 1 chance in {self.count}."
+            )
+            if self.hint.note:
+                out.append(f"{sentence(self.hint.note)}.")
+            if self.last is not None:
+                out.append(f"Your last guess, {self.last.comment(notation)}.")
+            return out
         classes = "1 class" if self.parts == 1 else f"{self.parts} classes"
         out.append(
             f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
@@ -67,7 +81,9 @@ class Advice:
         if self.hint.note:  # the strategy asked for cannot play this game
             out.append(f"{sentence(self.hint.note)}.")
         how = "" if self.exact else f" ({HEURISTIC} line)"
-        if self.expected is not None:
+        if not self.within_limit:
+            out.append(f"No play can be sure to find the code in the {self.left} guesses left.")
+        elif self.expected is not None:
             text = f"With {guess}, {float(self.expected):.4f} guesses are expected from here"
             if self.best_expected != self.expected:
                 text += f" (the best, {notation.format_code(self.best)}: {float(self.best_expected):.4f})"
@@ -85,9 +101,11 @@ class Advice:
             "largest": self.largest,
             "expected_size": round(self.expected_size, 6),
             "classes": self.parts,
-            "expected": rounded(self.expected),
+            "expected": rounded(self.expected) if self.within_limit else None,
             "best": notation.format_code(self.best),
-            "best_expected": rounded(self.best_expected),
+            "best_expected": rounded(self.best_expected) if self.within_limit else None,
+            "guesses_left": self.left,
+            "within_limit": self.within_limit,
             "exact": self.exact,
             "last": None if self.last is None else self.last.to_dict(notation),
             "lines": self.lines(notation),
@@ -133,4 +151,6 @@ def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
         best_expected=Fraction(value.best_total, len(codes)),
         exact=value.exact,
         last=last,
+        left=game.guesses_left,
+        within_limit=value.within_limit,
     )

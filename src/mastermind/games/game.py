@@ -15,7 +15,7 @@ only reads input, calls these methods and draws what they return.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..core.code import Code, CodeLike, CodeSpace, as_code
@@ -24,7 +24,14 @@ from ..core.notation import Notation
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed, generator
 from ..core.text import plural
-from ..deduction.state import Correction, SolverState, diagnose, smallest_contradiction, suggest_corrections
+from ..deduction.state import (
+    Correction,
+    SolverState,
+    diagnose,
+    first_candidates,
+    smallest_contradiction,
+    suggest_corrections,
+)
 from ..errors import ContradictionError, GameError, StrategyError
 from ..strategies import Strategy, find_strategy, make_strategy
 from .hints import DEFAULT_STRATEGY, Hint, hint_strategy
@@ -40,10 +47,16 @@ _OUTCOME_WORDS = {"won": "the code was broken", "lost": "no guesses are left", "
 
 @dataclass(frozen=True)
 class Move:
-    """One row of the board: a guess and the reply it got."""
+    """One row of the board: a guess and the reply it got.
+
+    ``fixed`` keeps the replies the row had before it was fixed (:meth:`Game.fix`), oldest first,
+    each with the number of the first guess made after the fix: the guesses before it were made
+    knowing the earlier reply. A row is the same move whatever its earlier replies.
+    """
 
     guess: Code
     reply: Feedback
+    fixed: tuple[tuple[Feedback, int], ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         """The row as a history item: ``1122=1,0``."""
@@ -328,6 +341,24 @@ class Game:
     def history(self) -> list[tuple[Code, Feedback]]:
         return [(m.guess, m.reply) for m in self.moves]
 
+    def told(self, number: int) -> list[tuple[Code, Feedback]]:
+        """The rows before guess ``number`` with the replies they had when it was made: a reply
+        fixed later (:attr:`Move.fixed`) is the one the guess was made knowing.
+
+        >>> game = Game.solving(Rules(pegs=2, colors=3))
+        >>> _ = game.reply("1,0"), game.reply("0,0")
+        >>> _ = game.fix(1, "0,1"); game.told(2)[0][1], game.told(3)[0][1]
+        (Feedback(black=1, white=0), Feedback(black=0, white=1))
+        """
+        rows = []
+        for m in self.moves[: number - 1]:
+            reply = m.reply
+            for was, turn in reversed(m.fixed):
+                if number < turn:
+                    reply = was
+            rows.append((m.guess, reply))
+        return rows
+
     def candidates(self) -> int | None:
         """How many codes fit every reply so far (None when the game is too large to count them)."""
         if not self.space.enumerable or self.problem is not None:
@@ -417,11 +448,21 @@ class Game:
         return self._proposals[key]
 
     def hint(self) -> Hint:
-        """The hint strategy's guess and the number of codes left; counted in the record."""
+        """The hint strategy's guess and the number of codes left; counted in the record.
+
+        On the last guess only a code still possible can win: where the strategy's guess is not
+        one, the first code still possible is hinted instead (:attr:`Hint.passed_over`).
+        """
         guess = self.proposal()
+        passed_over = None
+        if self.guesses_left == 1 and self.inconsistency(guess) is not None:
+            possible = first_candidates(self.rules, self.history, 1)
+            if possible:
+                passed_over, guess = guess, possible[0]
         self.hints += 1
         self.assists.append(Assist("hint", self.turn, guess))
-        return Hint.of(self.player().name, guess, self.candidates(), asked=self.strategy_name)
+        hint = Hint.of(self.player().name, guess, self.candidates(), asked=self.strategy_name)
+        return replace(hint, passed_over=passed_over)
 
     @property
     def helped(self) -> bool:
@@ -472,7 +513,9 @@ class Game:
             raise GameError(
                 f"row {row} cannot be all black: you replied to guesses after it (undo them first)"
             )
-        move = Move(self.moves[row - 1].guess, fb)
+        old = self.moves[row - 1]
+        fixed = old.fixed if fb == old.reply else (*old.fixed, (old.reply, self.turn))
+        move = Move(old.guess, fb, fixed)
         self.moves[row - 1] = move
         self.pending = None
         self._strategy_problem = None
@@ -491,7 +534,10 @@ class Game:
         self.pending = None
         self._strategy_problem = None
         move = self.moves.pop()
-        self.assists.append(Assist("undo", len(self.moves) + 1, move.guess, move.reply))
+        turn = len(self.moves) + 1
+        self.assists.append(Assist("undo", turn, move.guess, move.reply))
+        # a fix made after the guess taken back comes before the guess that will take its place
+        self.moves = [replace(m, fixed=tuple((was, min(t, turn)) for was, t in m.fixed)) for m in self.moves]
         return move
 
     def withdraw(self) -> Code:

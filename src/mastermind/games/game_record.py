@@ -35,7 +35,9 @@ def game_record(game: Game) -> dict[str, Any]:
         "first": code_text(game.rules, game.first),
         "secret": code_text(game.rules, game.secret),
         "moves": [
-            {"guess": code_text(game.rules, m.guess), "reply": reply_text(m.reply)} for m in game.moves
+            {"guess": code_text(game.rules, m.guess), "reply": reply_text(m.reply)}
+            | ({"fixed": [{"reply": reply_text(was), "turn": t} for was, t in m.fixed]} if m.fixed else {})
+            for m in game.moves
         ],
         "hints": game.hints,
         "assists": [
@@ -68,7 +70,10 @@ def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
             guess = code_from_text(rules, move["guess"])
             if guess is None:
                 raise RecordError(f"a game record has a move without its guess: {move!r}")
-            game.moves.append(Move(guess, reply_from_text(rules, move["reply"])))
+            fixed = tuple(  # absent before version 4
+                (reply_from_text(rules, f["reply"]), int(f["turn"])) for f in move.get("fixed", ())
+            )
+            game.moves.append(Move(guess, reply_from_text(rules, move["reply"]), fixed))
         game.hints = int(record.get("hints", 0))
         for a in record.get("assists", ()):  # absent before version 3
             if a["kind"] not in ("hint", "undo"):

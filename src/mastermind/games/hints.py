@@ -28,12 +28,25 @@ class Hint:
 
     ``instead_of`` names the hint strategy asked for when it cannot play this game and the engine
     asked one of :data:`HINT_FALLBACKS` (``strategy``) instead; :attr:`note` says so in words.
+
+    ``passed_over`` is the strategy's own guess where it was passed over: on the last guess only a
+    code still possible can win, and the strategy's guess was not one, so ``guess`` is such a code.
     """
 
     strategy: str
     guess: Code
     candidates: int | None
     instead_of: str | None = None
+    passed_over: Code | None = None
+
+    @property
+    def lead(self) -> str:
+        """The words before the guess: whose guess it is, or why another was hinted.
+
+        >>> Hint("knuth", Code((0, 0)), 3).lead, Hint("knuth", Code((0, 0)), 3, passed_over=Code((1, 1))).lead
+        ('knuth would play', 'on the last guess, play')
+        """
+        return "on the last guess, play" if self.passed_over is not None else f"{self.strategy} would play"
 
     @property
     def note(self) -> str:
@@ -42,13 +55,16 @@ class Hint:
         >>> Hint("counter", Code((0, 0)), None, instead_of="knuth").note
         'knuth cannot play this game, so counter hints'
         """
-        if self.instead_of is None:
-            return ""
-        return f"{self.instead_of} cannot play this game, so {self.strategy} hints"
+        notes = []
+        if self.instead_of is not None:
+            notes.append(f"{self.instead_of} cannot play this game, so {self.strategy} hints")
+        if self.passed_over is not None:
+            notes.append(f"the code {self.strategy} would play cannot be the secret")
+        return "; ".join(notes)
 
     def __str__(self) -> str:
         left = "" if self.candidates is None else f"{plural(self.candidates, 'code')} possible; "
-        return f"{left}{self.strategy} would play {self.guess}"
+        return f"{left}{self.lead} {self.guess}"
 
     @classmethod
     def of(cls, strategy: str, guess: Code, candidates: int | None, asked: str) -> Hint:

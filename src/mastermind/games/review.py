@@ -137,6 +137,9 @@ class MoveReview:
         within_limit: whether they are measured within the game's guess limit.
         best_after: the codes the best guess would have left: with the game's secret when it is
             known, else the expected number over the codes possible.
+        told: the move was made knowing a reply fixed later: ``before``, its codes, the values
+            and ``consistent`` are of the position as it was told then; ``after`` is of the
+            replies as they were mended.
         searched: positions searched for this move (not read from a tree or a cache).
         seconds: the time it took to value the move.
     """
@@ -159,6 +162,7 @@ class MoveReview:
     exact: bool
     within_limit: bool = True
     best_after: float = 0.0
+    told: bool = False
     searched: int = field(default=0, compare=False)
     seconds: float = field(default=0.0, compare=False)
 
@@ -168,7 +172,7 @@ class MoveReview:
         def codes(found: tuple[Code, ...] | None) -> list[str] | None:
             return None if found is None else [notation.format_code(c) for c in found]
 
-        return {
+        data = {
             "number": self.number,
             "guess": notation.format_code(self.guess),
             "reply": reply_text(self.reply),
@@ -188,27 +192,39 @@ class MoveReview:
             "within_limit": self.within_limit,
             "best_after": round(self.best_after, 6),
         }
+        if self.told:  # said only where it is so: a review of no fixed reply reads as before
+            data["told"] = True
+        return data
 
     @property
     def marks(self) -> str:
         """The move's marks, as :meth:`Review.marks_legend` explains them ('' for none)."""
-        return ("!" if self.known else "") + ("" if self.consistent else "x") + ("" if self.exact else "~")
+        marks = ("!" if self.known else "") + ("" if self.consistent else "x") + ("" if self.exact else "~")
+        return marks + ("f" if self.told else "")
 
     def comment(self, notation: Notation) -> str:
         """The move in one sentence, the same in every front end."""
         guess, best = notation.format_code(self.guess), notation.format_code(self.best)
         how = "" if self.exact else f" ({HEURISTIC} line)"
+        # a winning guess says so, and what it was worth: a guess may win against the odds
+        won = self.reply.black == len(self.guess.colors)
+        head = f"{guess}: won; " if won else f"{guess}: "
+        worth = f"{self.verdict} in expectation" if won else self.verdict
         if self.expected is None:
             found = f"{best} finds every one, {float(self.best_expected):.4f} guesses expected{how}"
-            text = f"{guess}: {self.verdict}: some codes could no longer be found in time; {found}"
+            text = f"{head}{worth}: some codes could no longer be found in time; {found}"
         elif self.loss == 0:
-            text = f"{guess}: best, {float(self.expected):.4f} guesses expected{how}"
+            text = f"{head}best, {float(self.expected):.4f} guesses expected{how}"
         else:
             loss = float(self.loss or 0)
             text = (
-                f"{guess}: {self.verdict}, {float(self.expected):.4f} guesses expected; best "
+                f"{head}{worth}, {float(self.expected):.4f} guesses expected; best "
                 f"{best}, {float(self.best_expected):.4f} (loss {loss:.4f}){how}"
             )
+        if not self.within_limit:
+            text += "; valued as if there were more guesses left"
+        if self.told:
+            text += "; valued as it was told then, before a reply was fixed"
         if not self.consistent:
             text += "; it could not be the secret"
         if self.known and self.after_codes:
@@ -315,9 +331,10 @@ class Review:
         """What the moves' :attr:`~MoveReview.marks` mean, or None where no move has one."""
         if not any(m.marks for m in self.moves):
             return None
+        told = "; f valued as told then, before a reply was fixed" if any(m.told for m in self.moves) else ""
         return (
             "Marks: ! the code was known and not played next; x not a possible code; ~ the "
-            f"{self.heuristic} line."
+            f"{self.heuristic} line{told}."
         )
 
     def measure(self) -> dict[str, Any]:
@@ -506,31 +523,39 @@ class Valuer:
                 self.positions.seed(cell, left, cells[f])
 
     def review_move(
-        self, place: _Place, number: int, guess: Code, reply: Feedback, secret: Code | None
+        self,
+        place: _Place,
+        number: int,
+        guess: Code,
+        reply: Feedback,
+        secret: Code | None,
+        told: _Place | None = None,
     ) -> MoveReview:
         """The review of one move, played at ``place`` (``known`` is set by the caller, who
-        knows the next move)."""
+        knows the next move); ``told``: the position as the player was told it when the move
+        was made, where a reply was fixed later (the move is valued there)."""
         started = time.perf_counter()
         space, codes = self.space, place.codes
+        at = told if told is not None else place
         g = space.index(guess.colors)
         clock = Clock(self.budget)
-        value = self.move(place.state, codes, g, place.line, place.first_tree, clock)
+        value = self.move(at.state, at.codes, g, at.line, at.first_tree, clock)
         f = reply.to_int(self.rules.pegs)
         won = reply.black == self.rules.pegs
         after = np.array([g], dtype=np.int64) if won else codes[_replies(space, g, codes) == f]
-        total_best = Fraction(value.best_total, len(codes))
-        expected = None if value.total is None else Fraction(value.total, len(codes))
+        total_best = Fraction(value.best_total, len(at.codes))
+        expected = None if value.total is None else Fraction(value.total, len(at.codes))
         loss = None if expected is None else max(Fraction(0), expected - total_best)
         return MoveReview(
             number=number,
             guess=guess,
             reply=reply,
-            before=len(codes),
+            before=len(at.codes),
             after=len(after),
-            before_codes=listed(space, codes),
+            before_codes=listed(space, at.codes),
             after_codes=listed(space, after),
-            consistent=bool(np.isin(g, codes)),
-            bits=math.log2(len(codes) / len(after)),
+            consistent=bool(np.isin(g, at.codes)),
+            bits=math.log2(len(at.codes) / len(after)),
             expected=expected,
             best=space.code(value.best),
             best_expected=total_best,
@@ -539,7 +564,8 @@ class Valuer:
             known=False,
             exact=value.exact,
             within_limit=value.within_limit,
-            best_after=self.best_after(value.best, codes, secret),
+            best_after=self.best_after(value.best, at.codes, secret),
+            told=told is not None,
             searched=clock.searched,
             seconds=time.perf_counter() - started,
         )
@@ -558,6 +584,8 @@ class Valuer:
 # -- the review ----------------------------------------------------------------------------------
 
 History = Sequence[tuple[Code | Sequence[int] | str, Feedback | str]]
+#: The rows of a game, each a guess and its reply.
+Rows = list[tuple[Code, Feedback]]
 
 
 def review(
@@ -583,7 +611,7 @@ def review(
         ContradictionError: replies that no code gives.
         RecordError: a record that is not one game's.
     """
-    rules, history, secret, outcome = _game_of(subject, rules)
+    rules, history, secret, outcome, told = _game_of(subject, rules)
     if budget is not None and budget < 0:
         raise GameError(f"the budget is a number of seconds, at least 0, not {budget}")
     space = CodeSpace.of(rules)
@@ -598,7 +626,9 @@ def review(
     moves: list[MoveReview] = []
     try:
         for number, (guess, reply), place in zip(itertools.count(1), history, valuer.walk(history)):
-            moves.append(valuer.review_move(place, number, guess, reply, secret))
+            before = told(number)
+            moved = None if before == history[: number - 1] else _told_place(valuer, before)
+            moves.append(valuer.review_move(place, number, guess, reply, secret, moved))
             if progress:
                 progress(number, len(history))
     finally:
@@ -614,10 +644,15 @@ def review(
 
 def _game_of(
     subject: Game | dict[str, Any] | History | str, rules: Rules | None
-) -> tuple[Rules, list[tuple[Code, Feedback]], Code | None, str | None]:
-    """The rules, moves, secret (if known) and outcome of what :func:`review` is given."""
+) -> tuple[Rules, list[tuple[Code, Feedback]], Code | None, str | None, Callable[[int], Rows]]:
+    """The rules, moves, secret (if known) and outcome of what :func:`review` is given, and the
+    rows before a guess as they were told then (a history: as they are)."""
     secret: Code | None = None
     outcome: str | None = None
+
+    def told(number: int) -> Rows:
+        return list(history[: number - 1])
+
     if isinstance(subject, (str, Sequence)):  # a history needs no game (nor its strategies)
         rules = rules or Rules()
         notation = Notation(rules)
@@ -636,7 +671,20 @@ def _game_of(
             raise GameError("the game is not finished: a review is of a finished game")
         rules, history = subject.rules, subject.history
         secret, outcome = subject.secret, subject.outcome
-    return rules, history, secret, outcome
+        told = subject.told
+    return rules, history, secret, outcome, told
+
+
+def _told_place(valuer: Valuer, rows: list[tuple[Code, Feedback]]) -> _Place | None:
+    """The position after ``rows``, the replies as a move was told them before one was fixed
+    (None where no code fits them: the move is then valued as the replies stand)."""
+    try:
+        if not len(SolverState(valuer.rules, rows).candidate_indices()):
+            return None
+    except ContradictionError:
+        return None
+    *_, place = valuer.walk(rows)
+    return place
 
 
 def _replies(space: CodeSpace, guess: int, codes: np.ndarray) -> np.ndarray:
@@ -670,11 +718,12 @@ def _check_history(rules: Rules, history: Sequence[tuple[Code, Feedback]]) -> No
 
 def _mark_known(moves: list[MoveReview], pegs: int, over: bool) -> Iterable[MoveReview]:
     """Mark each move after which one code was left and the player did not play it next (or the
-    game ended without it)."""
+    game ended without it), unless the next guess was made knowing a reply fixed later."""
     from dataclasses import replace
 
     for i, m in enumerate(moves):
-        if m.after == 1 and m.reply.black != pegs and m.after_codes:
+        misled = i + 1 < len(moves) and moves[i + 1].told  # the next guess knew a reply fixed later
+        if m.after == 1 and m.reply.black != pegs and m.after_codes and not misled:
             code = m.after_codes[0]
             nxt = moves[i + 1].guess if i + 1 < len(moves) else None
             if (nxt is not None and nxt != code) or (nxt is None and over):

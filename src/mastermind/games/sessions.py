@@ -102,9 +102,9 @@ def hint_words(hint: Hint, notation: Notation) -> str:
     guess = notation.format_code(hint.guess)
     note = f" ({hint.note})" if hint.note else ""
     if hint.candidates is None:  # a game too large to count: the strategy still hints
-        return f"{hint.strategy} would play {guess}{note}."
+        return f"{hint.lead} {guess}{note}."
     codes = "1 code is" if hint.candidates == 1 else f"{hint.candidates:,} codes are"
-    return f"{codes} still possible; {hint.strategy} would play {guess}{note}."
+    return f"{codes} still possible; {hint.lead} {guess}{note}."
 
 
 def hint_lines(game: Game, notation: Notation) -> list[str]:
@@ -487,9 +487,20 @@ class MatchSession(Session):
         events: list[Event] = []
         if wait == "secret":
             try:
-                events = m.set_secret(notation.parse_code(line) if line else None)
+                secret = notation.parse_code(line) if line else None
             except MastermindError:  # its message quotes the secret: never shown
-                yield say(self._secret_refused(), "error")
+                if command in QUIT:  # a code that reads as a word is a code: only now a command
+                    self.stop_asked = self.done = True
+                    return
+                if command in ("help", "?"):
+                    yield say(self._secret_help())
+                else:
+                    yield say(self._secret_refused(), "error")
+            else:
+                try:
+                    events = m.set_secret(secret)
+                except MastermindError:
+                    yield say(self._secret_refused(), "error")
         elif command in QUIT:
             self.stop_asked = self.done = True
             return
@@ -602,6 +613,15 @@ class MatchSession(Session):
         code = self.notation.terms.code_of(self.rules, self.notation.describe_input())
         repeats = "" if self.rules.repeats else ", no repeats"
         return f"Not a code of this game: a secret is {code}{repeats} (what you typed is not shown)."
+
+    def _secret_help(self) -> str:
+        """What a codemaker may type at the secret prompt."""
+        code = self.notation.terms.code_of(self.rules, self.notation.describe_input())
+        return (
+            f"Type your secret, a code of {code} (it is not shown), for the computer to score the "
+            "guesses; or Enter to reply to each guess yourself; quit, Ctrl-D or Ctrl-C: stop the "
+            "match, to resume later."
+        )
 
     def _guess_help(self) -> str:
         """What a person breaking a code may type at the guess prompt."""

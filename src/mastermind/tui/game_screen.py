@@ -558,7 +558,7 @@ class GameScreen(BoardKeys, BoardView):
         pegs = pegs_text(self.notation, hint.guess)
         note = f"\n{sentence(hint.note)}." if hint.note else ""
         # the pegs on a line of their own: a peg is never cut where the line wraps
-        self.info = Text.assemble(f"Hint: {left}{hint.strategy} would play:\n", pegs, f" ({guess}){note}")
+        self.info = Text.assemble(f"Hint: {left}{hint.lead}:\n", pegs, f" ({guess}){note}")
         self.call_after_refresh(self._show_info)
         if self.match is None:
             self.recorder.save(self.game.record()) if self.game.moves else None

@@ -391,6 +391,8 @@ async def hint(request: web.Request) -> web.Response:
                 "strategy": given.strategy,
                 "guess": live.notation.format_code(given.guess),
                 "candidates": given.candidates,
+                "lead": given.lead,
+                "note": given.note,
             }
         }
 

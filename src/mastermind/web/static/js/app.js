@@ -252,7 +252,8 @@ async function hint() {
   const left = h.candidates === null ? "" : `${plural(h.candidates, "code")} still possible; `;
   const pegs = el("span", { class: "pegs", role: "img", "aria-label": h.guess },
     codeColors(n, h.guess).map((c) => peg(n, c, palette())));
-  state.message = { node: el("span", {}, `Hint: ${left}${h.strategy} would play `, pegs, ` (${h.guess}).`) };
+  const note = h.note ? ` (${h.note})` : "";
+  state.message = { node: el("span", {}, `Hint: ${left}${h.lead} `, pegs, ` (${h.guess})${note}.`) };
   render();
 }
 
