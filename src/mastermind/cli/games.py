@@ -2,7 +2,7 @@
 
 Both connect a session of :mod:`mastermind.games.sessions` to the terminal: they read lines,
 print what the session gives back, and save, stop and exit; every rule (the turn limit, the win,
-hints, undo, contradictions, fixes) is the engine's, and every word the session's.
+hints, undo, contradictions, fixes) is the games package's, and every word the session's.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""review: a game valued move by move against the optimum (the engine's mastermind.review, drawn)."""
+"""review: a game valued move by move against the optimum (the games package's mastermind.review, drawn)."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ GAME_OPTIONS_HELP = """
 
 
 def app_for(rules: Rules, **kwargs: Any) -> MastermindApp:
-    """The app, with ``rules`` and the --notation if the command line gave them (the engine's error
+    """The app, with ``rules`` and the --notation if the command line gave them (the games package's error
     if they make no game with the remembered mode and players: one line, exit 2)."""
     from ..tui.app import MastermindApp
 

@@ -1,2 +1,2 @@
-"""The terminal UI: a Textual app over the game engine (``mastermind tui``). Needs the ``tui``
+"""The terminal UI: a Textual app over the games package (``mastermind tui``). Needs the ``tui``
 extra (textual); the browser's board is :mod:`mastermind.web`."""

@@ -100,7 +100,7 @@ class MastermindApp(App[None]):
     ) -> None:
         """``rules`` and ``notation`` (a style of :class:`~mastermind.core.notation.Notation`), when
         given, replace the remembered ones for this run: they are not saved (the settings screen
-        saves what it starts). Raises the engine's error if they make no game with the remembered
+        saves what it starts). Raises the games package's error if they make no game with the remembered
         mode and players."""
         super().__init__()
         self.seed = seed

@@ -2,7 +2,7 @@
 
 The screen only reads keys and clicks, calls :class:`~mastermind.games.game.Game` and
 :class:`~mastermind.games.match.Match`, and draws what they say: whether a guess may be made, the
-replies, hints, contradictions and their corrections, the score, all come from the engine.
+replies, hints, contradictions and their corrections, the score, all come from the games package.
 """
 
 from __future__ import annotations
@@ -490,12 +490,12 @@ class GameScreen(BoardKeys, BoardView):
         elif self.match is not None:
             try:
                 self._match_events(self.match.undo())
-            except MastermindError as err:  # nothing to undo, a strategy's guess: the engine says why
+            except MastermindError as err:  # nothing to undo, a strategy's guess: the games package says why
                 self.message = Text(f"{sentence(err)}.", "yellow")
         else:
             try:
                 self.game.undo()
-            except MastermindError as err:  # nothing to undo, or the game is over: the engine says why
+            except MastermindError as err:  # nothing to undo, or the game is over: the games package says why
                 self.message = Text(f"{sentence(err)}.", "yellow")
             else:
                 self.recorder.save(self.game.record())
@@ -544,7 +544,7 @@ class GameScreen(BoardKeys, BoardView):
         self.think(lambda: advise(game), self._advised)
 
     def _advised(self, advice: Any) -> None:
-        """The hint that teaches (the engine's words, as the command line's), the guess drawn in pegs."""
+        """The hint that teaches (the games package's words, as the command line's), the guess drawn in pegs."""
         lines = advice.lines(self.notation)
         pegs = pegs_text(self.notation, advice.hint.guess)
         self.info = Text.assemble(f"Hint: {lines[0]}\n{lines[1]}\n", pegs, "\n", "\n".join(lines[2:]))

@@ -1,6 +1,6 @@
 """The side of the board: the score, the status line, the help line and the corrections offered.
 
-Each is drawn from what the engine says (the game, the match, what the screen expects next);
+Each is drawn from what the games package says (the game, the match, what the screen expects next);
 nothing here decides a rule.
 """
 
@@ -172,7 +172,7 @@ def correction_labels(corrections: Sequence[Correction], terms: Terms) -> list[s
 
 
 class Corrections(VerticalScroll):
-    """The corrections the engine offers for a contradiction, likeliest first: a button each, and a
+    """The corrections the games package offers for a contradiction, likeliest first: a button each, and a
     key each (:func:`correction_keys`)."""
 
     def __init__(self, *, id: str | None = None) -> None:

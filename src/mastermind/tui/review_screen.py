@@ -1,4 +1,4 @@
-"""The review screen: a finished game drawn row by row with the engine's review of each move.
+"""The review screen: a finished game drawn row by row with the games package's review of each move.
 
 The values and verdicts are :func:`mastermind.games.review.review`'s; this screen draws them: a
 mark per row (the chess marks: ★ best, ✓ good, ?! inaccuracy, ? mistake, ?? blunder), the codes

@@ -32,7 +32,7 @@ def default_path() -> Path:
 
 @dataclass
 class SavedSettings(rules_of_play.Settings):
-    """The engine's settings of the next game (its mode, its rules, who plays), kept in a file."""
+    """The games package's settings of the next game (its mode, its rules, who plays), kept in a file."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> SavedSettings:

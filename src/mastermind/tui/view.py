@@ -1,5 +1,5 @@
-"""The board screen's drawing: every row, the code's row and the side panel, redrawn from the
-engine's state after each move (a mixin base of :class:`~.game_screen.GameScreen`)."""
+"""The board screen's drawing: every row, the code's row and the side panel, redrawn from
+the games package's state after each move (a mixin base of :class:`~.game_screen.GameScreen`)."""
 
 from __future__ import annotations
 

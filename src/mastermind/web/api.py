@@ -1,10 +1,10 @@
-"""The JSON API: each route reads the request, calls the engine and answers what it says.
+"""The JSON API: each route reads the request, calls the games package and answers what it says.
 
 No rule of play is decided here: whether a guess may be made, whose turn it is, what a reply
-means, what a contradiction is and how a row is fixed, what a match scores are the engine's
-(:class:`~mastermind.Game`, :class:`~mastermind.Match`); a refusal carries the engine's own words.
+means, what a contradiction is and how a row is fixed, what a match scores are the games package's
+(:class:`~mastermind.Game`, :class:`~mastermind.Match`); a refusal carries the games package's own words.
 
-Nothing slow runs on the event loop, which answers every visitor: the engine's long work (the
+Nothing slow runs on the event loop, which answers every visitor: the games package's long work (the
 computer's guesses, a contradiction's corrections, hints, reviews) runs in the server's thread
 pool (:meth:`State.think`), and every call to the history in its own thread (:meth:`State.db`),
 one game's requests in turn (its lock). A slow request of one visitor holds up only that game.
@@ -48,7 +48,7 @@ routes = web.RouteTableDef()
 
 
 class ApiError(Exception):
-    """A refusal that is not the engine's: a missing field, a game too large for this server."""
+    """A refusal that is not the games package's: a missing field, a game too large for this server."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
@@ -68,7 +68,7 @@ class State:
     reviewer: Any  # the one thread of reviews: seconds each, they never hold up a computer's move
 
     async def think(self, job: Callable[[], T]) -> T:
-        """Run the engine's long work (a strategy's guess, a review) off the event loop."""
+        """Run the games package's long work (a strategy's guess, a review) off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, job)
 
     async def review(self, job: Callable[[], T]) -> T:
@@ -291,7 +291,7 @@ async def get_game(request: web.Request) -> web.Response:
 
 @routes.get("/api/games/{id}/review")
 async def game_review(request: web.Request) -> web.Response:
-    """The engine's review of a finished game, move by move (the same as mastermind review's)."""
+    """The games package's review of a finished game, move by move (the same as mastermind review's)."""
     state, live = state_of(request), await live_game(request)
     if live.match is not None:
         raise GameError("a match is reviewed one game at a time, on the command line or the board")
@@ -299,7 +299,7 @@ async def game_review(request: web.Request) -> web.Response:
     async with live.lock:
         result = await state.review(lambda: review(game))
     data = result.to_dict(live.notation)
-    # the engine's sentences, the same the command line and the terminal board print: each move's
+    # the games package's sentences, the same the command line and the terminal board print: each move's
     # comment and the summary's lines, which the page shows as they are
     for move, valued in zip(data["moves"], result.moves, strict=True):
         move["comment"] = valued.comment(live.notation)
@@ -339,7 +339,7 @@ async def reply(request: web.Request) -> web.Response:
             return {"events": events_view(live.match.reply(text), live.notation, live.match)}
         game = game_of(live)
         if game.secret is not None:
-            game.reply(text)  # the engine says why not: it scores this game itself
+            game.reply(text)  # the games package says why not: it scores this game itself
         game.expect("reply")
         await state.think(lambda: game.reply(text))  # a contradiction's corrections take a while
         await computer_guesses(state, live)

@@ -8,7 +8,7 @@ are built in (docs/web.md says more).
 Every request goes through, in order:
 
 1. the error middleware: whatever goes wrong answers ``{"error": "..."}`` with a 4xx status, in the
-   game's words (the engine's errors are ValueErrors with a sentence for people), never a traceback;
+   game's words (the games package's errors are ValueErrors with a sentence for people), never a traceback;
 2. the visitor: the session cookie (HttpOnly, SameSite=Lax) names it, or a new one is issued;
 3. the rate limit: :attr:`Limits.rate` requests a second per visitor (by address for a visitor
    the server did not issue), 429 past it;

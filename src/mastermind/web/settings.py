@@ -2,7 +2,7 @@
 
 Kept per visitor in the history database (:meth:`mastermind.store.Store.save_visitor`); a visitor
 who saved none gets the server's defaults (the game options of ``mastermind web``). Every value is
-checked as it arrives, and the engine says whether the whole makes a game.
+checked as it arrives, and the games package says whether the whole makes a game.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ PALETTES = ("standard", "colour-blind")
 
 @dataclass
 class VisitorSettings(rules_of_play.Settings):
-    """The engine's settings of a visitor's next game, with the API's names of the modes, and how
+    """The games package's settings of a visitor's next game, with the API's names of the modes, and how
     the board looks: the notation of codes and the palette."""
 
     mode: str = "break"

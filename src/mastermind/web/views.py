@@ -55,7 +55,7 @@ def reply_view(reply: Feedback) -> dict[str, Any]:
 
 
 def problem_view(problem: Problem | None, notation: Notation) -> dict[str, Any] | None:
-    """A contradiction: its rows (1-based), the message, and each correction the engine offers."""
+    """A contradiction: its rows (1-based), the message, and each correction the games package offers."""
     if problem is None:
         return None
     return {

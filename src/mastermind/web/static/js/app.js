@@ -1,6 +1,6 @@
 // The page: it reads taps and keys, calls the API and draws what the server answers. No rule of
 // play is decided here: whose turn it is, what a reply means, a contradiction and its corrections,
-// a match's score, all come from the server (the game engine).
+// a match's score, all come from the server (the games package).
 
 import { api } from "./api.js";
 import { codeColors, colorName, countText, el, keys, peg, replyWords } from "./board.js";
@@ -643,7 +643,7 @@ function helpText(v, n, x) {
   return over() ? "Enter: a new game" : "";
 }
 
-// A finished game (not a match) has the engine's review.
+// A finished game (not a match) has the games package's review.
 function reviewable() {
   const v = state.view;
   return Boolean(v && v.finished && v.mode !== "match" && !state.busy);

@@ -1,6 +1,6 @@
-// The review of a finished game: each move against the best guess at its turn, as the server's
-// engine valued it (GET /api/games/{id}/review). The values, the verdicts, their thresholds and the
-// sentences are the engine's; this module only draws them, a row per move as on the board.
+// The review of a finished game: each move against the best guess at its turn, as the server
+// valued it (GET /api/games/{id}/review). The values, the verdicts, their thresholds and the
+// sentences are the games package's; this module only draws them, a row per move as on the board.
 
 import { api } from "./api.js";
 import { codeColors, el, keys, peg } from "./board.js";
@@ -39,7 +39,7 @@ function codePegs(notation, code, extra = "") {
 }
 
 // One move: its mark, number, guess and reply as on the board; below them the codes left, what
-// the guess expected, the best guess and its value, the loss and the verdict; the engine's comment.
+// the guess expected, the best guess and its value, the loss and the verdict; the games package's comment.
 function moveRow(notation, pegs, m) {
   const [black, white] = m.reply.split(",").map(Number);
   const approx = m.exact ? "" : "~";
@@ -55,7 +55,7 @@ function moveRow(notation, pegs, m) {
   ];
   const listed = m.after > 1 && m.after_codes ? el("p", { class: "review-codes",
     text: `Left: ${m.after_codes.join(" ")}` }) : null;
-  // the engine's sentence where the move has more to say than its values (as the terminal's notes)
+  // the games package's sentence where the move has more to say than its values (as the terminal's notes)
   const comment = (m.verdict === "best" || m.verdict === "good") && m.consistent && !m.known ? null :
     el("p", { class: "review-comment", text: m.comment });
   return el("li", { class: `review-row verdict-${m.verdict}`, id: `review-${m.number}`,
@@ -69,7 +69,7 @@ function moveRow(notation, pegs, m) {
 }
 
 function legend(review) {
-  const bounds = review.verdicts; // the engine's thresholds: {good: 0.1, inaccuracy: 0.3, mistake: 0.6}
+  const bounds = review.verdicts; // the games package's thresholds: {good: 0.1, inaccuracy: 0.3, mistake: 0.6}
   const parts = [["best", "no loss"], ["good", `loss under ${bounds.good}`],
     ["inaccuracy", `under ${bounds.inaccuracy}`], ["mistake", `under ${bounds.mistake}`],
     ["blunder", "more, or a code no longer found in time"]];
