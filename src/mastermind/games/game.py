@@ -155,8 +155,8 @@ class Problem:
 class Game:
     """One game: a breaker (a person, or a strategy) tries to find a code.
 
-    Either the secret is known to the games package, which then scores every guess as a referee, or it
-    is in the codemaker's head and the codemaker types each reply: then the games package checks the
+    Either the secret is known to the program, which then scores every guess as a referee, or it
+    is in the codemaker's head and the codemaker types each reply: then the game checks the
     replies as they come and reports a :class:`Problem` as soon as they contradict each other.
 
     Use :meth:`breaking` for a person breaking the computer's code and :meth:`solving` for the
@@ -381,7 +381,7 @@ class Game:
 
     @property
     def problem(self) -> Problem | None:
-        """The contradiction in the replies, if there is one (never when the games package holds the secret)."""
+        """The contradiction in the replies, if there is one (never when the program holds the secret)."""
         if self.secret is not None or not self.moves:
             return None
         if not self.space.enumerable:

@@ -26,7 +26,7 @@ HINT_FALLBACKS = (DEFAULT_STRATEGY, "counter")
 class Hint:
     """What a strategy would play, and how many codes are still possible (None: too many to count).
 
-    ``instead_of`` names the hint strategy asked for when it cannot play this game and the games package
+    ``instead_of`` names the hint strategy asked for when it cannot play this game and the game
     asked one of :data:`HINT_FALLBACKS` (``strategy``) instead; :attr:`note` says so in words.
 
     ``passed_over`` is the strategy's own guess where it was passed over: on the last guess only a

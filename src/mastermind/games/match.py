@@ -39,7 +39,7 @@ class Round:
     game: Game | None = None
     replayed: int = 0
     points: list[int] | None = None  # set when the game is over
-    referee: bool = True  # whether the games package holds the secret (False: the maker replies by hand)
+    referee: bool = True  # whether the program holds the secret (False: the maker replies by hand)
     #: The games given up for wrong information, in order, with the rows that showed it: the
     #: guesses and replies stay in the record, so the history can show what was replayed and why.
     replays: list[Game] = field(default_factory=list)
@@ -169,7 +169,7 @@ class Match:
     @property
     def standing(self) -> list[int]:
         """The score as it stands now: :attr:`score`, plus the points for wrong information already
-        given in the game being replayed (the games package adds them to that game's points when it ends).
+        given in the game being replayed (they are added to that game's points when it ends).
         """
         totals = self.score
         r = self.current

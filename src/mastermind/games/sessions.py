@@ -108,7 +108,7 @@ def hint_words(hint: Hint, notation: Notation) -> str:
 
 
 def hint_lines(game: Game, notation: Notation) -> list[str]:
-    """The hint in words (the games package's, as the board's): what teaches it where the game's codes can
+    """The hint in words (the same words as the board's): what teaches it where the game's codes can
     be listed, else the strategy's guess alone."""
     if not game.space.enumerable:
         return [hint_words(game.hint(), notation)]
@@ -224,7 +224,7 @@ class PlaySession(Session):
         elif command == "undo":
             try:
                 game.undo()
-            except GameError as err:  # nothing to undo: the games package says so
+            except GameError as err:  # nothing to undo: the game says so
                 yield say(f"{sentence(err)}.")
             else:
                 yield say("Took back the last guess.")
@@ -348,7 +348,7 @@ class GuessSession(Session):
         elif verb == "undo":
             try:
                 game.undo()
-            except GameError as err:  # nothing to undo: the games package says so
+            except GameError as err:  # nothing to undo: the game says so
                 yield say(f"{sentence(err)}.")
                 return
             yield say("Took back the last reply.")
@@ -545,7 +545,7 @@ class MatchSession(Session):
         return []
 
     def _undo(self) -> Generator[Out, None, list[Event]]:
-        """The games package's undo: a guess waiting for its reply taken back, or one line saying why not."""
+        """The match's undo: a guess waiting for its reply taken back, or one line saying why not."""
         try:
             return self.match.undo()
         except MastermindError as err:

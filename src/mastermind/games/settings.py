@@ -2,7 +2,7 @@
 
 The terminal UI keeps these in a file and the web server per visitor; both check them here, so a
 game that cannot be played (a strategy that cannot play it, a match of an odd number of games) is
-refused in the games package's words wherever the settings come from.
+refused in the same words wherever the settings come from.
 
 >>> Settings(mode="guess", pegs=5, colors=8).rules
 Rules(pegs=5, colors=8)
@@ -81,7 +81,7 @@ class Settings:
         return asdict(self)
 
     def check(self) -> None:
-        """Raise the games package's error if these settings make no game."""
+        """Raise the game's error if these settings make no game."""
         if self.kind not in MODES:
             raise SettingsError(f"there is no mode {self.mode!r}; the modes are: {', '.join(self.modes())}")
         if self.kind == "match":
@@ -98,7 +98,7 @@ class Settings:
 
     def updated(self, data: Any) -> Self:
         """These settings with ``data``'s values (an object of some of the fields, and ``preset``: a
-        game by name), checked; SettingsError, or the games package's error, if a value is wrong."""
+        game by name), checked; SettingsError, or the game's error, if a value is wrong."""
         if not isinstance(data, dict):
             raise SettingsError("settings must be a JSON object")
         known = {f.name for f in fields(self)}

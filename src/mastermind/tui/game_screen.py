@@ -544,7 +544,7 @@ class GameScreen(BoardKeys, BoardView):
         self.think(lambda: advise(game), self._advised)
 
     def _advised(self, advice: Any) -> None:
-        """The hint that teaches (the games package's words, as the command line's), the guess drawn in pegs."""
+        """The hint that teaches (the words of the command line), the guess drawn in pegs."""
         lines = advice.lines(self.notation)
         pegs = pegs_text(self.notation, advice.hint.guess)
         self.info = Text.assemble(f"Hint: {lines[0]}\n{lines[1]}\n", pegs, "\n", "\n".join(lines[2:]))
