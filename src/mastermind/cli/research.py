@@ -41,7 +41,6 @@ from .scale import (
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..core.proof import Parts
     from ..core.rules import Rules
     from ..research.results import Stats
     from ..research.session import Session
@@ -49,6 +48,7 @@ if TYPE_CHECKING:
     from ..strategies.optimal.anytime import Bounds
     from ..strategies.optimal.lower import LowerBound
     from ..strategies.progress import OnProgress, Progress
+    from ..verify.parts import Parts
 
 
 @cli.command("evaluate")
@@ -273,7 +273,7 @@ def _keeping_best(player: Strategy, save: str | None, show: OnProgress | None) -
 
 
 def _part(value: str | None) -> Parts | None:
-    from ..core.proof import Parts
+    from ..verify.parts import Parts
 
     if value is None:
         return None
@@ -913,7 +913,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
       mastermind verify big.proof.gz --part 1-8/16     # half a long check; 9-16/16 elsewhere
     """
     from .. import TreeFile, TreeFileError
-    from ..core.proof import is_proof_file
+    from ..verify.proof import is_proof_file
     from .common import asked_game
     from .progress import count_bar
 

@@ -16,10 +16,10 @@ from . import cli
 from .common import asked_game, check_output, color_option, console_for, fail, game_options
 
 if TYPE_CHECKING:
-    from ..core.proof import Parts
     from ..core.rules import Rules
-    from ..core.treefile import TreeNode
     from ..strategies.optimal.worst import Decision
+    from ..verify.parts import Parts
+    from ..verify.tree import TreeNode
 
 
 @cli.command("worst")
@@ -189,7 +189,7 @@ def _report(
     as_json: bool,
     firsts: str | None = None,
 ) -> None:
-    from ..core.treefile import code_text
+    from ..verify.files import code_text
 
     game = rules.describe()
     # with --first, the answer is about trees beginning with those guesses
@@ -268,9 +268,9 @@ def _report(
 
 def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | None, as_json: bool) -> None:
     """--join: the proofs on first guesses at ``paths``, joined into ``out`` (see
-    :func:`mastermind.core.proof.join`); the game and limit, where given, must be theirs."""
-    from ..core.proof import ProofFile, join
+    :func:`mastermind.verify.proof.join`); the game and limit, where given, must be theirs."""
     from ..errors import ProofError
+    from ..verify.proof import ProofFile, join
 
     if out is None:
         fail("--join writes the joined proof to the file given by --proof: give --proof")
@@ -348,9 +348,9 @@ def _given(name: str) -> bool:
 def _seed(path: str, rules: Rules) -> TreeNode:
     """The root of the tree file at ``path``, checked to be a tree of this game that finds every
     secret (replayed in plain Python: seconds on the largest games)."""
-    from ..core.treefile import TreeFile
     from ..errors import StrategyError, TreeFileError
     from ..strategies.optimal.worst import seed_of
+    from ..verify.tree import TreeFile
 
     try:
         tree = TreeFile.read(path)  # its errors name the file
@@ -390,9 +390,9 @@ def verify_proof(
     """``mastermind verify`` given a proof file: check it in plain Python (on ``workers``
     processes, every usable core if None), or only some ``parts`` of its check (each said as it
     passes), and say what it proves."""
-    from ..core.proof import check_file, scan
     from ..errors import ProofError
     from ..strategies.pieces import usable_cores
+    from ..verify.check import check_file, scan
     from .progress import count_bar
 
     try:
