@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gzip
 import itertools
-import multiprocessing
 import os
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -15,6 +14,7 @@ from typing import Any
 
 from ..core.rules import Rules
 from ..errors import ProofError
+from ..runtime.pool import can_fork
 from .arithmetic import other_replies
 from .checker import _Checker, _Entry, _Open, _walk
 from .files import GZIP_MAGIC, alphabet, code_text, read_header
@@ -67,10 +67,9 @@ def check(
 
     With ``jobs`` above 1 (and a proof of :data:`PARALLEL_FROM` nodes or more, on a system that
     can fork), that many processes share the nodes (see :func:`_walk`), each node checked by the
-    same code. A proof that checks is sound either way; one with several faults may be refused
-    for another first. A set met again is skipped only where the process that meets it has
-    checked it already, so a damaged copy of a set that one process skips may be refused on
-    several: the verdict on such a file can depend on who checks what.
+    same code. The verdict is the same either way (and in parts): a set met again is taken on
+    the strength of an earlier check only where its lines are a copy of those checked, so that
+    they would pass again; a proof with several faults may be refused for another first.
 
     With ``parts``, only those parts of the check (see :class:`_Split`; the others may be checked
     anywhere else, the claim holding once all have passed), in order, ``passed(part, nodes)`` as
@@ -82,11 +81,8 @@ def check(
     """
     rules = proof.rules
     h = proof.header
-    if h.get("secrets", rules.size) != rules.size:
-        raise ProofError(f"the game has {rules.size:,} codes, the header says {h['secrets']}")
     nodes = proof.root.size()
-    if h.get("nodes", nodes) != nodes:
-        raise ProofError(f"the proof has {nodes:,} nodes, its header says {h['nodes']}")
+    _counted(h, rules, nodes, "")
     reader = _Reader(rules, proof.claim, "the proof")
     reader.firsts = bool(proof.first)
     symbols = alphabet(rules)
@@ -109,6 +105,14 @@ def check(
     return Checked(
         rules, proof.claim, proof.guesses, proof.total, proof.nodes_checked(parts), scored, first, parts
     )
+
+
+def _counted(header: dict[str, Any], rules: Rules, nodes: int, name: str) -> None:
+    """Refuse a header whose counts (the game's codes, the proof's nodes) are wrong."""
+    if header.get("secrets", rules.size) != rules.size:
+        raise ProofError(f"{name}the game has {rules.size:,} codes, the header says {header['secrets']}")
+    if header.get("nodes", nodes) != nodes:
+        raise ProofError(f"{name}the proof has {nodes:,} nodes, its header says {header['nodes']}")
 
 
 @dataclass
@@ -181,10 +185,7 @@ def check_file(
     name = str(path)
     head = head or scan(path)
     rules, header, claim, number, nodes = head.rules, head.header, head.claim, head.number, head.nodes
-    if header.get("secrets", rules.size) != rules.size:
-        raise ProofError(f"{name}: the game has {rules.size:,} codes, the header says {header['secrets']}")
-    if header.get("nodes", nodes) != nodes:
-        raise ProofError(f"{name}: the proof has {nodes:,} nodes, its header says {header['nodes']}")
+    _counted(header, rules, nodes, f"{name}: ")
     reader = _Reader(rules, claim, name)
     first = tuple(reader.first(header))
     guesses = number if claim == "guesses" else 0
@@ -301,7 +302,7 @@ def _check_lines(
     (:func:`_walk`)."""
     chosen = [-1] if split is None or parts is None else [part - 1 for part in parts.numbers]
     share = nodes if split is None else max(split.lines[part] for part in chosen)
-    parallel = jobs > 1 and nodes >= PARALLEL_FROM and "fork" in multiprocessing.get_all_start_methods()
+    parallel = jobs > 1 and nodes >= PARALLEL_FROM and can_fork()
     most = max(1, share // (PIECES_PER_JOB * jobs))
 
     def said(part: int) -> None:
@@ -311,13 +312,7 @@ def _check_lines(
     above: dict[tuple[int, ...], _Open] = {}  # the nodes every part checks, opened in the first part's pass
 
     def walk(part: int, pool: _Dealer | None) -> None:
-        source = lines()
-        at, line = next(source)
-        top = reader.again()
-        _, _, _, node = top.take(at, line)
-        if total is not None and node.total != total:
-            raise ProofError(f"line {at}: the root claims {node.total}, the header {total}")
-        root: _Entry = (node, list(range(checker.rules.size)), guesses, other_replies(checker.rules.pegs))
+        top, root, source = _root(checker, reader, lines(), guesses, total)
         owner = None if split is None else split.owner
         _walk(
             checker,
@@ -345,3 +340,16 @@ def _check_lines(
             pool.walked(part)
         pool.drain()
         return pool.scored + checker.game.scored
+
+
+def _root(
+    checker: _Checker, reader: _Reader, source: Iterator[tuple[int, str]], guesses: int, total: int | None
+) -> tuple[_Reader, _Entry, Iterator[tuple[int, str]]]:
+    """A pass over a proof's lines begun: its root read (it must claim the header's ``total``, on
+    the total), a reader of the lines below it, and the root's entry: every code of the game."""
+    at, line = next(source)
+    top = reader.again()
+    _, _, _, node = top.take(at, line)
+    if total is not None and node.total != total:
+        raise ProofError(f"line {at}: the root claims {node.total}, the header {total}")
+    return top, (node, list(range(checker.rules.size)), guesses, other_replies(checker.rules.pegs)), source
