@@ -18,6 +18,7 @@ from .common import asked_game, check_output, color_option, console_for, fail, g
 if TYPE_CHECKING:
     from ..core.rules import Rules
     from ..strategies.optimal.worst import Decision
+    from ..verify.check import Checked, ProofHead
     from ..verify.parts import Parts
     from ..verify.tree import TreeNode
 
@@ -117,25 +118,56 @@ def worst(
       mastermind worst -p 5 -c 8 --join no-11111.proof.gz --join no-11123.proof.gz --proof no6.proof.gz
       mastermind verify 5x6-not5.proof.gz                # the proof, checked in plain Python
     """
-    from ..strategies.optimal.worst import WorstSearch
-    from ..strategies.optimal.worst_split import SplitWorstSearch
-
     limit = rules.max_guesses if _given("max_guesses") else None
     if joins:
         _join(joins, rules, limit, proof, as_json)
         return
-    if width is not None and limit is None:
-        fail("--width needs --max-guesses: with some guesses left untried, a no proves nothing")
-    if width is not None and proof is not None:
-        fail("--width writes no proof: with some guesses left untried, a no proves nothing")
-    if firsts is not None and limit is None:
-        fail("--first asks whether a tree within --max-guesses begins with these guesses: give --max-guesses")
+    _refuse_unanswerable(limit, width, proof, firsts)
     first = None if firsts is None else _codes(firsts, rules)
     for path, what in ((save, "--save"), (proof, "--proof"), (checkpoint, "--checkpoint")):
         if path is not None:
             check_output(path, what)
     root = None if seed is None else _seed(seed, rules)
     started = time.monotonic()
+    best, below, decisions = _search(rules, limit, root, first, workers, width, checkpoint)
+    seconds = time.monotonic() - started
+    if save is not None and best is not None and best.tree is not None:
+        _write(best.tree.write, save, "--save")
+    elif save is not None:
+        click.echo(f"mastermind: note: no tree was found, so none is written to {save}", err=True)
+    if proof is not None and below is not None and below.proof is not None:
+        _write(below.proof.write, proof, "--proof")
+    elif proof is not None:
+        click.echo(
+            f"mastermind: note: no limit was proved impossible, so no proof is written to {proof}", err=True
+        )
+    _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json, firsts)
+
+
+def _refuse_unanswerable(limit: int | None, width: int | None, proof: str | None, firsts: str | None) -> None:
+    """Refuse the options that ask what the search cannot answer."""
+    if width is not None and limit is None:
+        fail("--width needs --max-guesses: with some guesses left untried, a no proves nothing")
+    if width is not None and proof is not None:
+        fail("--width writes no proof: with some guesses left untried, a no proves nothing")
+    if firsts is not None and limit is None:
+        fail("--first asks whether a tree within --max-guesses begins with these guesses: give --max-guesses")
+
+
+def _search(
+    rules: Rules,
+    limit: int | None,
+    root: TreeNode | None,
+    first: list[int] | None,
+    workers: int,
+    width: int | None,
+    checkpoint: str | None,
+) -> tuple[Decision | None, Decision | None, list[Decision]]:
+    """The decision search, under a progress bar: the tree found (within ``limit``, or the least
+    number of guesses), the limit proved impossible, and every decision made."""
+    from ..strategies.optimal.worst import WorstSearch
+    from ..strategies.optimal.worst_split import SplitWorstSearch
+
     decisions: list[Decision] = []
     game = rules.short_name(limit=False)
     with fraction_bar(f"worst case of {game}") as bar:
@@ -156,24 +188,12 @@ def worst(
         else:
             search = WorstSearch(rules, report, width=width)
         searching.append(search)
-        if limit is not None:
-            found = search.decide(limit, root, first)
-            decisions.append(found)
-            best, below = (found, None) if found.possible else (None, found)
-        else:
+        if limit is None:
             best, below = search.least(decisions.append, root)
-    seconds = time.monotonic() - started
-    if save is not None and best is not None and best.tree is not None:
-        _write(best.tree.write, save, "--save")
-    elif save is not None:
-        click.echo(f"mastermind: note: no tree was found, so none is written to {save}", err=True)
-    if proof is not None and below is not None and below.proof is not None:
-        _write(below.proof.write, proof, "--proof")
-    elif proof is not None:
-        click.echo(
-            f"mastermind: note: no limit was proved impossible, so no proof is written to {proof}", err=True
-        )
-    _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json, firsts)
+            return best, below, decisions
+        found = search.decide(limit, root, first)
+        decisions.append(found)
+        return (found, None, decisions) if found.possible else (None, found, decisions)
 
 
 def _report(
@@ -392,25 +412,10 @@ def verify_proof(
     passes), and say what it proves."""
     from ..errors import ProofError
     from ..strategies.pieces import usable_cores
-    from ..verify.check import check_file, scan
+    from ..verify.check import check_file
     from .progress import count_bar
 
-    try:
-        found = scan(path)
-        checked_nodes = found.nodes_checked(parts)  # (with parts: a pass to find the cut)
-    except ProofError as err:
-        fail(str(err))
-    # a claim on guesses is about trees within them; one on the total, within its game's limit
-    theirs = dataclasses.replace(
-        found.rules, max_guesses=found.header.get("guesses") or found.rules.max_guesses
-    )
-    asked = asked_game(theirs, rules)
-    if asked != theirs:
-        fail(
-            f"{path} is a proof about {theirs.describe()}, within {guess_count(theirs.max_guesses)}, not "
-            f"{asked.describe()}, within {guess_count(asked.max_guesses)}"
-        )
-
+    found, checked_nodes = _proof_head(path, rules, parts)
     began = time.monotonic()
 
     def passed(part: int, lines: int) -> None:
@@ -426,16 +431,7 @@ def verify_proof(
             checked = check_file(path, advance, workers or usable_cores(), found, parts, passed)
         except ProofError as err:
             fail(str(err))
-    if checked.claim == "total":
-        claim = f"every tree for {found.rules.describe()} takes at least {checked.total:,} guesses in all"
-        figure: dict[str, object] = {"total": checked.total}
-    else:
-        within = guess_count(checked.guesses)
-        claim = f"no tree finds every secret of {found.rules.describe()} within {within}"
-        figure = {"guesses": checked.guesses}
-        if checked.first:
-            claim += f" beginning with {_listed(list(checked.first))}"
-            figure["first"] = list(checked.first)
+    claim, figure = _proved(found.rules, checked)
     if parts is not None:
         figure["part"] = parts.text()
     if as_json:
@@ -453,3 +449,41 @@ def verify_proof(
         f"parts {parts.text()} of the proof checked ({nodes}, plain Python): once the others pass too "
         f"({others}, on any machine), it proves that {claim}"
     )
+
+
+def _proof_head(path: str, rules: Rules, parts: Parts | None) -> tuple[ProofHead, int]:
+    """The proof file read through once (its header and nodes), and the nodes the check of these
+    ``parts`` checks; refused (status 2) if it is damaged, or about another game than the one
+    asked."""
+    from ..errors import ProofError
+    from ..verify.check import scan
+
+    try:
+        found = scan(path)
+        checked_nodes = found.nodes_checked(parts)  # (with parts: a pass to find the cut)
+    except ProofError as err:
+        fail(str(err))
+    # a claim on guesses is about trees within them; one on the total, within its game's limit
+    theirs = dataclasses.replace(
+        found.rules, max_guesses=found.header.get("guesses") or found.rules.max_guesses
+    )
+    asked = asked_game(theirs, rules)
+    if asked != theirs:
+        fail(
+            f"{path} is a proof about {theirs.describe()}, within {guess_count(theirs.max_guesses)}, not "
+            f"{asked.describe()}, within {guess_count(asked.max_guesses)}"
+        )
+    return found, checked_nodes
+
+
+def _proved(rules: Rules, checked: Checked) -> tuple[str, dict[str, object]]:
+    """What a checked proof proves, in words and as figures for --json."""
+    if checked.claim == "total":
+        claim = f"every tree for {rules.describe()} takes at least {checked.total:,} guesses in all"
+        return claim, {"total": checked.total}
+    claim = f"no tree finds every secret of {rules.describe()} within {guess_count(checked.guesses)}"
+    figure: dict[str, object] = {"guesses": checked.guesses}
+    if checked.first:
+        claim += f" beginning with {_listed(list(checked.first))}"
+        figure["first"] = list(checked.first)
+    return claim, figure

@@ -229,7 +229,7 @@ def _rewiden(x: int, n: int, width: int, wider: int) -> int:
 def _by_lanes(guesses: int | None, secrets: int, replies: int, codes: int) -> bool:
     """Whether to count every code at once (see _Tally) rather than ``guesses`` one by one: when
     they are many enough (None: every code, but for the absent colours' classes). The costs
-    compared are rough figures (microseconds) measured on proofs of 4 and 5 pegs."""
+    compared are each way's rough cost, per guess and per secret and reply."""
     return guesses is None or guesses * (2 + secrets / 10) > secrets * replies * codes / 2000
 
 

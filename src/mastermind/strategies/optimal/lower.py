@@ -64,8 +64,8 @@ DEPTHS = (2, 3, 4)
 
 #: With worker processes, the sets this many guesses deep (the root is 0) are proved by them: each
 #: guess at a set one guess above is raised by one of them, its cells' exact costs asked and its
-#: cells proved there. On 4x8, one process: 2,997 such sets of 10 to 500 secrets proved, 40 ms
-#: each on average, 117 s of a proof of 144 s; asking their costs took most of the rest.
+#: cells proved there. Most of a proof's time goes into the sets this deep, and each is large
+#: enough to be worth a message to a process.
 TASK_DEPTH = 2
 
 

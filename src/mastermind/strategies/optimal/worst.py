@@ -49,7 +49,7 @@ from .symmetry import child_group, generators, root_group
 MAX_CODES = 50_000
 
 #: Sets of at most this many secrets are scanned secret by secret (every guess at once), larger
-#: ones guess by guess (measured on 5x6: 0.8 against 3.3 ms for 20 secrets, 15 against 7 for 1000).
+#: ones guess by guess: for a small set, one pass over its secrets costs less than one per guess.
 SMALL_SET = 300
 
 #: Sets remembered before the memo is emptied.

@@ -223,8 +223,8 @@ class SplitWorstSearch(WorstSearch):
             ``small`` secrets, is one task for a worker.
         small: see ``split_depth``.
         window: the guesses of a set searched here that are tried at once once its first has
-            failed (see :meth:`_or`) [half the workers, at least 4: on 16 cores, 4x9 within 6
-            took 51 s with 1, 18 s with 4, 11 s with 8; docs/worst.md].
+            failed (see :meth:`_or`) [half the workers, at least 4: once a set's first guess has
+            failed, its next ones are what keeps the workers busy; timings in docs/worst.md].
         progress: ``progress(fraction)``: the share of the root's guesses refuted, with the
             share of each running one's secrets whose cells are settled (with first guesses
             given, those taken in turn, and within each the same share at the cell in hand).
