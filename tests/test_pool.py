@@ -169,3 +169,26 @@ def test_a_worker_keeps_an_eighth_of_the_memory_it_may_use_from_128_mb_to_2_gb_f
         GB // 4,
         128 << 20,
     ]
+
+
+def test_a_workers_own_pipe_closes_when_it_dies_so_its_caller_hears_it():
+    # each worker's end of its pipe is closed here once it starts, and no later worker holds it
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    ours = []
+
+    def each(i):
+        mine, theirs = context.Pipe()
+        ours.append(mine)
+        return (theirs,)
+
+    def listen(conn):
+        conn.recv()
+
+    with Pool(listen, 2, each=each, queues=False) as pool:
+        os.kill(pool.processes[0].pid, signal.SIGKILL)
+        assert ours[0].poll(60)  # (readable: the end of the pipe; a bound for a loaded machine)
+        with pytest.raises(EOFError):
+            ours[0].recv()
+        assert not ours[1].poll(0)  # the other worker's pipe is open, and silent
