@@ -209,11 +209,60 @@ def _report(
     as_json: bool,
     firsts: str | None = None,
 ) -> None:
+    """Say what the search found: one JSON object (``as_json``), or a line for each answer."""
     from ..verify.files import code_text
 
+    if as_json:
+        figures = _figures(rules, limit, best, below, decisions, seconds, save, proof, width, firsts)
+        click.echo(json.dumps(figures))
+        return
     game = rules.describe()
     # with --first, the answer is about trees beginning with those guesses
     starting = "" if firsts is None else f" beginning with {_listed(firsts.split(','))}"
+    if best is not None and best.tree is not None:
+        h = best.tree.header
+        lead = (
+            f"{best.guesses} guesses always suffice"
+            if limit is None
+            else f"yes: within {guess_count(best.guesses)}"
+        )
+        if firsts is not None:
+            lead += f", beginning with {code_text(rules, best.tree.root.guess)}"
+        click.echo(
+            f"{game}: {lead} (a tree: total {h['total']:,}, mean {h['total'] / h['secrets']:.4f}, "
+            f"max {h['max']}{_where(save)})"
+        )
+    if below is not None and below.proof is not None:
+        nodes = below.proof.header["nodes"]
+        why = "counting alone" if _counted(below) else f"a proof of {plural(nodes, 'node')}"
+        click.echo(
+            f"{game}: no tree finds every secret within {guess_count(below.guesses)}{starting} ({why}"
+            f"{_where(proof)})"
+        )
+    if width is not None and best is None:
+        click.echo(
+            f"{game}: no tree within {guess_count(limit or 0)} found trying {width} guesses at "
+            "each set (not a proof: the other guesses were not tried)"
+        )
+    if limit is None and best is not None:
+        click.echo(f"least number of guesses that always suffices: {best.guesses}")
+    searched = sum(d.nodes for d in decisions)
+    click.echo(f"searched {searched:,} set{'s' * (searched != 1)} in {seconds:.1f} s")
+
+
+def _figures(
+    rules: Rules,
+    limit: int | None,
+    best: Decision | None,
+    below: Decision | None,
+    decisions: list[Decision],
+    seconds: float,
+    save: str | None,
+    proof: str | None,
+    width: int | None,
+    firsts: str | None,
+) -> dict[str, Any]:
+    """What the search found, for --json."""
     out: dict[str, Any] = {
         "game": {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats, "blank": rules.blank},
         "secrets": rules.size,
@@ -252,38 +301,7 @@ def _report(
         for d in decisions
     ]
     out["seconds"] = round(seconds, 3)
-    if as_json:
-        click.echo(json.dumps(out))
-        return
-    if best is not None and best.tree is not None:
-        h = best.tree.header
-        lead = (
-            f"{best.guesses} guesses always suffice"
-            if limit is None
-            else f"yes: within {guess_count(best.guesses)}"
-        )
-        if firsts is not None:
-            lead += f", beginning with {code_text(rules, best.tree.root.guess)}"
-        click.echo(
-            f"{game}: {lead} (a tree: total {h['total']:,}, mean {h['total'] / h['secrets']:.4f}, "
-            f"max {h['max']}{_where(save)})"
-        )
-    if below is not None and below.proof is not None:
-        nodes = below.proof.header["nodes"]
-        why = "counting alone" if _counted(below) else f"a proof of {plural(nodes, 'node')}"
-        click.echo(
-            f"{game}: no tree finds every secret within {guess_count(below.guesses)}{starting} ({why}"
-            f"{_where(proof)})"
-        )
-    if width is not None and best is None:
-        click.echo(
-            f"{game}: no tree within {guess_count(limit or 0)} found trying {width} guesses at "
-            "each set (not a proof: the other guesses were not tried)"
-        )
-    if limit is None and best is not None:
-        click.echo(f"least number of guesses that always suffices: {best.guesses}")
-    searched = sum(d.nodes for d in decisions)
-    click.echo(f"searched {searched:,} set{'s' * (searched != 1)} in {seconds:.1f} s")
+    return out
 
 
 def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | None, as_json: bool) -> None:
