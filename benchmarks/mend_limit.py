@@ -35,9 +35,10 @@ import numpy as np
 from mastermind._kernels import cells
 from mastermind.core.code import CodeSpace
 from mastermind.core.feedback import Feedback
-from mastermind.core.treefile import TreeFile, TreeNode, code_text
 from mastermind.errors import MastermindError
 from mastermind.strategies.optimal.search import FAIL, OptimalNode, parse, solve_piece
+from mastermind.verify.files import code_text
+from mastermind.verify.tree import TreeFile, TreeNode
 
 
 @dataclasses.dataclass

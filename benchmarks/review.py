@@ -162,9 +162,9 @@ def cache_tree_file(path: str, rules: dict, cache: str) -> None:
 
     from mastermind.core.code import CodeSpace
     from mastermind.core.records import rules_from_dict
-    from mastermind.core.treefile import TreeFile
     from mastermind.strategies.optimal.search import OptimalNode, Solution, to_flat
     from mastermind.strategies.optimal.strategy import Optimal
+    from mastermind.verify.tree import TreeFile
 
     game = rules_from_dict(rules)
     space = CodeSpace.of(game)

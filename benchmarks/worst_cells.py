@@ -19,10 +19,10 @@ import time
 
 from mastermind import Rules
 from mastermind.core.feedback import Feedback
-from mastermind.core.proof import other_replies
-from mastermind.core.treefile import alphabet
 from mastermind.strategies.optimal.symmetry import child_group, root_group
 from mastermind.strategies.optimal.worst import WorstSearch
+from mastermind.verify.arithmetic import other_replies
+from mastermind.verify.files import alphabet
 
 
 def main() -> None:

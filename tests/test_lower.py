@@ -25,13 +25,18 @@ from click.testing import CliRunner
 
 from mastermind import Rules
 from mastermind.cli import cli
-from mastermind.core import proof as proof_module
-from mastermind.core.checkfile import game_dict
-from mastermind.core.proof import Parts, ProofFile, check_file, least_total, other_replies
 from mastermind.errors import ProofError
 from mastermind.strategies.optimal import lower as lower_module
 from mastermind.strategies.optimal.lower import prove, prove_optimum
 from mastermind.strategies.piece_control import usable_cores
+from mastermind.verify import check as check_module
+from mastermind.verify import checker as checker_module
+from mastermind.verify import workers as workers_module
+from mastermind.verify.arithmetic import least_total, other_replies
+from mastermind.verify.check import check_file
+from mastermind.verify.files import game_dict
+from mastermind.verify.parts import Parts
+from mastermind.verify.proof import ProofFile
 from test_optimal import TINY, plain_optimum
 
 OPTIMA = [
@@ -46,7 +51,7 @@ OPTIMA = [
 def counting(request, monkeypatch):
     """The checker's two ways of counting cells, forced."""
     lanes = request.param == "every code at once"
-    monkeypatch.setattr(proof_module, "_by_lanes", lambda *args: lanes)
+    monkeypatch.setattr(checker_module, "_by_lanes", lambda *args: lanes)
 
 
 def checks(found) -> int:
@@ -117,7 +122,7 @@ def test_a_child_claim_raised_or_a_line_dropped_is_refused(counting):
 
 
 def test_a_proof_checked_on_two_processes_proves_the_same_and_finds_a_deep_fault(monkeypatch):
-    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
     text = (RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()
     found = ProofFile.loads(gzip.decompress(text).decode())
     steps: list[int] = []
@@ -137,8 +142,8 @@ def test_a_proof_checked_on_two_processes_proves_the_same_and_finds_a_deep_fault
 def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_path, pieces):
     # pieces a process: 1 (the nodes under the root sent whole), 16 (the large ones checked
     # here, their lines read again and sent), 10**6 (every node with lines of its own checked here)
-    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(proof_module, "PIECES_PER_JOB", pieces)
+    monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(check_module, "PIECES_PER_JOB", pieces)
     text = gzip.decompress((RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()).decode()
     found_split = ProofFile.loads(text).split(5)
 
@@ -153,7 +158,7 @@ def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_p
         checked = check_file(path, steps.append, jobs)
         assert checked.claim == "total" and checked.total == 5625 and checked.nodes == sum(steps) == 2389
         # and cut into parts, each a pass over the file: the same cut as the proof's in memory
-        head = proof_module.scan(path)
+        head = check_module.scan(path)
         split = head.split(5)
         assert (split.owner, split.lines) == (found_split.owner, found_split.lines)
         passed.clear()
@@ -187,7 +192,7 @@ def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_p
 
 
 def test_a_proof_file_whose_header_and_root_disagree_or_whose_lines_are_odd_is_refused(monkeypatch, tmp_path):
-    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
     text = gzip.decompress((RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()).decode()
     lines = text.split("\n")
     deep = next(i for i, line in enumerate(lines) if line.startswith("   ") and " total " in line)
@@ -245,7 +250,7 @@ def test_a_proof_file_cut_short_or_miscounted_is_refused_before_any_line_is_chec
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_check_cut_into_parts_checks_every_line_and_each_part_refuses_its_own_faults(monkeypatch, jobs):
-    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
     text = gzip.decompress((RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()).decode()
     found = ProofFile.loads(text)
     split = found.split(5)
@@ -296,7 +301,7 @@ def test_parts_are_read_as_i_of_n_or_i_to_j_of_n():
 
 
 def test_verify_checks_some_parts_and_says_which_others_are_needed(monkeypatch):
-    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
     path = RESULTS_DIR / "4x6-lower.proof.gz"
     code, out, _ = run("verify", path, "--part", "2-3/4", "--workers", 2)
     said = out.strip().splitlines()
@@ -399,25 +404,25 @@ def test_evaluate_keeps_what_a_cut_proof_proved_and_the_same_command_resumes_it(
 
 
 def test_a_process_of_the_check_that_dies_is_reported_in_one_line(monkeypatch):
-    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(proof_module, "_check_piece", lambda task: os._exit(9))  # (as if killed)
+    monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(workers_module, "_check_piece", lambda *piece: os._exit(9))  # (as if killed)
     code, _, err = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 2)
     assert code == 2 and "a process checking the proof died" in err and len(err.strip().splitlines()) == 1
 
 
 def test_a_fault_of_the_checker_in_a_process_is_reported_in_one_line(monkeypatch):
-    def fails(task):
+    def fails(checker, reader, piece):
         raise RuntimeError("no such line")
 
-    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(proof_module, "_check_piece", fails)
+    monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(workers_module, "_check_piece", fails)
     code, _, err = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 2)
     said = "mastermind: error: a process checking the proof failed: RuntimeError: no such line"
     assert code == 2 and err.strip() == said
 
 
 def test_verify_checks_a_proof_on_the_processes_asked_and_refuses_none(monkeypatch):
-    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
     code, out, _ = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 2, "--json")
     assert code == 0 and json.loads(out)["total"] == 5625 and json.loads(out)["nodes"] == 2389
     code, _, err = run("verify", RESULTS_DIR / "4x6-lower.proof.gz", "--workers", 0)
@@ -711,8 +716,8 @@ def test_the_next_sets_tasks_are_sent_before_a_set_is_sealed(monkeypatch):
 
 
 def test_the_prover_holds_the_sets_below_the_root_packed_and_writes_the_same_file(tmp_path):
-    from mastermind.core.checkfile import write_file
-    from mastermind.core.proof import PackedNode
+    from mastermind.verify.files import write_file
+    from mastermind.verify.proof import PackedNode
 
     rules = Rules(pegs=4, colors=6)
     found = prove_optimum(rules, 5625, workers=1)

@@ -400,8 +400,8 @@ def test_a_classic_review_off_the_optimal_tree_loads_no_compiled_search(tmp_path
 
 
 def test_the_4x7_book_agrees_with_the_optimal_tree_of_results():
-    from mastermind.core.treefile import TreeFile
     from mastermind.games import openings
+    from mastermind.verify.tree import TreeFile
 
     rules = Rules(pegs=4, colors=7)
     shipped = json.loads(Path(openings.__file__).with_name(openings.BOOKS["4x7"][1]).read_text())

@@ -16,8 +16,9 @@ from click.testing import CliRunner
 from mastermind.cli import cli
 from mastermind.core.feedback import Feedback
 from mastermind.core.rules import Rules
-from mastermind.core.treefile import TreeFile, TreeNode, alphabet, code_text, every_code, replay
 from mastermind.errors import TreeFileError
+from mastermind.verify.files import alphabet, code_text, every_code
+from mastermind.verify.tree import TreeFile, TreeNode, replay
 
 
 def run(*args):

@@ -6,7 +6,6 @@ worst cases are computed here by a plain search that tries every guess at every 
 """
 
 import gzip
-import io
 import json
 import random
 import tempfile
@@ -19,13 +18,18 @@ import pytest
 from click.testing import CliRunner
 
 from mastermind.cli import cli
-from mastermind.core import proof as proof_module
 from mastermind.core.feedback import Feedback, score
-from mastermind.core.proof import SKIP, ProofFile, ProofNode, _Game, _Tally, check_file, least_total, reach
 from mastermind.core.rules import Rules
-from mastermind.core.treefile import TreeFile, every_code
 from mastermind.errors import ProofError
 from mastermind.strategies.optimal.worst import WorstSearch, decide, seed_of
+from mastermind.verify import arithmetic as arithmetic_module
+from mastermind.verify import check as check_module
+from mastermind.verify import checker as checker_module
+from mastermind.verify.arithmetic import SKIP, _Game, _Tally, least_total, reach
+from mastermind.verify.check import check_file
+from mastermind.verify.files import every_code
+from mastermind.verify.proof import ProofFile, ProofNode
+from mastermind.verify.tree import TreeFile
 
 
 def run(*args):
@@ -350,10 +354,10 @@ def proof_text():
 
 @pytest.fixture(params=["every code at once", "guess by guess"])
 def counting(request, monkeypatch):
-    """The checker's two ways of counting cells (core.proof._Tally), forced: each must accept the
+    """The checker's two ways of counting cells (verify.arithmetic._Tally), forced: each must accept the
     proof and refuse each damage alike."""
     lanes = request.param == "every code at once"
-    monkeypatch.setattr(proof_module, "_by_lanes", lambda *args: lanes)
+    monkeypatch.setattr(checker_module, "_by_lanes", lambda *args: lanes)
 
 
 def refused(text, match):
@@ -363,15 +367,15 @@ def refused(text, match):
     with pytest.raises(ProofError, match=match):
         ProofFile.loads(text).check()
     with pytest.MonkeyPatch.context() as patch, pytest.raises(ProofError, match=match):
-        patch.setattr(proof_module, "PARALLEL_FROM", 0)
+        patch.setattr(check_module, "PARALLEL_FROM", 0)
         ProofFile.loads(text).check(jobs=2)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "damaged.proof"
         path.write_text(text)
         for jobs, pieces in ((1, 16), (2, 1), (2, 10**6)):
             with pytest.MonkeyPatch.context() as patch, pytest.raises(ProofError, match=match) as err:
-                patch.setattr(proof_module, "PARALLEL_FROM", 0)
-                patch.setattr(proof_module, "PIECES_PER_JOB", pieces)
+                patch.setattr(check_module, "PARALLEL_FROM", 0)
+                patch.setattr(check_module, "PIECES_PER_JOB", pieces)
                 check_file(path, jobs=jobs)
             assert str(err.value).startswith(f"{path}, line ")
 
@@ -381,8 +385,8 @@ def test_the_untouched_proof_checks(proof_text, counting):
 
 
 def test_the_untouched_proof_checks_on_two_processes_line_by_line(proof_text, monkeypatch):
-    monkeypatch.setattr(proof_module, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(proof_module, "PIECES_PER_JOB", 10**6)  # every line a task of its own
+    monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(check_module, "PIECES_PER_JOB", 10**6)  # every line a task of its own
     found, steps = ProofFile.loads(proof_text), []
     checked = found.check(steps.append, jobs=2)
     assert checked.guesses == 5 and checked.nodes == sum(steps) == found.root.size()
@@ -515,49 +519,10 @@ def test_the_worst_case_proof_files_prove_one_guess_fewer_does_not_do(game):
     assert proof.check().guesses == WORST[game] - 1
 
 
-def test_the_checker_keeps_an_eighth_of_the_memory_it_may_use_from_128_mb_to_2_gb(monkeypatch):
-    GB, limits = 1 << 30, {}
-
-    def read_limit(path, encoding=None):
-        if path not in limits:
-            raise FileNotFoundError(path)
-        return io.StringIO(limits[path])
-
-    monkeypatch.setattr(proof_module, "open", read_limit, raising=False)  # the cgroup files
-    for machine, cgroup, kept in (
-        (8 * GB, None, GB),  # an eighth
-        (64 * GB, None, 2 * GB),  # at most 2 GB
-        (GB, None, 128 << 20),  # at least 128 MB
-        (64 * GB, "max", 2 * GB),  # a container without a limit
-        (64 * GB, str(4 * GB), 512 << 20),  # a container's limit, lower than the machine
-        (64 * GB, ("v1", str(4 * GB)), 512 << 20),  # the same, in a cgroup of version 1
-    ):
-        pages = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": machine // 4096}
-        monkeypatch.setattr(proof_module.os, "sysconf", pages.get)
-        limits.clear()
-        if isinstance(cgroup, tuple):
-            limits["/sys/fs/cgroup/memory/memory.limit_in_bytes"] = cgroup[1]
-        elif cgroup is not None:
-            limits["/sys/fs/cgroup/memory.max"] = cgroup
-        assert proof_module.lane_memory() == kept, (machine, cgroup)
-    # shared among the processes of a check, from 128 MB to 2 GB each
-    monkeypatch.setattr(
-        proof_module.os, "sysconf", {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 128 * GB // 4096}.get
-    )
-    limits.clear()
-    assert [proof_module.lane_memory(jobs) for jobs in (1, 8, 16, 64, 1024)] == [
-        2 * GB,
-        2 * GB,
-        GB,
-        GB // 4,
-        128 << 20,
-    ]
-
-
 @pytest.mark.long  # about 25 minutes of CPU, with 2 GB kept (the default from 16 GB up; about 3 GB in all)
 def test_super_mastermind_cannot_be_won_within_6_guesses_beginning_with_11111_11122_or_11112(monkeypatch):
     # docs/results.md, "Super Mastermind (5x8): 6 or 7": three of its 7 first guesses ruled out
-    monkeypatch.setattr(proof_module, "LANE_MEMORY", 2 << 30)
+    monkeypatch.setattr(arithmetic_module, "LANE_MEMORY", 2 << 30)
     checked = ProofFile.read(RESULTS_DIR / "5x8-not6-first3.proof.gz").check()
     assert (checked.rules.pegs, checked.rules.colors, checked.guesses) == (5, 8, 6)
     assert checked.first == ("11111", "11122", "11112")

@@ -16,11 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from mastermind.cli import cli
-from mastermind.core.proof import ProofFile
 from mastermind.core.rules import Rules
 from mastermind.errors import CheckpointError
 from mastermind.strategies.optimal.worst import WorstSearch
 from mastermind.strategies.optimal.worst_split import SplitWorstSearch
+from mastermind.verify.proof import ProofFile
 from test_cli_scale import _group_is_gone, _hear_ctrl_c
 
 
@@ -168,7 +168,7 @@ def test_a_worker_killed_mid_search_stops_the_search_with_one_clear_error():
         while search._pool is None and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(1)
-        os.kill(search._pool._procs[0].pid, signal.SIGKILL)
+        os.kill(search._pool.pool.processes[0].pid, signal.SIGKILL)
 
     threading.Thread(target=kill_one, daemon=True).start()
     with pytest.raises(StrategyError, match="ended unexpectedly"):

@@ -48,7 +48,7 @@ _HOME = {
     "advise": "games.advice",
     "VERDICTS": "games.review",
     "Node": "core.tree",
-    "TreeFile": "core.treefile",
+    "TreeFile": "verify.tree",
     "Stats": "research.evaluation",
     "evaluate": "research.evaluation",
     "play": "research.evaluation",
@@ -100,7 +100,6 @@ if TYPE_CHECKING:
     from .core.notation import Notation, parse_feedback
     from .core.rules import PRESETS, Rules, find_rules
     from .core.tree import Node
-    from .core.treefile import TreeFile
     from .deduction.analysis import Partition, partition
     from .deduction.state import (
         Correction,
@@ -142,6 +141,7 @@ if TYPE_CHECKING:
         make_strategy,
         register_strategy,
     )
+    from .verify.tree import TreeFile
 
 __all__ = [
     "PRESETS",

@@ -17,9 +17,9 @@ from .common import (
 from .runs import given_words, words
 
 if TYPE_CHECKING:
-    from ..core.proof import Parts
     from ..core.rules import Rules
-    from ..core.treefile import Replay, TreeFile
+    from ..verify.parts import Parts
+    from ..verify.tree import Replay, TreeFile
 
 
 @cli.command()
@@ -63,7 +63,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
       mastermind verify big.proof.gz --part 1-8/16     # half a long check; 9-16/16 elsewhere
     """
     from .. import TreeFile, TreeFileError
-    from ..core.proof import is_proof_file
+    from ..verify.proof import is_proof_file
     from .common import asked_game
     from .progress import count_bar
 
@@ -136,7 +136,7 @@ def _print_verified(tree: TreeFile, result: Replay) -> None:
 
 
 def _part(value: str | None) -> Parts | None:
-    from ..core.proof import Parts
+    from ..verify.parts import Parts
 
     if value is None:
         return None

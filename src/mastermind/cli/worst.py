@@ -16,10 +16,11 @@ from . import cli
 from .common import asked_game, check_output, color_option, console_for, fail, game_options
 
 if TYPE_CHECKING:
-    from ..core.proof import Parts
     from ..core.rules import Rules
-    from ..core.treefile import TreeNode
     from ..strategies.optimal.worst import Decision
+    from ..verify.check import Checked, ProofHead
+    from ..verify.parts import Parts
+    from ..verify.tree import TreeNode
 
 
 @cli.command("worst")
@@ -117,25 +118,56 @@ def worst(
       mastermind worst -p 5 -c 8 --join no-11111.proof.gz --join no-11123.proof.gz --proof no6.proof.gz
       mastermind verify 5x6-not5.proof.gz                # the proof, checked in plain Python
     """
-    from ..strategies.optimal.worst import WorstSearch
-    from ..strategies.optimal.worst_split import SplitWorstSearch
-
     limit = rules.max_guesses if _given("max_guesses") else None
     if joins:
         _join(joins, rules, limit, proof, as_json)
         return
-    if width is not None and limit is None:
-        fail("--width needs --max-guesses: with some guesses left untried, a no proves nothing")
-    if width is not None and proof is not None:
-        fail("--width writes no proof: with some guesses left untried, a no proves nothing")
-    if firsts is not None and limit is None:
-        fail("--first asks whether a tree within --max-guesses begins with these guesses: give --max-guesses")
+    _refuse_unanswerable(limit, width, proof, firsts)
     first = None if firsts is None else _codes(firsts, rules)
     for path, what in ((save, "--save"), (proof, "--proof"), (checkpoint, "--checkpoint")):
         if path is not None:
             check_output(path, what)
     root = None if seed is None else _seed(seed, rules)
     started = time.monotonic()
+    best, below, decisions = _search(rules, limit, root, first, workers, width, checkpoint)
+    seconds = time.monotonic() - started
+    if save is not None and best is not None and best.tree is not None:
+        _write(best.tree.write, save, "--save")
+    elif save is not None:
+        click.echo(f"mastermind: note: no tree was found, so none is written to {save}", err=True)
+    if proof is not None and below is not None and below.proof is not None:
+        _write(below.proof.write, proof, "--proof")
+    elif proof is not None:
+        click.echo(
+            f"mastermind: note: no limit was proved impossible, so no proof is written to {proof}", err=True
+        )
+    _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json, firsts)
+
+
+def _refuse_unanswerable(limit: int | None, width: int | None, proof: str | None, firsts: str | None) -> None:
+    """Refuse the options that ask what the search cannot answer."""
+    if width is not None and limit is None:
+        fail("--width needs --max-guesses: with some guesses left untried, a no proves nothing")
+    if width is not None and proof is not None:
+        fail("--width writes no proof: with some guesses left untried, a no proves nothing")
+    if firsts is not None and limit is None:
+        fail("--first asks whether a tree within --max-guesses begins with these guesses: give --max-guesses")
+
+
+def _search(
+    rules: Rules,
+    limit: int | None,
+    root: TreeNode | None,
+    first: list[int] | None,
+    workers: int,
+    width: int | None,
+    checkpoint: str | None,
+) -> tuple[Decision | None, Decision | None, list[Decision]]:
+    """The decision search, under a progress bar: the tree found (within ``limit``, or the least
+    number of guesses), the limit proved impossible, and every decision made."""
+    from ..strategies.optimal.worst import WorstSearch
+    from ..strategies.optimal.worst_split import SplitWorstSearch
+
     decisions: list[Decision] = []
     game = rules.short_name(limit=False)
     with fraction_bar(f"worst case of {game}") as bar:
@@ -156,24 +188,12 @@ def worst(
         else:
             search = WorstSearch(rules, report, width=width)
         searching.append(search)
-        if limit is not None:
-            found = search.decide(limit, root, first)
-            decisions.append(found)
-            best, below = (found, None) if found.possible else (None, found)
-        else:
+        if limit is None:
             best, below = search.least(decisions.append, root)
-    seconds = time.monotonic() - started
-    if save is not None and best is not None and best.tree is not None:
-        _write(best.tree.write, save, "--save")
-    elif save is not None:
-        click.echo(f"mastermind: note: no tree was found, so none is written to {save}", err=True)
-    if proof is not None and below is not None and below.proof is not None:
-        _write(below.proof.write, proof, "--proof")
-    elif proof is not None:
-        click.echo(
-            f"mastermind: note: no limit was proved impossible, so no proof is written to {proof}", err=True
-        )
-    _report(rules, limit, best, below, decisions, seconds, save, proof, width, as_json, firsts)
+            return best, below, decisions
+        found = search.decide(limit, root, first)
+        decisions.append(found)
+        return (found, None, decisions) if found.possible else (None, found, decisions)
 
 
 def _report(
@@ -189,11 +209,60 @@ def _report(
     as_json: bool,
     firsts: str | None = None,
 ) -> None:
-    from ..core.treefile import code_text
+    """Say what the search found: one JSON object (``as_json``), or a line for each answer."""
+    from ..verify.files import code_text
 
+    if as_json:
+        figures = _figures(rules, limit, best, below, decisions, seconds, save, proof, width, firsts)
+        click.echo(json.dumps(figures))
+        return
     game = rules.describe()
     # with --first, the answer is about trees beginning with those guesses
     starting = "" if firsts is None else f" beginning with {_listed(firsts.split(','))}"
+    if best is not None and best.tree is not None:
+        h = best.tree.header
+        lead = (
+            f"{best.guesses} guesses always suffice"
+            if limit is None
+            else f"yes: within {guess_count(best.guesses)}"
+        )
+        if firsts is not None:
+            lead += f", beginning with {code_text(rules, best.tree.root.guess)}"
+        click.echo(
+            f"{game}: {lead} (a tree: total {h['total']:,}, mean {h['total'] / h['secrets']:.4f}, "
+            f"max {h['max']}{_where(save)})"
+        )
+    if below is not None and below.proof is not None:
+        nodes = below.proof.header["nodes"]
+        why = "counting alone" if _counted(below) else f"a proof of {plural(nodes, 'node')}"
+        click.echo(
+            f"{game}: no tree finds every secret within {guess_count(below.guesses)}{starting} ({why}"
+            f"{_where(proof)})"
+        )
+    if width is not None and best is None:
+        click.echo(
+            f"{game}: no tree within {guess_count(limit or 0)} found trying {width} guesses at "
+            "each set (not a proof: the other guesses were not tried)"
+        )
+    if limit is None and best is not None:
+        click.echo(f"least number of guesses that always suffices: {best.guesses}")
+    searched = sum(d.nodes for d in decisions)
+    click.echo(f"searched {searched:,} set{'s' * (searched != 1)} in {seconds:.1f} s")
+
+
+def _figures(
+    rules: Rules,
+    limit: int | None,
+    best: Decision | None,
+    below: Decision | None,
+    decisions: list[Decision],
+    seconds: float,
+    save: str | None,
+    proof: str | None,
+    width: int | None,
+    firsts: str | None,
+) -> dict[str, Any]:
+    """What the search found, for --json."""
     out: dict[str, Any] = {
         "game": {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats, "blank": rules.blank},
         "secrets": rules.size,
@@ -232,45 +301,14 @@ def _report(
         for d in decisions
     ]
     out["seconds"] = round(seconds, 3)
-    if as_json:
-        click.echo(json.dumps(out))
-        return
-    if best is not None and best.tree is not None:
-        h = best.tree.header
-        lead = (
-            f"{best.guesses} guesses always suffice"
-            if limit is None
-            else f"yes: within {guess_count(best.guesses)}"
-        )
-        if firsts is not None:
-            lead += f", beginning with {code_text(rules, best.tree.root.guess)}"
-        click.echo(
-            f"{game}: {lead} (a tree: total {h['total']:,}, mean {h['total'] / h['secrets']:.4f}, "
-            f"max {h['max']}{_where(save)})"
-        )
-    if below is not None and below.proof is not None:
-        nodes = below.proof.header["nodes"]
-        why = "counting alone" if _counted(below) else f"a proof of {plural(nodes, 'node')}"
-        click.echo(
-            f"{game}: no tree finds every secret within {guess_count(below.guesses)}{starting} ({why}"
-            f"{_where(proof)})"
-        )
-    if width is not None and best is None:
-        click.echo(
-            f"{game}: no tree within {guess_count(limit or 0)} found trying {width} guesses at "
-            "each set (not a proof: the other guesses were not tried)"
-        )
-    if limit is None and best is not None:
-        click.echo(f"least number of guesses that always suffices: {best.guesses}")
-    searched = sum(d.nodes for d in decisions)
-    click.echo(f"searched {searched:,} set{'s' * (searched != 1)} in {seconds:.1f} s")
+    return out
 
 
 def _join(paths: tuple[str, ...], rules: Rules, limit: int | None, out: str | None, as_json: bool) -> None:
     """--join: the proofs on first guesses at ``paths``, joined into ``out`` (see
-    :func:`mastermind.core.proof.join`); the game and limit, where given, must be theirs."""
-    from ..core.proof import ProofFile, join
+    :func:`mastermind.verify.proof.join`); the game and limit, where given, must be theirs."""
     from ..errors import ProofError
+    from ..verify.proof import ProofFile, join
 
     if out is None:
         fail("--join writes the joined proof to the file given by --proof: give --proof")
@@ -348,9 +386,9 @@ def _given(name: str) -> bool:
 def _seed(path: str, rules: Rules) -> TreeNode:
     """The root of the tree file at ``path``, checked to be a tree of this game that finds every
     secret (replayed in plain Python: seconds on the largest games)."""
-    from ..core.treefile import TreeFile
     from ..errors import StrategyError, TreeFileError
     from ..strategies.optimal.worst import seed_of
+    from ..verify.tree import TreeFile
 
     try:
         tree = TreeFile.read(path)  # its errors name the file
@@ -390,27 +428,12 @@ def verify_proof(
     """``mastermind verify`` given a proof file: check it in plain Python (on ``workers``
     processes, every usable core if None), or only some ``parts`` of its check (each said as it
     passes), and say what it proves."""
-    from ..core.proof import check_file, scan
     from ..errors import ProofError
     from ..strategies.piece_control import usable_cores
+    from ..verify.check import check_file
     from .progress import count_bar
 
-    try:
-        found = scan(path)
-        checked_nodes = found.nodes_checked(parts)  # (with parts: a pass to find the cut)
-    except ProofError as err:
-        fail(str(err))
-    # a claim on guesses is about trees within them; one on the total, within its game's limit
-    theirs = dataclasses.replace(
-        found.rules, max_guesses=found.header.get("guesses") or found.rules.max_guesses
-    )
-    asked = asked_game(theirs, rules)
-    if asked != theirs:
-        fail(
-            f"{path} is a proof about {theirs.describe()}, within {guess_count(theirs.max_guesses)}, not "
-            f"{asked.describe()}, within {guess_count(asked.max_guesses)}"
-        )
-
+    found, checked_nodes = _proof_head(path, rules, parts)
     began = time.monotonic()
 
     def passed(part: int, lines: int) -> None:
@@ -426,16 +449,7 @@ def verify_proof(
             checked = check_file(path, advance, workers or usable_cores(), found, parts, passed)
         except ProofError as err:
             fail(str(err))
-    if checked.claim == "total":
-        claim = f"every tree for {found.rules.describe()} takes at least {checked.total:,} guesses in all"
-        figure: dict[str, object] = {"total": checked.total}
-    else:
-        within = guess_count(checked.guesses)
-        claim = f"no tree finds every secret of {found.rules.describe()} within {within}"
-        figure = {"guesses": checked.guesses}
-        if checked.first:
-            claim += f" beginning with {_listed(list(checked.first))}"
-            figure["first"] = list(checked.first)
+    claim, figure = _proved(found.rules, checked)
     if parts is not None:
         figure["part"] = parts.text()
     if as_json:
@@ -453,3 +467,41 @@ def verify_proof(
         f"parts {parts.text()} of the proof checked ({nodes}, plain Python): once the others pass too "
         f"({others}, on any machine), it proves that {claim}"
     )
+
+
+def _proof_head(path: str, rules: Rules, parts: Parts | None) -> tuple[ProofHead, int]:
+    """The proof file read through once (its header and nodes), and the nodes the check of these
+    ``parts`` checks; refused (status 2) if it is damaged, or about another game than the one
+    asked."""
+    from ..errors import ProofError
+    from ..verify.check import scan
+
+    try:
+        found = scan(path)
+        checked_nodes = found.nodes_checked(parts)  # (with parts: a pass to find the cut)
+    except ProofError as err:
+        fail(str(err))
+    # a claim on guesses is about trees within them; one on the total, within its game's limit
+    theirs = dataclasses.replace(
+        found.rules, max_guesses=found.header.get("guesses") or found.rules.max_guesses
+    )
+    asked = asked_game(theirs, rules)
+    if asked != theirs:
+        fail(
+            f"{path} is a proof about {theirs.describe()}, within {guess_count(theirs.max_guesses)}, not "
+            f"{asked.describe()}, within {guess_count(asked.max_guesses)}"
+        )
+    return found, checked_nodes
+
+
+def _proved(rules: Rules, checked: Checked) -> tuple[str, dict[str, object]]:
+    """What a checked proof proves, in words and as figures for --json."""
+    if checked.claim == "total":
+        claim = f"every tree for {rules.describe()} takes at least {checked.total:,} guesses in all"
+        return claim, {"total": checked.total}
+    claim = f"no tree finds every secret of {rules.describe()} within {guess_count(checked.guesses)}"
+    figure: dict[str, object] = {"guesses": checked.guesses}
+    if checked.first:
+        claim += f" beginning with {_listed(list(checked.first))}"
+        figure["first"] = list(checked.first)
+    return claim, figure

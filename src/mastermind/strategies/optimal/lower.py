@@ -1,7 +1,7 @@
 """A lower bound on the least total, with a proof that a second program checks.
 
 The exact search proves its lower bounds to itself; this module writes one down, as a proof file
-with the claim ``total`` (:mod:`mastermind.core.proof`), which the plain-Python checker replays
+with the claim ``total`` (:mod:`mastermind.verify.proof`), which the plain-Python checker replays
 with nothing but the scoring rule. The bound is built from counting, a few levels down:
 
 * A cell of m secrets costs at least ``T(K, m)`` (1 secret found by its first guess, at most K
@@ -29,13 +29,11 @@ proportion to what it has to spare; each such cell is then proved the same way, 
 from __future__ import annotations
 
 import base64
-import gc
 import hashlib
 import itertools
 import multiprocessing
 import os
 import queue
-import signal
 import threading
 import time
 import zlib
@@ -45,12 +43,14 @@ from typing import Any
 
 import numpy as np
 
-from ...core.checkfile import game_dict, read_header
 from ...core.feedback import Feedback
-from ...core.proof import FORMAT, VERSION, PackedNode, Perm, ProofFile, ProofNode, uninterrupted
 from ...core.rules import Rules
-from ...errors import ExecutorError, ProofError, StrategyError
+from ...errors import ProofError, StrategyError
 from ...runtime.journal import Journal
+from ...runtime.pool import Pool, can_fork, uninterrupted
+from ...verify.arithmetic import Perm
+from ...verify.files import game_dict, read_header
+from ...verify.proof import FORMAT, VERSION, PackedNode, ProofFile, ProofNode
 from ..piece_control import usable_cores
 from .run import _Run
 from .symmetry import child_group, generators, root_group
@@ -65,8 +65,8 @@ DEPTHS = (2, 3, 4)
 
 #: With worker processes, the sets this many guesses deep (the root is 0) are proved by them: each
 #: guess at a set one guess above is raised by one of them, its cells' exact costs asked and its
-#: cells proved there. On 4x8, one process: 2,997 such sets of 10 to 500 secrets proved, 40 ms
-#: each on average, 117 s of a proof of 144 s; asking their costs took most of the rest.
+#: cells proved there. Most of a proof's time goes into the sets this deep, and each is large
+#: enough to be worth a message to a process.
 TASK_DEPTH = 2
 
 
@@ -304,7 +304,7 @@ class _Guided(_Prover):
         self.book = book  # where what is proved is kept (see :func:`prove_optimum`)
         self.workers: _Workers | None = None
         self.sent: dict[int, list[int]] = {}  # by an open set's id: its guesses sent to the workers
-        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        if workers > 1 and can_fork():
             self.workers = _Workers(self, workers)  # (forked now, before this process has threads)
 
     def _map(self, fn: Callable, items: list) -> list:
@@ -419,7 +419,7 @@ class _Guided(_Prover):
             return
         todo, opened = list(reversed(claims)), list[tuple[_Set, int]]()
         while todo or opened:
-            while todo and workers.running < 2 * len(workers.processes):
+            while todo and workers.running < 2 * len(workers.pool.processes):
                 node, claim = todo.pop()
                 if self.open(node, claim):
                     opened.append((node, claim))
@@ -560,28 +560,17 @@ class _Workers:
     cells' bounds and lines, and each record for the book as it is made."""
 
     def __init__(self, prover: _Guided, count: int) -> None:
-        context = multiprocessing.get_context("fork")
         self.prover = prover
-        self.tasks: multiprocessing.Queue = context.Queue()
-        self.results: multiprocessing.Queue = context.Queue()
-        for channel in (self.tasks, self.results):  # what is left in them at the end is for no one
-            channel.cancel_join_thread()
         self.numbers = itertools.count()
         self.waiting: dict[tuple[int, int], int] = {}  # by the set's id and the guess: the task's number
         self.running = 0  # tasks sent whose answer has not come back
         self.done: dict[int, tuple[bool, dict[int, tuple[int, ProofNode]] | str]] = {}
-        work = (prover, self.tasks, self.results)
-        self.processes = [context.Process(target=_prove_tasks, args=work, daemon=True) for _ in range(count)]
-        gc.freeze()  # (the prover's objects out of the collector's sight: not copied into each process)
-        try:
-            for process in self.processes:
-                process.start()
-        finally:
-            gc.unfreeze()
+        died = "a process proving the bound died (killed, or out of memory?): try fewer workers"
+        self.pool = Pool(_prove_tasks, count, args=(prover,), died=died)
 
     def submit(self, node: _Set, g: int, claim: int) -> None:
         number = self.waiting[id(node), g] = next(self.numbers)
-        self.tasks.put((number, _Set(node.S, node.history, node.group, node.used, node.low), g, claim))
+        self.pool.put((number, _Set(node.S, node.history, node.group, node.used, node.low), g, claim))
         self.running += 1
 
     def ready(self, node: _Set, guesses: list[int]) -> bool:
@@ -598,12 +587,8 @@ class _Workers:
         if self.prover.run.stopped or self.prover._stopped():
             raise KeyboardInterrupt
         try:
-            got, ok, cells = self.results.get(timeout=0.2)
+            got, ok, cells = self.pool.get(timeout=0.2)
         except queue.Empty:
-            if any(process.exitcode is not None for process in self.processes):
-                raise ExecutorError(
-                    "a process proving the bound died (killed, or out of memory?): try fewer workers"
-                ) from None
             return
         if got == _KEEP:  # (a worker's messages come in the order sent: its records before its answer)
             assert self.prover.book is not None
@@ -620,7 +605,7 @@ class _Workers:
         book = self.prover.book
         while book is not None:
             try:
-                got, what, _ = self.results.get_nowait()
+                got, what, _ = self.pool.results.get_nowait()
             except queue.Empty:
                 return
             if got == _KEEP:
@@ -649,20 +634,14 @@ class _Workers:
         return ok
 
     def close(self) -> None:
-        with uninterrupted():  # (a second Ctrl-C would leave the processes behind)
+        with uninterrupted():  # (a second Ctrl-C would lose what the workers sent)
             self.keep_sent()
-            for process in self.processes:  # (idle or not: they hold nothing of the caller's)
-                process.terminate()
-            for process in self.processes:
-                process.join()
-            for channel in (self.tasks, self.results):
-                channel.close()
+            self.pool.close()
 
 
-def _prove_tasks(prover: _Guided, tasks: multiprocessing.Queue, results: multiprocessing.Queue) -> None:
+def _prove_tasks(tasks: multiprocessing.Queue, results: multiprocessing.Queue, prover: _Guided) -> None:
     """A worker process's loop: raise each guess it is sent, one compiled call after another,
     until it is ended (Ctrl-C is the calling process's to hear) or that process is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     prover.workers, prover.serial, prover.heartbeat = None, True, None
     prover.book = None if prover.book is None else _Outbox(prover.book, results)
     prover.run = _Run(prover.game, 1)  # (its own buffers; the caller's threads are not here)

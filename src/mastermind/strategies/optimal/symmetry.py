@@ -1,4 +1,4 @@
-"""The symmetry of a history of guesses, as the proofs write it (:mod:`mastermind.core.proof`).
+"""The symmetry of a history of guesses, as the proofs write it (:mod:`mastermind.verify.proof`).
 
 A group element is a peg permutation p and a colour map s (-1 for a colour never played): it
 maps a code x to y with ``y[i] = s(x[p[i]])`` and sends every guess so far to itself; colours
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 
-from ...core.proof import Perm
+from ...verify.arithmetic import Perm
 
 
 def root_group(pegs: int, colors: int) -> list[Perm]:

@@ -2,7 +2,7 @@
 
 A decision search answers "can every secret of a set S be found within k guesses, the winning
 guess counted?" (an AND-OR search: some guess must work, and for it every cell). It answers yes
-with a tree and no with a proof (:mod:`mastermind.core.proof`), which a second, plain-Python
+with a tree and no with a proof (:mod:`mastermind.verify.proof`), which a second, plain-Python
 program checks. Every rule that skips work is exact:
 
 * Counting: if no guess gives more than K replies other than the win on S, k guesses find at
@@ -35,21 +35,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.checkfile import game_dict
 from ...core.code import CodeSpace
 from ...core.feedback import Feedback
-from ...core.proof import Perm, ProofFile, ProofNode, other_replies, reach
 from ...core.rules import Rules
-from ...core.treefile import TreeFile, TreeNode, code_text
 from ...errors import StrategyError
+from ...verify.arithmetic import Perm, other_replies, reach
+from ...verify.files import code_text, game_dict
+from ...verify.proof import ProofFile, ProofNode
+from ...verify.tree import TreeFile, TreeNode
 from .symmetry import child_group, generators, root_group
 
 #: The largest game searched: its reply matrix (codes squared bytes) must fit in memory.
 MAX_CODES = 50_000
 
 #: Sets of at most this many secrets are scanned secret by secret (every guess at once), larger
-#: ones guess by guess: where the two cost the same (docs/performance.md, "Constants chosen by
-#: measurement").
+#: ones guess by guess: for a small set, one pass over its secrets costs less than one per guess
+#: (the figures that chose it: docs/performance.md, "Constants chosen by measurement").
 SMALL_SET = 300
 
 #: Sets remembered before the memo is emptied.
@@ -428,7 +429,7 @@ class WorstSearch:
 def _tree_file(rules: Rules, root: TreeNode, guesses: int) -> TreeFile:
     """The tree file of a tree found by the search, its claims computed by a replay."""
     from ...core.records import package_version
-    from ...core.treefile import replay
+    from ...verify.tree import replay
 
     tree = TreeFile(rules, root, {"game": game_dict(rules)})
     found = replay(tree)

@@ -12,7 +12,7 @@ every set below that, and every small set, to worker processes as one task each:
   the guess is refuted by it, as in the plain search.
 * OR: the guesses of a set are tried one after another in the plain search's order (the seed's
   first), so the answer and the proof are of the same kind as the plain search's: a tree, or a
-  proof node refuting every guess not refuted by counting (:mod:`mastermind.core.proof`).
+  proof node refuting every guess not refuted by counting (:mod:`mastermind.verify.proof`).
 
 The workers are forked from the calling process, so they share its reply matrix (codes squared
 bytes: 1 GB for Super Mastermind) instead of each building one; each keeps its own memo of sets
@@ -27,7 +27,6 @@ import heapq
 import itertools
 import multiprocessing as mp
 import os
-import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -37,13 +36,15 @@ from multiprocessing.connection import wait as wait_conns
 
 import numpy as np
 
-from ...core.checkfile import game_dict
 from ...core.feedback import Feedback
-from ...core.proof import Perm, ProofFile, ProofNode, reach
 from ...core.rules import Rules
-from ...core.treefile import TreeFile, TreeNode
 from ...errors import StrategyError
 from ...runtime.journal import Journal
+from ...runtime.pool import Pool
+from ...verify.arithmetic import Perm, reach
+from ...verify.files import game_dict
+from ...verify.proof import ProofFile, ProofNode
+from ...verify.tree import TreeFile, TreeNode
 from .symmetry import child_group
 from .worst import Decision, Stopped, WorstSearch
 
@@ -85,24 +86,23 @@ class _Workers:
     the search (its reply matrix shared); a task is withdrawn by telling its worker to stop."""
 
     def __init__(self, search: WorstSearch, n: int) -> None:
-        ctx = mp.get_context("fork")
         self._pending: list[tuple[tuple[int, ...], int, _Set]] = []  # a heap, by the tasks' order
         self._count = itertools.count()
         self._lock = threading.Lock()
+        ctx = mp.get_context("fork")
         self._conns: list[Connection] = []
-        self._stops = []
-        self._procs = []
+        self._stops = [ctx.Event() for _ in range(n)]
         self._busy: list[_Set | None] = [None] * n
         self.nodes = 0
-        for _ in range(n):
+
+        def each(i: int) -> tuple[Connection, object]:
+            # (made as its worker starts, after the earlier ones: none of them holds this worker's
+            # end, so that its death closes the pipe, and the dispatcher hears it)
             ours, theirs = ctx.Pipe()
-            stop = ctx.Event()
-            proc = ctx.Process(target=_work, args=(search, theirs, stop), daemon=True)
-            proc.start()
-            theirs.close()
             self._conns.append(ours)
-            self._stops.append(stop)
-            self._procs.append(proc)
+            return theirs, self._stops[i]
+
+        self.pool = Pool(_work, n, args=(search,), each=each, queues=False)
         self._wake, self._woken = ctx.Pipe()  # a task submitted: the dispatcher hands it out at once
         self._asleep = True
         self._closed = threading.Event()
@@ -128,11 +128,7 @@ class _Workers:
 
     def close(self) -> None:
         self._closed.set()
-        for proc in self._procs:
-            if proc.is_alive():
-                proc.terminate()
-        for proc in self._procs:
-            proc.join(5)
+        self.pool.close()
         self._thread.join(5)
 
     def _dispatch(self) -> None:
@@ -180,7 +176,6 @@ def _work(search: WorstSearch, conn: Connection, stop) -> None:  # type: ignore[
     """A worker's loop: decide each set it is sent, until the pipe closes. Ctrl-C is the calling
     process's to hear: it ends the workers. A worker whose calling process is gone (killed)
     stops its set at once and ends."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     search._stop = orphaned = _Orphaned(stop)  # type: ignore[assignment]
     search.progress = None
     while True:
@@ -228,8 +223,8 @@ class SplitWorstSearch(WorstSearch):
             ``small`` secrets, is one task for a worker.
         small: see ``split_depth``.
         window: the guesses of a set searched here that are tried at once once its first has
-            failed (see :meth:`_or`) [half the workers, at least 4: on 16 cores, 4x9 within 6
-            took 51 s with 1, 18 s with 4, 11 s with 8; docs/worst.md].
+            failed (see :meth:`_or`) [half the workers, at least 4: once a set's first guess has
+            failed, its next ones are what keeps the workers busy; timings in docs/worst.md].
         progress: ``progress(fraction)``: the share of the root's guesses refuted, with the
             share of each running one's secrets whose cells are settled (with first guesses
             given, those taken in turn, and within each the same share at the cell in hand).

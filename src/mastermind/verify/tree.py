@@ -41,55 +41,24 @@ are shown.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..core.feedback import Feedback, score
+from ..core.rules import Rules
 from ..errors import TreeFileError
-from .checkfile import game_dict, read_header, read_text, write_file
-from .feedback import Feedback, score
-from .rules import Rules
+from .files import alphabet, code_text, every_code, game_dict, read_header, read_text, write_file
 
 if TYPE_CHECKING:
-    from .tree import Node
+    from ..core.tree import Node
 
 #: The format's name, on the first line with its version.
 FORMAT = "mastermind-tree"
 #: The version this module writes; it reads this one only.
 VERSION = 1
-
-_BLANK = "-"
-
-
-def alphabet(rules: Rules) -> str:
-    """The symbols of a game's codes in a tree file, colour by colour (the blank last, ``-``).
-
-    >>> alphabet(Rules()), alphabet(Rules(pegs=4, colors=10, repeats=False))
-    ('123456', '0123456789')
-    """
-    real = rules.real_colors
-    if real <= 9:
-        symbols = "123456789"
-    elif real == 10:
-        symbols = "0123456789"
-    elif real <= 26:
-        symbols = "abcdefghijklmnopqrstuvwxyz"
-    else:
-        symbols = "0123456789abcdefghijklmnopqrstuvwxyz"
-    return symbols[:real] + (_BLANK if rules.blank else "")
-
-
-def code_text(rules: Rules, code: Sequence[int]) -> str:
-    """A code (0-based colours) as tree and proof files write it.
-
-    >>> code_text(Rules(), (0, 0, 1, 2)), code_text(Rules(pegs=4, colors=10), (0, 1, 2, 3))
-    ('1123', '0123')
-    """
-    symbols = alphabet(rules)
-    return "".join(symbols[c] for c in code)
 
 
 @dataclass
@@ -129,8 +98,8 @@ class TreeFile:
         Raises:
             TreeFileError: the tree is cut at the guess limit (some secrets are never found).
         """
-        from .code import CodeSpace
-        from .records import package_version
+        from ..core.code import CodeSpace
+        from ..core.records import package_version
 
         space = CodeSpace.of(rules)
         win = rules.pegs * (rules.pegs + 1)
@@ -282,13 +251,6 @@ class TreeFile:
 
 
 # -- the replay ------------------------------------------------------------------------------
-
-
-def every_code(rules: Rules) -> list[tuple[int, ...]]:
-    """Every code of the game, in numeric order (the order of the package's code indices)."""
-    if rules.repeats:
-        return list(itertools.product(range(rules.colors), repeat=rules.pegs))
-    return list(itertools.permutations(range(rules.colors), rules.pegs))
 
 
 @dataclass(frozen=True)

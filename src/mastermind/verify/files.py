@@ -1,6 +1,6 @@
 """What the files anyone can check share (tree files, proof files): a first line naming the format
 and its version, a header of one line of JSON naming the game, gzip by name, and writes that a
-killed process never leaves half done."""
+killed process never leaves half done; how codes are written in them."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import itertools
 import json
 import os
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core.rules import Rules
 from ..errors import MastermindError, RulesError
-from .rules import Rules
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -122,3 +122,41 @@ def game_dict(rules: Rules) -> dict[str, Any]:
         "blank": rules.blank,
         "max_guesses": rules.max_guesses,
     }
+
+
+_BLANK = "-"
+
+
+def alphabet(rules: Rules) -> str:
+    """The symbols of a game's codes in a tree file, colour by colour (the blank last, ``-``).
+
+    >>> alphabet(Rules()), alphabet(Rules(pegs=4, colors=10, repeats=False))
+    ('123456', '0123456789')
+    """
+    real = rules.real_colors
+    if real <= 9:
+        symbols = "123456789"
+    elif real == 10:
+        symbols = "0123456789"
+    elif real <= 26:
+        symbols = "abcdefghijklmnopqrstuvwxyz"
+    else:
+        symbols = "0123456789abcdefghijklmnopqrstuvwxyz"
+    return symbols[:real] + (_BLANK if rules.blank else "")
+
+
+def code_text(rules: Rules, code: Sequence[int]) -> str:
+    """A code (0-based colours) as tree and proof files write it.
+
+    >>> code_text(Rules(), (0, 0, 1, 2)), code_text(Rules(pegs=4, colors=10), (0, 1, 2, 3))
+    ('1123', '0123')
+    """
+    symbols = alphabet(rules)
+    return "".join(symbols[c] for c in code)
+
+
+def every_code(rules: Rules) -> list[tuple[int, ...]]:
+    """Every code of the game, in numeric order (the order of the package's code indices)."""
+    if rules.repeats:
+        return list(itertools.product(range(rules.colors), repeat=rules.pegs))
+    return list(itertools.permutations(range(rules.colors), rules.pegs))

@@ -1,0 +1,355 @@
+"""The checks of a proof: of a proof in memory (:func:`check`) and of a proof file as it is read
+(:func:`check_file`, after :func:`scan`), whole, in parts, or on several processes."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import os
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.rules import Rules
+from ..errors import ProofError
+from ..runtime.pool import can_fork
+from .arithmetic import other_replies
+from .checker import _Checker, _Entry, _Open, _walk
+from .files import GZIP_MAGIC, alphabet, code_text, read_header
+from .parts import Parts, _pieces, _Split
+from .proof import FORMAT, VERSION, ProofFile, _claim, _lines, _Reader
+from .workers import _Dealer, _processes
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What a checked proof proved: no tree finds every secret of ``rules`` within ``guesses``
+    (claim ``guesses``), or every tree's total is at least ``total`` (claim ``total``)."""
+
+    rules: Rules
+    claim: str
+    guesses: int
+    total: int
+    nodes: int
+    secrets_scored: int
+    first: tuple[str, ...] = ()
+    #: The parts checked, if only some (:class:`Parts`): the claim then holds once every other
+    #: part is checked too; ``nodes`` is then the lines those parts checked.
+    parts: Parts | None = None
+
+    @property
+    def whole(self) -> bool:
+        """Whether the whole proof was checked (not only some of its parts)."""
+        return self.parts is None or self.parts.whole
+
+
+#: Proofs of at least this many nodes are checked on several processes when asked
+#: (:func:`check`'s ``jobs``); smaller ones gain less than the processes cost to start.
+PARALLEL_FROM = 20_000
+#: Pieces per process that a parallel check cuts the proof into, at least (the last ones to
+#: finish are small).
+PIECES_PER_JOB = 16
+
+
+def check(
+    proof: ProofFile,
+    progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
+    parts: Parts | None = None,
+    passed: Callable[[int, int], None] | None = None,
+) -> Checked:
+    """Check the proof's claim by replaying it (see the module's documentation): no tree finds
+    every secret of its game within its number of guesses, or every tree's total is at least its
+    total; ``progress(n)`` as n more nodes are checked. The proof is checked from the lines a
+    file of it would hold, as :func:`check_file` checks a file.
+
+    With ``jobs`` above 1 (and a proof of :data:`PARALLEL_FROM` nodes or more, on a system that
+    can fork), that many processes share the nodes (see :func:`_walk`), each node checked by the
+    same code. The verdict is the same either way (and in parts): a set met again is taken on
+    the strength of an earlier check only where its lines are a copy of those checked, so that
+    they would pass again; a proof with several faults may be refused for another first.
+
+    With ``parts``, only those parts of the check (see :class:`_Split`; the others may be checked
+    anywhere else, the claim holding once all have passed), in order, ``passed(part, nodes)`` as
+    each passes (its number from 1, the nodes it checked beside those all parts check).
+
+    Raises:
+        ProofError: a claim of the proof does not hold (the message says which line), or the
+            header's counts are wrong.
+    """
+    rules = proof.rules
+    h = proof.header
+    nodes = proof.root.size()
+    _counted(h, rules, nodes, "")
+    reader = _Reader(rules, proof.claim, "the proof")
+    reader.firsts = bool(proof.first)
+    symbols = alphabet(rules)
+    split = None if parts is None else proof.split(parts.count)
+    total = proof.total if proof.claim == "total" else None
+    scored = _check_lines(
+        _Checker(rules, proof.first),
+        reader,
+        lambda: enumerate(_lines(proof.root, symbols), start=3),
+        proof.guesses,
+        nodes,
+        jobs,
+        progress,
+        split,
+        parts,
+        passed,
+        total,
+    )
+    first = tuple(code_text(rules, code) for code in proof.first)
+    return Checked(
+        rules, proof.claim, proof.guesses, proof.total, proof.nodes_checked(parts), scored, first, parts
+    )
+
+
+def _counted(header: dict[str, Any], rules: Rules, nodes: int, name: str) -> None:
+    """Refuse a header whose counts (the game's codes, the proof's nodes) are wrong."""
+    if header.get("secrets", rules.size) != rules.size:
+        raise ProofError(f"{name}the game has {rules.size:,} codes, the header says {header['secrets']}")
+    if header.get("nodes", nodes) != nodes:
+        raise ProofError(f"{name}the proof has {nodes:,} nodes, its header says {header['nodes']}")
+
+
+@dataclass
+class ProofHead:
+    """A proof file's header, its game and claim (``guesses`` or ``total``, and its number), and
+    its nodes, counted (:func:`scan`)."""
+
+    rules: Rules
+    header: dict[str, Any]
+    claim: str
+    number: int
+    nodes: int
+    path: str | os.PathLike[str]
+    _splits: dict[int, _Split] = field(default_factory=dict, repr=False)
+
+    def split(self, count: int) -> _Split:
+        """The cut of its check into ``count`` parts (see :class:`_Split`), made once (a pass
+        over the file).
+
+        Raises:
+            ProofError: the file is not text.
+        """
+        found = self._splits.get(count)
+        if found is None:
+            try:
+                with _opened(self.path) as f:
+                    lines = (line for _, line in _body(f, self.nodes))
+                    found = self._splits[count] = _Split(_pieces(lines, self.nodes, count), self.nodes, count)
+            except UnicodeDecodeError:
+                raise ProofError(f"{self.path}: not a proof file (not text)") from None
+        return found
+
+    def nodes_checked(self, parts: Parts | None = None) -> int:
+        """As :meth:`ProofFile.nodes_checked`."""
+        return self.nodes if parts is None else self.split(parts.count).nodes_checked(parts)
+
+
+def scan(path: str | os.PathLike[str]) -> ProofHead:
+    """A proof file read through once, by bytes, to its ``end`` line: its header and nodes.
+
+    Raises:
+        ProofError: it cannot be read, is not a proof file of this version, or is damaged or
+            cut short.
+    """
+    nodes, header, rules, claim, number = _scan(path)
+    return ProofHead(rules, header, claim, number, nodes, path)
+
+
+def check_file(
+    path: str | os.PathLike[str],
+    progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
+    head: ProofHead | None = None,
+    parts: Parts | None = None,
+    passed: Callable[[int, int], None] | None = None,
+) -> Checked:
+    """:func:`check` of a proof file as it is read, line by line: what it holds at a time is the
+    path to the line read, whatever the proof's size (a proof of tens of millions of lines
+    checks in the memory of a small one). A first pass reads the file through to its ``end``
+    line (a file cut short or damaged is refused before any claim is checked; ``head``: that
+    pass, made already); the second checks. With ``jobs`` above 1, the lines of each node of at
+    most 1 / :data:`PIECES_PER_JOB` of a process's share are checked by one of that many
+    processes (see :func:`_walk`). With ``parts``, a pass finds the cut (from the lines'
+    indents alone), then each part is a pass of its own.
+
+    Raises:
+        ProofError: the file cannot be read or is damaged, or a claim of the proof does not hold
+            (the message says which line).
+    """
+    name = str(path)
+    head = head or scan(path)
+    rules, header, claim, number, nodes = head.rules, head.header, head.claim, head.number, head.nodes
+    _counted(header, rules, nodes, f"{name}: ")
+    reader = _Reader(rules, claim, name)
+    first = tuple(reader.first(header))
+    guesses = number if claim == "guesses" else 0
+
+    def lines() -> Iterator[tuple[int, str]]:
+        with _opened(path) as f:
+            yield from _body(f, nodes)
+            if next(f, "").rstrip("\n") != f"end {nodes}":  # (as the first pass found it)
+                raise ProofError(f"{name}: the file changed while it was checked")
+
+    try:
+        split = None if parts is None else head.split(parts.count)
+        scored = _check_lines(
+            _Checker(rules, first),
+            reader,
+            lines,
+            guesses,
+            nodes,
+            jobs,
+            progress,
+            split,
+            parts,
+            passed,
+            number if claim == "total" else None,
+        )
+    except UnicodeDecodeError:
+        raise ProofError(f"{name}: not a proof file (not text)") from None
+    except ProofError as err:
+        said = str(err)
+        raise (err if said.startswith(name) else ProofError(f"{name}, {said}")) from None
+    checked = head.nodes_checked(parts)
+    if claim == "total":
+        return Checked(rules, claim, 0, number, checked, scored, (), parts)
+    shown = tuple(code_text(rules, code) for code in first)
+    return Checked(rules, claim, number, 0, checked, scored, shown, parts)
+
+
+@contextmanager
+def _opened(path: str | os.PathLike[str], binary: bool = False) -> Iterator[Any]:
+    """A proof file open for reading as text, line by line, or as bytes (gzip-compressed or
+    not, by its first bytes)."""
+    with open(path, "rb") as raw:
+        packed = raw.read(2) == GZIP_MAGIC
+    opener: Any = gzip.open if packed else open
+    # (lines end at "\n" alone, as the first pass counts them: not at a "\r" too)
+    with opener(path, "rb") if binary else opener(path, "rt", encoding="utf-8", newline="\n") as f:
+        yield f
+
+
+def _body(f: Iterable[str], nodes: int) -> Iterator[tuple[int, str]]:
+    """The proof's lines in an open file (the ``nodes`` after its header), each with its number."""
+    return itertools.islice(enumerate(f, start=1), 2, 2 + nodes)
+
+
+def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str, int]:
+    """A proof file read through once, by bytes (its nodes counted, its ``end`` line read): its
+    nodes, header, game, claim and the claim's number.
+
+    Raises:
+        ProofError: it cannot be read, is not a proof file of this version, or is damaged or
+            cut short.
+    """
+    name = str(path)
+    try:
+        with _opened(path, binary=True) as raw:
+            head = [raw.readline(), raw.readline()]
+            count, tail = 0, b""
+            while chunk := raw.read(1 << 22):
+                count += chunk.count(b"\n")
+                tail = (tail + chunk)[-200:]
+    except OSError as err:
+        raise ProofError(f"{name}: cannot read it, or a damaged gzip file ({err.strerror or err})") from None
+    except (EOFError, zlib.error) as err:
+        raise ProofError(f"{name}: a damaged or truncated gzip file ({err})") from None
+    try:
+        text = b"".join(head).decode()
+    except UnicodeDecodeError:
+        raise ProofError(f"{name}: not a proof file (not text)") from None
+    lines, header, rules = read_header(text, name, FORMAT, VERSION, "proof file", ProofError, older=(1,))
+    claim, number = _claim(lines[0], header, name)
+    if tail and not tail.endswith(b"\n"):
+        count += 1  # (the last line, without its newline)
+    last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    if not last.startswith(b"end "):
+        raise ProofError(f"{name}: cut short (no 'end' line)")
+    try:
+        said = int(last[4:])
+    except ValueError:
+        raise ProofError(f"{name}, line {count + 2}: a damaged 'end' line") from None
+    nodes = count - 1  # (the lines after the header, less the 'end' line)
+    if said != nodes or nodes < 1:
+        raise ProofError(f"{name}: {max(0, nodes):,} nodes, where its 'end' line says {said:,}: damaged")
+    return nodes, header, rules, claim, number
+
+
+def _check_lines(
+    checker: _Checker,
+    reader: _Reader,
+    lines: Callable[[], Iterator[tuple[int, str]]],
+    guesses: int,
+    nodes: int,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+    split: _Split | None = None,
+    parts: Parts | None = None,
+    passed: Callable[[int, int], None] | None = None,
+    total: int | None = None,
+) -> int:
+    """Check a proof's ``nodes`` lines (``lines()``: each with its number, from the root, read
+    afresh at each call), or only the ``parts`` of its cut ``split`` (a pass over the lines for
+    each part, in order, ``passed`` as each passes); the secrets scored. ``total``: the total
+    its header claims (a claim on the total), which its root must claim. On ``jobs`` processes
+    (from :data:`PARALLEL_FROM` nodes, where processes can be forked) the pieces are shared out
+    (:func:`_walk`)."""
+    chosen = [-1] if split is None or parts is None else [part - 1 for part in parts.numbers]
+    share = nodes if split is None else max(split.lines[part] for part in chosen)
+    parallel = jobs > 1 and nodes >= PARALLEL_FROM and can_fork()
+    most = max(1, share // (PIECES_PER_JOB * jobs))
+
+    def said(part: int) -> None:
+        if passed and split is not None:
+            passed(part + 1, split.lines[part])
+
+    above: dict[tuple[int, ...], _Open] = {}  # the nodes every part checks, opened in the first part's pass
+
+    def walk(part: int, pool: _Dealer | None) -> None:
+        top, root, source = _root(checker, reader, lines(), guesses, total)
+        owner = None if split is None else split.owner
+        _walk(
+            checker,
+            top,
+            root,
+            source,
+            progress,
+            root=True,
+            pool=pool,
+            most=most,
+            owner=owner,
+            part=part,
+            shared=above,
+        )
+
+    if not parallel:
+        for part in chosen:
+            walk(part, None)
+            said(part)
+        return checker.game.scored
+    with _processes(checker, jobs, reader) as (processes, receive):
+        pool = _Dealer(processes, receive, jobs, progress, said)
+        for part in chosen:
+            walk(part, pool)
+            pool.walked(part)
+        pool.drain()
+        return pool.scored + checker.game.scored
+
+
+def _root(
+    checker: _Checker, reader: _Reader, source: Iterator[tuple[int, str]], guesses: int, total: int | None
+) -> tuple[_Reader, _Entry, Iterator[tuple[int, str]]]:
+    """A pass over a proof's lines begun: its root read (it must claim the header's ``total``, on
+    the total), a reader of the lines below it, and the root's entry: every code of the game."""
+    at, line = next(source)
+    top = reader.again()
+    _, _, _, node = top.take(at, line)
+    if total is not None and node.total != total:
+        raise ProofError(f"line {at}: the root claims {node.total}, the header {total}")
+    return top, (node, list(range(checker.rules.size)), guesses, other_replies(checker.rules.pegs)), source
