@@ -2,7 +2,7 @@
 
 A tree file lets anyone check a result (a total, a worst case) without trusting the program that
 found it: :func:`replay` plays the tree against every secret of its game with the plain scoring
-rule (:func:`mastermind.feedback.score`, the specification) and nothing compiled, not even
+rule (:func:`mastermind.core.feedback.score`, the specification) and nothing compiled, not even
 numpy. The format is text, one node per line, so that a short program in any language can check
 it too; gzip makes it compact (a file whose name ends in ``.gz`` is written compressed, and a
 compressed file is recognised by its first bytes, whatever its name).
