@@ -6,6 +6,12 @@ warm-up, and the command line cold (empty JIT cache) and warm.
 
     python benchmarks/run_all.py              # classic, 4x7, 4x8, Bulls and Cows, 5x8
     python benchmarks/run_all.py --big        # also 6 pegs, 9 colours (takes a while)
+    python benchmarks/run_all.py --baseline /tmp/old/src   # against another version
+
+With ``--baseline SRC`` (the ``src`` folder of another copy of the package, e.g. from ``git archive
+main | tar -x -C /tmp/old``) each evaluation of this version is followed at once by the same one
+with PYTHONPATH=SRC, so that both see the same load on a shared machine; the best of ``--repeat``
+runs of each is shown, and their ratio (the baseline's seconds over this version's).
 """
 
 from __future__ import annotations
@@ -48,10 +54,31 @@ print(json.dumps({"seconds": seconds, "peak_mib": peak, "mean": stats.mean, "tot
 """
 
 
-def child(pegs: int, colors: int, repeats: bool, name: str) -> dict:
+def child(pegs: int, colors: int, repeats: bool, name: str, src: str | None = None) -> dict:
     args = [sys.executable, "-c", CHILD, str(pegs), str(colors), "1" if repeats else "0", name]
-    out = subprocess.run(args, capture_output=True, text=True, check=True)
+    env = dict(os.environ, PYTHONPATH=src) if src else None
+    out = subprocess.run(args, capture_output=True, text=True, check=True, env=env)
     return json.loads(out.stdout)
+
+
+def compare(games: list, baseline: str, repeat: int) -> None:
+    """Each evaluation of this version beside the same of ``baseline``, alternately."""
+    for name in STRATEGIES:  # fill both JIT caches on disk
+        child(5, 3, True, name)
+        child(5, 3, True, name, baseline)
+    print(f"baseline: {baseline}; best of {repeat}, alternately")
+    print(f"{'game':<15} {'strategy':<14} {'this s':>8} {'base s':>8} {'ratio':>6} {'total':>8}")
+    for label, pegs, colors, repeats in games:
+        for name in STRATEGIES:
+            this, base = [], []
+            for _ in range(repeat):
+                this.append(child(pegs, colors, repeats, name))
+                base.append(child(pegs, colors, repeats, name, baseline))
+            assert {r["total"] for r in this + base} == {this[0]["total"]}, "the versions disagree"
+            t, b = min(r["seconds"] for r in this), min(r["seconds"] for r in base)
+            print(
+                f"{label:<15} {name:<14} {t:>8.2f} {b:>8.2f} {b / t:>6.2f} {this[0]['total']:>8}", flush=True
+            )
 
 
 def classic_in_process(repeats: int = 50) -> tuple[float, float]:
@@ -88,6 +115,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--big", action="store_true", help="also 6 pegs, 9 colours")
     parser.add_argument("--games", help="comma-separated subset, e.g. 4x6,5x8")
+    parser.add_argument("--baseline", metavar="SRC", help="another copy's src folder, run alternately")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each, with --baseline [3]")
     options = parser.parse_args()
     games = GAMES + (BIG if options.big else [])
     if options.games:
@@ -96,6 +125,9 @@ def main() -> None:
 
     print(f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.machine()}")
     print(f"python {platform.python_version()}")
+    if options.baseline:
+        compare(games, options.baseline, options.repeat)
+        return
     for name in STRATEGIES:  # fill the JIT cache on disk
         child(5, 3, True, name)
     with tempfile.TemporaryDirectory() as empty:
