@@ -20,7 +20,7 @@ from mastermind import (
     StrategyError,
     score,
 )
-from mastermind.games.game import Move
+from mastermind.games.moves import Move
 from mastermind.strategies import make_strategy
 from mastermind.strategies.walk import guesses_per_secret
 
@@ -541,7 +541,7 @@ def test_a_guess_is_consistent_exactly_when_it_is_still_a_possible_code(guesses,
     space = SolverState(SMALL).space
     secret = space.code(17)
     history = [(space.code(g), score(space.code(g).colors, secret.colors)) for g in guesses]
-    from mastermind.games.game import inconsistency
+    from mastermind.games.moves import inconsistency
 
     code = space.code(candidate)
     possible = candidate in set(SolverState(SMALL, history).candidate_indices().tolist())

@@ -23,7 +23,7 @@ from mastermind.cli import cli
 from mastermind.core.code import CodeSpace
 from mastermind.errors import ContradictionError, GameError, RecordError
 from mastermind.games import positions as positions_module
-from mastermind.games import review as review_module
+from mastermind.games import valuer as valuer_module
 
 README_GAME = "1122=1,1 1344=1,1 1235=0,3 3312=0,2 2154=4,0"
 
@@ -187,7 +187,7 @@ def test_positions_off_the_tree_are_searched_once_and_kept_on_disk(monkeypatch):
 def test_the_heuristic_stands_in_when_the_budget_is_spent(monkeypatch):
     from mastermind import evaluate, make_strategy
 
-    monkeypatch.setattr(review_module, "ALWAYS_EXACT", 0)
+    monkeypatch.setattr(valuer_module, "ALWAYS_EXACT", 0)
     rules = Rules(pegs=3, colors=5)  # 125 codes: more than a small position, which is always exact
     assert positions_module.SMALL < 125
     r = review("111=0,0", rules, budget=0)
@@ -269,7 +269,7 @@ def test_a_search_that_ran_out_of_time_is_not_tried_again_with_as_little(monkeyp
         calls.append(timeout)
         raise TimeoutError("too slow")
 
-    monkeypatch.setattr(review_module, "ALWAYS_EXACT", 0)
+    monkeypatch.setattr(valuer_module, "ALWAYS_EXACT", 0)
     monkeypatch.setattr(search, "solve_position", slow)
     rules = Rules(pegs=3, colors=5)  # more codes than a small position (always exact)
     first = review("111=0,0", rules, budget=2)

@@ -1,5 +1,6 @@
-"""The sessions of play, guess and match (mastermind.games.sessions) driven line by line, with no
-terminal: what each line shows, what the session asks next, and when it is done."""
+"""The sessions of play, guess and match (mastermind.games.sessions and .match_session) driven
+line by line, with no terminal: what each line shows, what the session asks next, and when it is
+done."""
 
 from contextlib import contextmanager
 
@@ -9,7 +10,8 @@ from mastermind.core.feedback import Feedback
 from mastermind.core.notation import Notation
 from mastermind.games.game import Game
 from mastermind.games.match import Match
-from mastermind.games.sessions import Board, GuessSession, MatchSession, PlaySession, Row, Say
+from mastermind.games.match_session import MatchSession
+from mastermind.games.sessions import Board, GuessSession, PlaySession, Row, Say
 
 SMALL = Rules(pegs=3, colors=4)
 

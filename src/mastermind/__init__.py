@@ -38,8 +38,8 @@ _HOME = {
     "Game": "games.game",
     "Match": "games.match",
     "Hint": "games.game",
-    "Move": "games.game",
-    "Problem": "games.game",
+    "Move": "games.moves",
+    "Problem": "games.moves",
     "SCORING_RULES": "games.match",
     "Review": "games.review",
     "MoveReview": "games.review",
@@ -129,8 +129,9 @@ if TYPE_CHECKING:
         TreeFileError,
     )
     from .games.advice import Advice, advise
-    from .games.game import Game, Hint, Move, Problem
+    from .games.game import Game, Hint
     from .games.match import SCORING_RULES, Match
+    from .games.moves import Move, Problem
     from .games.review import VERDICTS, MoveReview, Review, review
     from .research.evaluation import Stats, evaluate, play, strategy_tree
     from .strategies import (

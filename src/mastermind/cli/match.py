@@ -1,6 +1,6 @@
 """match: two players, an even number of games, roles alternating, scored by the board game's rules.
 
-It connects a :class:`mastermind.games.sessions.MatchSession` to the terminal: it asks whoever
+It connects a :class:`mastermind.games.match_session.MatchSession` to the terminal: it asks whoever
 the match waits for, prints what the session gives back, and saves, stops and exits; the
 scoring, the replays and the roles are the games package's, and every word the session's.
 """
@@ -116,7 +116,7 @@ def match(
       mastermind match --resume               # after Ctrl-C or a crash: go on from the last move
     """
     from ..games.match import Match
-    from ..games.sessions import MatchSession
+    from ..games.match_session import MatchSession
 
     if resume is not None:
         stored = resumable(store, "match", resume)

@@ -13,7 +13,8 @@ from ..core.text import sentence
 from ..deduction.state import SolverState
 from ..errors import GameError
 from .positions import Clock
-from .review import DEFAULT_BUDGET, HEURISTIC, MoveReview, Valuer, listed, rounded
+from .review import DEFAULT_BUDGET, HEURISTIC, MoveReview, listed, review_move, rounded
+from .valuer import Valuer
 
 if TYPE_CHECKING:
     from .game import Game, Hint
@@ -136,7 +137,7 @@ def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
     try:
         value = valuer.move(state, codes, g, here.line, None, Clock(valuer.budget))
         if history:  # the player's last guess, valued where it was played
-            last = valuer.review_move(before[-1], len(history), *history[-1], game.secret)
+            last = review_move(valuer, before[-1], len(history), *history[-1], game.secret)
     finally:
         valuer.positions.save()
     return Advice(

@@ -15,7 +15,7 @@ only reads input, calls these methods and draws what they return.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Literal
 
 from ..core.code import Code, CodeLike, CodeSpace, as_code
@@ -25,7 +25,6 @@ from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed, generator
 from ..core.text import plural
 from ..deduction.state import (
-    Correction,
     SolverState,
     diagnose,
     first_candidates,
@@ -35,6 +34,7 @@ from ..deduction.state import (
 from ..errors import ContradictionError, GameError, StrategyError
 from ..strategies import Strategy, find_strategy, make_strategy
 from .hints import DEFAULT_STRATEGY, Hint, hint_strategy
+from .moves import Assist, Inconsistency, Move, Problem, inconsistency
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
 
@@ -45,119 +45,13 @@ GameWaiting = Literal["guess", "computer", "reply", "fix"]
 _OUTCOME_WORDS = {"won": "the code was broken", "lost": "no guesses are left", "gave-up": "it was given up"}
 
 
-@dataclass(frozen=True)
-class Move:
-    """One row of the board: a guess and the reply it got.
-
-    ``fixed`` keeps the replies the row had before it was fixed (:meth:`Game.fix`), oldest first,
-    each with the number of the first guess made after the fix: the guesses before it were made
-    knowing the earlier reply. A row is the same move whatever its earlier replies.
-    """
-
-    guess: Code
-    reply: Feedback
-    fixed: tuple[tuple[Feedback, int], ...] = field(default=(), compare=False, repr=False)
-
-    def __str__(self) -> str:
-        """The row as a history item: ``1122=1,0``."""
-        return f"{self.guess}={self.reply}"
-
-
-@dataclass(frozen=True)
-class Assist:
-    """Help the breaker had, kept in the record with the moves: a hint asked (``guess`` is the
-    hint's suggestion) or a guess taken back (``guess`` and the ``reply`` it had had).
-
-    Attributes:
-        kind: "hint" or "undo".
-        turn: the number of the guess it came at (a hint before guess 3, guess 3 taken back: 3).
-    """
-
-    kind: Literal["hint", "undo"]
-    turn: int
-    guess: Code
-    reply: Feedback | None = None
-
-
-@dataclass(frozen=True)
-class Inconsistency:
-    """Why a guess cannot be the secret: an earlier reply it contradicts (see :func:`inconsistency`).
-
-    Attributes:
-        row: the earlier guess's row (1 for the first).
-        guess, reply: that earlier guess and the reply it got.
-        would_get: the reply that guess would have got, were the new guess the secret.
-    """
-
-    row: int
-    guess: Code
-    reply: Feedback
-    would_get: Feedback
-
-    def warning(self, code: Code, notation: Notation) -> str:
-        """The warning in words, the same in every front end (which adds how to go on).
-
-        >>> from mastermind.core.rules import Rules
-        >>> notation = Notation(Rules())
-        >>> code = notation.parse_code("1134")
-        >>> clash = inconsistency([(notation.parse_code("1122"), Feedback(1, 1))], code)
-        >>> clash.warning(code, notation)
-        '1134 cannot be the secret: guess 1, 1122, got 1 black, 1 white, and would have got 2 black, 0 white'
-        """
-        terms = notation.terms
-        return (
-            f"{notation.format_code(code)} cannot be the secret: guess {self.row}, "
-            f"{notation.format_code(self.guess)}, got {terms.reply(self.reply)}, and would have got "
-            f"{terms.reply(self.would_get)}"
-        )
-
-
-def inconsistency(history: list[tuple[Code, Feedback]], guess: Code) -> Inconsistency | None:
-    """The first earlier reply that ``guess`` contradicts, or None when ``guess`` could be the
-    secret (every earlier guess would have got the reply it got, were ``guess`` the secret).
-
-    This is the rule behind the warning a player may ask for (the setting
-    ``warn_inconsistent``, ``mastermind play --warn-inconsistent``): a guess that cannot be the
-    secret is still a legal guess, and often a good one (it may split the codes left better), so
-    the front ends warn and play it when the player confirms; they never refuse it.
-
-    >>> from mastermind.core.rules import Rules
-    >>> n = Notation(Rules())
-    >>> history = [(n.parse_code("1122"), Feedback(1, 1)), (n.parse_code("1344"), Feedback(0, 1))]
-    >>> inconsistency(history, n.parse_code("1234")).row, inconsistency(history, n.parse_code("2156"))
-    (2, None)
-    """
-    for row, (earlier, reply) in enumerate(history, 1):
-        would_get = score(earlier.colors, guess.colors)
-        if would_get != reply:
-            return Inconsistency(row, earlier, reply, would_get)
-    return None
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Replies that contradict each other.
-
-    Attributes:
-        rows: 0-based rows of a smallest set that cannot all be true.
-        corrections: every single reply that, written differently, makes the history consistent.
-        message: one paragraph for people, naming the rows and the corrections.
-    """
-
-    rows: tuple[int, ...]
-    corrections: tuple[Correction, ...]
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-
 class Game:
     """One game: a breaker (a person, or a strategy) tries to find a code.
 
     Either the secret is known to the program, which then scores every guess as a referee, or it
     is in the codemaker's head and the codemaker types each reply: then the game checks the
-    replies as they come and reports a :class:`Problem` as soon as they contradict each other.
+    replies as they come and reports a :class:`~mastermind.games.moves.Problem` as soon as they
+    contradict each other.
 
     Use :meth:`breaking` for a person breaking the computer's code and :meth:`solving` for the
     computer breaking a person's.

@@ -17,7 +17,8 @@ from ..core.records import (
 )
 from ..deduction.state import SolverState
 from ..errors import RecordError
-from .game import Assist, Game, Move
+from .game import Game
+from .moves import Assist, Move
 
 
 def game_record(game: Game) -> dict[str, Any]:

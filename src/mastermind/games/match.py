@@ -23,7 +23,8 @@ from ..core.text import plural, quote
 from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from ..strategies import find_strategy, make_strategy
 from ..strategies.base import Strategy
-from .game import DEFAULT_STRATEGY, Game, Hint, Move, Problem
+from .game import DEFAULT_STRATEGY, Game, Hint
+from .moves import Move, Problem
 from .scoring import CODEMAKERS, MAX_MATCH_GAMES, SCORING_RULES, WRONG_INFORMATION_POINTS
 
 Waiting = Literal["secret", "guess", "reply", "computer"]

@@ -8,23 +8,16 @@ For each move, over the codes still possible before it (each equally likely):
   ``best_expected`` its value; ``loss`` the difference (never negative).
 * the measure: exact (the optimal search from the position, within the game's guess limit)
   wherever the search finishes within a time budget per move (always in games of at most
-  :data:`ALWAYS_EXACT` codes); otherwise the line of a named
+  :data:`~.valuer.ALWAYS_EXACT` codes); otherwise the line of a named
   heuristic (:data:`HEURISTIC`: the heuristic plays every move after the guess, and ``best``
   is the better of its own guess and the player's). Each move says which (``exact``).
 * the verdict, from the loss, by the thresholds of :data:`VERDICTS` (one table, read by every
   front end): ``best`` (no loss), ``good``, ``inaccuracy``, ``mistake``, ``blunder``.
 * ``known``: the reply left one code and the player did not play it next.
 
-A search that ran out of its time is remembered with the time it had (in the same cache): it
-is not tried again with as little, and a larger budget tries it again.
-
-The first move of a game with a book of openings (the classic game and 4x7,
-:mod:`.openings`), and the best play after it, are read from the book. Positions along the
-optimal tree (the whole tree of the game, kept in the cache, see
-:class:`~mastermind.strategies.optimal.strategy.Optimal`; searched by the review itself only in
-games always valued exactly that have no book) are read from it; a position off it is searched
-when it comes (in numpy when it is small, :mod:`.positions`) and its value kept, in memory and in
-the cache directory, so that a position is searched once.
+How a move is valued, exactly or by the heuristic, is the :class:`~.valuer.Valuer`'s
+(:mod:`.valuer`); here are the review's data (:class:`MoveReview`, :class:`Review`, the
+verdicts) and :func:`review`, which walks a game and values each move.
 
 Where no play can be sure to find the code within the guesses the game has left (a game about
 to be lost), the guess limit cannot be met by any guess and would value every move alike: such
@@ -41,7 +34,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -55,13 +48,11 @@ from ..core.records import reply_text, rules_to_dict
 from ..core.rules import Rules
 from ..core.text import guess_count, plural
 from ..deduction.state import SolverState, diagnose
-from ..errors import ContradictionError, GameError, RecordError, StrategyError
-from .openings import openings_of
-from .positions import Clock, positions_of
+from ..errors import ContradictionError, GameError, RecordError
+from .positions import Clock
+from .valuer import Place, Valuer
 
 if TYPE_CHECKING:
-    from ..core.tree import Node
-    from ..strategies import Strategy
     from .game import Game
 
 #: The verdicts, best first, each with the loss (in expected guesses) below which it is given;
@@ -85,10 +76,6 @@ LIST_LIMIT = 20
 
 #: Seconds the exact search may take for one move before the heuristic stands in.
 DEFAULT_BUDGET = 3.0
-
-#: Games of at most this many codes (the classic game and smaller) are always valued exactly,
-#: whatever the budget: their hardest position, the whole game, is a short search.
-ALWAYS_EXACT = 1296
 
 #: The strategy whose line values a move when the exact search runs out of time.
 HEURISTIC = "expected-size"
@@ -359,229 +346,55 @@ class Review:
         }
 
 
-@dataclass
-class _Value:
-    """A move's values: totals over the position's codes (None: not every code can be found)."""
-
-    total: int | None
-    best_total: int
-    best: int
-    exact: bool
-    within_limit: bool = True
-
-
-@dataclass
-class _Place:
-    """A position of a game being reviewed: what is known, the codes possible, the node of the
-    optimal tree there (None off it), and a cached optimal tree that starts with the guess played
-    there (the first move only)."""
-
-    state: SolverState
-    codes: np.ndarray
-    line: Node | None
-    first_tree: Node | None
-
-
-class Valuer:
-    """Values moves of one game: the optimal tree where the game follows it, the positions'
-    values elsewhere, the heuristic's line where the search runs out of time."""
-
-    def __init__(self, rules: Rules, budget: float | None, heuristic: str) -> None:
-        self.rules = rules
-        self.space = CodeSpace.of(rules)
-        self.budget = None if self.space.size <= ALWAYS_EXACT else budget
-        self.heuristic_name = heuristic
-        self.positions = positions_of(rules)
-        self.win = rules.pegs * (rules.pegs + 1)
-        self._heuristic: Strategy | None = None
-        self.book = openings_of(rules)
-        if self.book is not None:  # the first moves are read from the book (games/openings.py)
-            everything = np.arange(self.space.size, dtype=np.int64)
-            self.positions.seed(everything, rules.max_guesses, (self.book.total, self.book.best))
-        # a game with a book needs no tree; a larger one still follows a cached tree (only read)
-        small_with_book = self.book is not None and self.space.size <= ALWAYS_EXACT
-        self.tree = None if small_with_book else self._tree(None)
-
-    def _tree(self, first: int | None) -> Node | None:
-        """The optimal tree (with the first guess forced to ``first``): the game's whole tree is
-        searched now in a game always valued exactly (:data:`ALWAYS_EXACT`), else only read from
-        the cache (``mastermind evaluate -s optimal`` puts it there); None if not at hand."""
-        from ..strategies.optimal.strategy import Optimal
-
-        try:
-            optimal = Optimal(self.rules, first=first)
-            if first is None and self.space.size <= ALWAYS_EXACT:
-                return optimal.decision_tree()
-            return optimal.known_tree()
-        except StrategyError:  # no tree within the guess limit: positions are valued one by one
-            return None
-
-    def heuristic(self) -> Strategy:
-        if self._heuristic is None:
-            from ..strategies import make_strategy
-
-            self._heuristic = make_strategy(self.heuristic_name, self.rules)
-        return self._heuristic
-
-    def move(
-        self,
-        state: SolverState,
-        codes: np.ndarray,
-        guess: int,
-        line: Node | None,
-        first_tree: Node | None,
-        clock: Clock,
-    ) -> _Value:
-        """The values of ``guess`` at a position (``line``: the optimal tree's node there, if
-        the game is on it; ``first_tree``: a cached optimal tree that starts with this guess)."""
-        left = self.rules.max_guesses - len(state.history)
-        try:
-            value = self._exact(state, codes, guess, left, line, first_tree, clock)
-            if value is None:  # no play finds every code in time: measured past the limit
-                value = self._exact(state, codes, guess, len(codes) + 1, None, None, clock)
-                assert value is not None
-                value.within_limit = False
-            return value
-        except TimeoutError:
-            return self._heuristic_value(state, codes, guess)
-
-    def _exact(
-        self,
-        state: SolverState,
-        codes: np.ndarray,
-        guess: int,
-        left: int,
-        line: Node | None,
-        first_tree: Node | None,
-        clock: Clock,
-    ) -> _Value | None:
-        guesses = [self.space.index(g.colors) for g, _ in state.history]
-        if line is not None:
-            best = (line.cost, line.guess)  # type: ignore[attr-defined]
-        else:
-            found = self.positions.value(codes, guesses, left, clock)
-            if found is None:
-                return None
-            best = found
-        if line is not None and line.guess == guess:
-            return _Value(best[0], best[0], best[1], exact=True)
-        if first_tree is not None:
-            return _Value(first_tree.cost, best[0], best[1], exact=True)  # type: ignore[attr-defined]
-        total = self.positions.after(codes, guesses, left, guess, self._cells(guess, codes), self.win, clock)
-        return _Value(total, best[0], best[1], exact=True)
-
-    def _heuristic_value(self, state: SolverState, codes: np.ndarray, guess: int) -> _Value:
-        from ..strategies.walk import walk
-
-        strategy = self.heuristic()
-
-        def line_total(first: int) -> int:
-            distribution: dict[int, int] = {}
-            walk(strategy, state, 1, distribution, None, guess=first)
-            return sum(k * n for k, n in distribution.items())
-
-        own = strategy.choose(state)
-        best_total = line_total(own)
-        total = best_total if own == guess else line_total(guess)
-        if total < best_total:
-            own, best_total = guess, total
-        return _Value(total, best_total, own, exact=False)
-
-    def _cells(self, guess: int, codes: np.ndarray) -> list[tuple[int, np.ndarray]]:
-        from .._kernels import cells
-
-        return [(f, np.asarray(c, dtype=np.int64)) for f, c in cells(self.space, guess, codes)]
-
-    def walk(self, history: Sequence[tuple[Code, Feedback]]) -> Iterator[_Place]:
-        """The position before each move of ``history``, then the one after the last."""
-        pegs = self.rules.pegs
-        place = _Place(SolverState(self.rules), np.arange(self.space.size, dtype=np.int64), self.tree, None)
-        for number, (guess, reply) in enumerate(history, 1):
-            g = self.space.index(guess.colors)
-            line = place.line
-            if number == 1 and self.book is not None:
-                self._seed_first(g, place.codes)
-            elif number == 1 and (line is None or line.guess != g):
-                place.first_tree = self._tree(g)
-            yield place
-            f, won = reply.to_int(pegs), reply.black == pegs
-            codes = place.codes
-            after = np.array([g], dtype=np.int64) if won else codes[_replies(self.space, g, codes) == f]
-            # the game goes on along an optimal tree only while it plays the tree's guesses
-            node = line if line is not None and line.guess == g else place.first_tree
-            line = None if node is None or won else node.children.get(f)
-            place = _Place(place.state.child(guess, reply, after), after, line, None)
-        yield place
-
-    def _seed_first(self, guess: int, codes: np.ndarray) -> None:
-        """The positions after the first guess, valued by the book of openings."""
-        assert self.book is not None
-        _, cells = self.book.first(guess)
-        left = self.rules.max_guesses - 1
-        for f, cell in self._cells(guess, codes):
-            if f != self.win:
-                self.positions.seed(cell, left, cells[f])
-
-    def review_move(
-        self,
-        place: _Place,
-        number: int,
-        guess: Code,
-        reply: Feedback,
-        secret: Code | None,
-        told: _Place | None = None,
-    ) -> MoveReview:
-        """The review of one move, played at ``place`` (``known`` is set by the caller, who
-        knows the next move); ``told``: the position as the player was told it when the move
-        was made, where a reply was fixed later (the move is valued there)."""
-        started = time.perf_counter()
-        space, codes = self.space, place.codes
-        at = told if told is not None else place
-        g = space.index(guess.colors)
-        clock = Clock(self.budget)
-        value = self.move(at.state, at.codes, g, at.line, at.first_tree, clock)
-        f = reply.to_int(self.rules.pegs)
-        won = reply.black == self.rules.pegs
-        after = np.array([g], dtype=np.int64) if won else codes[_replies(space, g, codes) == f]
-        total_best = Fraction(value.best_total, len(at.codes))
-        expected = None if value.total is None else Fraction(value.total, len(at.codes))
-        loss = None if expected is None else max(Fraction(0), expected - total_best)
-        return MoveReview(
-            number=number,
-            guess=guess,
-            reply=reply,
-            before=len(at.codes),
-            after=len(after),
-            before_codes=listed(space, at.codes),
-            after_codes=listed(space, after),
-            consistent=bool(np.isin(g, at.codes)),
-            bits=math.log2(len(at.codes) / len(after)),
-            expected=expected,
-            best=space.code(value.best),
-            best_expected=total_best,
-            loss=loss,
-            verdict=verdict(loss),
-            known=False,
-            exact=value.exact,
-            within_limit=value.within_limit,
-            best_after=self.best_after(value.best, at.codes, secret),
-            told=told is not None,
-            searched=clock.searched,
-            seconds=time.perf_counter() - started,
-        )
-
-    def best_after(self, best: int, codes: np.ndarray, secret: Code | None) -> float:
-        """The codes ``best`` leaves: with the secret, or expected over ``codes``."""
-        split = self._cells(best, codes)
-        if secret is not None:
-            s = self.space.index(secret.colors)
-            for f, cell in split:
-                if s in cell:
-                    return 1.0 if f == self.win else float(len(cell))
-        return sum(len(c) ** 2 for _, c in split) / len(codes)
-
-
 # -- the review ----------------------------------------------------------------------------------
+
+
+def review_move(
+    valuer: Valuer,
+    place: Place,
+    number: int,
+    guess: Code,
+    reply: Feedback,
+    secret: Code | None,
+    told: Place | None = None,
+) -> MoveReview:
+    """The review of one move, played at ``place`` and valued by ``valuer`` (``known`` is set by
+    the caller, who knows the next move); ``told``: the position as the player was told it when
+    the move was made, where a reply was fixed later (the move is valued there)."""
+    started = time.perf_counter()
+    space, codes = valuer.space, place.codes
+    at = told if told is not None else place
+    g = space.index(guess.colors)
+    clock = Clock(valuer.budget)
+    value = valuer.move(at.state, at.codes, g, at.line, at.first_tree, clock)
+    after = valuer.after(g, reply, codes)
+    total_best = Fraction(value.best_total, len(at.codes))
+    expected = None if value.total is None else Fraction(value.total, len(at.codes))
+    loss = None if expected is None else max(Fraction(0), expected - total_best)
+    return MoveReview(
+        number=number,
+        guess=guess,
+        reply=reply,
+        before=len(at.codes),
+        after=len(after),
+        before_codes=listed(space, at.codes),
+        after_codes=listed(space, after),
+        consistent=bool(np.isin(g, at.codes)),
+        bits=math.log2(len(at.codes) / len(after)),
+        expected=expected,
+        best=space.code(value.best),
+        best_expected=total_best,
+        loss=loss,
+        verdict=verdict(loss),
+        known=False,
+        exact=value.exact,
+        within_limit=value.within_limit,
+        best_after=valuer.best_after(value.best, at.codes, secret),
+        told=told is not None,
+        searched=clock.searched,
+        seconds=time.perf_counter() - started,
+    )
+
 
 History = Sequence[tuple[Code | Sequence[int] | str, Feedback | str]]
 #: The rows of a game, each a guess and its reply.
@@ -628,7 +441,7 @@ def review(
         for number, (guess, reply), place in zip(itertools.count(1), history, valuer.walk(history)):
             before = told(number)
             moved = None if before == history[: number - 1] else _told_place(valuer, before)
-            moves.append(valuer.review_move(place, number, guess, reply, secret, moved))
+            moves.append(review_move(valuer, place, number, guess, reply, secret, moved))
             if progress:
                 progress(number, len(history))
     finally:
@@ -675,7 +488,7 @@ def _game_of(
     return rules, history, secret, outcome, told
 
 
-def _told_place(valuer: Valuer, rows: list[tuple[Code, Feedback]]) -> _Place | None:
+def _told_place(valuer: Valuer, rows: list[tuple[Code, Feedback]]) -> Place | None:
     """The position after ``rows``, the replies as a move was told them before one was fixed
     (None where no code fits them: the move is then valued as the replies stand)."""
     try:
@@ -685,12 +498,6 @@ def _told_place(valuer: Valuer, rows: list[tuple[Code, Feedback]]) -> _Place | N
         return None
     *_, place = valuer.walk(rows)
     return place
-
-
-def _replies(space: CodeSpace, guess: int, codes: np.ndarray) -> np.ndarray:
-    from .._kernels import replies
-
-    return replies(space, guess, codes)
 
 
 def listed(space: CodeSpace, codes: np.ndarray) -> tuple[Code, ...] | None:

@@ -49,7 +49,7 @@ class Settings:
     players: list[str] = field(default_factory=lambda: ["human", "knuth"])
     games: int = 2
     scoring: str = "standard"
-    #: warn before a guess that cannot be the secret is played (:func:`.game.inconsistency`)
+    #: warn before a guess that cannot be the secret is played (:func:`.moves.inconsistency`)
     warn_inconsistent: bool = False
 
     @property
