@@ -32,7 +32,7 @@ GAMES = {
 CHILD = """
 import json, resource, sys, time
 from mastermind import Rules
-from mastermind.strategies.optimal.lower import prove_optimum
+from mastermind.strategies.optimal.guided import prove_optimum
 pegs, colors, optimum, workers = (int(x) for x in sys.argv[1:5])
 prove_optimum(Rules(pegs=3, colors=4), 206, workers=1)  # (the search compiled, or read from its cache)
 started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)

@@ -35,7 +35,7 @@ from guided_proof import GAMES
 from machine import machine_line
 
 from mastermind import Rules
-from mastermind.strategies.optimal import lower
+from mastermind.strategies.optimal import guided as guided_module
 from mastermind.strategies.optimal.run import _Run
 
 
@@ -54,7 +54,7 @@ def timed_proof(pegs: int, colors: int, optimum: int) -> tuple[list[Round], floa
     rounds: list[Round] = []
     where: list[Round | None] = [None]  # the round the pieces now timed go to (None: inside a piece)
     clock = time.process_time
-    guided = lower._Guided
+    guided = guided_module._Guided
     cells, raise_guess, close, deepen = guided.cells, guided.raise_guess, guided.close, guided.deepen
     exact, call = guided.exact, _Run.kernel_call
 
@@ -99,13 +99,14 @@ def timed_proof(pegs: int, colors: int, optimum: int) -> tuple[list[Round], floa
     guided.deepen = new_round(deepen, lambda node, cap: len(node.history) == 1, "set")
     guided.exact = new_round(exact, lambda cells, budgets: all(len(c.history) == 1 for c in cells), "exact")
     try:
-        lower.prove_optimum(Rules(pegs=3, colors=4), 206, workers=1)  # (compiled, or read from its cache)
+        # (compiled, or read from its cache)
+        guided_module.prove_optimum(Rules(pegs=3, colors=4), 206, workers=1)
         rounds.clear()
         top = Round()
         rounds.append(top)  # the root's own: its guesses bounded, and what the prover does alone
         where[0] = top
         began = clock()
-        found = lower.prove_optimum(Rules(pegs=pegs, colors=colors), optimum, workers=1)
+        found = guided_module.prove_optimum(Rules(pegs=pegs, colors=colors), optimum, workers=1)
         whole = clock() - began
     finally:
         guided.cells, guided.raise_guess, guided.close, guided.deepen = cells, raise_guess, close, deepen

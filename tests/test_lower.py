@@ -26,8 +26,12 @@ from click.testing import CliRunner
 from mastermind import Rules
 from mastermind.cli import cli
 from mastermind.errors import ProofError
+from mastermind.strategies.optimal import guided as guided_module
 from mastermind.strategies.optimal import lower as lower_module
-from mastermind.strategies.optimal.lower import prove, prove_optimum
+from mastermind.strategies.optimal import proof_book, proof_workers
+from mastermind.strategies.optimal import run as run_module
+from mastermind.strategies.optimal.guided import prove_optimum
+from mastermind.strategies.optimal.lower import prove
 from mastermind.strategies.piece_control import usable_cores
 from mastermind.verify import check as check_module
 from mastermind.verify import checker as checker_module
@@ -389,14 +393,14 @@ def test_evaluate_writes_the_proof_and_verify_checks_it(tmp_path):
 def test_evaluate_keeps_what_a_cut_proof_proved_and_the_same_command_resumes_it(tmp_path, monkeypatch):
     path, journal = tmp_path / "classic.proof.gz", tmp_path / "classic.proof.gz.journal"
     command = ("evaluate", "-s", "optimal", "--budget", "1m", "--proof", path, "--json", "--no-history")
-    whole = lower_module.prove_optimum
+    whole = guided_module.prove_optimum
     monkeypatch.setattr(
-        lower_module, "prove_optimum", lambda *args, **kw: whole(*args, **{**kw, "seconds": 0.3})
+        guided_module, "prove_optimum", lambda *args, **kw: whole(*args, **{**kw, "seconds": 0.3})
     )
     code, out, err = run(*command)  # (the proof's time cut short)
     assert code == 0 and json.loads(out)["proof"]["total"] < 5625 and journal.exists()
     assert f"what the proof has proved is kept in {journal}: the same command resumes from it" in err
-    monkeypatch.setattr(lower_module, "prove_optimum", whole)
+    monkeypatch.setattr(guided_module, "prove_optimum", whole)
     code, out, err = run(*command)
     assert code == 0 and f"resuming the proof from {journal}" in err
     assert json.loads(out)["proof"]["total"] == 5625 == ProofFile.read(path).check().total
@@ -585,7 +589,8 @@ def test_an_aim_above_the_optimum_ends_at_the_optimum():
 def test_a_guess_that_leaves_the_set_whole_is_left_to_the_checker():
     import numpy as np
 
-    from mastermind.strategies.optimal.lower import _Guided, _Set
+    from mastermind.strategies.optimal.guided import _Guided
+    from mastermind.strategies.optimal.lower import _Set
     from mastermind.strategies.optimal.symmetry import root_group
 
     prover = _Guided(Rules(pegs=3, colors=4), None)
@@ -605,7 +610,8 @@ def test_a_guess_that_leaves_the_set_whole_is_left_to_the_checker():
 def test_a_guess_is_bounded_largest_cell_first_and_no_further_than_its_cap():
     import numpy as np
 
-    from mastermind.strategies.optimal.lower import FAIL, _Guided, _Set
+    from mastermind.strategies.optimal.guided import _Guided
+    from mastermind.strategies.optimal.lower import FAIL, _Set
     from mastermind.strategies.optimal.symmetry import root_group
 
     prover = _Guided(Rules(pegs=4, colors=6), None)
@@ -635,7 +641,7 @@ def test_a_guess_is_bounded_largest_cell_first_and_no_further_than_its_cap():
 def test_the_roots_exact_costs_are_kept_as_each_is_found(tmp_path, monkeypatch):
     rules, path = Rules(pegs=4, colors=6), tmp_path / "proof.jsonl"
     calls: list[int] = []
-    call = lower_module._Run.kernel_call
+    call = run_module._Run.kernel_call
 
     def counted(self, *args, **kwargs):
         if len(calls) == 2:
@@ -644,13 +650,13 @@ def test_the_roots_exact_costs_are_kept_as_each_is_found(tmp_path, monkeypatch):
         calls.append(found[0])
         return found
 
-    monkeypatch.setattr(lower_module._Run, "kernel_call", counted)
+    monkeypatch.setattr(run_module._Run, "kernel_call", counted)
     cut = prove_optimum(rules, 5625, workers=1, checkpoint=path)
     assert not cut.ended and checks(cut) == cut.total < 5625
     kept = [json.loads(line) for line in path.read_text().splitlines()[1:]]
     # the two costs found are on disk; the search stopped midway left nothing
     assert [(len(r["history"]), r["cost"]) for r in kept] == [(1, cost) for cost in calls[:2]]
-    monkeypatch.setattr(lower_module._Run, "kernel_call", call)
+    monkeypatch.setattr(run_module._Run, "kernel_call", call)
     assert (
         prove_optimum(rules, 5625, workers=1, checkpoint=path).proof.dumps()
         == prove_optimum(rules, 5625, workers=1).proof.dumps()
@@ -673,13 +679,13 @@ def test_worker_processes_write_the_same_proof_as_one_process(monkeypatch):
     rules = Rules(pegs=4, colors=6)
     alone = prove_optimum(rules, 5625, workers=1)
     handed: list[int] = []
-    submit = lower_module._Workers.submit
+    submit = proof_workers._Workers.submit
 
     def counted(self, node, g, claim):
         handed.append(len(node.history))
         submit(self, node, g, claim)
 
-    monkeypatch.setattr(lower_module._Workers, "submit", counted)
+    monkeypatch.setattr(proof_workers._Workers, "submit", counted)
     shared = prove_optimum(rules, 5625, workers=2)
     assert (
         set(handed) == {lower_module.TASK_DEPTH - 1} and len(handed) > 5
@@ -690,7 +696,7 @@ def test_worker_processes_write_the_same_proof_as_one_process(monkeypatch):
 def test_the_next_sets_tasks_are_sent_before_a_set_is_sealed(monkeypatch):
     rules = Rules(pegs=4, colors=6)
     events: list[tuple[str, int, int]] = []  # (what, the set, tasks sent and not answered)
-    submit, seal = lower_module._Workers.submit, lower_module._Guided.seal
+    submit, seal = proof_workers._Workers.submit, guided_module._Guided.seal
 
     def sent(self, node, g, claim):
         events.append(("sent", id(node), self.running))
@@ -701,8 +707,8 @@ def test_the_next_sets_tasks_are_sent_before_a_set_is_sealed(monkeypatch):
             events.append(("sealed", id(node), -1))
         seal(self, node, claim)
 
-    monkeypatch.setattr(lower_module._Workers, "submit", sent)
-    monkeypatch.setattr(lower_module._Guided, "seal", sealed)
+    monkeypatch.setattr(proof_workers._Workers, "submit", sent)
+    monkeypatch.setattr(guided_module._Guided, "seal", sealed)
     assert checks(prove_optimum(rules, 5625, workers=2)) == 5625
     order = list(dict.fromkeys(s for what, s, _ in events if what == "sealed"))  # sets in the order sealed
     first_sent = {s: i for i, (what, s, _) in reversed(list(enumerate(events))) if what == "sent"}
@@ -763,7 +769,7 @@ def test_a_proof_stopped_while_worker_processes_prove_sets_still_checks():
 def test_a_worker_process_that_fails_or_dies_stops_the_proof_with_a_clear_error(monkeypatch, how):
     from mastermind.errors import ExecutorError, StrategyError
 
-    raise_guess = lower_module._Guided.raise_guess
+    raise_guess = guided_module._Guided.raise_guess
 
     def broken(self, node, g, claim, after=None):
         if self.workers is None and len(node.history) >= lower_module.TASK_DEPTH:  # (in a worker)
@@ -772,7 +778,7 @@ def test_a_worker_process_that_fails_or_dies_stops_the_proof_with_a_clear_error(
             raise StrategyError("broken on purpose")
         return raise_guess(self, node, g, claim, after)
 
-    monkeypatch.setattr(lower_module._Guided, "raise_guess", broken)  # (the workers are forked with it)
+    monkeypatch.setattr(guided_module._Guided, "raise_guess", broken)  # (the workers are forked with it)
     error = ExecutorError if how == "dies" else StrategyError
     words = "died (killed, or out of memory?)" if how == "dies" else "StrategyError: broken on purpose"
     with pytest.raises(error, match=re.escape(words)):
@@ -809,13 +815,13 @@ def test_a_guided_proof_stopped_resumes_from_its_checkpoint_to_the_same_proof(tm
     assert len(keys) == len(set(keys)) > len(kept)
     # once whole, the checkpoint holds every set below the root: only the root is bounded again
     deepened: list[int] = []
-    deepen = lower_module._Guided.deepen
+    deepen = guided_module._Guided.deepen
 
     def counted(self, node, cap):
         deepened.append(len(node.S))
         deepen(self, node, cap)
 
-    monkeypatch.setattr(lower_module._Guided, "deepen", counted)
+    monkeypatch.setattr(guided_module._Guided, "deepen", counted)
     again = prove_optimum(rules, 5625, workers=workers, checkpoint=path)
     assert again.proof.dumps() == whole.proof.dumps() and deepened == [1296]
 
@@ -824,7 +830,7 @@ def test_a_workers_records_reach_the_checkpoint_before_its_task_ends(tmp_path, m
     import threading
 
     stop, path, woke = threading.Event(), tmp_path / "proof.jsonl", tmp_path / "woke"
-    sent, written = lower_module._Outbox.write, lower_module._Book.write
+    sent, written = proof_book._Outbox.write, proof_book._Book.write
     seen: list[bool] = []
 
     def slow(self, record):  # a worker: its first set proved is sent, then it takes its time
@@ -839,8 +845,8 @@ def test_a_workers_records_reach_the_checkpoint_before_its_task_ends(tmp_path, m
             seen.append(woke.exists())
             stop.set()
 
-    monkeypatch.setattr(lower_module._Outbox, "write", slow)
-    monkeypatch.setattr(lower_module._Book, "write", kept)
+    monkeypatch.setattr(proof_book._Outbox, "write", slow)
+    monkeypatch.setattr(proof_book._Book, "write", kept)
     cut = prove_optimum(Rules(pegs=4, colors=6), 5625, stop=stop, workers=2, checkpoint=path)
     assert not cut.ended and checks(cut) == cut.total
     assert seen[0] is False  # on disk while the worker that proved it was still at its task
@@ -853,7 +859,7 @@ def test_a_stop_keeps_every_record_the_workers_had_sent(tmp_path, monkeypatch):
 
     stop, path, log = threading.Event(), tmp_path / "proof.jsonl", tmp_path / "sent"
     main, seen = os.getpid(), []
-    sent, deepen = lower_module._Outbox.write, lower_module._Guided.deepen
+    sent, deepen = proof_book._Outbox.write, guided_module._Guided.deepen
 
     def logged(self, record):  # a worker: each record sent, then noted
         sent(self, record)
@@ -869,8 +875,8 @@ def test_a_stop_keeps_every_record_the_workers_had_sent(tmp_path, monkeypatch):
                 seen.extend(log.read_text().splitlines())  # what had been sent by then
                 stop.set()
 
-    monkeypatch.setattr(lower_module._Outbox, "write", logged)
-    monkeypatch.setattr(lower_module._Guided, "deepen", busy)
+    monkeypatch.setattr(proof_book._Outbox, "write", logged)
+    monkeypatch.setattr(guided_module._Guided, "deepen", busy)
     cut = prove_optimum(Rules(pegs=4, colors=6), 5625, stop=stop, workers=2, checkpoint=path)
     assert not cut.ended and checks(cut) == cut.total
     kept = {json.dumps(json.loads(line), sort_keys=True) for line in path.read_text().splitlines()[1:]}
@@ -917,7 +923,7 @@ def test_the_guided_proof_reports_while_the_sets_below_the_root_are_proved(monke
 
     quiet = count([])
     clock = iter(range(0, 10**9, 2))  # two seconds pass at every look: every set proved is reported
-    monkeypatch.setattr(lower_module, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    monkeypatch.setattr(guided_module, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
     beating = count([])
     assert len(beating) > len(quiet) and beating == sorted(beating) and beating[-1] == quiet[-1] == 2463
 

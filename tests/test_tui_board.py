@@ -331,7 +331,7 @@ async def test_question_mark_is_the_hint_on_the_board_and_f1_the_help_everywhere
 def test_the_command_line_draws_black_key_pegs_black_as_it_calls_them():
     from rich.console import Console
 
-    from mastermind.cli.common import keys_text as terminal_keys
+    from mastermind.cli.console import keys_text as terminal_keys
 
     text = terminal_keys(Console(force_terminal=True), Feedback(1, 1), 4)
     assert text.plain == "●○··"

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import runs
-from .common import console_for, fail, game_notation
+from .common import fail
+from .console import console_for
+from .game_options import game_notation
 from .progress import LogLines
 from .run_options import save_run, taken_from_history
 from .runs import print_stats, rules_dict, words

@@ -10,15 +10,10 @@ import click
 from ..core.seeds import fresh_seed
 from ..core.text import guess_count
 from . import cli
-from .common import (
-    check_plot,
-    color_option,
-    console_for,
-    fail,
-    game_notation,
-    game_options,
-    seed_option,
-)
+from .common import fail, seed_option
+from .console import color_option, console_for
+from .files import check_plot
+from .game_options import game_notation, game_options
 from .run_options import (
     History,
     Scale,

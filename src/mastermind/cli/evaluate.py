@@ -10,16 +10,10 @@ import click
 from ..core.seeds import fresh_seed
 from . import cli, runs
 from .bounded import evaluate_bounded
-from .common import (
-    check_output,
-    check_plot,
-    color_option,
-    fail,
-    game_notation,
-    game_options,
-    seed_option,
-    strategy_option,
-)
+from .common import fail, seed_option, strategy_option
+from .console import color_option
+from .files import check_output, check_plot
+from .game_options import game_notation, game_options
 from .progress import progress_bar
 from .run_options import (
     History,

@@ -11,11 +11,7 @@ from . import cli
 from .common import (
     HEURISTIC_WAY_OUT,
     candidates_or_fail,
-    color_option,
-    console_for,
     fail,
-    game_notation,
-    game_options,
     make_player,
     note_long_search,
     parse_history,
@@ -23,6 +19,8 @@ from .common import (
     strategy_given,
     strategy_option,
 )
+from .console import color_option, console_for
+from .game_options import game_notation, game_options
 from .progress import search_progress, thinking
 
 if TYPE_CHECKING:

@@ -20,19 +20,16 @@ from .common import (
     EXIT_NOT_WON,
     EXIT_OK,
     Recorder,
-    color_option,
-    console_for,
-    drive,
-    game_notation,
-    game_options,
     history_options,
     resumable,
     resume_option,
     seed_option,
-    show,
     strategy_option,
 )
+from .console import color_option, console_for
+from .game_options import game_notation, game_options
 from .progress import thinking
+from .session import drive, show
 
 if TYPE_CHECKING:
     from rich.console import Console

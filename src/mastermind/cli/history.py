@@ -12,7 +12,9 @@ from ..core.text import guess_count
 from ..history.stats import KINDS
 from ..history.store import local_time, moves_of
 from . import cli
-from .common import board, check_output, check_plot, color_option, console_for, db_option, fail, open_store
+from .common import db_option, fail, open_store
+from .console import board, color_option, console_for
+from .files import check_output, check_plot
 
 if TYPE_CHECKING:
     from ..core.notation import Notation

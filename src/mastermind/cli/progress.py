@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .._kernels import COMPILING  # imports no numba: the words the board says too
-from .common import console_for
+from .console import console_for
 
 if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports none of them
     from rich.console import Console

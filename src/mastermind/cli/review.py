@@ -9,16 +9,10 @@ import click
 
 from ..core.text import guess_count
 from . import cli
-from .common import (
-    check_plot,
-    color_option,
-    console_for,
-    db_option,
-    fail,
-    game_notation,
-    game_options,
-    open_store,
-)
+from .common import db_option, fail, open_store
+from .console import color_option, console_for
+from .files import check_plot
+from .game_options import game_notation, game_options
 from .progress import progress_bar
 
 if TYPE_CHECKING:

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..research import EXECUTORS
-from .common import check_output, console_for, db_option, fail, open_store
+from .common import db_option, fail, open_store
+from .console import console_for
+from .files import check_output
 from .progress import LogLines, live_note, progress_display, progress_note
 
 if TYPE_CHECKING:

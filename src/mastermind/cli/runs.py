@@ -7,12 +7,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import (
-    console_for,
-    fail,
-    game_notation,
-    note_long_search,
-)
+from .common import fail, note_long_search
+from .console import console_for
+from .game_options import game_notation
 from .progress import progress_bar, search_progress
 from .run_options import (
     run_progress,

@@ -9,15 +9,10 @@ import click
 
 from ..core.tree import TREE_FORMATS
 from . import cli
-from .common import (
-    check_output,
-    color_option,
-    fail,
-    game_notation,
-    game_options,
-    note_long_search,
-    strategy_option,
-)
+from .common import fail, note_long_search, strategy_option
+from .console import color_option
+from .files import check_output
+from .game_options import game_notation, game_options
 from .progress import progress_bar, search_progress
 from .runs import given_words, make_player, words
 

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import cli
-from .common import fail, game_options, notation_style, rules_given
+from .common import fail
+from .game_options import game_options, notation_style, rules_given
 
 if TYPE_CHECKING:
     from .. import Rules

@@ -9,11 +9,9 @@ import click
 
 from ..core.text import guess_count
 from . import cli
-from .common import (
-    color_option,
-    fail,
-    game_options,
-)
+from .common import fail
+from .console import color_option
+from .game_options import game_options
 from .runs import given_words, words
 
 if TYPE_CHECKING:
@@ -64,7 +62,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
     """
     from .. import TreeFile, TreeFileError
     from ..verify.proof import is_proof_file
-    from .common import asked_game
+    from .game_options import asked_game
     from .progress import count_bar
 
     if not tree_file.strip():

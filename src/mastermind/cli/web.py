@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import click
 
 from . import cli
-from .common import db_option, fail, game_options, notation_style, open_store, rules_given
+from .common import db_option, fail, open_store
+from .game_options import game_options, notation_style, rules_given
 
 if TYPE_CHECKING:
     from .. import Rules

@@ -13,7 +13,10 @@ import click
 
 from ..core.text import guess_count, plural
 from . import cli
-from .common import asked_game, check_output, color_option, console_for, fail, game_options
+from .common import fail
+from .console import color_option, console_for
+from .files import check_output
+from .game_options import asked_game, game_options
 
 if TYPE_CHECKING:
     from ..core.rules import Rules

@@ -200,7 +200,8 @@ def prove_lower(
     Raises:
         OSError: the proof file cannot be written (a guided proof's journal keeps what it proved).
     """
-    from ..strategies.optimal.lower import prove, prove_optimum
+    from ..strategies.optimal.guided import prove_optimum
+    from ..strategies.optimal.lower import prove
 
     stop = threading.Event()
     guided = exact and target is not None

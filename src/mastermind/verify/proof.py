@@ -8,7 +8,7 @@ specification and none of the search's code (no numpy, no numba):
   (``mastermind.strategies.optimal.worst``) and writes each "no" as such a proof.
 * **total**: every tree's total (the guesses over all secrets, the winning one counted) is at
   least L, whatever its guess limit. ``mastermind evaluate -s optimal --proof FILE`` writes one
-  for the lower bound it reports (``mastermind.strategies.optimal.lower``).
+  for the lower bound it reports (``mastermind.strategies.optimal.lower`` and ``.guided``).
 
 The checker recomputes every claim it relies on: each set of secrets (from the guesses and
 replies that lead to it), each cell, each counting step and each symmetry that lets a guess go
