@@ -98,7 +98,7 @@ def match(
     Player 1 makes the code in game 1 and player 2 breaks it; the roles swap every game. A
     human codemaker types a secret for the computer to referee (hidden on a terminal), or
     presses Enter and types every reply as in the board game: if the replies contradict each
-    other, the games package shows it and the game is replayed. A guess that has had its reply stands;
+    other, the program shows it and the game is replayed. A guess that has had its reply stands;
     a person's guess still waiting for a reply typed by hand may be taken back with undo (nothing
     was revealed for it). A breaker may give up, and ask for a hint (the --strategy's guess);
     help at a prompt says what may be typed there. Ctrl-C or the end of input stops the match
