@@ -1,4 +1,4 @@
-"""The optimal search cut into pieces at any depth (strategies/optimal/split.py): measured on a
+"""The optimal search cut into pieces at any depth (strategies/optimal/in_pieces.py): measured on a
 Dask LocalCluster, and its logged schedule replayed for more workers than this machine has.
 
     python benchmarks/split_search.py measure --games 4x7,5x5,4x8 --workers 1,2 --log runs/
@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from mastermind import Rules
-from mastermind.strategies.optimal import split
+from mastermind.strategies.optimal import in_pieces as split
 from mastermind.strategies.optimal.piece import Outcome, Piece, work
 from mastermind.strategies.optimal.search import solve_position
 

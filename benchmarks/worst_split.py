@@ -1,4 +1,4 @@
-"""The worst-case decision search on several processes (strategies/optimal/worst_split.py) against
+"""The worst-case decision search on several processes (strategies/optimal/worst_in_pieces.py) against
 the plain search in one process: wall seconds, sets searched, the answer and the size of its
 proof or tree, for each number of workers.
 
@@ -24,7 +24,7 @@ from machine import machine_line  # benchmarks/machine.py: the scripts run from 
 
 from mastermind import Rules
 from mastermind.strategies.optimal.worst import WorstSearch
-from mastermind.strategies.optimal.worst_split import SplitWorstSearch
+from mastermind.strategies.optimal.worst_in_pieces import WorstSearchInPieces
 
 
 def _game(text: str) -> tuple[str, Rules, int]:
@@ -48,7 +48,7 @@ def main() -> None:
         WorstSearch(rules).decide(2)  # the kernels compiled or loaded, the reply matrix built once
         answers = set()
         for n in (int(w) for w in args.workers.split(",")):
-            search = WorstSearch(rules) if n == 1 else SplitWorstSearch(rules, n)
+            search = WorstSearch(rules) if n == 1 else WorstSearchInPieces(rules, n)
             started = time.perf_counter()
             found = search.decide(limit)
             wall = time.perf_counter() - started

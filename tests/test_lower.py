@@ -149,7 +149,7 @@ def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_p
     monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
     monkeypatch.setattr(check_module, "PIECES_PER_JOB", pieces)
     text = gzip.decompress((RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()).decode()
-    found_split = ProofFile.loads(text).split(5)
+    found_split = ProofFile.loads(text).cut(5)
 
     def whole(*args):
         raise AssertionError("the proof was read whole")
@@ -163,7 +163,7 @@ def test_a_proof_file_is_checked_as_it_is_read_not_held_whole(monkeypatch, tmp_p
         assert checked.claim == "total" and checked.total == 5625 and checked.nodes == sum(steps) == 2389
         # and cut into parts, each a pass over the file: the same cut as the proof's in memory
         head = check_module.scan(path)
-        split = head.split(5)
+        split = head.cut(5)
         assert (split.owner, split.lines) == (found_split.owner, found_split.lines)
         passed.clear()
         steps.clear()
@@ -257,7 +257,7 @@ def test_a_check_cut_into_parts_checks_every_line_and_each_part_refuses_its_own_
     monkeypatch.setattr(check_module, "PARALLEL_FROM", 0)
     text = gzip.decompress((RESULTS_DIR / "4x6-lower.proof.gz").read_bytes()).decode()
     found = ProofFile.loads(text)
-    split = found.split(5)
+    split = found.cut(5)
     assert split.shared + sum(split.lines) == found.root.size() == 2389
     assert split.shared > 1 and min(split.lines) > 0  # (nodes checked in every part, and pieces in each)
     passed: list[tuple[int, int]] = []
@@ -309,7 +309,7 @@ def test_verify_checks_some_parts_and_says_which_others_are_needed(monkeypatch):
     path = RESULTS_DIR / "4x6-lower.proof.gz"
     code, out, _ = run("verify", path, "--part", "2-3/4", "--workers", 2)
     said = out.strip().splitlines()
-    lines = ProofFile.read(path).split(4).lines
+    lines = ProofFile.read(path).cut(4).lines
     for part, line in zip((2, 3), said[:2], strict=True):
         assert line.startswith(f"part {part} of 4 checked ({lines[part - 1]:,} nodes of its own; 0 min ")
     assert "once the others pass too (--part 1/4 and --part 4/4, on any machine)" in said[2]

@@ -347,7 +347,7 @@ def _pieces(executor):
 def test_the_optimal_search_is_cut_at_any_depth_and_gives_the_local_tree():
     import numpy as np
 
-    from mastermind.strategies.optimal import split
+    from mastermind.strategies.optimal import in_pieces as split
 
     rules = Rules()
     executor = PieceByPiece(seed=4, width=4)
@@ -362,7 +362,7 @@ def test_the_optimal_search_is_cut_at_any_depth_and_gives_the_local_tree():
 def test_the_search_in_pieces_reports_its_best_tree_as_it_improves():
     import numpy as np
 
-    from mastermind.strategies.optimal import split
+    from mastermind.strategies.optimal import in_pieces as split
     from mastermind.strategies.optimal.search import check_tree
 
     rules = Rules()
@@ -385,7 +385,8 @@ def test_the_search_in_pieces_reports_its_best_tree_as_it_improves():
 def test_the_whole_game_is_bounded_one_level_down_first_and_the_tree_does_not_depend_on_it(monkeypatch):
     import numpy as np
 
-    from mastermind.strategies.optimal import piece, search, split
+    from mastermind.strategies.optimal import in_pieces as split
+    from mastermind.strategies.optimal import piece, search
 
     rules = Rules(pegs=4, colors=7)
     local = _local_tree(rules)
@@ -402,7 +403,7 @@ def test_the_whole_game_is_bounded_one_level_down_first_and_the_tree_does_not_de
 
 
 def test_sets_with_a_budget_are_cut_by_default_only_on_many_workers():
-    from mastermind.strategies.optimal import split
+    from mastermind.strategies.optimal import in_pieces as split
 
     assert split.cut_sizes(4096, 2) == (1024, 4095)  # with a budget: only the root's guesses
     assert split.cut_sizes(4096, split.CUT_BUDGETED - 1)[1] == 4095
@@ -413,7 +414,7 @@ def test_sets_with_a_budget_are_cut_by_default_only_on_many_workers():
 def test_a_set_with_a_budget_is_cut_above_big_and_its_guesses_stay_whole():
     import numpy as np
 
-    from mastermind.strategies.optimal import split
+    from mastermind.strategies.optimal import in_pieces as split
     from mastermind.strategies.optimal.search import FAIL, piece_secrets
 
     rules = Rules(pegs=5, colors=3)
@@ -483,8 +484,8 @@ def test_an_optimal_checkpoint_is_trusted_only_whole(tmp_path):
 def test_ties_go_to_the_root_guess_first_in_the_search_order_even_when_resumed(tmp_path, monkeypatch):
     import numpy as np
 
+    from mastermind.strategies.optimal import in_pieces as split
     from mastermind.strategies.optimal import search as opt
-    from mastermind.strategies.optimal import split
 
     # 4 pegs 2 colours: root guesses 1111 (52 guesses in all), 1112 and 1122 (44 each), searched
     # in that order here; 1122 is found first and checkpointed, then the run stops. Resumed, 1112
@@ -559,7 +560,7 @@ def test_the_optimal_search_survives_a_lost_dask_worker(dask_cluster):
 
 
 def test_the_search_in_pieces_reports_a_lower_bound_that_rises_to_the_least_total():
-    from mastermind.strategies.optimal import split
+    from mastermind.strategies.optimal import in_pieces as split
 
     rules, seen = Rules(pegs=4, colors=7), []
     sol, _, _ = split.search_in_pieces(

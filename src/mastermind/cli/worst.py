@@ -169,7 +169,7 @@ def _search(
     """The decision search, under a progress bar: the tree found (within ``limit``, or the least
     number of guesses), the limit proved impossible, and every decision made."""
     from ..strategies.optimal.worst import WorstSearch
-    from ..strategies.optimal.worst_split import SplitWorstSearch
+    from ..strategies.optimal.worst_in_pieces import WorstSearchInPieces
 
     decisions: list[Decision] = []
     game = rules.short_name(limit=False)
@@ -183,7 +183,7 @@ def _search(
         report = advance if bar is not None else None
         search: WorstSearch
         if workers > 1 or checkpoint is not None:
-            split = SplitWorstSearch(rules, workers, progress=report, width=width, checkpoint=checkpoint)
+            split = WorstSearchInPieces(rules, workers, progress=report, width=width, checkpoint=checkpoint)
             search = split
             if split.resumed:
                 sets = f"{split.resumed:,} set{'s' * (split.resumed != 1)}"

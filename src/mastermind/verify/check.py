@@ -18,7 +18,7 @@ from ..runtime.pool import can_fork
 from .arithmetic import other_replies
 from .checker import _Checker, _Entry, _Open, _walk
 from .files import GZIP_MAGIC, alphabet, code_text, read_header
-from .parts import Parts, _pieces, _Split
+from .parts import Parts, _Cut, _pieces
 from .proof import FORMAT, VERSION, ProofFile, _claim, _lines, _Reader
 from .workers import _Dealer, _processes
 
@@ -71,7 +71,7 @@ def check(
     the strength of an earlier check only where its lines are a copy of those checked, so that
     they would pass again; a proof with several faults may be refused for another first.
 
-    With ``parts``, only those parts of the check (see :class:`_Split`; the others may be checked
+    With ``parts``, only those parts of the check (see :class:`_Cut`; the others may be checked
     anywhere else, the claim holding once all have passed), in order, ``passed(part, nodes)`` as
     each passes (its number from 1, the nodes it checked beside those all parts check).
 
@@ -86,7 +86,7 @@ def check(
     reader = _Reader(rules, proof.claim, "the proof")
     reader.firsts = bool(proof.first)
     symbols = alphabet(rules)
-    split = None if parts is None else proof.split(parts.count)
+    split = None if parts is None else proof.cut(parts.count)
     total = proof.total if proof.claim == "total" else None
     scored = _check_lines(
         _Checker(rules, proof.first),
@@ -126,28 +126,28 @@ class ProofHead:
     number: int
     nodes: int
     path: str | os.PathLike[str]
-    _splits: dict[int, _Split] = field(default_factory=dict, repr=False)
+    _cuts: dict[int, _Cut] = field(default_factory=dict, repr=False)
 
-    def split(self, count: int) -> _Split:
-        """The cut of its check into ``count`` parts (see :class:`_Split`), made once (a pass
+    def cut(self, count: int) -> _Cut:
+        """The cut of its check into ``count`` parts (see :class:`_Cut`), made once (a pass
         over the file).
 
         Raises:
             ProofError: the file is not text.
         """
-        found = self._splits.get(count)
+        found = self._cuts.get(count)
         if found is None:
             try:
                 with _opened(self.path) as f:
                     lines = (line for _, line in _body(f, self.nodes))
-                    found = self._splits[count] = _Split(_pieces(lines, self.nodes, count), self.nodes, count)
+                    found = self._cuts[count] = _Cut(_pieces(lines, self.nodes, count), self.nodes, count)
             except UnicodeDecodeError:
                 raise ProofError(f"{self.path}: not a proof file (not text)") from None
         return found
 
     def nodes_checked(self, parts: Parts | None = None) -> int:
         """As :meth:`ProofFile.nodes_checked`."""
-        return self.nodes if parts is None else self.split(parts.count).nodes_checked(parts)
+        return self.nodes if parts is None else self.cut(parts.count).nodes_checked(parts)
 
 
 def scan(path: str | os.PathLike[str]) -> ProofHead:
@@ -197,7 +197,7 @@ def check_file(
                 raise ProofError(f"{name}: the file changed while it was checked")
 
     try:
-        split = None if parts is None else head.split(parts.count)
+        split = None if parts is None else head.cut(parts.count)
         scored = _check_lines(
             _Checker(rules, first),
             reader,
@@ -289,7 +289,7 @@ def _check_lines(
     nodes: int,
     jobs: int,
     progress: Callable[[int], None] | None,
-    split: _Split | None = None,
+    split: _Cut | None = None,
     parts: Parts | None = None,
     passed: Callable[[int, int], None] | None = None,
     total: int | None = None,

@@ -57,7 +57,7 @@ def _walk(
     line under it sent or checked in turn. So the few nodes above the pieces are checked here,
     and each piece is read once by a process.
 
-    With ``owner`` (a cut's pieces by their path: :class:`.parts._Split`), only ``part``'s pieces
+    With ``owner`` (a cut's pieces by their path: :class:`.parts._Cut`), only ``part``'s pieces
     are checked, with the nodes above the pieces (every part checks those); the other parts'
     pieces are passed over unread. ``shared`` keeps the nodes above the pieces as opened, by
     path, for the next part's pass: there they are taken as they are, their claims checked

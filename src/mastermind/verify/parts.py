@@ -14,7 +14,7 @@ from dataclasses import dataclass
 class Parts:
     """Parts ``first`` to ``last`` (from 1), in that order (down, if ``last`` is the lower), of a
     check cut into ``count`` parts, which any machines may check apart: the proof holds when
-    every part does (see :class:`_Split`). Two machines that take the parts from opposite ends
+    every part does (see :class:`_Cut`). Two machines that take the parts from opposite ends
     (``1-N/N`` and ``N-1/N``) meet wherever their speeds put them."""
 
     first: int
@@ -64,11 +64,11 @@ class Parts:
         )
 
 
-#: The pieces per part, at least, that a check cut into parts deals out (:class:`_Split`).
+#: The pieces per part, at least, that a check cut into parts deals out (:class:`_Cut`).
 PIECES_PER_PART = 32
 
 
-class _Split:
+class _Cut:
     """A check cut into ``count`` parts, from the proof's shape alone, so that every machine
     cuts it alike. The nodes of more than :attr:`limit` lines (this one and all below) are
     checked in every part, as is the root: the sets below them are worked out from them. Each
@@ -99,7 +99,7 @@ class _Split:
 
 
 def _pieces(lines: Iterable[str], nodes: int, count: int) -> list[tuple[int, tuple[int, ...]]]:
-    """The pieces of a proof's ``nodes`` lines cut for ``count`` parts (see :class:`_Split`),
+    """The pieces of a proof's ``nodes`` lines cut for ``count`` parts (see :class:`_Cut`),
     each with its lines, found from the lines' indents alone: a node's lines end where a line
     is indented no deeper than its own."""
     limit = max(1, nodes // (count * PIECES_PER_PART))

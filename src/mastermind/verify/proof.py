@@ -89,7 +89,7 @@ from ..core.rules import Rules
 from ..errors import ProofError
 from .arithmetic import Perm, _Game
 from .files import GZIP_MAGIC, alphabet, code_text, game_dict, read_header, read_text, write_file
-from .parts import Parts, _pieces, _Split
+from .parts import Parts, _Cut, _pieces
 
 if TYPE_CHECKING:
     from .check import Checked
@@ -212,7 +212,7 @@ class ProofFile:
     claim: str = "guesses"
     total: int = 0
     first: tuple[tuple[int, ...], ...] = ()
-    _splits: dict[int, _Split] = field(default_factory=dict, repr=False, compare=False)
+    _cuts: dict[int, _Cut] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, rules: Rules, guesses: int, root: ProofNode, **info: Any) -> ProofFile:
@@ -296,19 +296,19 @@ class ProofFile:
 
     # -- checking --------------------------------------------------------------------------
 
-    def split(self, count: int) -> _Split:
-        """The cut of its check into ``count`` parts (see :class:`_Split`), made once."""
-        found = self._splits.get(count)
+    def cut(self, count: int) -> _Cut:
+        """The cut of its check into ``count`` parts (see :class:`_Cut`), made once."""
+        found = self._cuts.get(count)
         if found is None:
             nodes = self.root.size()
             lines = _lines(self.root, alphabet(self.rules))
-            found = self._splits[count] = _Split(_pieces(lines, nodes, count), nodes, count)
+            found = self._cuts[count] = _Cut(_pieces(lines, nodes, count), nodes, count)
         return found
 
     def nodes_checked(self, parts: Parts | None = None) -> int:
         """The nodes that a check of these parts (the whole proof if None) checks: the proof's,
         or those of each part and those checked in every part."""
-        return self.root.size() if parts is None else self.split(parts.count).nodes_checked(parts)
+        return self.root.size() if parts is None else self.cut(parts.count).nodes_checked(parts)
 
     def check(
         self,

@@ -296,8 +296,8 @@ class Optimal(Strategy, TreeSearch):
         if map_tasks is None:
             root = self.decision_tree()
             return SearchedTree(root.cost, root, to_flat(root))
+        from .in_pieces import search_in_pieces
         from .search import piece_limit
-        from .split import search_in_pieces
 
         size = piece_limit(piece_size)
         sol, solved, resumed = search_in_pieces(

@@ -3,7 +3,7 @@
 The decision search (:mod:`.worst`) is an AND-OR search: at a set, *some* guess must work, and
 for that guess *every* cell. Near the root both are wide and slow: Super Mastermind's root guess
 leaves 19 cells of up to 7,105 secrets, and each cell's second guess leaves sets of several
-hundred to be found within the guesses left. :class:`SplitWorstSearch` runs the top of the
+hundred to be found within the guesses left. :class:`WorstSearchInPieces` runs the top of the
 search (the root and the sets one guess below it, by default) in the calling process and hands
 every set below that, and every small set, to worker processes as one task each:
 
@@ -211,7 +211,7 @@ class _Orphaned:
         return os.getppid() != self.parent
 
 
-class SplitWorstSearch(WorstSearch):
+class WorstSearchInPieces(WorstSearch):
     """The decision search of :class:`.WorstSearch`, its top on this process and the sets below
     on ``workers`` worker processes (see the module's documentation).
 

@@ -1,4 +1,4 @@
-"""The worst-case decision search on several processes (strategies/optimal/worst_split.py): the
+"""The worst-case decision search on several processes (strategies/optimal/worst_in_pieces.py): the
 same answers as the plain search, with a tree or a proof that the plain-Python checkers accept,
 whichever worker finishes first; and the search with a width, which may find a yes but never
 claims a no."""
@@ -19,7 +19,7 @@ from mastermind.cli import cli
 from mastermind.core.rules import Rules
 from mastermind.errors import CheckpointError
 from mastermind.strategies.optimal.worst import WorstSearch
-from mastermind.strategies.optimal.worst_split import SplitWorstSearch
+from mastermind.strategies.optimal.worst_in_pieces import WorstSearchInPieces
 from mastermind.verify.proof import ProofFile
 from test_cli_scale import _group_is_gone, _hear_ctrl_c
 
@@ -40,7 +40,7 @@ def test_the_split_search_finds_the_plain_searchs_least_with_a_tree_and_a_proof_
     plain, plain_below = WorstSearch(rules).least()
     # small=8: sets of more than 8 secrets two guesses down are searched on this process, so
     # that these small games go through every part of the split (threads, tasks, withdrawals)
-    best, below = SplitWorstSearch(rules, workers=2, small=8, window=window).least()
+    best, below = WorstSearchInPieces(rules, workers=2, small=8, window=window).least()
     assert best.guesses == plain.guesses
     assert best.tree.verify().max <= best.guesses
     assert below.guesses == plain_below.guesses == best.guesses - 1
@@ -50,7 +50,7 @@ def test_the_split_search_finds_the_plain_searchs_least_with_a_tree_and_a_proof_
 def test_a_no_searched_in_parts_at_every_depth_is_a_proof_that_checks():
     # 4 pegs 7 colours within 5: no (it needs 6); its proof has many levels
     rules = Rules(pegs=4, colors=7)
-    found = SplitWorstSearch(rules, workers=2, split_depth=3, small=20).decide(5)
+    found = WorstSearchInPieces(rules, workers=2, split_depth=3, small=20).decide(5)
     assert not found.possible and found.proof is not None and found.nodes > 1
     assert ProofFile.loads(found.proof.dumps()).check().guesses == 5
 
@@ -64,7 +64,7 @@ def test_the_split_search_mends_a_seed_and_gives_the_plain_searchs_answers(pegs,
     seed = seed_of(_seed(rules, seeded_by), rules)
     plain, plain_below = WorstSearch(rules).least()
     # the workers are sent the seed's subtrees: a new copy with each set
-    best, below = SplitWorstSearch(rules, workers=2, small=8).least(seed=seed)
+    best, below = WorstSearchInPieces(rules, workers=2, small=8).least(seed=seed)
     assert best.guesses == plain.guesses and best.tree.verify().max <= best.guesses
     assert best.tree.root.guess == seed.guess  # its first guess kept: mended below it
     assert ProofFile.loads(below.proof.dumps()).check().guesses == plain_below.guesses
@@ -76,7 +76,7 @@ def test_a_width_finds_a_yes_quickly_and_never_claims_a_no():
     assert yes.possible and yes.tree.verify().max <= 6
     no = WorstSearch(rules, width=3).decide(5)
     assert not no.possible and no.proof is None  # some guesses untried: nothing is proved
-    assert not SplitWorstSearch(rules, workers=2, small=8, width=3).decide(5).proof
+    assert not WorstSearchInPieces(rules, workers=2, small=8, width=3).decide(5).proof
 
 
 def test_worst_on_workers_from_the_command_line(tmp_path):
@@ -161,7 +161,7 @@ def test_a_worker_killed_mid_search_stops_the_search_with_one_clear_error():
 
     from mastermind.errors import StrategyError
 
-    search = SplitWorstSearch(Rules(pegs=4, colors=9), workers=2)  # within 6: a minute of search
+    search = WorstSearchInPieces(Rules(pegs=4, colors=9), workers=2)  # within 6: a minute of search
 
     def kill_one() -> None:
         deadline = time.monotonic() + 120
@@ -177,37 +177,37 @@ def test_a_worker_killed_mid_search_stops_the_search_with_one_clear_error():
 
 def test_a_checkpoint_resumes_the_search_with_the_same_answer_and_a_proof_that_checks(tmp_path):
     rules, path = Rules(pegs=4, colors=7), tmp_path / "run.jsonl"
-    first = SplitWorstSearch(rules, workers=2, small=20, checkpoint=path).decide(5)
+    first = WorstSearchInPieces(rules, workers=2, small=20, checkpoint=path).decide(5)
     recorded = path.read_text().splitlines()
     assert json.loads(recorded[0])["game"] == {"pegs": 4, "colors": 7, "repeats": True, "blank": False}
     assert len(recorded) > 2
-    again = SplitWorstSearch(rules, workers=2, small=20, checkpoint=path)
+    again = WorstSearchInPieces(rules, workers=2, small=20, checkpoint=path)
     assert again.resumed == len(recorded) - 1
     second = again.decide(5)
     assert not first.possible and not second.possible and second.nodes < first.nodes
     assert ProofFile.loads(second.proof.dumps()).check().guesses == 5
     # a last line cut short by a kill is dropped from the file and its set decided again
     path.write_text("\n".join(recorded[:-1]) + "\n" + recorded[-1][: len(recorded[-1]) // 2])
-    assert SplitWorstSearch(rules, workers=1, small=20, checkpoint=path).resumed == len(recorded) - 2
+    assert WorstSearchInPieces(rules, workers=1, small=20, checkpoint=path).resumed == len(recorded) - 2
     assert path.read_text() == "\n".join(recorded[:-1]) + "\n"
-    resumed = SplitWorstSearch(rules, workers=1, small=20, checkpoint=path)
+    resumed = WorstSearchInPieces(rules, workers=1, small=20, checkpoint=path)
     assert not resumed.decide(5).possible and resumed.resumed == len(recorded) - 2
     lines = len(path.read_text().splitlines())  # what was decided again is appended, readable
-    assert SplitWorstSearch(rules, workers=1, small=20, checkpoint=path).resumed == lines - 1
+    assert WorstSearchInPieces(rules, workers=1, small=20, checkpoint=path).resumed == lines - 1
     # damage elsewhere is refused, and so is a record that does not hold what it claims
     path.write_text("\n".join([recorded[0], recorded[1][:50], *recorded[2:]]) + "\n")
     with pytest.raises(CheckpointError, match="line 2: damaged"):
-        SplitWorstSearch(rules, workers=1, small=20, checkpoint=path)
+        WorstSearchInPieces(rules, workers=1, small=20, checkpoint=path)
     line = next(i for i, text in enumerate(recorded) if '"possible": false' in text)
     wrong = recorded[line].replace('"k": ', '"k": 1', 1)  # a proof for another number of guesses
     path.write_text("\n".join([*recorded[:line], wrong, *recorded[line + 1 :]]) + "\n")
     with pytest.raises(CheckpointError, match=f"line {line + 1}: damaged"):
-        SplitWorstSearch(rules, workers=1, small=20, checkpoint=path)
+        WorstSearchInPieces(rules, workers=1, small=20, checkpoint=path)
     path.write_text("\n".join(recorded) + "\n")
     with pytest.raises(CheckpointError, match="another game"):
-        SplitWorstSearch(Rules(pegs=4, colors=6), workers=1, checkpoint=path)
+        WorstSearchInPieces(Rules(pegs=4, colors=6), workers=1, checkpoint=path)
     with pytest.raises(CheckpointError, match="width"):
-        SplitWorstSearch(rules, workers=1, checkpoint=path, width=3)
+        WorstSearchInPieces(rules, workers=1, checkpoint=path, width=3)
 
 
 def test_worst_resumes_from_its_checkpoint_and_refuses_a_foreign_one_in_one_line(tmp_path):
@@ -272,7 +272,7 @@ def test_with_first_guesses_given_the_split_search_reports_its_progress_as_the_p
     rules, reports = Rules(pegs=4, colors=7), {}
     for name, search in (
         ("plain", WorstSearch),
-        ("split", lambda r, progress: SplitWorstSearch(r, workers=2, small=20, progress=progress)),
+        ("split", lambda r, progress: WorstSearchInPieces(r, workers=2, small=20, progress=progress)),
     ):
         seen = reports[name] = []
         assert not search(rules, progress=seen.append).decide(5, first=[1, 8]).possible  # 1112, 1122
@@ -301,7 +301,7 @@ def test_a_search_that_finds_a_tree_moves_its_progress_through_the_cells_and_nev
     rules = Rules(pegs=4, colors=7)
     for search in (
         WorstSearch(rules, progress=(plain := []).append),
-        SplitWorstSearch(rules, workers=2, small=20, progress=(split := []).append),
+        WorstSearchInPieces(rules, workers=2, small=20, progress=(split := []).append),
     ):
         assert search.decide(6, first=first).possible
     for seen in (plain, split):
