@@ -10,7 +10,7 @@ True
 
 from typing import TYPE_CHECKING, Any
 
-from .core.lazy import lazy_names
+from .core.lazy_names import lazy_names
 
 # Names are imported on first use, so that `mastermind --help` does not wait for numba.
 _HOME = {

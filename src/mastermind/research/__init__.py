@@ -13,7 +13,7 @@ charts) does not load numpy.
 
 from typing import TYPE_CHECKING
 
-from ..core.lazy import lazy_names
+from ..core.lazy_names import lazy_names
 
 #: The executors a whole-tree run may be given by name (see :func:`make_executor`).
 EXECUTORS = ("local", "dask")
