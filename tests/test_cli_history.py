@@ -406,3 +406,21 @@ def test_a_directory_an_empty_name_or_a_huge_id_is_one_line(tmp_path, monkeypatc
         err == f"mastermind: error: the history database {tmp_path} is a directory, not a file; use "
         "--no-history to play without it\n"
     )
+
+
+def test_the_json_of_a_game_or_match_still_played_keeps_its_secret_and_seed(tmp_path):
+    db = str(tmp_path / "h.db")
+    run("play", "--seed", "77", "--db", db, input="1122\n")  # stopped by the end of input, unfinished
+    run("match", "--players", "knuth,human", "--games", "2", "--db", db, input="1122\n")
+    [game, match] = json.loads(run("history", "--db", db, "--json")[1])
+    assert game["outcome"] == "playing" and (game["secret"], game["seed"]) == (None, None)
+    assert json.loads(run("history", "1", "--db", db, "--json")[1])["secret"] is None
+    first = match["games"][0]
+    assert (
+        match["seed"] is None
+        and (first["secret"], first["game"]["secret"], first["game"]["seed"]) == (None,) * 3
+    )
+    # once the game is over, its record is shown whole
+    run("play", "--resume", "1", "--db", db, input="quit\n")
+    over = json.loads(run("history", "1", "--db", db, "--json")[1])
+    assert over["outcome"] == "gave-up" and (over["secret"], over["seed"]) == ("3332", 77)

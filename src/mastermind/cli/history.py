@@ -28,11 +28,14 @@ def when(stamp: str) -> str:
 
 
 def entry(stored: StoredGame) -> dict[str, Any]:
+    """A stored game as JSON: its record as it may be shown (no secret while it is played)."""
+    from ..games.game_record import shown
+
     return {
         "id": stored.id,
         "started": stored.started,
         "updated": stored.updated,
-        **stored.record,
+        **shown(stored.record),
         "finished": stored.finished,
         "moves": moves_of(stored.record),
     }

@@ -99,3 +99,24 @@ def _choose_again(game: Game) -> None:
     player = game.player()
     for row in range(len(game.moves)):
         player.choose(SolverState(game.rules, game.history[:row]))
+
+
+def shown(record: dict[str, Any]) -> dict[str, Any]:
+    """What a record shows while it may still be played: a copy without the secret of a game not
+    over, nor the seed it was drawn from (nor, in a match not over, the match's seed, from which
+    every secret is drawn); a finished record is shown whole.
+
+    >>> shown({"kind": "play", "seed": 7, "secret": "1234", "outcome": "playing"})["secret"] is None
+    True
+    """
+    if "games" in record:  # a match
+        if record.get("finished"):
+            return record
+        games = [
+            g if g.get("finished") else {**g, "secret": None, "game": shown(g["game"])}
+            for g in record["games"]
+        ]
+        return {**record, "seed": None, "games": games}
+    if record.get("outcome", "playing") == "playing":
+        return {**record, "secret": None, "seed": None}
+    return record
