@@ -252,3 +252,11 @@ def test_warn_inconsistent_names_the_reply_a_guess_contradicts_and_plays_it_when
     code, out, _ = run("play", "--seed", "5", *SMALL, input=lines)  # off by default: played at once
     assert code == 0 and "cannot be the secret" not in out
     assert f"You played {clash} already (row 2)" in out  # so the third line is a repeat
+
+
+def test_review_follows_a_game_given_up_after_its_first_guesses():
+    code, out, _ = run("play", "--review", "--seed", "2026", "--no-history", input="1122\n1344\nquit\n")
+    assert code == 1 and "You gave up. The secret was 2154." in out
+    assert "2 guesses played; best play expects 4.3403 from the first move." in out
+    code, out, _ = run("play", "--review", "--seed", "2026", "--no-history", input="quit\n")
+    assert code == 1 and "guesses played" not in out  # no guess: nothing to review

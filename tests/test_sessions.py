@@ -215,3 +215,18 @@ def test_help_and_quit_at_the_secret_prompt_are_commands_not_refused_codes():
     ]
     assert session.hidden and match.waiting_for == "secret"  # still asked for the secret
     assert list(session.answer("quit")) == [] and session.done and session.stop_asked
+
+
+def test_the_reply_prompts_help_offers_undo_only_where_the_guess_is_a_persons():
+    rules = Rules(pegs=3, colors=3)
+    for players, offered in ((["human", "human"], True), (["human", "knuth"], False)):
+        match = Match(rules, players, 2, "standard", 1, "random", "knuth")
+        session = MatchSession(match, Notation(rules))
+        list(session.start())
+        list(session.answer(""))  # the codemaker replies by hand
+        if offered:
+            list(session.answer("111"))
+        assert session.prompt == "player 1 (human), your reply> "
+        help_line = " ".join(words(session.answer("help")))
+        assert ("undo: take back the guess" in help_line) is offered, help_line
+        assert not offered or words(session.answer("undo"))

@@ -152,7 +152,7 @@ def play(
         commit=recorder.save,  # every move is committed before the next line is read
     )
     play_through(session, console, as_json, recorder, "play")
-    if not session.gave_up:
+    if game.moves or not session.gave_up:  # a game given up before its first guess has no review
         after_play(game, console, review_after, recorder)
     finish(game, as_json, recorder)
 

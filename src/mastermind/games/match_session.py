@@ -236,7 +236,11 @@ class MatchSession(Session):
     def _reply_help(self, asked_hint: bool) -> str:
         """What a codemaker may type at the reply prompt (a hint is the breaker's, not the codemaker's)."""
         no_hint = "No hint for the codemaker: hints are for the one breaking the code. " if asked_hint else ""
-        return (
-            f"{no_hint}{reply_words(self.notation)}; undo: take back the guess (it had no reply yet); quit, "
-            "Ctrl-D or Ctrl-C: stop the match, to resume later."
+        # a person's guess waiting for its reply may be taken back, a strategy's never (Match.undo)
+        undo = (
+            "undo: take back the guess (it had no reply yet); "
+            if self.match.is_human(self.match.current.breaker)
+            else ""
         )
+        stop = "quit, Ctrl-D or Ctrl-C: stop the match, to resume later."
+        return f"{no_hint}{reply_words(self.notation)}; {undo}{stop}"
