@@ -223,3 +223,8 @@ def test_a_deep_dot_tree_is_laid_out_left_to_right_a_shallow_one_top_down():
     code, out, _ = run("tree", "--format", "dot", "--depth", "3")
     # Knuth's first three guesses top-down were 10,259 pixels wide; from left to right, a column
     assert code == 0 and out.splitlines()[1] == "  rankdir=LR;"
+
+
+def test_compare_takes_s_for_its_strategies_as_every_command_takes_it_for_one():
+    code, out, _ = run("compare", "-s", "knuth,entropy", "--json", "--no-history")
+    assert code == 0 and [row["strategy"] for row in json.loads(out)] == ["knuth", "entropy"]

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 @game_options
 @click.option(
     "--strategies",
+    "-s",
     metavar="NAMES",
     help="Comma-separated strategy names [every registered strategy; optimal only on games of at "
     "most 3,125 codes or with its tree already cached: its search can take minutes to hours; "
