@@ -69,6 +69,9 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
     assert one_line_error(*run("review", "1122=4,0", "1234=0,0"))
     assert one_line_error(*run("review", "1122=1,0", "--game", "1", "--db", db))
     assert one_line_error(*run("review", "1122=1,0", "--budget", "-2"))
+    assert one_line_error(*run("review", "1122=1,0", "--budget", "soon"))
+    # the budget is a duration, as evaluate's: 1s reviews as 1 does
+    assert run("review", "1122=1,0", "--budget", "1s")[1] == run("review", "1122=1,0", "--budget", "1")[1]
     assert one_line_error(*run("review", "1122=1,0", "--plot", "chart.txt"))
     assert one_line_error(*run("review", "11223=1,0"))
 

@@ -25,10 +25,16 @@ if TYPE_CHECKING:
     from ..history.store import StoredGame
 
 
-def check_budget(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and not value >= 0:  # also refuses nan
-        raise click.BadParameter(f"a number of seconds, at least 0, not {value}")
-    return value
+def check_budget(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    """A duration as evaluate's --budget takes it (90, 90s, 2m), or 0: the heuristic line at once."""
+    from ..core.text import parse_duration
+
+    if value is None:
+        return None
+    try:
+        return 0.0 if value.strip() in ("0", "0s") else parse_duration(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
 
 
 @cli.command()
@@ -45,11 +51,10 @@ def check_budget(ctx: click.Context, param: click.Parameter, value: float | None
 )
 @click.option(
     "--budget",
-    type=float,
-    metavar="SECONDS",
+    metavar="DURATION",
     callback=check_budget,
-    help="Seconds the exact search may take per move before the expected-size line stands in "
-    "[3]; games of up to 1,296 codes are always exact.",
+    help="How long the exact search may take per move before the expected-size line stands in "
+    "(seconds, or 90s, 2m) [3]; games of up to 1,296 codes are always exact.",
 )
 @color_option
 def review(
