@@ -342,3 +342,16 @@ def test_the_result_files_prove_their_totals(name):
     limit = limits.get(name)
     if limit is not None:
         assert tree.verify().max <= limit == tree.rules.max_guesses
+
+
+def test_a_reply_left_without_a_next_guess_is_said_with_its_number_of_secrets():
+    # 2 pegs, 2 colours: after 12, the reply 1,0 leaves 11 and 22; after 11, the reply 0,0 leaves 22
+    rules = Rules(pegs=2, colors=2)
+    root = TreeNode((0, 1))
+    root.children[Feedback(0, 2)] = TreeNode((1, 0))
+    root.children[Feedback(1, 0)] = TreeNode((0, 0))
+    with pytest.raises(TreeFileError, match=r"1 secret gives reply 0,0 to its guess"):
+        replay(TreeFile(rules, root, {"game": {}}))
+    del root.children[Feedback(1, 0)]
+    with pytest.raises(TreeFileError, match=r"2 secrets give reply 1,0 to its guess"):
+        replay(TreeFile(rules, root, {"game": {}}))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..core.feedback import Feedback
 from ..core.rules import Rules
+from ..core.text import plural
 from ..errors import ProofError
 from .arithmetic import SKIP, _by_lanes, _Game, _Tally, least_total, reach
 from .files import code_text
@@ -404,6 +405,6 @@ class _Checker:
             g = unrefuted[0]
             raise ProofError(
                 f"line {node.line}: guess {self.show(g)} is not refuted (its largest cell, "
-                f"{tally.largest(g):,} secrets, fits in {k - 1} more guesses by counting, "
-                "and no line refutes it)"
+                f"{plural(tally.largest(g), 'secret')}, fits in {plural(k - 1, 'more guess', 'more guesses')}"
+                " by counting, and no line refutes it)"
             )

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.feedback import Feedback, score
 from ..core.rules import Rules
+from ..core.text import plural
 from ..errors import TreeFileError
 from .files import alphabet, code_text, every_code, game_dict, read_header, read_text, write_file
 
@@ -307,8 +308,8 @@ def replay(tree: TreeFile, progress: Callable[[int], None] | None = None) -> Rep
                 continue
             if f not in node.children:
                 raise TreeFileError(
-                    f"line {node.line}: {len(cell):,} secrets give reply {f} to its guess, and the tree "
-                    "does not say what to play then"
+                    f"line {node.line}: {plural(len(cell), 'secret gives', 'secrets give')} reply {f} to "
+                    "its guess, and the tree does not say what to play then"
                 )
             stack.append((node.children[f], cell, depth + 1))
     distribution = dict(sorted(distribution.items()))
