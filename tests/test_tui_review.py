@@ -22,6 +22,15 @@ async def win_the_readme_game(app, pilot, extra=()):
         await type_code(app, pilot, code)
 
 
+async def hinted_and_taken_back(app, pilot):
+    """1122, a hint, then 6666 taken back: a game with help of both kinds."""
+    await type_code(app, pilot, "1122")
+    await pilot.press("question_mark")
+    await settle(app, pilot)
+    await type_code(app, pilot, "6666")
+    await pilot.press("ctrl+z")
+
+
 @driven
 async def test_the_review_of_a_game_just_won_marks_each_row():
     app = MastermindApp(seed=2026)
@@ -68,11 +77,7 @@ async def test_the_history_opens_the_review_of_a_finished_game_and_shows_the_hel
     app = MastermindApp(seed=2026)
     async with app.run_test(size=(110, 30)) as pilot:
         screen = board(app)
-        await type_code(app, pilot, "1122")
-        await pilot.press("question_mark")
-        await settle(app, pilot)
-        await type_code(app, pilot, "6666")
-        await pilot.press("ctrl+z")
+        await hinted_and_taken_back(app, pilot)
         for code in ("1344", "1235", "3312", "2154"):
             await type_code(app, pilot, code)
         assert screen.game.outcome == "won" and screen.game.helped
@@ -113,12 +118,9 @@ async def test_the_review_and_the_history_fit_an_80_column_terminal():
     app = MastermindApp(seed=2026)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = board(app)
-        await type_code(app, pilot, "1122")
-        await pilot.press("question_mark")
-        await settle(app, pilot)
-        await type_code(app, pilot, "6666")
-        await pilot.press("ctrl+z")
-        await win_the_readme_game(app, pilot, extra=("1111",))
+        await hinted_and_taken_back(app, pilot)
+        for code in ("1344", "1235", "3312", "1111", "2154"):
+            await type_code(app, pilot, code)
         await pilot.press("r")
         await settle(app, pilot)
         table = app.screen.query_one("#review-moves")
