@@ -228,3 +228,19 @@ def test_a_deep_dot_tree_is_laid_out_left_to_right_a_shallow_one_top_down():
 def test_compare_takes_s_for_its_strategies_as_every_command_takes_it_for_one():
     code, out, _ = run("compare", "-s", "knuth,entropy", "--json", "--no-history")
     assert code == 0 and [row["strategy"] for row in json.loads(out)] == ["knuth", "entropy"]
+
+
+def test_compare_takes_s_again_for_each_strategy_and_keeps_every_name():
+    code, out, _ = run("compare", "-s", "knuth", "-s", "entropy,knuth", "--json", "--no-history", *SMALL)
+    assert code == 0 and [row["strategy"] for row in json.loads(out)] == ["knuth", "entropy"]
+
+
+def test_compare_gives_the_drawn_seed_only_to_the_runs_it_played_a_part_in():
+    run("compare", "-s", "knuth", "--json", *SMALL)  # saved in the history
+    code, out, _ = run("compare", "-s", "knuth,random", "--json", *SMALL)
+    rows = {row["strategy"]: row for row in json.loads(out)}
+    assert code == 0 and "from_history" in rows["knuth"]
+    assert rows["knuth"]["seed"] is None and isinstance(rows["random"]["seed"], int)
+    code, out, _ = run("compare", "-s", "knuth,random", "--sample", "5", "--json", *SMALL)
+    seeds = {row["strategy"]: row["seed"] for row in json.loads(out)}
+    assert seeds["knuth"] == seeds["random"] and isinstance(seeds["knuth"], int)  # it drew the sample

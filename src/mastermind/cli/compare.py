@@ -42,9 +42,10 @@ if TYPE_CHECKING:
     "--strategies",
     "-s",
     metavar="NAMES",
-    help="Comma-separated strategy names [every registered strategy; optimal only on games of at "
-    "most 3,125 codes or with its tree already cached: its search can take minutes to hours; "
-    "rollout on games of at most 50,000 codes].",
+    multiple=True,
+    help="Strategy names, separated by commas or given one per -s [every registered strategy; "
+    "optimal only on games of at most 3,125 codes or with its tree already cached: its search "
+    "can take minutes to hours; rollout on games of at most 50,000 codes].",
 )
 @click.option(
     "--sample",
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
 @color_option
 def compare(
     rules: Rules,
-    strategies: str | None,
+    strategies: tuple[str, ...],
     sample: int | None,
     seed: int | None,
     plot: str | None,
@@ -112,11 +113,12 @@ def compare(
     _print_table(rules, results)
 
 
-def _names(strategies: str | None) -> tuple[list[str], bool]:
+def _names(given: tuple[str, ...]) -> tuple[list[str], bool]:
     """The strategies named in --strategies (checked, each once), or every registered one; and
     whether they were named."""
     from ..strategies import STRATEGIES, find_strategy
 
+    strategies = ",".join(given) if given else None
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies is not None else None
     if names is not None and not names:
         fail("--strategies is empty: give names separated by commas, e.g. knuth,entropy")

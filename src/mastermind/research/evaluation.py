@@ -93,7 +93,7 @@ def evaluate(
         seconds=seconds,
         codes=space.size,
         sample=secrets is not None and len(secrets) < space.size,
-        seed=seed,
+        seed=seed if strategy.randomized or secrets is not None else None,  # only where it mattered
         tree_at_hand=cached,
     )
 

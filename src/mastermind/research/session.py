@@ -111,7 +111,7 @@ class Session:
         if found is None:
             return None
         stats = Stats.from_dict(found.record)
-        stats.seed = seed  # as asked (a deterministic whole run does not depend on it)
+        stats.seed = key["seed"]  # as asked, where it matters (a sample, or a randomised strategy)
         self._origin[id(stats)] = found
         return stats
 
