@@ -276,3 +276,10 @@ def test_a_strategy_thinking_in_a_match_is_shown(monkeypatch):
     )
     assert code == 0, err
     assert "player 2 (optimal)" in shown and "player 1 (knuth)" in shown
+
+
+def test_a_breaker_who_repeats_a_guess_is_warned_once_as_in_play():
+    lines = "1122\n1122\n1122\nquit\n"
+    code, out, _ = run("--players", "knuth,human", "--games", "2", "--seed", "1", "--no-history", input=lines)
+    assert out.count("You played 1122 already (row 1): it would get the same reply") == 1
+    assert re.search(r"^\s+2\s+1\s+1\s+2\s+2", out, re.M)  # typed again, it was played as row 2

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..core.code import Code
 from ..core.notation import Notation
 from ..core.text import guess_count, sentence
 from ..errors import MastermindError
 from .scoring import SCORING_RULES, WRONG_INFORMATION_POINTS
-from .sessions import QUIT, Board, Out, Row, Say, Session, hint_words, reply_words, say
+from .sessions import QUIT, Board, Out, Row, Say, Session, hint_words, repeat_warning, reply_words, say
 
 if TYPE_CHECKING:
     from .match import Event, Match
@@ -31,6 +32,7 @@ class MatchSession(Session):
         self.match, self.resumed = match, resumed
         self.stop_asked = False
         self._announced = 0
+        self._warned: Code | None = None  # a repeated guess pointed out once: typed again, it is played
 
     def record(self) -> dict[str, Any]:
         return self.match.record()
@@ -139,7 +141,19 @@ class MatchSession(Session):
                 yield say(f"Hint: {hint_words(given, self.notation)}")
         else:
             try:
-                return m.guess(self.notation.parse_code(line))
+                code = self.notation.parse_code(line)
+            except MastermindError as err:
+                yield Say((("Not a guess:", "error"), (f" {err}.", "")))
+                return []
+            game = m.current.game
+            row = None if game is None else game.repeat_of(code)
+            if row is not None and self._warned != code:
+                self._warned = code
+                yield say(repeat_warning(code, row, self.notation))
+                return []
+            self._warned = None
+            try:
+                return m.guess(code)
             except MastermindError as err:
                 yield Say((("Not a guess:", "error"), (f" {err}.", "")))
         return []

@@ -160,6 +160,14 @@ class Session:
         self._commit(self.record())
 
 
+def repeat_warning(code: Code, row: int, notation: Notation) -> str:
+    """What a session says, once, before a guess played already costs a turn."""
+    return (
+        f"You played {notation.format_code(code)} already (row {row}): it would get the "
+        "same reply. Type it again to play it anyway."
+    )
+
+
 class PlaySession(Session):
     """mastermind play: a person breaks the computer's code (``game``, made by :meth:`Game.breaking`).
 
@@ -263,10 +271,7 @@ class PlaySession(Session):
         row = game.repeat_of(code)
         if row is not None and self._warned != code:
             self._warned = code
-            yield say(
-                f"You played {notation.format_code(code)} already (row {row}): it would get the "
-                "same reply. Type it again to play it anyway."
-            )
+            yield say(repeat_warning(code, row, notation))
             return
         clash = game.inconsistency(code) if self.warn_inconsistent else None
         if clash is not None and self._warned != code:  # a warning, not a refusal
