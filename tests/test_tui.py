@@ -761,3 +761,20 @@ async def test_the_warning_about_impossible_guesses_is_off_by_default_and_set_on
         await pilot.click("#start")
         await settle(app, pilot)
     assert SavedSettings.load(private_settings).warn_inconsistent is True
+
+
+@driven
+async def test_capital_r_opens_the_review_as_the_finished_games_line_says_even_in_colour_letters():
+    from mastermind.core.notation import Notation
+    from mastermind.tui.review_screen import ReviewScreen
+
+    app = MastermindApp(seed=2026, notation="colors")
+    async with app.run_test(size=(110, 30)) as pilot:
+        screen = board(app)
+        letters = Notation(Rules(), "colors")
+        for code in ("1122", "1344", "1235", "3312", "2154"):  # seed 2026 hides 2154
+            await type_code(app, pilot, letters.format_code(letters.parse_code(code)))
+        assert screen.game.outcome == "won" and "R: how each guess" in str(screen.message)
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReviewScreen)

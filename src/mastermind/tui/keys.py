@@ -97,6 +97,7 @@ class BoardKeys:
             "f2": self.action_peek,
             "question_mark": self.action_hint,
             "r": self.action_review,
+            "R": self.action_review,  # as the finished game's line names it (a colour letter only in a code)
         }
 
     def put(self, color: int) -> None:
