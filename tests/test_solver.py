@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -67,3 +68,13 @@ def test_smallest_set_of_contradicting_rows():
 def test_consistent_history_has_no_contradiction():
     rows = Notation(CLASSIC).parse_history("1122=1,0 1344=0,1")
     assert smallest_contradiction(CLASSIC, rows) is None
+
+
+def test_a_partitions_largest_class_is_written_with_thousands_separators():
+    from mastermind.core.code import CodeSpace
+    from mastermind.deduction.analysis import partition
+
+    rules = Rules(pegs=5, colors=6)
+    p = partition(rules, "11111", np.arange(CodeSpace.of(rules).size))
+    assert p.largest == 5**5  # the codes without a 1
+    assert "largest class 3,125," in str(p)

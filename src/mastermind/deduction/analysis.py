@@ -90,7 +90,7 @@ class Partition:
         )
         return (
             f"{write(self.guess)} splits {plural(self.size, 'candidate')}: {classes}\n"
-            f"largest class {self.largest}, expected size {self.expected_size:.3f}, "
+            f"largest class {self.largest:,}, expected size {self.expected_size:.3f}, "
             f"entropy {self.entropy:.3f} bits, {plural(self.parts, 'class', 'classes')}"
         )
 

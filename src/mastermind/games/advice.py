@@ -67,7 +67,7 @@ class Advice:
             return out
         if self.left == 1:  # one guess left: only a code still possible can win
             out.append(
-                f"This is the last guess: play {guess}, a code still possible, 1 chance in {self.count}."
+                f"This is the last guess: play {guess}, a code still possible, 1 chance in {self.count:,}."
             )
             if self.hint.note:
                 out.append(f"{sentence(self.hint.note)}.")
@@ -77,7 +77,7 @@ class Advice:
         classes = "1 class" if self.parts == 1 else f"{self.parts} classes"
         out.append(
             f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
-            f"of {self.largest}, {self.expected_size:.2f} codes left on average."
+            f"of {self.largest:,}, {self.expected_size:.2f} codes left on average."
         )
         if self.hint.note:  # the strategy asked for cannot play this game
             out.append(f"{sentence(self.hint.note)}.")
