@@ -706,6 +706,10 @@ async def test_the_blank_game_on_the_board(private_settings):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = board(app)
         assert screen.sub_title.endswith("5x8+blank, 10 guesses")
+        await pilot.pause()
+        title = app.screen.query_one("HeaderTitle")
+        header = str(title.render())
+        assert header.endswith("5x8+blank, 10 guesses") and len(header) <= title.content_region.width
         assert "Type 1-8, or - (also .) for an empty hole, or click a colour" in said(app, "#help-line")
         assert app.screen.query_one("#color-8").tooltip == "the blank, a hole left empty: type - or ."
         await type_code(app, pilot, "12-.8")

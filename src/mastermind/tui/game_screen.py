@@ -134,9 +134,9 @@ class GameScreen(BoardKeys, BoardView):
 
     def on_mount(self) -> None:
         self._fit(self.app.size.width, self.app.size.height)
-        self.title = "Mastermind"
-        game = f"{self.rules.short_name(limit=False)}, {plural(self.rules.max_guesses, 'guess')}"
-        self.sub_title = f"{MODES[self.settings.mode]} · {game}"
+        # the mode and the game, without the program's name: all of it fits 80 columns
+        self.title = MODES[self.settings.mode]
+        self.sub_title = f"{self.rules.short_name(limit=False)}, {plural(self.rules.max_guesses, 'guess')}"
         self._ready = True
         self.refresh_view()
         self.call_after_refresh(self.next_step)
