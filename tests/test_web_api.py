@@ -379,11 +379,11 @@ def test_games_are_numbered_for_each_visitor(tmp_path):
         assert (game["id"], theirs["id"]) == (2, 1)  # the second's first game is their 1, not 3
         mine = await call(first, "GET", "/api/games/1")
         other = await call(second, "GET", "/api/games/1")
-        assert [m["guess"] for m in mine["moves"]] == ["1122"] and [m["guess"] for m in other["moves"]] == ["3456"]
+        assert [m["guess"] for m in mine["moves"]] == ["1122"]
+        assert [m["guess"] for m in other["moves"]] == ["3456"]
         await call(second, "GET", "/api/games/2", status=404)  # the first visitor's game 2 is not theirs
-        app[STATE].games.trim()  # read back from the history by number too
         app[STATE].games.limits = replace(app[STATE].games.limits, idle_seconds=-1)
-        app[STATE].games.trim()
+        app[STATE].games.trim()  # read back from the history by number too
         assert len(app[STATE].games) == 0
         back = await call(second, "GET", "/api/games/1")
         assert [m["guess"] for m in back["moves"]] == ["3456"]
@@ -567,7 +567,8 @@ def test_games_past_the_memory_limit_or_idle_are_dropped_and_read_back_when_touc
             ids.append(game["id"])
         assert len(table) == 2 and ids[0] not in numbers(table)
         back = await call(client, "GET", f"/api/games/{ids[0]}")
-        assert [m["guess"] for m in back["moves"]] == ["1122"] and table.loaded == 1 and ids[0] in numbers(table)
+        assert [m["guess"] for m in back["moves"]] == ["1122"]
+        assert table.loaded == 1 and ids[0] in numbers(table)
         assert len(table) == 2 and ids[1] not in numbers(table)
         now[0] = 61.0
         assert table.trim() == 2 and len(table) == 0

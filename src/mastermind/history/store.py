@@ -399,7 +399,8 @@ class Store:
         """``visitor``'s game number ``number``; StoreError if they have none of that number."""
         rows = []
         if 0 < number < 2**63:  # SQLite's integers
-            rows = self._read(f"SELECT {_GAME} FROM games WHERE visitor = ? AND number = ?", (visitor, number))
+            sql = f"SELECT {_GAME} FROM games WHERE visitor = ? AND number = ?"
+            rows = self._read(sql, (visitor, number))
         if not rows:
             raise StoreError(f"there is no game {number} in the history")
         return rows[0]

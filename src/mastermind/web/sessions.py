@@ -274,7 +274,11 @@ class GameTable:
             self.later(lambda: self.store.save_numbered(number, visitor, record))
         else:
             live.kept = True
-            self.later(lambda: self.store.add(record, visitor=visitor, number=number) and None)
+
+            def add() -> None:
+                self.store.add(record, visitor=visitor, number=number)
+
+            self.later(add)
 
     def _hold(self, live: LiveGame) -> None:
         key = (live.visitor, live.id)
@@ -304,7 +308,5 @@ class GameTable:
     async def open_games(self, visitor: str) -> list[tuple[int, int, int]]:
         """The visitor's unfinished games in the history as (number, moves, row id)."""
         return await self.run(
-            lambda: [
-                (g.number or 0, len(moves_of(g.record)), g.id) for g in self.store.unfinished(visitor)
-            ]
+            lambda: [(g.number or 0, len(moves_of(g.record)), g.id) for g in self.store.unfinished(visitor)]
         )
