@@ -36,6 +36,7 @@ from .settings import (
     MODE_OF_KIND,
     MODES,
     PALETTES,
+    THEMES,
     SettingsError,
     VisitorSettings,
     rules_from_json,
@@ -131,7 +132,7 @@ def view(live: LiveGame) -> dict[str, Any]:
     else:
         assert live.game is not None
         data = game_view(live.game, notation, live.mode)
-    return {"id": live.id, **data, "notation": notation_view(notation)}
+    return {"id": live.id, "kept": live.kept, **data, "notation": notation_view(notation)}
 
 
 def check_size(limits: Limits, rules: Any, strategies: list[str]) -> None:
@@ -295,6 +296,18 @@ async def get_game(request: web.Request) -> web.Response:
             await computer_guesses(state, live)
             await keep(state, visitor_of(request), live)
     return ok(view(live))
+
+
+@routes.delete("/api/games/{id}")
+async def forget(request: web.Request) -> web.Response:
+    """Forget a game not kept yet (a draft: no move made), so that the visitor's next game takes
+    its number; a game in the history is given up, never deleted (409)."""
+    state, visitor, live = state_of(request), visitor_of(request), await live_game(request)
+    async with live.lock:
+        if live.kept:
+            raise ApiError(409, f"game {live.id} is in your history: give it up instead")
+        state.games.drop(visitor.key, live.id)
+    return ok({"id": live.id, "forgotten": True})
 
 
 @routes.get("/api/games/{id}/review")
@@ -498,6 +511,7 @@ def choices(limits: Limits) -> dict[str, Any]:
         "codemakers": list(CODEMAKERS),
         "notations": ["", "digits", "letters", "colors"],
         "palettes": list(PALETTES),
+        "themes": list(THEMES),
         "limits": {
             "max_codes": limits.max_codes,
             "optimal_codes": limits.optimal_codes,
