@@ -42,10 +42,16 @@ function game() {
   return v.mode === "match" ? v.game : v;
 }
 
-// What the visitor enters now: "code" (a guess), "secret" (a match's code), "reply", or null.
+// What the visitor enters now: "code" (a guess), "secret" (a match's code), "reply", or null
+// (nothing while a question waits for its answer).
 function expects() {
+  return state.confirm ? null : turn();
+}
+
+// Whose turn it is, what the status line says: the same, a question asked or not.
+function turn() {
   const v = state.view;
-  if (!v || state.busy || state.held || state.confirm) return null;
+  if (!v || state.busy || state.held) return null;
   return { guess: "code", secret: "secret", reply: "reply", fix: "reply" }[v.waiting_for] ?? null;
 }
 
@@ -125,6 +131,8 @@ export async function newGame(body = {}) {
     state.log = [];
     state.held = null;
     say(null);
+    // the button that asked for the game gives the focus back: Enter then plays, not another game
+    if (document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
     show(answer);
     showSection("board-section");
   } else {
@@ -492,10 +500,12 @@ function drawScore(v) {
   score.hidden = v.mode !== "match";
   if (v.mode !== "match") return;
   const r = v.round;
+  // while a finished game is held on the board, the status line speaks of it, not of the next
+  const round = state.held || v.finished ? null : el("span", { text: `Game ${r.number} of ${v.games}: ` +
+    `player ${r.maker} makes the code, player ${r.breaker} breaks it; ${v.scoring} scoring.` });
   score.replaceChildren(
     ...v.players.map((p, i) => el("span", { class: "player", text: `Player ${i + 1} (${p}): ${v.score[i]}` })),
-    el("span", { text: `Game ${r.number} of ${v.games}: player ${r.maker} makes the code, ` +
-      `player ${r.breaker} breaks it; ${v.scoring} scoring.` }),
+    round,
   );
 }
 
@@ -689,7 +699,7 @@ function drawConfirm() {
 }
 
 function drawSide(v, g, n, x) {
-  $("status").textContent = statusText(v, g, x);
+  $("status").textContent = statusText(v, g, turn());
   const message = $("message");
   const m = state.message || (g ? endMessage(v, g) : null);
   message.className = "message" + (m && m.tone ? ` ${m.tone}` : "");
