@@ -365,6 +365,13 @@ def test_a_visitor_who_only_looks_leaves_no_game_and_a_game_is_kept_from_its_fir
         assert len((await call(client, "GET", "/api/history"))["games"]) == 1
         await call(client, "POST", f"/api/games/{solving['id']}/replies", {"reply": "1,0"})
         assert [g["id"] for g in (await call(client, "GET", "/api/history"))["games"]] == [2, 1]
+        # a draft the page leaves is forgotten, and the next game takes its number; a kept game is not
+        left = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        assert (await call(client, "DELETE", f"/api/games/{left['id']}")) == {"id": 3, "forgotten": True}
+        await call(client, "GET", f"/api/games/{left['id']}", status=404)
+        refused = await call(client, "DELETE", "/api/games/1", status=409)
+        assert refused["error"] == "game 1 is in your history: give it up instead"
+        assert (await call(client, "POST", "/api/games", {"mode": "break"}, status=201))["id"] == 3
 
     serve(tmp_path, scenario)
 
@@ -499,7 +506,7 @@ def test_every_bad_input_is_a_4xx_with_the_games_words(tmp_path):
             ("GET", "/api/games/abc", None, 404, "there is no game abc"),
             ("GET", "/api/games/99999999999999999999999", None, 404, "there is no game"),
             ("GET", "/api/nothing", None, 404, "there is no page /api/nothing"),
-            ("DELETE", g, None, 405, "DELETE is not allowed"),
+            ("DELETE", f"{g}/guesses", None, 405, "DELETE is not allowed"),
             ("PUT", "/api/settings", {"pegs": "many"}, 400, "setting pegs must be a whole number"),
             ("PUT", "/api/settings", {"colour": 3}, 400, "there is no setting 'colour'"),
             ("PUT", "/api/settings", {"palette": "sepia"}, 400, "there is no palette 'sepia'"),
