@@ -66,6 +66,9 @@ def test_tree_to_depth_1_is_the_first_guess_and_the_classes_its_replies_leave():
         "  2,2:    4",
         "  3,0:   20",
     ]
+    code, out, _ = run("tree", "--strategy", "knuth", "--depth", "1", "--format", "json")
+    tree = json.loads(out)["tree"]
+    assert tree["guess"] == "1122" and tree["replies"]["1,1"] == {"size": 208} and len(tree["replies"]) == 12
     code, out, _ = run("tree", "--strategy", "knuth", "--depth", "2")
     assert "      0,2:   42" in out.splitlines()  # 3345 after 0,0: 0,2 leaves 42 codes
 

@@ -105,7 +105,8 @@ class Node:
 
     def to_dict(self, notation: Notation, depth: int | None = None) -> dict[str, Any]:
         """Nested dicts: {"guess", "size", "replies": {"B,W": subtree}}; the codes a reply leaves after
-        the last guess allowed: {"lost": true, "size"}."""
+        the last guess allowed: {"lost": true, "size"}. With ``depth``, the replies of the last
+        guess shown are classes only: {"size"}, as the outline shows them."""
         space = CodeSpace.of(notation.rules)
         pegs = notation.rules.pegs
 
@@ -114,8 +115,10 @@ class Node:
         def walk(node: Node, level: int) -> dict[str, Any]:
             if level > limit:
                 return {"lost": True, "size": node.size}
+            if depth is not None and level > depth:  # a class: its guess is past the depth shown
+                return {"size": node.size}
             out: dict[str, Any] = {"guess": notation.format_code(space.code(node.guess)), "size": node.size}
-            if depth is None or level < depth:
+            if depth is None or level <= depth:
                 out["replies"] = {
                     str(Feedback.from_int(f, pegs)): walk(child, level + 1)
                     for f, child in sorted(node.children.items())
