@@ -652,7 +652,7 @@ def test_a_classic_board_fits_the_screen_whole_and_a_hint_moves_nothing(server, 
         if not size["mobile"]:  # a desktop: the board beside the controls, its pegs across its rows
             assert rect(t, ".side")["left"] > rect(t, "#board")["right"]
             pegs, row = rect(t, "#row-1 .pegs"), rect(t, "#row-1")
-            assert pegs["width"] >= 0.45 * row["width"] and rect(t, "#row-1 .peg")["width"] >= 40
+            assert pegs["width"] >= 0.5 * row["width"] and rect(t, "#row-1 .peg")["width"] >= 44
         # a black key peg is a dark disc on a light panel: told from an empty hole by contrast and size
         black = t.js("!!document.querySelector('#board .key.black')")
         if black:
