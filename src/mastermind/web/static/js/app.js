@@ -3,7 +3,8 @@
 // a match's score, all come from the server (the games package).
 
 import { api } from "./api.js";
-import { codeColors, colorName, countText, el, keys, peg, replyWords } from "./board.js";
+import { codeColors, colorName, countText, el, keys, peg, plural, replyWords } from "./board.js";
+import { answerConfirm, ask, drawConfirm, drawMoment, heldText, holdRound } from "./ending.js";
 import { showHistory, showSettings, showStats } from "./pages.js";
 import { leaveReview, reviewKey, showReview } from "./review.js";
 
@@ -67,10 +68,6 @@ function say(text, tone = "") {
 function sentence(text) {
   const t = String(text);
   return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?)]$/.test(t) ? "" : ".");
-}
-
-function plural(n, word, words) {
-  return `${n.toLocaleString("en")} ${n === 1 ? word : words || word + "s"}`;
 }
 
 function resetEntry() {
@@ -163,13 +160,6 @@ async function discardDraft() {
   } catch (err) {
     // already forgotten (idle too long): nothing to do
   }
-}
-
-// A match's game that has just finished stays on the board, its last row and its code shown,
-// until the visitor moves on ("Next game"); the match's next game waits for that.
-function holdRound(events) {
-  const done = events.filter((e) => e.kind === "round-over" && e.game);
-  if (done.length) state.held = done[done.length - 1];
 }
 
 function nextGame() {
@@ -300,20 +290,6 @@ async function hint() {
   const note = h.note ? ` (${h.note})` : "";
   state.message = { node: el("span", {}, `Hint: ${left}${h.lead} `, pegs, ` (${h.guess})${note}.`) };
   render();
-}
-
-// Ending a game asks first, in the page (a tap meant for Guess or Undo must not end it).
-function ask(text, yes, action) {
-  state.confirm = { text, yes, action };
-  render();
-  $("confirm-no").focus();
-}
-
-function answerConfirm(yes) {
-  const c = state.confirm;
-  state.confirm = null;
-  render();
-  if (yes && c) c.action();
 }
 
 function giveUp() {
@@ -490,7 +466,7 @@ export function render() {
   drawBoard(v, g, n, x);
   drawSecret(v, g, n, x);
   drawSide(v, g, n, x);
-  drawMoment(v, g, n);
+  drawMoment(v, g, n, palette(), reviewable());
   drawConfirm();
   if (focused) document.querySelector(`[data-focus="${focused}"]`)?.focus();
 }
@@ -612,16 +588,6 @@ function drawSecret(v, g, n, x) {
     el("span", { class: "pegs", role: x === "secret" ? "group" : "img", "aria-label": label }, cells));
 }
 
-function heldText(v, held) {
-  const who = (p) => (v.players[p - 1] === "human" ? `player ${p}` : v.players[p - 1]);
-  const r = held.game;
-  const how = held.outcome === "won" ? `broke the code in ${plural(held.guesses, "guess", "guesses")}` :
-    held.outcome === "gave-up" ? "gave up" : "did not break the code";
-  const breaker = state.view.rounds.find((x) => x.number === held.round)?.breaker;
-  const name = breaker ? who(breaker) : (r.breaker || "the breaker");
-  return `Game ${held.round}: ${name} ${how}; points ${held.points.join("-")}`;
-}
-
 function statusText(v, g, x) {
   if (state.held) return heldText(v, state.held);
   if (state.busy && v.waiting_for === "computer") return "Thinking…";
@@ -655,47 +621,6 @@ function endMessage(v, g) {
     return { text: `${why}: the code was ${g.secret}.`, tone: "lost" };
   }
   return { text: `I could not find it in ${n}.`, tone: "lost" };
-}
-
-// The moment of a win: a card with what was won and the code, its pegs set one by one.
-function winWords(v, g) {
-  const n = plural(g.moves.length, "guess", "guesses");
-  const last = g.moves[g.moves.length - 1].guess;
-  if (v.mode === "break") return [`You broke the code in ${n}!`, g.hints ? `With ${plural(g.hints, "hint")}.` : ""];
-  if (v.mode === "solve") return [`Found it: ${last} in ${n}.`, `${v.strategy} broke your code.`];
-  if (g.breaker === "human") return [`You broke the code in ${n}!`, ""];
-  return null;
-}
-
-function drawMoment(v, g, n) {
-  const box = $("moment");
-  const words = g && g.won && !state.busy ? winWords(v, g) : null;
-  box.hidden = words === null;
-  if (!words) {
-    box.replaceChildren();
-    delete box.dataset.shown;
-    return;
-  }
-  const key = `${v.id}:${state.held ? state.held.round : ""}`;
-  if (box.dataset.shown === key) return;  // drawn once: its pegs are set once, not at every render
-  box.dataset.shown = key;
-  const code = g.secret || g.moves[g.moves.length - 1].guess;
-  const next = v.mode === "match" ? "Enter: the next game" :
-    `Enter: a new game${reviewable() ? " · R: the review" : ""}`;
-  box.replaceChildren(
-    el("span", { class: "medal", "aria-hidden": "true", text: "★" }),
-    el("h2", { text: words[0] }),
-    el("p", {}, words[1] ? `${words[1]} ` : "", el("span", { class: "keys-only", text: next })),
-    el("span", { class: "pegs", role: "img", "aria-label": `The code: ${code}` },
-      codeColors(n, code).map((c) => peg(n, c, palette()))));
-}
-
-function drawConfirm() {
-  const c = state.confirm;
-  $("confirm").hidden = c === null;
-  if (!c) return;
-  $("confirm-text").textContent = c.text;
-  $("confirm-yes").textContent = c.yes;
 }
 
 function drawSide(v, g, n, x) {
