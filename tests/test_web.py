@@ -712,6 +712,7 @@ def test_a_match_shows_the_computers_winning_row_until_the_next_game(server, bro
         assert "winning" in t.js(f"document.getElementById('row-{rows}').className")
         assert t.text("#status") == f"Game 1: knuth broke the code in {rows} guesses; points {rows}-0"
         assert t.text("#secret-row .pegs") == "3456"
+        assert t.text("#score") == f"Player 1 (human): {rows}Player 2 (knuth): 0"  # not game 2's words
         time.sleep(1.5)  # the match does not go on by itself meanwhile
         assert t.text("#submit") == "Next game" and t.text("#row-1 .pegs") == guesses[0]
         t.shot("match-held")

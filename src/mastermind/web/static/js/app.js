@@ -481,7 +481,7 @@ function drawScore(v) {
     `player ${r.maker} makes the code, player ${r.breaker} breaks it; ${v.scoring} scoring.` });
   score.replaceChildren(
     ...v.players.map((p, i) => el("span", { class: "player", text: `Player ${i + 1} (${p}): ${v.score[i]}` })),
-    round,
+    ...(round ? [round] : []),
   );
 }
 
