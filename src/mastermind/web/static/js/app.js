@@ -704,7 +704,8 @@ function helpText(v, n, x) {
   if (x === "reply") {
     const [b, w] = t.keys.toLowerCase();
     const fix = v.mode === "match" ? "" : " Tap a row to fix its reply.";
-    return { touch: `${sentence(t.black)}: right ${t.symbol}, right place; ${t.white}: right ${t.symbol}, ` +
+    const black = t.black.charAt(0).toUpperCase() + t.black.slice(1);
+    return { touch: `${black}: right ${t.symbol}, right place; ${t.white}: right ${t.symbol}, ` +
         `wrong place.${fix}`,
       keys: `${b}, ${w}: one more · Backspace · Enter replies${v.mode === "match" ? "" : " · ↑↓ a row to fix"}` };
   }
