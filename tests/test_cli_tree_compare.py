@@ -25,7 +25,8 @@ def test_tree_text_is_knuths_table():
     assert code == 0
     lines = out.splitlines()
     assert lines[1] == "1122  (1,296 codes)"
-    seconds = {line.split()[0]: line.split()[-1] for line in lines[2:]}
+    # the replies to the first guess (the classes the second guesses leave are indented further)
+    seconds = {line.split()[0]: line.split()[-1] for line in lines[2:] if not line.startswith("   ")}
     # Knuth, "The Computer as Master Mind" (1976-77): his second guesses after 1122
     assert seconds == {
         "0,0:": "3345",
@@ -42,6 +43,34 @@ def test_tree_text_is_knuths_table():
         "3,0:": "1223",
     }
     assert "  0,0:  256 -> 3345" in lines and "  0,4:    1 -> 2211  wins" in lines
+
+
+def test_tree_to_depth_1_is_the_first_guess_and_the_classes_its_replies_leave():
+    code, out, _ = run("tree", "--strategy", "knuth", "--depth", "1")
+    assert code == 0
+    lines = out.splitlines()
+    # Knuth (1976-77): 1122 splits the 1,296 codes into classes of 256, 256, 96, 16, 1, 256, 208,
+    # 36, 114, 32, 4 and 20 (and the win)
+    assert lines[1:] == [
+        "1122  (1,296 codes)",
+        "  0,0:  256",
+        "  0,1:  256",
+        "  0,2:   96",
+        "  0,3:   16",
+        "  0,4:    1",
+        "  1,0:  256",
+        "  1,1:  208",
+        "  1,2:   36",
+        "  2,0:  114",
+        "  2,1:   32",
+        "  2,2:    4",
+        "  3,0:   20",
+    ]
+    code, out, _ = run("tree", "--strategy", "knuth", "--depth", "1", "--format", "json")
+    tree = json.loads(out)["tree"]
+    assert tree["guess"] == "1122" and tree["replies"]["1,1"] == {"size": 208} and len(tree["replies"]) == 12
+    code, out, _ = run("tree", "--strategy", "knuth", "--depth", "2")
+    assert "      0,2:   42" in out.splitlines()  # 3345 after 0,0: 0,2 leaves 42 codes
 
 
 def test_tree_json_and_dot():

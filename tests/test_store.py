@@ -16,7 +16,7 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
     path = tmp_path / "h.sqlite3"
     path.touch()  # an empty file is an SQLite database of user_version 0
     with Store(path) as store:
-        assert store.version == SCHEMA_VERSION == 3
+        assert store.version == SCHEMA_VERSION == 4
         assert store.games() == []
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -31,10 +31,11 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
         "outcome",
         "record",
         "visitor",
+        "number",
     ]
     db.close()
     with Store(path) as store:  # opening again migrates nothing and keeps the version
-        assert store.version == 3
+        assert store.version == 4
 
 
 def test_a_game_is_saved_move_by_move_and_read_back_the_same(tmp_path):
@@ -163,7 +164,7 @@ def test_a_version_2_history_gains_the_visitor_column_and_its_games_stay_local(t
     db.commit()
     db.close()
     with Store(path) as store:
-        assert store.version == 3
+        assert store.version == 4
         [old] = store.games()
         assert old.record == game.record() and store.get(old.id).id == old.id
         assert store.games(visitor="v1") == [] and store.visitor_settings("v1") is None
@@ -226,3 +227,29 @@ def test_a_game_without_a_move_is_not_kept_and_one_taken_back_to_none_is_removed
         match_recorder = Recorder(store)
         match_recorder.save(match.record())  # a match is kept from the start (its secret may be typed)
         assert match_recorder.id == 3
+
+
+def test_version_3_visitors_games_are_numbered_for_each_visitor_by_the_migration(tmp_path):
+    from mastermind.history.store import MIGRATIONS
+
+    path = tmp_path / "h.sqlite3"
+    db = sqlite3.connect(path)
+    for steps in MIGRATIONS[:3]:
+        for statement in steps:
+            db.execute(statement)
+    game = Game.breaking(Rules(), seed=3)
+    game.guess("1122")
+    for visitor in ("a", None, "b", "a"):
+        db.execute(
+            "INSERT INTO games (kind, started, updated, rules, finished, outcome, record, visitor) "
+            "VALUES ('play', '', '', '{}', 0, 'playing', ?, ?)",
+            (json.dumps(game.record()), visitor),
+        )
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        assert [g.number for g in store.games(visitor="a")] == [1, 2]
+        assert [g.number for g in store.games(visitor="b")] == [1] and store.games()[0].number is None
+        assert store.numbered(2, "a").id == 4 and store.next_number("a") == 3 and store.next_number("c") == 1
+        assert store.add(game.record(), visitor="b") == 5 and store.numbered(2, "b").id == 5

@@ -275,6 +275,11 @@ def last_reply(t: Tab, row: int) -> tuple[int, int]:
     return int(black), int(white)
 
 
+def won(t: Tab) -> bool:
+    """Whether the page shows the moment of a win."""
+    return t.js("!document.getElementById('moment').hidden")
+
+
 SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
 
 
@@ -292,7 +297,7 @@ def test_keys_work_before_any_click_and_a_whole_game_is_won_by_taps(server, brow
         assert t.text("#status") == "Guess 2 of 10"
         state = state.add("1122", last_reply(t, 1))
         row = 1
-        while "won" not in t.js("document.getElementById('message').className"):
+        while not won(t):
             row += 1
             assert row <= 5, "Knuth's guesses break every classic code in 5"
             guess = str(space.code(knuth.choose(state)))
@@ -305,7 +310,7 @@ def test_keys_work_before_any_click_and_a_whole_game_is_won_by_taps(server, brow
             t.tap("#submit")
             black, white = last_reply(t, row)
             state = state.add(guess, (black, white))
-        assert t.text("#message") == f"You broke the code in {row} guesses!"
+        assert t.text("#moment h2") == f"You broke the code in {row} guesses!"
         assert t.text("#secret-row .pegs") == guess
         assert t.overflow() == 0
         t.shot("won")
@@ -355,7 +360,7 @@ def test_the_computer_breaks_a_code_with_one_contradiction_fixed(server, browser
         assert t.text("#message") == "Row 1 is now 0 black, 0 white."
         assert t.js("document.getElementById('problem').hidden")
         for _ in range(10):
-            if "won" in t.js("document.getElementById('message').className"):
+            if won(t):
                 break
             pending = t.text("#status").rsplit(" ", 1)[1]
             reply = score(Notation(Rules()).parse_code(pending).colors, secret)
@@ -365,7 +370,7 @@ def test_the_computer_breaks_a_code_with_one_contradiction_fixed(server, browser
                 t.key("w")
             t.key("Enter")
             t.settle()
-        assert t.text("#message").startswith("Found it: 3456 in ")
+        assert t.text("#moment h2").startswith("Found it: 3456 in ")
         t.shot("found")
         t.tap(".tab[data-section='settings-section']")
         assert wait_for(lambda: t.js("!!document.querySelector('#settings select[name=mode]')"), 10)
@@ -420,7 +425,7 @@ def win_with_knuth(t: Tab) -> list[str]:
     rules = Rules()
     knuth, state, space = make_strategy("knuth", rules), SolverState(rules), CodeSpace.of(rules)
     guesses = []
-    while "won" not in t.js("document.getElementById('message').className"):
+    while not won(t):
         assert len(guesses) < 5, "Knuth's guesses break every classic code in 5"
         guess = str(space.code(knuth.choose(state)))
         for symbol in guess:
@@ -454,7 +459,7 @@ def test_a_finished_game_is_reviewed_guess_by_guess_from_its_end_and_from_the_hi
         t.shot("review-working")
         t.tap("#review-back")  # the page answers while the review is worked out
         assert t.js("!document.getElementById('board-section').hidden")
-        assert t.text("#message") == f"You broke the code in {len(guesses)} guesses!"
+        assert t.text("#moment h2") == f"You broke the code in {len(guesses)} guesses!"
         t("Fetch.continueRequest", requestId=paused["requestId"])
         t("Fetch.disable")
         t.key("r")  # the key the end of a game names
@@ -599,3 +604,201 @@ def test_at_200_percent_zoom_the_board_fits_its_controls_are_reachable_named_and
                 "return [e.tagName, s.outlineStyle, parseFloat(s.outlineWidth)]; })()"
             )
             assert outline[0] != "BODY" and outline[1] != "none" and outline[2] >= 2, outline
+
+
+# -- issue 50: the board fits, a match's last row stays, ending a game asks first, no game from a look
+
+
+def rect(t: Tab, selector: str) -> dict:
+    return t.js(f"document.querySelector({json.dumps(selector)}).getBoundingClientRect().toJSON()")
+
+
+def luminance(t: Tab, selector: str, prop: str = "backgroundColor") -> float:
+    """The relative luminance (WCAG) of an element's computed colour."""
+    rgb = t.js(f"getComputedStyle(document.querySelector({json.dumps(selector)})).{prop}")
+    channels = [int(x) / 255 for x in re.findall(r"\d+", rgb)[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: float, b: float) -> float:
+    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+
+
+@SIZES
+def test_a_classic_board_fits_the_screen_whole_and_a_hint_moves_nothing(server, browser, size):
+    with tab(browser, size) as t:
+        t.open(server)
+        for guess in ("1122", "1344", "3456", "1213", "6543", "2211", "4455", "5566", "6611"):
+            if won(t):
+                break
+            for key in guess:
+                t.key(key)
+            t.key("Enter")
+            t.settle()
+        # every row of the ten in the window at once: no scrolling, neither the board's nor the page's
+        height = t.js("innerHeight")
+        for row in range(1, 11):
+            box = rect(t, f"#row-{row}")
+            assert box["top"] >= 0 and box["bottom"] <= height, (row, box, height)
+        assert t.js(
+            "document.getElementById('board').scrollHeight <= document.getElementById('board').clientHeight"
+        )
+        assert t.js("document.documentElement.scrollHeight") <= height
+        for selector in ("#palette button:nth-child(6)", "#submit"):  # and what plays the next guess
+            assert rect(t, selector)["bottom"] <= height, selector
+        if not size["mobile"]:  # a desktop: the board beside the controls, its pegs across its rows
+            assert rect(t, ".side")["left"] > rect(t, "#board")["right"]
+            pegs, row = rect(t, "#row-1 .pegs"), rect(t, "#row-1")
+            assert pegs["width"] >= 0.5 * row["width"] and rect(t, "#row-1 .peg")["width"] >= 44
+        # a black key peg is a dark disc on a light panel: told from an empty hole by contrast and size
+        # (a black key peg drawn by the page's own rule in the first row's panel, whatever the replies)
+        t.js(
+            "document.querySelector('#row-1 .key-holes').append(Object.assign("
+            "document.createElement('span'), {className: 'key black', id: 'probe'}))"
+        )
+        assert contrast(luminance(t, "#probe"), luminance(t, "#row-1 .key-holes")) >= 4.5
+        assert rect(t, "#probe")["width"] >= 8
+        empty = "getComputedStyle(document.querySelector('#board .key:not(.black):not(.white)'))"
+        assert t.js(f"{empty}.backgroundColor") == "rgba(0, 0, 0, 0)"  # an empty hole: the panel, a dot
+        t.js("document.getElementById('probe').remove()")
+        if won(t):  # a lucky code, found in fewer (9 in 1,296): no hint to ask for
+            return
+        before = rect(t, "#board")
+        t.key("?")
+        t.settle()
+        assert wait_for(lambda: t.text("#message").startswith("Hint:"), 30)
+        assert rect(t, "#board") == before  # the hint appeared without moving the board
+        t.shot("ten-rows")
+
+
+def test_a_match_shows_the_computers_winning_row_until_the_next_game(server, browser):
+    knuth, state, space = make_strategy("knuth", Rules()), SolverState(Rules()), CodeSpace.of(Rules())
+    guesses = []
+    while not guesses or guesses[-1] != "3456":
+        guess = str(space.code(knuth.choose(state)))
+        guesses.append(guess)
+        state = state.add(
+            guess,
+            score(Notation(Rules()).parse_code(guess).colors, Notation(Rules()).parse_code("3456").colors),
+        )
+    with tab(browser, PHONE) as t:
+        t.open(server)
+        started = t.js(
+            "fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: "
+            "JSON.stringify({mode: 'match', players: ['human', 'knuth'], games: 2})}).then(r => r.json())"
+        )
+        t.js(f"import('/static/js/app.js').then(m => m.openGame({started['id']}))")
+        assert wait_for(
+            lambda: (
+                t.text("#status") == "Player 2, look away! Player 1: choose the code"
+                or t.text("#status") == "Player 1: choose the code"
+            ),
+            10,
+        ), t.text("#status")
+        for key in "3456":
+            t.key(key)
+        t.key("Enter")
+        assert wait_for(lambda: t.text("#submit") == "Next game", 60), t.text("#status")
+        # the game is over and stays: every row of it drawn, the last one the code, lit as the win
+        rows = len(guesses)
+        shown = [
+            t.js(f"[...document.querySelectorAll('#row-{r} .peg')].map(p => p.textContent).join('')")
+            for r in range(1, rows + 1)
+        ]
+        assert shown == guesses and last_reply(t, rows) == (4, 0)
+        assert "winning" in t.js(f"document.getElementById('row-{rows}').className")
+        assert t.text("#status") == f"Game 1: knuth broke the code in {rows} guesses; points {rows}-0"
+        assert t.text("#secret-row .pegs") == "3456"
+        assert t.text("#score") == f"Player 1 (human): {rows}Player 2 (knuth): 0"  # not game 2's words
+        time.sleep(1.5)  # the match does not go on by itself meanwhile
+        assert t.text("#submit") == "Next game" and t.text("#row-1 .pegs") == guesses[0]
+        t.shot("match-held")
+        t.tap("#submit")
+        assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 30), t.text("#status")
+        assert t.js("document.querySelectorAll('#board .peg.filled').length") == 0
+
+
+def test_give_up_and_new_game_ask_first_in_the_page(server, browser):
+    with tab(browser, PHONE) as t:
+        t.open(server)
+        for key in "1122":
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        t.tap("#give-up")
+        assert not t.js("document.getElementById('confirm').hidden")
+        assert t.text("#confirm-yes") == "Give up" and t.text("#status") == "Guess 2 of 10"
+        t.shot("ask-give-up")
+        t.tap("#confirm-no")  # kept playing: nothing changed
+        assert t.js("document.getElementById('confirm').hidden") and t.text("#status") == "Guess 2 of 10"
+        t.tap("#new-game")
+        assert t.text("#confirm-yes") == "New game"
+        t.key("Escape")  # Esc says no too
+        assert t.js("document.getElementById('confirm').hidden") and t.text("#row-1 .pegs") == "1122"
+        t.tap("#give-up")
+        t.tap("#confirm-yes")
+        assert wait_for(lambda: t.text("#message").startswith("You gave up: the code was "), 10)
+
+
+def test_a_page_only_looked_at_leaves_no_game_and_a_visitors_games_are_numbered_from_1(server, browser):
+    with tab(browser, PHONE) as t:
+        t.open(server)
+        t.open(server)  # and loaded again
+        history = "fetch('/api/history').then(r => r.json()).then(a => a.games.map(g => g.id))"
+        assert t.js(history) == []
+        t.tap("#new-game")  # a game with no move is left without a question, and forgotten
+        assert t.js("document.getElementById('confirm').hidden")
+        for key in "1122":
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        assert t.js(history) == [1]
+        t.tap("#new-game")
+        t.tap("#confirm-yes")
+        for key in "3456":
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        assert t.js(history) == [2, 1]
+
+
+@SIZES
+def test_the_keys_help_shows_only_where_there_is_a_keyboard(server, browser, size):
+    with tab(browser, size) as t:
+        t.open(server)
+        shown = t.js("getComputedStyle(document.getElementById('keys-help')).display !== 'none'")
+        line = t.js("getComputedStyle(document.getElementById('keys-line')).display !== 'none'")
+        assert shown == line == (not size["mobile"])
+
+
+def test_themes_follow_the_system_or_the_settings_with_symbols_in_every_one(server, browser):
+    with tab(browser, PHONE) as t:
+        t("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
+        t.open(server)
+        assert luminance(t, "body") < 0.05  # the system asks for dark: dark
+        for key in "1234":
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        put = (
+            "(body) => fetch('/api/settings', {method: 'PUT', headers: {'Content-Type': 'application/json'}, "
+            "body: JSON.stringify(body)}).then(r => r.json())"
+        )
+        for theme, palette, light in (
+            ("light", "standard", True),
+            ("high-contrast", "colour-blind", False),
+            ("dark", "colour-blind", False),
+        ):
+            t.js(f"({put})({json.dumps({'theme': theme, 'palette': palette})})")
+            t.open(server)
+            assert t.js("document.documentElement.dataset.theme") == theme
+            assert (luminance(t, "body") > 0.5) == light, theme
+            # the colour-blind symbols: each peg says its colour's symbol, whatever the theme
+            assert (
+                t.js("[...document.querySelectorAll('#row-1 .peg')].map(p => p.textContent).join('')")
+                == "1234"
+            )
+            ink, peg = luminance(t, "#row-1 .peg", "color"), luminance(t, "#row-1 .peg")
+            assert contrast(ink, peg) >= 3, theme
+            t.shot(f"theme-{theme}")

@@ -27,6 +27,18 @@ from mastermind.web.sessions import COOKIE  # noqa: E402
 CLASSIC = Rules()
 
 
+def live_of(app, number):
+    """The one game of that number held in memory (these tests have one visitor, or ask for one
+    whose number no other visitor has)."""
+    [live] = [live for (_, n), live in app[STATE].games._games.items() if n == number]
+    return live
+
+
+def numbers(table):
+    """The numbers of the games held in memory."""
+    return {n for _, n in table._games}
+
+
 def serve(tmp_path, scenario, limits: Limits | None = None, visitors: int = 1) -> None:
     """Run ``scenario(app, *clients)`` against a fresh server over a history in ``tmp_path``; each
     client is a visitor (a browser with its own cookies)."""
@@ -137,7 +149,7 @@ def test_a_visitor_breaks_the_computers_code_and_the_secret_shows_only_at_the_en
         )
         assert stats["solve"] == []
         state = app[STATE]
-        [stored] = state.store.games("play", visitor=state.games._games[game["id"]].visitor)
+        [stored] = state.store.games("play", visitor=live_of(app, game["id"]).visitor)
         assert stored.record["secret"] == secret and state.store.games() == []  # not a local game
 
     serve(tmp_path, scenario)
@@ -327,6 +339,65 @@ def test_two_visitors_see_only_their_own_games_history_statistics_and_settings(t
     serve(tmp_path, scenario, visitors=2)
 
 
+def test_a_visitor_who_only_looks_leaves_no_game_and_a_game_is_kept_from_its_first_move(tmp_path):
+    async def scenario(app, client):
+        store = app[STATE].store
+        # what the page does on load: settings, the games to resume, a new game, read again
+        await call(client, "GET", "/api/settings")
+        assert (await call(client, "GET", "/api/games"))["games"] == []
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        await call(client, "GET", f"/api/games/{game['id']}")
+        await call(client, "POST", f"/api/games/{game['id']}/hint")  # a hint is no move
+        assert (await call(client, "GET", "/api/history"))["games"] == []
+        assert (await call(client, "GET", "/api/stats"))["break"] == []
+        assert await app[STATE].db(lambda: store.games(visitor=live_of(app, 1).visitor)) == []
+        # loaded again, the page resumes that draft rather than make another
+        [draft] = (await call(client, "GET", "/api/games"))["games"]
+        assert (draft["id"], draft["kept"], draft["guesses"]) == (game["id"], False, 0)
+        await call(client, "POST", f"/api/games/{game['id']}/guesses", {"guess": "1122"})
+        [entry] = (await call(client, "GET", "/api/history"))["games"]
+        assert (entry["id"], entry["outcome"], entry["guesses"], entry["kept"]) == (1, "playing", 1, True)
+        [classic] = (await call(client, "GET", "/api/stats"))["break"]
+        assert (classic["played"], classic["unfinished"]) == (0, 1)
+        # the computer's first guess, made with the game, is not the visitor's move: the reply is
+        solving = await call(client, "POST", "/api/games", {"mode": "solve", "strategy": "knuth"}, status=201)
+        assert solving["id"] == 2 and solving["pending"] == "1122"
+        assert len((await call(client, "GET", "/api/history"))["games"]) == 1
+        await call(client, "POST", f"/api/games/{solving['id']}/replies", {"reply": "1,0"})
+        assert [g["id"] for g in (await call(client, "GET", "/api/history"))["games"]] == [2, 1]
+        # a draft the page leaves is forgotten, and the next game takes its number; a kept game is not
+        left = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        assert (await call(client, "DELETE", f"/api/games/{left['id']}")) == {"id": 3, "forgotten": True}
+        await call(client, "GET", f"/api/games/{left['id']}", status=404)
+        refused = await call(client, "DELETE", "/api/games/1", status=409)
+        assert refused["error"] == "game 1 is in your history: give it up instead"
+        assert (await call(client, "POST", "/api/games", {"mode": "break"}, status=201))["id"] == 3
+
+    serve(tmp_path, scenario)
+
+
+def test_games_are_numbered_for_each_visitor(tmp_path):
+    async def scenario(app, first, second):
+        for _ in range(2):
+            game = await call(first, "POST", "/api/games", {"mode": "break"}, status=201)
+            await call(first, "POST", f"/api/games/{game['id']}/guesses", {"guess": "1122"})
+        theirs = await call(second, "POST", "/api/games", {"mode": "break"}, status=201)
+        await call(second, "POST", f"/api/games/{theirs['id']}/guesses", {"guess": "3456"})
+        assert (game["id"], theirs["id"]) == (2, 1)  # the second's first game is their 1, not 3
+        mine = await call(first, "GET", "/api/games/1")
+        other = await call(second, "GET", "/api/games/1")
+        assert [m["guess"] for m in mine["moves"]] == ["1122"]
+        assert [m["guess"] for m in other["moves"]] == ["3456"]
+        await call(second, "GET", "/api/games/2", status=404)  # the first visitor's game 2 is not theirs
+        app[STATE].games.limits = replace(app[STATE].games.limits, idle_seconds=-1)
+        app[STATE].games.trim()  # read back from the history by number too
+        assert len(app[STATE].games) == 0
+        back = await call(second, "GET", "/api/games/1")
+        assert [m["guess"] for m in back["moves"]] == ["3456"]
+
+    serve(tmp_path, scenario, visitors=2)
+
+
 def test_the_cookie_is_http_only_and_same_site_lax_and_survives_a_restart(tmp_path):
     cookies = {}
 
@@ -435,7 +506,7 @@ def test_every_bad_input_is_a_4xx_with_the_games_words(tmp_path):
             ("GET", "/api/games/abc", None, 404, "there is no game abc"),
             ("GET", "/api/games/99999999999999999999999", None, 404, "there is no game"),
             ("GET", "/api/nothing", None, 404, "there is no page /api/nothing"),
-            ("DELETE", g, None, 405, "DELETE is not allowed"),
+            ("DELETE", f"{g}/guesses", None, 405, "DELETE is not allowed"),
             ("PUT", "/api/settings", {"pegs": "many"}, 400, "setting pegs must be a whole number"),
             ("PUT", "/api/settings", {"colour": 3}, 400, "there is no setting 'colour'"),
             ("PUT", "/api/settings", {"palette": "sepia"}, 400, "there is no palette 'sepia'"),
@@ -445,11 +516,7 @@ def test_every_bad_input_is_a_4xx_with_the_games_words(tmp_path):
             answer = await call(client, method, path, body, status=status)
             assert words in answer["error"], (path, body, answer)
         won = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
-        secret = (
-            app[STATE]
-            .games._games[won["id"]]
-            .game.notation.format_code(app[STATE].games._games[won["id"]].game.secret)
-        )
+        secret = live_of(app, won["id"]).game.notation.format_code(live_of(app, won["id"]).game.secret)
         await call(client, "POST", f"/api/games/{won['id']}/guesses", {"guess": secret})
         after = await call(client, "POST", f"/api/games/{won['id']}/guesses", {"guess": "1122"}, status=409)
         assert after["error"] == "the game is over (won)"
@@ -470,26 +537,27 @@ def test_a_body_over_the_limit_is_refused_413(tmp_path):
     serve(tmp_path, scenario, Limits(body_bytes=1024))
 
 
-def test_open_games_per_visitor_are_limited_and_unplayed_ones_make_room(tmp_path):
+def test_open_games_per_visitor_are_limited_and_drafts_do_not_count(tmp_path):
     async def scenario(app, client):
         ids = []
         for _ in range(2):
             game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
             await call(client, "POST", f"/api/games/{game['id']}/guesses", {"guess": "1122"})
             ids.append(game["id"])
+        assert ids == [1, 2]  # the visitor's own numbers
         unplayed = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
-        again = await call(
-            client, "POST", "/api/games", {"mode": "break"}, status=201
-        )  # the unplayed one goes
-        await call(client, "GET", f"/api/games/{unplayed['id']}", status=404)
+        again = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        assert (unplayed["id"], again["id"]) == (3, 4)  # two drafts at once (two tabs) number apart
+        await call(client, "GET", f"/api/games/{unplayed['id']}")  # a draft is no unfinished game
         await call(client, "POST", f"/api/games/{again['id']}/guesses", {"guess": "1122"})
         refused = await call(client, "POST", "/api/games", {"mode": "break"}, status=429)
         assert refused["error"] == (
-            f"you have 3 unfinished games (at most 3): finish or give up one first "
-            f"(games {ids[0]}, {ids[1]}, {again['id']})"
+            "you have 3 unfinished games (at most 3): finish or give up one first (games 1, 2, 4)"
         )
         await call(client, "POST", f"/api/games/{ids[0]}/give-up")
-        await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        drafts = [await call(client, "POST", "/api/games", {"mode": "break"}, status=201) for _ in range(3)]
+        assert [d["id"] for d in drafts] == [5, 6, 7]  # at most 3 drafts: the oldest (3) is forgotten
+        await call(client, "GET", f"/api/games/{unplayed['id']}", status=404)
 
     serve(tmp_path, scenario, Limits(open_games=3))
 
@@ -504,10 +572,11 @@ def test_games_past_the_memory_limit_or_idle_are_dropped_and_read_back_when_touc
             game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
             await call(client, "POST", f"/api/games/{game['id']}/guesses", {"guess": guess})
             ids.append(game["id"])
-        assert len(table) == 2 and ids[0] not in table
+        assert len(table) == 2 and ids[0] not in numbers(table)
         back = await call(client, "GET", f"/api/games/{ids[0]}")
-        assert [m["guess"] for m in back["moves"]] == ["1122"] and table.loaded == 1 and ids[0] in table
-        assert len(table) == 2 and ids[1] not in table
+        assert [m["guess"] for m in back["moves"]] == ["1122"]
+        assert table.loaded == 1 and ids[0] in numbers(table)
+        assert len(table) == 2 and ids[1] not in numbers(table)
         now[0] = 61.0
         assert table.trim() == 2 and len(table) == 0
         moved = await call(client, "POST", f"/api/games/{ids[2]}/guesses", {"guess": "1122"})
@@ -707,7 +776,8 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
             monkeypatch.setattr(api, "review", holding(api.review))
             waiting = asyncio.create_task(call(slowpoke, "GET", f"{path}/review"))
         else:
-            monkeypatch.setattr(state.store, "save", holding(state.store.save))
+            # a game's first move is its first write to the history (a new game is a draft)
+            monkeypatch.setattr(state.store, "add", holding(state.store.add))
             waiting = asyncio.create_task(call(slowpoke, "POST", f"{path}/guesses", {"guess": "1122"}))
         assert await asyncio.to_thread(held.wait, 60), "the slow work never started"
         answered = await call(other, "GET", f"/api/games/{theirs['id']}")
@@ -726,8 +796,9 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
             moved = await waiting  # the move is answered while its write waits
             assert [m["guess"] for m in moved["moves"]] == ["1122"] and not finished.is_set()
             release.set()
-            visitor = state.games._games[mine["id"]].visitor
-            stored = await state.db(lambda: state.store.get(mine["id"], visitor))
+            # both visitors have a game 1; the other's is a draft, never written
+            [visitor] = [live.visitor for (_, n), live in state.games._games.items() if live.kept]
+            stored = await state.db(lambda: state.store.numbered(mine["id"], visitor))
             assert finished.is_set() and [m["guess"] for m in moves_of(stored.record)] == ["1122"]
 
     try:

@@ -33,7 +33,12 @@ if TYPE_CHECKING:
     show_default=True,
     help="text: an outline like Knuth's table; json: nested objects; dot: Graphviz.",
 )
-@click.option("--depth", type=click.IntRange(min=1), metavar="N", help="Show only the first N guesses.")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Show only the first N guesses (the last with the classes its replies leave).",
+)
 @click.option("--first", metavar="CODE", help="Override the strategy's first guess.")
 @click.option(
     "--no-tables", is_flag=True, help="counter: numeric order (Shapiro's strategy), which has a tree."
@@ -67,6 +72,7 @@ def tree(
     \b
     Examples:
       mastermind tree --strategy knuth --depth 2      # Knuth's second guesses
+      mastermind tree --strategy knuth --depth 1      # 1122 and the classes of its replies
       mastermind tree -s most-parts --pegs 3 --colors 4
       mastermind tree -s knuth --format json > knuth.json
       mastermind tree -s knuth --format dot --depth 3 | dot -Tsvg > knuth.svg

@@ -72,7 +72,8 @@ class Node:
 
         The first line is the first guess and the number of codes; below it, one line per reply:
         ``reply: codes left -> next guess``, indented by guess number. A class of one code is
-        marked "wins": its next guess is the secret.
+        marked "wins": its next guess is the secret. With ``depth``, the first ``depth`` guesses
+        are shown, the last of them with the classes its replies leave but not the guesses after.
         """
         space = CodeSpace.of(notation.rules)
         pegs = notation.rules.pegs
@@ -83,18 +84,18 @@ class Node:
 
         def walk(node: Node, level: int) -> None:
             nonlocal lost
-            if depth is not None and level >= depth:
-                return
+            cut = depth is not None and level >= depth  # the next guesses are not shown
             for f, child in sorted(node.children.items()):
                 reply = Feedback.from_int(f, pegs)
+                line = f"{'    ' * (level - 1)}  {reply}: {child.size:>{width}}"
                 if level >= limit:  # the next guess would be one too many
-                    what = "lost"
+                    line += " -> lost"
                     lost += child.size
-                else:
+                elif not cut:
                     guess = notation.format_code(space.code(child.guess))
-                    what = guess + ("  wins" if child.size == 1 else "")
-                lines.append(f"{'    ' * (level - 1)}  {reply}: {child.size:>{width}} -> {what}")
-                if level < limit:
+                    line += f" -> {guess}" + ("  wins" if child.size == 1 else "")
+                lines.append(line)
+                if level < limit and not cut:
                     walk(child, level + 1)
 
         walk(self, 1)
@@ -104,7 +105,8 @@ class Node:
 
     def to_dict(self, notation: Notation, depth: int | None = None) -> dict[str, Any]:
         """Nested dicts: {"guess", "size", "replies": {"B,W": subtree}}; the codes a reply leaves after
-        the last guess allowed: {"lost": true, "size"}."""
+        the last guess allowed: {"lost": true, "size"}. With ``depth``, the replies of the last
+        guess shown are classes only: {"size"}, as the outline shows them."""
         space = CodeSpace.of(notation.rules)
         pegs = notation.rules.pegs
 
@@ -113,8 +115,10 @@ class Node:
         def walk(node: Node, level: int) -> dict[str, Any]:
             if level > limit:
                 return {"lost": True, "size": node.size}
+            if depth is not None and level > depth:  # a class: its guess is past the depth shown
+                return {"size": node.size}
             out: dict[str, Any] = {"guess": notation.format_code(space.code(node.guess)), "size": node.size}
-            if depth is None or level < depth:
+            if depth is None or level <= depth:
                 out["replies"] = {
                     str(Feedback.from_int(f, pegs)): walk(child, level + 1)
                     for f, child in sorted(node.children.items())

@@ -111,6 +111,14 @@ MIGRATIONS: list[list[str]] = [
             settings TEXT NOT NULL
         )""",
     ],
+    [
+        # a web visitor's games are numbered for that visitor (their second game is 2, whatever
+        # other visitors played): the number the page shows and the API takes; NULL for a local game
+        "ALTER TABLE games ADD COLUMN number INTEGER",
+        "UPDATE games SET number = (SELECT COUNT(*) FROM games AS g WHERE g.visitor = games.visitor "
+        "AND g.id <= games.id) WHERE visitor IS NOT NULL",
+        "CREATE UNIQUE INDEX games_by_number ON games (visitor, number)",
+    ],
 ]
 
 #: The schema version this package writes.
@@ -138,6 +146,8 @@ class StoredGame:
     finished: bool
     outcome: str
     record: dict[str, Any]
+    #: A web visitor's game: its number among that visitor's games (from 1); None for a local game.
+    number: int | None = None
 
 
 def outcome_of(record: dict[str, Any]) -> str:
@@ -234,7 +244,7 @@ def write_csv(games: Iterable[StoredGame], stream: Any, moves: bool = False) -> 
 
 
 #: The columns a :class:`StoredGame` is read from, in its order.
-_GAME = "id, kind, started, updated, rules, finished, outcome, record"
+_GAME = "id, kind, started, updated, rules, finished, outcome, record, number"
 
 
 def _now() -> str:
@@ -358,12 +368,15 @@ class Store:
 
     # -- games -------------------------------------------------------------------------------------
 
-    def add(self, record: dict[str, Any], visitor: str | None = None) -> int:
-        """Store a new game (or match) record, a local one or ``visitor``'s; returns its id."""
+    def add(self, record: dict[str, Any], visitor: str | None = None, number: int | None = None) -> int:
+        """Store a new game (or match) record, a local one or ``visitor``'s; returns its id. A
+        visitor's game has a ``number`` among their games: the one given, or the next free one."""
         now = _now()
+        if visitor is not None and number is None:
+            number = self.next_number(visitor)
         return self._insert(
-            "INSERT INTO games (kind, started, updated, rules, finished, outcome, record, visitor) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (kind, started, updated, rules, finished, outcome, record, visitor, number) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record["kind"],
                 now,
@@ -373,8 +386,24 @@ class Store:
                 outcome_of(record),
                 json.dumps(record),
                 visitor,
+                number,
             ),
         )
+
+    def next_number(self, visitor: str) -> int:
+        """The number ``visitor``'s next game takes: one more than their highest."""
+        rows = self._rows("SELECT MAX(number) FROM games WHERE visitor = ?", (visitor,))
+        return int(rows[0][0] or 0) + 1
+
+    def numbered(self, number: int, visitor: str) -> StoredGame:
+        """``visitor``'s game number ``number``; StoreError if they have none of that number."""
+        rows = []
+        if 0 < number < 2**63:  # SQLite's integers
+            sql = f"SELECT {_GAME} FROM games WHERE visitor = ? AND number = ?"
+            rows = self._read(sql, (visitor, number))
+        if not rows:
+            raise StoreError(f"there is no game {number} in the history")
+        return rows[0]
 
     def save(self, game_id: int, record: dict[str, Any]) -> None:
         """Replace game ``game_id``'s record, in one transaction."""
@@ -387,6 +416,22 @@ class Store:
                 outcome_of(record),
                 json.dumps(record),
                 game_id,
+            ),
+        )
+
+    def save_numbered(self, number: int, visitor: str, record: dict[str, Any]) -> None:
+        """Replace ``visitor``'s game number ``number``'s record, in one transaction."""
+        self._write(
+            "UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? "
+            "WHERE visitor = ? AND number = ?",
+            (
+                _now(),
+                json.dumps(record["rules"]),
+                int(bool(record.get("finished"))),
+                outcome_of(record),
+                json.dumps(record),
+                visitor,
+                number,
             ),
         )
 
@@ -515,7 +560,7 @@ class Store:
 
     def _read(self, sql: str, params: tuple[Any, ...]) -> list[StoredGame]:
         rows = self._rows(sql, params)
-        return [StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], json.loads(r[7])) for r in rows]
+        return [StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], json.loads(r[7]), r[8]) for r in rows]
 
     # -- closing -----------------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from .settings import (
     MODE_OF_KIND,
     MODES,
     PALETTES,
+    THEMES,
     SettingsError,
     VisitorSettings,
     rules_from_json,
@@ -131,7 +132,7 @@ def view(live: LiveGame) -> dict[str, Any]:
     else:
         assert live.game is not None
         data = game_view(live.game, notation, live.mode)
-    return {"id": live.id, **data, "notation": notation_view(notation)}
+    return {"id": live.id, "kept": live.kept, **data, "notation": notation_view(notation)}
 
 
 def check_size(limits: Limits, rules: Any, strategies: list[str]) -> None:
@@ -218,29 +219,37 @@ async def create_game(request: web.Request) -> web.Response:
         game = Game.breaking(rules, strategy=strategy)
     await make_room(state, visitor)
     notation = notation_for(rules, style)
-    await state.visitors.save(visitor)  # before its first game: the visitor's id outlives a restart
+    # a draft: kept in the history from its first move (see keep), not from this request
     live = await state.games.add(visitor.key, mode, notation, game=game, match=match)
     async with live.lock:
         if mode == "solve":
             await computer_guesses(state, live)
-            state.games.save(live)
     return ok(view(live), 201)
 
 
+async def keep(state: State, visitor: Visitor, live: LiveGame) -> None:
+    """Save the game if it changed; a draft's first save once it has a move, its visitor saved
+    before it (so that the visitor's id, and with it the game, outlives a restart)."""
+    if not live.kept and live.worth_keeping():
+        await state.visitors.save(visitor)
+    state.games.save(live)
+
+
 async def make_room(state: State, visitor: Visitor) -> None:
-    """Room for one more unfinished game: the visitor's games without a move are dropped, and
-    past :attr:`Limits.open_games` a new game is refused."""
+    """Room for one more unfinished game: the visitor's kept games whose every move was taken
+    back are dropped, and past :attr:`Limits.open_games` a new game is refused (drafts do not
+    count: the oldest is forgotten instead, see :meth:`GameTable.add`)."""
     limit = state.limits.open_games
     games = await state.games.open_games(visitor.key)
     if len(games) < limit:
         return
-    for game_id, moves in games:
+    for number, moves, row in games:
         if moves == 0:
-            state.games.drop(game_id)
-            await state.db(partial(state.store.delete, game_id, visitor.key))
+            state.games.drop(visitor.key, number)
+            await state.db(partial(state.store.delete, row, visitor.key))
     games = await state.games.open_games(visitor.key)
     if len(games) >= limit:
-        ids = ", ".join(str(g) for g, _ in games[:10])
+        ids = ", ".join(str(g) for g, _, _ in games[:10])
         raise ApiError(
             429,
             f"you have {plural(len(games), 'unfinished game')} (at most {limit}): finish or "
@@ -270,7 +279,7 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
         try:
             extra = await action(state, live, data) or {}
         finally:
-            state.games.save(live)
+            await keep(state, visitor_of(request), live)
     return ok({**view(live), **extra})
 
 
@@ -285,8 +294,20 @@ async def get_game(request: web.Request) -> web.Response:
     if live.mode == "solve":  # read back after a stop between a reply and the computer's next guess
         async with live.lock:
             await computer_guesses(state, live)
-            state.games.save(live)
+            await keep(state, visitor_of(request), live)
     return ok(view(live))
+
+
+@routes.delete("/api/games/{id}")
+async def forget(request: web.Request) -> web.Response:
+    """Forget a game not kept yet (a draft: no move made), so that the visitor's next game takes
+    its number; a game in the history is given up, never deleted (409)."""
+    state, visitor, live = state_of(request), visitor_of(request), await live_game(request)
+    async with live.lock:
+        if live.kept:
+            raise ApiError(409, f"game {live.id} is in your history: give it up instead")
+        state.games.drop(visitor.key, live.id)
+    return ok({"id": live.id, "forgotten": True})
 
 
 @routes.get("/api/games/{id}/review")
@@ -443,7 +464,7 @@ def summary(stored: Any) -> dict[str, Any]:
     """A stored game in the history list (its secret only once over)."""
     record = stored.record
     entry: dict[str, Any] = {
-        "id": stored.id,
+        "id": stored.number,
         "mode": MODE_OF_KIND.get(stored.kind, stored.kind),
         "started": stored.started,
         "updated": stored.updated,
@@ -451,6 +472,7 @@ def summary(stored: Any) -> dict[str, Any]:
         "finished": stored.finished,
         "outcome": stored.outcome,
         "guesses": len(moves_of(record)),
+        "kept": True,
     }
     if stored.kind == "match":
         entry.update(players=record["players"], score=record["score"], games=record["games_planned"])
@@ -489,6 +511,7 @@ def choices(limits: Limits) -> dict[str, Any]:
         "codemakers": list(CODEMAKERS),
         "notations": ["", "digits", "letters", "colors"],
         "palettes": list(PALETTES),
+        "themes": list(THEMES),
         "limits": {
             "max_codes": limits.max_codes,
             "optimal_codes": limits.optimal_codes,
@@ -517,12 +540,36 @@ async def put_settings(request: web.Request) -> web.Response:
 
 @routes.get("/api/games")
 async def open_games(request: web.Request) -> web.Response:
-    """The visitor's unfinished games, the latest first: the page resumes one on load."""
+    """The visitor's unfinished games, the latest first, drafts among them (a game not kept yet,
+    ``"kept": false``): the page resumes one on load rather than make another."""
     state, visitor = state_of(request), visitor_of(request)
-    if not visitor.saved:
-        return ok({"games": []})
-    games = await state.db(lambda: [summary(g) for g in reversed(state.store.unfinished(visitor.key))])
+    games = []
+    if visitor.saved:
+        games = await state.db(lambda: [summary(g) for g in state.store.unfinished(visitor.key)])
+    drafts = [draft_summary(live) for live in state.games.drafts(visitor.key) if not live.finished]
+    games = sorted([*games, *drafts], key=lambda g: g["id"], reverse=True)
     return ok({"games": games})
+
+
+def draft_summary(live: LiveGame) -> dict[str, Any]:
+    """A game not kept yet, as :func:`summary` writes a stored one."""
+    record = live.record()
+    entry: dict[str, Any] = {
+        "id": live.id,
+        "mode": live.mode,
+        "started": None,
+        "updated": None,
+        "rules": record["rules"],
+        "finished": False,
+        "outcome": "playing",
+        "guesses": len(moves_of(record)),
+        "kept": False,
+    }
+    if live.match is not None:
+        entry.update(players=record["players"], score=record["score"], games=record["games_planned"])
+    else:
+        entry.update(strategy=record["strategy"], secret=None)
+    return entry
 
 
 __all__ = ["STATE", "ApiError", "KIND_OF_MODE", "SettingsError", "VisitorSettings", "State", "routes"]

@@ -5,10 +5,14 @@ only its SHA-256 hash, so that the file alone lets nobody act as a visitor. An i
 not issue (made up, or from before a restart of a server that never saved anything for it) is
 replaced by a new one.
 
-Every game is saved in the history after every change, with its visitor; the live ones are also
-held in memory (:class:`GameTable`), at most :attr:`Limits.games_in_memory` of them, and none idle
-for longer than :attr:`Limits.idle_seconds`: a game dropped from memory is read back from the
-history when it is touched again.
+A game is kept in the history from its first move (as the command line keeps one, see
+:func:`~mastermind.history.store.worth_keeping`), with its visitor, and saved after every change
+from then on: a page opened and only looked at leaves no game behind. Until then it is a draft,
+held in memory only. Games are numbered for each visitor (their second game is 2): a draft takes
+the next number, which it keeps when it is kept. The live games are held in memory
+(:class:`GameTable`), at most :attr:`Limits.games_in_memory` of them, and none idle for longer
+than :attr:`Limits.idle_seconds`: a kept game dropped from memory is read back from the history
+when it is touched again; a draft dropped is gone.
 
 Every call to the history runs through ``run`` (the server's history thread, see
 :func:`~mastermind.web.server.make_app`), never on the event loop: an SQLite write waits for its
@@ -31,7 +35,7 @@ from typing import Any, TypeVar
 
 from .. import Game, Match, Notation
 from ..errors import NotationError
-from ..history.store import Store, moves_of
+from ..history.store import Store, moves_of, worth_keeping
 from .limits import Limits
 from .settings import MODE_OF_KIND, VisitorSettings
 
@@ -138,7 +142,8 @@ class Visitors:
 
 @dataclass
 class LiveGame:
-    """A game (or a match) held in memory, with the lock that keeps its requests in turn."""
+    """A game (or a match) held in memory, with the lock that keeps its requests in turn. ``id`` is
+    its number among its visitor's games; ``kept`` whether the history has it (a draft's not yet)."""
 
     id: int
     visitor: str
@@ -149,6 +154,16 @@ class LiveGame:
     touched: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     saved: dict[str, Any] | None = None  # the record as last saved
+    kept: bool = True
+
+    def worth_keeping(self) -> bool:
+        """Whether the game belongs in the history now: from its first move, or once over (a
+        computer's first guess waiting for the visitor's reply is not a move yet). A match from its
+        first guess: a code set for a game no one has guessed at yet stays in memory only."""
+        record = self.record()
+        if self.match is not None:
+            return bool(record.get("finished") or moves_of(record))
+        return worth_keeping(record)
 
     def record(self) -> dict[str, Any]:
         if self.match is not None:
@@ -170,7 +185,8 @@ def notation_for(rules: Any, style: str) -> Notation:
 
 
 class GameTable:
-    """The games in memory, the least recently used first; each saved after every change."""
+    """The games in memory, the least recently used first, keyed by visitor and number; a kept
+    game is saved after every change, a draft once it is worth keeping."""
 
     def __init__(
         self, store: Store, limits: Limits, run: Run[Any], later: Later, clock: Any = time.monotonic
@@ -180,14 +196,18 @@ class GameTable:
         self.run = run
         self.later = later
         self.clock = clock
-        self._games: OrderedDict[int, LiveGame] = OrderedDict()
+        self._games: OrderedDict[tuple[str, int], LiveGame] = OrderedDict()
         self.loaded = 0  # games read back from the history (for the tests and the benchmark)
 
     def __len__(self) -> int:
         return len(self._games)
 
-    def __contains__(self, game_id: int) -> bool:
-        return game_id in self._games
+    def __contains__(self, key: tuple[str, int]) -> bool:
+        return key in self._games
+
+    def drafts(self, visitor: str) -> list[LiveGame]:
+        """The visitor's games not kept yet, oldest first."""
+        return [live for (v, _), live in self._games.items() if v == visitor and not live.kept]
 
     async def add(
         self,
@@ -197,28 +217,31 @@ class GameTable:
         game: Game | None = None,
         match: Match | None = None,
     ) -> LiveGame:
-        live = LiveGame(0, visitor, mode, notation, game, match, self.clock())
-        record = live.record()
-        live.id = await self.run(lambda: self.store.add(record, visitor=visitor))
-        live.saved = record
+        """A new game, a draft: in memory only, with the visitor's next number. A visitor holds at
+        most :attr:`Limits.open_games` drafts: past that, the oldest is forgotten."""
+        drafts = self.drafts(visitor)
+        for old in drafts[: max(0, len(drafts) + 1 - self.limits.open_games)]:
+            self.drop(visitor, old.id)
+        stored = await self.run(lambda: self.store.next_number(visitor))
+        number = max([stored, *(d.id + 1 for d in self.drafts(visitor))])
+        live = LiveGame(number, visitor, mode, notation, game, match, self.clock(), kept=False)
         self._hold(live)
         return live
 
     def _held(self, game_id: int, visitor: str) -> LiveGame | None:
-        live = self._games.get(game_id)
-        if live is None or live.visitor != visitor:
+        live = self._games.get((visitor, game_id))
+        if live is None:
             return None
         live.touched = self.clock()
-        self._games.move_to_end(game_id)
+        self._games.move_to_end((visitor, game_id))
         return live
 
     async def get(self, game_id: int, visitor: str, style: str) -> LiveGame:
-        """Game ``game_id`` if it is ``visitor``'s, from memory or the history (StoreError if not)."""
+        """The visitor's game number ``game_id``, from memory or the history (StoreError if none)."""
         live = self._held(game_id, visitor)
         if live is not None:
             return live
-        # another visitor's game: "there is no game N"
-        stored = await self.run(lambda: self.store.get(game_id, visitor))
+        stored = await self.run(lambda: self.store.numbered(game_id, visitor))
         live = self._held(game_id, visitor)
         if live is not None:  # read back by another request while this one waited: one game, not two
             return live
@@ -230,23 +253,37 @@ class GameTable:
             game = Game.from_record(stored.record)
             live = LiveGame(game_id, visitor, mode, notation_for(game.rules, style), game=game)
         live.touched = self.clock()
+        live.saved = stored.record
         self.loaded += 1
         self._hold(live)
         return live
 
     def save(self, live: LiveGame) -> None:
-        """Queue the game's write to the history if it changed, and go on: the answer does not wait
-        for the write (a core's wait for the history thread would be on every move's answer). The
-        history's thread takes its calls in order, so a game read back later (after a drop from
-        memory) is read after its last write."""
+        """Queue the game's write to the history if it changed (a draft's first write once it is
+        worth keeping), and go on: the answer does not wait for the write (a core's wait for the
+        history thread would be on every move's answer). The history's thread takes its calls in
+        order, so a game read back later (after a drop from memory) is read after its last write."""
+        if not live.kept and not live.worth_keeping():
+            return
         record = live.record()
-        if record != live.saved:  # a refused move changed nothing: nothing to write
-            live.saved = record
-            self.later(lambda: self.store.save(live.id, record))
+        if live.kept and record == live.saved:  # a refused move changed nothing: nothing to write
+            return
+        live.saved = record
+        number, visitor = live.id, live.visitor
+        if live.kept:
+            self.later(lambda: self.store.save_numbered(number, visitor, record))
+        else:
+            live.kept = True
+
+            def add() -> None:
+                self.store.add(record, visitor=visitor, number=number)
+
+            self.later(add)
 
     def _hold(self, live: LiveGame) -> None:
-        self._games[live.id] = live
-        self._games.move_to_end(live.id)
+        key = (live.visitor, live.id)
+        self._games[key] = live
+        self._games.move_to_end(key)
         self.trim()
 
     def trim(self) -> int:
@@ -254,22 +291,22 @@ class GameTable:
         is being played: its lock is held); how many were dropped."""
         now = self.clock()
         dropped = 0
-        for game_id, live in list(self._games.items()):
+        for key, live in list(self._games.items()):
             too_many = len(self._games) > self.limits.games_in_memory
             idle = now - live.touched > self.limits.idle_seconds
             if not (too_many or idle):
                 break  # the rest were used more recently
             if live.lock.locked():
                 continue
-            del self._games[game_id]
+            del self._games[key]
             dropped += 1
         return dropped
 
-    def drop(self, game_id: int) -> None:
-        self._games.pop(game_id, None)
+    def drop(self, visitor: str, game_id: int) -> None:
+        self._games.pop((visitor, game_id), None)
 
-    async def open_games(self, visitor: str) -> list[tuple[int, int]]:
-        """The visitor's unfinished games as (id, moves)."""
+    async def open_games(self, visitor: str) -> list[tuple[int, int, int]]:
+        """The visitor's unfinished games in the history as (number, moves, row id)."""
         return await self.run(
-            lambda: [(g.id, len(moves_of(g.record))) for g in self.store.unfinished(visitor)]
+            lambda: [(g.number or 0, len(moves_of(g.record)), g.id) for g in self.store.unfinished(visitor)]
         )

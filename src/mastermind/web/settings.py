@@ -22,15 +22,19 @@ MODES = {mode: rules_of_play.MODES[kind] for mode, kind in KIND_OF_MODE.items()}
 #: How pegs are coloured: the usual colours, or a palette told apart with any colour vision.
 PALETTES = ("standard", "colour-blind")
 
+#: How the page looks: the system's light or dark (as it asks), light, dark, or high contrast.
+THEMES = ("system", "light", "dark", "high-contrast")
+
 
 @dataclass
 class VisitorSettings(rules_of_play.Settings):
     """The games package's settings of a visitor's next game, with the API's names of the modes, and how
-    the board looks: the notation of codes and the palette."""
+    the board looks: the notation of codes, the palette and the theme."""
 
     mode: str = "break"
     notation: str = ""
     palette: str = "standard"
+    theme: str = "system"
 
     @property
     def kind(self) -> str:
@@ -46,6 +50,8 @@ class VisitorSettings(rules_of_play.Settings):
         if self.palette not in PALETTES:
             palettes = ", ".join(PALETTES)
             raise SettingsError(f"there is no palette {self.palette!r}; the palettes are: {palettes}")
+        if self.theme not in THEMES:
+            raise SettingsError(f"there is no theme {self.theme!r}; the themes are: {', '.join(THEMES)}")
         Notation(self.rules, self.notation)
         super().check()
 

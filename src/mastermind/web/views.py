@@ -142,8 +142,8 @@ def match_view(match: Match, notation: Notation) -> dict[str, Any]:
 
 
 def events_view(events: list[Any], notation: Notation, match: Match) -> list[dict[str, Any]]:
-    """A match's events; a finished game's secret with its ``round-over``, and with ``replayed``
-    who gets the points for wrong information."""
+    """A match's events; a finished game's secret and the game itself (``game``) with its
+    ``round-over``, and with ``replayed`` who gets the points for wrong information."""
     out = []
     for ev in events:
         item: dict[str, Any] = {"kind": ev.kind, "round": ev.round.number, "row": ev.row}
@@ -158,5 +158,8 @@ def events_view(events: list[Any], notation: Notation, match: Match) -> list[dic
             item["points"] = ev.round.points
             item["outcome"] = ev.round.game.outcome
             item["guesses"] = len(ev.round.game.moves)
+            # the finished game whole (its last row and its code): the page keeps it on the board
+            # until the visitor moves on to the next game
+            item["game"] = game_view(ev.round.game, notation, "match")
         out.append(item)
     return out

@@ -3,7 +3,8 @@
 // a match's score, all come from the server (the games package).
 
 import { api } from "./api.js";
-import { codeColors, colorName, countText, el, keys, peg, replyWords } from "./board.js";
+import { codeColors, colorName, countText, el, keys, peg, plural, replyWords } from "./board.js";
+import { answerConfirm, ask, drawConfirm, drawMoment, heldText, holdRound } from "./ending.js";
 import { showHistory, showSettings, showStats } from "./pages.js";
 import { leaveReview, reviewKey, showReview } from "./review.js";
 
@@ -28,6 +29,8 @@ export const state = {
   choices: null,
   log: [],
   timer: null,
+  held: null, // a match's game just finished, on the board until the visitor moves on
+  confirm: null, // a question asked before a game is ended: {text, yes, action}
 };
 
 // The keyboard works as soon as the page loads: the listener is on the document, not a widget.
@@ -36,19 +39,26 @@ document.addEventListener("keydown", onKey);
 function game() {
   const v = state.view;
   if (!v) return null;
+  if (state.held) return state.held.game;
   return v.mode === "match" ? v.game : v;
 }
 
-// What the visitor enters now: "code" (a guess), "secret" (a match's code), "reply", or null.
+// What the visitor enters now: "code" (a guess), "secret" (a match's code), "reply", or null
+// (nothing while a question waits for its answer).
 function expects() {
+  return state.confirm ? null : turn();
+}
+
+// Whose turn it is, what the status line says: the same, a question asked or not.
+function turn() {
   const v = state.view;
-  if (!v || state.busy) return null;
+  if (!v || state.busy || state.held) return null;
   return { guess: "code", secret: "secret", reply: "reply", fix: "reply" }[v.waiting_for] ?? null;
 }
 
 function over() {
   const v = state.view;
-  return Boolean(v && v.finished);
+  return Boolean(v && v.finished && !state.held);
 }
 
 function say(text, tone = "") {
@@ -58,10 +68,6 @@ function say(text, tone = "") {
 function sentence(text) {
   const t = String(text);
   return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?)]$/.test(t) ? "" : ".");
-}
-
-function plural(n, word, words) {
-  return `${n.toLocaleString("en")} ${n === 1 ? word : words || word + "s"}`;
 }
 
 function resetEntry() {
@@ -93,6 +99,7 @@ async function request(method, path, body) {
 
 function show(view) {
   state.view = view;
+  state.confirm = null;
   resetEntry();
   const g = game();
   if (g && g.problem) chooseRow(g.problem.rows[g.problem.rows.length - 1]);
@@ -105,6 +112,7 @@ async function act(path, body) {
   if (answer) {
     say(null);
     for (const line of eventLines(answer.events || [])) state.log.push(line);
+    holdRound(answer.events || []);
     show(answer);
   } else {
     render();
@@ -114,10 +122,14 @@ async function act(path, body) {
 
 export async function newGame(body = {}) {
   clearTimeout(state.timer);
+  await discardDraft();
   const answer = await request("POST", "/api/games", body);
   if (answer) {
     state.log = [];
+    state.held = null;
     say(null);
+    // the button that asked for the game gives the focus back: Enter then plays, not another game
+    if (document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
     show(answer);
     showSection("board-section");
   } else {
@@ -126,20 +138,42 @@ export async function newGame(body = {}) {
 }
 
 export async function openGame(id) {
+  if (state.view && state.view.id !== id) await discardDraft();
   const answer = await request("GET", `/api/games/${id}`);
   if (answer) {
     state.log = [];
+    state.held = null;
     say(null);
     show(answer);
     showSection("board-section");
   }
 }
 
+// A game the visitor leaves before its first move is not kept: the server forgets it now, so
+// that their next game takes its number.
+async function discardDraft() {
+  const v = state.view;
+  if (!v || v.kept !== false || v.finished) return;
+  state.view = null;
+  try {
+    await api("DELETE", `/api/games/${v.id}`);
+  } catch (err) {
+    // already forgotten (idle too long): nothing to do
+  }
+}
+
+function nextGame() {
+  state.held = null;
+  say(null);
+  render();
+  schedule();
+}
+
 // A match's computer moves, one request each, a pace apart: every guess is seen.
 function schedule() {
   clearTimeout(state.timer);
   const v = state.view;
-  if (v && v.mode === "match" && v.waiting_for === "computer") {
+  if (v && v.mode === "match" && v.waiting_for === "computer" && !state.held) {
     state.timer = setTimeout(() => act("advance"), PACE);
   }
 }
@@ -172,9 +206,10 @@ function codeText(colors) {
 }
 
 async function submit() {
+  if (state.held && !state.busy) return nextGame();
   const x = expects();
   if (x === null) {
-    if (over() && !state.busy) await newGame();
+    if (over() && !state.busy && !state.confirm) await newGame();
     return;
   }
   if (x === "code") return submitGuess();
@@ -257,9 +292,18 @@ async function hint() {
   render();
 }
 
-async function giveUp() {
-  if (!state.view || over() || state.busy) return;
-  await act("give-up");
+function giveUp() {
+  if (!state.view || over() || state.busy || state.held) return;
+  const secret = state.view.mode === "match" ? "this game of the match" : "this game";
+  ask(`Give up ${secret}? The code is shown and the game counts as given up.`, "Give up", () => act("give-up"));
+}
+
+function leaveGame() {
+  const g = game();
+  if (state.busy) return;
+  if (!g || over() || state.held || (g.moves.length === 0 && state.view.mode !== "match")) return newGame();
+  ask("Start a new game? This one stays unfinished in your history, to resume later.", "New game",
+    () => newGame());
 }
 
 function put(color) {
@@ -319,6 +363,13 @@ function onKey(e) {
   if (!$("review-section").hidden) return reviewKey(e);
   if ($("board-section").hidden || !state.view) return;
   const k = e.key;
+  if (state.confirm) {
+    if (k === "Escape") {
+      e.preventDefault();
+      answerConfirm(false);
+    }
+    return;  // a question waits for its answer: no key plays meanwhile
+  }
   if (e.ctrlKey) {
     if (k === "z" || k === "Z") {
       e.preventDefault();
@@ -415,6 +466,8 @@ export function render() {
   drawBoard(v, g, n, x);
   drawSecret(v, g, n, x);
   drawSide(v, g, n, x);
+  drawMoment(v, g, n, palette(), reviewable());
+  drawConfirm();
   if (focused) document.querySelector(`[data-focus="${focused}"]`)?.focus();
 }
 
@@ -423,10 +476,12 @@ function drawScore(v) {
   score.hidden = v.mode !== "match";
   if (v.mode !== "match") return;
   const r = v.round;
+  // while a finished game is held on the board, the status line speaks of it, not of the next
+  const round = state.held || v.finished ? null : el("span", { text: `Game ${r.number} of ${v.games}: ` +
+    `player ${r.maker} makes the code, player ${r.breaker} breaks it; ${v.scoring} scoring.` });
   score.replaceChildren(
     ...v.players.map((p, i) => el("span", { class: "player", text: `Player ${i + 1} (${p}): ${v.score[i]}` })),
-    el("span", { text: `Game ${r.number} of ${v.games}: player ${r.maker} makes the code, ` +
-      `player ${r.breaker} breaks it; ${v.scoring} scoring.` }),
+    ...(round ? [round] : []),
   );
 }
 
@@ -434,6 +489,11 @@ function drawBoard(v, g, n, x) {
   const board = $("board");
   const turn = g ? g.turn : 1;
   const rows = Math.min(v.rules.max_guesses, Math.max(BOARD_ROWS, turn));
+  // every row fits the screen up to BOARD_ROWS of them (the pegs' size follows); past that the
+  // board scrolls
+  document.documentElement.style.setProperty("--rows", String(Math.min(rows, BOARD_ROWS)));
+  board.classList.toggle("long", rows > BOARD_ROWS);
+  const winning = g && g.won ? g.moves.length : null;
   const problemRows = new Set(g && g.problem ? g.problem.rows : []);
   const items = [];
   let current = null;
@@ -468,7 +528,8 @@ function drawBoard(v, g, n, x) {
     }
     const li = el("li", {
       class: "row" + (isCurrent ? " current" : "") + (state.selected === row ? " selected" : "") +
-        (problemRows.has(row) ? " problem" : "") + (fixable ? " fixable" : ""),
+        (problemRows.has(row) ? " problem" : "") + (fixable ? " fixable" : "") +
+        (row === winning ? " winning" : ""),
       id: `row-${row}`,
       "aria-current": isCurrent ? "step" : null,
       on: fixable ? { click: () => chooseRow(move ? row : null) } : undefined,
@@ -528,6 +589,7 @@ function drawSecret(v, g, n, x) {
 }
 
 function statusText(v, g, x) {
+  if (state.held) return heldText(v, state.held);
   if (state.busy && v.waiting_for === "computer") return "Thinking…";
   if (v.mode === "match" && v.finished) {
     const w = v.winner;
@@ -552,19 +614,17 @@ function statusText(v, g, x) {
 }
 
 function endMessage(v, g) {
-  if (v.mode === "match" || !g.finished) return null;
+  if (v.mode === "match" || !g.finished || g.outcome === "won") return null;  // a win has its moment
   const n = plural(g.moves.length, "guess", "guesses");
   if (v.mode === "break") {
-    if (g.outcome === "won") return { text: `You broke the code in ${n}!`, tone: "won" };
     const why = g.outcome === "gave-up" ? "You gave up" : "No guesses left";
     return { text: `${why}: the code was ${g.secret}.`, tone: "lost" };
   }
-  if (g.outcome === "won") return { text: `Found it: ${g.moves[g.moves.length - 1].guess} in ${n}.`, tone: "won" };
   return { text: `I could not find it in ${n}.`, tone: "lost" };
 }
 
 function drawSide(v, g, n, x) {
-  $("status").textContent = statusText(v, g, x);
+  $("status").textContent = statusText(v, g, turn());
   const message = $("message");
   const m = state.message || (g ? endMessage(v, g) : null);
   message.className = "message" + (m && m.tone ? ` ${m.tone}` : "");
@@ -596,21 +656,26 @@ function drawSide(v, g, n, x) {
   const submit = $("submit");
   submit.textContent = x === "code" ? "Guess" : x === "secret" ? "Set the code" :
     x === "reply" ? (state.selected !== null ? `Fix row ${state.selected}` :
-      `Reply ${countText(n.terms, state.reply.black, state.reply.white)}`) : "New game";
-  submit.hidden = x === null && !over();
+      `Reply ${countText(n.terms, state.reply.black, state.reply.white)}`) :
+    state.held ? (v.finished ? "See the result" : "Next game") : "New game";
+  submit.hidden = (x === null && !over() && !state.held) || state.confirm !== null;
   submit.disabled = state.busy;
   $("erase").hidden = x === null;
-  $("hint").hidden = v.mode === "solve";
+  $("hint").hidden = v.mode === "solve" || state.held !== null;
   $("hint").disabled = x !== "code";
-  $("undo").disabled = over() || state.busy;
-  $("give-up").hidden = v.mode === "solve" || over();
+  $("undo").disabled = over() || state.busy || state.held !== null;
+  $("give-up").hidden = v.mode === "solve" || over() || state.held !== null;
   $("give-up").disabled = x !== "code";
   $("peek").hidden = x !== "secret";
   $("peek").textContent = state.peek ? "Hide" : "Show";
   $("by-hand").hidden = x !== "secret";
   $("new-game").hidden = over();
+  for (const id of ["give-up", "new-game"]) if (state.confirm) $(id).disabled = true;
+  if (!state.confirm) $("new-game").disabled = false;
   $("review").hidden = !reviewable();
-  $("help").textContent = helpText(v, n, x);
+  const help = helpText(v, n, x);
+  $("help").textContent = help.touch;
+  $("keys-line").textContent = help.keys;
   $("log").replaceChildren(...state.log.slice(-6).map((line) => el("li", { text: line })));
 }
 
@@ -627,20 +692,31 @@ function drawProblem(v, g, n) {
         `(${plural(c.candidates, "code")} left)` })));
 }
 
+// What to do now, in two parts: words for every visitor (touch), and the keys, shown only where
+// there is a keyboard (the .keys-only rule of the style sheet).
 function helpText(v, n, x) {
   const t = n.terms;
   if (x === "code" || x === "secret") {
-    const what = x === "code" ? "guesses" : "sets the code (with no pegs: you reply to each guess)";
-    return `Type ${n.describe}, or tap a ${t.symbol} · ←→ move · Backspace · Enter ${what}`;
+    const touch = x === "code" ? "" : "With no pegs set, you reply to each guess yourself.";
+    const what = x === "code" ? "guesses" : "sets the code";
+    return { touch, keys: `Type ${n.describe}, or tap a ${t.symbol} · ←→ move · Backspace · Enter ${what}` };
   }
   if (x === "reply") {
     const [b, w] = t.keys.toLowerCase();
-    const fix = v.mode === "match" ? "" : " · tap a row (or ↑↓) to fix it";
-    return `${b}: ${t.black} (right ${t.symbol}, right place) · ${w}: ${t.white} (right ${t.symbol}) · ` +
-      `Backspace · Enter replies${fix}`;
+    const fix = v.mode === "match" ? "" : " Tap a row to fix its reply.";
+    const black = t.black.charAt(0).toUpperCase() + t.black.slice(1);
+    return { touch: `${black}: right ${t.symbol}, right place; ${t.white}: right ${t.symbol}, ` +
+        `wrong place.${fix}`,
+      keys: `${b}, ${w}: one more · Backspace · Enter replies${v.mode === "match" ? "" : " · ↑↓ a row to fix"}` };
   }
-  if (reviewable()) return "Enter: a new game · R: the review of this game, guess by guess";
-  return over() ? "Enter: a new game" : "";
+  if (state.held) return { touch: "", keys: "Enter: the next game" };
+  if (reviewable()) return { touch: "", keys: "Enter: a new game · R: the review of this game, guess by guess" };
+  return { touch: "", keys: over() ? "Enter: a new game" : "" };
+}
+
+// The look the visitor chose: the system's (light or dark, as it asks), light, dark or high contrast.
+export function applyTheme(theme) {
+  document.documentElement.dataset.theme = theme || "system";
 }
 
 // A finished game (not a match) has the games package's review.
@@ -668,6 +744,7 @@ export function showSection(id) {
 
 export function setSettings(settings, choices) {
   state.settings = settings;
+  applyTheme(settings.theme);
   if (choices) state.choices = choices;
   render();
 }
@@ -684,7 +761,9 @@ function wire() {
   $("review").addEventListener("click", () => reviewable() && showReview(state.view.id));
   $("review-back").addEventListener("click", leaveReview);
   $("review-new").addEventListener("click", () => newGame());
-  $("new-game").addEventListener("click", () => newGame());
+  $("new-game").addEventListener("click", leaveGame);
+  $("confirm-yes").addEventListener("click", () => answerConfirm(true));
+  $("confirm-no").addEventListener("click", () => answerConfirm(false));
   $("peek").addEventListener("click", () => { state.peek = !state.peek; render(); });
   $("by-hand").addEventListener("click", () => act("secret", { secret: null }));
   $("black-plus").addEventListener("click", () => addKey("black"));
@@ -699,6 +778,7 @@ async function start() {
     const { settings, choices } = await api("GET", "/api/settings");
     state.settings = settings;
     state.choices = choices;
+    applyTheme(settings.theme);
     const { games } = await api("GET", "/api/games");
     const resume = games.find((g) => g.mode === settings.mode);
     if (resume) await openGame(resume.id);

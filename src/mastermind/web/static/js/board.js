@@ -62,6 +62,10 @@ export function peg(notation, color, palette, { tag = "span", masked = false, cu
   return node;
 }
 
+export function plural(n, word, words) {
+  return `${n.toLocaleString("en")} ${n === 1 ? word : words || word + "s"}`;
+}
+
 export function colorName(notation, color) {
   if (color === null || color === undefined) return "empty";
   const c = notation.colors[color];

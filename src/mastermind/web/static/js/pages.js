@@ -81,6 +81,9 @@ export async function showStats() {
   box.replaceChildren(...(cards.length ? cards : [el("p", { text: "No finished games yet." })]));
 }
 
+const THEME_WORDS = { system: "as the system (light or dark)", light: "light", dark: "dark",
+  "high-contrast": "high contrast" };
+
 function field(label, control) {
   return el("label", {}, el("span", { text: label }), control);
 }
@@ -130,7 +133,8 @@ export async function showSettings() {
       field("Match: scoring", select("scoring", Object.keys(c.scoring).map((k) => [k, k]), s.scoring))),
     el("fieldset", {}, el("legend", { text: "Board" }),
       field("Symbols", select("notation", c.notations.map((k) => [k, k || "the game's own"]), s.notation)),
-      field("Peg colours", select("palette", c.palettes.map((k) => [k, k]), s.palette))),
+      field("Peg colours", select("palette", c.palettes.map((k) => [k, k]), s.palette)),
+      field("Theme", select("theme", c.themes.map((k) => [k, THEME_WORDS[k] || k]), s.theme))),
     note,
     el("div", { class: "controls" },
       el("button", { type: "submit", class: "control primary", text: "Save and start a new game" })));
@@ -143,6 +147,7 @@ export async function showSettings() {
       max_guesses: Number(f.get("max_guesses")), strategy: f.get("strategy"),
       players: [f.get("player1"), f.get("player2")], games: Number(f.get("games")),
       scoring: f.get("scoring"), notation: f.get("notation"), palette: f.get("palette"),
+      theme: f.get("theme"),
     };
     if (f.get("preset")) body.preset = f.get("preset");
     try {
