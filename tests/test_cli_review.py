@@ -99,3 +99,32 @@ def test_play_reviews_the_game_at_its_end():
     assert "The code was known and not played 1 time." in out
     rows = [line.split() for line in out.splitlines() if "->" in line]
     assert rows[3][-2:] == ["best", "!"] and rows[4][-2:] == ["blunder", "x"]
+
+
+def test_the_review_draws_the_game_on_a_chart_and_ends_with_a_line_to_share():
+    code, out, err = run("review", "1123=0,0", "4456=3,0", "4455=4,0")
+    assert code == 0, err
+    lines = out.splitlines()
+    chart = lines[lines.index("codes left  o your guesses  + the best guess  * both") :]
+    # 1,296 codes, then 81 after 1123 (near the 74 row), 8 after 4456, the win: each the best's too
+    assert [chart[1], chart[3], chart[5], chart[6]] == [
+        " 1296 ┤*",
+        "   74 ┤    *",
+        "    4 ┤        *",
+        "    1 ┤            *",
+    ]
+    assert chart[9].split() == ["★", "★", "?!"]
+    assert "Accuracy 85, luck 66 (out of 100; 50 is average luck)." in lines
+    assert lines[-1] == "Share: Mastermind 4x6: won in 3 (best play 4.34) · accuracy 85 · luck 66 · ★★?!"
+
+
+def test_json_has_accuracy_and_luck_per_move_and_per_game():
+    code, out, _ = run("review", *README_GAME, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [m["verdict"] for m in data["moves"]] == ["good", "good", "good", "best", "best"]
+    knuth = round(100 * 2 ** (-(77 / 1296) / 0.3), 2)  # 1122 first loses 77/1296 (5702 - 5625)
+    assert data["moves"][3]["accuracy"] == 100.0 and data["moves"][0]["accuracy"] == knuth
+    assert all(0 < m["luck"] < 100 for m in data["moves"])
+    assert data["summary"]["accuracy"] == round(sum(m["accuracy"] for m in data["moves"]) / 5, 2)
+    assert data["summary"]["share"].endswith("accuracy 92 · luck 48 · ✓✓✓★★")

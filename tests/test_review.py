@@ -527,3 +527,82 @@ def test_a_winning_guess_says_it_won_and_what_it_was_worth():
     )
     assert review("1234=4,0").moves[0].comment(notation).startswith("1234: won; good in expectation, ")
     assert not moves[0].comment(notation).startswith("1122: won")
+
+
+# -- accuracy and luck (games/accuracy.py) ---------------------------------------------------------
+
+
+def test_best_play_has_an_accuracy_of_100():
+    r = review("1123=0,0")  # the optimum's first guess (Koyama and Lai)
+    assert r.moves[0].accuracy == 100.0 and r.accuracy == 100.0
+
+
+def test_accuracy_halves_with_every_three_tenths_of_a_guess_lost():
+    from mastermind.games.accuracy import accuracy
+
+    assert [accuracy(x) for x in (0, 0.3, 0.6, 0.9)] == [100.0, 50.0, 25.0, 12.5]
+    assert accuracy(None) == 0.0
+    # the verdicts' bounds: good above 100 * 2 ** (-1/3), an inaccuracy above 50, a mistake above 25
+    assert accuracy(0.1) == pytest.approx(100 * 2 ** (-1 / 3))
+
+
+def test_a_blunders_accuracy_is_below_a_mistakes():
+    # 1111 first loses (6318 - 5625) / 1296 = 0.5347 guesses: a mistake; 1111 when only 2154 was
+    # left loses exactly 1: a blunder
+    mistake = review("1111=0,0").moves[0]
+    blunder = review("1122=1,1 1344=1,1 1235=0,3 3312=0,2 1111=1,0 2154=4,0").moves[4]
+    assert (mistake.verdict, blunder.verdict) == ("mistake", "blunder")
+    assert mistake.loss == Fraction(6318 - 5625, 1296) and blunder.loss == 1
+    assert mistake.accuracy == pytest.approx(100 * 2 ** (-(693 / 1296) / 0.3))
+    assert blunder.accuracy == pytest.approx(100 * 2 ** (-10 / 3))
+    assert blunder.accuracy < mistake.accuracy < 50
+
+
+def test_each_verdict_has_its_own_band_of_accuracy():
+    r = review("1111=0,0 2222=0,0 3333=1,0 3444=2,0 3455=3,0 1234=0,2 3456=4,0")
+    assert {m.verdict for m in r.moves} == {"best", "inaccuracy", "mistake", "blunder"}
+    bands = {"best": (100, 100), "good": (79.37, 100), "inaccuracy": (50, 79.37), "mistake": (25, 50)}
+    for m in r.moves:
+        low, high = bands.get(m.verdict, (0, 25))
+        assert low <= m.accuracy <= high, (m.number, m.verdict, m.accuracy)
+    assert r.accuracy == pytest.approx(sum(m.accuracy for m in r.moves) / len(r.moves))
+
+
+def test_luck_by_hand_in_a_game_of_two_pegs_and_three_colours():
+    # 12 splits the 9 codes by reply into 2,0 {12}; 0,2 {21}; 1,0 {11 22 13 32}; 0,1 {31 23};
+    # 0,0 {33}: it leaves (1 + 1 + 16 + 4 + 1) / 9 = 23/9 codes on average; 0,0 left 1
+    rules = Rules(pegs=2, colors=3)
+    r = review("12=0,0 33=2,0", rules)
+    first, last = r.moves
+    assert first.split == (4, 2, 1, 1, 1) and first.mean_left == pytest.approx(23 / 9)
+    assert first.luck == pytest.approx(100 * (23 / 9) / (23 / 9 + 1)) == pytest.approx(71.875)
+    assert last.luck == 50.0  # one code left: the guess cannot split it, no luck either way
+    assert r.luck == pytest.approx((71.875 + 50) / 2)
+
+
+def test_a_reply_leaving_fewer_codes_than_the_guess_leaves_on_average_is_lucky():
+    r = review(README_GAME)
+    for m in r.moves:
+        if m.after < m.mean_left:
+            assert m.luck > 50
+        elif m.after > m.mean_left:
+            assert m.luck < 50
+        else:
+            assert m.luck == 50
+
+
+def test_a_game_won_by_luck_reads_apart_from_one_won_by_skill():
+    lucky = review("1123=0,0 4456=3,0 4455=4,0")  # 4455 among 8 codes: it won, against the odds
+    skilled = review(README_GAME)
+    assert lucky.moves[2].verdict == "inaccuracy" and lucky.moves[2].luck > 70
+    assert lucky.luck > 60 > 50 > skilled.luck and skilled.accuracy > lucky.accuracy
+
+
+def test_the_json_has_accuracy_luck_and_the_share_line():
+    data = review("12=0,0 33=2,0", Rules(pegs=2, colors=3)).to_dict()
+    first = data["moves"][0]
+    assert (first["luck"], first["mean_left"], first["parts"], first["largest"]) == (71.88, 2.555556, 5, 4)
+    assert first["accuracy"] == 100.0 and first["best_parts"] >= 1
+    assert data["summary"]["luck"] == pytest.approx(60.94, abs=0.01)
+    share = "Mastermind 2x3: won in 2 (best play 2.33) · accuracy 100 · luck 61 · ★★"
+    assert data["summary"]["share"] == share

@@ -155,6 +155,8 @@ def _reviewed(subject: dict[str, Any] | list[Any], rules: Rules, budget: float) 
 
 def review_lines(result: Review, notation: Notation, game_id: int | None = None) -> list[str]:
     """The review as a table and a summary, for people."""
+    from ..games.review_chart import chart_lines
+
     rules = result.rules
     width = max(4, rules.pegs)
     title = f"Game {game_id}: " if game_id is not None else ""
@@ -175,9 +177,12 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
         if m.after_codes is not None and m.after > 1 and m.reply.black != rules.pegs:
             out.append(f"    left: {' '.join(notation.format_code(c) for c in m.after_codes)}")
     out.append("")
+    out += chart_lines(result)
+    out.append("")
     out += result.summary_lines()
     legend = result.marks_legend()
-    return out if legend is None else [*out, legend]
+    out += [] if legend is None else [legend]
+    return [*out, f"Share: {result.share_line()}"]
 
 
 def _outcome_words(result: Review) -> str:

@@ -209,6 +209,11 @@ class Valuer:
             if f != self.win:
                 self.positions.seed(cell, left, cells[f])
 
+    def split(self, guess: int, codes: np.ndarray) -> tuple[int, ...]:
+        """The sizes of the classes ``guess`` splits ``codes`` into by reply, largest first."""
+        counts = np.bincount(_replies(self.space, guess, codes))
+        return tuple(sorted((int(k) for k in counts if k), reverse=True))
+
     def best_after(self, best: int, codes: np.ndarray, secret: Code | None) -> float:
         """The codes ``best`` leaves: with the secret, or expected over ``codes``."""
         split = self._cells(best, codes)
