@@ -115,7 +115,7 @@ def test_the_review_draws_the_game_on_a_chart_and_ends_with_a_line_to_share():
     ]
     assert chart[9].split() == ["★", "★", "?!"]
     assert "Accuracy 85, luck 66 (out of 100; 50 is average luck)." in lines
-    assert lines[-1] == "Share: Mastermind 4x6: won in 3 (best play 4.34) · accuracy 85 · luck 66 · ★★?!"
+    assert lines[-1] == "Share: Mastermind 4x6: won in 3 (best play 4.34) · accuracy 85 · luck 66 · ★ ★ ?!"
 
 
 def test_json_has_accuracy_and_luck_per_move_and_per_game():
@@ -127,4 +127,37 @@ def test_json_has_accuracy_and_luck_per_move_and_per_game():
     assert data["moves"][3]["accuracy"] == 100.0 and data["moves"][0]["accuracy"] == knuth
     assert all(0 < m["luck"] < 100 for m in data["moves"])
     assert data["summary"]["accuracy"] == round(sum(m["accuracy"] for m in data["moves"]) / 5, 2)
-    assert data["summary"]["share"].endswith("accuracy 92 · luck 48 · ✓✓✓★★")
+    assert data["summary"]["share"].endswith("accuracy 92 · luck 48 · ✓ ✓ ✓ ★ ★")
+
+
+PRACTICE_GAME = ["1111=0,0", "2222=0,0", "3333=1,0", "3444=2,0", "3455=3,0", "1234=0,2", "3456=4,0"]
+
+
+def test_practice_asks_for_better_guesses_where_the_player_erred():
+    typed = "1187\n1111\n1122\nsolution\nskip\n3465\n"
+    code, out, err = run("review", *PRACTICE_GAME, "--practice", input=typed)
+    assert code == 0, err
+    practice = out[out.index("Practice: 4 positions") :].splitlines()
+    assert "You played 1111 here: mistake (loss 0.5347)." in practice
+    assert "better guess> 1187" in practice and any("'8' is not a colour" in line for line in practice)
+    assert any(line.startswith("better guess> 1111") for line in practice)
+    assert any(
+        line.startswith("1111: mistake")
+        and line.endswith("Not yet: a guess within 0.1 of the best is accepted.")
+        for line in practice
+    )
+    assert any(line.startswith("1122: good") and line.endswith("accuracy 87. Solved.") for line in practice)
+    assert "The solution: 2234, 3.9408 guesses expected." in practice
+    assert "2 codes possible: 3456 3465." in practice
+    assert practice[-1] == "Solved 2 of 4 positions."
+
+
+def test_practice_ends_with_the_count_at_the_end_of_input():
+    code, out, _ = run("review", *PRACTICE_GAME, "--practice", input="1122\n")
+    assert code == 0 and out.splitlines()[-1] == "Solved 1 of 4 positions."
+
+
+def test_practice_without_mistakes_says_so_and_practice_with_json_is_refused():
+    code, out, _ = run("review", *README_GAME, "--practice", input="")
+    assert code == 0 and out.splitlines()[-1].startswith("No mistake or blunder to practise")
+    assert one_line_error(*run("review", *README_GAME, "--practice", "--json"))

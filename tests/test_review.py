@@ -604,5 +604,53 @@ def test_the_json_has_accuracy_luck_and_the_share_line():
     assert (first["luck"], first["mean_left"], first["parts"], first["largest"]) == (71.88, 2.555556, 5, 4)
     assert first["accuracy"] == 100.0 and first["best_parts"] >= 1
     assert data["summary"]["luck"] == pytest.approx(60.94, abs=0.01)
-    share = "Mastermind 2x3: won in 2 (best play 2.33) · accuracy 100 · luck 61 · ★★"
+    share = "Mastermind 2x3: won in 2 (best play 2.33) · accuracy 100 · luck 61 · ★ ★"
     assert data["summary"]["share"] == share
+
+
+# -- practice from your mistakes (games/practice.py) -------------------------------------------
+
+PRACTICE_GAME = "1111=0,0 2222=0,0 3333=1,0 3444=2,0 3455=3,0 1234=0,2 3456=4,0"
+
+
+def test_practice_is_the_positions_before_each_mistake_and_blunder():
+    r = review(PRACTICE_GAME)
+    practice = r.practice()
+    assert [p.number for p in practice.positions] == [1, 2, 3, 6]
+    assert [p.verdict for p in practice.positions] == ["mistake", "mistake", "mistake", "blunder"]
+    last = practice.positions[-1]
+    assert [str(g) for g, _ in last.rows] == ["1111", "2222", "3333", "3444", "3455"]
+    assert last.count == 2 and {str(c) for c in last.codes} == {"3456", "3465"}
+    assert practice.solved == set()
+
+
+def test_a_try_is_valued_as_the_review_values_a_move_and_accepted_within_the_margin():
+    from mastermind.games.practice import MARGIN
+
+    practice = review(PRACTICE_GAME).practice()
+    first, *_, last = practice.positions
+    knuth = practice.attempt(first, "1122")  # as the review values 1122 first (tested against evaluate)
+    assert knuth.expected == review("1122=1,1").moves[0].expected
+    assert knuth.loss == knuth.expected - Fraction(5625, 1296) < MARGIN
+    assert knuth.accepted and knuth.verdict == "good" and practice.solved == {1}
+    again = practice.attempt(last, "1234")  # two codes left and neither played: 1 + 3/2 guesses
+    assert (again.expected, again.loss, again.verdict) == (Fraction(5, 2), 1, "blunder")
+    assert not again.accepted
+    assert practice.solved == {1}
+    best = practice.attempt(last, last.best)
+    assert best.loss == 0 and best.accuracy == 100.0 and practice.solved == {1, 6}
+    words = best.words(Notation(Rules()))
+    assert words == f"{last.best}: best, 1.5000 guesses expected; accuracy 100. Solved."
+
+
+def test_a_try_that_is_no_code_of_the_game_is_refused():
+    from mastermind.errors import NotationError
+
+    practice = review(PRACTICE_GAME).practice()
+    with pytest.raises(NotationError):
+        practice.attempt(practice.positions[0], "1187")
+    assert practice.solved == set()
+
+
+def test_a_game_without_mistakes_has_nothing_to_practise():
+    assert review(README_GAME).practice().positions == ()

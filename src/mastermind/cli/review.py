@@ -56,6 +56,11 @@ def check_budget(ctx: click.Context, param: click.Parameter, value: str | None) 
     help="How long the exact search may take per move before the expected-size line stands in "
     "(seconds, or 90s, 2m) [3]; games of up to 1,296 codes are always exact.",
 )
+@click.option(
+    "--practice",
+    is_flag=True,
+    help="Then practise: back to the position before each mistake or blunder, to find a better guess.",
+)
 @color_option
 def review(
     history: tuple[str, ...],
@@ -65,6 +70,7 @@ def review(
     as_json: bool,
     plot: str | None,
     budget: float | None,
+    practice: bool,
 ) -> None:
     """Every move of a game against the optimum: the codes possible before and after, the
     information of the reply, the expected number of guesses from the move on with the guess
@@ -85,6 +91,7 @@ def review(
       mastermind review 1122=1,1 1344=1,1 1235=0,3 3312=0,2 2154=4,0
       mastermind review --preset bulls-and-cows 0123=0,1 4567=1,1 --budget 10
       mastermind review --game 12 --plot review.png
+      mastermind review --practice             # then find better guesses where you erred
     """
     from ..core.records import rules_from_dict
     from ..games.review import DEFAULT_BUDGET
@@ -93,6 +100,8 @@ def review(
         check_plot(plot)
     if history and game_id is not None:
         fail("give a HISTORY or --game ID, not both")
+    if practice and as_json:
+        fail("--practice asks for guesses at the terminal: give it without --json")
     budget = DEFAULT_BUDGET if budget is None else budget
     subject: dict[str, Any] | list[Any]
     if history:
@@ -116,6 +125,25 @@ def review(
         return
     for line in review_lines(result, notation, which):
         console.print(line, markup=False, highlight=False)
+    if practice:
+        practise(result, notation, console)
+
+
+def practise(result: Review, notation: Notation, console: Any) -> None:
+    """The games package's practice session at the terminal; Ctrl-C or the end of input ends it
+    with the count of the positions solved."""
+    from ..games.practice import PracticeSession
+    from .session import drive, show
+
+    console.print()
+    session = PracticeSession(result.practice(), notation)
+    try:
+        finished = drive(session, console, err=False)
+    except KeyboardInterrupt:
+        click.echo()
+        finished = False
+    if not finished:
+        show(console, notation, session.answer("quit"))
 
 
 def _finished_game(db: str | None, game_id: int | None) -> StoredGame:

@@ -55,6 +55,7 @@ from .valuer import Place, Valuer
 
 if TYPE_CHECKING:
     from .game import Game
+    from .practice import Practice
 
 #: The verdicts, best first, each with the loss (in expected guesses) below which it is given;
 #: ``best`` is a loss of exactly 0, and a move past the last bound (or with no finite expected
@@ -300,6 +301,13 @@ class Review:
         """The game's luck: the mean of its moves' (:mod:`.accuracy`; None for no move)."""
         return scores.mean([m.luck for m in self.moves])
 
+    def practice(self) -> Practice:
+        """The positions before the game's mistakes and blunders, to find a better guess at each
+        (:mod:`.practice`)."""
+        from .practice import Practice
+
+        return Practice.of(self)
+
     def verdicts(self) -> dict[str, int]:
         """How many moves got each verdict, best first (every verdict named)."""
         counts = dict.fromkeys(VERDICT_NAMES, 0)
@@ -361,13 +369,13 @@ class Review:
         """The game in one line to share: the game, the guesses, accuracy, luck, a mark per move.
 
         >>> review("1123=0,0 4456=3,0 4455=4,0").share_line()
-        'Mastermind 4x6: won in 3 (best play 4.34) · accuracy 85 · luck 66 · ★★?!'
+        'Mastermind 4x6: won in 3 (best play 4.34) · accuracy 85 · luck 66 · ★ ★ ?!'
         """
         how = {"won": "won in", "lost": "lost after", "gave-up": "gave up after"}.get(self.outcome or "", "")
         played = f"{how} {len(self.moves)}" if how else guess_count(len(self.moves))
         best = self.optimal_expected
         expects = "" if best is None else f" (best play {float(best):.2f})"
-        marks = "".join(VERDICT_MARKS[m.verdict] for m in self.moves)
+        marks = " ".join(VERDICT_MARKS[m.verdict] for m in self.moves)
         return (
             f"Mastermind {self.rules.short_name()}: {played}{expects} · accuracy "
             f"{scores.rounded(self.accuracy)} · luck {scores.rounded(self.luck)} · {marks}"

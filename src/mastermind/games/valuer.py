@@ -182,7 +182,7 @@ class Valuer:
             g = self.space.index(guess.colors)
             line = place.line
             if number == 1 and self.book is not None:
-                self._seed_first(g, place.codes)
+                self.seed_first(g, place.codes)
             elif number == 1 and (line is None or line.guess != g):
                 place.first_tree = self._tree(g)
             yield place
@@ -200,7 +200,7 @@ class Valuer:
             return np.array([guess], dtype=np.int64)
         return codes[_replies(self.space, guess, codes) == reply.to_int(self.rules.pegs)]
 
-    def _seed_first(self, guess: int, codes: np.ndarray) -> None:
+    def seed_first(self, guess: int, codes: np.ndarray) -> None:
         """The positions after the first guess, valued by the book of openings."""
         assert self.book is not None
         _, cells = self.book.first(guess)
