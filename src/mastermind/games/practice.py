@@ -22,7 +22,7 @@ from ..core.code import Code
 from ..core.feedback import Feedback
 from ..core.notation import Notation
 from ..core.text import plural
-from ..errors import MastermindError
+from ..errors import GameError, MastermindError
 from . import accuracy as scores
 from .positions import Clock
 from .review import HEURISTIC, VERDICTS, verdict
@@ -62,6 +62,21 @@ class Position:
     best: Code
     best_expected: Fraction
 
+    def to_dict(self, notation: Notation) -> dict[str, Any]:
+        """The position as JSON types (the web page's practice)."""
+        f = notation.format_code
+        return {
+            "number": self.number,
+            "rows": [{"guess": f(g), "reply": f"{r.black},{r.white}"} for g, r in self.rows],
+            "count": self.count,
+            "codes": None if self.codes is None else [f(c) for c in self.codes],
+            "played": f(self.played),
+            "verdict": self.verdict,
+            "loss": None if self.loss is None else round(float(self.loss), 6),
+            "best": f(self.best),
+            "best_expected": round(float(self.best_expected), 6),
+        }
+
 
 @dataclass(frozen=True)
 class Attempt:
@@ -89,6 +104,18 @@ class Attempt:
     @property
     def accepted(self) -> bool:
         return self.loss is not None and self.loss < MARGIN
+
+    def to_dict(self, notation: Notation) -> dict[str, Any]:
+        """The try as JSON types, with its sentence."""
+        return {
+            "guess": notation.format_code(self.guess),
+            "expected": None if self.expected is None else round(float(self.expected), 6),
+            "loss": None if self.loss is None else round(float(self.loss), 6),
+            "verdict": self.verdict,
+            "accuracy": round(self.accuracy, 2),
+            "accepted": self.accepted,
+            "words": self.words(notation),
+        }
 
     def words(self, notation: Notation) -> str:
         """The try in one sentence, the same in every front end."""
@@ -173,6 +200,13 @@ class Practice:
         if tried.accepted:
             self.solved.add(position.number)
         return tried
+
+    def position(self, number: int) -> Position:
+        """The position before guess ``number``; GameError where that guess is not practised."""
+        for p in self.positions:
+            if p.number == number:
+                return p
+        raise GameError(f"guess {number} was no mistake nor blunder: there is no position to practise there")
 
 
 #: What asks for the best guess of a position, and what passes on to the next.

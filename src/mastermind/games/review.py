@@ -402,6 +402,8 @@ class Review:
 
     def to_dict(self, notation: Notation | None = None) -> dict[str, Any]:
         """The review as JSON types (``--json`` of ``mastermind review``, the web API)."""
+        from .review_chart import chart_points
+
         notation = notation or Notation(self.rules)
         return {
             "rules": rules_to_dict(self.rules),
@@ -410,6 +412,8 @@ class Review:
             "moves": [m.to_dict(notation) for m in self.moves],
             "summary": self.summary(),
             "verdicts": {name: bound for name, bound in VERDICTS[1:-1]},
+            "chart": [p.to_dict() for p in chart_points(self)],
+            "practice": [p.to_dict(notation) for p in self.practice().positions],
         }
 
 

@@ -307,6 +307,26 @@ async def game_review(request: web.Request) -> web.Response:
     return ok({"id": live.id, "review": data, "notation": notation_view(live.notation)})
 
 
+@routes.post("/api/games/{id}/review/practice")
+async def practice_try(request: web.Request) -> web.Response:
+    """A try at the position before a mistake of a finished game: valued as the review values a
+    move (the games package's Practice), with its sentence."""
+    state, live, data = state_of(request), await live_game(request), await body(request)
+    number = field(data, "number", int, "the number of the guess to find")
+    code = field(data, "guess", str, 'a code, e.g. "1122"')
+    if live.match is not None:
+        raise GameError("a match is reviewed one game at a time, on the command line or the board")
+    game = game_of(live)
+
+    def attempt() -> dict[str, Any]:
+        practice = review(game).practice()  # the positions' values are cached: this is quick
+        return practice.attempt(practice.position(number), code).to_dict(live.notation)
+
+    async with live.lock:
+        tried = await state.review(attempt)
+    return ok({"id": live.id, "attempt": tried})
+
+
 @routes.post("/api/games/{id}/guesses")
 async def guess(request: web.Request) -> web.Response:
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
