@@ -76,12 +76,26 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
     assert one_line_error(*run("review", "11223=1,0"))
 
 
-def test_a_match_is_refused(tmp_path):
+def test_a_match_is_reviewed_game_by_game_both_sides(tmp_path):
+    from mastermind.games.match_review import review_match
+    from mastermind.history.store import Store
+
     db = str(tmp_path / "h.sqlite3")
-    code, _, _ = run("match", "--players", "knuth,knuth", "--games", "2", "--db", db)
+    code, _, _ = run("match", "--players", "knuth,entropy", "--games", "2", "--seed", "1", "--db", db)
     assert code == 0
     code, out, err = run("review", "--db", db, "--game", "1")
-    assert one_line_error(code, out, err) and "match" in err
+    assert code == 0, err
+    assert "Match 1, game 1: player 2 (entropy) breaks the code." in out
+    assert "Match 1, game 2: player 1 (knuth) breaks the code." in out
+    with Store(db) as store:
+        expected = review_match(store.get(1).record)
+    assert out.splitlines()[-2:] == expected.summary_lines()
+    assert expected.summary_lines()[0].startswith("Player 1 (knuth): ")
+    code, out, _ = run("review", "--db", db, "--game", "1", "--json")
+    data = json.loads(out)
+    assert [(g["number"], g["breaker"]) for g in data["games"]] == [(1, 2), (2, 1)]
+    assert [p["name"] for p in data["players"]] == ["knuth", "entropy"]
+    assert one_line_error(*run("review", "--db", db, "--game", "1", "--practice"))
 
 
 def test_the_plot_is_written(tmp_path):

@@ -654,3 +654,35 @@ def test_a_try_that_is_no_code_of_the_game_is_refused():
 
 def test_a_game_without_mistakes_has_nothing_to_practise():
     assert review(README_GAME).practice().positions == ()
+
+
+# -- every game reviewed: the computer's, and both sides of a match -----------------------------------
+
+
+def test_a_game_the_computer_breaks_is_reviewed_its_guesses_valued():
+    game = Game.solving(Rules(), "knuth", secret="2154")
+    while game.waiting_for == "computer":
+        game.guess(game.proposal())
+    r = review(game)
+    assert r.outcome == "won" and [str(m.guess) for m in r.moves] == [str(m.guess) for m in game.moves]
+    assert str(r.moves[0].guess) == "1122" and r.moves[0].loss == Fraction(77, 1296)  # Knuth's first guess
+    assert r.moves[-1].verdict == "best" and 0 < r.accuracy <= 100
+
+
+def test_both_sides_of_a_match_are_reviewed_and_each_players_play_summed_up():
+    from mastermind.games.match import Match
+    from mastermind.games.match_review import review_match
+
+    match = Match(Rules(), ["knuth", "entropy"], games=2, seed=1)
+    match.play_out()
+    result = review_match(match)
+    assert [(g.number, g.breaker) for g in result.games] == [(1, 2), (2, 1)]
+    for g, played in zip(result.games, match.rounds, strict=True):
+        assert [m.guess for m in g.review.moves] == [m.guess for m in played.game.moves]
+    knuth, entropy = result.player(1), result.player(2)
+    assert (knuth["name"], entropy["name"]) == ("knuth", "entropy")
+    assert knuth["accuracy"] == round(result.games[1].review.accuracy, 2)
+    assert entropy["guesses"] == len(result.games[0].review.moves)
+    assert json.loads(json.dumps(result.to_dict()))["players"][0]["name"] == "knuth"
+    with pytest.raises(RecordError):
+        review_match(match.record()["games"][0]["game"])

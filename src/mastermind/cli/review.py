@@ -114,6 +114,10 @@ def review(
         rules = rules_from_dict(stored.record["rules"])
         notation = game_notation(rules)
     console = console_for(stderr=as_json)
+    if isinstance(subject, dict) and subject.get("kind") == "match":
+        if practice or plot:
+            fail("--practice and --plot are for one game: review the match without them")
+        return _review_match(subject, notation, which, budget, as_json, console)
     result = _reviewed(subject, rules, budget)
     if plot:
         written = plot_review(result, notation, plot)
@@ -157,12 +161,42 @@ def _finished_game(db: str | None, game_id: int | None) -> StoredGame:
         stored = finished[-1]
     else:
         stored = store.get(game_id)
-    if stored.kind == "match":
-        fail(f"game {stored.id} is a match: a match is reviewed one game at a time (give its moves)")
-    if not stored.finished:
+    if not stored.finished and stored.kind != "match":
         resume = f"mastermind {stored.kind} --resume {stored.id}"
         fail(f"game {stored.id} is not finished: resume it first ({resume})")
     return stored
+
+
+def _review_match(
+    record: dict[str, Any], notation: Notation, which: int | None, budget: float, as_json: bool, console: Any
+) -> None:
+    """Every finished game of a match reviewed (both sides), then each player's figures."""
+    from ..games.match_review import review_match
+
+    finished = sum(1 for g in record["games"] if g.get("finished"))
+    with progress_bar(finished, "reviewing the match's games") as bar:
+
+        def advance(done: int, of: int) -> None:
+            if bar:  # the bar counts games reviewed
+                from ..strategies.progress import Progress
+
+                bar(Progress("play", done, of, done, of))
+
+        result = review_match(record, budget=budget, progress=advance)
+    if as_json:
+        click.echo(json.dumps({**result.to_dict(notation), "game": which}))
+        return
+    if not result.games:
+        fail(f"match {which} has no finished game to review yet")
+    for game in result.games:
+        name = result.players[game.breaker - 1]
+        title = f"Match {which}, game {game.number}: player {game.breaker} ({name}) breaks the code."
+        console.print(title, markup=False, highlight=False)
+        for line in review_lines(game.review, notation):
+            console.print(line, markup=False, highlight=False)
+        console.print()
+    for line in result.summary_lines():
+        console.print(line, markup=False, highlight=False)
 
 
 def _reviewed(subject: dict[str, Any] | list[Any], rules: Rules, budget: float) -> Review:

@@ -552,8 +552,8 @@ def _game_of(
         from .game import Game
 
         if isinstance(subject, dict):
-            if subject.get("kind") == "match":
-                raise RecordError("a match is reviewed one game at a time: review one of its games")
+            if subject.get("kind") == "match" and "moves" not in subject:  # a match's own game has moves
+                raise RecordError("a match is reviewed with review_match(), or one game at a time")
             subject = Game.from_record(subject)
         if not subject.over:
             raise GameError("the game is not finished: a review is of a finished game")
