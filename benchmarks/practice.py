@@ -47,7 +47,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=48)
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    print(f"machine: {cpu_model()}, {os.cpu_count()} cores; load average {load:.2f} at start; python {platform.python_version()}")
+    python = platform.python_version()
+    print(f"machine: {cpu_model()}, {os.cpu_count()} cores; load average {load:.2f}; python {python}")
     rng, rules = random.Random(args.seed), Rules()
     space = CodeSpace.of(rules)
     times: list[float] = []
