@@ -183,3 +183,29 @@ async def test_the_review_shows_the_chart_the_ghost_row_and_practice_from_the_mi
         assert "Solved 1 of 2 positions." in str(practice.query_one("#practice-position").render())
         await pilot.press("escape")
         assert app.screen is review
+
+
+@driven
+async def test_a_match_is_reviewed_game_by_game_both_sides():
+    from mastermind import Rules
+    from mastermind.games.match import Match
+
+    match = Match(Rules(), ["knuth", "entropy"], games=2, seed=1)
+    match.play_out()
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        review = ReviewScreen(match.record(), title="Review of match")
+        app.push_screen(review)
+        await settle(app, pilot)
+        head = str(review.query_one("#review-head").render())
+        assert "Game 1 (1 of 2; N: the next): player 2 (entropy) breaks." in head.replace("\n", " ")
+        guesses = [str(m.guess) for m in match.rounds[0].game.moves]
+        assert [str(m.guess) for m in review.result.moves] == guesses
+        summary = str(review.query_one("#review-summary").render())
+        assert (
+            "Player 1 (knuth): 5 guesses in 1 game" in summary and "Player 2 (entropy): 4 guesses" in summary
+        )
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert "player 1 (knuth) breaks" in str(review.query_one("#review-head").render()).replace("\n", " ")
+        assert review.query_one("#review-moves").row_count == len(match.rounds[1].game.moves)

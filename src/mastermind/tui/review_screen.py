@@ -27,6 +27,7 @@ from ..games.review_chart import chart_lines
 from .board import keys_text, pegs_text
 
 if TYPE_CHECKING:
+    from ..games.match_review import MatchReview
     from ..games.review import MoveReview, Review
 
 #: How each verdict is marked on its row, and its colour.
@@ -44,7 +45,11 @@ class ReviewScreen(Screen[None]):
     """A finished game (a Game or a game's record) reviewed move by move; computed off the
     screen's thread (an exact search may take seconds), Escape goes back."""
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"), Binding("p", "practice", "Practise mistakes")]
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "Back"),
+        Binding("p", "practice", "Practise mistakes"),
+        Binding("n", "next_game", "Next game", show=False),
+    ]
 
     def __init__(self, subject: Any, notation: Notation | None = None, title: str = "Review") -> None:
         super().__init__()
@@ -53,6 +58,8 @@ class ReviewScreen(Screen[None]):
         self.heading = title
         self.result: Review | None = None
         self.error: str | None = None
+        self.match: MatchReview | None = None  # a match's record: each game reviewed, both sides
+        self.game_at = 0
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◉")
@@ -68,8 +75,19 @@ class ReviewScreen(Screen[None]):
         self.title = self.heading
 
         def work() -> None:
+            result: Review | None = None
             try:
-                result, error = review(self.subject), None
+                subject = self.subject
+                if isinstance(subject, dict) and subject.get("kind") == "match" and "games" in subject:
+                    from ..games.match_review import review_match
+
+                    self.match = review_match(subject)
+                    if not self.match.games:
+                        raise MastermindError("the match has no finished game yet")
+                    result = self.match.games[0].review
+                else:
+                    result = review(subject)
+                error = None
             except MastermindError as err:
                 result, error = None, str(err)
             self.app.call_from_thread(self.show, result, error)
@@ -84,17 +102,9 @@ class ReviewScreen(Screen[None]):
             return
         notation = self.notation or Notation(result.rules)
         rules = result.rules
-        outcome = {"won": "won", "lost": "lost", "gave-up": "given up"}.get(result.outcome or "", "not won")
-        secret = "" if result.secret is None else f", the code {notation.format_code(result.secret)}"
-        limit = guess_count(rules.max_guesses)
-        head.update(
-            Text(
-                f"{rules.describe()}, {limit}: {outcome}{secret}. Each move "
-                "against the best guess at its turn (expected guesses from the move on).",
-                "bold",
-            )
-        )
+        head.update(self.head_text(result, notation))
         table = self.query_one("#review-moves", DataTable)
+        table.clear(columns=True)
         # the rows are the moves in order, and what a mark means is said under the table: the
         # table fits an 80-column terminal
         table.add_columns("", "guess", "reply", "codes left", "exp", "best", "best exp", "loss")
@@ -105,6 +115,8 @@ class ReviewScreen(Screen[None]):
         table.focus()  # the arrows walk the moves, each showing its ghost row
         practice = len(result.practice().positions)
         lines = [*result.summary_lines(), f"Share: {result.share_line()}"]
+        if self.match is not None:
+            lines += ["", *self.match.summary_lines()]
         if practice:
             lines.append(f"P: practise your mistakes ({plural(practice, 'position')}).")
         summary = Text("\n".join(lines))
@@ -115,6 +127,25 @@ class ReviewScreen(Screen[None]):
             summary.append("\n\n" + "\n".join(notes), style="dim")
         self.query_one("#review-summary", Static).update(summary)
 
+    def head_text(self, result: Review, notation: Notation) -> Text:
+        """The game, its outcome, and in a match which game this is and who breaks."""
+        rules = result.rules
+        outcome = {"won": "won", "lost": "lost", "gave-up": "given up"}.get(result.outcome or "", "not won")
+        secret = "" if result.secret is None else f", the code {notation.format_code(result.secret)}"
+        which = ""
+        if self.match is not None:
+            game = self.match.games[self.game_at]
+            name = self.match.players[game.breaker - 1]
+            which = (
+                f"Game {game.number} ({self.game_at + 1} of {len(self.match.games)}; N: the next): "
+                f"player {game.breaker} ({name}) breaks. "
+            )
+        return Text(
+            f"{which}{rules.describe()}, {guess_count(rules.max_guesses)}: {outcome}{secret}. Each move "
+            "against the best guess at its turn (expected guesses from the move on).",
+            "bold",
+        )
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.show_ghost(event.cursor_row)
 
@@ -124,6 +155,13 @@ class ReviewScreen(Screen[None]):
             return
         notation = self.notation or Notation(self.result.rules)
         self.query_one("#review-ghost", Static).update(ghost_text(self.result.moves[row], notation))
+
+    def action_next_game(self) -> None:
+        """A match's next game (the first after the last)."""
+        if self.match is None:
+            return
+        self.game_at = (self.game_at + 1) % len(self.match.games)
+        self.show(self.match.games[self.game_at].review, None)
 
     def action_practice(self) -> None:
         if self.result is None or not self.result.practice().positions:
