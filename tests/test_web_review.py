@@ -170,3 +170,62 @@ def _notation():
     from mastermind import Notation
 
     return Notation(Rules())
+
+
+def test_a_finished_match_is_reviewed_both_sides_and_not_before(tmp_path):
+    async def scenario(app, client):
+        body = {"mode": "match", "players": ["knuth", "entropy"], "games": 2, "scoring": "standard"}
+        match = await call(client, "POST", "/api/games", body, status=201)
+        path = f"/api/games/{match['id']}"
+        answer = await call(client, "GET", path)
+        refused = await call(client, "GET", f"{path}/review", status=409)
+        assert "not over" in refused["error"]
+        while not answer["finished"]:
+            answer = await call(client, "POST", f"{path}/advance")
+        got = (await call(client, "GET", f"{path}/review"))["match"]
+        assert [p["name"] for p in got["players"]] == ["knuth", "entropy"]
+        assert [(g["number"], g["breaker"]) for g in got["games"]] == [(1, 2), (2, 1)]
+        assert [len(g["review"]["moves"]) for g in got["games"]] == [r["guesses"] for r in answer["rounds"]]
+        assert got["summary_lines"][0].startswith("Player 1 (knuth): ")
+        assert all(m["comment"] for g in got["games"] for m in g["review"]["moves"])
+        practice = await call(
+            client, "POST", f"{path}/review/practice", {"number": 1, "guess": "1122"}, status=409
+        )
+        assert "not practised" in practice["error"]
+
+    serve(tmp_path, scenario)
+
+
+@pytest.mark.slow
+def test_a_match_of_the_history_is_reviewed_on_the_page_game_by_game(server, browser):
+    with tab(browser, PHONE) as t:
+        t.open(server)
+        made = """(async () => {
+            const post = (path, body) => fetch(path, {method: 'POST',
+              headers: {'Content-Type': 'application/json'}, credentials: 'same-origin',
+              body: JSON.stringify(body || {})}).then(r => r.json());
+            let answer = await post('/api/games', {mode: 'match', players: ['knuth', 'entropy'], games: 2});
+            const id = answer.id;
+            while (!answer.finished) answer = await post(`/api/games/${id}/advance`);
+            return id; })()"""
+        match_id = t.js(made)
+        t.tap(".tab[data-section='history-section']")
+        button = f"#history button[aria-label='Review game {match_id}']"
+        assert wait_for(lambda: t.js(f"!!document.querySelector({json.dumps(button)})"), 10)
+        t.tap(button)
+        assert wait_for(lambda: t.js("document.querySelectorAll('#review-games button').length") == 2, 60)
+        assert t.text("#review-status").startswith(
+            f"Match {match_id}, game 1, player 2 (entropy) breaking: won"
+        )
+        assert "Player 1 (knuth): " in t.text("#review-summary")
+        assert not t.js("!!document.getElementById('practice-start')")  # a match's games are not practised
+        t.tap("#review-games button:nth-child(2)")
+        assert t.text("#review-status").startswith(
+            f"Match {match_id}, game 2, player 1 (knuth) breaking: won"
+        )
+        assert (
+            t.js("document.querySelector('#review-games button:nth-child(2)').getAttribute('aria-pressed')")
+            == "true"
+        )
+        assert t.overflow() == 0
+        t.shot("review-match")

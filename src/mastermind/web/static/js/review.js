@@ -131,6 +131,7 @@ function extras(answer) {
   const review = answer.review;
   const figure = chart(review.chart, MARKS, openMove);
   $("review-moves").before(scores(review), ...(figure ? [figure] : []));
+  if (answer.match) return; // a match's games are reviewed, not practised
   const practice = el("div", { id: "review-practice", class: "review-practice" },
     practicePanel(answer.id, review, answer.notation, palette()));
   $("review-summary").after(practice);
@@ -146,18 +147,44 @@ function legend(review) {
       text: MARKS[v] }), ` ${v} (${words})${i < parts.length - 1 ? " · " : ""}`)));
 }
 
-function draw(answer) {
+function draw(answer, at = 0) {
+  if (answer.match) return drawMatch(answer, at);
+  $("review-games")?.remove();
+  drawGame(answer, `Game ${answer.id}`, []);
+}
+
+// One game's review; ``title`` names it, ``more`` are lines after its summary (a match's players).
+function drawGame(answer, title, more) {
   const review = answer.review;
   const notation = answer.notation;
   const pegs = review.rules.pegs;
   $("review-section").removeAttribute("aria-busy");
   const outcome = { won: "won", lost: "lost", "gave-up": "given up" }[review.summary.outcome] ?? "not won";
-  status(`Game ${answer.id}: ${outcome}${review.secret ? `, the code ${review.secret}` : ""}. Each guess ` +
+  status(`${title}: ${outcome}${review.secret ? `, the code ${review.secret}` : ""}. Each guess ` +
     "against the best guess at its turn (expected guesses from that move on).");
   $("review-moves").replaceChildren(...review.moves.map((m) => moveRow(notation, pegs, m)));
   $("review-summary").replaceChildren(...review.summary_lines.map((line) => el("p", { text: line })),
-    legend(review));
+    ...more.map((line) => el("p", { class: "review-player", text: line })), legend(review));
   extras(answer);
+}
+
+// A match: a button per game (who broke the code), the chosen game's review, each player's line.
+function drawMatch(answer, at) {
+  const match = answer.match;
+  if (!match.games.length) {
+    $("review-section").removeAttribute("aria-busy");
+    return status("No game of this match was finished.");
+  }
+  const games = el("nav", { id: "review-games", class: "review-games", "aria-label": "The match's games" },
+    match.games.map((g, i) => el("button", { type: "button", class: "control" + (i === at ? " primary" : ""),
+      "aria-pressed": String(i === at), text: `Game ${g.number}: ${match.players[g.breaker - 1].name} breaks`,
+      on: { click: () => draw(answer, i) } })));
+  $("review-games")?.remove();
+  $("review-status").after(games);
+  const g = match.games[at];
+  const name = match.players[g.breaker - 1].name;
+  drawGame({ id: answer.id, review: g.review, notation: answer.notation, match: true },
+    `Match ${answer.id}, game ${g.number}, player ${g.breaker} (${name}) breaking`, match.summary_lines);
 }
 
 // Open the review of game ``id`` (from the board or the history: ``from`` is where Back returns).
@@ -170,7 +197,7 @@ export async function showReview(id, from = "board-section") {
   $("review-title").textContent = `Review of game ${id}`;
   $("review-title").focus();
   if (reviews.has(id)) return draw(reviews.get(id));
-  for (const old of ["review-scores", "review-chart", "review-practice"]) $(old)?.remove();
+  for (const old of ["review-games", "review-scores", "review-chart", "review-practice"]) $(old)?.remove();
   $("review-moves").replaceChildren();
   $("review-summary").replaceChildren();
   $("review-section").setAttribute("aria-busy", "true");
