@@ -175,3 +175,26 @@ def test_practice_without_mistakes_says_so_and_practice_with_json_is_refused():
     code, out, _ = run("review", *README_GAME, "--practice", input="")
     assert code == 0 and out.splitlines()[-1].startswith("No mistake or blunder to practise")
     assert one_line_error(*run("review", *README_GAME, "--practice", "--json"))
+
+
+def test_puzzles_from_the_saved_games_move_a_rating_kept_beside_the_history(tmp_path):
+    db = str(tmp_path / "h.sqlite3")
+    typed = "1122\n1344\n1235\n3312\n1111\n2154\n"  # 1111 when only 2154 was left: a blunder
+    code, _, _ = run("play", "--seed", "2026", "--db", db, input=typed)
+    assert code == 0
+    code, out, err = run("review", "--puzzles", "--db", db, input="2154\n")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith(
+        "1 puzzle from your games; your rating 1500. Type a guess (your first try counts)"
+    )
+    assert "Puzzle 1 of 1, rated 1309: guess 5." in lines  # 1 of the 1 code possible accepted
+    # 1500 against 1309: expected 3/4, solved: 1500 + 32 / 4
+    assert (
+        "Rating 1500 -> 1508 (the puzzle is rated 1309)." in lines
+        and lines[-1] == "Solved 1; your rating 1508."
+    )
+    assert json.loads((tmp_path / "puzzle-rating.json").read_text()) == {"rating": 1508.0, "puzzles": 1}
+    code, out, _ = run("review", "--puzzles", "--db", db, input="")
+    assert "your rating 1508" in out.splitlines()[0]
+    assert one_line_error(*run("review", "--puzzles", "--db", db, "--json"))

@@ -686,3 +686,35 @@ def test_both_sides_of_a_match_are_reviewed_and_each_players_play_summed_up():
     assert json.loads(json.dumps(result.to_dict()))["players"][0]["name"] == "knuth"
     with pytest.raises(RecordError):
         review_match(match.record()["games"][0]["game"])
+
+
+# -- puzzles (games/puzzles.py) ----------------------------------------------------------------------
+
+
+def test_puzzle_and_player_ratings_by_hand():
+    from mastermind.games.puzzles import expected_score, puzzle_rating, rated
+
+    assert puzzle_rating(2, 1) == pytest.approx(1500 + 400 * np.log10(1.5 / 1.5)) == 1500
+    assert puzzle_rating(2, 2) == pytest.approx(1500 + 400 * np.log10(0.2))  # 10 ** -0.699: 1 to 5
+    assert expected_score(1500, puzzle_rating(2, 2)) == pytest.approx(5 / 6)
+    assert rated(1500, 1500, True) == 1516 and rated(1500, 1500, False) == 1484
+
+
+def test_a_puzzle_is_rated_by_the_possible_codes_it_accepts_and_the_first_try_moves_the_rating(tmp_path):
+    from mastermind.games.puzzles import PuzzleSession, Rating, puzzles_of
+
+    puzzles = list(puzzles_of(review(PRACTICE_GAME)))  # positions of at most 64 codes: the last one
+    [puzzle] = puzzles
+    assert puzzle.position.number == 6 and puzzle.accepted == 2  # 3456 and 3465 both expect 1.5
+    path = tmp_path / "rating.json"
+    session = PuzzleSession(puzzles, Rating.load(path), Notation(Rules()), keep=lambda r: r.save(path))
+    list(session.start())
+    said = [str(o) for o in session.answer("1234")]
+    assert (
+        said[0].startswith("1234: blunder") and said[1] == "Rating 1500 -> 1473 (the puzzle is rated 1220)."
+    )
+    assert Rating.load(path).value == pytest.approx(1500 - 32 * 5 / 6, abs=0.01)
+    said = [str(o) for o in session.answer("3465")]
+    assert said[0].endswith("Solved.") and not any(s.startswith("Rating") for s in said)  # only the first try
+    assert session.done and said[-1] == "Solved 1; your rating 1473."
+    assert Rating.load(path).puzzles == 1

@@ -61,6 +61,12 @@ def check_budget(ctx: click.Context, param: click.Parameter, value: str | None) 
     is_flag=True,
     help="Then practise: back to the position before each mistake or blunder, to find a better guess.",
 )
+@click.option(
+    "--puzzles",
+    is_flag=True,
+    help="Puzzles from the mistakes of every saved game of this game (options), with a rating of "
+    "your own that each puzzle moves (kept beside the history).",
+)
 @color_option
 def review(
     history: tuple[str, ...],
@@ -71,6 +77,7 @@ def review(
     plot: str | None,
     budget: float | None,
     practice: bool,
+    puzzles: bool,
 ) -> None:
     """Every move of a game against the optimum: the codes possible before and after, the
     information of the reply, the expected number of guesses from the move on with the guess
@@ -92,6 +99,7 @@ def review(
       mastermind review --preset bulls-and-cows 0123=0,1 4567=1,1 --budget 10
       mastermind review --game 12 --plot review.png
       mastermind review --practice             # then find better guesses where you erred
+      mastermind review --puzzles              # puzzles from all your games, rated
     """
     from ..core.records import rules_from_dict
     from ..games.review import DEFAULT_BUDGET
@@ -100,6 +108,10 @@ def review(
         check_plot(plot)
     if history and game_id is not None:
         fail("give a HISTORY or --game ID, not both")
+    if puzzles:
+        if history or game_id is not None or as_json or practice or plot:
+            fail("--puzzles is a practice of its own: give it with the game options and --db only")
+        return solve_puzzles(db, rules)
     if practice and as_json:
         fail("--practice asks for guesses at the terminal: give it without --json")
     budget = DEFAULT_BUDGET if budget is None else budget
@@ -141,6 +153,38 @@ def practise(result: Review, notation: Notation, console: Any) -> None:
 
     console.print()
     session = PracticeSession(result.practice(), notation)
+    try:
+        finished = drive(session, console, err=False)
+    except KeyboardInterrupt:
+        click.echo()
+        finished = False
+    if not finished:
+        show(console, notation, session.answer("quit"))
+
+
+def solve_puzzles(db: str | None, rules: Rules) -> None:
+    """The games package's puzzle session at the terminal; the rating is kept after each puzzle
+    in ``puzzle-rating.json`` beside the history."""
+    from pathlib import Path
+
+    from ..games.puzzles import PuzzleSession, Rating, puzzles_from
+    from .session import drive, show
+
+    store = open_store(db, write=False)
+    records = [g.record for g in store.games() if g.finished]
+    with progress_bar(len(records), "finding puzzles in your games") as bar:
+
+        def advance(done: int, of: int) -> None:
+            if bar:  # the bar counts games looked at
+                from ..strategies.progress import Progress
+
+                bar(Progress("play", done, of, done, of))
+
+        found = puzzles_from(records, rules, advance)
+    path = Path(store.path).with_name("puzzle-rating.json")
+    notation = game_notation(rules)
+    session = PuzzleSession(found, Rating.load(path), notation, keep=lambda rating: rating.save(path))
+    console = console_for()
     try:
         finished = drive(session, console, err=False)
     except KeyboardInterrupt:

@@ -340,8 +340,6 @@ class Review:
             return ["No guesses played."]
         played = guess_count(len(self.moves))
         out = [f"{played} played; best play expects {best:.4f} from the first move."]
-        figures = f"Accuracy {scores.rounded(self.accuracy)}, luck {scores.rounded(self.luck)}"
-        out.append(f"{figures} (out of 100; 50 is average luck).")
         total = s["total_loss"]
         verdicts = ", ".join(
             plural(n, name, VERDICT_PLURALS.get(name)) for name, n in s["verdicts"].items() if n
@@ -350,6 +348,8 @@ class Review:
             out.append(f"Total loss: not finite, some codes could no longer be found in time; {verdicts}.")
         else:
             out.append(f"Total loss: {total:.4f} guesses; {verdicts}.")
+        figures = f"Accuracy {scores.rounded(self.accuracy)}, luck {scores.rounded(self.luck)}"
+        out.append(f"{figures} (out of 100; 50 is average luck).")
         if s["known"]:
             times = "1 time" if s["known"] == 1 else f"{s['known']} times"
             out.append(f"The code was known and not played {times}.")
