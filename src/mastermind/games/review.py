@@ -366,20 +366,10 @@ class Review:
         return out
 
     def share_line(self) -> str:
-        """The game in one line to share: the game, the guesses, accuracy, luck, a mark per move.
+        """The game in one line to share (:func:`.review_chart.share_line`)."""
+        from .review_chart import share_line
 
-        >>> review("1123=0,0 4456=3,0 4455=4,0").share_line()
-        'Mastermind 4x6: won in 3 (best play 4.34) · accuracy 85 · luck 66 · ★ ★ ?!'
-        """
-        how = {"won": "won in", "lost": "lost after", "gave-up": "gave up after"}.get(self.outcome or "", "")
-        played = f"{how} {len(self.moves)}" if how else guess_count(len(self.moves))
-        best = self.optimal_expected
-        expects = "" if best is None else f" (best play {float(best):.2f})"
-        marks = " ".join(VERDICT_MARKS[m.verdict] for m in self.moves)
-        return (
-            f"Mastermind {self.rules.short_name()}: {played}{expects} · accuracy "
-            f"{scores.rounded(self.accuracy)} · luck {scores.rounded(self.luck)} · {marks}"
-        )
+        return share_line(self)
 
     def marks_legend(self) -> str | None:
         """What the moves' :attr:`~MoveReview.marks` mean, or None where no move has one."""

@@ -1,7 +1,10 @@
-"""The game on one chart: the codes left after each guess, the player's line against the best
-guess's at each move (the codes it would have left: with the secret when it is known), on a log
+"""The game on one chart, and in one line to share.
+
+The chart: the codes left after each guess, the player's line against the best guess's at each
+move (the codes it would have left: with the secret when it is known), on a log
 scale, each move marked with its verdict. :func:`chart_points` gives the points every front end
 draws; :func:`chart_lines` draws them in text, for the terminal (the command line and the board).
+:func:`share_line` is the game in one line, as a player pastes it.
 """
 
 from __future__ import annotations
@@ -85,3 +88,25 @@ def chart_lines(result: Review, height: int = 6, step: int = 4) -> list[str]:
     marks = "".join(f"{VERDICT_MARKS[p.verdict] if p.verdict else '':<{step}}" for p in points)
     out.append("       " + marks.rstrip())
     return out
+
+
+def share_line(result: Review) -> str:
+    """The game in one line to share: the game, the guesses, accuracy, luck, a mark per move.
+
+    >>> from mastermind import review
+    >>> share_line(review("1123=0,0 4456=3,0 4455=4,0"))
+    'Mastermind 4x6: won in 3 (best play 4.34) · accuracy 85 · luck 66 · ★ ★ ?!'
+    """
+    from ..core.text import guess_count
+    from .accuracy import rounded
+    from .review import VERDICT_MARKS
+
+    how = {"won": "won in", "lost": "lost after", "gave-up": "gave up after"}.get(result.outcome or "", "")
+    played = f"{how} {len(result.moves)}" if how else guess_count(len(result.moves))
+    best = result.optimal_expected
+    expects = "" if best is None else f" (best play {float(best):.2f})"
+    marks = " ".join(VERDICT_MARKS[m.verdict] for m in result.moves)
+    return (
+        f"Mastermind {result.rules.short_name()}: {played}{expects} · accuracy "
+        f"{rounded(result.accuracy)} · luck {rounded(result.luck)} · {marks}"
+    )
