@@ -209,3 +209,28 @@ async def test_a_match_is_reviewed_game_by_game_both_sides():
         await settle(app, pilot)
         assert "player 1 (knuth) breaks" in str(review.query_one("#review-head").render()).replace("\n", " ")
         assert review.query_one("#review-moves").row_count == len(match.rounds[1].game.moves)
+
+
+@driven
+async def test_puzzles_from_the_saved_games_move_the_rating_on_the_board():
+    from mastermind.tui.practice_screen import PracticeScreen
+
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await win_the_readme_game(app, pilot, extra=("1111", "2222"))  # two blunders: one code was left
+        await pilot.press("r")
+        await settle(app, pilot)
+        await pilot.press("z")
+        await settle(app, pilot)
+        puzzles = app.screen
+        assert isinstance(puzzles, PracticeScreen) and puzzles.title == "Puzzles"
+        position = str(puzzles.query_one("#practice-position").render())
+        assert "2 puzzles from your games; your rating 1500." in position.replace("\n", " ")
+        assert "Puzzle 1 of 2, rated 1309: guess " in position  # 1 code possible, and it is accepted
+        await type_code(app, pilot, "2154")
+        result = str(puzzles.query_one("#practice-result").render()).splitlines()
+        assert (
+            result[0].endswith("accuracy 100. Solved.")
+            and result[1] == "Rating 1500 -> 1508 (the puzzle is rated 1309)."
+        )
+        assert str(puzzles.query_one("#practice-count").render()) == "Rating 1508 · solved 1 of 2"

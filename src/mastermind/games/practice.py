@@ -231,6 +231,11 @@ class PracticeSession(Session):
     def prompt(self) -> str:
         return "better guess> "
 
+    @property
+    def tally(self) -> str:
+        """Where the practice stands, in a few words."""
+        return f"Solved {len(self.practice.solved)} of {len(self.practice.positions)}"
+
     def record(self) -> dict[str, Any]:
         return {"solved": sorted(self.practice.solved), "positions": len(self.practice.positions)}
 

@@ -169,6 +169,11 @@ class PuzzleSession(Session):
     def prompt(self) -> str:
         return "puzzle guess> "
 
+    @property
+    def tally(self) -> str:
+        """Where the puzzles stand, in a few words."""
+        return f"Rating {self.rating.value:.0f} · solved {self.solved} of {len(self.puzzles)}"
+
     def record(self) -> dict[str, Any]:
         return {"rating": self.rating.value, "puzzles": self.rating.puzzles}
 
@@ -193,7 +198,7 @@ class PuzzleSession(Session):
         if p.rows:
             yield Board(p.rows)
         codes = "" if p.codes is None else ": " + " ".join(f(c) for c in p.codes)
-        yield say(f"{p.count} codes possible{codes}.")
+        yield say(f"{plural(p.count, 'code')} possible{codes}.")
 
     def answer(self, line: str) -> Iterator[Out]:
         word = line.strip().lower()

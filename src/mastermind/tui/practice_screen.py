@@ -1,7 +1,8 @@
-"""Practice from your mistakes, on the terminal board: the games package's practice session
-(:class:`~mastermind.games.practice.PracticeSession`) drawn. Each position's rows and codes, a
-guess typed and tried (Enter), its value told; Ctrl+S the solution, Ctrl+N skip; the count of the
-positions solved. The words and the decisions are the session's; this screen only shows them.
+"""Practice from your mistakes, and puzzles, on the terminal board: the games package's sessions
+(:class:`~mastermind.games.practice.PracticeSession`, :class:`~mastermind.games.puzzles.PuzzleSession`)
+drawn. Each position's rows and codes, a guess typed and tried (Enter), its value told; Ctrl+S the
+solution, Ctrl+N skip; the count of the positions solved (and the rating). The words and the
+decisions are the session's; this screen only shows them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from textual.widgets import Footer, Header, Input, Static
 
 from ..core.notation import Notation
 from ..games.practice import PracticeSession
+from ..games.puzzles import PuzzleSession
 from ..games.sessions import Board, Say
 from .board import keys_text, pegs_text
 
@@ -39,10 +41,20 @@ class PracticeScreen(Screen[None]):
         Binding("ctrl+n", "line('skip')", "Skip"),
     ]
 
-    def __init__(self, result: Review, notation: Notation | None = None) -> None:
+    def __init__(
+        self,
+        result: Review | None,
+        notation: Notation | None = None,
+        session: PracticeSession | PuzzleSession | None = None,
+        title: str = "Practise your mistakes",
+    ) -> None:
         super().__init__()
-        self.notation = notation or Notation(result.rules)
-        self.session = PracticeSession(result.practice(), self.notation)
+        if session is None:
+            assert result is not None, "a review to practise, or a session"
+            session = PracticeSession(result.practice(), notation or Notation(result.rules))
+        self.session: PracticeSession | PuzzleSession = session
+        self.notation = session.notation
+        self.heading = title
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◉")
@@ -54,7 +66,7 @@ class PracticeScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Practise your mistakes"
+        self.title = self.heading
         self.draw(self.session.start())
         self.query_one(Input).focus()
 
@@ -65,15 +77,15 @@ class PracticeScreen(Screen[None]):
     def action_line(self, line: str) -> None:
         if self.session.done:
             return
-        at = self.session.at
         outs = list(self.session.answer(line))
-        moved = self.session.at != at or self.session.done
-        # what the line was answered stays under the position; a new position starts afresh
-        answer = [o for o in outs if isinstance(o, Say)][: 1 if moved else None]
-        self.query_one("#practice-result", Static).update(self.text(answer))
-        if moved and not self.session.done:
-            position = outs[len(answer) :]
-            self.query_one("#practice-position", Static).update(self.text(position))
+        # what the line was answered stays under the position; the next position (its heading is
+        # the first strong line) is drawn afresh
+        cut = next(
+            (i for i, o in enumerate(outs) if isinstance(o, Say) and o.parts[0][1] == "strong"), len(outs)
+        )
+        self.query_one("#practice-result", Static).update(self.text(outs[:cut]))
+        if cut < len(outs) and not self.session.done:
+            self.query_one("#practice-position", Static).update(self.text(outs[cut:]))
         self.count()
         if self.session.done:
             self.query_one(Input).disabled = True
@@ -85,9 +97,7 @@ class PracticeScreen(Screen[None]):
         self.count()
 
     def count(self) -> None:
-        practice = self.session.practice
-        words = f"Solved {len(practice.solved)} of {len(practice.positions)}"
-        self.query_one("#practice-count", Static).update(Text(words, "dim"))
+        self.query_one("#practice-count", Static).update(Text(self.session.tally, "dim"))
 
     def text(self, outs: Sequence[Out]) -> Text:
         text = Text()

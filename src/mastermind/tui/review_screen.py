@@ -49,6 +49,7 @@ class ReviewScreen(Screen[None]):
         Binding("escape,q", "app.pop_screen", "Back"),
         Binding("p", "practice", "Practise mistakes"),
         Binding("n", "next_game", "Next game", show=False),
+        Binding("z", "puzzles", "Puzzles"),
     ]
 
     def __init__(self, subject: Any, notation: Notation | None = None, title: str = "Review") -> None:
@@ -162,6 +163,34 @@ class ReviewScreen(Screen[None]):
             return
         self.game_at = (self.game_at + 1) % len(self.match.games)
         self.show(self.match.games[self.game_at].review, None)
+
+    def action_puzzles(self) -> None:
+        """Puzzles from every saved game of this game, rated (found off the screen's thread:
+        each puzzle's possible codes are tried to rate it)."""
+        store = getattr(self.app, "store", None)
+        if self.result is None or store is None:
+            self.notify("Puzzles come from the saved games: there is no history here.")
+            return
+        rules = self.result.rules
+        notation = self.notation or Notation(rules)
+        self.notify("Finding puzzles in your games…")
+
+        def work() -> None:
+            from pathlib import Path
+
+            from ..games.puzzles import PuzzleSession, Rating, puzzles_from
+
+            found = puzzles_from([g.record for g in store.games() if g.finished], rules)
+            path = Path(store.path).with_name("puzzle-rating.json")
+            session = PuzzleSession(found, Rating.load(path), notation, keep=lambda r: r.save(path))
+            self.app.call_from_thread(self.open_puzzles, session)
+
+        self.run_worker(work, thread=True, group="puzzles")
+
+    def open_puzzles(self, session: Any) -> None:
+        from .practice_screen import PracticeScreen
+
+        self.app.push_screen(PracticeScreen(None, session=session, title="Puzzles"))
 
     def action_practice(self) -> None:
         if self.result is None or not self.result.practice().positions:
