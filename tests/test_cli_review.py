@@ -76,12 +76,26 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
     assert one_line_error(*run("review", "11223=1,0"))
 
 
-def test_a_match_is_refused(tmp_path):
+def test_a_match_is_reviewed_game_by_game_both_sides(tmp_path):
+    from mastermind.games.match_review import review_match
+    from mastermind.history.store import Store
+
     db = str(tmp_path / "h.sqlite3")
-    code, _, _ = run("match", "--players", "knuth,knuth", "--games", "2", "--db", db)
+    code, _, _ = run("match", "--players", "knuth,entropy", "--games", "2", "--seed", "1", "--db", db)
     assert code == 0
     code, out, err = run("review", "--db", db, "--game", "1")
-    assert one_line_error(code, out, err) and "match" in err
+    assert code == 0, err
+    assert "Match 1, game 1: player 2 (entropy) breaks the code." in out
+    assert "Match 1, game 2: player 1 (knuth) breaks the code." in out
+    with Store(db) as store:
+        expected = review_match(store.get(1).record)
+    assert out.splitlines()[-2:] == expected.summary_lines()
+    assert expected.summary_lines()[0].startswith("Player 1 (knuth): ")
+    code, out, _ = run("review", "--db", db, "--game", "1", "--json")
+    data = json.loads(out)
+    assert [(g["number"], g["breaker"]) for g in data["games"]] == [(1, 2), (2, 1)]
+    assert [p["name"] for p in data["players"]] == ["knuth", "entropy"]
+    assert one_line_error(*run("review", "--db", db, "--game", "1", "--practice"))
 
 
 def test_the_plot_is_written(tmp_path):
@@ -99,3 +113,88 @@ def test_play_reviews_the_game_at_its_end():
     assert "The code was known and not played 1 time." in out
     rows = [line.split() for line in out.splitlines() if "->" in line]
     assert rows[3][-2:] == ["best", "!"] and rows[4][-2:] == ["blunder", "x"]
+
+
+def test_the_review_draws_the_game_on_a_chart_and_ends_with_a_line_to_share():
+    code, out, err = run("review", "1123=0,0", "4456=3,0", "4455=4,0")
+    assert code == 0, err
+    lines = out.splitlines()
+    chart = lines[lines.index("codes left  o your guesses  + the best guess  * both") :]
+    # 1,296 codes, then 81 after 1123 (near the 74 row), 8 after 4456, the win: each the best's too
+    assert [chart[1], chart[3], chart[5], chart[6]] == [
+        " 1296 ┤*",
+        "   74 ┤    *",
+        "    4 ┤        *",
+        "    1 ┤            *",
+    ]
+    assert chart[9].split() == ["★", "★", "?!"]
+    assert "Accuracy 85, luck 66 (out of 100; 50 is average luck)." in lines
+    assert lines[-1] == "Share: Mastermind 4x6: won in 3 (best play 4.34) · accuracy 85 · luck 66 · ★ ★ ?!"
+
+
+def test_json_has_accuracy_and_luck_per_move_and_per_game():
+    code, out, _ = run("review", *README_GAME, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [m["verdict"] for m in data["moves"]] == ["good", "good", "good", "best", "best"]
+    knuth = round(100 * 2 ** (-(77 / 1296) / 0.3), 2)  # 1122 first loses 77/1296 (5702 - 5625)
+    assert data["moves"][3]["accuracy"] == 100.0 and data["moves"][0]["accuracy"] == knuth
+    assert all(0 < m["luck"] < 100 for m in data["moves"])
+    assert data["summary"]["accuracy"] == round(sum(m["accuracy"] for m in data["moves"]) / 5, 2)
+    assert data["summary"]["share"].endswith("accuracy 92 · luck 48 · ✓ ✓ ✓ ★ ★")
+
+
+PRACTICE_GAME = ["1111=0,0", "2222=0,0", "3333=1,0", "3444=2,0", "3455=3,0", "1234=0,2", "3456=4,0"]
+
+
+def test_practice_asks_for_better_guesses_where_the_player_erred():
+    typed = "1187\n1111\n1122\nsolution\nskip\n3465\n"
+    code, out, err = run("review", *PRACTICE_GAME, "--practice", input=typed)
+    assert code == 0, err
+    practice = out[out.index("Practice: 4 positions") :].splitlines()
+    assert "You played 1111 here: mistake (loss 0.5347)." in practice
+    assert "better guess> 1187" in practice and any("'8' is not a colour" in line for line in practice)
+    assert any(line.startswith("better guess> 1111") for line in practice)
+    assert any(
+        line.startswith("1111: mistake")
+        and line.endswith("Not yet: a guess within 0.1 of the best is accepted.")
+        for line in practice
+    )
+    assert any(line.startswith("1122: good") and line.endswith("accuracy 87. Solved.") for line in practice)
+    assert "The solution: 2234, 3.9408 guesses expected." in practice
+    assert "2 codes possible: 3456 3465." in practice
+    assert practice[-1] == "Solved 2 of 4 positions."
+
+
+def test_practice_ends_with_the_count_at_the_end_of_input():
+    code, out, _ = run("review", *PRACTICE_GAME, "--practice", input="1122\n")
+    assert code == 0 and out.splitlines()[-1] == "Solved 1 of 4 positions."
+
+
+def test_practice_without_mistakes_says_so_and_practice_with_json_is_refused():
+    code, out, _ = run("review", *README_GAME, "--practice", input="")
+    assert code == 0 and out.splitlines()[-1].startswith("No mistake or blunder to practise")
+    assert one_line_error(*run("review", *README_GAME, "--practice", "--json"))
+
+
+def test_puzzles_from_the_saved_games_move_a_rating_kept_beside_the_history(tmp_path):
+    db = str(tmp_path / "h.sqlite3")
+    typed = "1122\n1344\n1235\n3312\n1111\n2154\n"  # 1111 when only 2154 was left: a blunder
+    code, _, _ = run("play", "--seed", "2026", "--db", db, input=typed)
+    assert code == 0
+    code, out, err = run("review", "--puzzles", "--db", db, input="2154\n")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith(
+        "1 puzzle from your games; your rating 1500. Type a guess (your first try counts)"
+    )
+    assert "Puzzle 1 of 1, rated 1309: guess 5." in lines  # 1 of the 1 code possible accepted
+    # 1500 against 1309: expected 3/4, solved: 1500 + 32 / 4
+    assert (
+        "Rating 1500 -> 1508 (the puzzle is rated 1309)." in lines
+        and lines[-1] == "Solved 1; your rating 1508."
+    )
+    assert json.loads((tmp_path / "puzzle-rating.json").read_text()) == {"rating": 1508.0, "puzzles": 1}
+    code, out, _ = run("review", "--puzzles", "--db", db, input="")
+    assert "your rating 1508" in out.splitlines()[0]
+    assert one_line_error(*run("review", "--puzzles", "--db", db, "--json"))

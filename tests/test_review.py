@@ -527,3 +527,194 @@ def test_a_winning_guess_says_it_won_and_what_it_was_worth():
     )
     assert review("1234=4,0").moves[0].comment(notation).startswith("1234: won; good in expectation, ")
     assert not moves[0].comment(notation).startswith("1122: won")
+
+
+# -- accuracy and luck (games/accuracy.py) ---------------------------------------------------------
+
+
+def test_best_play_has_an_accuracy_of_100():
+    r = review("1123=0,0")  # the optimum's first guess (Koyama and Lai)
+    assert r.moves[0].accuracy == 100.0 and r.accuracy == 100.0
+
+
+def test_accuracy_halves_with_every_three_tenths_of_a_guess_lost():
+    from mastermind.games.accuracy import accuracy
+
+    assert [accuracy(x) for x in (0, 0.3, 0.6, 0.9)] == [100.0, 50.0, 25.0, 12.5]
+    assert accuracy(None) == 0.0
+    # the verdicts' bounds: good above 100 * 2 ** (-1/3), an inaccuracy above 50, a mistake above 25
+    assert accuracy(0.1) == pytest.approx(100 * 2 ** (-1 / 3))
+
+
+def test_a_blunders_accuracy_is_below_a_mistakes():
+    # 1111 first loses (6318 - 5625) / 1296 = 0.5347 guesses: a mistake; 1111 when only 2154 was
+    # left loses exactly 1: a blunder
+    mistake = review("1111=0,0").moves[0]
+    blunder = review("1122=1,1 1344=1,1 1235=0,3 3312=0,2 1111=1,0 2154=4,0").moves[4]
+    assert (mistake.verdict, blunder.verdict) == ("mistake", "blunder")
+    assert mistake.loss == Fraction(6318 - 5625, 1296) and blunder.loss == 1
+    assert mistake.accuracy == pytest.approx(100 * 2 ** (-(693 / 1296) / 0.3))
+    assert blunder.accuracy == pytest.approx(100 * 2 ** (-10 / 3))
+    assert blunder.accuracy < mistake.accuracy < 50
+
+
+def test_each_verdict_has_its_own_band_of_accuracy():
+    r = review("1111=0,0 2222=0,0 3333=1,0 3444=2,0 3455=3,0 1234=0,2 3456=4,0")
+    assert {m.verdict for m in r.moves} == {"best", "inaccuracy", "mistake", "blunder"}
+    bands = {"best": (100, 100), "good": (79.37, 100), "inaccuracy": (50, 79.37), "mistake": (25, 50)}
+    for m in r.moves:
+        low, high = bands.get(m.verdict, (0, 25))
+        assert low <= m.accuracy <= high, (m.number, m.verdict, m.accuracy)
+    assert r.accuracy == pytest.approx(sum(m.accuracy for m in r.moves) / len(r.moves))
+
+
+def test_luck_by_hand_in_a_game_of_two_pegs_and_three_colours():
+    # 12 splits the 9 codes by reply into 2,0 {12}; 0,2 {21}; 1,0 {11 22 13 32}; 0,1 {31 23};
+    # 0,0 {33}: it leaves (1 + 1 + 16 + 4 + 1) / 9 = 23/9 codes on average; 0,0 left 1
+    rules = Rules(pegs=2, colors=3)
+    r = review("12=0,0 33=2,0", rules)
+    first, last = r.moves
+    assert first.split == (4, 2, 1, 1, 1) and first.mean_left == pytest.approx(23 / 9)
+    assert first.luck == pytest.approx(100 * (23 / 9) / (23 / 9 + 1)) == pytest.approx(71.875)
+    assert last.luck == 50.0  # one code left: the guess cannot split it, no luck either way
+    assert r.luck == pytest.approx((71.875 + 50) / 2)
+
+
+def test_a_reply_leaving_fewer_codes_than_the_guess_leaves_on_average_is_lucky():
+    r = review(README_GAME)
+    for m in r.moves:
+        if m.after < m.mean_left:
+            assert m.luck > 50
+        elif m.after > m.mean_left:
+            assert m.luck < 50
+        else:
+            assert m.luck == 50
+
+
+def test_a_game_won_by_luck_reads_apart_from_one_won_by_skill():
+    lucky = review("1123=0,0 4456=3,0 4455=4,0")  # 4455 among 8 codes: it won, against the odds
+    skilled = review(README_GAME)
+    assert lucky.moves[2].verdict == "inaccuracy" and lucky.moves[2].luck > 70
+    assert lucky.luck > 60 > 50 > skilled.luck and skilled.accuracy > lucky.accuracy
+
+
+def test_the_json_has_accuracy_luck_and_the_share_line():
+    data = review("12=0,0 33=2,0", Rules(pegs=2, colors=3)).to_dict()
+    first = data["moves"][0]
+    assert (first["luck"], first["mean_left"], first["parts"], first["largest"]) == (71.88, 2.555556, 5, 4)
+    assert first["accuracy"] == 100.0 and first["best_parts"] >= 1
+    assert data["summary"]["luck"] == pytest.approx(60.94, abs=0.01)
+    share = "Mastermind 2x3: won in 2 (best play 2.33) · accuracy 100 · luck 61 · ★ ★"
+    assert data["summary"]["share"] == share
+
+
+# -- practice from your mistakes (games/practice.py) -------------------------------------------
+
+PRACTICE_GAME = "1111=0,0 2222=0,0 3333=1,0 3444=2,0 3455=3,0 1234=0,2 3456=4,0"
+
+
+def test_practice_is_the_positions_before_each_mistake_and_blunder():
+    r = review(PRACTICE_GAME)
+    practice = r.practice()
+    assert [p.number for p in practice.positions] == [1, 2, 3, 6]
+    assert [p.verdict for p in practice.positions] == ["mistake", "mistake", "mistake", "blunder"]
+    last = practice.positions[-1]
+    assert [str(g) for g, _ in last.rows] == ["1111", "2222", "3333", "3444", "3455"]
+    assert last.count == 2 and {str(c) for c in last.codes} == {"3456", "3465"}
+    assert practice.solved == set()
+
+
+def test_a_try_is_valued_as_the_review_values_a_move_and_accepted_within_the_margin():
+    from mastermind.games.practice import MARGIN
+
+    practice = review(PRACTICE_GAME).practice()
+    first, *_, last = practice.positions
+    knuth = practice.attempt(first, "1122")  # as the review values 1122 first (tested against evaluate)
+    assert knuth.expected == review("1122=1,1").moves[0].expected
+    assert knuth.loss == knuth.expected - Fraction(5625, 1296) < MARGIN
+    assert knuth.accepted and knuth.verdict == "good" and practice.solved == {1}
+    again = practice.attempt(last, "1234")  # two codes left and neither played: 1 + 3/2 guesses
+    assert (again.expected, again.loss, again.verdict) == (Fraction(5, 2), 1, "blunder")
+    assert not again.accepted
+    assert practice.solved == {1}
+    best = practice.attempt(last, last.best)
+    assert best.loss == 0 and best.accuracy == 100.0 and practice.solved == {1, 6}
+    words = best.words(Notation(Rules()))
+    assert words == f"{last.best}: best, 1.5000 guesses expected; accuracy 100. Solved."
+
+
+def test_a_try_that_is_no_code_of_the_game_is_refused():
+    from mastermind.errors import NotationError
+
+    practice = review(PRACTICE_GAME).practice()
+    with pytest.raises(NotationError):
+        practice.attempt(practice.positions[0], "1187")
+    assert practice.solved == set()
+
+
+def test_a_game_without_mistakes_has_nothing_to_practise():
+    assert review(README_GAME).practice().positions == ()
+
+
+# -- every game reviewed: the computer's, and both sides of a match -----------------------------------
+
+
+def test_a_game_the_computer_breaks_is_reviewed_its_guesses_valued():
+    game = Game.solving(Rules(), "knuth", secret="2154")
+    while game.waiting_for == "computer":
+        game.guess(game.proposal())
+    r = review(game)
+    assert r.outcome == "won" and [str(m.guess) for m in r.moves] == [str(m.guess) for m in game.moves]
+    assert str(r.moves[0].guess) == "1122" and r.moves[0].loss == Fraction(77, 1296)  # Knuth's first guess
+    assert r.moves[-1].verdict == "best" and 0 < r.accuracy <= 100
+
+
+def test_both_sides_of_a_match_are_reviewed_and_each_players_play_summed_up():
+    from mastermind.games.match import Match
+    from mastermind.games.match_review import review_match
+
+    match = Match(Rules(), ["knuth", "entropy"], games=2, seed=1)
+    match.play_out()
+    result = review_match(match)
+    assert [(g.number, g.breaker) for g in result.games] == [(1, 2), (2, 1)]
+    for g, played in zip(result.games, match.rounds, strict=True):
+        assert [m.guess for m in g.review.moves] == [m.guess for m in played.game.moves]
+    knuth, entropy = result.player(1), result.player(2)
+    assert (knuth["name"], entropy["name"]) == ("knuth", "entropy")
+    assert knuth["accuracy"] == round(result.games[1].review.accuracy, 2)
+    assert entropy["guesses"] == len(result.games[0].review.moves)
+    assert json.loads(json.dumps(result.to_dict()))["players"][0]["name"] == "knuth"
+    with pytest.raises(RecordError):
+        review_match(match.record()["games"][0]["game"])
+
+
+# -- puzzles (games/puzzles.py) ----------------------------------------------------------------------
+
+
+def test_puzzle_and_player_ratings_by_hand():
+    from mastermind.games.puzzles import expected_score, puzzle_rating, rated
+
+    assert puzzle_rating(2, 1) == pytest.approx(1500 + 400 * np.log10(1.5 / 1.5)) == 1500
+    assert puzzle_rating(2, 2) == pytest.approx(1500 + 400 * np.log10(0.2))  # 10 ** -0.699: 1 to 5
+    assert expected_score(1500, puzzle_rating(2, 2)) == pytest.approx(5 / 6)
+    assert rated(1500, 1500, True) == 1516 and rated(1500, 1500, False) == 1484
+
+
+def test_a_puzzle_is_rated_by_the_possible_codes_it_accepts_and_the_first_try_moves_the_rating(tmp_path):
+    from mastermind.games.puzzles import PuzzleSession, Rating, puzzles_of
+
+    puzzles = list(puzzles_of(review(PRACTICE_GAME)))  # positions of at most 64 codes: the last one
+    [puzzle] = puzzles
+    assert puzzle.position.number == 6 and puzzle.accepted == 2  # 3456 and 3465 both expect 1.5
+    path = tmp_path / "rating.json"
+    session = PuzzleSession(puzzles, Rating.load(path), Notation(Rules()), keep=lambda r: r.save(path))
+    list(session.start())
+    said = [str(o) for o in session.answer("1234")]
+    assert (
+        said[0].startswith("1234: blunder") and said[1] == "Rating 1500 -> 1473 (the puzzle is rated 1220)."
+    )
+    assert Rating.load(path).value == pytest.approx(1500 - 32 * 5 / 6, abs=0.01)
+    said = [str(o) for o in session.answer("3465")]
+    assert said[0].endswith("Solved.") and not any(s.startswith("Rating") for s in said)  # only the first try
+    assert session.done and said[-1] == "Solved 1; your rating 1473."
+    assert Rating.load(path).puzzles == 1

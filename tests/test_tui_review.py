@@ -133,3 +133,104 @@ async def test_the_review_and_the_history_fit_an_80_column_terminal():
         table = app.screen.query_one("#games")
         assert str(table.get_row_at(0)[-1]) == "1 hint, 1 taken back"
         assert table.virtual_size.width <= table.size.width, (table.virtual_size, table.size)
+
+
+@driven
+async def test_the_review_shows_the_chart_the_ghost_row_and_practice_from_the_mistakes():
+    from mastermind.tui.practice_screen import PracticeScreen
+
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await win_the_readme_game(app, pilot, extra=("1111", "2222"))  # two guesses when 2154 was known
+        await pilot.press("r")
+        await settle(app, pilot)
+        review = app.screen
+        assert [m.verdict for m in review.result.moves][4:] == ["blunder", "blunder", "best"]
+        chart = str(review.query_one("#review-chart").render()).splitlines()
+        assert chart[0] == "codes left  o your guesses  + the best guess  * both"
+        assert chart[-1].split() == ["✓", "✓", "✓", "★", "??", "??", "★"]
+        ghost = str(review.query_one("#review-ghost").render())  # the first row's: 1122 against 1123
+        assert "1122: 13 classes, at most 256, 204.5 left" in ghost
+        assert "Best ☆" in ghost and "1123: 14 classes" in ghost
+        await pilot.press("down")
+        ghost = str(review.query_one("#review-ghost").render())
+        assert "Guess 2" in ghost and "1344: " in ghost
+        summary = str(review.query_one("#review-summary").render())
+        assert "Accuracy " in summary and "Share: Mastermind 4x6: won in 7" in summary
+        assert "P: practise your mistakes (2 positions)." in summary
+        await pilot.press("p")
+        await settle(app, pilot)
+        practice = app.screen
+        assert isinstance(practice, PracticeScreen)
+        position = str(practice.query_one("#practice-position").render())
+        assert "Position 1 of 2: guess 5." in position and "1 code possible: 2154." in position
+        assert "You played 1111 here: blunder (loss 1.0000)." in position
+        await type_code(app, pilot, "1111")
+        result = str(practice.query_one("#practice-result").render())
+        assert (
+            result.startswith("1111: blunder, 2.0000 guesses expected against 1.0000") and "Not yet" in result
+        )
+        await type_code(app, pilot, "2154")
+        assert str(practice.query_one("#practice-result").render()).endswith("accuracy 100. Solved.")
+        assert "Position 2 of 2: guess 6." in str(practice.query_one("#practice-position").render())
+        assert str(practice.query_one("#practice-count").render()) == "Solved 1 of 2"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert (
+            str(practice.query_one("#practice-result").render())
+            == "The solution: 2154, 1.0000 guesses expected."
+        )
+        assert "Solved 1 of 2 positions." in str(practice.query_one("#practice-position").render())
+        await pilot.press("escape")
+        assert app.screen is review
+
+
+@driven
+async def test_a_match_is_reviewed_game_by_game_both_sides():
+    from mastermind import Rules
+    from mastermind.games.match import Match
+
+    match = Match(Rules(), ["knuth", "entropy"], games=2, seed=1)
+    match.play_out()
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        review = ReviewScreen(match.record(), title="Review of match")
+        app.push_screen(review)
+        await settle(app, pilot)
+        head = str(review.query_one("#review-head").render())
+        assert "Game 1 (1 of 2; N: the next): player 2 (entropy) breaks." in head.replace("\n", " ")
+        guesses = [str(m.guess) for m in match.rounds[0].game.moves]
+        assert [str(m.guess) for m in review.result.moves] == guesses
+        summary = str(review.query_one("#review-summary").render())
+        assert (
+            "Player 1 (knuth): 5 guesses in 1 game" in summary and "Player 2 (entropy): 4 guesses" in summary
+        )
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert "player 1 (knuth) breaks" in str(review.query_one("#review-head").render()).replace("\n", " ")
+        assert review.query_one("#review-moves").row_count == len(match.rounds[1].game.moves)
+
+
+@driven
+async def test_puzzles_from_the_saved_games_move_the_rating_on_the_board():
+    from mastermind.tui.practice_screen import PracticeScreen
+
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await win_the_readme_game(app, pilot, extra=("1111", "2222"))  # two blunders: one code was left
+        await pilot.press("r")
+        await settle(app, pilot)
+        await pilot.press("z")
+        await settle(app, pilot)
+        puzzles = app.screen
+        assert isinstance(puzzles, PracticeScreen) and puzzles.title == "Puzzles"
+        position = str(puzzles.query_one("#practice-position").render())
+        assert "2 puzzles from your games; your rating 1500." in position.replace("\n", " ")
+        assert "Puzzle 1 of 2, rated 1309: guess " in position  # 1 code possible, and it is accepted
+        await type_code(app, pilot, "2154")
+        result = str(puzzles.query_one("#practice-result").render()).splitlines()
+        assert (
+            result[0].endswith("accuracy 100. Solved.")
+            and result[1] == "Rating 1500 -> 1508 (the puzzle is rated 1309)."
+        )
+        assert str(puzzles.query_one("#practice-count").render()) == "Rating 1508 · solved 1 of 2"

@@ -56,6 +56,17 @@ def check_budget(ctx: click.Context, param: click.Parameter, value: str | None) 
     help="How long the exact search may take per move before the expected-size line stands in "
     "(seconds, or 90s, 2m) [3]; games of up to 1,296 codes are always exact.",
 )
+@click.option(
+    "--practice",
+    is_flag=True,
+    help="Then practise: back to the position before each mistake or blunder, to find a better guess.",
+)
+@click.option(
+    "--puzzles",
+    is_flag=True,
+    help="Puzzles from the mistakes of every saved game of this game (options), with a rating of "
+    "your own that each puzzle moves (kept beside the history).",
+)
 @color_option
 def review(
     history: tuple[str, ...],
@@ -65,6 +76,8 @@ def review(
     as_json: bool,
     plot: str | None,
     budget: float | None,
+    practice: bool,
+    puzzles: bool,
 ) -> None:
     """Every move of a game against the optimum: the codes possible before and after, the
     information of the reply, the expected number of guesses from the move on with the guess
@@ -85,6 +98,8 @@ def review(
       mastermind review 1122=1,1 1344=1,1 1235=0,3 3312=0,2 2154=4,0
       mastermind review --preset bulls-and-cows 0123=0,1 4567=1,1 --budget 10
       mastermind review --game 12 --plot review.png
+      mastermind review --practice             # then find better guesses where you erred
+      mastermind review --puzzles              # puzzles from all your games, rated
     """
     from ..core.records import rules_from_dict
     from ..games.review import DEFAULT_BUDGET
@@ -93,6 +108,12 @@ def review(
         check_plot(plot)
     if history and game_id is not None:
         fail("give a HISTORY or --game ID, not both")
+    if puzzles:
+        if history or game_id is not None or as_json or practice or plot:
+            fail("--puzzles is a practice of its own: give it with the game options and --db only")
+        return solve_puzzles(db, rules)
+    if practice and as_json:
+        fail("--practice asks for guesses at the terminal: give it without --json")
     budget = DEFAULT_BUDGET if budget is None else budget
     subject: dict[str, Any] | list[Any]
     if history:
@@ -105,6 +126,10 @@ def review(
         rules = rules_from_dict(stored.record["rules"])
         notation = game_notation(rules)
     console = console_for(stderr=as_json)
+    if isinstance(subject, dict) and subject.get("kind") == "match":
+        if practice or plot:
+            fail("--practice and --plot are for one game: review the match without them")
+        return _review_match(subject, notation, which, budget, as_json, console)
     result = _reviewed(subject, rules, budget)
     if plot:
         written = plot_review(result, notation, plot)
@@ -116,6 +141,57 @@ def review(
         return
     for line in review_lines(result, notation, which):
         console.print(line, markup=False, highlight=False)
+    if practice:
+        practise(result, notation, console)
+
+
+def practise(result: Review, notation: Notation, console: Any) -> None:
+    """The games package's practice session at the terminal; Ctrl-C or the end of input ends it
+    with the count of the positions solved."""
+    from ..games.practice import PracticeSession
+    from .session import drive, show
+
+    console.print()
+    session = PracticeSession(result.practice(), notation)
+    try:
+        finished = drive(session, console, err=False)
+    except KeyboardInterrupt:
+        click.echo()
+        finished = False
+    if not finished:
+        show(console, notation, session.answer("quit"))
+
+
+def solve_puzzles(db: str | None, rules: Rules) -> None:
+    """The games package's puzzle session at the terminal; the rating is kept after each puzzle
+    in ``puzzle-rating.json`` beside the history."""
+    from pathlib import Path
+
+    from ..games.puzzles import PuzzleSession, Rating, puzzles_from
+    from .session import drive, show
+
+    store = open_store(db, write=False)
+    records = [g.record for g in store.games() if g.finished]
+    with progress_bar(len(records), "finding puzzles in your games") as bar:
+
+        def advance(done: int, of: int) -> None:
+            if bar:  # the bar counts games looked at
+                from ..strategies.progress import Progress
+
+                bar(Progress("play", done, of, done, of))
+
+        found = puzzles_from(records, rules, advance)
+    path = Path(store.path).with_name("puzzle-rating.json")
+    notation = game_notation(rules)
+    session = PuzzleSession(found, Rating.load(path), notation, keep=lambda rating: rating.save(path))
+    console = console_for()
+    try:
+        finished = drive(session, console, err=False)
+    except KeyboardInterrupt:
+        click.echo()
+        finished = False
+    if not finished:
+        show(console, notation, session.answer("quit"))
 
 
 def _finished_game(db: str | None, game_id: int | None) -> StoredGame:
@@ -129,12 +205,42 @@ def _finished_game(db: str | None, game_id: int | None) -> StoredGame:
         stored = finished[-1]
     else:
         stored = store.get(game_id)
-    if stored.kind == "match":
-        fail(f"game {stored.id} is a match: a match is reviewed one game at a time (give its moves)")
-    if not stored.finished:
+    if not stored.finished and stored.kind != "match":
         resume = f"mastermind {stored.kind} --resume {stored.id}"
         fail(f"game {stored.id} is not finished: resume it first ({resume})")
     return stored
+
+
+def _review_match(
+    record: dict[str, Any], notation: Notation, which: int | None, budget: float, as_json: bool, console: Any
+) -> None:
+    """Every finished game of a match reviewed (both sides), then each player's figures."""
+    from ..games.match_review import review_match
+
+    finished = sum(1 for g in record["games"] if g.get("finished"))
+    with progress_bar(finished, "reviewing the match's games") as bar:
+
+        def advance(done: int, of: int) -> None:
+            if bar:  # the bar counts games reviewed
+                from ..strategies.progress import Progress
+
+                bar(Progress("play", done, of, done, of))
+
+        result = review_match(record, budget=budget, progress=advance)
+    if as_json:
+        click.echo(json.dumps({**result.to_dict(notation), "game": which}))
+        return
+    if not result.games:
+        fail(f"match {which} has no finished game to review yet")
+    for game in result.games:
+        name = result.players[game.breaker - 1]
+        title = f"Match {which}, game {game.number}: player {game.breaker} ({name}) breaks the code."
+        console.print(title, markup=False, highlight=False)
+        for line in review_lines(game.review, notation):
+            console.print(line, markup=False, highlight=False)
+        console.print()
+    for line in result.summary_lines():
+        console.print(line, markup=False, highlight=False)
 
 
 def _reviewed(subject: dict[str, Any] | list[Any], rules: Rules, budget: float) -> Review:
@@ -155,6 +261,8 @@ def _reviewed(subject: dict[str, Any] | list[Any], rules: Rules, budget: float) 
 
 def review_lines(result: Review, notation: Notation, game_id: int | None = None) -> list[str]:
     """The review as a table and a summary, for people."""
+    from ..games.review_chart import chart_lines
+
     rules = result.rules
     width = max(4, rules.pegs)
     title = f"Game {game_id}: " if game_id is not None else ""
@@ -175,9 +283,12 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
         if m.after_codes is not None and m.after > 1 and m.reply.black != rules.pegs:
             out.append(f"    left: {' '.join(notation.format_code(c) for c in m.after_codes)}")
     out.append("")
+    out += chart_lines(result)
+    out.append("")
     out += result.summary_lines()
     legend = result.marks_legend()
-    return out if legend is None else [*out, legend]
+    out += [] if legend is None else [legend]
+    return [*out, f"Share: {result.share_line()}"]
 
 
 def _outcome_words(result: Review) -> str:

@@ -49,11 +49,13 @@ from ..core.rules import Rules
 from ..core.text import guess_count, plural
 from ..deduction.state import SolverState, diagnose
 from ..errors import ContradictionError, GameError, RecordError
+from . import accuracy as scores
 from .positions import Clock
 from .valuer import Place, Valuer
 
 if TYPE_CHECKING:
     from .game import Game
+    from .practice import Practice
 
 #: The verdicts, best first, each with the loss (in expected guesses) below which it is given;
 #: ``best`` is a loss of exactly 0, and a move past the last bound (or with no finite expected
@@ -65,6 +67,9 @@ VERDICTS: tuple[tuple[str, float], ...] = (
     ("mistake", 0.6),
     ("blunder", math.inf),
 )
+
+#: The chess marks of the verdicts, drawn by every front end (and the line to share).
+VERDICT_MARKS = {"best": "★", "good": "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 #: The verdict names, best first.
 VERDICT_NAMES = tuple(name for name, _ in VERDICTS)
@@ -127,6 +132,9 @@ class MoveReview:
         told: the move was made knowing a reply fixed later: ``before``, its codes, the values
             and ``consistent`` are of the position as it was told then; ``after`` is of the
             replies as they were mended.
+        split, best_split: the sizes of the classes the guess, and the best guess, split the
+            codes possible before the move into (by reply, largest first).
+        luck: how the reply compares with what the guess leaves on average (:mod:`.accuracy`).
         searched: positions searched for this move (not read from a tree or a cache).
         seconds: the time it took to value the move.
     """
@@ -150,6 +158,9 @@ class MoveReview:
     within_limit: bool = True
     best_after: float = 0.0
     told: bool = False
+    split: tuple[int, ...] = ()
+    best_split: tuple[int, ...] = ()
+    luck: float = 50.0
     searched: int = field(default=0, compare=False)
     seconds: float = field(default=0.0, compare=False)
 
@@ -178,10 +189,28 @@ class MoveReview:
             "exact": self.exact,
             "within_limit": self.within_limit,
             "best_after": round(self.best_after, 6),
+            "accuracy": round(self.accuracy, 2),
+            "luck": round(self.luck, 2),
+            "mean_left": round(self.mean_left, 6),
+            "parts": len(self.split),
+            "largest": self.split[0] if self.split else 0,
+            "best_mean_left": round(scores.mean_left(self.best_split or (1,)), 6),
+            "best_parts": len(self.best_split),
+            "best_largest": self.best_split[0] if self.best_split else 0,
         }
         if self.told:  # said only where it is so: a review of no fixed reply reads as before
             data["told"] = True
         return data
+
+    @property
+    def accuracy(self) -> float:
+        """How close the move came to the best play, 100 for the best (:mod:`.accuracy`)."""
+        return scores.accuracy(self.loss)
+
+    @property
+    def mean_left(self) -> float:
+        """The codes the guess leaves on average (each code possible before equally likely)."""
+        return scores.mean_left(self.split) if self.split else float(self.after)
 
     @property
     def marks(self) -> str:
@@ -262,6 +291,23 @@ class Review:
         """Whether every move was valued by the exact search."""
         return all(m.exact for m in self.moves)
 
+    @property
+    def accuracy(self) -> float | None:
+        """The game's accuracy: the mean of its moves' (:mod:`.accuracy`; None for no move)."""
+        return scores.mean([m.accuracy for m in self.moves])
+
+    @property
+    def luck(self) -> float | None:
+        """The game's luck: the mean of its moves' (:mod:`.accuracy`; None for no move)."""
+        return scores.mean([m.luck for m in self.moves])
+
+    def practice(self) -> Practice:
+        """The positions before the game's mistakes and blunders, to find a better guess at each
+        (:mod:`.practice`)."""
+        from .practice import Practice
+
+        return Practice.of(self)
+
     def verdicts(self) -> dict[str, int]:
         """How many moves got each verdict, best first (every verdict named)."""
         counts = dict.fromkeys(VERDICT_NAMES, 0)
@@ -281,6 +327,9 @@ class Review:
             "verdicts": self.verdicts(),
             "known": sum(m.known for m in self.moves),
             "exact_moves": sum(m.exact for m in self.moves),
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 2),
+            "luck": None if self.luck is None else round(self.luck, 2),
+            "share": self.share_line(),
         }
 
     def summary_lines(self) -> list[str]:
@@ -299,6 +348,8 @@ class Review:
             out.append(f"Total loss: not finite, some codes could no longer be found in time; {verdicts}.")
         else:
             out.append(f"Total loss: {total:.4f} guesses; {verdicts}.")
+        figures = f"Accuracy {scores.rounded(self.accuracy)}, luck {scores.rounded(self.luck)}"
+        out.append(f"{figures} (out of 100; 50 is average luck).")
         if s["known"]:
             times = "1 time" if s["known"] == 1 else f"{s['known']} times"
             out.append(f"The code was known and not played {times}.")
@@ -313,6 +364,12 @@ class Review:
                 "there were more."
             )
         return out
+
+    def share_line(self) -> str:
+        """The game in one line to share (:func:`.review_chart.share_line`)."""
+        from .review_chart import share_line
+
+        return share_line(self)
 
     def marks_legend(self) -> str | None:
         """What the moves' :attr:`~MoveReview.marks` mean, or None where no move has one."""
@@ -335,6 +392,8 @@ class Review:
 
     def to_dict(self, notation: Notation | None = None) -> dict[str, Any]:
         """The review as JSON types (``--json`` of ``mastermind review``, the web API)."""
+        from .review_chart import chart_points
+
         notation = notation or Notation(self.rules)
         return {
             "rules": rules_to_dict(self.rules),
@@ -343,6 +402,8 @@ class Review:
             "moves": [m.to_dict(notation) for m in self.moves],
             "summary": self.summary(),
             "verdicts": {name: bound for name, bound in VERDICTS[1:-1]},
+            "chart": [p.to_dict() for p in chart_points(self)],
+            "practice": [p.to_dict(notation) for p in self.practice().positions],
         }
 
 
@@ -371,6 +432,7 @@ def review_move(
     total_best = Fraction(value.best_total, len(at.codes))
     expected = None if value.total is None else Fraction(value.total, len(at.codes))
     loss = None if expected is None else max(Fraction(0), expected - total_best)
+    split = valuer.split(g, at.codes)
     return MoveReview(
         number=number,
         guess=guess,
@@ -391,6 +453,9 @@ def review_move(
         within_limit=value.within_limit,
         best_after=valuer.best_after(value.best, at.codes, secret),
         told=told is not None,
+        split=split,
+        best_split=valuer.split(value.best, at.codes),
+        luck=scores.luck(len(after), scores.mean_left(split)),
         searched=clock.searched,
         seconds=time.perf_counter() - started,
     )
@@ -477,8 +542,8 @@ def _game_of(
         from .game import Game
 
         if isinstance(subject, dict):
-            if subject.get("kind") == "match":
-                raise RecordError("a match is reviewed one game at a time: review one of its games")
+            if subject.get("kind") == "match" and "moves" not in subject:  # a match's own game has moves
+                raise RecordError("a match is reviewed with review_match(), or one game at a time")
             subject = Game.from_record(subject)
         if not subject.over:
             raise GameError("the game is not finished: a review is of a finished game")

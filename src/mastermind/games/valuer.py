@@ -182,7 +182,7 @@ class Valuer:
             g = self.space.index(guess.colors)
             line = place.line
             if number == 1 and self.book is not None:
-                self._seed_first(g, place.codes)
+                self.seed_first(g, place.codes)
             elif number == 1 and (line is None or line.guess != g):
                 place.first_tree = self._tree(g)
             yield place
@@ -200,7 +200,7 @@ class Valuer:
             return np.array([guess], dtype=np.int64)
         return codes[_replies(self.space, guess, codes) == reply.to_int(self.rules.pegs)]
 
-    def _seed_first(self, guess: int, codes: np.ndarray) -> None:
+    def seed_first(self, guess: int, codes: np.ndarray) -> None:
         """The positions after the first guess, valued by the book of openings."""
         assert self.book is not None
         _, cells = self.book.first(guess)
@@ -208,6 +208,11 @@ class Valuer:
         for f, cell in self._cells(guess, codes):
             if f != self.win:
                 self.positions.seed(cell, left, cells[f])
+
+    def split(self, guess: int, codes: np.ndarray) -> tuple[int, ...]:
+        """The sizes of the classes ``guess`` splits ``codes`` into by reply, largest first."""
+        counts = np.bincount(_replies(self.space, guess, codes))
+        return tuple(sorted((int(k) for k in counts if k), reverse=True))
 
     def best_after(self, best: int, codes: np.ndarray, secret: Code | None) -> float:
         """The codes ``best`` leaves: with the secret, or expected over ``codes``."""

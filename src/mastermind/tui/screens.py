@@ -395,15 +395,13 @@ class HistoryScreen(Screen[StoredGame | None]):
     @on(DataTable.RowSelected, "#games")
     def open_game(self, event: DataTable.RowSelected) -> None:
         """The game chosen: an unfinished one (a game or a match) goes on on the board, from its last
-        move; a finished game opens its review (a match has none: said so)."""
+        move; a finished game or match opens its review."""
         from .review_screen import ReviewScreen
 
         stored = self.store.get(int(str(event.row_key.value)))
         if not stored.finished:
             self.dismiss(stored)  # the app puts it on the board
-        elif stored.kind == "match":
-            self.notify("A match is not reviewed: only a game of one's own.", severity="warning")
-        else:
+        else:  # a match: each of its games reviewed, both sides
             self.app.push_screen(ReviewScreen(stored.record, title=f"Review of game {stored.id}"))
 
 

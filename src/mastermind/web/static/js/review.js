@@ -5,8 +5,15 @@
 import { api } from "./api.js";
 import { codeColors, el, keys, peg } from "./board.js";
 import { showSection, state } from "./app.js";
+import { chart } from "./review-chart.js";
+import { practiceKey, practicePanel } from "./review-practice.js";
 
 const $ = (id) => document.getElementById(id);
+
+// The review's own styles (the chart, the ghost row, the practice), beside the page's style.css.
+if (!document.querySelector("link[href='/static/review.css']")) {
+  document.head.append(el("link", { rel: "stylesheet", href: "/static/review.css" }));
+}
 
 // The chess marks of the verdicts, as the terminal board draws them (docs/review.md).
 const MARKS = { best: "★", good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -53,6 +60,7 @@ function moveRow(notation, pegs, m) {
     el("span", { text: `loss ${number(m.loss)}` }),
     el("span", { class: "verdict", text: m.verdict + (m.exact ? "" : " (estimated)") }),
   ];
+  const ghost = m.best === m.guess ? null : ghostRow(notation, m);
   const listed = m.after > 1 && m.after_codes ? el("p", { class: "review-codes",
     text: `Left: ${m.after_codes.join(" ")}` }) : null;
   // the games package's sentence where the move has more to say than its values (as the terminal's notes)
@@ -65,7 +73,68 @@ function moveRow(notation, pegs, m) {
   codePegs(notation, m.guess),
   keys(notation.terms, pegs, { black, white }),
   el("p", { class: "review-facts" }, facts),
-  listed, comment);
+  ghost, listed, comment);
+}
+
+// The ghost row: the best guess drawn beside the player's, with how each split the codes possible.
+function ghostRow(notation, m) {
+  const split = (parts, largest, mean) =>
+    `${plural(parts, "class", "classes")}, at most ${largest.toLocaleString("en")}, ${mean.toFixed(1)} left on average`;
+  return el("div", { class: "ghost-row", "aria-label": `The best guess, ${m.best}` },
+    el("span", { class: "mark", "aria-hidden": "true", text: "☆" }),
+    codePegs(notation, m.best, " ghost"),
+    el("p", { class: "ghost-split" },
+      el("span", { text: `best ${m.best}: ${split(m.best_parts, m.best_largest, m.best_mean_left)}` }),
+      el("span", { text: `yours ${m.guess}: ${split(m.parts, m.largest, m.mean_left)}` })));
+}
+
+// Open move ``number``: scrolled to, marked and focused (a tap on the chart's point).
+function openMove(number) {
+  for (const row of document.querySelectorAll("#review-moves .review-row.open")) row.classList.remove("open");
+  const row = $(`review-${number}`);
+  if (!row) return;
+  row.classList.add("open");
+  row.setAttribute("tabindex", "-1");
+  row.scrollIntoView({ block: "nearest" });
+  row.focus({ preventScroll: true });
+}
+
+// Accuracy and luck, out of 100, and the line to share (the games package's figures and words).
+function scores(review) {
+  const s = review.summary;
+  const figure = (name, value, words) => el("div", { class: "review-score", id: `review-${name}` },
+    el("span", { class: "score-value", text: value === null ? "–" : String(Math.round(value)) }),
+    el("span", { class: "score-name", text: words }));
+  const share = el("p", { class: "review-share" }, el("span", { id: "review-share-line", text: s.share }),
+    el("button", { type: "button", class: "control", id: "review-share", text: "Copy",
+      on: { click: () => copy(s.share) } }));
+  return el("div", { id: "review-scores", class: "review-scores" },
+    figure("accuracy", s.accuracy, "accuracy"), figure("luck", s.luck, "luck (50: average)"), share);
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    status("The line to share is copied.");
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents($("review-share-line"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    status("Select and copy the line to share.");
+  }
+}
+
+// What the review adds above the moves and below the summary, drawn once per review shown.
+function extras(answer) {
+  for (const id of ["review-scores", "review-chart", "review-practice"]) $(id)?.remove();
+  const review = answer.review;
+  const figure = chart(review.chart, MARKS, openMove);
+  $("review-moves").before(scores(review), ...(figure ? [figure] : []));
+  if (answer.match) return; // a match's games are reviewed, not practised
+  const practice = el("div", { id: "review-practice", class: "review-practice" },
+    practicePanel(answer.id, review, answer.notation, palette()));
+  $("review-summary").after(practice);
 }
 
 function legend(review) {
@@ -78,17 +147,44 @@ function legend(review) {
       text: MARKS[v] }), ` ${v} (${words})${i < parts.length - 1 ? " · " : ""}`)));
 }
 
-function draw(answer) {
+function draw(answer, at = 0) {
+  if (answer.match) return drawMatch(answer, at);
+  $("review-games")?.remove();
+  drawGame(answer, `Game ${answer.id}`, []);
+}
+
+// One game's review; ``title`` names it, ``more`` are lines after its summary (a match's players).
+function drawGame(answer, title, more) {
   const review = answer.review;
   const notation = answer.notation;
   const pegs = review.rules.pegs;
   $("review-section").removeAttribute("aria-busy");
   const outcome = { won: "won", lost: "lost", "gave-up": "given up" }[review.summary.outcome] ?? "not won";
-  status(`Game ${answer.id}: ${outcome}${review.secret ? `, the code ${review.secret}` : ""}. Each guess ` +
+  status(`${title}: ${outcome}${review.secret ? `, the code ${review.secret}` : ""}. Each guess ` +
     "against the best guess at its turn (expected guesses from that move on).");
   $("review-moves").replaceChildren(...review.moves.map((m) => moveRow(notation, pegs, m)));
   $("review-summary").replaceChildren(...review.summary_lines.map((line) => el("p", { text: line })),
-    legend(review));
+    ...more.map((line) => el("p", { class: "review-player", text: line })), legend(review));
+  extras(answer);
+}
+
+// A match: a button per game (who broke the code), the chosen game's review, each player's line.
+function drawMatch(answer, at) {
+  const match = answer.match;
+  if (!match.games.length) {
+    $("review-section").removeAttribute("aria-busy");
+    return status("No game of this match was finished.");
+  }
+  const games = el("nav", { id: "review-games", class: "review-games", "aria-label": "The match's games" },
+    match.games.map((g, i) => el("button", { type: "button", class: "control" + (i === at ? " primary" : ""),
+      "aria-pressed": String(i === at), text: `Game ${g.number}: ${match.players[g.breaker - 1].name} breaks`,
+      on: { click: () => draw(answer, i) } })));
+  $("review-games")?.remove();
+  $("review-status").after(games);
+  const g = match.games[at];
+  const name = match.players[g.breaker - 1].name;
+  drawGame({ id: answer.id, review: g.review, notation: answer.notation, match: true },
+    `Match ${answer.id}, game ${g.number}, player ${g.breaker} (${name}) breaking`, match.summary_lines);
 }
 
 // Open the review of game ``id`` (from the board or the history: ``from`` is where Back returns).
@@ -101,6 +197,7 @@ export async function showReview(id, from = "board-section") {
   $("review-title").textContent = `Review of game ${id}`;
   $("review-title").focus();
   if (reviews.has(id)) return draw(reviews.get(id));
+  for (const old of ["review-games", "review-scores", "review-chart", "review-practice"]) $(old)?.remove();
   $("review-moves").replaceChildren();
   $("review-summary").replaceChildren();
   $("review-section").setAttribute("aria-busy", "true");
@@ -125,6 +222,7 @@ export function leaveReview() {
 }
 
 export function reviewKey(e) {
+  if (!e.ctrlKey && !e.altKey && !e.metaKey && practiceKey(e)) return;
   if (e.key === "Escape" && !e.ctrlKey && !e.altKey && !e.metaKey) {
     e.preventDefault();
     leaveReview();

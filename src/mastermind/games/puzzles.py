@@ -1,0 +1,247 @@
+"""Puzzles: the positions before the mistakes and blunders of every saved game, as a practice of
+their own, with a rating of the player that moves with each puzzle (Elo's, as chess sites rate
+puzzles).
+
+A puzzle's rating says how hard it is: of the ``n`` codes possible there, ``a`` are accepted
+tries (within :data:`~.practice.MARGIN` of the best, valued as the review values a move), and
+the puzzle is rated ``START + SCALE * log10((n - a + 1/2) / (a + 1/2))``: 1500 where half the
+possible codes would do, higher where fewer would (the halves keep a puzzle that every code, or
+none, solves finite). Only codes that could be the secret are counted, though any guess is
+accepted: a puzzle whose answer must be a code that cannot be the secret is the hardest.
+
+The player starts at :data:`START`; each puzzle is a game against it: the expected score is
+``1 / (1 + 10 ** ((puzzle - player) / SCALE))``, the score 1 when the first try is accepted and
+0 otherwise (a wrong first try, the solution asked, or a skip), and the rating moves by
+``K * (score - expected)``. Later tries at the same puzzle teach, they do not move the rating.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..core.notation import Notation
+from ..core.rules import Rules
+from ..core.text import plural
+from ..deduction.state import SolverState
+from ..errors import MastermindError
+from .practice import Position, Practice
+from .review import review
+from .sessions import QUIT, Board, Out, Session, say
+
+if TYPE_CHECKING:
+    from .review import Review
+
+#: A player's first rating, and a puzzle's where half the possible codes solve it.
+START = 1500.0
+#: Elo's scale: a rating this much above another expects to score 10 to 1 against it.
+SCALE = 400.0
+#: How far one puzzle moves the player's rating at most.
+K = 32.0
+#: Puzzles are positions of at most this many codes: every possible code is tried to rate one.
+PUZZLE_LIMIT = 64
+
+
+def expected_score(player: float, puzzle: float) -> float:
+    """The player's chance of solving the puzzle at the first try, by their ratings.
+
+    >>> expected_score(1500, 1500), round(expected_score(1500, 1900), 4)
+    (0.5, 0.0909)
+    """
+    return 1.0 / (1.0 + 10.0 ** ((puzzle - player) / SCALE))
+
+
+def rated(player: float, puzzle: float, solved: bool) -> float:
+    """The player's rating after a puzzle, solved at the first try or not.
+
+    >>> rated(1500, 1500, True), rated(1500, 1500, False)
+    (1516.0, 1484.0)
+    """
+    return player + K * ((1.0 if solved else 0.0) - expected_score(player, puzzle))
+
+
+def puzzle_rating(count: int, accepted: int) -> float:
+    """A puzzle's rating from the codes possible and how many of them are accepted tries.
+
+    >>> puzzle_rating(10, 5), round(puzzle_rating(10, 1), 1), round(puzzle_rating(10, 9), 1)
+    (1500.0, 1820.7, 1179.3)
+    """
+    return START + SCALE * math.log10((count - accepted + 0.5) / (accepted + 0.5))
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A position to solve, its practice (which values a try) and its rating."""
+
+    practice: Practice
+    position: Position
+    accepted: int
+    rating: float
+
+
+def puzzles_of(result: Review) -> Iterator[Puzzle]:
+    """The puzzles of one reviewed game: its practice positions of at most :data:`PUZZLE_LIMIT`
+    codes, each rated by trying every code possible there."""
+    practice = result.practice()
+    space = None
+    for position in practice.positions:
+        if position.count > PUZZLE_LIMIT:
+            continue
+        if space is None:
+            from ..core.code import CodeSpace
+
+            space = CodeSpace.of(result.rules)
+        rater = Practice(result, (position,))  # its own: rating a puzzle solves nothing
+        codes = SolverState(result.rules, list(position.rows)).candidate_indices()
+        accepted = sum(rater.attempt(position, space.code(int(i))).accepted for i in codes)
+        yield Puzzle(practice, position, accepted, puzzle_rating(position.count, accepted))
+
+
+def puzzles_from(
+    records: Sequence[dict[str, Any]], rules: Rules, progress: Callable[[int, int], None] | None = None
+) -> list[Puzzle]:
+    """The puzzles of the saved games of ``rules`` (their records; a match, or a game that
+    cannot be reviewed, gives none), easiest first; ``progress(records done, of how many)``."""
+    from ..core.records import rules_to_dict
+
+    found: list[Puzzle] = []
+    game = rules_to_dict(rules)
+    for done, record in enumerate(records, 1):
+        if progress:
+            progress(done, len(records))
+        if record.get("kind") == "match" and "moves" not in record or record.get("rules") != game:
+            continue
+        try:
+            found += puzzles_of(review(record))
+        except MastermindError:
+            continue
+    return sorted(found, key=lambda p: p.rating)
+
+
+@dataclass
+class Rating:
+    """The player's puzzle rating and how many puzzles made it, kept in a small JSON file."""
+
+    value: float = START
+    puzzles: int = 0
+
+    @classmethod
+    def load(cls, path: Path) -> Rating:
+        """The rating kept at ``path`` (a fresh one where there is none, or it cannot be read)."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(float(data["rating"]), int(data["puzzles"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return cls()
+
+    def save(self, path: Path) -> None:
+        """Kept at once, whole or not at all (written aside, then moved in place)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        aside = path.with_name(path.name + ".tmp")
+        aside.write_text(
+            json.dumps({"rating": round(self.value, 2), "puzzles": self.puzzles}), encoding="utf-8"
+        )
+        os.replace(aside, path)
+
+    def after(self, puzzle: Puzzle, solved: bool) -> float:
+        """Move the rating by one puzzle; the rating before."""
+        before = self.value
+        self.value = rated(self.value, puzzle.rating, solved)
+        self.puzzles += 1
+        return before
+
+
+class PuzzleSession(Session):
+    """Puzzles line by line (``mastermind review --puzzles``): each position shown with its
+    rating, a try valued; the first try moves the player's rating (kept by ``keep`` at once)."""
+
+    def __init__(self, puzzles: list[Puzzle], rating: Rating, notation: Notation, keep: Any = None) -> None:
+        super().__init__(notation)
+        self.puzzles, self.rating, self.keep = puzzles, rating, keep or (lambda r: None)
+        self.at, self.tried, self.solved = 0, False, 0
+
+    @property
+    def prompt(self) -> str:
+        return "puzzle guess> "
+
+    @property
+    def tally(self) -> str:
+        """Where the puzzles stand, in a few words."""
+        return f"Rating {self.rating.value:.0f} · solved {self.solved} of {len(self.puzzles)}"
+
+    def record(self) -> dict[str, Any]:
+        return {"rating": self.rating.value, "puzzles": self.rating.puzzles}
+
+    def start(self) -> Iterator[Out]:
+        if not self.puzzles:
+            self.done = True
+            yield say("No puzzle yet: puzzles are the positions before the mistakes of your saved games.")
+            return
+        yield say(
+            f"{plural(len(self.puzzles), 'puzzle')} from your games; your rating {self.rating.value:.0f}. "
+            "Type a guess (your first try counts), 'solution', 'skip' or 'quit'."
+        )
+        yield from self._show()
+
+    def _show(self) -> Iterator[Out]:
+        puzzle = self.puzzles[self.at]
+        p, f = puzzle.position, self.notation.format_code
+        yield say(
+            f"Puzzle {self.at + 1} of {len(self.puzzles)}, rated {puzzle.rating:.0f}: guess {p.number}.",
+            "strong",
+        )
+        if p.rows:
+            yield Board(p.rows)
+        codes = "" if p.codes is None else ": " + " ".join(f(c) for c in p.codes)
+        yield say(f"{plural(p.count, 'code')} possible{codes}.")
+
+    def answer(self, line: str) -> Iterator[Out]:
+        word = line.strip().lower()
+        if word in QUIT or self.at >= len(self.puzzles):
+            yield from self._end()
+            return
+        puzzle = self.puzzles[self.at]
+        if word in ("solution", "s", "skip", "n"):
+            if not self.tried:
+                yield self._rate(puzzle, False)
+            if word in ("solution", "s"):
+                p = puzzle.position
+                best = f"{self.notation.format_code(p.best)}, {float(p.best_expected):.4f} guesses expected"
+                yield say(f"The solution: {best}.")
+            yield from self._next()
+            return
+        try:
+            tried = puzzle.practice.attempt(puzzle.position, line)
+        except MastermindError as err:
+            yield say(str(err), "error")
+            return
+        yield say(tried.words(self.notation), "won" if tried.accepted else "")
+        if not self.tried:
+            yield self._rate(puzzle, tried.accepted)
+        if tried.accepted:
+            self.solved += 1
+            yield from self._next()
+
+    def _rate(self, puzzle: Puzzle, solved: bool) -> Out:
+        self.tried = True
+        before = self.rating.after(puzzle, solved)
+        self.keep(self.rating)
+        return say(
+            f"Rating {before:.0f} -> {self.rating.value:.0f} (the puzzle is rated {puzzle.rating:.0f})."
+        )
+
+    def _next(self) -> Iterator[Out]:
+        self.at, self.tried = self.at + 1, False
+        if self.at < len(self.puzzles):
+            yield from self._show()
+        else:
+            yield from self._end()
+
+    def _end(self) -> Iterator[Out]:
+        self.done = True
+        yield say(f"Solved {self.solved}; your rating {self.rating.value:.0f}.", "strong")
