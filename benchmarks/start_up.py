@@ -178,7 +178,9 @@ def compiled_report(runs: list[dict]) -> None:
     if not compiled:
         return
     names = {name for name, _, _ in compiled}
-    print(f"  compiled: {len(names)} functions, {len(compiled)} signatures, {sum(c[2] for c in compiled):.2f} s")
+    print(
+        f"  compiled: {len(names)} functions, {len(compiled)} signatures, {sum(c[2] for c in compiled):.2f} s"
+    )
     for name, sig, spent in sorted(compiled, key=lambda c: -c[2]):
         print(f"    {spent:6.2f} s  {name}{sig if len(sig) < 90 else sig[:87] + '...'}")
 
@@ -191,8 +193,10 @@ def main() -> None:
     parser.add_argument("--stdin", help="text given to every command on its standard input")
     parser.add_argument("commands", nargs="*", help="commands to time (default: the issue's)")
     opts = parser.parse_args()
-    print(f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'command':60} " + " ".join(f"{p:>7}" for p in [*PARTS, "total", "cpu"]))
     stdin = opts.stdin.replace("\\n", "\n") if opts.stdin else None
     for command in opts.commands or COMMANDS:
