@@ -18,7 +18,7 @@ in the cold run: its signature and its own compile time (exclusive of the functi
     python benchmarks/start_up.py                     # the issue's commands, warm only
     python benchmarks/start_up.py --cold 1 --warm 3   # a first run too
     python benchmarks/start_up.py --cold 1 --compiled "evaluate -s knuth -p 5 -c 8 --no-history"
-    PYTHONPATH=/path/to/other/src python benchmarks/start_up.py   # another source tree
+    python benchmarks/start_up.py --baseline /tmp/old/src   # against another version, alternately
 """
 
 from __future__ import annotations
@@ -153,10 +153,14 @@ def run(args: list[str], env: dict[str, str], stdin: str | None) -> dict:
     return parts
 
 
-def fresh_env() -> dict[str, str]:
+def fresh_env(src: str | None = None) -> dict[str, str]:
+    """Empty numba, optimal-tree and history directories (a fresh install); ``src``: the source
+    tree to run instead of this one."""
     root = tempfile.mkdtemp(prefix="mastermind-start-up-")
+    extra = {"PYTHONPATH": src} if src else {}
     return dict(
         os.environ,
+        **extra,
         NUMBA_CACHE_DIR=os.path.join(root, "numba"),
         MASTERMIND_CACHE_DIR=os.path.join(root, "cache"),
         MASTERMIND_DB=os.path.join(root, "history.sqlite3"),
@@ -190,6 +194,7 @@ def main() -> None:
     parser.add_argument("--cold", type=int, default=0, help="first runs (fresh caches) per command [0]")
     parser.add_argument("--warm", type=int, default=3, help="warm runs per command [3]")
     parser.add_argument("--compiled", action="store_true", help="list what the cold run compiled")
+    parser.add_argument("--baseline", metavar="SRC", help="another copy's src folder, run alternately")
     parser.add_argument("--stdin", help="text given to every command on its standard input")
     parser.add_argument("commands", nargs="*", help="commands to time (default: the issue's)")
     opts = parser.parse_args()
@@ -199,22 +204,30 @@ def main() -> None:
     )
     print(f"{'command':60} " + " ".join(f"{p:>7}" for p in [*PARTS, "total", "cpu"]))
     stdin = opts.stdin.replace("\\n", "\n") if opts.stdin else None
+    versions = [("", None)] + ([("base ", opts.baseline)] if opts.baseline else [])
     for command in opts.commands or COMMANDS:
         args = command.split()
-        env = fresh_env()
+        envs = {label: fresh_env(src) for label, src in versions}
         if opts.cold:
-            cold = []
-            for _ in range(opts.cold):
-                env = fresh_env()
-                cold.append(run(args, env, stdin))
-            print(line(command + " (cold)", least(cold)), flush=True)
-            if opts.compiled:
-                compiled_report(cold)
+            cold: dict[str, list[dict]] = {label: [] for label, _ in versions}
+            for _ in range(opts.cold):  # alternately: both versions see the same load
+                for label, src in versions:
+                    envs[label] = fresh_env(src)
+                    cold[label].append(run(args, envs[label], stdin))
+            for label, _ in versions:
+                print(line(f"{label}{command} (cold)", least(cold[label])), flush=True)
+                if opts.compiled:
+                    compiled_report(cold[label])
         if opts.warm:
+            warm: dict[str, list[dict]] = {label: [] for label, _ in versions}
             if not opts.cold:
-                run(args, env, stdin)  # fill the caches first
-            warm = [run(args, env, stdin) for _ in range(opts.warm)]
-            print(line(command, least(warm)), flush=True)
+                for label, _ in versions:
+                    run(args, envs[label], stdin)  # fill the caches first
+            for _ in range(opts.warm):
+                for label, _ in versions:
+                    warm[label].append(run(args, envs[label], stdin))
+            for label, _ in versions:
+                print(line(f"{label}{command}", least(warm[label])), flush=True)
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
