@@ -35,10 +35,13 @@ import time
 from machine import cpu_model  # benchmarks/machine.py: the scripts run from this folder
 
 #: The commands of the issue (#51): the classic game's, the partition strategies on 4x8 and 5x6,
-#: and the first runs of 5x8 and of the exact search on 4x7.
+#: and the first runs of 5x8 and of the exact search on 4x7 (after ``<<<``: what the command
+#: reads on its standard input).
 COMMANDS = [
     "evaluate -s knuth --json --no-history",
     "solve 1122=1,0",
+    "play --seed 7 --no-color <<< quit",
+    "review 1122=1,0 1344=1,3 4134=4,0 --no-color",
     "tree -s knuth --depth 2",
     "evaluate -s knuth -p 4 -c 8 --json --no-history",
     "evaluate -s entropy -p 5 -c 6 --json --no-history",
@@ -203,10 +206,12 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.1f}"
     )
     print(f"{'command':60} " + " ".join(f"{p:>7}" for p in [*PARTS, "total", "cpu"]))
-    stdin = opts.stdin.replace("\\n", "\n") if opts.stdin else None
+    opts_stdin = opts.stdin.replace("\\n", "\n") if opts.stdin else None
     versions = [("", None)] + ([("base ", opts.baseline)] if opts.baseline else [])
     for command in opts.commands or COMMANDS:
+        command, _, typed = command.partition(" <<< ")
         args = command.split()
+        stdin = typed.replace("\\n", "\n") + "\n" if typed else opts_stdin
         envs = {label: fresh_env(src) for label, src in versions}
         if opts.cold:
             cold: dict[str, list[dict]] = {label: [] for label, _ in versions}
