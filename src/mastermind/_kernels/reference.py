@@ -17,9 +17,10 @@ ENTROPY_SCALE = 2.0**32
 
 
 #: Games of at most this many codes keep the reply of every pair of codes (size**2 bytes: 1.7 MB
-#: for the classic game, 4 MB at 2,000), computed once a process by :func:`feedback_block`'s sums:
-#: the numpy walk of a tree then reads each node's replies from it instead of summing them again.
-TABLE_LIMIT = 2000
+#: for the classic game, 9.8 MB for 5x5), computed once a process by :func:`feedback_block`'s
+#: sums: the numpy walk of a tree then reads each node's replies from it instead of summing them
+#: again. The same limit as the command line's quick start (``QUICK_GAME``), which walks them.
+TABLE_LIMIT = 3125
 
 _tables: weakref.WeakKeyDictionary[CodeSpace, np.ndarray] = weakref.WeakKeyDictionary()
 
