@@ -39,7 +39,7 @@ def reply_table(space: CodeSpace) -> np.ndarray | None:
 
 def feedback_against(space: CodeSpace, guess: int, candidates: np.ndarray) -> np.ndarray:
     """Feedback integers of ``guess`` against each candidate index."""
-    table = reply_table(space)
+    table = _tables.get(space)  # read if a search built it; one row is not worth building it
     if table is not None:
         return table[guess, candidates]
     digits, counts = space.digits(), space.counts()
