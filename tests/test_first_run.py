@@ -175,6 +175,28 @@ def test_a_hint_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monkey
     assert not (tmp_path / "numba").exists()
 
 
+def test_a_review_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monkeypatch):
+    """A classic game off the book (500 codes after 1111): the moves the exact search would value
+    are valued by the heuristic's line, said so, and numba is not imported."""
+    import os
+
+    from mastermind._kernels import compiled
+
+    env = fresh_install(tmp_path)
+    for name in ("NUMBA_CACHE_DIR", "MASTERMIND_CACHE_DIR"):
+        monkeypatch.setenv(name, env[name])
+    compiled._key.cache_clear()
+    lock = compiled.stamp("exact").with_suffix(".compiling")
+    lock.parent.mkdir(parents=True)
+    lock.write_text(str(os.getpid()))  # 'compiling' already: the test starts no compile
+    review = PLAY.replace("'play', '--seed', '7'", "'review', '1111=1,0', '2345=0,2', '1236=1,1'")
+    proc = subprocess.run([sys.executable, "-c", review], capture_output=True, text=True, env=env)
+    assert proc.stdout.splitlines()[-1] == "[]"
+    assert " 1  1111  1,0     1,296 -> 500 " in proc.stdout  # the first move: from the book
+    assert "mistake" in proc.stdout.splitlines()[2]
+    assert "valued by the expected-size line: the exact search is being compiled, once." in proc.stdout
+
+
 @pytest.mark.slow
 def test_the_compile_command_leaves_a_family_compiled_and_stamped(tmp_path, monkeypatch):
     from click.testing import CliRunner
