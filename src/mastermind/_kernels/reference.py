@@ -88,11 +88,16 @@ def partition_counts(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarr
     out = np.zeros((len(guesses), classes), dtype=np.int64)
     step = max(1, (1 << 22) // max(1, len(candidates)))
     table = reply_table(space)
-    if table is not None:  # one pass: a candidate's row of the table, at every guess
-        block = table[candidates][:, guesses].astype(np.int64)  # (candidates, guesses)
-        block += np.arange(len(guesses), dtype=np.int64) * classes
+    if table is not None:  # the candidates' rows of the table at the guesses, a block at a time
         rows = len(guesses)
-        return np.bincount(block.ravel(), minlength=rows * classes).reshape(rows, classes)
+        flat = np.zeros(rows * classes, dtype=np.int64)
+        offsets = np.arange(rows, dtype=np.int64) * classes
+        many = max(1, (1 << 21) // max(1, rows))  # candidates per block: 16 MB of int64 at most
+        for start in range(0, len(candidates), many):
+            block = table[candidates[start : start + many]][:, guesses].astype(np.int64)
+            block += offsets
+            flat += np.bincount(block.ravel(), minlength=rows * classes)
+        return flat.reshape(rows, classes)
     for start in range(0, len(guesses), step):
         block = feedback_block(space, guesses[start : start + step], candidates).astype(np.int64)
         rows = block.shape[0]
