@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from typing import IO
 
 import click
 
@@ -117,28 +118,40 @@ def compile_command(only: tuple[str, ...], jobs: int | None, quiet: bool) -> Non
 
 
 def _in_processes(families: list[str], jobs: int, quiet: bool) -> None:
-    """Each family in its own ``mastermind compile --only`` process, ``jobs`` at once, with a bar."""
+    """Each family in its own ``mastermind compile --only`` process, ``jobs`` at once, with a bar;
+    Ctrl-C or a failure stops them all."""
+    import tempfile
+
     from .progress import count_bar
 
-    waiting, running = list(families), []  # type: list[str], list[tuple[str, subprocess.Popen[str]]]
+    waiting: list[str] = list(families)
+    running: list[tuple[str, subprocess.Popen[bytes], IO[bytes]]] = []
     started = time.monotonic()
-    with count_bar(len(families), "compiling the kernels") as advance:
-        while waiting or running:
-            while waiting and len(running) < jobs:
-                family = waiting.pop(0)
-                args = [sys.executable, "-m", "mastermind.cli", "compile", "--only", family, "--quiet"]
-                proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-                running.append((family, proc))
-            time.sleep(0.1)
-            for family, proc in list(running):
-                if proc.poll() is None:
-                    continue
-                running.remove((family, proc))
-                if proc.returncode != 0:
-                    for _, other in running:
-                        other.kill()
-                    told = (proc.stderr.read() if proc.stderr else "").strip().splitlines()
-                    fail(f"compiling {family} failed: {told[-1] if told else proc.returncode}")
-                advance(1)
-                if not quiet:
-                    click.echo(f"{family}: {time.monotonic() - started:.1f} s", err=True)
+    try:
+        with count_bar(len(families), "compiling the kernels") as advance:
+            while waiting or running:
+                while waiting and len(running) < jobs:
+                    family = waiting.pop(0)
+                    args = [sys.executable, "-m", "mastermind.cli", "compile", "--only", family]
+                    told: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed below; a file: no child blocks
+                    proc = subprocess.Popen(
+                        args + (["--quiet"] if quiet else []), stdout=subprocess.DEVNULL, stderr=told
+                    )
+                    running.append((family, proc, told))
+                time.sleep(0.1)
+                for family, proc, told in list(running):
+                    if proc.poll() is None:
+                        continue
+                    running.remove((family, proc, told))
+                    told.seek(0)
+                    last = told.read().decode(errors="replace").strip().splitlines()
+                    told.close()
+                    if proc.returncode != 0:
+                        fail(f"compiling {family} failed: {last[-1] if last else proc.returncode}")
+                    advance(1)
+                    if not quiet:
+                        click.echo(f"{family}: {time.monotonic() - started:.1f} s", err=True)
+    finally:
+        for _, proc, told in running:
+            proc.kill()
+            told.close()
