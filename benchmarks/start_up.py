@@ -24,9 +24,11 @@ in the cold run: its signature and its own compile time (exclusive of the functi
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -160,6 +162,7 @@ def fresh_env(src: str | None = None) -> dict[str, str]:
     """Empty numba, optimal-tree and history directories (a fresh install); ``src``: the source
     tree to run instead of this one."""
     root = tempfile.mkdtemp(prefix="mastermind-start-up-")
+    atexit.register(shutil.rmtree, root, True)
     extra = {"PYTHONPATH": src} if src else {}
     return dict(
         os.environ,

@@ -10,9 +10,11 @@ classic game; its first guess; a hint; a second guess; a second hint. Least of `
 from __future__ import annotations
 
 import argparse
+import atexit
 import http.cookiejar
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -34,6 +36,7 @@ def free_port() -> int:
 
 def once() -> dict[str, float]:
     root = tempfile.mkdtemp(prefix="mastermind-web-ready-")
+    atexit.register(shutil.rmtree, root, True)
     env = dict(
         os.environ,
         NUMBA_CACHE_DIR=os.path.join(root, "numba"),
