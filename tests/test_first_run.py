@@ -10,6 +10,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from mastermind._kernels.jit import njit
 from mastermind.cli.progress import COMPILING, compile_notice, live_note
 
@@ -116,3 +118,107 @@ def test_a_cached_optimal_tree_is_checked_and_played_without_the_compiled_search
     assert first[1] is True  # searched: the compiled kernels ran
     assert again == [first[0], False]  # loaded from the cache and checked in numpy
     assert list((tmp_path / "optimal").glob("3x3-*.npz"))
+
+
+def fresh_install(tmp_path):
+    """The environment of a fresh install: empty numba, optimal-tree and history directories."""
+    import os
+
+    return {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        "MASTERMIND_CACHE_DIR": str(tmp_path / "cache"),
+        "MASTERMIND_DB": str(tmp_path / "h.db"),
+    }
+
+
+ANSWERS = "hint\n1111\nhint\nquit\n"
+PLAY = (
+    "import sys\n"
+    "from mastermind.cli import main\n"
+    "sys.argv = ['mastermind', 'play', '--seed', '7', '--no-color']\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print(sorted(m for m in ('numba',) if m in sys.modules))\n"
+)
+
+
+def test_a_hint_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monkeypatch):
+    """Hints of a classic game, one where the exact search is needed (after 1111, the position of
+    500 codes is off the book): numba is never imported, the move is valued by a heuristic's line
+    (said so), and the compiled search is left to a background compile (here one already 'running':
+    the lock names this live process, so that the test starts none)."""
+    import os
+
+    from mastermind._kernels import compiled
+
+    env = fresh_install(tmp_path)
+    for name in ("NUMBA_CACHE_DIR", "MASTERMIND_CACHE_DIR"):
+        monkeypatch.setenv(name, env[name])
+    compiled._key.cache_clear()
+    lock = compiled.stamp("exact").with_suffix(".compiling")
+    lock.parent.mkdir(parents=True)
+    lock.write_text(str(os.getpid()))
+    proc = subprocess.run(
+        [sys.executable, "-c", PLAY],
+        input="hint\n1111\nhint\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout.splitlines()[-1] == "[]"
+    assert "With 1122, 4.3997 guesses are expected from here (the best, 1123: 4.3403)." in proc.stdout
+    assert "(expected-size line)" in proc.stdout  # the second hint: not exact, and said so
+    assert not compiled.ready("exact") and lock.read_text() == str(os.getpid())
+    assert not (tmp_path / "numba").exists()
+
+
+def test_a_review_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monkeypatch):
+    """A classic game off the book (500 codes after 1111): the moves the exact search would value
+    are valued by the heuristic's line, said so, and numba is not imported."""
+    import os
+
+    from mastermind._kernels import compiled
+
+    env = fresh_install(tmp_path)
+    for name in ("NUMBA_CACHE_DIR", "MASTERMIND_CACHE_DIR"):
+        monkeypatch.setenv(name, env[name])
+    compiled._key.cache_clear()
+    lock = compiled.stamp("exact").with_suffix(".compiling")
+    lock.parent.mkdir(parents=True)
+    lock.write_text(str(os.getpid()))  # 'compiling' already: the test starts no compile
+    review = PLAY.replace("'play', '--seed', '7'", "'review', '1111=1,0', '2345=0,2', '1236=1,1'")
+    proc = subprocess.run([sys.executable, "-c", review], capture_output=True, text=True, env=env)
+    assert proc.stdout.splitlines()[-1] == "[]"
+    assert " 1  1111  1,0     1,296 -> 500 " in proc.stdout  # the first move: from the book
+    assert "mistake" in proc.stdout.splitlines()[2]
+    assert "valued by the expected-size line: the exact search is being compiled, once." in proc.stdout
+
+
+@pytest.mark.slow
+def test_the_compile_command_leaves_a_family_compiled_and_stamped(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from mastermind._kernels import compiled
+    from mastermind.cli import cli
+
+    env = fresh_install(tmp_path)
+    for name in ("NUMBA_CACHE_DIR", "MASTERMIND_CACHE_DIR"):
+        monkeypatch.setenv(name, env[name])
+    compiled._key.cache_clear()
+    assert not compiled.ready("counter")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mastermind.cli", "compile", "--only", "counter"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "compiled: counter\n"
+    assert compiled.ready("counter")
+    assert list((tmp_path / "numba").rglob("skip_ahead*.nbi"))  # in numba's cache
+    compiled._key.cache_clear()
+    result = CliRunner().invoke(cli, ["compile", "--only", "nothing"])
+    assert result.exit_code == 2

@@ -44,3 +44,22 @@ def test_the_history_loads_no_numeric_library(args, tmp_path):
 def test_a_command_that_plays_does_load_numpy():
     """The check above can fail: a command that computes loads numpy."""
     assert "numpy" in loaded_by("solve", "1122=1,0", "--pegs", "4", "--colors", "6")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["evaluate", "-s", "knuth", "--no-history"],
+        ["evaluate", "-s", "entropy", "--json", "--no-history"],
+        ["tree", "-s", "knuth", "--depth", "2"],
+        ["solve", "1122=1,0", "1344=0,1"],
+        ["guess", "--secret", "3632", "--no-history"],
+    ],
+)
+def test_the_classic_games_commands_load_no_numba(args, tmp_path):
+    """The classic game's whole-tree strategies and one guess run on numpy: no numba to import,
+    no kernel to load or compile (tests/test_quick_start.py checks the results are the same)."""
+    import os
+
+    env = {**os.environ, "MASTERMIND_DB": str(tmp_path / "h.db"), "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    assert loaded_by(*args, env=env) == "['numpy']"

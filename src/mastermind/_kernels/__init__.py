@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from ..core.code import CodeSpace
 
 #: The largest game that :func:`quick_start` puts on the numpy reference: up to here the numpy
-#: walk of a partition strategy's whole tree takes less time than importing numba and loading its
-#: cached kernels (docs/performance.md, "The first run").
-QUICK_GAME = 2000
+#: walk of a partition strategy's whole tree (on the reference's reply table) takes less time than
+#: importing numba and loading its cached kernels (docs/performance.md, "The first run").
+QUICK_GAME = 3125
 
 _numpy_up_to = 0
 

@@ -461,6 +461,9 @@ def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies,
     setting ``stop[0]`` abandons the work within milliseconds."""
     units = offsets.shape[0] - 1
     out = np.zeros((units, max_depth + 1), dtype=np.int64)
+    # not literals: the same compiled subtree as the one a tree's root calls from Python (a
+    # literal -1 or False would compile it a second time, about a sixth of the first run)
+    first, choose_only = np.int64(-1), np.bool_(False)
     for u in prange(units):
         work = np.empty(work_sizes[u], dtype=np.int64)
         subtree(
@@ -473,8 +476,8 @@ def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies,
             criterion,
             replies,
             max_depth,
-            -1,
-            False,
+            first,
+            choose_only,
             work,
             stop,
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..core.code import CodeSpace
@@ -14,8 +16,32 @@ MAX_CLASS, SUM_SQUARES, ENTROPY, MOST_PARTS = 0, 1, 2, 3
 ENTROPY_SCALE = 2.0**32
 
 
+#: Games of at most this many codes keep the reply of every pair of codes (size**2 bytes: 1.7 MB
+#: for the classic game, 9.8 MB for 5x5), computed once a process by :func:`feedback_block`'s
+#: sums: the numpy walk of a tree then reads each node's replies from it instead of summing them
+#: again. The same limit as the command line's quick start (``QUICK_GAME``), which walks them.
+TABLE_LIMIT = 3125
+
+_tables: weakref.WeakKeyDictionary[CodeSpace, np.ndarray] = weakref.WeakKeyDictionary()
+
+
+def reply_table(space: CodeSpace) -> np.ndarray | None:
+    """The reply of every code to every code, (size, size) uint8, symmetric; None above
+    :data:`TABLE_LIMIT` codes."""
+    if space.size > TABLE_LIMIT:
+        return None
+    table = _tables.get(space)
+    if table is None:
+        every = np.arange(space.size, dtype=np.int64)
+        table = _tables[space] = _summed_block(space, every, every)
+    return table
+
+
 def feedback_against(space: CodeSpace, guess: int, candidates: np.ndarray) -> np.ndarray:
     """Feedback integers of ``guess`` against each candidate index."""
+    table = _tables.get(space)  # read if a search built it; one row is not worth building it
+    if table is not None:
+        return table[guess, candidates]
     digits, counts = space.digits(), space.counts()
     black = (digits[candidates] == digits[guess]).sum(axis=1)
     shared = np.minimum(counts[candidates], counts[guess]).sum(axis=1)
@@ -27,8 +53,16 @@ def feedback_block(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarray
 
     ``black * (pegs + 1) + white`` is ``black * pegs + shared``, where ``shared`` counts the
     colours the two codes have in common; both are summed a peg and a colour at a time over
-    whole (guesses, candidates) planes, which numpy does fast.
+    whole (guesses, candidates) planes, which numpy does fast (and once, for a small game:
+    :func:`reply_table`).
     """
+    table = reply_table(space)
+    if table is not None:
+        return table[candidates][:, guesses].T  # rows of a symmetric table: contiguous reads
+    return _summed_block(space, guesses, candidates)
+
+
+def _summed_block(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     digits, counts = space.digits(), space.counts()
     g, c = digits[guesses], digits[candidates]
     black = np.zeros((len(g), len(c)), dtype=np.uint8)
@@ -53,6 +87,17 @@ def partition_counts(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarr
     classes = (space.pegs + 1) ** 2
     out = np.zeros((len(guesses), classes), dtype=np.int64)
     step = max(1, (1 << 22) // max(1, len(candidates)))
+    table = reply_table(space)
+    if table is not None:  # the candidates' rows of the table at the guesses, a block at a time
+        rows = len(guesses)
+        flat = np.zeros(rows * classes, dtype=np.int64)
+        offsets = np.arange(rows, dtype=np.int64) * classes
+        many = max(1, (1 << 21) // max(1, rows))  # candidates per block: 16 MB of int64 at most
+        for start in range(0, len(candidates), many):
+            block = table[candidates[start : start + many]][:, guesses].astype(np.int64)
+            block += offsets
+            flat += np.bincount(block.ravel(), minlength=rows * classes)
+        return flat.reshape(rows, classes)
     for start in range(0, len(guesses), step):
         block = feedback_block(space, guesses[start : start + step], candidates).astype(np.int64)
         rows = block.shape[0]

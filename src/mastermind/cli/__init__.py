@@ -80,12 +80,19 @@ def cli() -> None:
 
 
 from . import compare, evaluate, explore, games, history, match, review, tree, tui, verify, web, worst  # noqa: E402,F401 - the commands register themselves
+from .compiling import compile_command  # noqa: E402 - mastermind compile
+
+cli.add_command(compile_command)
 
 
 def main() -> None:
     from .._kernels import quick_start
+    from .._kernels.compiled import never_wait
 
     # One command is one short process: small games run on numpy rather than load numba for
     # a search that takes it less time than the loading (the same results either way).
     quick_start()
+    # A hint or a review's move never waits for the compiler: what is not compiled yet is
+    # compiled in the background, and the move valued without it meanwhile.
+    never_wait()
     cli(prog_name="mastermind")

@@ -326,8 +326,19 @@ class Positions:
             raise
 
     def _warm(self) -> None:
-        """Load (or compile) the compiled search before any clock runs."""
+        """Load (or compile) the compiled search before any clock runs. A process that must not
+        wait for the compiler (:func:`mastermind._kernels.compiled.never_wait`) has it compiled in
+        the background instead, the first time, and values this move otherwise.
+
+        Raises:
+            TimeoutError: the compiled search is not compiled yet, where the process must not wait.
+        """
         if not self.warm:
+            from .._kernels.compiled import compile_in_background, waits
+
+            if waits("exact"):
+                compile_in_background("exact")
+                raise TimeoutError("the compiled search is not compiled yet")
             from ..strategies.optimal.search import solve_position
 
             solve_position(self.rules, np.arange(3, dtype=np.int64), left=3)

@@ -354,10 +354,8 @@ class Review:
             times = "1 time" if s["known"] == 1 else f"{s['known']} times"
             out.append(f"The code was known and not played {times}.")
         if not self.exact:
-            out.append(
-                f"Some moves are valued by the {self.heuristic} line: the exact search ran past "
-                f"{self.budget} s."
-            )
+            why = f"ran past {self.budget} s" if self.budget is not None else "is being compiled, once"
+            out.append(f"Some moves are valued by the {self.heuristic} line: the exact search {why}.")
         if any(not m.within_limit for m in self.moves):
             out.append(
                 "Where no play could find the code within the guesses left, moves are valued as if "

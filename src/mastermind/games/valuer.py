@@ -88,11 +88,12 @@ class Valuer:
         """The optimal tree (with the first guess forced to ``first``): the game's whole tree is
         searched now in a game always valued exactly (:data:`ALWAYS_EXACT`), else only read from
         the cache (``mastermind evaluate -s optimal`` puts it there); None if not at hand."""
+        from .._kernels.compiled import waits
         from ..strategies.optimal.strategy import Optimal
 
         try:
             optimal = Optimal(self.rules, first=first)
-            if first is None and self.space.size <= ALWAYS_EXACT:
+            if first is None and self.space.size <= ALWAYS_EXACT and not waits("exact"):
                 return optimal.decision_tree()
             return optimal.known_tree()
         except StrategyError:  # no tree within the guess limit: positions are valued one by one
@@ -117,6 +118,8 @@ class Valuer:
         """The values of ``guess`` at a position (``line``: the optimal tree's node there, if
         the game is on it; ``first_tree``: a cached optimal tree that starts with this guess)."""
         left = self.rules.max_guesses - len(state.history)
+        if not state.history and self.book is not None:  # a first move: the book values it
+            self._seed_first(guess, codes)
         try:
             value = self._exact(state, codes, guess, left, line, first_tree, clock)
             if value is None:  # no play finds every code in time: measured past the limit
