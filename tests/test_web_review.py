@@ -18,7 +18,7 @@ pytest.importorskip("websockets.sync.client", reason="websockets is not installe
 import test_web  # noqa: E402
 from mastermind import CodeSpace, Rules, SolverState  # noqa: E402
 from mastermind.strategies import make_strategy  # noqa: E402
-from test_web import DESKTOP, PHONE, last_reply, tab, wait_for  # noqa: E402
+from test_web import DESKTOP, PHONE, last_reply, tab, wait_for, won  # noqa: E402
 from test_web_api import call, serve  # noqa: E402
 
 server, browser = test_web.server, test_web.browser  # the page's fixtures: its server and its Chromium
@@ -31,7 +31,7 @@ def win_after_1111(t) -> list[str]:
     rules = Rules()
     knuth, state, space = make_strategy("knuth", rules), SolverState(rules), CodeSpace.of(rules)
     guesses: list[str] = []
-    while "won" not in t.js("document.getElementById('message').className"):
+    while not won(t):
         assert len(guesses) < 8
         guess = "1111" if not guesses else str(space.code(knuth.choose(state)))
         for symbol in guess:

@@ -119,7 +119,7 @@ class Valuer:
         the game is on it; ``first_tree``: a cached optimal tree that starts with this guess)."""
         left = self.rules.max_guesses - len(state.history)
         if not state.history and self.book is not None:  # a first move: the book values it
-            self._seed_first(guess, codes)
+            self.seed_first(guess, codes)
         try:
             value = self._exact(state, codes, guess, left, line, first_tree, clock)
             if value is None:  # no play finds every code in time: measured past the limit
