@@ -156,3 +156,9 @@ def test_the_top_level_help_says_which_commands_take_the_game_options_and_no_col
         has_game = game_options <= options
         assert has_game == (name in game_commands), name
         assert ("--no-color" in options) == (name in color_commands), name
+
+
+def test_the_bare_command_prints_its_help_on_stdout_and_succeeds():
+    result = CliRunner().invoke(cli, [], prog_name="mastermind")
+    assert result.exit_code == 0 and result.stdout.startswith("Usage: mastermind")
+    assert "Commands:" in result.stdout and "play " in result.stdout and not result.stderr

@@ -47,9 +47,10 @@ def _interrupted() -> NoReturn:
     sys.exit(130)
 
 
-@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Main, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mastermind-lab")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Mastermind: play, solve, and study codebreaking strategies.
 
     The game options (--pegs, --colors, --no-repeats, --blank, --preset, --max-guesses,
@@ -77,6 +78,8 @@ def cli() -> None:
     and match say how to resume it), 2 bad input or a contradictory history.
     Colour only on a terminal; --no-color or NO_COLOR turn it off.
     """
+    if ctx.invoked_subcommand is None:  # the bare command is a question: the help answers it
+        click.echo(ctx.get_help())
 
 
 from . import compare, evaluate, explore, games, history, match, review, tree, tui, verify, web, worst  # noqa: E402,F401 - the commands register themselves
