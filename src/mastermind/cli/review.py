@@ -19,9 +19,12 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from rich.console import Console
+
     from ..core.notation import Notation
     from ..core.rules import Rules
     from ..games.review import Review
+    from ..games.sessions import Session
     from ..history.store import StoredGame
 
 
@@ -149,17 +152,10 @@ def practise(result: Review, notation: Notation, console: Any) -> None:
     """The games package's practice session at the terminal; Ctrl-C or the end of input ends it
     with the count of the positions solved."""
     from ..games.practice import PracticeSession
-    from .session import drive, show
 
     console.print()
     session = PracticeSession(result.practice(), notation)
-    try:
-        finished = drive(session, console, err=False)
-    except KeyboardInterrupt:
-        click.echo()
-        finished = False
-    if not finished:
-        show(console, notation, session.answer("quit"))
+    _drive_to_the_end(session, console, notation)
 
 
 def solve_puzzles(db: str | None, rules: Rules) -> None:
@@ -168,7 +164,6 @@ def solve_puzzles(db: str | None, rules: Rules) -> None:
     from pathlib import Path
 
     from ..games.puzzles import PuzzleSession, Rating, puzzles_from
-    from .session import drive, show
 
     store = open_store(db, write=False)
     records = [g.record for g in store.games() if g.finished]
@@ -185,13 +180,7 @@ def solve_puzzles(db: str | None, rules: Rules) -> None:
     notation = game_notation(rules)
     session = PuzzleSession(found, Rating.load(path), notation, keep=lambda rating: rating.save(path))
     console = console_for()
-    try:
-        finished = drive(session, console, err=False)
-    except KeyboardInterrupt:
-        click.echo()
-        finished = False
-    if not finished:
-        show(console, notation, session.answer("quit"))
+    _drive_to_the_end(session, console, notation)
 
 
 def _finished_game(db: str | None, game_id: int | None) -> StoredGame:
@@ -333,3 +322,17 @@ def plot_review(result: Review, notation: Notation, path: str) -> Path:
     ax.legend()
     fig.savefig(path_, dpi=PNG_DPI)
     return path_
+
+
+def _drive_to_the_end(session: Session, console: Console, notation: Notation) -> None:
+    """A practice or puzzle session at the terminal until its end; Ctrl-C or the end of input
+    quits it, and it says what was solved."""
+    from .session import drive, show
+
+    try:
+        finished = drive(session, console, err=False)
+    except KeyboardInterrupt:
+        click.echo()
+        finished = False
+    if not finished:
+        show(console, notation, session.answer("quit"))
