@@ -145,11 +145,9 @@ PLAY = (
 )
 
 
-def test_a_hint_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monkeypatch):
-    """Hints of a classic game, one where the exact search is needed (after 1111, the position of
-    500 codes is off the book): numba is never imported, the move is valued by a heuristic's line
-    (said so), and the compiled search is left to a background compile (here one already 'running':
-    the lock names this live process, so that the test starts none)."""
+def compiling_already(tmp_path, monkeypatch):
+    """A fresh install whose exact search is being compiled already (its lock names this live
+    process), so that a test starts no background compile: its environment, and the lock."""
     import os
 
     from mastermind._kernels import compiled
@@ -161,6 +159,19 @@ def test_a_hint_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monkey
     lock = compiled.stamp("exact").with_suffix(".compiling")
     lock.parent.mkdir(parents=True)
     lock.write_text(str(os.getpid()))
+    return env, lock
+
+
+def test_a_hint_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monkeypatch):
+    """Hints of a classic game, one where the exact search is needed (after 1111, the position of
+    500 codes is off the book): numba is never imported, the move is valued by a heuristic's line
+    (said so), and the compiled search is left to a background compile (here one already 'running':
+    the lock names this live process, so that the test starts none)."""
+    import os
+
+    from mastermind._kernels import compiled
+
+    env, lock = compiling_already(tmp_path, monkeypatch)
     proc = subprocess.run(
         [sys.executable, "-c", PLAY],
         input="hint\n1111\nhint\nquit\n",
@@ -178,17 +189,7 @@ def test_a_hint_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monkey
 def test_a_review_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monkeypatch):
     """A classic game off the book (500 codes after 1111): the moves the exact search would value
     are valued by the heuristic's line, said so, and numba is not imported."""
-    import os
-
-    from mastermind._kernels import compiled
-
-    env = fresh_install(tmp_path)
-    for name in ("NUMBA_CACHE_DIR", "MASTERMIND_CACHE_DIR"):
-        monkeypatch.setenv(name, env[name])
-    compiled._key.cache_clear()
-    lock = compiled.stamp("exact").with_suffix(".compiling")
-    lock.parent.mkdir(parents=True)
-    lock.write_text(str(os.getpid()))  # 'compiling' already: the test starts no compile
+    env, _ = compiling_already(tmp_path, monkeypatch)  # the test starts no compile
     review = PLAY.replace("'play', '--seed', '7'", "'review', '1111=1,0', '2345=0,2', '1236=1,1'")
     proc = subprocess.run([sys.executable, "-c", review], capture_output=True, text=True, env=env)
     assert proc.stdout.splitlines()[-1] == "[]"
