@@ -67,8 +67,9 @@ def check_budget(ctx: click.Context, param: click.Parameter, value: str | None) 
 @click.option(
     "--puzzles",
     is_flag=True,
-    help="Puzzles from the mistakes of every saved game of this game (options), with a rating of "
-    "your own that each puzzle moves (kept beside the history).",
+    help="Puzzles from the mistakes of every saved game of this game (options) and, in the classic "
+    "game, from its optimal trees (one of each in turn), with a rating of your own that each puzzle "
+    "moves (kept beside the history).",
 )
 @color_option
 def review(
@@ -102,7 +103,7 @@ def review(
       mastermind review --preset bulls-and-cows 0123=0,1 4567=1,1 --budget 10
       mastermind review --game 12 --plot review.png
       mastermind review --practice             # then find better guesses where you erred
-      mastermind review --puzzles              # puzzles from all your games, rated
+      mastermind review --puzzles              # puzzles from your games and the trees, rated
     """
     from ..core.records import rules_from_dict
     from ..games.review import DEFAULT_BUDGET
@@ -163,7 +164,7 @@ def solve_puzzles(db: str | None, rules: Rules) -> None:
     in ``puzzle-rating.json`` beside the history."""
     from pathlib import Path
 
-    from ..games.puzzles import PuzzleSession, Rating, puzzles_from
+    from ..games.puzzles import PuzzleSession, Rating, session_puzzles
 
     store = open_store(db, write=False)
     records = [g.record for g in store.games() if g.finished]
@@ -175,7 +176,7 @@ def solve_puzzles(db: str | None, rules: Rules) -> None:
 
                 bar(Progress("play", done, of, done, of))
 
-        found = puzzles_from(records, rules, advance)
+        found = session_puzzles(records, rules, advance)
     path = Path(store.path).with_name("puzzle-rating.json")
     notation = game_notation(rules)
     session = PuzzleSession(found, Rating.load(path), notation, keep=lambda rating: rating.save(path))

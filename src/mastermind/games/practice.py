@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.code import Code
 from ..core.feedback import Feedback
 from ..core.notation import Notation
+from ..core.rules import Rules
 from ..core.text import plural
 from ..errors import GameError, MastermindError
 from . import accuracy as scores
@@ -31,6 +32,19 @@ from .valuer import Place, Valuer
 
 if TYPE_CHECKING:
     from .review import Review
+
+
+class Valued(Protocol):
+    """What values a try: the game's rules, a time budget per move and the heuristic past it (a
+    :class:`~mastermind.games.review.Review`, or the optimal tree's puzzles, :mod:`.tree_puzzles`)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def budget(self) -> float | None: ...
+    @property
+    def heuristic(self) -> str: ...
+
 
 #: A try is accepted when its loss is under this many expected guesses: the bound of ``good``.
 MARGIN = dict(VERDICTS)["good"]
@@ -147,7 +161,7 @@ class Practice:
         solved: the numbers of the positions solved (a try accepted).
     """
 
-    review: Review
+    review: Valued
     positions: tuple[Position, ...]
     solved: set[int] = field(default_factory=set)
     _valuer: Valuer | None = field(default=None, repr=False)

@@ -1,5 +1,6 @@
-"""Puzzles: the positions before the mistakes and blunders of every saved game, as a practice of
-their own, with a rating of the player that moves with each puzzle (Elo's, as chess sites rate
+"""Puzzles: the positions before the mistakes and blunders of every saved game, and positions of
+the classic game's optimal trees (:mod:`.tree_puzzles`, for a player with no saved game too), as
+a practice of their own, with a rating of the player that moves with each puzzle (Elo's, as chess sites rate
 puzzles).
 
 A puzzle's rating says how hard it is: of the ``n`` codes possible there, ``a`` are accepted
@@ -20,8 +21,9 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +32,7 @@ from ..core.rules import Rules
 from ..core.text import plural
 from ..deduction.state import SolverState
 from ..errors import MastermindError
-from .practice import Position, Practice
+from .practice import MARGIN, Position, Practice
 from .review import review
 from .sessions import QUIT, Board, Out, Session, say
 
@@ -76,30 +78,83 @@ def puzzle_rating(count: int, accepted: int) -> float:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A position to solve, its practice (which values a try) and its rating."""
+    """A position to solve, its practice (which values a try) and its rating; ``source``:
+    ``game`` (a saved game's mistake) or ``tree`` (:mod:`.tree_puzzles`); ``key``: its name
+    among the puzzles of its source (the web page's puzzles are named by it);
+    ``best_mean_left``: the codes the best guess leaves on average (a tree puzzle's)."""
 
     practice: Practice
     position: Position
     accepted: int
     rating: float
+    source: str = "game"
+    key: str = ""
+    best_mean_left: float | None = None
 
 
-def puzzles_of(result: Review) -> Iterator[Puzzle]:
+def rate(practice: Practice, position: Position, **named: Any) -> Puzzle:
+    """A position made a puzzle: rated by trying every code possible there (a practice of its
+    own does: rating a puzzle solves nothing)."""
+    from ..core.code import CodeSpace
+
+    rules = practice.review.rules
+    space = CodeSpace.of(rules)
+    rater = Practice(practice.review, (position,))
+    codes = SolverState(rules, list(position.rows)).candidate_indices()
+    accepted = sum(rater.attempt(position, space.code(int(i))).accepted for i in codes)
+    return Puzzle(practice, position, accepted, puzzle_rating(position.count, accepted), **named)
+
+
+def puzzles_of(result: Review, game: int | None = None) -> Iterator[Puzzle]:
     """The puzzles of one reviewed game: its practice positions of at most :data:`PUZZLE_LIMIT`
-    codes, each rated by trying every code possible there."""
+    codes, each rated (``game``: the game's number, which names its puzzles ``game:guess``)."""
     practice = result.practice()
-    space = None
     for position in practice.positions:
-        if position.count > PUZZLE_LIMIT:
-            continue
-        if space is None:
-            from ..core.code import CodeSpace
+        if position.count <= PUZZLE_LIMIT:
+            key = "" if game is None else f"{game}:{position.number}"
+            yield rate(practice, position, source="game", key=key)
 
-            space = CodeSpace.of(result.rules)
-        rater = Practice(result, (position,))  # its own: rating a puzzle solves nothing
-        codes = SolverState(result.rules, list(position.rows)).candidate_indices()
-        accepted = sum(rater.attempt(position, space.code(int(i))).accepted for i in codes)
-        yield Puzzle(practice, position, accepted, puzzle_rating(position.count, accepted))
+
+def tree_puzzles(rules: Rules) -> list[Puzzle]:
+    """The puzzles of the optimal trees of ``rules`` (:mod:`.tree_puzzles`; none for a game
+    without a book of openings), easiest first; rated once per process."""
+    return list(_tree_puzzles(rules))
+
+
+@cache
+def _tree_puzzles(rules: Rules) -> tuple[Puzzle, ...]:
+    from .tree_puzzles import accepted_counts, tree_positions, tree_practice
+
+    practice = tree_practice(rules)
+    counts = accepted_counts(rules)
+    found = []
+    for t in tree_positions(rules):
+        named: dict[str, Any] = {"source": "tree", "key": t.key, "best_mean_left": t.best_mean_left}
+        if t.key not in counts:  # not shipped: rated now (slow on a fresh cache of positions)
+            found.append(rate(practice, t.position, **named))
+            continue
+        accepted = counts[t.key]
+        rating = puzzle_rating(t.position.count, accepted)
+        found.append(Puzzle(practice, t.position, accepted, rating, **named))
+    return tuple(sorted(found, key=lambda p: p.rating))
+
+
+def mixed(own: Sequence[Puzzle], tree: Sequence[Puzzle]) -> list[Puzzle]:
+    """The puzzles of a session: one from the player's games, then one from the trees, and so
+    on, each source easiest first; where one runs out, the other's rest."""
+    out: list[Puzzle] = []
+    for i in range(max(len(own), len(tree))):
+        out += [s[i] for s in (own, tree) if i < len(s)]
+    return out
+
+
+def nearest(puzzles: Sequence[Puzzle], rating: float, done: Collection[str]) -> Puzzle | None:
+    """The puzzle to serve a player of ``rating`` next: of those whose name is not in ``done``,
+    the one rated nearest the player (on a tie, one from the player's games); None when none is left."""
+    left = [p for p in puzzles if f"{p.source}:{p.key}" not in done]
+    if not left:
+        return None
+    return min(left, key=lambda p: (abs(p.rating - rating), p.source != "game"))
 
 
 def puzzles_from(
@@ -121,6 +176,23 @@ def puzzles_from(
         except MastermindError:
             continue
     return sorted(found, key=lambda p: p.rating)
+
+
+def session_puzzles(
+    records: Sequence[dict[str, Any]], rules: Rules, progress: Callable[[int, int], None] | None = None
+) -> list[Puzzle]:
+    """The puzzles of a session (``mastermind review --puzzles``, the terminal UI): those of the
+    saved games of ``rules`` and those of its optimal trees, :func:`mixed`."""
+    return mixed(puzzles_from(records, rules, progress), tree_puzzles(rules))
+
+
+def goal(puzzle: Puzzle) -> str:
+    """What a puzzle asks, in one sentence, the same in every front end."""
+    p = puzzle.position
+    best = f"{float(p.best_expected):.4f} guesses expected"
+    if puzzle.best_mean_left is not None:
+        best += f", {puzzle.best_mean_left:.2f} codes left on average"
+    return f"Find a guess within {MARGIN} of the best here (the best: {best})."
 
 
 @dataclass
@@ -180,10 +252,15 @@ class PuzzleSession(Session):
     def start(self) -> Iterator[Out]:
         if not self.puzzles:
             self.done = True
-            yield say("No puzzle yet: puzzles are the positions before the mistakes of your saved games.")
+            yield say(
+                "No puzzle yet: puzzles are the positions before the mistakes of your saved games, "
+                "and positions of the classic game's optimal trees."
+            )
             return
+        own = sum(p.source == "game" for p in self.puzzles)
         yield say(
-            f"{plural(len(self.puzzles), 'puzzle')} from your games; your rating {self.rating.value:.0f}. "
+            f"{plural(len(self.puzzles), 'puzzle')} ({own} from your games, {len(self.puzzles) - own} "
+            f"from the optimal trees); your rating {self.rating.value:.0f}. "
             "Type a guess (your first try counts), 'solution', 'skip' or 'quit'."
         )
         yield from self._show()
@@ -191,14 +268,16 @@ class PuzzleSession(Session):
     def _show(self) -> Iterator[Out]:
         puzzle = self.puzzles[self.at]
         p, f = puzzle.position, self.notation.format_code
+        where = "your games" if puzzle.source == "game" else "the optimal tree"
         yield say(
-            f"Puzzle {self.at + 1} of {len(self.puzzles)}, rated {puzzle.rating:.0f}: guess {p.number}.",
+            f"Puzzle {self.at + 1} of {len(self.puzzles)} (from {where}), rated {puzzle.rating:.0f}: "
+            f"guess {p.number}.",
             "strong",
         )
         if p.rows:
             yield Board(p.rows)
         codes = "" if p.codes is None else ": " + " ".join(f(c) for c in p.codes)
-        yield say(f"{plural(p.count, 'code')} possible{codes}.")
+        yield say(f"{plural(p.count, 'code')} possible{codes}. {goal(puzzle)}")
 
     def answer(self, line: str) -> Iterator[Out]:
         word = line.strip().lower()

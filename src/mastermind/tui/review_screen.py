@@ -178,9 +178,9 @@ class ReviewScreen(Screen[None]):
         def work() -> None:
             from pathlib import Path
 
-            from ..games.puzzles import PuzzleSession, Rating, puzzles_from
+            from ..games.puzzles import PuzzleSession, Rating, session_puzzles
 
-            found = puzzles_from([g.record for g in store.games() if g.finished], rules)
+            found = session_puzzles([g.record for g in store.games() if g.finished], rules)
             path = Path(store.path).with_name("puzzle-rating.json")
             session = PuzzleSession(found, Rating.load(path), notation, keep=lambda r: r.save(path))
             self.app.call_from_thread(self.open_puzzles, session)
