@@ -186,9 +186,12 @@ def test_puzzles_from_the_saved_games_move_a_rating_kept_beside_the_history(tmp_
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith(
-        "1 puzzle from your games; your rating 1500. Type a guess (your first try counts)"
+        "111 puzzles (1 from your games, 110 from the optimal trees); your rating 1500. "
+        "Type a guess (your first try counts)"
     )
-    assert "Puzzle 1 of 1, rated 1309: guess 5." in lines  # 1 of the 1 code possible accepted
+    # the games' puzzles and the trees' in turn, the game's first
+    assert "Puzzle 1 of 111 (from your games), rated 1309: guess 5." in lines  # its 1 code accepted
+    assert "Puzzle 2 of 111 (from the optimal tree), rated 775: guess 2." in lines
     # 1500 against 1309: expected 3/4, solved: 1500 + 32 / 4
     assert (
         "Rating 1500 -> 1508 (the puzzle is rated 1309)." in lines

@@ -225,12 +225,13 @@ async def test_puzzles_from_the_saved_games_move_the_rating_on_the_board():
         puzzles = app.screen
         assert isinstance(puzzles, PracticeScreen) and puzzles.title == "Puzzles"
         position = str(puzzles.query_one("#practice-position").render())
-        assert "2 puzzles from your games; your rating 1500." in position.replace("\n", " ")
-        assert "Puzzle 1 of 2, rated 1309: guess " in position  # 1 code possible, and it is accepted
+        said = position.replace("\n", " ")
+        assert "112 puzzles (2 from your games, 110 from the optimal trees); your rating 1500." in said
+        assert "Puzzle 1 of 112 (from your games), rated 1309: guess " in said  # 1 code, accepted
         await type_code(app, pilot, "2154")
         result = str(puzzles.query_one("#practice-result").render()).splitlines()
         assert (
             result[0].endswith("accuracy 100. Solved.")
             and result[1] == "Rating 1500 -> 1508 (the puzzle is rated 1309)."
         )
-        assert str(puzzles.query_one("#practice-count").render()) == "Rating 1508 · solved 1 of 2"
+        assert str(puzzles.query_one("#practice-count").render()) == "Rating 1508 · solved 1 of 112"

@@ -158,10 +158,14 @@ def nearest(puzzles: Sequence[Puzzle], rating: float, done: Collection[str]) -> 
 
 
 def puzzles_from(
-    records: Sequence[dict[str, Any]], rules: Rules, progress: Callable[[int, int], None] | None = None
+    records: Sequence[dict[str, Any]],
+    rules: Rules,
+    progress: Callable[[int, int], None] | None = None,
+    numbers: Sequence[int] | None = None,
 ) -> list[Puzzle]:
     """The puzzles of the saved games of ``rules`` (their records; a match, or a game that
-    cannot be reviewed, gives none), easiest first; ``progress(records done, of how many)``."""
+    cannot be reviewed, gives none), easiest first; ``progress(records done, of how many)``;
+    ``numbers``: the games' numbers, which name their puzzles (``number:guess``)."""
     from ..core.records import rules_to_dict
 
     found: list[Puzzle] = []
@@ -172,7 +176,7 @@ def puzzles_from(
         if record.get("kind") == "match" and "moves" not in record or record.get("rules") != game:
             continue
         try:
-            found += puzzles_of(review(record))
+            found += puzzles_of(review(record), None if numbers is None else numbers[done - 1])
         except MastermindError:
             continue
     return sorted(found, key=lambda p: p.rating)

@@ -37,6 +37,7 @@ from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
 from .api import STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
+from .puzzles import install as install_puzzles
 from .sessions import COOKIE, GameTable, Visitors
 from .settings import VisitorSettings
 
@@ -187,6 +188,7 @@ def make_app(
     app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history, reviewer)
     app[RATE] = RateLimiter(limits.rate, limits.burst)
     app.router.add_routes(routes)
+    install_puzzles(app, store.path)  # the puzzles' routes and ratings (web/puzzles.py)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, append_version=False)
 

@@ -1,0 +1,196 @@
+"""The puzzles of the web page: positions from the visitor's own finished games and from the
+classic game's optimal trees (:mod:`mastermind.games.puzzles`), a try valued by the games
+package, and the visitor's puzzle rating kept on the server (:mod:`mastermind.history.puzzle_ratings`,
+beside the history).
+
+The routes (docs/review.md says them in full):
+
+* ``GET /api/puzzles/next``: the puzzle to solve now, with the visitor's standing. The puzzle
+  served stays the one served until it is tried or its solution is asked (a reload shows it
+  again); then the next is the one, of those not played yet, rated nearest the visitor.
+* ``POST /api/puzzles/{id}/try`` ``{"guess": "1234"}``: the try valued; the first try at the
+  puzzle served moves the rating (solved: accepted), a later one only teaches.
+* ``POST /api/puzzles/{id}/solution``: the best guess; asked before any try, it counts as a
+  puzzle not solved.
+
+A puzzle's id says where it comes from: ``tree:1122-21`` (a position of the optimal tree, by its
+rows) or ``game:3:2`` (the position before guess 2 of the visitor's game 3). The puzzles are of
+the game of the visitor's settings: its trees where it has some (the classic game), the
+visitor's last :data:`GAMES` finished games of it where they break the code.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from ..games import puzzles as lib
+from ..history.puzzle_ratings import PuzzleRatings, Standing
+from .api import STATE, ApiError, State, body, field, ok, state_of, visitor_of
+from .sessions import notation_for
+from .views import notation_view
+
+routes = web.RouteTableDef()
+
+#: The visitor's latest finished games that give puzzles (each is reviewed once, then kept).
+GAMES = 20
+#: The visitors whose lists of puzzles are kept in memory (the least recently used go first).
+KEPT = 200
+
+
+class Puzzles:
+    """The server's puzzles: the visitors' ratings, and each visitor's list of puzzles (kept
+    while their finished games stay the same)."""
+
+    def __init__(self, path: Path) -> None:
+        self.ratings = PuzzleRatings(path, lib.START)
+        self.lists: OrderedDict[str, tuple[Any, list[lib.Puzzle]]] = OrderedDict()
+
+
+PUZZLES: web.AppKey[Puzzles] = web.AppKey("puzzles", Puzzles)
+
+
+def install(app: web.Application, history: Path) -> None:
+    """Serve the puzzles' routes, the ratings kept beside the history at ``history``."""
+    app[PUZZLES] = Puzzles(history.with_name("puzzle-ratings.sqlite3"))
+    app.router.add_routes(routes)
+
+    async def close(app: web.Application) -> None:
+        app[PUZZLES].ratings.close()
+
+    app.on_cleanup.append(close)
+
+
+async def puzzles_of_visitor(request: web.Request) -> tuple[list[lib.Puzzle], Any]:
+    """The visitor's puzzles (their games' and the trees'), and the notation of their game."""
+    state, visitor = state_of(request), visitor_of(request)
+    settings = await state.visitors.settings(visitor)
+    rules, notation = settings.rules, notation_for(settings.rules, settings.notation)
+    stored = []
+    if visitor.saved:
+        games = await state.db(lambda: state.store.games(kind="play", visitor=visitor.key))
+        stored = [g for g in games if g.finished][-GAMES:]
+    signature = (rules, tuple(g.number for g in stored))
+    kept = request.app[PUZZLES].lists
+    if visitor.key in kept and kept[visitor.key][0] == signature:
+        kept.move_to_end(visitor.key)
+        return kept[visitor.key][1], notation
+
+    def found() -> list[lib.Puzzle]:
+        own = lib.puzzles_from([g.record for g in stored], rules, numbers=[g.number for g in stored])
+        return own + lib.tree_puzzles(rules)
+
+    puzzles = await state.review(found)
+    kept[visitor.key] = (signature, puzzles)
+    while len(kept) > KEPT:
+        kept.popitem(last=False)
+    return puzzles, notation
+
+
+def name(puzzle: lib.Puzzle) -> str:
+    return f"{puzzle.source}:{puzzle.key}"
+
+
+def find(puzzles: list[lib.Puzzle], ident: str) -> lib.Puzzle:
+    for puzzle in puzzles:
+        if name(puzzle) == ident:
+            return puzzle
+    raise ApiError(404, f"there is no puzzle {ident[:40]!r} for you: ask for the next one")
+
+
+def standing_view(s: Standing) -> dict[str, Any]:
+    return {"rating": round(s.rating), "puzzles": s.puzzles, "solved": s.solved}
+
+
+def puzzle_view(puzzle: lib.Puzzle, notation: Any) -> dict[str, Any]:
+    """A puzzle as the page draws it: its rows and codes, never its solution."""
+    p, f = puzzle.position, notation.format_code
+    return {
+        "id": name(puzzle),
+        "source": puzzle.source,
+        "rating": round(puzzle.rating),
+        "number": p.number,
+        "rows": [{"guess": f(g), "reply": f"{r.black},{r.white}"} for g, r in p.rows],
+        "count": p.count,
+        "codes": None if p.codes is None else [f(c) for c in p.codes],
+        "goal": lib.goal(puzzle),
+    }
+
+
+async def standing(request: web.Request) -> tuple[State, Any, Puzzles, Standing]:
+    state, visitor = state_of(request), visitor_of(request)
+    book = request.app[PUZZLES]
+    return state, visitor, book, await state.db(lambda: book.ratings.get(visitor.key))
+
+
+async def keep(state: State, visitor: Any, book: Puzzles, s: Standing) -> None:
+    """Keep the standing; the visitor is saved too, so that their id (and rating) outlives a restart."""
+    if not visitor.saved:
+        await state.visitors.save(visitor)
+    await state.db(lambda: book.ratings.put(visitor.key, s))
+
+
+@routes.get("/api/puzzles/next")
+async def next_puzzle(request: web.Request) -> web.Response:
+    puzzles, notation = await puzzles_of_visitor(request)
+    state, visitor, book, s = await standing(request)
+    served = None
+    if s.current is not None and not s.tried:
+        served = next((p for p in puzzles if name(p) == s.current), None)
+    if served is None:
+        served = lib.nearest(puzzles, s.rating, s.done)
+        if served is None and puzzles:  # every puzzle played: round again
+            s.done = []
+            served = lib.nearest(puzzles, s.rating, ())
+        if served is None:
+            return ok({"puzzle": None, "player": standing_view(s), "notation": notation_view(notation)})
+        s.current, s.tried = name(served), False
+        await keep(state, visitor, book, s)
+    view = puzzle_view(served, notation)
+    return ok({"puzzle": view, "player": standing_view(s), "notation": notation_view(notation)})
+
+
+def first_try(s: Standing, puzzle: lib.Puzzle, solved: bool) -> dict[str, Any] | None:
+    """Move the rating where this is the first try at the puzzle served; what it moved."""
+    if s.current != name(puzzle) or s.tried:
+        return None
+    before = s.rating
+    s.rating = lib.rated(s.rating, puzzle.rating, solved)
+    s.tried, s.puzzles, s.solved = True, s.puzzles + 1, s.solved + int(solved)
+    s.played(name(puzzle))
+    return {"before": round(before), "after": round(s.rating), "solved": solved}
+
+
+@routes.post("/api/puzzles/{id}/try")
+async def try_puzzle(request: web.Request) -> web.Response:
+    data = await body(request)
+    guess = field(data, "guess", str, "the guess, as the game writes codes")
+    puzzles, notation = await puzzles_of_visitor(request)
+    puzzle = find(puzzles, request.match_info["id"])
+    code = notation.parse_code(guess)  # a code the game cannot have: 400, before any rating moves
+    state, visitor, book, s = await standing(request)
+    tried = await state.review(lambda: puzzle.practice.attempt(puzzle.position, code))
+    moved = first_try(s, puzzle, tried.accepted)
+    if moved is not None:
+        await keep(state, visitor, book, s)
+    return ok({"try": tried.to_dict(notation), "rated": moved, "player": standing_view(s)})
+
+
+@routes.post("/api/puzzles/{id}/solution")
+async def solution(request: web.Request) -> web.Response:
+    puzzles, notation = await puzzles_of_visitor(request)
+    puzzle = find(puzzles, request.match_info["id"])
+    state, visitor, book, s = await standing(request)
+    moved = first_try(s, puzzle, False)
+    if moved is not None:
+        await keep(state, visitor, book, s)
+    p = puzzle.position
+    best = {"guess": notation.format_code(p.best), "expected": round(float(p.best_expected), 6)}
+    words = f"The solution: {best['guess']}, {float(p.best_expected):.4f} guesses expected."
+    return ok({"solution": {**best, "words": words}, "rated": moved, "player": standing_view(s)})
+
+
+__all__ = ["PUZZLES", "STATE", "install", "routes"]
