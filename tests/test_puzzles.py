@@ -162,3 +162,40 @@ def test_the_api_serves_a_puzzle_values_tries_shows_the_solution_and_keeps_each_
 
     serve(tmp_path, scenario, visitors=2)
     assert (tmp_path / "puzzle-ratings.sqlite3").exists()
+
+
+def test_the_api_serves_the_positions_of_the_visitors_own_games(tmp_path):
+    from mastermind import SolverState, review
+    from mastermind.games.puzzles import puzzles_of
+    from mastermind.strategies import make_strategy
+
+    async def scenario(app, one, two):
+        game = await call(one, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{game['id']}"
+        knuth, space, state = make_strategy("knuth", CLASSIC), CodeSpace.of(CLASSIC), SolverState(CLASSIC)
+        wasted, answer = False, {"finished": False}
+        while not answer["finished"]:
+            few = 3 <= len(state.candidate_indices()) <= 64
+            # once few codes are left, 1111 again: it tells nothing, a blunder
+            guess = "1111" if few and not wasted else str(space.code(knuth.choose(state)))
+            wasted = wasted or guess == "1111"
+            answer = await call(one, "POST", f"{path}/guesses", {"guess": guess})
+            state = state.add(guess, answer["reply"])
+        assert wasted
+        history = " ".join(f"{m['guess']}={m['reply']}" for m in answer["moves"])
+        own = list(puzzles_of(review(history), game["id"]))
+        assert own and all(p.key.startswith(f"{game['id']}:") for p in own)
+        puzzle = own[-1]
+        ident = f"game:{puzzle.key}"
+        best = Notation(CLASSIC).format_code(puzzle.position.best)
+        good = await call(one, "POST", f"/api/puzzles/{ident}/try", {"guess": best})
+        assert good["try"]["accepted"] and good["rated"] is None  # not the puzzle served: no rating moves
+        bad = await call(one, "POST", f"/api/puzzles/{ident}/try", {"guess": "1111"})
+        assert not bad["try"]["accepted"] and bad["try"]["verdict"] in ("mistake", "blunder")
+        await call(two, "POST", f"/api/puzzles/{ident}/try", {"guess": best}, status=404)  # not theirs
+        # the served puzzle is the one rated nearest 1500, of the games' and the trees'
+        served = (await call(one, "GET", "/api/puzzles/next"))["puzzle"]
+        every = own + tree_puzzles(CLASSIC)
+        assert served["id"] == "{0.source}:{0.key}".format(nearest(every, START, ()))
+
+    serve(tmp_path, scenario, visitors=2)
