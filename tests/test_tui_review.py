@@ -235,3 +235,27 @@ async def test_puzzles_from_the_saved_games_move_the_rating_on_the_board():
             and result[1] == "Rating 1500 -> 1508 (the puzzle is rated 1309)."
         )
         assert str(puzzles.query_one("#practice-count").render()) == "Rating 1508 · solved 1 of 112"
+
+
+@driven
+async def test_a_new_player_gets_the_optimal_trees_puzzles_from_the_menu():
+    from mastermind.tui.practice_screen import PracticeScreen
+
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await pilot.press("z")
+        await settle(app, pilot)
+        puzzles = app.screen
+        assert isinstance(puzzles, PracticeScreen) and puzzles.title == "Puzzles"
+        said = str(puzzles.query_one("#practice-position").render()).replace("\n", " ")
+        assert "110 puzzles (0 from your games, 110 from the optimal trees); your rating 1500." in said
+        # the easiest first: after 1122 got 2 blacks and a white, 32 codes, every one accepted
+        assert "Puzzle 1 of 110 (from the optimal tree), rated 775: guess 2." in said
+        await type_code(app, pilot, "1234")
+        result = str(puzzles.query_one("#practice-result").render()).splitlines()
+        # rated 1500 + 400 log10(0.5 / 32.5) = 774.83; 1500 expects 1 / (1 + 10 ** (-725.17 / 400))
+        # = 0.98485 against it: solved, it gains 32 x 0.01515 = 0.4848 (shown 1500)
+        assert result[0].endswith("Solved.") and result[1] == "Rating 1500 -> 1500 (the puzzle is rated 775)."
+        assert puzzles.session.rating.value == pytest.approx(1500.4848, abs=1e-4)

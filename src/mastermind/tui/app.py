@@ -197,12 +197,42 @@ class MastermindApp(App[None]):
                 self.board.give_up()
             elif choice == "history":
                 self.push_screen(HistoryScreen(self.store), self.resume)
+            elif choice == "puzzles":
+                self.open_puzzles()
             elif choice == "help":
                 self.action_help()
             elif choice == "quit":
                 self.exit()
 
         self.push_screen(MenuScreen(), chosen)
+
+    def open_puzzles(self) -> None:
+        """Puzzles of the game of the settings: its optimal trees' and the saved games' (found off
+        the screen's thread), the rating kept beside the history where there is one."""
+        rules, store = self.settings.rules, self.store
+        try:
+            notation = Notation(rules, self.notation)
+        except MastermindError:  # a style that cannot write this game's colours: the game's own
+            notation = Notation(rules)
+        self.notify("Finding puzzles…")
+
+        def work() -> None:
+            from ..games.puzzles import PuzzleSession, Rating, session_puzzles
+
+            records = [g.record for g in store.games() if g.finished] if store is not None else []
+            found = session_puzzles(records, rules)
+            path = None if store is None else Path(store.path).with_name("puzzle-rating.json")
+            rating = Rating() if path is None else Rating.load(path)
+            keep = None if path is None else (lambda r: r.save(path))
+            session = PuzzleSession(found, rating, notation, keep=keep)
+            self.call_from_thread(self.push_puzzles, session)
+
+        self.run_worker(work, thread=True, group="puzzles")
+
+    def push_puzzles(self, session: Any) -> None:
+        from .practice_screen import PracticeScreen
+
+        self.push_screen(PracticeScreen(None, session=session, title="Puzzles"))
 
     def action_settings(self) -> None:
         def chosen(settings: SavedSettings | None) -> None:
