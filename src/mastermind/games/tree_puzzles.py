@@ -25,7 +25,7 @@ the codes it leaves on average (``find the guess that leaves at most 1.2 codes o
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -37,11 +37,15 @@ from ..core.code import Code, CodeSpace
 from ..core.feedback import Feedback
 from ..core.rules import Rules
 from .openings import Openings, openings_of
+from .positions import Positions
 from .practice import Position, Practice
 from .review import HEURISTIC, LIST_LIMIT
 
 #: The games whose trees give puzzles, and the file of their puzzles' counts of accepted codes.
 TREE_GAMES = {"classic": (Rules(), "tree-puzzles-4x6.json")}
+
+#: What takes a position found: its rows, its codes, and (its least total, a guess reaching it).
+Adder = Callable[[tuple[tuple[Code, Feedback], ...], np.ndarray, tuple[int, int]], None]
 
 #: A tree puzzle leaves at least this many codes: with two, either is as good as the other.
 FEWEST = 3
@@ -131,7 +135,7 @@ def tree_positions(rules: Rules) -> tuple[TreePosition, ...]:
     return tuple(found)
 
 
-def _second(book: Openings, space: CodeSpace, rules: Rules, positions, add) -> None:  # type: ignore[no-untyped-def]
+def _second(book: Openings, space: CodeSpace, rules: Rules, positions: Positions, add: Adder) -> None:
     """The positions after the optimal first guess, a reply and the book's best guess there."""
     from .positions import Clock
     from .puzzles import PUZZLE_LIMIT
