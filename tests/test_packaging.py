@@ -47,6 +47,7 @@ def test_the_wheel_builds_passes_twine_and_runs_the_readme_command_in_a_clean_ve
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
     shipped = ("py.typed", "web/static/index.html", "web/static/js/review.js", "games/openings-4x6.json")
+    shipped += ("games/tree-puzzles-4x6.json", "web/static/js/puzzles.js", "web/static/puzzles.css")
     assert {f"mastermind/{name}" for name in shipped} <= names
     with tarfile.open(sdist) as t:
         assert any(n.endswith("/README.md") for n in t.getnames())
