@@ -1,7 +1,8 @@
 """The puzzles' page in headless Chromium (the tab and server of test_web.py), by taps at 390x844
 and clicks at 1280x800: a visitor with no game gets a puzzle of the optimal tree, a wrong try
 moves their rating down as Elo's formula says, a good try solves it and moves nothing more, the
-next puzzle's solution shows the best guess; every target is at least 44 px.
+next puzzle's solution shows the best guess, the one after is solved by keys; every target is at
+least 44 px.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from test_puzzles import a_wrong_guess  # noqa: E402
 from test_web import DESKTOP, PHONE, tab, wait_for  # noqa: E402
 
 server, browser = test_web.server, test_web.browser  # the page's fixtures: its server and its Chromium
+
+#: The code the page's try row shows.
+PEGS = "[...document.querySelectorAll('#puzzle-guess .peg')].map(p => p.textContent).join('')"
 
 SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
 
@@ -76,13 +80,14 @@ def test_puzzles_by_taps_a_wrong_try_a_good_try_and_the_solution(server, browser
         # a good try: solved, the rating unmoved (only the first try counts)
         tap_code(t, notation.format_code(puzzle.position.best))
         t.tap("#puzzle-try")
-        assert wait_for(lambda: t.text("#puzzle-result").endswith("Solved."), 30)
+        assert wait_for(lambda: t.text("#puzzle-result").endswith("Solved."), 30)  # no rating moved
         assert t.js("document.getElementById('puzzle-next').hidden") is False
         assert t.text("#puzzle-standing").startswith(f"Your rating {after} · ")
         # the next puzzle, and its solution
         t.tap("#puzzle-next")
         assert wait_for(lambda: shown(t)["puzzle"]["id"] != answer["puzzle"]["id"], 30)
-        second = by_id[shown(t)["puzzle"]["id"]]
+        second_id = shown(t)["puzzle"]["id"]
+        second = by_id[second_id]
         t.tap("#puzzle-solution")
         best = notation.format_code(second.position.best)
         assert wait_for(lambda: t.text("#puzzle-result").startswith(f"The solution: {best}, "), 30)
@@ -93,3 +98,11 @@ def test_puzzles_by_taps_a_wrong_try_a_good_try_and_the_solution(server, browser
             == best
         )
         t.shot("puzzle-solution")
+        # by keys as well: the next puzzle's best guess typed (a wrong symbol taken back), Enter tries it
+        t.tap("#puzzle-next")
+        assert wait_for(lambda: shown(t)["puzzle"]["id"] != second_id, 30)
+        third = by_id[shown(t)["puzzle"]["id"]]
+        for key in ["1", "Backspace", *notation.format_code(third.position.best), "Enter"]:
+            t.key(key)
+        assert wait_for(lambda: "Solved. Rating " in t.text("#puzzle-result"), 30)  # a first try: rated
+        assert t.js(PEGS) == notation.format_code(third.position.best)
