@@ -137,7 +137,7 @@ def tree_positions(rules: Rules) -> tuple[TreePosition, ...]:
 
 def _second(book: Openings, space: CodeSpace, rules: Rules, positions: Positions, add: Adder) -> None:
     """The positions after the optimal first guess, a reply and the book's best guess there."""
-    from .positions import Clock
+    from .positions import TooLarge
     from .puzzles import PUZZLE_LIMIT
 
     everything = np.arange(space.size, dtype=np.int64)
@@ -150,8 +150,12 @@ def _second(book: Openings, space: CodeSpace, rules: Rules, positions: Positions
         for g, part in _cells(space, second, cell):
             if g == win or not FEWEST <= len(part) <= PUZZLE_LIMIT:
                 continue
-            guesses = [book.best, second]
-            best = positions.value(part, guesses, rules.max_guesses - 2, Clock(None))
+            # only positions the numpy search of small positions values (never the compiled search,
+            # which may have to be compiled first): one it gives up on is no puzzle
+            try:
+                best = positions.small.solve(part, rules.max_guesses - 2)
+            except TooLarge:
+                continue
             if best is not None:
                 rows = (_row(space, rules, book.best, f), _row(space, rules, second, g))
                 add(rows, part, best)
