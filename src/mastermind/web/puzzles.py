@@ -21,6 +21,7 @@ visitor's last :data:`GAMES` finished games of it where they break the code.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,8 @@ class Puzzles:
     def __init__(self, path: Path) -> None:
         self.ratings = PuzzleRatings(path, lib.START)
         self.lists: OrderedDict[str, tuple[Any, list[lib.Puzzle]]] = OrderedDict()
+        # a standing is read, moved and kept under it: two tries at once never both count first
+        self.lock = asyncio.Lock()
 
 
 PUZZLES: web.AppKey[Puzzles] = web.AppKey("puzzles", Puzzles)
@@ -136,6 +139,11 @@ async def keep(state: State, visitor: Any, book: Puzzles, s: Standing) -> None:
 @routes.get("/api/puzzles/next")
 async def next_puzzle(request: web.Request) -> web.Response:
     puzzles, notation = await puzzles_of_visitor(request)
+    async with request.app[PUZZLES].lock:
+        return await serve_next(request, puzzles, notation)
+
+
+async def serve_next(request: web.Request, puzzles: list[lib.Puzzle], notation: Any) -> web.Response:
     state, visitor, book, s = await standing(request)
     served = None
     if s.current is not None and not s.tried:
@@ -171,11 +179,13 @@ async def try_puzzle(request: web.Request) -> web.Response:
     puzzles, notation = await puzzles_of_visitor(request)
     puzzle = find(puzzles, request.match_info["id"])
     code = notation.parse_code(guess)  # a code the game cannot have: 400, before any rating moves
-    state, visitor, book, s = await standing(request)
+    state = state_of(request)
     tried = await state.review(lambda: puzzle.practice.attempt(puzzle.position, code))
-    moved = first_try(s, puzzle, tried.accepted)
-    if moved is not None:
-        await keep(state, visitor, book, s)
+    async with request.app[PUZZLES].lock:
+        state, visitor, book, s = await standing(request)
+        moved = first_try(s, puzzle, tried.accepted)
+        if moved is not None:
+            await keep(state, visitor, book, s)
     return ok({"try": tried.to_dict(notation), "rated": moved, "player": standing_view(s)})
 
 
@@ -183,10 +193,11 @@ async def try_puzzle(request: web.Request) -> web.Response:
 async def solution(request: web.Request) -> web.Response:
     puzzles, notation = await puzzles_of_visitor(request)
     puzzle = find(puzzles, request.match_info["id"])
-    state, visitor, book, s = await standing(request)
-    moved = first_try(s, puzzle, False)
-    if moved is not None:
-        await keep(state, visitor, book, s)
+    async with request.app[PUZZLES].lock:
+        state, visitor, book, s = await standing(request)
+        moved = first_try(s, puzzle, False)
+        if moved is not None:
+            await keep(state, visitor, book, s)
     p = puzzle.position
     best = {"guess": notation.format_code(p.best), "expected": round(float(p.best_expected), 6)}
     words = f"The solution: {best['guess']}, {float(p.best_expected):.4f} guesses expected."
