@@ -96,6 +96,9 @@ def play_through(
     help="Warn before playing a guess that cannot be the secret (it contradicts a reply): type it again "
     "to play it.",
 )
+@click.option(
+    "--hard", is_flag=True, help="Hard mode: every guess must be one that could still be the secret."
+)
 @history_options
 @resume_option
 @color_option
@@ -106,6 +109,7 @@ def play(
     as_json: bool,
     review_after: bool,
     warn_inconsistent: bool,
+    hard: bool,
     store: Store | None,
     resume: str | None,
 ) -> None:
@@ -119,7 +123,8 @@ def play(
     taken back are kept in the game's record. A code that spells a command can be typed with
     spaces between its pegs. A guess you played already is pointed out first: type it again to
     play it anyway; so is, with --warn-inconsistent, a guess that cannot be the secret (naming the
-    earlier guess and reply it contradicts). When the game ends, --review (or mastermind review)
+    earlier guess and reply it contradicts); with --hard such a guess is refused (hard mode: every
+    guess must be one that could still be the secret). When the game ends, --review (or mastermind review)
     values each move against the optimum. The end of input (Ctrl-D) or Ctrl-C stops the game unfinished:
     --resume goes on with it. Exit status 0 if you break the code, 1 if not.
 
@@ -130,6 +135,7 @@ def play(
       mastermind play --preset super --max-guesses 12
       mastermind play --pegs 3 --colors 5 --no-repeats
       mastermind play --warn-inconsistent      # point out a guess that cannot be the secret
+      mastermind play --hard                   # refuse a guess that cannot be the secret
       mastermind play --resume                 # go on with the last game left unfinished
     """
     from ..games.game import Game
@@ -140,7 +146,7 @@ def play(
         game = Game.from_record(stored.record)
         recorder = Recorder(store, stored.id)
     else:
-        game = Game.breaking(rules, seed=seed, strategy=strategy)
+        game = Game.breaking(rules, seed=seed, strategy=strategy, hard=hard)
         recorder = Recorder(store)
     console = console_for(stderr=as_json)
     session = PlaySession(

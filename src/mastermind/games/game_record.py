@@ -48,7 +48,7 @@ def game_record(game: Game) -> dict[str, Any]:
         ],
         "outcome": game.outcome,
         "finished": game.over,
-    }
+    } | ({"hard": True} if game.hard else {})  # absent for a game not in hard mode
 
 
 def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
@@ -66,6 +66,7 @@ def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
             first=code_from_text(rules, record.get("first")),
             seed=record["seed"],
             kind=record["kind"],
+            hard=bool(record.get("hard", False)),
         )
         for move in record["moves"]:
             guess = code_from_text(rules, move["guess"])

@@ -136,7 +136,8 @@ class GameScreen(BoardKeys, BoardView):
         self._fit(self.app.size.width, self.app.size.height)
         self.title = "Mastermind"
         game = f"{self.rules.short_name(limit=False)}, {plural(self.rules.max_guesses, 'guess')}"
-        self.sub_title = f"{MODES[self.settings.mode]} · {game}"
+        hard = " · hard mode" if self.game.hard else ""
+        self.sub_title = f"{MODES[self.settings.mode]} · {game}{hard}"
         self._ready = True
         self.refresh_view()
         self.call_after_refresh(self.next_step)
@@ -175,7 +176,7 @@ class GameScreen(BoardKeys, BoardView):
         elif s.mode == "guess":
             self.game = Game.solving(self.rules, s.strategy, seed=seed)
         else:
-            self.game = Game.breaking(self.rules, seed=seed, strategy=s.strategy)
+            self.game = Game.breaking(self.rules, seed=seed, strategy=s.strategy, hard=s.hard)
         self._reset_entry()
         self.info = Text("")
         if resume is None:
@@ -412,7 +413,7 @@ class GameScreen(BoardKeys, BoardView):
                 "yellow",
             )
             return
-        clash = game.inconsistency(code) if self.settings.warn_inconsistent else None
+        clash = game.inconsistency(code) if self.settings.warn_inconsistent and not game.hard else None
         if clash is not None and self.warned != code:  # a warning, not a refusal: Enter plays it
             self.warned = code
             self.message = Text(

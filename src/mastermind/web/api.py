@@ -215,7 +215,10 @@ async def create_game(request: web.Request) -> web.Response:
     elif mode == "solve":  # the strategy is set up for the game: tens of ms on a large one
         game = await state.think(lambda: Game.solving(rules, strategy))
     else:
-        game = Game.breaking(rules, strategy=strategy)
+        hard = data.get("hard", settings.hard)
+        if not isinstance(hard, bool):
+            raise ApiError(400, f"'hard' must be true or false, not {json.dumps(hard)[:40]}")
+        game = Game.breaking(rules, strategy=strategy, hard=hard)
     await make_room(state, visitor)
     notation = notation_for(rules, style)
     await state.visitors.save(visitor)  # before its first game: the visitor's id outlives a restart

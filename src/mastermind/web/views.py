@@ -91,6 +91,7 @@ def game_view(game: Game, notation: Notation, mode: str) -> dict[str, Any]:
         "finished": over,
         "won": game.outcome == "won",
         "hints": game.hints,
+        "hard": game.hard,
         "problem": problem_view(game.problem, notation),
         # what a strategy breaking the visitor's code knows; never for a code the visitor breaks
         "candidates": game.candidates() if mode == "solve" and not over else None,
