@@ -20,6 +20,7 @@ from .common import (
     EXIT_NOT_WON,
     EXIT_OK,
     Recorder,
+    fail,
     history_options,
     resumable,
     resume_option,
@@ -99,6 +100,12 @@ def play_through(
 @click.option(
     "--hard", is_flag=True, help="Hard mode: every guess must be one that could still be the secret."
 )
+@click.option(
+    "--daily",
+    is_flag=True,
+    help="The code of the day (the classic game, one code a day, kept with this history); at the "
+    "end, the text to share.",
+)
 @history_options
 @resume_option
 @color_option
@@ -110,6 +117,7 @@ def play(
     review_after: bool,
     warn_inconsistent: bool,
     hard: bool,
+    daily: bool,
     store: Store | None,
     resume: str | None,
 ) -> None:
@@ -124,9 +132,12 @@ def play(
     spaces between its pegs. A guess you played already is pointed out first: type it again to
     play it anyway; so is, with --warn-inconsistent, a guess that cannot be the secret (naming the
     earlier guess and reply it contradicts); with --hard such a guess is refused (hard mode: every
-    guess must be one that could still be the secret). When the game ends, --review (or mastermind review)
-    values each move against the optimum. The end of input (Ctrl-D) or Ctrl-C stops the game unfinished:
-    --resume goes on with it. Exit status 0 if you break the code, 1 if not.
+    guess must be one that could still be the secret). --daily plays the code of the day (the
+    classic game; the day is UTC's; its code comes from the date and a key made at random beside
+    the history, HISTORY.daily-key, so nobody can compute it): one game a day, taken up again if
+    unfinished, and at its end a text to share, with no code in it. When the game ends, --review
+    (or mastermind review) values each move against the optimum. The end of input (Ctrl-D) or
+    Ctrl-C stops the game unfinished: --resume goes on with it. Exit status 0 if you break the code, 1 if not.
 
     \b
     Examples:
@@ -136,12 +147,18 @@ def play(
       mastermind play --pegs 3 --colors 5 --no-repeats
       mastermind play --warn-inconsistent      # point out a guess that cannot be the secret
       mastermind play --hard                   # refuse a guess that cannot be the secret
+      mastermind play --daily                  # the code of the day, and a text to share
       mastermind play --resume                 # go on with the last game left unfinished
     """
     from ..games.game import Game
     from ..games.sessions import PlaySession
 
-    if resume is not None:
+    if daily:
+        if resume is not None or seed is not None:
+            fail("--daily plays the code of the day: it takes no --resume or --seed")
+        game, recorder = todays_game(store, hard)
+        resume = None if recorder.id is None else str(recorder.id)
+    elif resume is not None:
         stored = resumable(store, "play", resume)
         game = Game.from_record(stored.record)
         recorder = Recorder(store, stored.id)
@@ -157,10 +174,36 @@ def play(
         thinking=lambda who: thinking(console, who),
         commit=recorder.save,  # every move is committed before the next line is read
     )
-    play_through(session, console, as_json, recorder, "play")
-    if game.moves or not session.gave_up:  # a game given up before its first guess has no review
-        after_play(game, console, review_after, recorder)
+    if not game.over:
+        play_through(session, console, as_json, recorder, "play")
+        if game.moves or not session.gave_up:  # a game given up before its first guess has no review
+            after_play(game, console, review_after, recorder)
+    else:
+        console.print(f"You have played the code of the day already: {game.summary()}", markup=False)
+    if game.daily is not None:
+        from ..games.daily import share_text
+
+        console.print(f"To share:\n{share_text(game)}", markup=False, highlight=False)
     finish(game, as_json, recorder)
+
+
+def todays_game(store: Store | None, hard: bool) -> tuple[Game, Recorder]:
+    """The code of the day (UTC's): the game of today in the history if there is one (finished
+    or not: one game a day), else a new one, from the key kept beside the history."""
+    from datetime import UTC, datetime
+
+    from ..games.daily import daily_game
+    from ..games.game import Game
+    from ..history.keys import daily_key
+    from ..history.store import default_path
+
+    day = datetime.now(UTC).date()
+    if store is not None:
+        for stored in reversed(store.games(kind="play")):
+            if stored.record.get("daily") == day.isoformat():
+                return Game.from_record(stored.record), Recorder(store, stored.id)
+    key = daily_key(store.path if store is not None else default_path())
+    return daily_game(day, key, hard=hard), Recorder(store)
 
 
 def after_play(game: Game, console: Console, review_after: bool, recorder: Recorder) -> None:

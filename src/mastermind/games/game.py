@@ -113,6 +113,8 @@ class Game:
         self.hints = 0
         self.assists: list[Assist] = []  # hints and guesses taken back, in order
         self.gave_up = False
+        #: the date (ISO) of the code of the day this game plays, or None (:mod:`.daily`)
+        self.daily: str | None = None
         self._proposals: dict[tuple[Move, ...], Code] = {}
         self._strategy_problem: Problem | None = None
         self._problems: dict[tuple[Move, ...], Problem | None] = {}

@@ -195,6 +195,12 @@ class PlaySession(Session):
             f"I have chosen a secret: {notation.describe_game(typing=True)}. "
             f"You have {plural(rules.max_guesses, 'guess', 'guesses')}. Type a guess, or help."
         )
+        if self.game.daily is not None:
+            from datetime import date
+
+            from .daily import day_number
+
+            yield say(f"The code of the day: #{day_number(date.fromisoformat(self.game.daily))}.")
         if self.game.hard:
             yield say("Hard mode: every guess must be one that could still be the secret.")
         if self.resumed is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
@@ -45,6 +45,10 @@ from .views import events_view, game_view, match_view, notation_view
 T = TypeVar("T")
 
 routes = web.RouteTableDef()
+
+#: The modes whose games another module of the server makes (the code of the day, a friend's
+#: match), each with its handler of ``POST /api/games``: ``await make(request, body)``.
+CREATORS: dict[str, Callable[[web.Request, dict[str, Any]], Awaitable[web.Response]]] = {}
 
 
 class ApiError(Exception):
@@ -174,10 +178,13 @@ async def computer_guesses(state: State, live: LiveGame) -> None:
 async def create_game(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
     data = await body(request)
+    if isinstance(data.get("mode"), str) and data["mode"] in CREATORS:
+        return await CREATORS[data["mode"]](request, data)
     settings = await state.visitors.settings(visitor)
     mode = data.get("mode", settings.mode)
     if mode not in MODES:
-        raise ApiError(400, f"there is no mode {json.dumps(mode)[:40]}; the modes are: {', '.join(MODES)}")
+        modes = ", ".join([*MODES, *CREATORS])
+        raise ApiError(400, f"there is no mode {json.dumps(mode)[:40]}; the modes are: {modes}")
     if "rules" in data:
         rules = rules_from_json(data["rules"])
     elif "preset" in data:

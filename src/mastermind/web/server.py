@@ -35,6 +35,7 @@ from aiohttp import web
 
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
+from . import daily
 from .api import STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
@@ -187,6 +188,7 @@ def make_app(
     app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history, reviewer)
     app[RATE] = RateLimiter(limits.rate, limits.burst)
     app.router.add_routes(routes)
+    daily.setup(app, store.path)  # the key of the code of the day: made on the first start, kept
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, append_version=False)
 

@@ -30,6 +30,10 @@ export const state = {
   timer: null,
 };
 
+// What other modules of the page draw after every render (the code of the day, a friend's match):
+// each is called with the game as the server answered it last.
+export const drawHooks = [];
+
 // The keyboard works as soon as the page loads: the listener is on the document, not a widget.
 document.addEventListener("keydown", onKey);
 
@@ -415,6 +419,7 @@ export function render() {
   drawBoard(v, g, n, x);
   drawSecret(v, g, n, x);
   drawSide(v, g, n, x);
+  for (const draw of drawHooks) draw(v);
   if (focused) document.querySelector(`[data-focus="${focused}"]`)?.focus();
 }
 
