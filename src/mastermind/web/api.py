@@ -17,7 +17,7 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
@@ -49,6 +49,21 @@ routes = web.RouteTableDef()
 #: The modes whose games another module of the server makes (the code of the day, a friend's
 #: match), each with its handler of ``POST /api/games``: ``await make(request, body)``.
 CREATORS: dict[str, Callable[[web.Request, dict[str, Any]], Awaitable[web.Response]]] = {}
+
+
+class Shared(Protocol):
+    """Games two visitors play (a friend's match, web/friends.py): how the routes of a game find
+    one for a visitor, check that the move is theirs, add what only they may see, and tell the
+    other device."""
+
+    async def find(self, request: web.Request, game_id: int) -> LiveGame | None: ...
+    def check(self, request: web.Request, live: LiveGame) -> None: ...
+    def personal(self, request: web.Request, live: LiveGame) -> dict[str, Any]: ...
+    async def moved(self, request: web.Request, live: LiveGame) -> None: ...
+
+
+#: The kinds of games two visitors share (registered by their modules).
+SHARED: list[Shared] = []
 
 
 class ApiError(Exception):
@@ -178,12 +193,15 @@ async def computer_guesses(state: State, live: LiveGame) -> None:
 async def create_game(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
     data = await body(request)
-    if isinstance(data.get("mode"), str) and data["mode"] in CREATORS:
-        return await CREATORS[data["mode"]](request, data)
+    players = data.get("players")
+    friend = data.get("mode") == "match" and isinstance(players, list) and "friend" in players
+    made_by = "friend" if friend else data.get("mode")
+    if isinstance(made_by, str) and made_by in CREATORS:
+        return await CREATORS[made_by](request, data)
     settings = await state.visitors.settings(visitor)
     mode = data.get("mode", settings.mode)
     if mode not in MODES:
-        modes = ", ".join([*MODES, *CREATORS])
+        modes = ", ".join([*MODES, *(m for m in CREATORS if m != "friend")])
         raise ApiError(400, f"there is no mode {json.dumps(mode)[:40]}; the modes are: {modes}")
     if "rules" in data:
         rules = rules_from_json(data["rules"])
@@ -263,6 +281,10 @@ async def live_game(request: web.Request) -> LiveGame:
     text = request.match_info["id"]
     if not text.isdigit() or len(text) > 18:
         raise ApiError(404, f"there is no game {text[:40]}")
+    for shared in SHARED:
+        live = await shared.find(request, int(text))
+        if live is not None:
+            return live
     try:
         style = (await state.visitors.settings(visitor)).notation
         return await state.games.get(int(text), visitor.key, style)
@@ -277,11 +299,23 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
     data = await body(request)
     live = await live_game(request)
     async with live.lock:
+        for shared in SHARED:
+            shared.check(request, live)  # a move of the other player's, or out of turn: refused
         try:
             extra = await action(state, live, data) or {}
         finally:
             state.games.save(live)
-    return ok({**view(live), **extra})
+    for shared in SHARED:
+        await shared.moved(request, live)  # the other device is told at once
+    return ok({**seen(request, live), **extra})
+
+
+def seen(request: web.Request, live: LiveGame) -> dict[str, Any]:
+    """The game as this visitor sees it: :func:`view`, and in a shared game what is theirs alone."""
+    data = view(live)
+    for shared in SHARED:
+        data.update(shared.personal(request, live))
+    return data
 
 
 def game_of(live: LiveGame) -> Game:
@@ -296,7 +330,7 @@ async def get_game(request: web.Request) -> web.Response:
         async with live.lock:
             await computer_guesses(state, live)
             state.games.save(live)
-    return ok(view(live))
+    return ok(seen(request, live))
 
 
 @routes.get("/api/games/{id}/review")

@@ -35,7 +35,7 @@ from aiohttp import web
 
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
-from . import daily
+from . import daily, friends
 from .api import STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
@@ -189,6 +189,7 @@ def make_app(
     app[RATE] = RateLimiter(limits.rate, limits.burst)
     app.router.add_routes(routes)
     daily.setup(app, store.path)  # the key of the code of the day: made on the first start, kept
+    friends.setup(app)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, append_version=False)
 
