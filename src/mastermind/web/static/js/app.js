@@ -47,6 +47,7 @@ function game() {
 function expects() {
   const v = state.view;
   if (!v || state.busy) return null;
+  if (v.friend && !v.friend.your_turn) return null; // a friend's match: the server says whose move
   return { guess: "code", secret: "secret", reply: "reply", fix: "reply" }[v.waiting_for] ?? null;
 }
 
@@ -95,7 +96,7 @@ async function request(method, path, body) {
   }
 }
 
-function show(view) {
+export function show(view) {
   state.view = view;
   resetEntry();
   const g = game();
