@@ -251,7 +251,7 @@ async def create_game(request: web.Request) -> web.Response:
     async with live.lock:
         if mode == "solve":
             await computer_guesses(state, live)
-            state.games.save(live)
+            await state.games.save(live)
     return ok(view(live), 201)
 
 
@@ -304,7 +304,7 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
         try:
             extra = await action(state, live, data) or {}
         finally:
-            state.games.save(live)
+            await state.games.save(live)  # answered once in the history: a kill -9 loses no answered move
     for shared in SHARED:
         await shared.moved(request, live)  # the other device is told at once
     return ok({**seen(request, live), **extra})
@@ -329,7 +329,7 @@ async def get_game(request: web.Request) -> web.Response:
     if live.mode == "solve":  # read back after a stop between a reply and the computer's next guess
         async with live.lock:
             await computer_guesses(state, live)
-            state.games.save(live)
+            await state.games.save(live)
     return ok(seen(request, live))
 
 

@@ -234,7 +234,7 @@ async def join(request: web.Request) -> web.Response:
             raise GameError("this link has been used: a friend has joined this match already")
         await state.visitors.save(visitor)
         game.guest = visitor.key  # the link stays known: a second visitor is told it is taken
-        state.games.save(game)
+        await state.games.save(game)
     await push(game)
     return ok({**view(game), **personal(game, 3 - game.host_seat)})
 
@@ -282,7 +282,7 @@ async def open_match(
     await state.visitors.save(visitor)
     live = await state.games.add(visitor.key, "match", notation, match=match)
     game = friend_game(live, host_seat, secrets.token_urlsafe(18), guest)
-    state.games.save(game)  # the seats in the record
+    await state.games.save(game)  # the seats in the record
     state.games.drop(live.id)  # held by the friends' table, not the visitor's
     friends_of(request).add(game)
     return game
@@ -313,7 +313,7 @@ async def rematch(request: web.Request) -> web.Response:
     other = game.guest if visitor.key == game.host else game.host
     again = await open_match(request, match, 3 - mine, game.notation, guest=other)
     game.rematch = again.id
-    state_of(request).games.save(game)
+    await state_of(request).games.save(game)
     await push(game)
     return ok({**view(again), **personal(again, 3 - mine)}, 201)
 

@@ -179,8 +179,10 @@ def make_app(
     async def db(job: Callable[[], Any]) -> Any:
         return await asyncio.get_running_loop().run_in_executor(history, job)
 
-    def later(job: Callable[[], None]) -> None:
-        history.submit(job).add_done_callback(saved)
+    def later(job: Callable[[], None]) -> Awaitable[None]:
+        done = history.submit(job)
+        done.add_done_callback(saved)
+        return asyncio.wrap_future(done)
 
     visitors_ = Visitors(store, defaults or VisitorSettings(), db)
     # reviews apart: one may search for seconds a move, and the strategies' threads stay free
@@ -213,8 +215,8 @@ def make_app(
 
 
 def saved(done: Future[None]) -> None:
-    """A game's queued write ended: a failure is said in the log (its answer has gone already; the
-    game is still played from memory, and the next move's write tries again)."""
+    """A game's write ended: a failure is said in the log (the move's answer is a 503; the game
+    is still played from memory, and the next move's write tries again)."""
     err = done.exception()
     if err is not None:
         log.error("a game could not be saved in the history: %s", err)

@@ -40,9 +40,9 @@ T = TypeVar("T")
 #: How the history is called: ``await run(job)`` runs ``job()`` off the event loop, one at a time.
 Run = Callable[[Callable[[], T]], Awaitable[T]]
 
-#: How a game's save is queued: ``later(job)`` runs ``job()`` after the calls queued before it,
-#: in the same thread as ``run``'s, without waiting for it.
-Later = Callable[[Callable[[], None]], None]
+#: How a game's save is queued: ``await later(job)`` runs ``job()`` after the calls queued before
+#: it, in the same thread as ``run``'s.
+Later = Callable[[Callable[[], None]], Awaitable[None]]
 
 #: The session cookie's name.
 COOKIE = "mastermind_visitor"
@@ -234,15 +234,22 @@ class GameTable:
         self._hold(live)
         return live
 
-    def save(self, live: LiveGame) -> None:
-        """Queue the game's write to the history if it changed, and go on: the answer does not wait
-        for the write (a core's wait for the history thread would be on every move's answer). The
-        history's thread takes its calls in order, so a game read back later (after a drop from
-        memory) is read after its last write."""
+    async def save(self, live: LiveGame) -> None:
+        """Write the game to the history if it changed, and return once it is there: a move is
+        answered only once it is in the history, so a server killed at any moment (kill -9) has
+        every answered move on disk (WAL with synchronous=NORMAL loses no committed transaction
+        when the process dies). The history's thread takes its calls in order, so a game read
+        back later (after a drop from memory) is read after its last write. A write that fails
+        raises (the request is answered 503), and the game is written whole with its next change."""
         record = live.record()
-        if record != live.saved:  # a refused move changed nothing: nothing to write
-            live.saved = record
-            self.later(lambda: self.store.save(live.id, record))
+        if record == live.saved:  # a refused move changed nothing: nothing to write
+            return
+        live.saved = record
+        try:
+            await self.later(lambda: self.store.save(live.id, record))
+        except BaseException:
+            live.saved = None
+            raise
 
     def _hold(self, live: LiveGame) -> None:
         self._games[live.id] = live
