@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
 
+from mastermind.web.sessions import COOKIE  # noqa: E402
 from test_web_api import call, serve  # noqa: E402
 
 TINY = {"rules": {"pegs": 2, "colors": 3}, "games": 2, "scoring": "standard"}
@@ -156,3 +157,48 @@ def test_two_visitors_play_a_friends_match_by_a_link_and_a_third_learns_nothing(
         assert listed["games"] == [{"id": rematch["id"], "you": 1, "joined": True}]
 
     serve(tmp_path, scenario, visitors=3)
+
+
+def test_a_server_started_again_takes_up_friends_matches_with_their_seats_and_links(tmp_path):
+    kept = {}
+
+    def cookie(client) -> str:
+        return client.session.cookie_jar.filter_cookies(client.make_url("/"))[COOKIE].value
+
+    async def first(app, alice, bob):
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        waiting = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["friend", "human"], **TINY}, status=201
+        )
+        await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        await call(alice, "POST", f"/api/games/{made['id']}/secret", {"secret": "23"})
+        await call(bob, "POST", f"/api/games/{made['id']}/guesses", {"guess": "11"})
+        kept.update(
+            alice=cookie(alice), bob=cookie(bob), id=made["id"], token=made["invite"], waiting=waiting
+        )
+
+    async def later(app, alice, bob, carol):  # a new server over the same history
+        for client, name in ((alice, "alice"), (bob, "bob")):
+            client.session.cookie_jar.update_cookies({COOKIE: kept[name]}, client.make_url("/"))
+        game_id = kept["id"]
+        hers = await call(alice, "GET", f"/api/games/{game_id}")
+        assert hers["friend"]["you"] == 1 and hers["friend"]["secret"] == "23"
+        his = await call(bob, "GET", f"/api/games/{game_id}")
+        assert his["friend"]["you"] == 2 and his["friend"]["your_turn"] and his["friend"]["secret"] is None
+        assert [m["guess"] for m in his["game"]["moves"]] == ["11"]
+        out = await call(alice, "POST", f"/api/games/{game_id}/guesses", {"guess": "23"}, status=409)
+        assert out["error"] == "you make the code of game 1: your friend guesses it"
+        won = await call(bob, "POST", f"/api/games/{game_id}/guesses", {"guess": "23"})
+        assert won["rounds"][0]["secret"] == "23"
+        taken = await call(carol, "POST", f"/api/join{kept['token'].removeprefix('/join')}", status=409)
+        assert taken["error"] == "this link has been used: a friend has joined this match already"
+        await call(carol, "GET", f"/api/games/{game_id}", status=404)
+        # a match its friend had not joined yet: its link still seats them, as player 1 here
+        waiting = kept["waiting"]
+        joined = await call(carol, "POST", f"/api/join{waiting['invite'].removeprefix('/join')}")
+        assert joined["id"] == waiting["id"] and joined["friend"]["you"] == 1
+
+    serve(tmp_path, first, visitors=2)
+    serve(tmp_path, later, visitors=3)

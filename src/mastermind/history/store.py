@@ -423,6 +423,14 @@ class Store:
             f"SELECT {_GAME} FROM games WHERE visitor IS ? AND finished = 0 ORDER BY id", (visitor,)
         )
 
+    def unfinished_of_visitors(self, kind: str) -> list[StoredGame]:
+        """Every visitor's unfinished games of ``kind`` (not the local ones), oldest first: the web
+        server takes up again at start the games two visitors share."""
+        return self._read(
+            f"SELECT {_GAME} FROM games WHERE visitor IS NOT NULL AND kind = ? AND finished = 0 ORDER BY id",
+            (kind,),
+        )
+
     def delete(self, game_id: int, visitor: str | None = None) -> bool:
         """Remove game ``game_id`` if it is ``visitor``'s (the web server drops a visitor's games
         that never had a move); whether there was one."""

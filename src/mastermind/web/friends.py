@@ -18,13 +18,12 @@ aiohttp's own: docs/web.md says why over server-sent events), as the whole view 
 never a log of moves: a device that reconnects gets the view again and is where the match
 stands. The match is one record in the history, kept under the visitor who made it, with the
 seats in it (``friend``: the invitation's hash, the seat of the one who made it, the friend's
-visitor). The seats are held in memory while the server runs: a match in the history is not yet
-taken up again by both devices after a restart (docs/web.md says so).
+visitor, the link): a server started again (after a stop, or kill -9) takes up every friend's
+match being played, and both devices find theirs where it stood.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 import weakref
@@ -39,6 +38,7 @@ from ..games.seats import check_move, mover
 from .api import (
     CREATORS,
     SHARED,
+    STATE,
     ApiError,
     check_size,
     make_room,
@@ -63,25 +63,22 @@ _MOVES = {
 }
 
 
-def token_hash(token: str) -> str:
-    """What the history keeps of an invitation: its hash (the link is the key to the seat)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 class FriendGame(LiveGame):
     """A friend's match in memory: the match, its seats and the devices connected to it."""
 
     host: str  # the visitor who made the match
     host_seat: int  # their player number
     guest: str | None
-    invite: str  # the token of the link (kept as its hash in the history)
+    invite: str  # the token of the link
     rematch: int | None
     sockets: dict[int, weakref.WeakSet[web.WebSocketResponse]]
 
     def record(self) -> dict[str, Any]:
         record = super().record()
         record["friend"] = {
-            "invite": token_hash(self.invite),
+            # the link itself: it is made to be given away, and a restart must not break it
+            "invite": self.invite,
+            "host": self.host,
             "host_seat": self.host_seat,
             "guest": self.guest,
             "rematch": self.rematch,
@@ -115,8 +112,7 @@ class Friends:
 
     def add(self, game: FriendGame) -> None:
         self.games[game.id] = game
-        if game.guest is None:
-            self.invites[game.invite] = game.id
+        self.invites[game.invite] = game.id  # taken or not: a second visitor is told it is taken
 
     async def find(self, request: web.Request, game_id: int) -> FriendGame | None:
         game = self.games.get(game_id)
@@ -192,6 +188,7 @@ def friends_of(request: web.Request) -> Friends:
 
 def setup(app: web.Application) -> None:
     app[FRIENDS] = Friends()
+    app.on_startup.append(take_up)
     if not any(isinstance(shared, _Shared) for shared in SHARED):
         SHARED.append(_Shared())
     app.router.add_routes(routes)
@@ -215,6 +212,23 @@ class _Shared:
     async def moved(self, request: web.Request, live: LiveGame) -> None:
         if FRIENDS in request.app:
             await friends_of(request).moved(request, live)
+
+
+async def take_up(app: web.Application) -> None:
+    """The friends' matches being played when the server stopped (or was killed), seats and
+    links as they were: both devices find their match again."""
+    state, friends = app[STATE], app[FRIENDS]
+    stored = await state.db(lambda: state.store.unfinished_of_visitors("match"))
+    for game in stored:
+        seats = game.record.get("friend")
+        if not isinstance(seats, dict):
+            continue
+        match = Match.from_record(game.record)
+        live = LiveGame(game.id, seats["host"], "match", notation_for(match.rules, ""), match=match)
+        live.saved = game.record
+        friend = friend_game(live, seats["host_seat"], seats["invite"], seats.get("guest"))
+        friend.rematch = seats.get("rematch")
+        friends.add(friend)
 
 
 @routes.post("/api/join/{token}")
