@@ -3,6 +3,7 @@ code, on the command line (mastermind play --daily) and the web API ({"mode": "d
 
 from __future__ import annotations
 
+import json
 import re
 import stat
 from datetime import UTC, date, datetime
@@ -91,11 +92,14 @@ def test_mastermind_play_daily_gives_the_share_text_and_one_game_a_day(tmp_path)
     assert code == 0
     assert "Resuming game 1: 1 guess made." in out
     number = day_number(datetime.now(UTC).date())
-    share = re.search(r"To share:\n(.*)", out, re.S).group(1)
+    share = re.search(r"To share:\n(.*?)\nCodes of the day", out, re.S).group(1)
+    assert "Codes of the day: played 1, won 1; 1 in a row (best 1)." in out
     assert share.startswith(f"Mastermind #{number} {'1' if secret == '1122' else '2'}/10\n")
     assert secret not in share
     code, out, _ = play(db, "")
     assert code == 0 and "You have played the code of the day already" in out and share in out
+    stats = CliRunner().invoke(cli, ["stats", "--db", str(db), "--json"])
+    assert json.loads(stats.stdout) == []  # the code of the day is not counted with practice games
     code, _, err = play(db, "", "--seed", "3")
     assert code == 2 and "--daily plays the code of the day: it takes no --resume or --seed" in err
 
@@ -126,6 +130,16 @@ def test_the_api_gives_every_visitor_the_same_code_and_one_game_a_day(tmp_path):
         assert gone["secret"] == over["secret"]  # one code for every visitor
         assert gone["share"].split("\n")[0].endswith("X/10*")
         secrets_seen.append(over["secret"])
+        counted = await call(bob, "GET", "/api/daily/stats")
+        assert counted["daily"] == {
+            "played": 1,
+            "won": 0,
+            "distribution": {},
+            "current_streak": 0,
+            "best_streak": 0,
+        }
+        practice = await call(bob, "GET", "/api/stats")
+        assert practice["break"] == []  # the code of the day is not a practice game
         past = await call(bob, "POST", "/api/games", {"mode": "daily", "day": "2026-01-01"}, status=201)
         assert past["day"] == 1
         future = await call(bob, "POST", "/api/games", {"mode": "daily", "day": "2999-01-01"}, status=400)

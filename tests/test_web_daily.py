@@ -51,6 +51,8 @@ def test_the_code_of_the_day_is_won_by_taps_and_its_result_shared(server, browse
         assert text.count("\n") == row + 1  # a line per guess, the link
         assert guess not in text
         assert not t.js("document.getElementById('share').hidden")
+        counted = "Codes of the day: played 1, won 1; 1 in a row (best 1)."
+        assert wait_for(lambda: t.text("#daily-stats") == counted, 10)
         assert t.overflow() == 0
         t.tap("#share")
         note = wait_for(lambda: t.text("#share-note"), 10)

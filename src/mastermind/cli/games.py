@@ -184,6 +184,18 @@ def play(
         from ..games.daily import share_text
 
         console.print(f"To share:\n{share_text(game)}", markup=False, highlight=False)
+        if recorder.store is not None:
+            from datetime import UTC, datetime
+
+            from ..history.stats import daily_stats
+
+            recorder.save(game.record())  # counted with the others below
+            d = daily_stats(recorder.store.games(kind="play"), datetime.now(UTC).date())
+            console.print(
+                f"Codes of the day: played {d.played}, won {d.won}; {d.current_streak} in a row "
+                f"(best {d.best_streak}).",
+                markup=False,
+            )
     finish(game, as_json, recorder)
 
 

@@ -18,11 +18,14 @@ from typing import Any
 
 from aiohttp import web
 
-from ..games.daily import DAILY_RULES, FIRST_DAY, daily_game
+from ..games.daily import DAILY_RULES, FIRST_DAY, daily_game, day_number
 from ..history.keys import daily_key
+from ..history.stats import daily_stats
 from .api import CREATORS, ApiError, make_room, ok, state_of, view, visitor_of
 from .sessions import notation_for
 from .views import LINK
+
+routes = web.RouteTableDef()
 
 #: The server's key of the code of the day.
 KEY: web.AppKey[bytes] = web.AppKey("daily key", bytes)
@@ -37,6 +40,7 @@ def setup(app: web.Application, history: Any) -> None:
     app[KEY] = daily_key(history)
     app[FOUND] = {}
     app.middlewares.append(link)
+    app.router.add_routes(routes)
 
 
 @web.middleware
@@ -99,6 +103,16 @@ async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
     live = await state.games.add(visitor.key, "break", notation, game=game)
     found[(visitor.key, iso)] = live.id
     return ok(view(live), 201)
+
+
+@routes.get("/api/daily/stats")
+async def stats(request: web.Request) -> web.Response:
+    """The visitor's codes of the day: played, won, guesses, the streak of days won on their day."""
+    state, visitor = state_of(request), visitor_of(request)
+    games = (
+        await state.db(lambda: state.store.games(kind="play", visitor=visitor.key)) if visitor.saved else []
+    )
+    return ok({"daily": daily_stats(games, today()).to_dict(), "day": day_number(today())})
 
 
 CREATORS["daily"] = create

@@ -2,6 +2,7 @@
 // the day, and once it is over a Share button with the server's share text (the games package's:
 // no code in it). A phone shares it through the Web Share API; elsewhere it goes to the clipboard.
 
+import { api } from "./api.js";
 import { drawHooks, newGame, state } from "./app.js";
 import { el } from "./board.js";
 
@@ -32,6 +33,18 @@ async function share() {
   }
 }
 
+let counted = null; // the game of the day whose statistics are shown
+
+async function showStats() {
+  try {
+    const { daily: d } = await api("GET", "/api/daily/stats");
+    $("daily-stats").textContent = `Codes of the day: played ${d.played}, won ${d.won}; ` +
+      `${d.current_streak} in a row (best ${d.best_streak}).`;
+  } catch {
+    $("daily-stats").textContent = "";
+  }
+}
+
 function draw(v) {
   const daily = Boolean(v && v.daily);
   const text = daily && v.finished ? v.share : null;
@@ -40,6 +53,11 @@ function draw(v) {
   $("share-text").textContent = text || "";
   if (!text) $("share-note").textContent = "";
   $("daily").hidden = daily && !v.finished;
+  if (!text) $("daily-stats").textContent = "";
+  else if (counted !== v.id) {
+    counted = v.id;
+    showStats();
+  }
   if (daily) {
     const hard = v.hard ? " · hard mode" : "";
     $("title").textContent = `The code of the day #${v.day} · ${v.daily}${hard}`;
@@ -55,7 +73,8 @@ function wire() {
       on: { click: share } }));
   controls.after(
     el("p", { id: "share-note", class: "message", role: "status", "aria-live": "polite" }),
-    el("pre", { id: "share-text", class: "share-text", hidden: true, "aria-label": "The text to share" }));
+    el("pre", { id: "share-text", class: "share-text", hidden: true, "aria-label": "The text to share" }),
+    el("p", { id: "daily-stats", class: "help" }));
   drawHooks.push(draw);
   if (state.view) draw(state.view);
 }
