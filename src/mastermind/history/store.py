@@ -457,6 +457,25 @@ class Store:
             (visitor, now, now, json.dumps(settings)),
         )
 
+    def move_visitor(self, old: str, new: str) -> int:
+        """Give visitor ``new`` every game and the settings of visitor ``old``, in one transaction
+        (a player moving to another browser or device: ``old`` keeps none of its games); how many
+        games were moved."""
+        try:
+            with self._transaction():
+                moved = self.db.execute("UPDATE games SET visitor = ? WHERE visitor = ?", (new, old)).rowcount
+                row = self.db.execute("SELECT settings FROM visitors WHERE id = ?", (old,)).fetchone()
+                if row is not None:
+                    now = _now()
+                    self.db.execute(
+                        "INSERT INTO visitors (id, created, seen, settings) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, settings = excluded.settings",
+                        (new, now, now, row[0]),
+                    )
+                return moved
+        except sqlite3.Error as err:
+            raise self._error(err) from None
+
     # -- evaluation runs ---------------------------------------------------------------------------
 
     def add_run(self, key: dict[str, Any], record: dict[str, Any]) -> int:

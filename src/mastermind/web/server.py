@@ -35,7 +35,7 @@ from aiohttp import web
 
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
-from . import daily, friends
+from . import daily, friends, transfer
 from .api import STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
@@ -192,6 +192,7 @@ def make_app(
     app.router.add_routes(routes)
     daily.setup(app, store.path)  # the key of the code of the day: made on the first start, kept
     friends.setup(app)
+    transfer.setup(app)
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, append_version=False)
 

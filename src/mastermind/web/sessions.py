@@ -102,6 +102,11 @@ class Visitors:
         while len(self._issued) > self.REMEMBERED:
             self._issued.popitem(last=False)
 
+    def forget(self, *keys: str) -> None:
+        """Read these visitors' settings from the history again when next asked (they moved)."""
+        for key in keys:
+            self._settings.pop(key, None)
+
     async def settings(self, visitor: Visitor) -> VisitorSettings:
         """The visitor's settings, or the server's defaults."""
         if visitor.key in self._settings:
@@ -271,6 +276,11 @@ class GameTable:
             del self._games[game_id]
             dropped += 1
         return dropped
+
+    def drop_visitor(self, visitor: str) -> None:
+        """Drop ``visitor``'s games from memory (their games moved to another visitor)."""
+        for game_id in [g for g, live in self._games.items() if live.visitor == visitor]:
+            del self._games[game_id]
 
     def drop(self, game_id: int) -> None:
         self._games.pop(game_id, None)
