@@ -16,7 +16,7 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
     path = tmp_path / "h.sqlite3"
     path.touch()  # an empty file is an SQLite database of user_version 0
     with Store(path) as store:
-        assert store.version == SCHEMA_VERSION == 4
+        assert store.version == SCHEMA_VERSION == 5
         assert store.games() == []
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -35,7 +35,7 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
     ]
     db.close()
     with Store(path) as store:  # opening again migrates nothing and keeps the version
-        assert store.version == 4
+        assert store.version == SCHEMA_VERSION
 
 
 def test_a_game_is_saved_move_by_move_and_read_back_the_same(tmp_path):
@@ -164,7 +164,7 @@ def test_a_version_2_history_gains_the_visitor_column_and_its_games_stay_local(t
     db.commit()
     db.close()
     with Store(path) as store:
-        assert store.version == 4
+        assert store.version == SCHEMA_VERSION
         [old] = store.games()
         assert old.record == game.record() and store.get(old.id).id == old.id
         assert store.games(visitor="v1") == [] and store.visitor_settings("v1") is None

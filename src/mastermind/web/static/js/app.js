@@ -33,6 +33,10 @@ export const state = {
   confirm: null, // a question asked before a game is ended: {text, yes, action}
 };
 
+// What other modules of the page draw after every render (the code of the day, a friend's match):
+// each is called with the game as the server answered it last.
+export const drawHooks = [];
+
 // The keyboard works as soon as the page loads: the listener is on the document, not a widget.
 document.addEventListener("keydown", onKey);
 
@@ -53,6 +57,7 @@ function expects() {
 function turn() {
   const v = state.view;
   if (!v || state.busy || state.held) return null;
+  if (v.friend && !v.friend.your_turn) return null; // a friend's match: the server says whose move
   return { guess: "code", secret: "secret", reply: "reply", fix: "reply" }[v.waiting_for] ?? null;
 }
 
@@ -97,7 +102,7 @@ async function request(method, path, body) {
   }
 }
 
-function show(view) {
+export function show(view) {
   state.view = view;
   state.confirm = null;
   resetEntry();
@@ -468,6 +473,7 @@ export function render() {
   drawSide(v, g, n, x);
   drawMoment(v, g, n, palette(), reviewable());
   drawConfirm();
+  for (const draw of drawHooks) draw(v);
   if (focused) document.querySelector(`[data-focus="${focused}"]`)?.focus();
 }
 
