@@ -12,6 +12,8 @@ import pytest
 
 pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
 
+from mastermind.web.api import STATE  # noqa: E402
+from mastermind.web.limits import Limits  # noqa: E402
 from mastermind.web.sessions import COOKIE  # noqa: E402
 from test_web_api import call, serve  # noqa: E402
 
@@ -206,3 +208,23 @@ def test_a_server_started_again_takes_up_friends_matches_with_their_seats_and_li
 
     serve(tmp_path, first, visitors=2)
     serve(tmp_path, later, visitors=3)
+
+
+def test_a_friends_match_waiting_for_its_first_move_is_never_dropped_to_make_room(tmp_path):
+    async def scenario(app, alice, bob):
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        assert made["id"] == 1 and made["kept"]  # kept from its making: the link is given away
+        first = await call(alice, "POST", "/api/games", {"mode": "break"}, status=201)
+        await call(alice, "POST", f"/api/games/{first['id']}/guesses", {"guess": "1122"})
+        await call(alice, "POST", f"/api/games/{first['id']}/undo")  # every move taken back
+        again = await call(alice, "POST", "/api/games", {"mode": "break"}, status=201)
+        assert again["id"] == 2  # the game with no move left made room; the match did not
+        state = app[STATE]
+        kept = await state.db(lambda: state.store.unfinished_of_visitors("match"))
+        assert [g.number for g in kept] == [1]
+        joined = await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        assert joined["id"] == 1 and joined["friend"]["joined"]
+
+    serve(tmp_path, scenario, Limits(open_games=2), visitors=2)

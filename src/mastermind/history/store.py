@@ -425,11 +425,16 @@ class Store:
             raise self._error(err) from None
 
     def numbered(self, number: int, visitor: str) -> StoredGame:
-        """``visitor``'s game number ``number``; StoreError if they have none of that number."""
+        """``visitor``'s game number ``number``, or the game their seat of that number is at (a
+        friend's match, kept under the friend who made it); StoreError if they have neither."""
         rows = []
         if 0 < number < 2**63:  # SQLite's integers
             sql = f"SELECT {_GAME} FROM games WHERE visitor = ? AND number = ?"
             rows = self._read(sql, (visitor, number))
+            if not rows:
+                seat = "SELECT game FROM seats WHERE visitor = ? AND number = ?"
+                sql = f"SELECT {_GAME} FROM games WHERE id = ({seat})"
+                rows = self._read(sql, (visitor, number))
         if not rows:
             raise StoreError(f"there is no game {number} in the history")
         return rows[0]

@@ -271,13 +271,13 @@ async def make_room(state: State, visitor: Visitor) -> None:
     games = await state.games.open_games(visitor.key)
     if len(games) < limit:
         return
-    for number, moves, row in games:
-        if moves == 0:
+    for number, moves, row, shared in games:
+        if moves == 0 and not shared:  # a friend's match without a move: its link is out there
             state.games.drop(visitor.key, number)
             await state.db(partial(state.store.delete, row, visitor.key))
     games = await state.games.open_games(visitor.key)
     if len(games) >= limit:
-        ids = ", ".join(str(g) for g, _, _ in games[:10])
+        ids = ", ".join(str(g[0]) for g in games[:10])
         raise ApiError(
             429,
             f"you have {plural(len(games), 'unfinished game')} (at most {limit}): finish or "

@@ -321,8 +321,12 @@ class GameTable:
     def drop(self, visitor: str, game_id: int) -> None:
         self._games.pop((visitor, game_id), None)
 
-    async def open_games(self, visitor: str) -> list[tuple[int, int, int]]:
-        """The visitor's unfinished games in the history as (number, moves, row id)."""
+    async def open_games(self, visitor: str) -> list[tuple[int, int, int, bool]]:
+        """The visitor's unfinished games in the history as (number, moves, row id, shared: a
+        friend's match, whose link was given away)."""
         return await self.run(
-            lambda: [(g.number or 0, len(moves_of(g.record)), g.id) for g in self.store.unfinished(visitor)]
+            lambda: [
+                (g.number or 0, len(moves_of(g.record)), g.id, "friend" in g.record)
+                for g in self.store.unfinished(visitor)
+            ]
         )
