@@ -117,7 +117,8 @@ async function act(path, body) {
   if (answer) {
     say(null);
     for (const line of eventLines(answer.events || [])) state.log.push(line);
-    holdRound(answer.events || []);
+    // a friend's match is not held on one device: the friend would wait on this one's tap
+    if (!answer.friend) holdRound(answer.events || []);
     show(answer);
   } else {
     render();

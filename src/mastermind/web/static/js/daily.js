@@ -65,7 +65,8 @@ function draw(v) {
 }
 
 function wire() {
-  const controls = document.querySelector("#board-section .controls");
+  // beside New game, apart from Guess and Undo: each starts another game
+  const controls = document.getElementById("new-game").parentElement;
   controls.append(
     el("button", { type: "button", id: "daily", class: "control", text: "Code of the day",
       on: { click: () => newGame({ mode: "daily", hard: Boolean(state.settings && state.settings.hard) }) } }),

@@ -194,7 +194,8 @@ function draw(v) {
 }
 
 function wire() {
-  const controls = document.querySelector("#board-section .controls");
+  // beside New game, apart from Guess and Undo: it starts another game
+  const controls = document.getElementById("new-game").parentElement;
   controls.append(el("button", { type: "button", id: "play-friend", class: "control", text: "Play a friend",
     on: { click: openForm } }));
   const side = document.querySelector("#board-section .side");
