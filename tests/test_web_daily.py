@@ -12,7 +12,7 @@ pytest.importorskip("websockets.sync.client", reason="websockets is not installe
 
 from mastermind import CodeSpace, Rules, SolverState  # noqa: E402
 from mastermind.strategies import make_strategy  # noqa: E402
-from test_web import SIZES, browser, last_reply, server, tab, wait_for  # noqa: E402, F401
+from test_web import SIZES, browser, last_reply, server, tab, wait_for, won  # noqa: E402, F401
 
 pytestmark = pytest.mark.slow
 
@@ -36,7 +36,7 @@ def test_the_code_of_the_day_is_won_by_taps_and_its_result_shared(server, browse
         t.shot("daily-start")
         row = 0
         guess = ""
-        while "won" not in t.js("document.getElementById('message').className"):
+        while not won(t):  # the moment of a win (js/ending.js)
             row += 1
             assert row <= 5, "Knuth's guesses break every classic code in 5"
             guess = str(space.code(knuth.choose(state)))
