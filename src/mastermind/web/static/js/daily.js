@@ -68,7 +68,8 @@ function wire() {
   // beside New game, apart from Guess and Undo: each starts another game
   const controls = document.getElementById("new-game").parentElement;
   controls.append(
-    el("button", { type: "button", id: "daily", class: "control", text: "Code of the day",
+    el("button", { type: "button", id: "daily", class: "control", text: "Daily",
+      "aria-label": "Daily: the code of the day",
       on: { click: () => newGame({ mode: "daily", hard: Boolean(state.settings && state.settings.hard) }) } }),
     el("button", { type: "button", id: "share", class: "control primary", text: "Share", hidden: true,
       on: { click: share } }));

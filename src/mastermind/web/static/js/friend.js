@@ -196,7 +196,8 @@ function draw(v) {
 function wire() {
   // beside New game, apart from Guess and Undo: it starts another game
   const controls = document.getElementById("new-game").parentElement;
-  controls.append(el("button", { type: "button", id: "play-friend", class: "control", text: "Play a friend",
+  controls.append(el("button", { type: "button", id: "play-friend", class: "control", text: "Friend",
+    "aria-label": "Play a friend",
     on: { click: openForm } }));
   const side = document.querySelector("#board-section .side");
   side.prepend(

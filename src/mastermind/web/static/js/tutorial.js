@@ -53,6 +53,10 @@ function explain(v) {
 
 function draw(v) {
   const panel = $("tutorial");
+  // a visitor who plays a game of their own has answered the offer for this visit: the board is
+  // theirs whole (offered again on the next, as nothing was said)
+  const g = v && (v.mode === "match" ? v.game : v);
+  if (gameId === null && g && g.moves && g.moves.length) $("tutorial-offer").hidden = true;
   if (gameId === null) return;
   if (!v || v.id !== gameId) {
     panel.hidden = true;
