@@ -475,7 +475,29 @@ export function render() {
   drawMoment(v, g, n, palette(), reviewable());
   drawConfirm();
   for (const draw of drawHooks) draw(v);
+  fitAbove();
   if (focused) document.querySelector(`[data-focus="${focused}"]`)?.focus();
+}
+
+// What a match adds around the board on a phone (the score, a status of two lines, a friend's
+// panel), measured: the rows make room for it (--above), so that Guess stays on the screen; what
+// still overflows then (margins, the key pegs' own sizes) is taken from the rows too.
+function fitAbove() {
+  const root = document.documentElement;
+  const h = (id) => ($(id) && !$(id).hidden ? $(id).getBoundingClientRect().height : 0);
+  const board = $("board");
+  const under = board.getBoundingClientRect().bottom <= document.querySelector(".side").getBoundingClientRect().top;
+  if (!under || board.classList.contains("long")) {
+    root.style.setProperty("--above", "0px");
+    return;
+  }
+  const above = h("score") + Math.max(0, h("status") - 24) + (h("friend-panel") && h("friend-panel") + 6);
+  let room = Math.round(above);
+  root.style.setProperty("--above", `${room}px`);
+  for (let i = 0; above && i < 3 && root.scrollHeight > innerHeight; i++) {
+    room += root.scrollHeight - innerHeight;
+    root.style.setProperty("--above", `${room}px`);
+  }
 }
 
 function drawScore(v) {
@@ -484,8 +506,9 @@ function drawScore(v) {
   if (v.mode !== "match") return;
   const r = v.round;
   // while a finished game is held on the board, the status line speaks of it, not of the next
-  const round = state.held || v.finished ? null : el("span", { text: `Game ${r.number} of ${v.games}: ` +
-    `player ${r.maker} makes the code, player ${r.breaker} breaks it; ${v.scoring} scoring.` });
+  // (in a friend's match, the friend's panel says who makes the code: the line stays short)
+  const roles = v.friend ? "" : `: player ${r.maker} makes the code, player ${r.breaker} breaks it; ${v.scoring} scoring.`;
+  const round = state.held || v.finished ? null : el("span", { text: `Game ${r.number} of ${v.games}${roles}` });
   score.replaceChildren(
     ...v.players.map((p, i) => el("span", { class: "player", text: `Player ${i + 1} (${p}): ${v.score[i]}` })),
     ...(round ? [round] : []),

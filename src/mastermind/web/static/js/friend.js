@@ -188,7 +188,7 @@ function draw(v) {
   $("friend-status").textContent = `You are player ${f.you}: ${role} of game ${v.round.number}${code}${here}`;
   const players = document.querySelectorAll("#score .player");
   players.forEach((p, i) => {
-    p.textContent = `Player ${i + 1} (${i + 1 === f.you ? "you" : "your friend"}): ${v.score[i]}`;
+    p.textContent = `${i + 1 === f.you ? "You" : "Friend"} (player ${i + 1}): ${v.score[i]}`;
   });
   $("friend-rematch").textContent = f.rematch ? "Go to the rematch" : "Rematch, roles swapped";
 }
