@@ -58,7 +58,6 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
         game = call(
             "POST", "/api/games", {"mode": "break", "rules": {"pegs": 4, "colors": 6, "max_guesses": 12}}
         )
-        match = call("POST", "/api/games", {"mode": "match", "players": ["human", "human"], "games": 2})
         answered: list[str] = []
         for guess in ("1122", "1344", "3516", "2623", "6543"):
             answer = call("POST", f"/api/games/{game['id']}/guesses", {"guess": guess})
@@ -71,8 +70,10 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
             if answer["finished"]:
                 break
         assert len(answered) >= 2
-        # a match's move: the code chosen (a draft still, as a new game: kept from the first guess),
-        # then a guess, answered and then killed, and the next code and guess likewise
+        # a match's move: made on this server (a match with no guess is a draft, in memory only, as
+        # a new game is), the code chosen (a draft still: kept from the first guess), then each
+        # guess answered and then killed
+        match = call("POST", "/api/games", {"mode": "match", "players": ["human", "human"], "games": 2})
         call("POST", f"/api/games/{match['id']}/secret", {"secret": "1234"})
         for path, body in (("guesses", {"guess": "1111"}), ("guesses", {"guess": "1122"})):
             answer = call("POST", f"/api/games/{match['id']}/{path}", body)
