@@ -131,6 +131,10 @@ class Pair:
         self.sockets: list = []
         self.readers: list[asyncio.Task] = []
         self.first = 0  # which of the two has seat 1: the one who made the match, then swapped
+        self.ids = [0, 0]  # each one's own number for the match being played (numbers are per visitor)
+
+    def id_of(self, person: Visitor) -> int:
+        return self.ids[self.people.index(person)]
 
     def seated(self, seat: int) -> Visitor:
         return self.people[self.first if seat == 1 else 1 - self.first]
@@ -143,15 +147,17 @@ class Pair:
                 "/api/games",
                 {"mode": "match", "players": ["human", "friend"], "games": 2, "preset": "classic"},
             )
-            await guest.post(f"/api/join/{made['invite'].removeprefix('/join/')}")
+            joined = await guest.post(f"/api/join/{made['invite'].removeprefix('/join/')}")
         else:
-            made = await host.post(f"/api/games/{game_id}/rematch")
+            made = await host.post(f"/api/games/{self.ids[0]}/rematch")
+            joined = await guest.post(f"/api/games/{self.ids[1]}/rematch")  # the same, by their number
             self.first = 1 - self.first
+        self.ids = [made["id"], joined["id"]]
         await self.close_sockets()
         for seat in (1, 2):
             person = self.seated(seat)
             ws = await person.session.ws_connect(
-                f"{self.base.replace('http', 'ws')}/api/games/{made['id']}/socket"
+                f"{self.base.replace('http', 'ws')}/api/games/{self.id_of(person)}/socket"
             )
             self.sockets.append(ws)
             self.readers.append(asyncio.create_task(self.read(ws, made["id"], seat)))
@@ -181,7 +187,7 @@ class Pair:
             maker_seat = 1 if number == 1 else 2
             maker, breaker = self.seated(maker_seat), self.seated(3 - maker_seat)
             code = self.notation.format_code(self.space.code(random.randrange(self.space.size)))
-            await maker.post(f"/api/games/{game_id}/secret", {"secret": code})
+            await maker.post(f"/api/games/{self.id_of(maker)}/secret", {"secret": code})
             node = self.tree
             for row in range(1, 12):
                 if think:
@@ -190,7 +196,9 @@ class Pair:
                 arrived = asyncio.get_running_loop().create_future()
                 self.waiting[(game_id, maker_seat, number, row)] = arrived
                 started = time.perf_counter()
-                view = await breaker.post(f"/api/games/{game_id}/guesses", {"guess": guess}, server)
+                view = await breaker.post(
+                    f"/api/games/{self.id_of(breaker)}/guesses", {"guess": guess}, server
+                )
                 latencies.append((started, time.perf_counter() - started))
                 if view["round"]["number"] != number or view["finished"]:  # broken: the game is over
                     self.waiting.pop((game_id, maker_seat, number, row), None)
