@@ -15,6 +15,12 @@ client's loop wakes from a 10 ms sleep (its wait for a core) are printed beside 
 load average at the start and the end.
 
 python benchmarks/web_load.py --visitors 1000 --seconds 60 --think 1.0
+
+``--friends N`` adds N pairs of visitors who play friend's matches by a link (2 games, then the
+rematch, until the time is up), each device with its WebSocket open: each of their guesses is
+timed as answered, and as arrived on the other device (the pushed view with the move read).
+
+python benchmarks/web_load.py --visitors 500 --friends 250 --seconds 60 --think 5
 """
 
 from __future__ import annotations
@@ -113,6 +119,94 @@ class Visitor:
                 raise RuntimeError("a game did not end")
 
 
+class Pair:
+    """Two visitors playing friend's matches by a link, each with its socket open: the codemaker
+    draws a code, the codebreaker plays Knuth's guesses; each guess is timed twice, its answer to
+    the breaker and its arrival (the pushed view with that move) on the maker's device."""
+
+    def __init__(self, base: str, tree, notation: Notation, space: CodeSpace, pegs: int) -> None:
+        self.people = [Visitor(base, tree, notation, space, pegs) for _ in range(2)]
+        self.base, self.tree, self.notation, self.space, self.pegs = base, tree, notation, space, pegs
+        self.waiting: dict[tuple[int, int, int, int], asyncio.Future[float]] = {}
+        self.sockets: list = []
+        self.readers: list[asyncio.Task] = []
+        self.first = 0  # which of the two has seat 1: the one who made the match, then swapped
+        self.ids = [0, 0]  # each one's own number for the match being played (numbers are per visitor)
+
+    def id_of(self, person: Visitor) -> int:
+        return self.ids[self.people.index(person)]
+
+    def seated(self, seat: int) -> Visitor:
+        return self.people[self.first if seat == 1 else 1 - self.first]
+
+    async def open(self, game_id: int | None = None) -> int:
+        """A new match and its link taken (or the rematch ``game_id``'s), both sockets open."""
+        host, guest = self.people
+        if game_id is None:
+            made = await host.post(
+                "/api/games",
+                {"mode": "match", "players": ["human", "friend"], "games": 2, "preset": "classic"},
+            )
+            joined = await guest.post(f"/api/join/{made['invite'].removeprefix('/join/')}")
+        else:
+            made = await host.post(f"/api/games/{self.ids[0]}/rematch")
+            joined = await guest.post(f"/api/games/{self.ids[1]}/rematch")  # the same, by their number
+            self.first = 1 - self.first
+        self.ids = [made["id"], joined["id"]]
+        await self.close_sockets()
+        for seat in (1, 2):
+            person = self.seated(seat)
+            ws = await person.session.ws_connect(
+                f"{self.base.replace('http', 'ws')}/api/games/{self.id_of(person)}/socket"
+            )
+            self.sockets.append(ws)
+            self.readers.append(asyncio.create_task(self.read(ws, made["id"], seat)))
+        return made["id"]
+
+    async def read(self, ws, game_id: int, seat: int) -> None:
+        async for message in ws:
+            game = json.loads(message.data)["game"]
+            if game.get("game"):
+                key = (game_id, seat, game["round"]["number"], len(game["game"]["moves"]))
+                waiter = self.waiting.pop(key, None)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(time.perf_counter())
+
+    async def close_sockets(self) -> None:
+        for ws in self.sockets:
+            await ws.close()
+        for task in self.readers:
+            task.cancel()
+        self.sockets, self.readers = [], []
+
+    async def play(
+        self, game_id: int, think: float, latencies: list, arrivals: list[float], server: list
+    ) -> None:
+        """The match's two games: the seats swap, the codemaker's device told of every guess."""
+        for number in (1, 2):
+            maker_seat = 1 if number == 1 else 2
+            maker, breaker = self.seated(maker_seat), self.seated(3 - maker_seat)
+            code = self.notation.format_code(self.space.code(random.randrange(self.space.size)))
+            await maker.post(f"/api/games/{self.id_of(maker)}/secret", {"secret": code})
+            node = self.tree
+            for row in range(1, 12):
+                if think:
+                    await asyncio.sleep(random.uniform(0, 2 * think))
+                guess = self.notation.format_code(self.space.code(node.guess))
+                arrived = asyncio.get_running_loop().create_future()
+                self.waiting[(game_id, maker_seat, number, row)] = arrived
+                started = time.perf_counter()
+                view = await breaker.post(
+                    f"/api/games/{self.id_of(breaker)}/guesses", {"guess": guess}, server
+                )
+                latencies.append((started, time.perf_counter() - started))
+                if view["round"]["number"] != number or view["finished"]:  # broken: the game is over
+                    self.waiting.pop((game_id, maker_seat, number, row), None)
+                    break
+                arrivals.append(await asyncio.wait_for(arrived, 30) - started)
+                node = node.children[view["black"] * (self.pegs + 1) + view["white"]]
+
+
 async def run(
     args: argparse.Namespace, base: str, pid: int
 ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
@@ -122,6 +216,10 @@ async def run(
     tree = strategy_tree(make_strategy("knuth", rules))
     notation, space = Notation(rules), CodeSpace.of(rules)
     visitors = [Visitor(base, tree, notation, space, rules.pegs) for _ in range(args.visitors)]
+    pairs = [Pair(base, tree, notation, space, rules.pegs) for _ in range(args.friends)]
+    matches = 0
+    friend_latencies: list[tuple[float, float]] = []  # a friend's match guess: sent at, answered after
+    arrivals: list[float] = []  # and its arrival on the codemaker's device, after it was sent
     latencies: list[tuple[float, float]] = []  # each guess: sent at, answered after (s)
     server: list[float] = []  # the server's own time of each guess
     lags: list[tuple[float, float]] = []  # the client's loop: went to sleep for 10 ms at, woke late by
@@ -130,11 +228,12 @@ async def run(
     try:
         started = time.perf_counter()
         opened = await asyncio.gather(*(v.open() for v in visitors))
+        paired = await asyncio.gather(*(p.open() for p in pairs))
         opening = time.perf_counter() - started
         now, _ = rss_mib(pid)
         print(
-            f"{args.visitors:,} games open at once: server resident {now:.0f} MiB "
-            f"(opened in {opening:.1f} s)",
+            f"{args.visitors:,} games and {args.friends:,} friend's matches ({2 * args.friends:,} visitors, "
+            f"each with its socket) open at once: server resident {now:.0f} MiB (opened in {opening:.1f} s)",
             flush=True,
         )
         deadline = time.monotonic() + args.seconds
@@ -160,12 +259,27 @@ async def run(
                     return
                 game_id = await v.open()
 
-        await asyncio.gather(*(visit(v, g) for v, g in zip(visitors, opened, strict=True)))
+        async def duel(p: Pair, first: int) -> None:
+            nonlocal matches
+            game_id = first
+            while True:
+                await p.play(game_id, args.think, friend_latencies, server, arrivals)
+                matches += 1
+                if time.monotonic() > deadline:
+                    return
+                game_id = await p.open(game_id)  # the rematch, the seats swapped
+
+        await asyncio.gather(
+            *(visit(v, g) for v, g in zip(visitors, opened, strict=True)),
+            *(duel(p, g) for p, g in zip(pairs, paired, strict=True)),
+        )
         ticker.cancel()
         elapsed = time.perf_counter() - started
         server_cpu, client_cpu = cpu_seconds(pid) - server_cpu, cpu_seconds() - client_cpu
     finally:
-        await asyncio.gather(*(v.session.close() for v in visitors))
+        for p in pairs:
+            await p.close_sockets()
+        await asyncio.gather(*(v.session.close() for v in [*visitors, *(x for p in pairs for x in p.people)]))
     now, peak = rss_mib(pid)
 
     def pct(values: list[float], p: float) -> float:
@@ -181,7 +295,14 @@ async def run(
         f"{games:,} games ({won:,} won) in {elapsed:.1f} s: {games / elapsed:.1f} games/s; "
         f"{len(latencies):,} guesses, {len(latencies) / elapsed:.0f}/s"
     )
-    print(f"guess latency (client): {spread([d for _, d in latencies])}")
+    if latencies:
+        print(f"guess latency (client): {spread([d for _, d in latencies])}")
+    if friend_latencies:
+        print(
+            f"friend's matches: {matches:,} played to their end; {len(friend_latencies):,} guesses, "
+            f"answered: {spread([d for _, d in friend_latencies])}"
+        )
+        print(f"  arrival on the codemaker's device (sent to pushed view read): {spread(arrivals)}")
     if server:  # a server that says its time
         print(f"  of which in the server (Server-Timing): {spread(server)}")
     print(f"  the client's loop late by: {spread([d for _, d in lags])}")
@@ -191,7 +312,7 @@ async def run(
         f"{1000 * server_cpu / max(1, len(latencies)):.2f} ms a guess), load client {client_cpu:.1f} s; "
         f"load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
     )
-    return latencies, lags
+    return latencies + friend_latencies, lags
 
 
 def attribute(latencies: list[tuple[float, float]], lags: list[tuple[float, float]], pauses: list) -> None:
@@ -223,11 +344,15 @@ def main() -> None:
     parser.add_argument("--visitors", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between two guesses")
+    parser.add_argument(
+        "--friends", type=int, default=0, help="pairs of visitors more, playing friend's matches by a link"
+    )
     args = parser.parse_args()
-    if not 1 <= args.visitors <= MAX_VISITORS or not 0 < args.seconds <= MAX_SECONDS:
+    if not 0 <= args.visitors + 2 * args.friends <= MAX_VISITORS or not 0 < args.seconds <= MAX_SECONDS:
         sys.exit(f"at most {MAX_VISITORS:,} visitors and {MAX_SECONDS} seconds")
     print(
-        f"machine: {cpu_model()}, {os.cpu_count()} cores; {args.visitors:,} visitors, {args.seconds:g} s, "
+        f"machine: {cpu_model()}, {os.cpu_count()} cores; {args.visitors:,} visitors and {args.friends:,} "
+        f"pairs of friends, {args.seconds:g} s, "
         f"think {args.think:g} s"
     )
     with tempfile.TemporaryDirectory() as tmp:
@@ -244,7 +369,7 @@ def main() -> None:
             "--limit",
             "burst=1000000",
             "--limit",
-            f"games_in_memory={max(2000, 2 * args.visitors)}",
+            f"games_in_memory={max(2000, 2 * args.visitors + 2 * args.friends)}",
         ]
         server = subprocess.Popen(
             [sys.executable, "-c", LAUNCH, "web", "--port", "0", *limits],

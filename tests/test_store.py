@@ -16,7 +16,7 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
     path = tmp_path / "h.sqlite3"
     path.touch()  # an empty file is an SQLite database of user_version 0
     with Store(path) as store:
-        assert store.version == SCHEMA_VERSION == 4
+        assert store.version == SCHEMA_VERSION == 5
         assert store.games() == []
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -35,7 +35,7 @@ def test_an_empty_file_is_migrated_from_version_0_to_the_current_schema(tmp_path
     ]
     db.close()
     with Store(path) as store:  # opening again migrates nothing and keeps the version
-        assert store.version == 4
+        assert store.version == SCHEMA_VERSION
 
 
 def test_a_game_is_saved_move_by_move_and_read_back_the_same(tmp_path):
@@ -164,7 +164,7 @@ def test_a_version_2_history_gains_the_visitor_column_and_its_games_stay_local(t
     db.commit()
     db.close()
     with Store(path) as store:
-        assert store.version == 4
+        assert store.version == SCHEMA_VERSION
         [old] = store.games()
         assert old.record == game.record() and store.get(old.id).id == old.id
         assert store.games(visitor="v1") == [] and store.visitor_settings("v1") is None
@@ -253,3 +253,24 @@ def test_version_3_visitors_games_are_numbered_for_each_visitor_by_the_migration
         assert [g.number for g in store.games(visitor="b")] == [1] and store.games()[0].number is None
         assert store.numbered(2, "a").id == 4 and store.next_number("a") == 3 and store.next_number("c") == 1
         assert store.add(game.record(), visitor="b") == 5 and store.numbered(2, "b").id == 5
+
+
+def test_a_seat_at_another_visitors_game_takes_a_number_of_the_seated_visitor(tmp_path):
+    match = Match(Rules(pegs=2, colors=3), ["human", "human"], 2, "standard")
+    game = Game.breaking(Rules(), seed=3)
+    game.guess("1122")
+    with Store(tmp_path / "h.sqlite3") as store:
+        store.add(game.record(), visitor="b")  # b's game 1
+        shared = store.add(match.record(), visitor="a")  # a's game 1, a friend's match
+        assert store.seat("b", shared) == 2 and store.next_number("b") == 3
+        assert store.seat("c", shared, after=4) == 5  # past c's numbers held in memory
+        assert store.numbered(2, "b").id == shared and store.numbered(1, "b").id != shared
+        with pytest.raises(StoreError, match="there is no game 3"):
+            store.numbered(3, "b")
+        # b moves to d, who has a game already: b's numbers follow d's, the seat's with them
+        store.add(game.record(), visitor="d")
+        assert store.move_visitor("b", "d") == (1, 1)
+        assert [g.number for g in store.games(visitor="d")] == [2, 1] and store.next_number("d") == 4
+        assert store.numbered(3, "d").id == shared and store.games(visitor="b") == []
+        assert store.move_visitor("e", "d", after=7) == (0, 7)  # nothing to move
+        assert store.delete(shared, "a") and store.next_number("d") == 3  # the seats go with it

@@ -20,6 +20,7 @@ from .common import (
     EXIT_NOT_WON,
     EXIT_OK,
     Recorder,
+    fail,
     history_options,
     resumable,
     resume_option,
@@ -96,6 +97,15 @@ def play_through(
     help="Warn before playing a guess that cannot be the secret (it contradicts a reply): type it again "
     "to play it.",
 )
+@click.option(
+    "--hard", is_flag=True, help="Hard mode: every guess must be one that could still be the secret."
+)
+@click.option(
+    "--daily",
+    is_flag=True,
+    help="The code of the day (the classic game, one code a day, kept with this history); at the "
+    "end, the text to share.",
+)
 @history_options
 @resume_option
 @color_option
@@ -106,6 +116,8 @@ def play(
     as_json: bool,
     review_after: bool,
     warn_inconsistent: bool,
+    hard: bool,
+    daily: bool,
     store: Store | None,
     resume: str | None,
 ) -> None:
@@ -119,9 +131,13 @@ def play(
     taken back are kept in the game's record. A code that spells a command can be typed with
     spaces between its pegs. A guess you played already is pointed out first: type it again to
     play it anyway; so is, with --warn-inconsistent, a guess that cannot be the secret (naming the
-    earlier guess and reply it contradicts). When the game ends, --review (or mastermind review)
-    values each move against the optimum. The end of input (Ctrl-D) or Ctrl-C stops the game unfinished:
-    --resume goes on with it. Exit status 0 if you break the code, 1 if not.
+    earlier guess and reply it contradicts); with --hard such a guess is refused (hard mode: every
+    guess must be one that could still be the secret). --daily plays the code of the day (the
+    classic game; the day is UTC's; its code comes from the date and a key made at random beside
+    the history, HISTORY.daily-key, so nobody can compute it): one game a day, taken up again if
+    unfinished, and at its end a text to share, with no code in it. When the game ends, --review
+    (or mastermind review) values each move against the optimum. The end of input (Ctrl-D) or
+    Ctrl-C stops the game unfinished: --resume goes on with it. Exit status 0 if you break the code, 1 if not.
 
     \b
     Examples:
@@ -130,17 +146,24 @@ def play(
       mastermind play --preset super --max-guesses 12
       mastermind play --pegs 3 --colors 5 --no-repeats
       mastermind play --warn-inconsistent      # point out a guess that cannot be the secret
+      mastermind play --hard                   # refuse a guess that cannot be the secret
+      mastermind play --daily                  # the code of the day, and a text to share
       mastermind play --resume                 # go on with the last game left unfinished
     """
     from ..games.game import Game
     from ..games.sessions import PlaySession
 
-    if resume is not None:
+    if daily:
+        if resume is not None or seed is not None:
+            fail("--daily plays the code of the day: it takes no --resume or --seed")
+        game, recorder = todays_game(store, hard)
+        resume = None if recorder.id is None else str(recorder.id)
+    elif resume is not None:
         stored = resumable(store, "play", resume)
         game = Game.from_record(stored.record)
         recorder = Recorder(store, stored.id)
     else:
-        game = Game.breaking(rules, seed=seed, strategy=strategy)
+        game = Game.breaking(rules, seed=seed, strategy=strategy, hard=hard)
         recorder = Recorder(store)
     console = console_for(stderr=as_json)
     session = PlaySession(
@@ -151,10 +174,48 @@ def play(
         thinking=lambda who: thinking(console, who),
         commit=recorder.save,  # every move is committed before the next line is read
     )
-    play_through(session, console, as_json, recorder, "play")
-    if game.moves or not session.gave_up:  # a game given up before its first guess has no review
-        after_play(game, console, review_after, recorder)
+    if not game.over:
+        play_through(session, console, as_json, recorder, "play")
+        if game.moves or not session.gave_up:  # a game given up before its first guess has no review
+            after_play(game, console, review_after, recorder)
+    else:
+        console.print(f"You have played the code of the day already: {game.summary()}", markup=False)
+    if game.daily is not None:
+        from ..games.daily import share_text
+
+        console.print(f"To share:\n{share_text(game)}", markup=False, highlight=False)
+        if recorder.store is not None:
+            from datetime import UTC, datetime
+
+            from ..history.stats import daily_stats
+
+            recorder.save(game.record())  # counted with the others below
+            d = daily_stats(recorder.store.games(kind="play"), datetime.now(UTC).date())
+            console.print(
+                f"Codes of the day: played {d.played}, won {d.won}; {d.current_streak} in a row "
+                f"(best {d.best_streak}).",
+                markup=False,
+            )
     finish(game, as_json, recorder)
+
+
+def todays_game(store: Store | None, hard: bool) -> tuple[Game, Recorder]:
+    """The code of the day (UTC's): the game of today in the history if there is one (finished
+    or not: one game a day), else a new one, from the key kept beside the history."""
+    from datetime import UTC, datetime
+
+    from ..games.daily import daily_game
+    from ..games.game import Game
+    from ..history.keys import daily_key
+    from ..history.store import default_path
+
+    day = datetime.now(UTC).date()
+    if store is not None:
+        for stored in reversed(store.games(kind="play")):
+            if stored.record.get("daily") == day.isoformat():
+                return Game.from_record(stored.record), Recorder(store, stored.id)
+    key = daily_key(store.path if store is not None else default_path())
+    return daily_game(day, key, hard=hard), Recorder(store)
 
 
 def after_play(game: Game, console: Console, review_after: bool, recorder: Recorder) -> None:

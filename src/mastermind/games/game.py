@@ -66,6 +66,8 @@ class Game:
         first: overrides the strategy's first guess (for a strategy given by name).
         seed: the seed of the secret and of a randomised strategy; drawn if None, and kept.
         kind: what the record calls the game ("play", "guess", or "match" for a game of a match).
+        hard: hard mode: a person's every guess must be one that could still be the secret
+            (:meth:`check_hard`); a guess that cannot be is refused, not warned of.
     """
 
     def __init__(
@@ -78,8 +80,10 @@ class Game:
         first: CodeLike | None = None,
         seed: int | None = None,
         kind: str | None = None,
+        hard: bool = False,
     ) -> None:
         self.rules = rules
+        self.hard = hard
         self.notation = Notation(rules)
         self.space = CodeSpace.of(rules)
         self.seed = fresh_seed() if check_seed(seed) is None else seed
@@ -109,6 +113,8 @@ class Game:
         self.hints = 0
         self.assists: list[Assist] = []  # hints and guesses taken back, in order
         self.gave_up = False
+        #: the date (ISO) of the code of the day this game plays, or None (:mod:`.daily`)
+        self.daily: str | None = None
         self._proposals: dict[tuple[Move, ...], Code] = {}
         self._strategy_problem: Problem | None = None
         self._problems: dict[tuple[Move, ...], Problem | None] = {}
@@ -117,10 +123,15 @@ class Game:
 
     @classmethod
     def breaking(
-        cls, rules: Rules, seed: int | None = None, strategy: str | Strategy = DEFAULT_STRATEGY
+        cls,
+        rules: Rules,
+        seed: int | None = None,
+        strategy: str | Strategy = DEFAULT_STRATEGY,
+        hard: bool = False,
     ) -> Game:
-        """A person breaks a secret the computer draws from ``seed``; ``strategy`` gives hints."""
-        game = cls(rules, strategy=strategy, seed=seed, kind="play")
+        """A person breaks a secret the computer draws from ``seed``; ``strategy`` gives hints;
+        ``hard``: in hard mode (:meth:`check_hard`)."""
+        game = cls(rules, strategy=strategy, seed=seed, kind="play", hard=hard)
         game.secret = game.space.code(random.Random(game.seed).randrange(game.space.size))
         return game
 
@@ -273,6 +284,25 @@ class Game:
         None: see :func:`inconsistency`."""
         return inconsistency(self.history, self._code(guess))
 
+    def check_hard(self, guess: CodeLike) -> None:
+        """Hard mode's rule: raise GameError, in words that name the reply it contradicts, when
+        ``guess`` cannot be the secret; nothing outside hard mode, nor for a strategy breaking (it
+        plays what its criterion picks). The same rule as the warning of :meth:`inconsistency`,
+        made a refusal.
+
+        >>> game = Game.breaking(Rules(), seed=2026, hard=True)
+        >>> _ = game.guess("1122")  # 1 black, 1 white
+        >>> game.guess("3456")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        mastermind.errors.GameError: hard mode: 3456 cannot be the secret: guess 1, 1122, got 1 black, ...
+        """
+        if not self.hard or self.breaker is not None:
+            return
+        code = self._code(guess)
+        clash = inconsistency(self.history, code)
+        if clash is not None:
+            raise GameError(f"hard mode: {clash.warning(code, self.notation)}")
+
     @property
     def problem(self) -> Problem | None:
         """The contradiction in the replies, if there is one (never when the program holds the secret)."""
@@ -344,12 +374,14 @@ class Game:
     def hint(self) -> Hint:
         """The hint strategy's guess and the number of codes left; counted in the record.
 
-        On the last guess only a code still possible can win: where the strategy's guess is not
-        one, the first code still possible is hinted instead (:attr:`Hint.passed_over`).
+        On the last guess only a code still possible can win, and in hard mode only one may be
+        played: where the strategy's guess is not one, the first code still possible is hinted
+        instead (:attr:`Hint.passed_over`).
         """
         guess = self.proposal()
         passed_over = None
-        if self.guesses_left == 1 and self.inconsistency(guess) is not None:
+        only_possible = self.guesses_left == 1 or (self.hard and self.breaker is None)
+        if only_possible and self.inconsistency(guess) is not None:
             possible = first_candidates(self.rules, self.history, 1)
             if possible:
                 passed_over, guess = guess, possible[0]
@@ -370,6 +402,7 @@ class Game:
         if self.pending is not None:
             raise GameError(f"guess {self.turn} is waiting for its reply")
         guess = self._code(code)
+        self.check_hard(guess)
         if self.secret is None:
             self.pending = guess
             return None

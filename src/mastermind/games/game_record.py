@@ -48,7 +48,9 @@ def game_record(game: Game) -> dict[str, Any]:
         ],
         "outcome": game.outcome,
         "finished": game.over,
-    }
+    } | (
+        ({"hard": True} if game.hard else {}) | ({"daily": game.daily} if game.daily else {})
+    )  # absent for a game not in hard mode, not of the day: its record is as it always was
 
 
 def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
@@ -66,6 +68,7 @@ def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
             first=code_from_text(rules, record.get("first")),
             seed=record["seed"],
             kind=record["kind"],
+            hard=bool(record.get("hard", False)),
         )
         for move in record["moves"]:
             guess = code_from_text(rules, move["guess"])
@@ -84,6 +87,7 @@ def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
             reply = reply_from_text(rules, a["reply"]) if "reply" in a else None
             game.assists.append(Assist(a["kind"], int(a["turn"]), code, reply))
         game.gave_up = record.get("outcome") == "gave-up"
+        game.daily = record.get("daily")
     except (KeyError, TypeError) as err:
         raise RecordError(f"a game record is incomplete: {err!r}") from None
     if game.kind == "play" and game.secret is None:  # the computer's code: the game is to find it

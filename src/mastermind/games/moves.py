@@ -91,7 +91,8 @@ def inconsistency(history: list[tuple[Code, Feedback]], guess: Code) -> Inconsis
     This is the rule behind the warning a player may ask for (the setting
     ``warn_inconsistent``, ``mastermind play --warn-inconsistent``): a guess that cannot be the
     secret is still a legal guess, and often a good one (it may split the codes left better), so
-    the front ends warn and play it when the player confirms; they never refuse it.
+    the front ends warn and play it when the player confirms. Only in hard mode
+    (:meth:`~mastermind.games.game.Game.check_hard`) is it refused.
 
     >>> from mastermind.core.rules import Rules
     >>> n = Notation(Rules())

@@ -203,6 +203,14 @@ class PlaySession(Session):
             f"I have chosen a secret: {notation.describe_game(typing=True)}. "
             f"You have {plural(rules.max_guesses, 'guess', 'guesses')}. Type a guess, or help."
         )
+        if self.game.daily is not None:
+            from datetime import date
+
+            from .daily import day_number
+
+            yield say(f"The code of the day: #{day_number(date.fromisoformat(self.game.daily))}.")
+        if self.game.hard:
+            yield say("Hard mode: every guess must be one that could still be the secret.")
         if self.resumed is not None:
             yield say(
                 f"Resuming game {self.resumed}: {plural(len(self.game.moves), 'guess', 'guesses')} made."
@@ -273,13 +281,17 @@ class PlaySession(Session):
             self._warned = code
             yield say(repeat_warning(code, row, notation))
             return
-        clash = game.inconsistency(code) if self.warn_inconsistent else None
+        clash = game.inconsistency(code) if self.warn_inconsistent and not game.hard else None
         if clash is not None and self._warned != code:  # a warning, not a refusal
             self._warned = code
             yield say(f"{clash.warning(code, notation)}. Type it again to play it anyway.")
             return
         self._warned = None
-        game.guess(code)
+        try:
+            game.guess(code)
+        except GameError as err:  # hard mode's refusal, in the games package's words
+            yield Say((("Not allowed:", "error"), (f" {err}. Try again (or type hint).", "")))
+            return
         yield Board(tuple(game.history))
 
     def _next(self) -> Iterator[Out]:

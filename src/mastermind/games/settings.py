@@ -24,6 +24,7 @@ from .match import Match
 #: in every front end that shows it.
 PREFERENCES = {
     "warn_inconsistent": "Warn before playing a guess that cannot be the secret (it contradicts a reply)",
+    "hard": "Hard mode: every guess must be one that could still be the secret",
 }
 
 #: The games a player starts, by the kind of their records, and what each is.
@@ -51,6 +52,8 @@ class Settings:
     scoring: str = "standard"
     #: warn before a guess that cannot be the secret is played (:func:`.moves.inconsistency`)
     warn_inconsistent: bool = False
+    #: hard mode: a guess that cannot be the secret is refused (:meth:`.game.Game.check_hard`)
+    hard: bool = False
 
     @property
     def kind(self) -> str:

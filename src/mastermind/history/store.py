@@ -119,6 +119,16 @@ MIGRATIONS: list[list[str]] = [
         "AND g.id <= games.id) WHERE visitor IS NOT NULL",
         "CREATE UNIQUE INDEX games_by_number ON games (visitor, number)",
     ],
+    [
+        # a seat at another visitor's game (a friend's match, kept under the visitor who made it):
+        # the number it has among this visitor's games, so that their numbers never collide
+        """CREATE TABLE seats (
+            visitor TEXT NOT NULL,
+            number INTEGER NOT NULL,
+            game INTEGER NOT NULL,
+            PRIMARY KEY (visitor, number)
+        )""",
+    ],
 ]
 
 #: The schema version this package writes.
@@ -391,16 +401,40 @@ class Store:
         )
 
     def next_number(self, visitor: str) -> int:
-        """The number ``visitor``'s next game takes: one more than their highest."""
-        rows = self._rows("SELECT MAX(number) FROM games WHERE visitor = ?", (visitor,))
+        """The number ``visitor``'s next game takes: one more than their highest, their seats at
+        other visitors' games counted."""
+        rows = self._rows(
+            "SELECT MAX(n) FROM (SELECT MAX(number) AS n FROM games WHERE visitor = ? "
+            "UNION ALL SELECT MAX(number) FROM seats WHERE visitor = ?)",
+            (visitor, visitor),
+        )
         return int(rows[0][0] or 0) + 1
 
+    def seat(self, visitor: str, game_id: int, after: int = 0) -> int:
+        """Give ``visitor`` a seat at game ``game_id`` (another visitor's: a friend's match) under a
+        number of their own, their next one and past ``after`` (numbers held elsewhere, in
+        memory); returns it."""
+        try:
+            with self._transaction():
+                number = max(self.next_number(visitor), after + 1)
+                self.db.execute(
+                    "INSERT INTO seats (visitor, number, game) VALUES (?, ?, ?)", (visitor, number, game_id)
+                )
+                return number
+        except sqlite3.Error as err:
+            raise self._error(err) from None
+
     def numbered(self, number: int, visitor: str) -> StoredGame:
-        """``visitor``'s game number ``number``; StoreError if they have none of that number."""
+        """``visitor``'s game number ``number``, or the game their seat of that number is at (a
+        friend's match, kept under the friend who made it); StoreError if they have neither."""
         rows = []
         if 0 < number < 2**63:  # SQLite's integers
             sql = f"SELECT {_GAME} FROM games WHERE visitor = ? AND number = ?"
             rows = self._read(sql, (visitor, number))
+            if not rows:
+                seat = "SELECT game FROM seats WHERE visitor = ? AND number = ?"
+                sql = f"SELECT {_GAME} FROM games WHERE id = ({seat})"
+                rows = self._read(sql, (visitor, number))
         if not rows:
             raise StoreError(f"there is no game {number} in the history")
         return rows[0]
@@ -468,13 +502,24 @@ class Store:
             f"SELECT {_GAME} FROM games WHERE visitor IS ? AND finished = 0 ORDER BY id", (visitor,)
         )
 
+    def unfinished_of_visitors(self, kind: str) -> list[StoredGame]:
+        """Every visitor's unfinished games of ``kind`` (not the local ones), oldest first: the web
+        server takes up again at start the games two visitors share."""
+        return self._read(
+            f"SELECT {_GAME} FROM games WHERE visitor IS NOT NULL AND kind = ? AND finished = 0 ORDER BY id",
+            (kind,),
+        )
+
     def delete(self, game_id: int, visitor: str | None = None) -> bool:
         """Remove game ``game_id`` if it is ``visitor``'s (the web server drops a visitor's games
         that never had a move); whether there was one."""
         try:
             with self._transaction():
                 sql = "DELETE FROM games WHERE id = ? AND visitor IS ?"
-                return self.db.execute(sql, (game_id, visitor)).rowcount > 0
+                if self.db.execute(sql, (game_id, visitor)).rowcount == 0:
+                    return False
+                self.db.execute("DELETE FROM seats WHERE game = ?", (game_id,))
+                return True
         except sqlite3.Error as err:
             raise self._error(err) from None
 
@@ -493,6 +538,33 @@ class Store:
             "ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, settings = excluded.settings",
             (visitor, now, now, json.dumps(settings)),
         )
+
+    def move_visitor(self, old: str, new: str, after: int = 0) -> tuple[int, int]:
+        """Give visitor ``new`` every game, seat and the settings of visitor ``old``, in one
+        transaction (a player moving to another browser or device: ``old`` keeps none of its
+        games). The games are renumbered after ``new``'s own (and past ``after``, numbers held
+        elsewhere), in their order: ``old``'s game n is ``new``'s n + shift. Returns how many
+        games were moved and the shift."""
+        try:
+            with self._transaction():
+                shift = max(self.next_number(new) - 1, after)
+                moved = self.db.execute(
+                    "UPDATE games SET visitor = ?, number = number + ? WHERE visitor = ?", (new, shift, old)
+                ).rowcount
+                self.db.execute(
+                    "UPDATE seats SET visitor = ?, number = number + ? WHERE visitor = ?", (new, shift, old)
+                )
+                row = self.db.execute("SELECT settings FROM visitors WHERE id = ?", (old,)).fetchone()
+                if row is not None:
+                    now = _now()
+                    self.db.execute(
+                        "INSERT INTO visitors (id, created, seen, settings) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, settings = excluded.settings",
+                        (new, now, now, row[0]),
+                    )
+                return moved, shift
+        except sqlite3.Error as err:
+            raise self._error(err) from None
 
     # -- evaluation runs ---------------------------------------------------------------------------
 

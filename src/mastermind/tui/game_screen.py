@@ -136,7 +136,9 @@ class GameScreen(BoardKeys, BoardView):
         self._fit(self.app.size.width, self.app.size.height)
         # the mode and the game, without the program's name: all of it fits 80 columns
         self.title = MODES[self.settings.mode]
-        self.sub_title = f"{self.rules.short_name(limit=False)}, {plural(self.rules.max_guesses, 'guess')}"
+        hard = ", hard" if self.game.hard else ""
+        guesses = plural(self.rules.max_guesses, "guess")
+        self.sub_title = f"{self.rules.short_name(limit=False)}, {guesses}{hard}"
         self._ready = True
         self.refresh_view()
         self.call_after_refresh(self.next_step)
@@ -175,7 +177,7 @@ class GameScreen(BoardKeys, BoardView):
         elif s.mode == "guess":
             self.game = Game.solving(self.rules, s.strategy, seed=seed)
         else:
-            self.game = Game.breaking(self.rules, seed=seed, strategy=s.strategy)
+            self.game = Game.breaking(self.rules, seed=seed, strategy=s.strategy, hard=s.hard)
         self._reset_entry()
         self.info = Text("")
         if resume is None:
@@ -412,7 +414,7 @@ class GameScreen(BoardKeys, BoardView):
                 "yellow",
             )
             return
-        clash = game.inconsistency(code) if self.settings.warn_inconsistent else None
+        clash = game.inconsistency(code) if self.settings.warn_inconsistent and not game.hard else None
         if clash is not None and self.warned != code:  # a warning, not a refusal: Enter plays it
             self.warned = code
             self.message = Text(

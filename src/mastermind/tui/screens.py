@@ -216,6 +216,10 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
                 )
                 warn.tooltip = PREFERENCES["warn_inconsistent"]
                 yield warn
+                yield Label("Hard")
+                hard = Tick("every guess could be the secret", s.hard, id="hard", compact=True)
+                hard.tooltip = PREFERENCES["hard"]
+                yield hard
                 for n in (1, 2):
                     yield Label(f"Player {n}", classes="match")
                     yield Select(
@@ -326,6 +330,7 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
         try:
             checked = {name: self.query_one(f"#{name}", Checkbox).value for name in ("repeats", "blank")}
             warn = self.query_one("#warn-inconsistent", Checkbox).value
+            hard = self.query_one("#hard", Checkbox).value
             settings = SavedSettings(
                 mode=value("mode"),
                 pegs=number("pegs"),
@@ -337,6 +342,7 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
                 games=number("games"),
                 scoring=value("scoring"),
                 warn_inconsistent=warn,
+                hard=hard,
             )
             Notation(settings.rules)
             settings.check()

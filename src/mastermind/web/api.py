@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
@@ -46,6 +46,25 @@ from .views import events_view, game_view, match_view, notation_view
 T = TypeVar("T")
 
 routes = web.RouteTableDef()
+
+#: The modes whose games another module of the server makes (the code of the day, a friend's
+#: match), each with its handler of ``POST /api/games``: ``await make(request, body)``.
+CREATORS: dict[str, Callable[[web.Request, dict[str, Any]], Awaitable[web.Response]]] = {}
+
+
+class Shared(Protocol):
+    """Games two visitors play (a friend's match, web/friends.py): how the routes of a game find
+    one for a visitor, check that the move is theirs, add what only they may see, and tell the
+    other device."""
+
+    async def find(self, request: web.Request, game_id: int) -> LiveGame | None: ...
+    def check(self, request: web.Request, live: LiveGame) -> None: ...
+    def personal(self, request: web.Request, live: LiveGame) -> dict[str, Any]: ...
+    async def moved(self, request: web.Request, live: LiveGame) -> None: ...
+
+
+#: The kinds of games two visitors share (registered by their modules).
+SHARED: list[Shared] = []
 
 
 class ApiError(Exception):
@@ -175,10 +194,16 @@ async def computer_guesses(state: State, live: LiveGame) -> None:
 async def create_game(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
     data = await body(request)
+    players = data.get("players")
+    friend = data.get("mode") == "match" and isinstance(players, list) and "friend" in players
+    made_by = "friend" if friend else data.get("mode")
+    if isinstance(made_by, str) and made_by in CREATORS:
+        return await CREATORS[made_by](request, data)
     settings = await state.visitors.settings(visitor)
     mode = data.get("mode", settings.mode)
     if mode not in MODES:
-        raise ApiError(400, f"there is no mode {json.dumps(mode)[:40]}; the modes are: {', '.join(MODES)}")
+        modes = ", ".join([*MODES, *(m for m in CREATORS if m != "friend")])
+        raise ApiError(400, f"there is no mode {json.dumps(mode)[:40]}; the modes are: {modes}")
     if "rules" in data:
         rules = rules_from_json(data["rules"])
     elif "preset" in data:
@@ -216,7 +241,10 @@ async def create_game(request: web.Request) -> web.Response:
     elif mode == "solve":  # the strategy is set up for the game: tens of ms on a large one
         game = await state.think(lambda: Game.solving(rules, strategy))
     else:
-        game = Game.breaking(rules, strategy=strategy)
+        hard = data.get("hard", settings.hard)
+        if not isinstance(hard, bool):
+            raise ApiError(400, f"'hard' must be true or false, not {json.dumps(hard)[:40]}")
+        game = Game.breaking(rules, strategy=strategy, hard=hard)
     await make_room(state, visitor)
     notation = notation_for(rules, style)
     # a draft: kept in the history from its first move (see keep), not from this request
@@ -232,7 +260,7 @@ async def keep(state: State, visitor: Visitor, live: LiveGame) -> None:
     before it (so that the visitor's id, and with it the game, outlives a restart)."""
     if not live.kept and live.worth_keeping():
         await state.visitors.save(visitor)
-    state.games.save(live)
+    await state.games.save(live)
 
 
 async def make_room(state: State, visitor: Visitor) -> None:
@@ -243,13 +271,13 @@ async def make_room(state: State, visitor: Visitor) -> None:
     games = await state.games.open_games(visitor.key)
     if len(games) < limit:
         return
-    for number, moves, row in games:
-        if moves == 0:
+    for number, moves, row, shared in games:
+        if moves == 0 and not shared:  # a friend's match without a move: its link is out there
             state.games.drop(visitor.key, number)
             await state.db(partial(state.store.delete, row, visitor.key))
     games = await state.games.open_games(visitor.key)
     if len(games) >= limit:
-        ids = ", ".join(str(g) for g, _, _ in games[:10])
+        ids = ", ".join(str(g[0]) for g in games[:10])
         raise ApiError(
             429,
             f"you have {plural(len(games), 'unfinished game')} (at most {limit}): finish or "
@@ -262,6 +290,10 @@ async def live_game(request: web.Request) -> LiveGame:
     text = request.match_info["id"]
     if not text.isdigit() or len(text) > 18:
         raise ApiError(404, f"there is no game {text[:40]}")
+    for shared in SHARED:
+        live = await shared.find(request, int(text))
+        if live is not None:
+            return live
     try:
         style = (await state.visitors.settings(visitor)).notation
         return await state.games.get(int(text), visitor.key, style)
@@ -276,11 +308,24 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
     data = await body(request)
     live = await live_game(request)
     async with live.lock:
+        for shared in SHARED:
+            shared.check(request, live)  # a move of the other player's, or out of turn: refused
         try:
             extra = await action(state, live, data) or {}
         finally:
+            # answered once in the history: a kill -9 loses no answered move
             await keep(state, visitor_of(request), live)
-    return ok({**view(live), **extra})
+    for shared in SHARED:
+        await shared.moved(request, live)  # the other device is told at once
+    return ok({**seen(request, live), **extra})
+
+
+def seen(request: web.Request, live: LiveGame) -> dict[str, Any]:
+    """The game as this visitor sees it: :func:`view`, and in a shared game what is theirs alone."""
+    data = view(live)
+    for shared in SHARED:
+        data.update(shared.personal(request, live))
+    return data
 
 
 def game_of(live: LiveGame) -> Game:
@@ -295,7 +340,7 @@ async def get_game(request: web.Request) -> web.Response:
         async with live.lock:
             await computer_guesses(state, live)
             await keep(state, visitor_of(request), live)
-    return ok(view(live))
+    return ok(seen(request, live))
 
 
 @routes.delete("/api/games/{id}")

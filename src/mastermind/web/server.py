@@ -35,9 +35,9 @@ from aiohttp import web
 
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
+from . import daily, friends, puzzles, transfer
 from .api import STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
-from .puzzles import install as install_puzzles
 from .sessions import COOKIE, GameTable, Visitors
 from .settings import VisitorSettings
 
@@ -179,8 +179,10 @@ def make_app(
     async def db(job: Callable[[], Any]) -> Any:
         return await asyncio.get_running_loop().run_in_executor(history, job)
 
-    def later(job: Callable[[], None]) -> None:
-        history.submit(job).add_done_callback(saved)
+    def later(job: Callable[[], Any]) -> Awaitable[Any]:
+        done = history.submit(job)
+        done.add_done_callback(saved)
+        return asyncio.wrap_future(done)
 
     visitors_ = Visitors(store, defaults or VisitorSettings(), db)
     # reviews apart: one may search for seconds a move, and the strategies' threads stay free
@@ -188,7 +190,10 @@ def make_app(
     app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history, reviewer)
     app[RATE] = RateLimiter(limits.rate, limits.burst)
     app.router.add_routes(routes)
-    install_puzzles(app, store.path)  # the puzzles' routes and ratings (web/puzzles.py)
+    daily.setup(app, store.path)  # the key of the code of the day: made on the first start, kept
+    friends.setup(app)
+    transfer.setup(app)
+    puzzles.install(app, store.path)  # the puzzles' routes and ratings
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, append_version=False)
 
@@ -211,9 +216,9 @@ def make_app(
     return app
 
 
-def saved(done: Future[None]) -> None:
-    """A game's queued write ended: a failure is said in the log (its answer has gone already; the
-    game is still played from memory, and the next move's write tries again)."""
+def saved(done: Future[Any]) -> None:
+    """A game's write ended: a failure is said in the log (the move's answer is a 503; the game
+    is still played from memory, and the next move's write tries again)."""
     err = done.exception()
     if err is not None:
         log.error("a game could not be saved in the history: %s", err)

@@ -44,9 +44,9 @@ T = TypeVar("T")
 #: How the history is called: ``await run(job)`` runs ``job()`` off the event loop, one at a time.
 Run = Callable[[Callable[[], T]], Awaitable[T]]
 
-#: How a game's save is queued: ``later(job)`` runs ``job()`` after the calls queued before it,
-#: in the same thread as ``run``'s, without waiting for it.
-Later = Callable[[Callable[[], None]], None]
+#: How a game's save is queued: ``await later(job)`` runs ``job()`` after the calls queued before
+#: it, in the same thread as ``run``'s (a failure is also said in the server's log).
+Later = Callable[[Callable[[], T]], Awaitable[T]]
 
 #: The session cookie's name.
 COOKIE = "mastermind_visitor"
@@ -106,6 +106,11 @@ class Visitors:
         while len(self._issued) > self.REMEMBERED:
             self._issued.popitem(last=False)
 
+    def forget(self, *keys: str) -> None:
+        """Read these visitors' settings from the history again when next asked (they moved)."""
+        for key in keys:
+            self._settings.pop(key, None)
+
     async def settings(self, visitor: Visitor) -> VisitorSettings:
         """The visitor's settings, or the server's defaults."""
         if visitor.key in self._settings:
@@ -155,6 +160,7 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     saved: dict[str, Any] | None = None  # the record as last saved
     kept: bool = True
+    row: int | None = None  # its id in the history, where known
 
     def worth_keeping(self) -> bool:
         """Whether the game belongs in the history now: from its first move, or once over (a
@@ -189,7 +195,7 @@ class GameTable:
     game is saved after every change, a draft once it is worth keeping."""
 
     def __init__(
-        self, store: Store, limits: Limits, run: Run[Any], later: Later, clock: Any = time.monotonic
+        self, store: Store, limits: Limits, run: Run[Any], later: Later[Any], clock: Any = time.monotonic
     ) -> None:
         self.store = store
         self.limits = limits
@@ -253,32 +259,37 @@ class GameTable:
             game = Game.from_record(stored.record)
             live = LiveGame(game_id, visitor, mode, notation_for(game.rules, style), game=game)
         live.touched = self.clock()
-        live.saved = stored.record
+        live.saved, live.row = stored.record, stored.id
         self.loaded += 1
         self._hold(live)
         return live
 
-    def save(self, live: LiveGame) -> None:
-        """Queue the game's write to the history if it changed (a draft's first write once it is
-        worth keeping), and go on: the answer does not wait for the write (a core's wait for the
-        history thread would be on every move's answer). The history's thread takes its calls in
-        order, so a game read back later (after a drop from memory) is read after its last write."""
+    async def save(self, live: LiveGame) -> None:
+        """Write the game to the history if it changed (a draft's first write once it is worth
+        keeping), and return once it is there: a move is answered only once it is in the history,
+        so a server killed at any moment (kill -9) has every answered move on disk (WAL with
+        synchronous=NORMAL loses no committed transaction when the process dies). The history's
+        thread takes its calls in order, so a game read back later (after a drop from memory) is
+        read after its last write. A write that fails raises (the request is answered 503), and
+        the game is written whole with its next change (a draft's first write too)."""
         if not live.kept and not live.worth_keeping():
             return
         record = live.record()
         if live.kept and record == live.saved:  # a refused move changed nothing: nothing to write
             return
         live.saved = record
-        number, visitor = live.id, live.visitor
-        if live.kept:
-            self.later(lambda: self.store.save_numbered(number, visitor, record))
-        else:
-            live.kept = True
-
-            def add() -> None:
-                self.store.add(record, visitor=visitor, number=number)
-
-            self.later(add)
+        number, visitor, row = live.id, live.visitor, live.row
+        try:
+            if not live.kept:
+                live.row = await self.later(lambda: self.store.add(record, visitor=visitor, number=number))
+                live.kept = True
+            elif row is not None:  # by its row: a shared game keeps its row when a visitor moves
+                await self.later(lambda: self.store.save(row, record))
+            else:
+                await self.later(lambda: self.store.save_numbered(number, visitor, record))
+        except BaseException:
+            live.saved = None
+            raise
 
     def _hold(self, live: LiveGame) -> None:
         key = (live.visitor, live.id)
@@ -302,11 +313,20 @@ class GameTable:
             dropped += 1
         return dropped
 
+    def drop_visitor(self, visitor: str) -> None:
+        """Drop ``visitor``'s games from memory (their games moved to another visitor)."""
+        for key in [k for k in self._games if k[0] == visitor]:
+            del self._games[key]
+
     def drop(self, visitor: str, game_id: int) -> None:
         self._games.pop((visitor, game_id), None)
 
-    async def open_games(self, visitor: str) -> list[tuple[int, int, int]]:
-        """The visitor's unfinished games in the history as (number, moves, row id)."""
+    async def open_games(self, visitor: str) -> list[tuple[int, int, int, bool]]:
+        """The visitor's unfinished games in the history as (number, moves, row id, shared: a
+        friend's match, whose link was given away)."""
         return await self.run(
-            lambda: [(g.number or 0, len(moves_of(g.record)), g.id) for g in self.store.unfinished(visitor)]
+            lambda: [
+                (g.number or 0, len(moves_of(g.record)), g.id, "friend" in g.record)
+                for g in self.store.unfinished(visitor)
+            ]
         )

@@ -8,12 +8,19 @@ an unfinished game for it.
 from __future__ import annotations
 
 import functools
+from contextvars import ContextVar
+from datetime import date
 from typing import Any
 
 from .. import Code, Feedback, Game, Match, Notation, Problem
 from ..core.notation import COLOR_NAMES
 from ..core.records import rules_to_dict
+from ..games.daily import day_number, share_text
 from ..games.match import WRONG_INFORMATION_POINTS
+
+#: The page's address as the request being answered named it (set by the server for each
+#: request): the link a share text ends with.
+LINK: ContextVar[str] = ContextVar("link", default="")
 
 
 @functools.lru_cache(maxsize=256)
@@ -91,11 +98,16 @@ def game_view(game: Game, notation: Notation, mode: str) -> dict[str, Any]:
         "finished": over,
         "won": game.outcome == "won",
         "hints": game.hints,
+        "hard": game.hard,
         "problem": problem_view(game.problem, notation),
         # what a strategy breaking the visitor's code knows; never for a code the visitor breaks
         "candidates": game.candidates() if mode == "solve" and not over else None,
         "secret": code(game.secret) if over and game.secret is not None else None,
         "seed": game.seed if over else None,
+        "daily": game.daily,
+        "day": None if game.daily is None else day_number(date.fromisoformat(game.daily)),
+        # what the player shares of a game of the day, without its code (the games package's text)
+        "share": share_text(game, LINK.get()) if over and game.daily else None,
     }
 
 

@@ -33,6 +33,10 @@ export const state = {
   confirm: null, // a question asked before a game is ended: {text, yes, action}
 };
 
+// What other modules of the page draw after every render (the code of the day, a friend's match):
+// each is called with the game as the server answered it last.
+export const drawHooks = [];
+
 // The keyboard works as soon as the page loads: the listener is on the document, not a widget.
 document.addEventListener("keydown", onKey);
 
@@ -53,6 +57,7 @@ function expects() {
 function turn() {
   const v = state.view;
   if (!v || state.busy || state.held) return null;
+  if (v.friend && !v.friend.your_turn) return null; // a friend's match: the server says whose move
   return { guess: "code", secret: "secret", reply: "reply", fix: "reply" }[v.waiting_for] ?? null;
 }
 
@@ -97,7 +102,7 @@ async function request(method, path, body) {
   }
 }
 
-function show(view) {
+export function show(view) {
   state.view = view;
   state.confirm = null;
   resetEntry();
@@ -112,7 +117,8 @@ async function act(path, body) {
   if (answer) {
     say(null);
     for (const line of eventLines(answer.events || [])) state.log.push(line);
-    holdRound(answer.events || []);
+    // a friend's match is not held on one device: the friend would wait on this one's tap
+    if (!answer.friend) holdRound(answer.events || []);
     show(answer);
   } else {
     render();
@@ -468,7 +474,30 @@ export function render() {
   drawSide(v, g, n, x);
   drawMoment(v, g, n, palette(), reviewable());
   drawConfirm();
+  for (const draw of drawHooks) draw(v);
+  fitAbove();
   if (focused) document.querySelector(`[data-focus="${focused}"]`)?.focus();
+}
+
+// What a match adds around the board on a phone (the score, a status of two lines, a friend's
+// panel), measured: the rows make room for it (--above), so that Guess stays on the screen; what
+// still overflows then (margins, the key pegs' own sizes) is taken from the rows too.
+function fitAbove() {
+  const root = document.documentElement;
+  const h = (id) => ($(id) && !$(id).hidden ? $(id).getBoundingClientRect().height : 0);
+  const board = $("board");
+  const under = board.getBoundingClientRect().bottom <= document.querySelector(".side").getBoundingClientRect().top;
+  if (!under || board.classList.contains("long")) {
+    root.style.setProperty("--above", "0px");
+    return;
+  }
+  const above = h("score") + Math.max(0, h("status") - 24) + (h("friend-panel") && h("friend-panel") + 6);
+  let room = Math.round(above);
+  root.style.setProperty("--above", `${room}px`);
+  for (let i = 0; above && i < 3 && root.scrollHeight > innerHeight; i++) {
+    room += root.scrollHeight - innerHeight;
+    root.style.setProperty("--above", `${room}px`);
+  }
 }
 
 function drawScore(v) {
@@ -477,8 +506,9 @@ function drawScore(v) {
   if (v.mode !== "match") return;
   const r = v.round;
   // while a finished game is held on the board, the status line speaks of it, not of the next
-  const round = state.held || v.finished ? null : el("span", { text: `Game ${r.number} of ${v.games}: ` +
-    `player ${r.maker} makes the code, player ${r.breaker} breaks it; ${v.scoring} scoring.` });
+  // (in a friend's match, the friend's panel says who makes the code: the line stays short)
+  const roles = v.friend ? "" : `: player ${r.maker} makes the code, player ${r.breaker} breaks it; ${v.scoring} scoring.`;
+  const round = state.held || v.finished ? null : el("span", { text: `Game ${r.number} of ${v.games}${roles}` });
   score.replaceChildren(
     ...v.players.map((p, i) => el("span", { class: "player", text: `Player ${i + 1} (${p}): ${v.score[i]}` })),
     ...(round ? [round] : []),

@@ -50,6 +50,10 @@ function winWords(v, g) {
   const last = g.moves[g.moves.length - 1].guess;
   if (v.mode === "break") return [`You broke the code in ${n}!`, g.hints ? `With ${plural(g.hints, "hint")}.` : ""];
   if (v.mode === "solve") return [`Found it: ${last} in ${n}.`, `${v.strategy} broke your code.`];
+  if (v.friend) {  // a friend's match: both players are people, on their own devices
+    return v.round.breaker === v.friend.you ? [`You broke the code in ${n}!`, ""] :
+      [`Your friend broke your code in ${n}.`, ""];
+  }
   if (g.breaker === "human") return [`You broke the code in ${n}!`, ""];
   return null;
 }

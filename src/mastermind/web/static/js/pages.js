@@ -124,7 +124,8 @@ export async function showSettings() {
       field("Colours", number("colors", s.colors, 2, 36)),
       field("Repeats allowed", checkbox("repeats", s.repeats)),
       field("The blank (an empty hole as one more colour)", checkbox("blank", s.blank)),
-      field("Guesses allowed", number("max_guesses", s.max_guesses, 1, 200))),
+      field("Guesses allowed", number("max_guesses", s.max_guesses, 1, 200)),
+      field("Hard mode (every guess must be one that could still be the secret)", checkbox("hard", s.hard))),
     el("fieldset", {}, el("legend", { text: "Players" }),
       field("Strategy (hints, and the computer's guesses)", select("strategy", strategies, s.strategy)),
       field("Match: player 1", select("player1", people, s.players[0])),
@@ -143,7 +144,7 @@ export async function showSettings() {
     const f = new FormData(form);
     const body = {
       mode: f.get("mode"), pegs: Number(f.get("pegs")), colors: Number(f.get("colors")),
-      repeats: f.get("repeats") === "on", blank: f.get("blank") === "on",
+      repeats: f.get("repeats") === "on", blank: f.get("blank") === "on", hard: f.get("hard") === "on",
       max_guesses: Number(f.get("max_guesses")), strategy: f.get("strategy"),
       players: [f.get("player1"), f.get("player2")], games: Number(f.get("games")),
       scoring: f.get("scoring"), notation: f.get("notation"), palette: f.get("palette"),

@@ -1,0 +1,124 @@
+"""The code of the day on the server: ``POST /api/games {"mode": "daily"}`` starts the visitor's
+game of the day, or answers the one they have (finished or not: one game a day each).
+
+The day's code is the games package's (:func:`~mastermind.games.daily.daily_secret`) from the
+date (UTC, the same for every visitor wherever they are) and the server's key, made on the first
+start and kept beside the history (:func:`~mastermind.history.keys.daily_key`): the page never
+has what it takes to compute a code. A past day may be played (``"day": "2026-12-01"``); a
+day to come is refused. A finished game's answer carries ``share``, the text to share without
+its code, ending with the page's address (:data:`~mastermind.web.views.LINK`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from datetime import UTC, date, datetime
+from typing import Any
+
+from aiohttp import web
+
+from ..errors import StoreError
+from ..games.daily import DAILY_RULES, FIRST_DAY, daily_game, day_number
+from ..history.keys import daily_key
+from ..history.stats import daily_stats
+from .api import CREATORS, ApiError, make_room, ok, state_of, view, visitor_of
+from .sessions import notation_for
+from .views import LINK
+
+routes = web.RouteTableDef()
+
+#: The server's key of the code of the day.
+KEY: web.AppKey[bytes] = web.AppKey("daily key", bytes)
+
+#: The visitors' games of the day already found: (visitor, ISO date) -> game id.
+FOUND: web.AppKey[dict[tuple[str, str], int]] = web.AppKey("daily games", dict)
+
+
+def setup(app: web.Application, history: Any) -> None:
+    """The key of ``history`` (a path), made on the server's first start, and the middleware that
+    gives share texts their link."""
+    app[KEY] = daily_key(history)
+    app[FOUND] = {}
+    app.middlewares.append(link)
+    app.router.add_routes(routes)
+
+
+@web.middleware
+async def link(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
+    """The page's address, for the share texts of this request's answer."""
+    LINK.set(f"{request.scheme}://{request.host}/")
+    return await handler(request)
+
+
+def today() -> date:
+    return datetime.now(UTC).date()
+
+
+def day_of(data: dict[str, Any]) -> date:
+    """The day asked for: today (UTC), or a past day given as ``"day": "YYYY-MM-DD"``."""
+    if "day" not in data:
+        return today()
+    text = data["day"]
+    try:
+        day = date.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise ApiError(400, f"'day' must be a date, e.g. \"2026-12-01\", not {json.dumps(text)[:40]}")
+    if day > today():
+        raise ApiError(400, f"the code of {day.isoformat()} is not out yet: today is {today().isoformat()}")
+    if day < FIRST_DAY:
+        raise ApiError(400, f"the codes of the day begin on {FIRST_DAY.isoformat()}")
+    return day
+
+
+async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
+    """The visitor's game of the day asked for: 200 with the one they have, else 201 with a new one."""
+    state, visitor = state_of(request), visitor_of(request)
+    day = day_of(data)
+    hard = data.get("hard", False)
+    if not isinstance(hard, bool):
+        raise ApiError(400, f"'hard' must be true or false, not {json.dumps(hard)[:40]}")
+    settings = await state.visitors.settings(visitor)
+    found = request.app[FOUND]
+    iso = day.isoformat()
+    if visitor.saved and (visitor.key, iso) not in found:
+
+        def mine() -> int | None:
+            for stored in state.store.games(kind="play", visitor=visitor.key):
+                if stored.record.get("daily") == iso:
+                    return stored.number
+            return None
+
+        game_id = await state.db(mine)
+        if game_id is not None:
+            found[(visitor.key, iso)] = game_id
+    if (visitor.key, iso) in found:
+        try:
+            live = await state.games.get(found[(visitor.key, iso)], visitor.key, settings.notation)
+        except StoreError:  # a draft of the day forgotten: its number is free again
+            live = None
+        if live is not None and live.game is not None and live.game.daily == iso:
+            return ok(view(live))
+        del found[(visitor.key, iso)]
+    game = daily_game(day, request.app[KEY], hard=hard)
+    await make_room(state, visitor)
+    await state.visitors.save(visitor)
+    notation = notation_for(DAILY_RULES, settings.notation)
+    live = await state.games.add(visitor.key, "break", notation, game=game)
+    found[(visitor.key, iso)] = live.id
+    return ok(view(live), 201)
+
+
+@routes.get("/api/daily/stats")
+async def stats(request: web.Request) -> web.Response:
+    """The visitor's codes of the day: played, won, guesses, the streak of days won on their day."""
+    state, visitor = state_of(request), visitor_of(request)
+    games = (
+        await state.db(lambda: state.store.games(kind="play", visitor=visitor.key)) if visitor.saved else []
+    )
+    return ok({"daily": daily_stats(games, today()).to_dict(), "day": day_number(today())})
+
+
+CREATORS["daily"] = create

@@ -1,0 +1,157 @@
+"""Hard mode: every guess a person makes must be one that could still be the secret. The rule is
+the games package's (Game.check_hard), refused there in its words; the command line, the terminal
+board's settings and the web API only turn it on."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind import Game, GameError, Rules
+from mastermind.cli import cli
+from mastermind.deduction.state import SolverState
+
+SMALL = Rules(pegs=3, colors=4)
+
+
+def test_a_guess_that_cannot_be_the_secret_is_refused_in_the_engines_words():
+    game = Game.breaking(Rules(), seed=2026, hard=True)
+    assert game.secret is not None and str(game.secret) != "1122"
+    first = game.guess("1122")
+    assert first is not None
+    # every code that contradicts the first reply is refused, and the board is unchanged
+    with pytest.raises(GameError, match=r"^hard mode: 3456 cannot be the secret: guess 1, 1122, got ") as err:
+        game.guess("3456")
+    assert "would have got 0 black, 0 white" in str(err.value)
+    assert len(game.moves) == 1 and game.pending is None
+    # a code still possible is played
+    possible = SolverState(game.rules, game.history).candidates()[0]
+    assert game.guess(possible) is not None and len(game.moves) == 2
+
+
+def test_every_refusal_in_a_whole_game_is_exactly_a_code_that_is_no_longer_possible():
+    game = Game.breaking(SMALL, seed=9, hard=True)
+    normal = Game.breaking(SMALL, seed=9)
+    space_codes = [f"{a}{b}{c}" for a in "1234" for b in "1234" for c in "1234"]
+    game.guess("112")
+    normal.guess("112")
+    possible = {str(c) for c in SolverState(SMALL, game.history).candidates()}
+    for code in space_codes:
+        if code in possible:
+            game.check_hard(code)  # no error
+        else:
+            with pytest.raises(GameError, match="hard mode: "):
+                game.check_hard(code)
+    assert len(possible) < len(space_codes)
+    normal.check_hard("444")  # outside hard mode: nothing refused
+
+
+def test_hard_mode_is_kept_in_the_record_and_a_game_without_it_keeps_its_old_record():
+    game = Game.breaking(SMALL, seed=4, hard=True)
+    game.guess("112")
+    record = game.record()
+    assert record["hard"] is True
+    again = Game.from_record(record)
+    assert again.hard and again.history == game.history
+    assert "hard" not in Game.breaking(SMALL, seed=4).record()
+    assert not Game.from_record(Game.breaking(SMALL, seed=4).record()).hard
+
+
+def test_a_hint_in_hard_mode_is_a_guess_that_may_be_played():
+    game = Game.breaking(Rules(), seed=31, hard=True)
+    while not game.over:
+        hint = game.hint()
+        assert game.inconsistency(hint.guess) is None
+        game.guess(hint.guess)
+    assert game.outcome == "won"
+
+
+def test_a_strategy_breaking_is_never_held_to_hard_mode():
+    game = Game(SMALL, secret="123", breaker="knuth", hard=True)
+    while not game.over:
+        game.guess(game.proposal())
+    assert game.outcome == "won"
+
+
+def secret_of(seed: int) -> str:
+    result = CliRunner().invoke(
+        cli,
+        ["play", "--seed", str(seed), "--pegs", "3", "--colors", "4", "--max-guesses", "1"],
+        input="quit\n",
+    )
+    return re.search(r"The secret was (\w+)\.", result.stdout).group(1)
+
+
+def test_mastermind_play_hard_refuses_in_the_engines_words_and_goes_on(tmp_path):
+    secret = secret_of(5)
+    first = "111" if secret.count("1") == 0 else "444" if secret.count("4") == 0 else None
+    assert first is not None, secret  # a secret without one of the colours: the seed gives one
+    # first: none of its colour, so a second guess with that colour cannot be the secret
+    impossible = first[0] + secret[1:]
+    typed = f"{first}\n{impossible}\n{secret}\n"
+    db = tmp_path / "h.sqlite3"
+    result = CliRunner().invoke(
+        cli,
+        ["play", "--seed", "5", "--pegs", "3", "--colors", "4", "--hard", "--db", str(db)],
+        input=typed,
+    )
+    out = result.stdout
+    assert "Traceback" not in result.output
+    assert "Hard mode: every guess must be one that could still be the secret." in out
+    refusal = f"Not allowed: hard mode: {impossible} cannot be the secret: guess 1, {first}, got 0 black"
+    assert refusal in out
+    assert "You broke the code in 2 guesses!" in out
+    assert result.exit_code == 0
+
+
+def test_the_api_takes_hard_at_creation_and_refuses_a_guess_409_in_the_engines_words(tmp_path):
+    pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
+    from test_web_api import call, serve
+
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break", "hard": True}, status=201)
+        assert game["hard"] is True and game["secret"] is None
+        path = f"/api/games/{game['id']}/guesses"
+        first = await call(client, "POST", path, {"guess": "1122"})
+        if first["finished"]:
+            return  # 1122 was the secret: nothing left to refuse (the seed is drawn)
+        played = {1: "1", 2: "2"}
+        unplayed = next(c for c in "3456" if c not in played.values())
+        impossible = unplayed * 4 if first["black"] + first["white"] > 0 else "1111"
+        refused = await call(client, "POST", path, {"guess": impossible}, status=409)
+        words = f"hard mode: {impossible} cannot be the secret: guess 1, 1122, got "
+        assert refused["error"].startswith(words)
+        again = await call(client, "GET", f"/api/games/{game['id']}")
+        assert len(again["moves"]) == 1
+        easy = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        assert easy["hard"] is False
+        bad = await call(client, "POST", "/api/games", {"mode": "break", "hard": "yes"}, status=400)
+        assert bad["error"] == "'hard' must be true or false, not \"yes\""
+
+    serve(tmp_path, scenario)
+
+
+def test_the_terminal_boards_setting_starts_a_game_in_hard_mode(private_settings):
+    pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
+    import asyncio
+
+    from mastermind.tui.app import MastermindApp
+    from mastermind.tui.settings import SavedSettings
+    from tui_pilot import board, settle
+
+    async def scenario() -> None:
+        app = MastermindApp(seed=1)
+        async with app.run_test(size=(80, 30)) as pilot:
+            await pilot.press("escape", "s")
+            await pilot.pause()
+            app.screen.query_one("#hard").value = True
+            await pilot.click("#start")
+            await settle(app, pilot)
+            screen = board(app)
+            assert screen.game.hard
+            assert screen.sub_title.endswith(", hard")
+
+    asyncio.run(scenario())
+    assert SavedSettings.load(private_settings).hard

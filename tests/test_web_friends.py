@@ -1,0 +1,230 @@
+"""Play a friend by a link, through the API with two visitors and a third: the invitation, the
+seats, whose move it is (every refusal in the games package's words), each move pushed over the
+WebSocket, and the codemaker's code absent from every answer and every message to the breaker
+until that game is over."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
+
+from mastermind.web.api import STATE  # noqa: E402
+from mastermind.web.limits import Limits  # noqa: E402
+from mastermind.web.sessions import COOKIE  # noqa: E402
+from test_web_api import call, serve  # noqa: E402
+
+TINY = {"rules": {"pegs": 2, "colors": 3}, "games": 2, "scoring": "standard"}
+
+
+def secrets_in(data, found=None) -> list:
+    """Every value of a key named secret or seed anywhere in ``data`` that is not None."""
+    found = [] if found is None else found
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in ("secret", "seed") and value is not None:
+                found.append(value)
+            secrets_in(value, found)
+    elif isinstance(data, list):
+        for value in data:
+            secrets_in(value, found)
+    return found
+
+
+class Device:
+    """A visitor's open socket: every message it was pushed, in order."""
+
+    def __init__(self, client, game_id: int) -> None:
+        self.client, self.game_id, self.messages = client, game_id, []
+
+    async def __aenter__(self):
+        self.ws = await self.client.ws_connect(f"/api/games/{self.game_id}/socket")
+        self.task = asyncio.create_task(self.read())
+        await self.until(lambda m: True)
+        return self
+
+    async def read(self) -> None:
+        async for message in self.ws:
+            self.messages.append(json.loads(message.data))
+
+    async def until(self, condition, timeout: float = 5.0) -> dict:
+        """The last message pushed once ``condition`` holds of it (waiting for it)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            if self.messages and condition(self.messages[-1]["game"]):
+                return self.messages[-1]["game"]
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"no such message; the last: {self.messages[-1:]}")
+
+    async def __aexit__(self, *exc) -> None:
+        await self.ws.close()
+        await self.task
+
+
+def test_two_visitors_play_a_friends_match_by_a_link_and_a_third_learns_nothing(tmp_path):
+    async def scenario(app, alice, bob, carol):
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        game_id, invite = made["id"], made["invite"]
+        assert invite.startswith("/join/") and made["friend"]["invite"] == invite
+        assert made["friend"] | {"invite": None} == {
+            "you": 1,
+            "turn": 1,
+            "your_turn": False,
+            "role": "maker",
+            "joined": False,
+            "here": False,
+            "invite": None,
+            "secret": None,
+            "rematch": None,
+        }
+        token = invite.removeprefix("/join/")
+        refused = await call(alice, "POST", f"/api/games/{game_id}/secret", {"secret": "12"}, status=409)
+        assert refused["error"] == "your friend has not joined yet: give them the link"
+        own = await call(alice, "POST", f"/api/join/{token}", status=409)
+        assert own["error"].startswith("this is your own match's link")
+        await call(carol, "POST", "/api/join/not-a-link", status=404)
+        joined = await call(bob, "POST", f"/api/join/{token}")
+        assert (
+            joined["id"] == game_id and joined["friend"]["you"] == 2 and joined["friend"]["role"] == "breaker"
+        )
+        assert joined["friend"]["invite"] is None
+        again = await call(carol, "POST", f"/api/join/{token}", status=409)
+        assert again["error"] == "this link has been used: a friend has joined this match already"
+        # the third visitor learns nothing: the match is "no game" to them, as any game not theirs
+        for method, path in (("GET", ""), ("POST", "/guesses"), ("GET", "/socket")):
+            answer = await call(
+                carol,
+                method,
+                f"/api/games/{game_id}{path}",
+                {"guess": "11"} if method == "POST" else None,
+                status=404,
+            )
+            assert answer["error"] == f"there is no game {game_id}"
+        async with Device(alice, game_id) as maker, Device(bob, game_id) as breaker:
+            await maker.until(lambda g: g["friend"]["here"])
+            out = await call(bob, "POST", f"/api/games/{game_id}/secret", {"secret": "12"}, status=409)
+            assert out["error"] == "you break the code of game 1: your friend chooses it"
+            out = await call(bob, "POST", f"/api/games/{game_id}/guesses", {"guess": "11"}, status=409)
+            assert out["error"] == "it is your friend's turn to choose the code: you cannot guess now"
+            chosen = await call(alice, "POST", f"/api/games/{game_id}/secret", {"secret": "12"})
+            assert chosen["friend"]["secret"] == "12" and chosen["friend"]["turn"] == 2
+            seen = await breaker.until(lambda g: g["waiting_for"] == "guess")
+            assert seen["friend"]["your_turn"] and secrets_in(seen) == []
+            out = await call(alice, "POST", f"/api/games/{game_id}/guesses", {"guess": "11"}, status=409)
+            assert out["error"] == "you make the code of game 1: your friend guesses it"
+            first = await call(bob, "POST", f"/api/games/{game_id}/guesses", {"guess": "11"})
+            assert (first["black"], first["white"]) == (1, 0) and secrets_in(first) == []
+            assert (await call(bob, "GET", f"/api/games/{game_id}"))["friend"]["secret"] is None
+            pushed = await maker.until(lambda g: g["game"] and len(g["game"]["moves"]) == 1)
+            assert pushed["game"]["moves"][0]["reply"] == "1,0"
+            won = await call(bob, "POST", f"/api/games/{game_id}/guesses", {"guess": "12"})
+            assert won["rounds"][0]["secret"] == "12" and won["round"]["number"] == 2
+            # until game 1 was over, nothing bob's device was sent held the code
+            over_at = next(i for i, m in enumerate(breaker.messages) if m["game"]["rounds"])
+            assert all(secrets_in(m) == [] for m in breaker.messages[:over_at])
+            assert all(m["game"]["friend"]["secret"] is None for m in breaker.messages)
+            # game 2: bob makes the code and replies by hand; a wrong reply is caught and scored
+            await call(bob, "POST", f"/api/games/{game_id}/secret", {"secret": None})
+            await call(alice, "POST", f"/api/games/{game_id}/guesses", {"guess": "11"})
+            out = await call(alice, "POST", f"/api/games/{game_id}/replies", {"reply": "0,0"}, status=409)
+            assert out["error"] == "you break the code of game 2: your friend replies to your guesses"
+            await call(bob, "POST", f"/api/games/{game_id}/replies", {"reply": "0,0"})
+            await call(alice, "POST", f"/api/games/{game_id}/guesses", {"guess": "11"})
+            caught = await call(bob, "POST", f"/api/games/{game_id}/replies", {"reply": "1,0"})
+            assert [e["kind"] for e in caught["events"]] == ["move", "replayed"]
+            assert caught["events"][1]["penalty"] == {"player": 1, "points": 3}
+            await call(alice, "POST", f"/api/games/{game_id}/guesses", {"guess": "33"})
+            end = await call(bob, "POST", f"/api/games/{game_id}/replies", {"reply": "2,0"})
+            # the codemaker scores a guess each: alice 2 in game 1, and 3 for wrong information
+            # given to her in game 2 (the breaker has them); bob 1, her one guess of the replay
+            assert end["finished"] and end["score"] == [2 + 3, 1]
+            await maker.until(lambda g: g["finished"])
+            # a rematch: the same two, seats swapped, pushed to the other device
+            rematch = await call(alice, "POST", f"/api/games/{game_id}/rematch", status=201)
+            assert rematch["friend"]["you"] == 2 and rematch["friend"]["role"] == "breaker"
+            assert rematch["friend"]["joined"] and rematch["friend"]["invite"] is None
+            told = await breaker.until(lambda g: g["friend"]["rematch"] is not None)
+            assert told["friend"]["rematch"] == rematch["id"]
+            theirs = await call(bob, "GET", f"/api/games/{rematch['id']}")
+            assert theirs["friend"]["you"] == 1 and theirs["friend"]["role"] == "maker"
+            same = await call(bob, "POST", f"/api/games/{game_id}/rematch")
+            assert same["id"] == rematch["id"]
+        listed = await call(bob, "GET", "/api/friends")
+        assert listed["games"] == [{"id": rematch["id"], "you": 1, "joined": True}]
+
+    serve(tmp_path, scenario, visitors=3)
+
+
+def test_a_server_started_again_takes_up_friends_matches_with_their_seats_and_links(tmp_path):
+    kept = {}
+
+    def cookie(client) -> str:
+        return client.session.cookie_jar.filter_cookies(client.make_url("/"))[COOKIE].value
+
+    async def first(app, alice, bob):
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        waiting = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["friend", "human"], **TINY}, status=201
+        )
+        await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        await call(alice, "POST", f"/api/games/{made['id']}/secret", {"secret": "23"})
+        await call(bob, "POST", f"/api/games/{made['id']}/guesses", {"guess": "11"})
+        kept.update(
+            alice=cookie(alice), bob=cookie(bob), id=made["id"], token=made["invite"], waiting=waiting
+        )
+
+    async def later(app, alice, bob, carol):  # a new server over the same history
+        for client, name in ((alice, "alice"), (bob, "bob")):
+            client.session.cookie_jar.update_cookies({COOKIE: kept[name]}, client.make_url("/"))
+        game_id = kept["id"]
+        hers = await call(alice, "GET", f"/api/games/{game_id}")
+        assert hers["friend"]["you"] == 1 and hers["friend"]["secret"] == "23"
+        his = await call(bob, "GET", f"/api/games/{game_id}")
+        assert his["friend"]["you"] == 2 and his["friend"]["your_turn"] and his["friend"]["secret"] is None
+        assert [m["guess"] for m in his["game"]["moves"]] == ["11"]
+        out = await call(alice, "POST", f"/api/games/{game_id}/guesses", {"guess": "23"}, status=409)
+        assert out["error"] == "you make the code of game 1: your friend guesses it"
+        won = await call(bob, "POST", f"/api/games/{game_id}/guesses", {"guess": "23"})
+        assert won["rounds"][0]["secret"] == "23"
+        taken = await call(carol, "POST", f"/api/join{kept['token'].removeprefix('/join')}", status=409)
+        assert taken["error"] == "this link has been used: a friend has joined this match already"
+        await call(carol, "GET", f"/api/games/{game_id}", status=404)
+        # a match its friend had not joined yet: its link still seats them, as player 1 here
+        waiting = kept["waiting"]
+        joined = await call(carol, "POST", f"/api/join{waiting['invite'].removeprefix('/join')}")
+        # each addresses it by a number of their own: alice's second game, carol's first
+        assert waiting["id"] == 2 and joined["id"] == 1 and joined["friend"]["you"] == 1
+        assert (await call(alice, "GET", "/api/games/2"))["friend"]["joined"]
+        mine = await call(carol, "POST", "/api/games", {"mode": "break", "rules": TINY["rules"]}, status=201)
+        assert mine["id"] == 2  # the seat's number is never taken again
+
+    serve(tmp_path, first, visitors=2)
+    serve(tmp_path, later, visitors=3)
+
+
+def test_a_friends_match_waiting_for_its_first_move_is_never_dropped_to_make_room(tmp_path):
+    async def scenario(app, alice, bob):
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        assert made["id"] == 1 and made["kept"]  # kept from its making: the link is given away
+        first = await call(alice, "POST", "/api/games", {"mode": "break"}, status=201)
+        await call(alice, "POST", f"/api/games/{first['id']}/guesses", {"guess": "1122"})
+        await call(alice, "POST", f"/api/games/{first['id']}/undo")  # every move taken back
+        again = await call(alice, "POST", "/api/games", {"mode": "break"}, status=201)
+        assert again["id"] == 2  # the game with no move left made room; the match did not
+        state = app[STATE]
+        kept = await state.db(lambda: state.store.unfinished_of_visitors("match"))
+        assert [g.number for g in kept] == [1]
+        joined = await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        assert joined["id"] == 1 and joined["friend"]["joined"]
+
+    serve(tmp_path, scenario, Limits(open_games=2), visitors=2)

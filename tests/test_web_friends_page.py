@@ -1,0 +1,150 @@
+"""Two people play a friend's match on the page, each in their own headless Chromium context (their
+own cookies: two visitors), one at 1280x800 with a mouse, the other at 390x844 as a phone with
+taps: the link made and opened, each code chosen on its maker's device only, every guess by taps,
+each move arriving on the other device, the phone reloaded in the middle and back in the match,
+the score at the end and the rematch offered. ``MASTERMIND_WEB_SHOT=DIR`` keeps the screenshots."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import urllib.request
+
+import pytest
+
+pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
+websockets_sync = pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
+
+from mastermind import CodeSpace, Rules, SolverState  # noqa: E402
+from mastermind.strategies import make_strategy  # noqa: E402
+from test_web import DESKTOP, PHONE, Tab, browser, last_reply, server, wait_for  # noqa: E402, F401
+
+pytestmark = pytest.mark.slow
+
+
+class Visitor(Tab):
+    """A tab in a browser context of its own: its own cookies, so its own visitor."""
+
+    def __init__(self, port: int, size: dict) -> None:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=10) as r:
+            browser_url = json.load(r)["webSocketDebuggerUrl"]
+        with websockets_sync.connect(browser_url, max_size=None) as ws:
+
+            def send(number: int, method: str, **params):
+                ws.send(json.dumps({"id": number, "method": method, "params": params}))
+                while True:
+                    message = json.loads(ws.recv(timeout=30))
+                    if message.get("id") == number:
+                        return message["result"]
+
+            context = send(1, "Target.createBrowserContext")["browserContextId"]
+            target = send(2, "Target.createTarget", url="about:blank", browserContextId=context)["targetId"]
+        self.id = target
+        self.port = port
+        self.stack = contextlib.ExitStack()
+        self.ws = self.stack.enter_context(
+            websockets_sync.connect(f"ws://127.0.0.1:{port}/devtools/page/{target}", max_size=None)
+        )
+        self.next_id = 0
+        self.events: list[dict] = []
+        self.size = size
+        self("Page.enable")
+        self(
+            "Emulation.setDeviceMetricsOverride",
+            width=size["width"],
+            height=size["height"],
+            deviceScaleFactor=1,
+            mobile=size["mobile"],
+        )
+        self("Emulation.setTouchEmulationEnabled", enabled=size["mobile"], maxTouchPoints=5)
+
+
+def enter(t: Tab, code: str) -> None:
+    for symbol in code:
+        t.tap(f"#palette button:nth-child({int(symbol)})")
+    t.tap("#submit")
+
+
+def ended(t: Tab, number: int) -> bool:
+    """Whether game ``number`` of the match is over on this device."""
+    return f"Game {number + 1} of" in t.text("#score") or t.text("#status").startswith("The match is over")
+
+
+def break_by_taps(breaker: Tab, maker: Tab, number: int, reload_after: int | None = None) -> int:
+    """The breaker plays Knuth's guesses by taps until the code is broken; each reply is seen on
+    the maker's device too. The number of guesses."""
+    rules = Rules()
+    knuth, state, space = make_strategy("knuth", rules), SolverState(rules), CodeSpace.of(rules)
+    for row in range(1, 6):
+        assert wait_for(lambda: breaker.js("!document.getElementById('palette').hidden"), 10), (
+            breaker.text("#status"),
+            breaker.text("#message"),
+            breaker.text("#friend-status"),
+        )
+        guess = str(space.code(knuth.choose(state)))
+        enter(breaker, guess)
+        if ended(breaker, number):  # broken: the board has gone on to the next game
+            assert wait_for(lambda: ended(maker, number), 10)
+            return row
+        reply = last_reply(breaker, row)
+        assert wait_for(lambda r=row: maker.js(f"!!document.querySelector('#row-{r} .keys[aria-label]')"), 10)
+        assert last_reply(maker, row) == reply  # the move arrived on the other device
+        state = state.add(guess, reply)
+        if row == reload_after:
+            breaker("Page.reload")
+            assert wait_for(
+                lambda: breaker.js("!!document.body && document.body.dataset.ready === 'true'"), 30
+            )
+            assert wait_for(lambda: breaker.text("#friend-status").startswith("You are player"), 10)
+            assert wait_for(
+                lambda r=row: breaker.js(f"!!document.querySelector('#row-{r} .keys[aria-label]')"), 10
+            )
+    raise AssertionError("Knuth's guesses break every classic code in 5")
+
+
+def test_two_devices_play_a_friends_match_to_its_end_by_taps(server, browser):  # noqa: F811
+    alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
+    try:
+        alice.open(server)
+        alice.tap("#play-friend")
+        alice.tap("#friend-form button[type=submit]")
+        link = wait_for(lambda: alice.js("document.getElementById('friend-link').value"), 10)
+        assert link.startswith(f"{server}/join/")
+        assert alice.text("#status") == "Waiting for your friend to open the link…"
+        alice.shot("friend-waiting")
+        bob.open(link)
+        assert wait_for(
+            lambda: bob.text("#friend-status").startswith("You are player 2: you break the code"), 10
+        )
+        assert bob.text("#status") == "Your friend is choosing the code…"
+        assert bob.js("document.getElementById('palette').hidden")  # nothing to enter: not bob's move
+        assert wait_for(lambda: alice.text("#friend-status").endswith("your friend is here"), 10)
+        assert alice.js("document.getElementById('friend-invite').hidden")
+        bob.shot("friend-joined")
+        enter(alice, "3456")
+        assert "your code: 3456" in alice.text("#friend-status")
+        assert wait_for(lambda: bob.text("#status").startswith("Guess 1"), 10)
+        assert "3456" not in bob.js("document.body.innerText")
+        first = break_by_taps(bob, alice, 1, reload_after=1)
+        # game 2: bob makes the code on the phone, alice breaks it
+        assert wait_for(
+            lambda: bob.text("#status").startswith("Choose your code: your friend sees it only"), 10
+        )
+        bob.shot("friend-game2")
+        enter(bob, "6621")
+        assert wait_for(lambda: alice.text("#status").startswith("Guess 1"), 10)
+        second = break_by_taps(alice, bob, 2)
+        for t in (alice, bob):
+            assert wait_for(lambda t=t: t.text("#status").startswith("The match is over"), 10)
+            assert not t.js("document.getElementById('friend-rematch').hidden")
+            assert t.overflow() == 0
+        assert f"({first}-{second})" in alice.text("#status")
+        alice.shot("friend-over")
+        bob.shot("friend-over")
+        bob.tap("#friend-rematch")
+        assert wait_for(
+            lambda: bob.text("#friend-status").startswith("You are player 1: you make the code"), 10
+        )
+    finally:
+        alice.close()
+        bob.close()
