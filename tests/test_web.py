@@ -383,6 +383,8 @@ def test_no_horizontal_scrolling_at_360_px_on_any_section_nor_a_large_game(serve
     with tab(browser, narrow) as t:
         t.open(server)
         assert t.overflow() == 0
+        tops = t.js("[...document.querySelectorAll('.top .tab')].map(b => b.getBoundingClientRect().top)")
+        assert len(tops) == 5 and len(set(tops)) == 1  # every section's tab on one line
         for section in ("history", "stats", "settings"):
             t.tap(f".tab[data-section='{section}-section']")
             drawn = {
