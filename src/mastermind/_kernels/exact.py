@@ -199,7 +199,7 @@ def least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relab
     w = pegs + colors
     for e in range(m):
         base = gbase + e * w
-        nxt = next_free(used, 0, colors)
+        nxt = next_free(used, np.int64(0), colors)  # not a literal 0: one compile
         assigned = np.int64(0)
         for i in range(pegs):
             c = np.int64(digits[g, group[base + i]])
