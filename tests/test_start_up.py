@@ -63,3 +63,29 @@ def test_the_classic_games_commands_load_no_numba(args, tmp_path):
 
     env = {**os.environ, "MASTERMIND_DB": str(tmp_path / "h.db"), "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     assert loaded_by(*args, env=env) == "['numpy']"
+
+
+EXIT_HANDLERS = (
+    "import atexit, gc, sys\n"
+    # registered before main(): runs after main's own exit handler, and sees what it left
+    "def later():\n"
+    "    print('frozen', gc.get_freeze_count() > 0, 'later handler ran', file=sys.stderr)\n"
+    "atexit.register(later)\n"
+    "from mastermind.cli import main\n"
+    "sys.argv = ['mastermind', *sys.argv[1:]]\n"
+    "main()\n"
+)
+
+
+def test_the_command_freezes_the_collector_at_exit_and_every_handler_runs():
+    """The interpreter's last garbage collections (slow with numba loaded) skip the objects that
+    exist when the command ends; the other exit handlers still run, and the output is whole."""
+    proc = subprocess.run(
+        [sys.executable, "-c", EXIT_HANDLERS, "solve", "1122=1,0", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0
+    assert proc.stdout.rstrip().endswith("}")  # the JSON whole: flushed before the exit
+    assert proc.stderr.strip().splitlines()[-1] == "frozen True later handler ran"

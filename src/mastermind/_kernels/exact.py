@@ -199,7 +199,7 @@ def least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relab
     w = pegs + colors
     for e in range(m):
         base = gbase + e * w
-        nxt = next_free(used, 0, colors)
+        nxt = next_free(used, np.int64(0), colors)  # not a literal 0: one compile
         assigned = np.int64(0)
         for i in range(pegs):
             c = np.int64(digits[g, group[base + i]])
@@ -580,8 +580,9 @@ def bound_guesses(
     else:
         ctl[KMAX] = t.replies
         _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl)
+    # k starts as an int64, not a literal 0: numba would compile _count_kept for that type too
     if lazy != 0 and masks and n <= t.replies + 1:  # the caller checks the class of those it tries
-        k = 0
+        k = np.int64(0)
         for g in range(size):  # without a branch: which guesses pass is hard to predict
             b = bnd[g]
             glist[k] = g
@@ -589,7 +590,7 @@ def bound_guesses(
             k += 1 if b < budget else 0
         return k
     absent = absent_colours(t, S, n, absent_list)
-    k = 0
+    k = np.int64(0)
     for g in range(size):
         if bnd[g] >= budget:
             continue
@@ -1076,9 +1077,9 @@ def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, 
     """:func:`search` on the secrets S with the history group ``group``, releasing the GIL:
     both are copied to the start of ``stack``. With ``first`` >= 0 only that guess is tried
     at S (if it is the least of its class and playable). ``counts`` (size * replies, uint16 or
-    uint32 beyond 65,535 codes, all zero), ``bnd`` (size, int64), ``bits`` (size, uint64) and
-    ``rowbuf`` (size, uint8) are scratch; ``memo`` is the calling thread's (see :func:`new_memo`;
-    an empty array for none)."""
+    uint32 beyond 65,535 codes, all zero), ``bnd`` (size, int64), ``bits`` (size, the game's
+    mask type: uint32 up to 5 pegs, else uint64) and ``rowbuf`` (size, uint8) are scratch;
+    ``memo`` is the calling thread's (see :func:`new_memo`; an empty array for none)."""
     ctl[END] = 0
     n = S.shape[0]
     k = group.shape[0]
@@ -1113,15 +1114,15 @@ def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, 
 
 
 @njit(cache=True, nogil=True)
-def root_guesses(t, S, left, budget, group, m, used, counts, ctl):
+def root_guesses(t, S, left, budget, group, m, used, counts, bits, ctl):
     """The playable least guesses at S with bound below ``budget``: (codes, bounds), unordered
     (the search tries them by bound, then code: the caller sorts them, so that the JIT need not
-    compile a sort); none if ``ctl[STOP]`` is set meanwhile. ``counts`` is scratch as for
-    :func:`solve`."""
+    compile a sort); none if ``ctl[STOP]`` is set meanwhile. ``counts`` and ``bits`` are scratch
+    as for :func:`solve` (``bits`` of the search's mask type: then :func:`bound_guesses` is
+    compiled once for both)."""
     colors = t.colors
     size = t.digits.shape[0]
     bnd = np.zeros(size, dtype=np.int64)
-    bits = np.zeros(size, dtype=np.uint64)
     rowbuf = np.zeros(size, dtype=np.uint8)
     glist = np.zeros(size, dtype=np.int64)
     gbound = np.zeros(size, dtype=np.int64)
@@ -1153,7 +1154,7 @@ def root_guesses(t, S, left, budget, group, m, used, counts, ctl):
 
 
 @njit(cache=True, nogil=True)
-def cell_bounds(t, S, g, left, group, m, used, counts, ctl, cap):
+def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     """A lower bound on the cost of each cell of guess g at S (indexed by reply; 0 where there is
     no cell, and for the win) with ``left - 1`` guesses: 1 and 3 for cells of one and two
     secrets, the least guess bound of a larger cell (the best any guess can do there, one level
@@ -1161,7 +1162,8 @@ def cell_bounds(t, S, g, left, group, m, used, counts, ctl, cap):
     and those left are 0 once the guess is known to cost ``cap`` or more (``|S|`` and its cells'
     bounds, each at least the counting bound ``t.lb``): with a cap of BIG every cell is bounded
     unless one is BIG (the guess cannot finish in time: the cells after it are left at 0).
-    ``counts`` is scratch as for :func:`solve`; none if ``ctl[STOP]`` is set meanwhile."""
+    ``counts`` and ``bits`` are scratch as for :func:`root_guesses`; none if ``ctl[STOP]`` is
+    set meanwhile."""
     pegs, colors = t.pegs, t.colors
     size = t.digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
@@ -1183,7 +1185,6 @@ def cell_bounds(t, S, g, left, group, m, used, counts, ctl, cap):
         t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup, zero, ext
     )
     bnd = np.zeros(size, dtype=np.int64)
-    bits = np.zeros(size, dtype=np.uint64)
     rowbuf = np.zeros(size, dtype=np.uint8)
     glist = np.zeros(size, dtype=np.int64)
     gbound = np.zeros(size, dtype=np.int64)

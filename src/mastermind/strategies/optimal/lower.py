@@ -119,6 +119,7 @@ class _Prover:
             np.int64(NO_LIMIT),
             *sym,
             self.game.new_counts(),
+            self.game.new_bits(),
             self._ctl(),
             np.int64(cap),
         )

@@ -228,6 +228,7 @@ class _Run:
                 np.int64(m),
                 used,
                 self.game.new_counts(),
+                self.game.new_bits(),
                 ctl,
                 np.int64(FAIL),
             )
@@ -253,7 +254,7 @@ class _Run:
             mine.arena = np.empty(ARENA_PER_CODE * size + BUFFER_EXTRA, dtype=np.int64)
             mine.counts = self.game.new_counts()
             mine.bnd = np.empty(size, dtype=np.int64)
-            mine.bits = np.empty(size, dtype=self.game.mask_type)
+            mine.bits = self.game.new_bits()
             mine.rowbuf = np.empty(size, dtype=np.uint8)
             mine.memo = new_memo(size)
         group, m, used = sym

@@ -88,6 +88,11 @@ class SearchGame:
         """Zeroed cell-count scratch for the compiled search."""
         return np.zeros(self.space.size * (self.t.pegs + 1) ** 2, dtype=self.count_type)
 
+    def new_bits(self) -> np.ndarray:
+        """Reply-mask scratch for the compiled search, of its one mask type (so each kernel that
+        bounds guesses is compiled once)."""
+        return np.empty(self.space.size, dtype=self.mask_type)
+
     def root_guesses(
         self,
         S: np.ndarray,
@@ -100,7 +105,7 @@ class SearchGame:
         if ctl is None:
             ctl = np.zeros(_kernel().CTL, dtype=np.int64)
         codes, bounds = _kernel().root_guesses(
-            self.t, S, left, np.int64(budget), *sym, self.new_counts(), ctl
+            self.t, S, left, np.int64(budget), *sym, self.new_counts(), self.new_bits(), ctl
         )
         order = np.lexsort((codes, bounds))  # by bound, then code
         return codes[order], bounds[order]
