@@ -229,3 +229,27 @@ def test_a_match_of_the_history_is_reviewed_on_the_page_game_by_game(server, bro
         )
         assert t.overflow() == 0
         t.shot("review-match")
+
+
+@pytest.mark.slow
+def test_a_match_played_out_on_the_board_opens_its_review_there(server, browser):
+    """knuth against entropy, two games, on the page: once the match is over, Review (as for a
+    game) opens the match's review, game by game."""
+    with tab(browser, PHONE) as t:
+        t.open(server)
+        t.tap(".tab[data-section='settings-section']")
+        assert wait_for(lambda: t.js("!!document.querySelector('#settings select[name=mode]')"), 10)
+        for name, value in (("mode", "match"), ("player1", "knuth"), ("player2", "entropy")):
+            t.js(f"document.querySelector('#settings select[name={name}]').value = '{value}'")
+        t.js("document.querySelector('#settings [name=games]').value = '2'")
+        t.tap("#settings button[type=submit]")
+
+        def over() -> bool:
+            if t.text("#submit") in ("Next game", "See the result"):  # a game held, then the match's end
+                t.tap("#submit")
+            return t.js("!document.getElementById('review').hidden")
+
+        assert wait_for(over, 90)
+        t.tap("#review")
+        assert wait_for(lambda: t.js("document.querySelectorAll('#review-games button').length") == 2, 60)
+        assert ", game 1, player 2 (entropy) breaking: " in t.text("#review-status")

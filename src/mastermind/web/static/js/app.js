@@ -740,7 +740,8 @@ function helpText(v, n, x) {
       keys: `${b}, ${w}: one more · Backspace · Enter replies${v.mode === "match" ? "" : " · ↑↓ a row to fix"}` };
   }
   if (state.held) return { touch: "", keys: "Enter: the next game" };
-  if (reviewable()) return { touch: "", keys: "Enter: a new game · R: the review of this game, guess by guess" };
+  const what = state.view.mode === "match" ? "match, game by game" : "game, guess by guess";
+  if (reviewable()) return { touch: "", keys: `Enter: a new game · R: the review of this ${what}` };
   return { touch: "", keys: over() ? "Enter: a new game" : "" };
 }
 
@@ -749,10 +750,10 @@ export function applyTheme(theme) {
   document.documentElement.dataset.theme = theme || "system";
 }
 
-// A finished game (not a match) has the games package's review.
+// A finished game, or a finished match (game by game, both sides), has the games package's review.
 function reviewable() {
   const v = state.view;
-  return Boolean(v && v.finished && v.mode !== "match" && !state.busy);
+  return Boolean(v && v.finished && !state.held && !state.busy);
 }
 
 // -- sections and start ---------------------------------------------------------------------------
