@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-import gzip
 import itertools
+import lzma
 import os
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -17,9 +17,9 @@ from ..errors import ProofError
 from ..runtime.pool import can_fork
 from .arithmetic import other_replies
 from .checker import _Checker, _Entry, _Open, _walk
-from .files import GZIP_MAGIC, alphabet, code_text, read_header
+from .files import alphabet, code_text, opener, read_header
 from .parts import Parts, _Cut, _pieces
-from .proof import FORMAT, VERSION, ProofFile, _claim, _lines, _Reader
+from .proof import COMPACT, FORMAT, VERSION, ProofFile, _claim, _lines, _Reader
 from .workers import _Dealer, _processes
 
 
@@ -83,15 +83,16 @@ def check(
     h = proof.header
     nodes = proof.root.size()
     _counted(h, rules, nodes, "")
-    reader = _Reader(rules, proof.claim, "the proof")
+    reader = _Reader(rules, proof.claim, "the proof", proof.version)
     reader.firsts = bool(proof.first)
     symbols = alphabet(rules)
+    version = proof.version
     split = None if parts is None else proof.cut(parts.count)
     total = proof.total if proof.claim == "total" else None
     scored = _check_lines(
-        _Checker(rules, proof.first),
+        _Checker(rules, proof.first, implicit=version >= COMPACT),
         reader,
-        lambda: enumerate(_lines(proof.root, symbols), start=3),
+        lambda: enumerate(_lines(proof.root, symbols, version), start=3),
         proof.guesses,
         nodes,
         jobs,
@@ -126,6 +127,7 @@ class ProofHead:
     number: int
     nodes: int
     path: str | os.PathLike[str]
+    version: int = VERSION
     _cuts: dict[int, _Cut] = field(default_factory=dict, repr=False)
 
     def cut(self, count: int) -> _Cut:
@@ -157,8 +159,8 @@ def scan(path: str | os.PathLike[str]) -> ProofHead:
         ProofError: it cannot be read, is not a proof file of this version, or is damaged or
             cut short.
     """
-    nodes, header, rules, claim, number = _scan(path)
-    return ProofHead(rules, header, claim, number, nodes, path)
+    nodes, header, rules, claim, number, version = _scan(path)
+    return ProofHead(rules, header, claim, number, nodes, path, version)
 
 
 def check_file(
@@ -186,7 +188,7 @@ def check_file(
     head = head or scan(path)
     rules, header, claim, number, nodes = head.rules, head.header, head.claim, head.number, head.nodes
     _counted(header, rules, nodes, f"{name}: ")
-    reader = _Reader(rules, claim, name)
+    reader = _Reader(rules, claim, name, head.version)
     first = tuple(reader.first(header))
     guesses = number if claim == "guesses" else 0
 
@@ -199,7 +201,7 @@ def check_file(
     try:
         split = None if parts is None else head.cut(parts.count)
         scored = _check_lines(
-            _Checker(rules, first),
+            _Checker(rules, first, implicit=head.version >= COMPACT),
             reader,
             lines,
             guesses,
@@ -227,11 +229,9 @@ def check_file(
 def _opened(path: str | os.PathLike[str], binary: bool = False) -> Iterator[Any]:
     """A proof file open for reading as text, line by line, or as bytes (gzip-compressed or
     not, by its first bytes)."""
-    with open(path, "rb") as raw:
-        packed = raw.read(2) == GZIP_MAGIC
-    opener: Any = gzip.open if packed else open
+    how = opener(path)
     # (lines end at "\n" alone, as the first pass counts them: not at a "\r" too)
-    with opener(path, "rb") if binary else opener(path, "rt", encoding="utf-8", newline="\n") as f:
+    with how(path, "rb") if binary else how(path, "rt", encoding="utf-8", newline="\n") as f:
         yield f
 
 
@@ -240,7 +240,7 @@ def _body(f: Iterable[str], nodes: int) -> Iterator[tuple[int, str]]:
     return itertools.islice(enumerate(f, start=1), 2, 2 + nodes)
 
 
-def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str, int]:
+def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str, int, int]:
     """A proof file read through once, by bytes (its nodes counted, its ``end`` line read): its
     nodes, header, game, claim and the claim's number.
 
@@ -258,13 +258,15 @@ def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str
                 tail = (tail + chunk)[-200:]
     except OSError as err:
         raise ProofError(f"{name}: cannot read it, or a damaged gzip file ({err.strerror or err})") from None
-    except (EOFError, zlib.error) as err:
-        raise ProofError(f"{name}: a damaged or truncated gzip file ({err})") from None
+    except (EOFError, zlib.error, lzma.LZMAError) as err:
+        raise ProofError(f"{name}: a damaged or truncated compressed file ({err})") from None
     try:
         text = b"".join(head).decode()
     except UnicodeDecodeError:
         raise ProofError(f"{name}: not a proof file (not text)") from None
-    lines, header, rules = read_header(text, name, FORMAT, VERSION, "proof file", ProofError, older=(1,))
+    lines, header, rules = read_header(
+        text, name, FORMAT, COMPACT, "proof file", ProofError, older=(1, VERSION)
+    )
     claim, number = _claim(lines[0], header, name)
     if tail and not tail.endswith(b"\n"):
         count += 1  # (the last line, without its newline)
@@ -278,7 +280,7 @@ def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str
     nodes = count - 1  # (the lines after the header, less the 'end' line)
     if said != nodes or nodes < 1:
         raise ProofError(f"{name}: {max(0, nodes):,} nodes, where its 'end' line says {said:,}: damaged")
-    return nodes, header, rules, claim, number
+    return nodes, header, rules, claim, number, int(lines[0].split()[1])
 
 
 def _check_lines(
