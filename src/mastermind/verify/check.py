@@ -17,9 +17,9 @@ from ..errors import ProofError
 from ..runtime.pool import can_fork
 from .arithmetic import other_replies
 from .checker import _Checker, _Entry, _Open, _walk
-from .files import alphabet, code_text, opener, read_header
+from .files import alphabet, code_text, opener, read_header, write_file
 from .parts import Parts, _Cut, _pieces
-from .proof import COMPACT, FORMAT, VERSION, ProofFile, _claim, _lines, _Reader
+from .proof import COMPACT, FORMAT, VERSION, ProofFile, _claim, _file_text, _lines, _Reader
 from .workers import _Dealer, _processes
 
 
@@ -223,6 +223,42 @@ def check_file(
         return Checked(rules, claim, 0, number, checked, scored, (), parts)
     shown = tuple(code_text(rules, code) for code in first)
     return Checked(rules, claim, number, 0, checked, scored, shown, parts)
+
+
+def compact_file(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
+    """Write the proof file at ``path`` (of any version) in the compact version (3; see
+    :func:`.proof.compact`) to ``out`` (xz-compressed if its name ends in ``.xz``), line by line,
+    nothing checked (check ``out``); its lines.
+
+    Raises:
+        ProofError: ``path`` cannot be read or is damaged or cut short (:func:`scan`), or
+            ``out`` cannot be written.
+    """
+    head = scan(path)
+
+    def lines() -> Iterator[str]:
+        with _opened(path) as f:
+            for _, line in _body(f, head.nodes):
+                line = line.rstrip("\n")
+                yield line if head.version < COMPACT or head.claim != "total" else _wordy(line)
+
+    header = {**head.header, "claim": head.claim}
+    text = _file_text(header, COMPACT, lines, head.claim, head.version)
+    try:
+        write_file(out, text)
+    except OSError as err:
+        raise ProofError(f"{out}: cannot write it ({err.strerror or err})") from None
+    except UnicodeDecodeError:
+        raise ProofError(f"{path}: not a proof file (not text)") from None
+    return scan(out).nodes
+
+
+def _wordy(line: str) -> str:
+    """A line of version 3 on the total in version 2's words (its leaves are left out already:
+    :func:`.proof._compact_line` takes the word out again)."""
+    pad = line[: len(line) - len(line.lstrip(" "))]
+    words = line.split()
+    return pad + " ".join(["total", *words] if not pad else [*words[:2], "total", *words[2:]])
 
 
 @contextmanager
