@@ -240,13 +240,10 @@ class ProofFile:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def dumps(self) -> str:
-        return "".join(self._text())
-
-    def _text(self) -> Iterator[str]:
-        """The file's text, line by line."""
+    def dumps(self, version: int | None = None) -> str:
+        """The file's text, in ``version`` (by default its own)."""
         lines = lambda: _lines(self.root, alphabet(self.rules))  # noqa: E731
-        return _file_text(self.header, self.version, lines, self.claim, self.version)
+        return "".join(_file_text(self.header, version or self.version, lines, self.claim, self.version))
 
     def write(self, path: str | os.PathLike[str], version: int | None = None) -> None:
         """Write the file (gzip-compressed if its name ends in ``.gz``, xz if in ``.xz``), through
