@@ -93,7 +93,7 @@ def check(
     split = None if parts is None else proof.cut(parts.count)
     total = proof.total if proof.claim == "total" else None
     scored = _check_lines(
-        _Checker(rules, proof.first, implicit=version >= COMPACT),
+        _Checker(rules, proof.first, implicit=version >= COMPACT and proof.claim == "total"),
         reader,
         lambda: enumerate(_lines(proof.root, symbols, version), start=3),
         proof.guesses,
@@ -204,7 +204,7 @@ def check_file(
     try:
         split = None if parts is None else head.cut(parts.count)
         scored = _check_lines(
-            _Checker(rules, first, implicit=head.version >= COMPACT),
+            _Checker(rules, first, implicit=head.version >= COMPACT and claim == "total"),
             reader,
             lines,
             guesses,
