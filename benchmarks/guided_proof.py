@@ -3,7 +3,8 @@
 Each proof runs in a fresh process, after a small proof that compiles the search: the table
 gives its wall clock, its CPU split between the prover and its workers (the prover's share is
 what bounds the wall clock on many cores), the prover's memory at most (resident), its lines and
-the total it proves.
+the total it proves; then the bytes of its file in version 2 (gzip) and in the compact version 3
+(xz), and version 3's lines (docs/worst.md, "Proof files, version 3").
 
     python benchmarks/guided_proof.py                          # classic and 4x7, 1 and 2 processes
     python benchmarks/guided_proof.py --games 4x8 --workers 1,2,4
@@ -30,7 +31,7 @@ GAMES = {
 }
 
 CHILD = """
-import json, resource, sys, time
+import json, os, resource, sys, tempfile, time
 from mastermind import Rules
 from mastermind.strategies.optimal.guided import prove_optimum
 pegs, colors, optimum, workers = (int(x) for x in sys.argv[1:5])
@@ -39,7 +40,15 @@ started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
 found = prove_optimum(Rules(pegs=pegs, colors=colors), optimum, workers=workers)
 wall = time.perf_counter() - started
 me, them = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"wall": wall, "total": found.total, "lines": found.proof.header["nodes"],
+sizes = {}
+with tempfile.TemporaryDirectory() as folder:
+    for name in ("p.proof.gz", "p.proof.xz"):
+        found.proof.write(os.path.join(folder, name))
+        sizes[name[-2:]] = os.path.getsize(os.path.join(folder, name))
+    with open(os.path.join(folder, "p.proof.xz"), "rb") as f:
+        import lzma
+        sizes["compact"] = lzma.decompress(f.read()).count(b"\\n") - 3
+print(json.dumps({"wall": wall, "total": found.total, "lines": found.proof.header["nodes"], **sizes,
                   "prover": me.ru_utime + me.ru_stime - before.ru_utime - before.ru_stime,
                   "workers": them.ru_utime + them.ru_stime, "memory": me.ru_maxrss / 1024}))
 """
@@ -52,7 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     print(machine_line())
     heads = f"{'wall s':>8} {'prover CPU s':>12} {'workers CPU s':>13} {'prover MB':>9} {'lines':>10}"
-    print(f"{'game':8} {'workers':>7} {heads}  total")
+    print(f"{'game':8} {'workers':>7} {heads}  total  (gz bytes, xz bytes, compact lines)")
     for game in args.games.split(","):
         pegs, colors, optimum = GAMES[game]
         for n in (int(w) for w in args.workers.split(",")):
@@ -60,7 +69,8 @@ def main() -> None:
             out = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
             print(
                 f"{game:8} {n:>7} {out['wall']:8.1f} {out['prover']:12.1f} {out['workers']:13.1f} "
-                f"{out['memory']:9.0f} {out['lines']:>10,}  {out['total']:,}",
+                f"{out['memory']:9.0f} {out['lines']:>10,}  {out['total']:,}  "
+                f"({out['gz']:,}, {out['xz']:,}, {out['compact']:,})",
                 flush=True,
             )
     print(f"load {os.getloadavg()[0]:.2f} at the end")

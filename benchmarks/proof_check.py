@@ -7,6 +7,11 @@ of its processes held (MB resident) and the verdict.
     python benchmarks/proof_check.py --files results/4x8-lower.proof.gz --workers 1,2,4
     python benchmarks/proof_check.py --workers 1 --baseline /tmp/old/src   # against another version
     python benchmarks/proof_check.py --workers 1,2 --parts 24      # and the check cut into 24 parts
+    python benchmarks/proof_check.py --workers 1 --compact         # and each file in version 3
+
+With ``--compact`` each file is also written in the compact version 3 (``mastermind verify FILE
+--compact TMP.proof.xz``, into a temporary folder) and that copy checked right after it, each
+row with the file's bytes: what the compact format gains in size and costs or saves in time.
 
 With ``--baseline SRC`` (the ``src`` folder of another copy of the package, e.g. from ``git archive
 main | tar -x -C /tmp/old``) each check by this version is followed at once by the same check by
@@ -20,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 
 from machine import machine_line, measured  # benchmarks/machine.py: the scripts run from this folder
 
@@ -47,16 +54,27 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="numbers of processes, comma-separated")
     parser.add_argument("--baseline", metavar="SRC", help="also check with the package in SRC")
     parser.add_argument("--parts", type=int, metavar="N", help="also check it cut into N parts, all run here")
+    parser.add_argument("--compact", action="store_true", help="also check each file in version 3")
     args = parser.parse_args()
+    files = args.files.split(",")
+    if args.compact:
+        folder = tempfile.mkdtemp(prefix="compact-")
+        for path in list(files):
+            out = os.path.join(folder, os.path.basename(path).split(".")[0] + ".proof.xz")
+            command = [sys.executable, "-m", "mastermind", "verify", path, "--compact", out]
+            subprocess.run(command, check=True, capture_output=True)
+            files.insert(files.index(path) + 1, out)
     print(machine_line())
-    print(f"{'file':34} {'version':>8} {'workers':>7} {'wall s':>8} {'CPU s':>8} {'MB':>6}  verdict")
+    heads = f"{'file':34} {'bytes':>9} {'version':>8} {'workers':>7}"
+    print(f"{heads} {'wall s':>8} {'CPU s':>8} {'MB':>6}  verdict")
     versions = [("this", None, None)] + ([("baseline", args.baseline, None)] if args.baseline else [])
     versions += [(f"{args.parts} parts", None, f"1-{args.parts}/{args.parts}")] if args.parts else []
-    for path in args.files.split(","):
+    for path in files:
         for n in (int(w) for w in args.workers.split(",")):
             for name, source, parts in versions:
                 wall, cpu, peak, verdict = check(path, n, source, parts)
-                row = f"{os.path.basename(path):34} {name:>8} {n:>7} {wall:8.1f} {cpu:8.1f} {peak:6.0f}"
+                row = f"{os.path.basename(path):34} {os.path.getsize(path):9,} {name:>8} {n:>7}"
+                row += f" {wall:8.1f} {cpu:8.1f} {peak:6.0f}"
                 print(f"{row}  {verdict.split(':')[0]}", flush=True)
     print(f"load {os.getloadavg()[0]:.2f} at the end")
 

@@ -968,3 +968,27 @@ def test_the_lower_bound_proof_files_prove_their_totals(game):
         rules = Rules(pegs=pegs, colors=colors)
     assert found.claim == "total" and found.rules == rules
     assert found.check(jobs=usable_cores()).total == found.header["total"] == LOWER[game]
+
+
+def test_a_guided_proof_killed_outright_resumes_from_its_checkpoint_to_the_same_proof(tmp_path):
+    # kill -9 in the middle of the build (and a record torn by it): the same call resumes
+    rules, path = Rules(pegs=4, colors=6), tmp_path / "proof.jsonl"
+    code = (
+        "import sys; from mastermind import Rules; "
+        "from mastermind.strategies.optimal.guided import prove_optimum; "
+        "prove_optimum(Rules(pegs=4, colors=6), 5625, workers=1, checkpoint=sys.argv[1])"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code, str(path)])
+    try:
+        while child.poll() is None and (not path.exists() or path.read_text().count("\n") < 4):
+            time.sleep(0.002)
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait()
+    assert child.returncode == -signal.SIGKILL  # (killed before it had finished)
+    kept = path.read_text().count("\n")
+    with open(path, "a") as f:
+        f.write('{"history": [12')  # a record cut short by the kill
+    resumed = prove_optimum(rules, 5625, workers=1, checkpoint=path)
+    assert resumed.ended and resumed.proof.dumps() == prove_optimum(rules, 5625, workers=1).proof.dumps()
+    assert path.read_text().count("\n") > kept >= 4 and '{"history": [12' not in path.read_text()

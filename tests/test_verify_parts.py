@@ -9,6 +9,7 @@ import pytest
 from mastermind.core.rules import Rules
 from mastermind.errors import ProofError
 from mastermind.runtime.pool import can_fork
+from mastermind.strategies.optimal.guided import prove_optimum
 from mastermind.strategies.optimal.lower import prove
 from mastermind.strategies.optimal.worst import WorstSearch
 from mastermind.verify import check as check_module
@@ -22,7 +23,10 @@ def good(name: str) -> str:
     """A proof's text: no tree within one guess fewer than the least worst case (2x3, 3x3, 4x4),
     the least total of 3x3 and 4x4, no tree of 4x5 within 5 guesses beginning with 1111, and none
     of 4x7 within 5 beginning with 1112 or 1122, whose cells of reply 0,0 are the same set: its
-    lines come twice."""
+    lines come twice; and the least total of 4x5 in the compact version (3), whose lines under the
+    root are the cells its leaves left out do not raise enough."""
+    if name == "4x5 total compact":
+        return ProofFile.loads(prove_optimum(Rules(pegs=4, colors=5), 2463, workers=1).proof.dumps()).dumps(3)
     if name == "4x5 first":
         return WorstSearch(Rules(pegs=4, colors=5)).decide(5, first=[0]).proof.dumps()
     if name == "4x7 first":
@@ -37,6 +41,7 @@ def good(name: str) -> str:
 
 
 GAMES = ["2 3 guesses", "3 3 guesses", "4 4 guesses", "3 3 total", "4 4 total", "4x5 first", "4x7 first"]
+GAMES += ["4x5 total compact"]
 # (the proofs of 2x3 and 4x4 are their root alone: a count)
 WITH_LINES = [game for game in GAMES if game not in ("2 3 guesses", "4 4 guesses")]
 
@@ -59,8 +64,9 @@ def damaged(text: str) -> dict[str, str]:
         wrong[i] = " " * _indent(lines[i]) + f"{guess} {pegs},0 {rest}"
         out[f"the win as the reply of the {where} line"] = "\n".join(wrong)
         words = lines[i].split()
-        if words[2] == "total":  # a claim raised by one
-            words[3] = str(int(words[3]) + 1)
+        claim = 3 if words[2] == "total" else 2 if words[2].isdigit() else 0  # (version 2, or 3)
+        if claim:  # a claim raised by one
+            words[claim] = str(int(words[claim]) + 1)
             raised = [*lines]
             raised[i] = " " * _indent(lines[i]) + " ".join(words)
             out[f"the {where} line's claim raised"] = "\n".join(raised)

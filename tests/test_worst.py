@@ -450,8 +450,8 @@ def test_a_truncated_or_foreign_proof_is_refused(proof_text, tmp_path):
         ProofFile.read(path)
     with pytest.raises(ProofError, match="not a proof file"):
         ProofFile.loads("mastermind-tree 1\n{}\n1122\nend 1\n")
-    with pytest.raises(ProofError, match="format '3'; this version reads format 1 and 2"):
-        ProofFile.loads(proof_text.replace("mastermind-proof 2", "mastermind-proof 3", 1))
+    with pytest.raises(ProofError, match="format '4'; this version reads format 1 and 2 and 3"):
+        ProofFile.loads(proof_text.replace("mastermind-proof 2", "mastermind-proof 4", 1))
 
 
 def test_verify_refuses_a_tampered_proof_in_one_line_with_status_2(proof_text, tmp_path):

@@ -40,8 +40,16 @@ if TYPE_CHECKING:
     "passed, anywhere. Every machine cuts it alike, from the file alone; each part's verdict is "
     "printed as it passes (two machines taking 1-N/N and N-1/N meet where their speeds put them).",
 )
+@click.option(
+    "--compact",
+    metavar="OUT",
+    help="Write the proof file in the compact format (version 3: its leaves left out, which the "
+    "checker works out itself) to OUT (xz if OUT ends in .xz) instead of checking it; then check OUT.",
+)
 @color_option
-def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, part: Parts | None) -> None:
+def verify(
+    tree_file: str, rules: Rules, as_json: bool, workers: int | None, part: Parts | None, compact: str | None
+) -> None:
     """Check a tree file: play its tree against every secret of its game (or a proof file).
 
     The replay uses the plain-Python scoring rule (nothing compiled), then checks what the
@@ -59,6 +67,7 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
       mastermind tree -s knuth --save knuth.tree && mastermind verify knuth.tree
       mastermind verify results/5x6-optimal.tree.gz --pegs 5 --colors 6
       mastermind verify big.proof.gz --part 1-8/16     # half a long check; 9-16/16 elsewhere
+      mastermind verify old.proof.gz --compact new.proof.xz && mastermind verify new.proof.xz
     """
     from .. import TreeFile, TreeFileError
     from ..verify.proof import is_proof_file
@@ -68,10 +77,15 @@ def verify(tree_file: str, rules: Rules, as_json: bool, workers: int | None, par
     if not tree_file.strip():
         fail("no file named: give the path of a tree file or a proof file")
     if is_proof_file(tree_file):  # a proof that no tree does it within some guesses (mastermind worst)
-        from .worst import verify_proof
+        from .worst import compact_proof, verify_proof
+
+        if compact is not None:
+            return compact_proof(tree_file, compact)
 
         return verify_proof(tree_file, rules, as_json, workers, part)
     tree = TreeFile.read(tree_file)
+    if compact is not None:
+        fail(f"--compact rewrites a proof file; {tree_file} is a tree file")
     if part is not None:
         fail(f"--part cuts the check of a proof file; {tree_file} is a tree file, replayed whole")
     asked = asked_game(tree.rules, rules)

@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -423,6 +424,22 @@ def fraction_bar(label: str) -> Iterator[Callable[[float, str], None] | None]:
     with progress_display(console) as bar, live_note(progress_note(bar)):
         task = bar.add_task(label, total=1000)
         yield lambda fraction, text: bar.update(task, completed=int(1000 * fraction), description=text)
+
+
+def compact_proof(path: str, out: str) -> None:
+    """``mastermind verify PROOF --compact OUT``: the proof written in the compact format."""
+    from ..errors import ProofError
+    from ..verify.check import compact_file
+
+    check_output(out, "--compact")
+    try:
+        nodes = compact_file(path, out)
+    except ProofError as err:
+        fail(str(err))
+    size = Path(out).stat().st_size
+    click.echo(
+        f"{path} written to {out} in the compact format: {nodes:,} lines, {size:,} bytes (not checked yet)"
+    )
 
 
 def verify_proof(

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-import gzip
 import itertools
+import lzma
 import os
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -17,9 +17,9 @@ from ..errors import ProofError
 from ..runtime.pool import can_fork
 from .arithmetic import other_replies
 from .checker import _Checker, _Entry, _Open, _walk
-from .files import GZIP_MAGIC, alphabet, code_text, read_header
+from .files import alphabet, code_text, opener, read_header, write_file
 from .parts import Parts, _Cut, _pieces
-from .proof import FORMAT, VERSION, ProofFile, _claim, _lines, _Reader
+from .proof import COMPACT, FORMAT, VERSION, ProofFile, _claim, _file_text, _lines, _Reader
 from .workers import _Dealer, _processes
 
 
@@ -48,6 +48,9 @@ class Checked:
 #: Proofs of at least this many nodes are checked on several processes when asked
 #: (:func:`check`'s ``jobs``); smaller ones gain less than the processes cost to start.
 PARALLEL_FROM = 20_000
+#: What a line of a compact proof (version 3, on the total) weighs against :data:`PARALLEL_FROM`:
+#: the leaves it stands for, which its check works out (4x7: 81,426 lines in version 2, 1,270 in 3).
+COMPACT_WEIGHT = 64
 #: Pieces per process that a parallel check cuts the proof into, at least (the last ones to
 #: finish are small).
 PIECES_PER_JOB = 16
@@ -83,15 +86,16 @@ def check(
     h = proof.header
     nodes = proof.root.size()
     _counted(h, rules, nodes, "")
-    reader = _Reader(rules, proof.claim, "the proof")
+    reader = _Reader(rules, proof.claim, "the proof", proof.version)
     reader.firsts = bool(proof.first)
     symbols = alphabet(rules)
+    version = proof.version
     split = None if parts is None else proof.cut(parts.count)
     total = proof.total if proof.claim == "total" else None
     scored = _check_lines(
-        _Checker(rules, proof.first),
+        _Checker(rules, proof.first, implicit=version >= COMPACT and proof.claim == "total"),
         reader,
-        lambda: enumerate(_lines(proof.root, symbols), start=3),
+        lambda: enumerate(_lines(proof.root, symbols, version), start=3),
         proof.guesses,
         nodes,
         jobs,
@@ -126,6 +130,7 @@ class ProofHead:
     number: int
     nodes: int
     path: str | os.PathLike[str]
+    version: int = VERSION
     _cuts: dict[int, _Cut] = field(default_factory=dict, repr=False)
 
     def cut(self, count: int) -> _Cut:
@@ -157,8 +162,8 @@ def scan(path: str | os.PathLike[str]) -> ProofHead:
         ProofError: it cannot be read, is not a proof file of this version, or is damaged or
             cut short.
     """
-    nodes, header, rules, claim, number = _scan(path)
-    return ProofHead(rules, header, claim, number, nodes, path)
+    nodes, header, rules, claim, number, version = _scan(path)
+    return ProofHead(rules, header, claim, number, nodes, path, version)
 
 
 def check_file(
@@ -186,7 +191,7 @@ def check_file(
     head = head or scan(path)
     rules, header, claim, number, nodes = head.rules, head.header, head.claim, head.number, head.nodes
     _counted(header, rules, nodes, f"{name}: ")
-    reader = _Reader(rules, claim, name)
+    reader = _Reader(rules, claim, name, head.version)
     first = tuple(reader.first(header))
     guesses = number if claim == "guesses" else 0
 
@@ -199,7 +204,7 @@ def check_file(
     try:
         split = None if parts is None else head.cut(parts.count)
         scored = _check_lines(
-            _Checker(rules, first),
+            _Checker(rules, first, implicit=head.version >= COMPACT and claim == "total"),
             reader,
             lines,
             guesses,
@@ -223,15 +228,49 @@ def check_file(
     return Checked(rules, claim, number, 0, checked, scored, shown, parts)
 
 
+def compact_file(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> int:
+    """Write the proof file at ``path`` (of any version) in the compact version (3; see
+    :func:`.proof.compact`) to ``out`` (xz-compressed if its name ends in ``.xz``), line by line,
+    nothing checked (check ``out``); its lines.
+
+    Raises:
+        ProofError: ``path`` cannot be read or is damaged or cut short (:func:`scan`), or
+            ``out`` cannot be written.
+    """
+    head = scan(path)
+
+    def lines() -> Iterator[str]:
+        with _opened(path) as f:
+            for _, line in _body(f, head.nodes):
+                line = line.rstrip("\n")
+                yield line if head.version < COMPACT or head.claim != "total" else _wordy(line)
+
+    header = {**head.header, "claim": head.claim}
+    text = _file_text(header, COMPACT, lines, head.claim, head.version)
+    try:
+        write_file(out, text)
+    except OSError as err:
+        raise ProofError(f"{out}: cannot write it ({err.strerror or err})") from None
+    except UnicodeDecodeError:
+        raise ProofError(f"{path}: not a proof file (not text)") from None
+    return scan(out).nodes
+
+
+def _wordy(line: str) -> str:
+    """A line of version 3 on the total in version 2's words (its leaves are left out already:
+    :func:`.proof._compact_line` takes the word out again)."""
+    pad = line[: len(line) - len(line.lstrip(" "))]
+    words = line.split()
+    return pad + " ".join(["total", *words] if not pad else [*words[:2], "total", *words[2:]])
+
+
 @contextmanager
 def _opened(path: str | os.PathLike[str], binary: bool = False) -> Iterator[Any]:
     """A proof file open for reading as text, line by line, or as bytes (gzip-compressed or
     not, by its first bytes)."""
-    with open(path, "rb") as raw:
-        packed = raw.read(2) == GZIP_MAGIC
-    opener: Any = gzip.open if packed else open
+    how = opener(path)
     # (lines end at "\n" alone, as the first pass counts them: not at a "\r" too)
-    with opener(path, "rb") if binary else opener(path, "rt", encoding="utf-8", newline="\n") as f:
+    with how(path, "rb") if binary else how(path, "rt", encoding="utf-8", newline="\n") as f:
         yield f
 
 
@@ -240,7 +279,7 @@ def _body(f: Iterable[str], nodes: int) -> Iterator[tuple[int, str]]:
     return itertools.islice(enumerate(f, start=1), 2, 2 + nodes)
 
 
-def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str, int]:
+def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str, int, int]:
     """A proof file read through once, by bytes (its nodes counted, its ``end`` line read): its
     nodes, header, game, claim and the claim's number.
 
@@ -258,13 +297,15 @@ def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str
                 tail = (tail + chunk)[-200:]
     except OSError as err:
         raise ProofError(f"{name}: cannot read it, or a damaged gzip file ({err.strerror or err})") from None
-    except (EOFError, zlib.error) as err:
-        raise ProofError(f"{name}: a damaged or truncated gzip file ({err})") from None
+    except (EOFError, zlib.error, lzma.LZMAError) as err:
+        raise ProofError(f"{name}: a damaged or truncated compressed file ({err})") from None
     try:
         text = b"".join(head).decode()
     except UnicodeDecodeError:
         raise ProofError(f"{name}: not a proof file (not text)") from None
-    lines, header, rules = read_header(text, name, FORMAT, VERSION, "proof file", ProofError, older=(1,))
+    lines, header, rules = read_header(
+        text, name, FORMAT, COMPACT, "proof file", ProofError, older=(1, VERSION)
+    )
     claim, number = _claim(lines[0], header, name)
     if tail and not tail.endswith(b"\n"):
         count += 1  # (the last line, without its newline)
@@ -278,7 +319,7 @@ def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str
     nodes = count - 1  # (the lines after the header, less the 'end' line)
     if said != nodes or nodes < 1:
         raise ProofError(f"{name}: {max(0, nodes):,} nodes, where its 'end' line says {said:,}: damaged")
-    return nodes, header, rules, claim, number
+    return nodes, header, rules, claim, number, int(lines[0].split()[1])
 
 
 def _check_lines(
@@ -302,7 +343,8 @@ def _check_lines(
     (:func:`_walk`)."""
     chosen = [-1] if split is None or parts is None else [part - 1 for part in parts.numbers]
     share = nodes if split is None else max(split.lines[part] for part in chosen)
-    parallel = jobs > 1 and nodes >= PARALLEL_FROM and can_fork()
+    weight = COMPACT_WEIGHT if checker.implicit else 1
+    parallel = jobs > 1 and nodes * weight >= PARALLEL_FROM and can_fork()
     most = max(1, share // (PIECES_PER_JOB * jobs))
 
     def said(part: int) -> None:

@@ -242,6 +242,7 @@ class _Open:
     root: bool
     splits: dict[int, dict[int, list[int]]] = field(default_factory=dict)  # guess -> reply -> cell
     cells: dict[int, list[tuple[int, ProofNode]]] = field(default_factory=dict)  # guess -> (size, node)
+    named: dict[int, set[int]] = field(default_factory=dict)  # guess -> the replies its lines name
     checked: bool = False  # its claim checked already (in an earlier part's pass)
 
 
@@ -256,9 +257,13 @@ class _Checker:
     node needs nothing but its set and the first lines of its own lines: a proof is checked as
     it is read (:func:`_walk`)."""
 
-    def __init__(self, rules: Rules, first: tuple[tuple[int, ...], ...] = ()) -> None:
+    def __init__(self, rules: Rules, first: tuple[tuple[int, ...], ...] = (), implicit: bool = False) -> None:
         self.rules = rules
         self.first = first  # the first guesses a claim on guesses is about (at the root)
+        # Version 3 on the total: a guess short of its node's claim has its cells that no line
+        # names raised to their one-level bounds (:meth:`_raised`), found here, not read.
+        self.implicit = implicit
+        self.bounds: dict[tuple[bytes, int], int] = {}  # (a cell, K) -> its one-level bound
         self.game = _Game(rules)
         self.tables: dict[int, list[int]] = {}  # T(K, m) for m up to the game's size, by K
         # What a node's check finds depends on its set, guesses left, K, its line and the lines
@@ -350,6 +355,7 @@ class _Checker:
         if f == pegs * (pegs + 1) or not cell:
             raise ProofError(f"line {child.line}: no secret of the set gives reply {reply} to {self.show(g)}")
         opened.cells.setdefault(g, []).append((len(cell), child))
+        opened.named.setdefault(g, set()).add(f)
         return child, cell, opened.k - 1, opened.K
 
     def close(self, opened: _Open) -> None:
@@ -374,6 +380,10 @@ class _Checker:
         else:
             candidates = game.least_absent_codes(opened.absent)
             pool = candidates if isinstance(candidates, range) else [*candidates, *cells]
+        if self.implicit:
+            need = node.total - n
+            for g in [g for g in pool if sums[g] < need]:
+                sums[g] += self._raised(opened, g, need - sums[g], T)
         # (every code a guess to check: the least of the list of every code's sums)
         low = min(sums) if isinstance(pool, range) else min(map(sums.__getitem__, pool), default=SKIP)
         if n + low < node.total:
@@ -382,6 +392,49 @@ class _Checker:
                 f"line {node.line}: for guess {self.show(g)} the bounds reach only {n + sums[g]:,} on "
                 f"these {n:,} secrets, below the {node.total:,} claimed"
             )
+
+    def _raised(self, opened: _Open, g: int, short: int, T: list[int]) -> int:
+        """What guess g's cells that no line names add to its bound, each raised from T(K, m) to
+        its one-level bound (:meth:`one_level`), the largest first, until they add ``short`` or
+        none is left (a proof of version 3 leaves those cells' lines out)."""
+        row, win, named = self.game.row(g), self.rules.pegs * (self.rules.pegs + 1), opened.named.get(g, ())
+        split: dict[int, list[int]] = {}
+        for i in opened.S:
+            split.setdefault(row[i], []).append(i)
+        cells = sorted(
+            (c for f, c in split.items() if f != win and f not in named and len(c) > 2), key=len, reverse=True
+        )
+        gained = 0
+        for cell in cells:
+            gained += max(0, self.one_level(cell, opened.K) - T[len(cell)])
+            if gained >= short:
+                break
+        return gained
+
+    def one_level(self, S: list[int], K: int) -> int:
+        """The least total of a set S that counting one guess down proves: |S| plus, over the
+        guesses (but one that leaves S whole), the least sum of T(K', m) over a guess's cells,
+        K' the most cells other than the win that a guess gives on S (at most K): what a line of
+        S with nothing below it claims at most, found as its check finds it."""
+        key = (array("i", S).tobytes(), K)
+        found = self.bounds.get(key)
+        if found is not None:
+            return found
+        game = self.game
+        held: set[int] = set()
+        for i in S:
+            held.update(game.codes[i])
+        absent = tuple(c for c in range(self.rules.colors) if c not in held)
+        tally = _Tally(game, S, None)
+        K = min(K, tally.most_cells())
+        T = self.least(K)
+        sums = tally.totals(T, K, min(SKIP, T[len(S)] + 1))
+        pool = game.least_absent_codes(absent)
+        found = len(S) + (min(sums) if isinstance(pool, range) else min(map(sums.__getitem__, pool)))
+        if len(self.bounds) > 1 << 16:
+            self.bounds.clear()
+        self.bounds[key] = found
+        return found
 
     def _close_guesses(self, opened: _Open) -> None:
         """Every guess checked (the least of its class, or named; at the root of a claim on first

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import lzma
 import os
 import zlib
 from collections.abc import Iterable, Sequence
@@ -17,15 +18,29 @@ from ..core.rules import Rules
 from ..errors import MastermindError, RulesError
 
 GZIP_MAGIC = b"\x1f\x8b"
+XZ_MAGIC = b"\xfd7zXZ\x00"
+
+
+def opener(path: str | os.PathLike[str]) -> Any:
+    """The function that opens the file as it is stored, by its first bytes: ``gzip.open``,
+    ``lzma.open`` (xz) or ``open`` (plain)."""
+    with open(path, "rb") as raw:
+        head = raw.read(len(XZ_MAGIC))
+    return gzip.open if head[:2] == GZIP_MAGIC else lzma.open if head == XZ_MAGIC else open
 
 
 def write_file(path: str | os.PathLike[str], text: str | Iterable[str]) -> None:
-    """Write ``text`` (gzip-compressed if the name ends in ``.gz``) to a temporary file renamed at
-    the end, so that a killed process never leaves half a file under the name. ``text`` may come
+    """Write ``text`` (gzip-compressed if the name ends in ``.gz``, xz if in ``.xz``) to a
+    temporary file renamed at the end, so that a killed process never leaves half a file under
+    the name. ``text`` may come
     in pieces (a large proof's lines: never all in memory at once); the bytes are the same."""
     path = Path(path)
     pieces = [text] if isinstance(text, str) else text
-    packer = zlib.compressobj(9, zlib.DEFLATED, 31) if path.name.endswith(".gz") else None  # (gzip's own)
+    packer: Any = None
+    if path.name.endswith(".gz"):
+        packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # (gzip's own)
+    elif path.name.endswith(".xz"):  # (its window spans megabytes: a subproof met again is cheap)
+        packer = lzma.LZMACompressor(preset=9)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as out:
@@ -60,6 +75,11 @@ def read_text(path: str | os.PathLike[str], kind: str, error: type[MastermindErr
             data = gzip.decompress(data)
         except (OSError, EOFError) as err:
             raise error(f"{name}: a damaged or truncated gzip file ({err})") from None
+    elif data[: len(XZ_MAGIC)] == XZ_MAGIC:
+        try:
+            data = lzma.decompress(data)
+        except (lzma.LZMAError, EOFError) as err:
+            raise error(f"{name}: a damaged or truncated xz file ({err})") from None
     try:
         return data.decode()
     except UnicodeDecodeError:

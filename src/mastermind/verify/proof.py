@@ -76,8 +76,8 @@ bytes, whatever its name).
 
 from __future__ import annotations
 
-import gzip
 import json
+import lzma
 import os
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -88,7 +88,7 @@ from ..core.feedback import Feedback
 from ..core.rules import Rules
 from ..errors import ProofError
 from .arithmetic import Perm, _Game
-from .files import GZIP_MAGIC, alphabet, code_text, game_dict, read_header, read_text, write_file
+from .files import alphabet, code_text, game_dict, opener, read_header, read_text, write_file
 from .parts import Parts, _Cut, _pieces
 
 if TYPE_CHECKING:
@@ -96,8 +96,14 @@ if TYPE_CHECKING:
 
 #: The format's name, on the first line with its version.
 FORMAT = "mastermind-proof"
-#: The version this module writes; it reads version 1 too (a claim on guesses, without ``claim``).
+#: The version of the lines a prover holds and writes by default; version 1 is read too (a claim
+#: on guesses, without ``claim``).
 VERSION = 2
+#: The compact version (see :func:`compact`): a proof on the total without the lines the checker
+#: can work out itself; written where the file's name ends in ``.xz`` (or when asked).
+COMPACT = 3
+#: The versions read.
+VERSIONS = (1, VERSION, COMPACT)
 
 #: What a proof may claim: no tree within so many guesses, or no tree below a total.
 CLAIMS = ("guesses", "total")
@@ -118,12 +124,12 @@ class ProofNode:
     line: int = 0
     total: int = 0
 
-    def text(self) -> str:
+    def text(self, version: int = VERSION) -> str:
         """The node's kind as written in a file (after its guess and reply)."""
         if self.kind == "count":
             return "count"
         if self.kind == "total":
-            return f"total {self.total} {_gens_text(self.gens)}"
+            return f"{'total ' if version < COMPACT else ''}{self.total} {_gens_text(self.gens)}"
         return "all " + _gens_text(self.gens)
 
     def size(self) -> int:
@@ -182,19 +188,21 @@ class PackedNode(ProofNode):
         return f"<PackedNode total={self.total}: {self.nodes:,} lines, {len(self.packed):,} bytes packed>"
 
 
-def _lines(root: ProofNode, symbols: str) -> Iterator[str]:
-    """A node's lines as a proof file writes them (in preorder, each indented one space more
-    than its parent, after its guess and reply): its own first, unindented."""
+def _lines(root: ProofNode, symbols: str, version: int = VERSION) -> Iterator[str]:
+    """A node's lines as a proof file of that version writes them (in preorder, each indented
+    one space more than its parent, after its guess and reply): its own first, unindented."""
     stack: list[tuple[ProofNode, int, str]] = [(root, 0, "")]
     while stack:
         node, depth, lead = stack.pop()
         pad = " " * depth
-        if isinstance(node, PackedNode):
+        if isinstance(node, PackedNode):  # (its lines are version 2's)
             first, *rest = node.body().split("\n")
+            if version >= COMPACT:
+                first, rest = _compact_line(first), [_compact_line(line) for line in rest]
             yield f"{pad}{lead}{first}"
             yield from (pad + line for line in rest)  # (indented from its own line already)
             continue
-        yield f"{pad}{lead}{node.text()}"
+        yield f"{pad}{lead}{node.text(version)}"
         for guess, reply, child in reversed(node.children):
             code = "".join(symbols[c] for c in guess)
             stack.append((child, depth + 1, f"{code} {reply.black},{reply.white} "))
@@ -212,6 +220,7 @@ class ProofFile:
     claim: str = "guesses"
     total: int = 0
     first: tuple[tuple[int, ...], ...] = ()
+    version: int = VERSION  # (the file's: its lines are its own, as read)
     _cuts: dict[int, _Cut] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -231,24 +240,20 @@ class ProofFile:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def dumps(self) -> str:
-        return "".join(self._text())
+    def dumps(self, version: int | None = None) -> str:
+        """The file's text, in ``version`` (by default its own)."""
+        lines = lambda: _lines(self.root, alphabet(self.rules))  # noqa: E731
+        return "".join(_file_text(self.header, version or self.version, lines, self.claim, self.version))
 
-    def _text(self) -> Iterator[str]:
-        """The file's text, line by line."""
-        yield f"{FORMAT} {VERSION}\n"
-        yield json.dumps(self.header, separators=(", ", ": ")) + "\n"
-        count = 0
-        for line in _lines(self.root, alphabet(self.rules)):
-            count += 1
-            yield line + "\n"
-        yield f"end {count}\n"
-
-    def write(self, path: str | os.PathLike[str]) -> None:
-        """Write the file (gzip-compressed if its name ends in ``.gz``), through a temporary
-        file renamed at the end, so that a killed process never leaves half a file; line by
-        line (a proof of millions of lines is never all in memory as text)."""
-        write_file(path, self._text())
+    def write(self, path: str | os.PathLike[str], version: int | None = None) -> None:
+        """Write the file (gzip-compressed if its name ends in ``.gz``, xz if in ``.xz``), through
+        a temporary file renamed at the end, so that a killed process never leaves half a file;
+        line by line (a proof of millions of lines is never all in memory as text). In
+        ``version`` (by default its own, or :data:`COMPACT` for a name ending in ``.xz``)."""
+        if version is None:
+            version = COMPACT if str(path).endswith(".xz") else self.version
+        lines = lambda: _lines(self.root, alphabet(self.rules))  # noqa: E731
+        write_file(path, _file_text(self.header, version, lines, self.claim, self.version))
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -264,8 +269,11 @@ class ProofFile:
 
     @classmethod
     def loads(cls, text: str, name: str = "proof file") -> ProofFile:
-        lines, header, rules = read_header(text, name, FORMAT, VERSION, "proof file", ProofError, older=(1,))
+        lines, header, rules = read_header(
+            text, name, FORMAT, COMPACT, "proof file", ProofError, older=(1, 2)
+        )
         claim, number = _claim(lines[0], header, name)
+        version = int(lines[0].split()[1])
         if len(lines) < 3 or not lines[-1].startswith("end "):
             raise ProofError(f"{name}: cut short (no 'end' line)")
         body = lines[2:-1]
@@ -275,7 +283,7 @@ class ProofFile:
             raise ProofError(f"{name}, line {len(lines)}: a damaged 'end' line") from None
         if count != len(body) or not body:
             raise ProofError(f"{name}: {len(body):,} nodes, where its 'end' line says {count:,}: damaged")
-        reader = _Reader(rules, claim, name)
+        reader = _Reader(rules, claim, name, version)
         first = reader.first(header)
         root = ProofNode("count")
         path: list[ProofNode] = []
@@ -291,8 +299,8 @@ class ProofFile:
         if claim == "total":
             if root.total != number:
                 raise ProofError(f"{name}, line 3: the root claims {root.total}, the header {number}")
-            return cls(rules, 0, root, header, "total", number)
-        return cls(rules, number, root, header, first=tuple(first))
+            return cls(rules, 0, root, header, "total", number, version=version)
+        return cls(rules, number, root, header, first=tuple(first), version=version)
 
     # -- checking --------------------------------------------------------------------------
 
@@ -301,7 +309,7 @@ class ProofFile:
         found = self._cuts.get(count)
         if found is None:
             nodes = self.root.size()
-            lines = _lines(self.root, alphabet(self.rules))
+            lines = _lines(self.root, alphabet(self.rules), self.version)
             found = self._cuts[count] = _Cut(_pieces(lines, nodes, count), nodes, count)
         return found
 
@@ -344,8 +352,8 @@ class _Reader:
     twice under one node (a guess and reply, on the total), no line under a ``count``. Only the
     path to the last line is kept, so a proof of any size can be read line by line."""
 
-    def __init__(self, rules: Rules, claim: str, name: str) -> None:
-        self.rules, self.claim, self.name = rules, claim, name
+    def __init__(self, rules: Rules, claim: str, name: str, version: int = VERSION) -> None:
+        self.rules, self.claim, self.name, self.version = rules, claim, name, version
         self.symbols = alphabet(rules)
         # (the same few codes and permutations come back on line after line: each read once)
         self.codes: dict[str, tuple[int, ...]] = {}
@@ -396,9 +404,12 @@ class _Reader:
 
     def node(self, words: list[str], at: int) -> ProofNode:
         if self.claim == "total":
+            if self.version >= COMPACT:  # (the word 'total' left out)
+                words = ["total", *words]
             if len(words) == 3 and words[0] == "total" and words[1].isascii() and words[1].isdigit():
                 return ProofNode("total", self.gens(words[2], at), line=at, total=int(words[1]))
-            raise ProofError(f"{self.name}, line {at}: not 'total LEAST PERMUTATIONS'")
+            said = "LEAST PERMUTATIONS" if self.version >= COMPACT else "total LEAST PERMUTATIONS"
+            raise ProofError(f"{self.name}, line {at}: not '{said}'")
         if words == ["count"]:
             return ProofNode("count", line=at)
         if len(words) == 2 and words[0] == "all":
@@ -461,6 +472,67 @@ class _Reader:
         del self.path[depth:]
         self.path.append((node, set()))
         return depth, guess, reply, node
+
+
+def compact(lines: Iterable[str]) -> Iterator[str]:
+    """A proof on the total's lines (version 2's words, from its root) less its leaves, the lines
+    other than the root with no line below them: version 3 leaves them out. What a leaf claims
+    is at most what counting one guess down proves of its set (its check shows it), and the
+    checker of version 3 works that out itself for the cells it needs (:class:`.checker._Checker`)."""
+    held = None
+    for line in lines:
+        if held is not None and (held[0] != " " or _indent(line) > _indent(held)):
+            yield held
+        held = line
+    if held is not None and held[0] != " ":  # (a root with no lines)
+        yield held
+
+
+def _compact_line(line: str) -> str:
+    """A line on the total in version 3's words: without ``total``."""
+    words = line.split()
+    if words and words[0] == "total":
+        return " ".join(words[1:])
+    return line[: _indent(line)] + " ".join(words[:2] + words[3:])
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _file_text(
+    header: dict[str, Any],
+    version: int,
+    lines: Callable[[], Iterator[str]],
+    claim: str = "guesses",
+    source: int = VERSION,
+) -> Iterator[str]:
+    """A proof file's text in ``version``: its first line, its header (``nodes`` counted again),
+    its lines and ``end``. ``lines()``: its lines, from the root, in version 2's words, of a
+    proof read as (or built in) version ``source``: written in version 3, a proof on the total
+    loses its leaves (:func:`compact`) unless it has lost them already, and the word ``total``.
+
+    Raises:
+        ProofError: a compact proof on the total asked for in an older version (the lines it
+            left out are not known).
+    """
+    body = lines
+    if claim == "total" and version >= COMPACT:
+        body = (
+            (lambda: map(_compact_line, lines()))
+            if source >= COMPACT
+            else lambda: map(_compact_line, compact(lines()))
+        )
+    elif claim == "total" and source >= COMPACT:
+        raise ProofError(
+            f"a proof in version {COMPACT} cannot be written in version {version}: its leaves are left out"
+        )
+    count = sum(1 for _ in body())
+    yield f"{FORMAT} {version}\n"
+    yield json.dumps({**header, "nodes": count}, separators=(", ", ": ")) + "\n"
+    for line in body():
+        yield line + "\n"
+    yield f"end {count}\n"
 
 
 def _header(rules: Rules, root: ProofNode, claim: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
@@ -539,10 +611,7 @@ def is_proof_file(path: str | os.PathLike[str]) -> bool:
     """Whether the file starts like a proof file (plain or gzip-compressed); False if it cannot
     be read (the reader of the other kind then says why)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(2)
-        opener: Any = gzip.open if head == GZIP_MAGIC else open
-        with opener(path, "rb") as f:
+        with opener(path)(path, "rb") as f:
             return bool(f.read(len(FORMAT)) == FORMAT.encode())
-    except (OSError, EOFError):
+    except (OSError, EOFError, lzma.LZMAError):
         return False
