@@ -43,10 +43,11 @@ def test_a_database_of_the_first_schema_version_is_migrated_and_keeps_its_games(
     db.execute("PRAGMA user_version = 1")
     db.commit()
     db.close()
-    with Store(path) as store:  # through every version since: the games table made again (schema 3)
-        assert store.version == SCHEMA_VERSION == 3
+    with Store(path) as store:  # through every version since (the games table made again at 3)
+        assert store.version == SCHEMA_VERSION == 5  # 4: games numbered per visitor; 5: the seats
         [game] = store.games()
         assert game.record == record and game.started == "2024-01-01T00:00:00+00:00"
+        assert game.number is None  # a local game: only a web visitor's games are numbered
         assert store.runs() == []
     db = sqlite3.connect(path)
     columns = [r[1] for r in db.execute("PRAGMA table_info(runs)")]
