@@ -228,3 +228,29 @@ def test_a_friends_match_waiting_for_its_first_move_is_never_dropped_to_make_roo
         assert joined["id"] == 1 and joined["friend"]["joined"]
 
     serve(tmp_path, scenario, Limits(open_games=2), visitors=2)
+
+
+def test_the_friends_history_lists_the_match_under_their_own_number_and_a_third_sees_nothing(tmp_path):
+    async def scenario(app, alice, bob, carol):
+        own = await call(bob, "POST", "/api/games", {"mode": "break", "rules": TINY["rules"]}, status=201)
+        await call(bob, "POST", f"/api/games/{own['id']}/guesses", {"guess": "11"})  # kept: bob's game 1
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        joined = await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        assert (made["id"], joined["id"]) == (1, 2)
+        await call(alice, "POST", f"/api/games/{made['id']}/secret", {"secret": "12"})
+        await call(bob, "POST", f"/api/games/{joined['id']}/guesses", {"guess": "11"})
+        his = (await call(bob, "GET", "/api/history"))["games"]
+        assert [(g["id"], g["mode"], g["guesses"]) for g in his] == [(2, "match", 1), (1, "break", 1)]
+        hers = (await call(alice, "GET", "/api/history"))["games"]
+        assert [(g["id"], g["mode"], g["guesses"]) for g in hers] == [(1, "match", 1)]
+        assert his[0] | {"id": 1} == hers[0]  # one match, the same row, each under their own number
+        assert (await call(carol, "GET", "/api/history"))["games"] == []
+        await call(carol, "POST", "/api/games", {"mode": "break", "rules": TINY["rules"]}, status=201)
+        assert (await call(carol, "GET", "/api/history"))["games"] == []
+        # a match is counted in nobody's game statistics (it has its score): bob's are his game's
+        stats = await call(bob, "GET", "/api/stats")
+        assert [s["played"] + s["unfinished"] for s in stats["break"]] == [1]
+
+    serve(tmp_path, scenario, visitors=3)
