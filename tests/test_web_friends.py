@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
 
 from mastermind.web.api import STATE  # noqa: E402
+from mastermind.web.friends import FRIENDS  # noqa: E402
 from mastermind.web.limits import Limits  # noqa: E402
 from mastermind.web.sessions import COOKIE  # noqa: E402
 from test_web_api import call, serve  # noqa: E402
@@ -228,3 +229,76 @@ def test_a_friends_match_waiting_for_its_first_move_is_never_dropped_to_make_roo
         assert joined["id"] == 1 and joined["friend"]["joined"]
 
     serve(tmp_path, scenario, Limits(open_games=2), visitors=2)
+
+
+def test_the_friends_history_lists_the_match_under_their_own_number_and_a_third_sees_nothing(tmp_path):
+    async def scenario(app, alice, bob, carol):
+        own = await call(bob, "POST", "/api/games", {"mode": "break", "rules": TINY["rules"]}, status=201)
+        await call(bob, "POST", f"/api/games/{own['id']}/guesses", {"guess": "11"})  # kept: bob's game 1
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        joined = await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        assert (made["id"], joined["id"]) == (1, 2)
+        await call(alice, "POST", f"/api/games/{made['id']}/secret", {"secret": "12"})
+        await call(bob, "POST", f"/api/games/{joined['id']}/guesses", {"guess": "11"})
+        his = (await call(bob, "GET", "/api/history"))["games"]
+        assert [(g["id"], g["mode"], g["guesses"]) for g in his] == [(2, "match", 1), (1, "break", 1)]
+        hers = (await call(alice, "GET", "/api/history"))["games"]
+        assert [(g["id"], g["mode"], g["guesses"]) for g in hers] == [(1, "match", 1)]
+        assert his[0] | {"id": 1} == hers[0]  # one match, the same row, each under their own number
+        assert (await call(carol, "GET", "/api/history"))["games"] == []
+        await call(carol, "POST", "/api/games", {"mode": "break", "rules": TINY["rules"]}, status=201)
+        assert (await call(carol, "GET", "/api/history"))["games"] == []
+        # a match is counted in nobody's game statistics (it has its score): bob's are his game's
+        stats = await call(bob, "GET", "/api/stats")
+        assert [s["played"] + s["unfinished"] for s in stats["break"]] == [1]
+
+    serve(tmp_path, scenario, visitors=3)
+
+
+def test_a_friend_leaving_and_coming_back_is_said_and_a_match_left_idle_is_closed_and_kept(tmp_path):
+    async def said(device, text: str) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while not any(m.get("news") == text for m in device.messages):
+            assert loop.time() < deadline, f"never told {text!r}: {device.messages[-1:]}"
+            await asyncio.sleep(0.01)
+
+    async def scenario(app, alice, bob, carol):
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        await call(alice, "POST", "/api/games/1/secret", {"secret": "12"})
+        async with Device(alice, 1) as maker:
+            async with Device(bob, 1):
+                await said(maker, "your friend is here")
+            await said(maker, "your friend has left the match (they may come back)")
+            async with Device(bob, 1) as breaker:
+                await maker.until(lambda g: g["friend"]["here"])
+                assert sum(m.get("news") == "your friend is here" for m in maker.messages) == 2
+                # nobody moves: the match is closed, both devices told, and it leaves memory
+                told = await breaker.until(lambda g: g["left"], timeout=20)
+                assert told["left"].startswith("this match was closed unfinished")
+                assert (await maker.until(lambda g: g["left"]))["id"] == 1
+        assert app[FRIENDS].games == {} and app[FRIENDS].numbers == {}
+        for client in (alice, bob):  # on their next load: in the history as left, no move taken
+            again = await call(client, "GET", "/api/games/1")
+            assert again["left"].startswith("this match was closed") and not again["finished"]
+            out = await call(client, "POST", "/api/games/1/guesses", {"guess": "11"}, status=409)
+            assert out["error"] == again["left"]
+            listed = (await call(client, "GET", "/api/history"))["games"]
+            assert [(g["id"], g["outcome"], g["finished"]) for g in listed] == [(1, "left", False)]
+        assert (await call(carol, "GET", "/api/history"))["games"] == []
+        # a match left is no open game: it takes none of the room for one (open_games=1 here)
+        mine = await call(alice, "POST", "/api/games", {"mode": "break", "rules": TINY["rules"]}, status=201)
+        await call(alice, "POST", f"/api/games/{mine['id']}/guesses", {"guess": "11"})
+
+    serve(tmp_path, scenario, Limits(friend_idle_seconds=2.0, open_games=1), visitors=3)
+    # a server started again does not take up a match closed as left
+    serve(tmp_path, lambda app, alice: _none_held(app), visitors=1)
+
+
+async def _none_held(app) -> None:
+    assert app[FRIENDS].games == {}

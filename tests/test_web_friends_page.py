@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import re
+import subprocess
+import sys
 import urllib.request
 
 import pytest
@@ -17,7 +21,16 @@ websockets_sync = pytest.importorskip("websockets.sync.client", reason="websocke
 
 from mastermind import CodeSpace, Rules, SolverState  # noqa: E402
 from mastermind.strategies import make_strategy  # noqa: E402
-from test_web import DESKTOP, PHONE, Tab, browser, last_reply, server, wait_for  # noqa: E402, F401
+from test_web import (  # noqa: E402
+    DESKTOP,
+    PHONE,
+    Tab,
+    browser,  # noqa: F401
+    free_port,
+    last_reply,
+    server,  # noqa: F401
+    wait_for,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -148,3 +161,48 @@ def test_two_devices_play_a_friends_match_to_its_end_by_taps(server, browser):  
     finally:
         alice.close()
         bob.close()
+
+
+@contextlib.contextmanager
+def served_with(tmp_path, *limits: str):
+    """``mastermind web`` with ``--limit`` options, over a fresh history; its address."""
+    port = free_port()
+    command = [sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)]
+    command += [f"--limit={limit}" for limit in limits]
+    env = {**os.environ, "MASTERMIND_DB": str(tmp_path / "h.sqlite3")}
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert re.match(r"Serving Mastermind on http://127\.0\.0\.1:\d+", line), line
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_a_friend_leaving_is_said_and_a_match_left_idle_is_closed_on_both_devices(tmp_path, browser):  # noqa: F811
+    left = "this match was closed unfinished"
+    with served_with(tmp_path, "friend_idle_seconds=8") as url:
+        alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
+        try:
+            alice.open(url)
+            alice.tap("#play-friend")
+            alice.tap("#friend-form button[type=submit]")
+            link = wait_for(lambda: alice.js("document.getElementById('friend-link').value"), 10)
+            bob.open(link)
+            assert wait_for(lambda: alice.text("#friend-status").endswith("your friend is here"), 10)
+            bob("Page.navigate", url="about:blank")  # bob closes the page
+            gone = "your friend has left the match (they may come back)"
+            assert wait_for(lambda: alice.text("#friend-status").endswith(gone), 10), alice.text(
+                "#friend-status"
+            )
+            bob.open(url)  # and comes back: the page takes him to the match
+            assert wait_for(lambda: alice.text("#friend-status").endswith("your friend is here"), 10)
+            # nobody moves: both devices are told the match is closed, and it is in the history
+            for t in (alice, bob):
+                assert wait_for(lambda t=t: t.text("#status").startswith(left), 30), t.text("#status")
+            alice.shot("friend-left")
+        finally:
+            alice.close()
+            bob.close()

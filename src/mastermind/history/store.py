@@ -161,9 +161,12 @@ class StoredGame:
 
 
 def outcome_of(record: dict[str, Any]) -> str:
-    """A game's outcome ("won", "lost", ...); for a match, who won ("player 1", "draw") or "playing"."""
+    """A game's outcome ("won", "lost", ...); for a match, who won ("player 1", "draw"), "playing",
+    or "left" (a friend's match closed unfinished when nobody moved in it for long)."""
     if record.get("kind") != "match":
         return str(record.get("outcome", "playing"))
+    if record.get("left"):  # a friend's match closed with no move for long (web/friends.py)
+        return "left"
     if not record.get("finished"):
         return "playing"
     winner = record.get("winner")
@@ -486,6 +489,16 @@ class Store:
         return self._read(
             f"SELECT {_GAME} FROM games WHERE visitor IS ? AND kind = ? ORDER BY id", (visitor, kind)
         )
+
+    def games_and_seats(self, visitor: str) -> list[StoredGame]:
+        """Every stored game of web visitor ``visitor``, oldest first, with the friends' matches they
+        hold a seat at (kept under the friend who made them), each under ``visitor``'s own number."""
+        seated = (
+            "SELECT g.id, g.kind, g.started, g.updated, g.rules, g.finished, g.outcome, g.record, s.number "
+            "FROM seats s JOIN games g ON g.id = s.game WHERE s.visitor = ?"
+        )
+        sql = f"SELECT {_GAME} FROM games WHERE visitor = ? UNION ALL {seated} ORDER BY 1"
+        return self._read(sql, (visitor, visitor))
 
     def latest_unfinished(self, kind: str, visitor: str | None = None) -> StoredGame | None:
         """The most recently started unfinished game of ``kind`` (``visitor``'s, or a local one), or None."""

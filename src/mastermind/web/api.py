@@ -573,7 +573,7 @@ async def history(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
     if not visitor.saved:
         return ok({"games": []})
-    games = await state.db(lambda: [summary(g) for g in reversed(state.store.games(visitor=visitor.key))])
+    games = await state.db(lambda: [summary(g) for g in reversed(state.store.games_and_seats(visitor.key))])
     return ok({"games": games})
 
 
@@ -582,7 +582,7 @@ async def stats(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
 
     def counted() -> dict[str, Any]:
-        games = state.store.games(visitor=visitor.key) if visitor.saved else []
+        games = state.store.games_and_seats(visitor.key) if visitor.saved else []
         return {MODE_OF_KIND[kind]: [s.to_dict() for s in game_stats(games, kind)] for kind in KINDS}
 
     return ok(await state.db(counted))

@@ -29,8 +29,11 @@ that their later games never take it). A third visitor's number N is their own g
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import secrets
+import time
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,12 +83,15 @@ class FriendGame(LiveGame):
     rematch: int | None  # the history's row of the rematch
     sockets: dict[int, weakref.WeakSet[web.WebSocketResponse]]
     table: Friends | None
+    left: bool  # closed unfinished: nobody moved in it for Limits.friend_idle_seconds
 
     def worth_keeping(self) -> bool:
         return True  # from its making: the link given away must outlive a restart
 
     def record(self) -> dict[str, Any]:
         record = super().record()
+        if self.left:
+            record["left"] = True  # its outcome is "left" (history.store.outcome_of)
         record["friend"] = {
             # the link itself: it is made to be given away, and a restart must not break it
             "invite": self.invite,
@@ -115,7 +121,7 @@ def friend_game(live: LiveGame, host_seat: int, invite: str, guest: str | None =
     friend.touched, friend.lock, friend.saved = live.touched, live.lock, live.saved
     friend.kept, friend.row = live.kept, live.row
     friend.host, friend.host_seat, friend.guest, friend.invite = live.visitor, host_seat, guest, invite
-    friend.guest_number, friend.rematch, friend.table = None, None, None
+    friend.guest_number, friend.rematch, friend.table, friend.left = None, None, None, False
     friend.sockets = {1: weakref.WeakSet(), 2: weakref.WeakSet()}
     return friend
 
@@ -145,6 +151,35 @@ class Friends:
         if game.guest is not None and game.guest_number is not None:
             self.numbers[(game.guest, game.guest_number)] = game.row
 
+    def remove(self, game: FriendGame) -> None:
+        """No longer hold ``game`` (closed, or over and idle: the history has it)."""
+        assert game.row is not None
+        self.games.pop(game.row, None)
+        self.invites.pop(game.invite, None)
+        for key in [k for k, row in self.numbers.items() if row == game.row]:
+            del self.numbers[key]
+
+    async def close_idle(self, state: State) -> list[FriendGame]:
+        """Close every match nobody has moved in for ``state.limits.friend_idle_seconds``: one being
+        played is saved as left unfinished, and both devices are told; each is dropped from memory
+        (a finished one is in the history already). Returns those closed."""
+        closed = []
+        for game in list(self.games.values()):
+            async with game.lock:
+                if time.monotonic() - game.touched <= state.limits.friend_idle_seconds:
+                    continue  # moved in lately (or meanwhile)
+                assert game.match is not None
+                if not game.match.over:
+                    game.left = True
+                    await state.games.save(game)
+                self.remove(game)
+            closed.append(game)
+            if game.left:
+                await push(game)
+            for socket in [ws for seat in (1, 2) for ws in game.sockets[seat]]:
+                await socket.close()
+        return closed
+
     def number(self, row: int | None, seat: int) -> int | None:
         """Player ``seat``'s number for the match in history row ``row`` (a rematch), if held."""
         game = self.games.get(row) if row is not None else None
@@ -156,6 +191,8 @@ class Friends:
 
     def check(self, request: web.Request, live: LiveGame) -> None:
         if not isinstance(live, FriendGame):
+            if live.saved is not None and live.saved.get("left"):  # read back from the history
+                raise GameError(LEFT)
             return
         move = _MOVES.get(request.path.rsplit("/", 1)[-1])
         seat = live.seat_of(visitor_of(request).key)
@@ -167,14 +204,19 @@ class Friends:
 
     def personal(self, request: web.Request, live: LiveGame) -> dict[str, Any]:
         if not isinstance(live, FriendGame):
-            return {}
+            return {"left": LEFT} if live.saved is not None and live.saved.get("left") else {}
         seat = live.seat_of(visitor_of(request).key)
         assert seat is not None
         return personal(live, seat)
 
     async def moved(self, request: web.Request, live: LiveGame) -> None:
         if isinstance(live, FriendGame):
+            live.touched = time.monotonic()  # a move (or a refused try): the match is not left
             await push(live)
+
+
+#: What both players are told of a match closed when nobody moved in it for long.
+LEFT = "this match was closed unfinished: nobody moved in it for long; it is in your history as left"
 
 
 def personal(game: FriendGame, seat: int) -> dict[str, Any]:
@@ -191,6 +233,7 @@ def personal(game: FriendGame, seat: int) -> dict[str, Any]:
     rematch = game.table.number(game.rematch, seat) if game.table is not None else None
     return {
         "id": game.number_of(seat),  # this visitor's number for it
+        "left": LEFT if game.left else None,
         "friend": {
             "you": seat,
             "turn": turn,
@@ -205,11 +248,13 @@ def personal(game: FriendGame, seat: int) -> dict[str, Any]:
     }
 
 
-async def push(game: FriendGame) -> None:
-    """Each connected device's view, sent to it now."""
+async def push(game: FriendGame, news: dict[int, str] | None = None) -> None:
+    """Each connected device's view, sent to it now, with ``news`` for a seat (its friend left or
+    came back) where given."""
     shown = view(game)
     for seat in (1, 2):
-        message = json.dumps({"type": "view", "game": {**shown, **personal(game, seat)}})
+        said = {"news": news[seat]} if news and seat in news else {}
+        message = json.dumps({"type": "view", "game": {**shown, **personal(game, seat)}, **said})
         for socket in list(game.sockets[seat]):
             if not socket.closed:
                 await socket.send_str(message)
@@ -225,6 +270,7 @@ def friends_of(request: web.Request) -> Friends:
 def setup(app: web.Application) -> None:
     app[FRIENDS] = Friends()
     app.on_startup.append(take_up)
+    app.cleanup_ctx.append(sweep)
     if not any(isinstance(shared, _Shared) for shared in SHARED):
         SHARED.append(_Shared())
     app.router.add_routes(routes)
@@ -250,6 +296,23 @@ class _Shared:
             await friends_of(request).moved(request, live)
 
 
+async def sweep(app: web.Application) -> Any:
+    """While the server runs, close the matches left idle (:meth:`Friends.close_idle`), looking
+    for them a few times within the idle time (at least once a minute)."""
+    state, friends = app[STATE], app[FRIENDS]
+
+    async def watch() -> None:
+        while True:
+            await asyncio.sleep(min(60.0, state.limits.friend_idle_seconds / 4))
+            await friends.close_idle(state)
+
+    task = asyncio.create_task(watch())
+    yield
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
 async def take_up(app: web.Application) -> None:
     """The friends' matches being played when the server stopped (or was killed), seats and
     links as they were: both devices find their match again."""
@@ -257,7 +320,7 @@ async def take_up(app: web.Application) -> None:
     stored = await state.db(lambda: state.store.unfinished_of_visitors("match"))
     for game in stored:
         seats = game.record.get("friend")
-        if not isinstance(seats, dict) or game.number is None:
+        if not isinstance(seats, dict) or game.number is None or game.record.get("left"):
             continue
         match = Match.from_record(game.record)
         live = LiveGame(game.number, seats["host"], "match", notation_for(match.rules, ""), match=match)
@@ -285,6 +348,7 @@ async def join(request: web.Request) -> web.Response:
         await state.visitors.save(visitor)
         await take_seat(state, game, visitor.key)
         await state.games.save(game)
+        game.touched = time.monotonic()
     await push(game)
     return ok({**view(game), **personal(game, 3 - game.host_seat)})
 
@@ -393,15 +457,17 @@ async def socket(request: web.Request) -> web.StreamResponse:
     assert seat is not None
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
+    back = not game.sockets[seat]  # this player's first device here now: the friend is told
     game.sockets[seat].add(ws)
     try:
-        await push(game)  # this device's view, and the friend is told it is here
+        await push(game, {3 - seat: "your friend is here"} if back else None)
         async for message in ws:  # the page sends nothing that matters: moves go by the API
             if message.type == WSMsgType.ERROR:
                 break
     finally:
         game.sockets[seat].discard(ws)
-        await push(game)  # the friend is told this device has gone
+        if not game.sockets[seat] and not game.left:  # their last device: the friend is told
+            await push(game, {3 - seat: "your friend has left the match (they may come back)"})
     return ws
 
 

@@ -38,6 +38,8 @@ class Limits:
         optimal_codes: the largest game the exact optimal strategy plays here (its first search of
             a larger game takes minutes to hours).
         match_games: the most games of a match.
+        friend_idle_seconds: a friend's match nobody has moved in this long is closed: saved as
+            left unfinished (outcome "left"), dropped from memory, both players told.
         thinking: strategy computations at once (in threads; the others wait their turn).
     """
 
@@ -51,6 +53,7 @@ class Limits:
     optimal_codes: int = 3_125
     match_games: int = 20
     thinking: int = 2
+    friend_idle_seconds: float = 3600.0
 
     @classmethod
     def parse(cls, items: Iterable[str], base: Limits | None = None) -> Limits:

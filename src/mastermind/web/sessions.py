@@ -328,5 +328,6 @@ class GameTable:
             lambda: [
                 (g.number or 0, len(moves_of(g.record)), g.id, "friend" in g.record)
                 for g in self.store.unfinished(visitor)
+                if not g.record.get("left")  # a friend's match closed unfinished: no move to make
             ]
         )

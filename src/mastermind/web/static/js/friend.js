@@ -31,7 +31,7 @@ function connect(id) {
     if (line.socket !== socket) return;
     line.socket = null;
     // a lost line (a phone put to sleep, a network change) is opened again, a little later each time
-    if (state.view && state.view.id === id && state.view.friend && !state.view.finished) {
+    if (state.view && state.view.id === id && state.view.friend && !state.view.finished && !state.view.left) {
       line.timer = setTimeout(() => connect(id), Math.min(10000, 500 * 2 ** line.retry++));
     }
   };
@@ -58,6 +58,14 @@ function arrived(game) {
     show(game);
   }
 }
+
+// A page left (closed, or another page opened in its tab, maybe kept in the browser's back-forward
+// cache) closes its line: the friend is told at once that this player has left; back, it opens again.
+window.addEventListener("pagehide", () => close());
+window.addEventListener("pageshow", (e) => {
+  const v = state.view;
+  if (e.persisted && v && v.friend && !v.left) connect(v.id);
+});
 
 document.addEventListener("visibilitychange", () => {
   const v = state.view;
@@ -169,9 +177,11 @@ function statusWords(v, f) {
 function draw(v) {
   const panel = $("friend-panel");
   const f = v && v.friend;
-  panel.hidden = !f;
+  panel.hidden = !f || Boolean(v.left);
   $("friend-rematch").hidden = !(f && v.finished && f.joined);
-  if (!f) {
+  // a match closed when nobody moved in it for long: said to both, pushed or on their next load
+  if (v && v.left) $("status").textContent = v.left;
+  if (!f || (v && v.left)) {
     if (line.socket) close();
     return;
   }
@@ -183,7 +193,8 @@ function draw(v) {
   $("friend-invite").hidden = !invite;
   if (invite && $("friend-link").value !== invite) $("friend-link").value = invite;
   const role = f.role === "maker" ? "you make the code" : "you break the code";
-  const here = !f.joined ? "" : f.here ? " · your friend is here" : " · your friend is away";
+  const here = !f.joined ? "" : f.here ? " · your friend is here" :
+    " · your friend has left the match (they may come back)";
   const code = f.secret ? ` · your code: ${f.secret}` : "";
   $("friend-status").textContent = `You are player ${f.you}: ${role} of game ${v.round.number}${code}${here}`;
   const players = document.querySelectorAll("#score .player");
