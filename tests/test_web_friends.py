@@ -295,7 +295,7 @@ def test_a_friend_leaving_and_coming_back_is_said_and_a_match_left_idle_is_close
         mine = await call(alice, "POST", "/api/games", {"mode": "break", "rules": TINY["rules"]}, status=201)
         await call(alice, "POST", f"/api/games/{mine['id']}/guesses", {"guess": "11"})
 
-    serve(tmp_path, scenario, Limits(friend_idle_seconds=2.0, open_games=1), visitors=3)
+    serve(tmp_path, scenario, Limits(friend_idle_seconds=5.0, open_games=1), visitors=3)
     # a server started again does not take up a match closed as left
     serve(tmp_path, lambda app, alice: _none_held(app), visitors=1)
 

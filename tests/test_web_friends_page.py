@@ -183,7 +183,7 @@ def served_with(tmp_path, *limits: str):
 
 def test_a_friend_leaving_is_said_and_a_match_left_idle_is_closed_on_both_devices(tmp_path, browser):  # noqa: F811
     left = "this match was closed unfinished"
-    with served_with(tmp_path, "friend_idle_seconds=8") as url:
+    with served_with(tmp_path, "friend_idle_seconds=15") as url:  # long enough for a slow machine
         alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
         try:
             alice.open(url)
@@ -201,7 +201,7 @@ def test_a_friend_leaving_is_said_and_a_match_left_idle_is_closed_on_both_device
             assert wait_for(lambda: alice.text("#friend-status").endswith("your friend is here"), 10)
             # nobody moves: both devices are told the match is closed, and it is in the history
             for t in (alice, bob):
-                assert wait_for(lambda t=t: t.text("#status").startswith(left), 30), t.text("#status")
+                assert wait_for(lambda t=t: t.text("#status").startswith(left), 45), t.text("#status")
             alice.shot("friend-left")
         finally:
             alice.close()
