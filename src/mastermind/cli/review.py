@@ -162,9 +162,7 @@ def practise(result: Review, notation: Notation, console: Any) -> None:
 def solve_puzzles(db: str | None, rules: Rules) -> None:
     """The games package's puzzle session at the terminal; the rating is kept after each puzzle
     in ``puzzle-rating.json`` beside the history."""
-    from pathlib import Path
-
-    from ..games.puzzles import PuzzleSession, Rating, session_puzzles
+    from ..games.puzzles import puzzle_session
 
     store = open_store(db, write=False)
     records = [g.record for g in store.games() if g.finished]
@@ -176,10 +174,8 @@ def solve_puzzles(db: str | None, rules: Rules) -> None:
 
                 bar(Progress("play", done, of, done, of))
 
-        found = session_puzzles(records, rules, advance)
-    path = Path(store.path).with_name("puzzle-rating.json")
-    notation = game_notation(rules)
-    session = PuzzleSession(found, Rating.load(path), notation, keep=lambda rating: rating.save(path))
+        notation = game_notation(rules)
+        session = puzzle_session(store.path, records, rules, notation, advance)
     console = console_for()
     _drive_to_the_end(session, console, notation)
 

@@ -190,6 +190,23 @@ def session_puzzles(
     return mixed(puzzles_from(records, rules, progress), tree_puzzles(rules))
 
 
+def puzzle_session(
+    history: str | Path | None,
+    records: Sequence[dict[str, Any]],
+    rules: Rules,
+    notation: Notation,
+    progress: Callable[[int, int], None] | None = None,
+) -> PuzzleSession:
+    """The puzzles of ``records`` and of the game's trees (:func:`session_puzzles`) as a session,
+    the player's rating kept in ``puzzle-rating.json`` beside the ``history`` file (none kept
+    without one): what every front end opens."""
+    found = session_puzzles(records, rules, progress)
+    if history is None:
+        return PuzzleSession(found, Rating(), notation)
+    path = Path(history).with_name("puzzle-rating.json")
+    return PuzzleSession(found, Rating.load(path), notation, keep=lambda rating: rating.save(path))
+
+
 def goal(puzzle: Puzzle) -> str:
     """What a puzzle asks, in one sentence, the same in every front end."""
     p = puzzle.position

@@ -217,14 +217,10 @@ class MastermindApp(App[None]):
         self.notify("Finding puzzles…")
 
         def work() -> None:
-            from ..games.puzzles import PuzzleSession, Rating, session_puzzles
+            from ..games.puzzles import puzzle_session
 
             records = [g.record for g in store.games() if g.finished] if store is not None else []
-            found = session_puzzles(records, rules)
-            path = None if store is None else Path(store.path).with_name("puzzle-rating.json")
-            rating = Rating() if path is None else Rating.load(path)
-            keep = None if path is None else (lambda r: r.save(path))
-            session = PuzzleSession(found, rating, notation, keep=keep)
+            session = puzzle_session(None if store is None else store.path, records, rules, notation)
             self.call_from_thread(self.push_puzzles, session)
 
         self.run_worker(work, thread=True, group="puzzles")

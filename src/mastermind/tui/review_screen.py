@@ -176,13 +176,10 @@ class ReviewScreen(Screen[None]):
         self.notify("Finding puzzles in your games…")
 
         def work() -> None:
-            from pathlib import Path
+            from ..games.puzzles import puzzle_session
 
-            from ..games.puzzles import PuzzleSession, Rating, session_puzzles
-
-            found = session_puzzles([g.record for g in store.games() if g.finished], rules)
-            path = Path(store.path).with_name("puzzle-rating.json")
-            session = PuzzleSession(found, Rating.load(path), notation, keep=lambda r: r.save(path))
+            records = [g.record for g in store.games() if g.finished]
+            session = puzzle_session(store.path, records, rules, notation)
             self.app.call_from_thread(self.open_puzzles, session)
 
         self.run_worker(work, thread=True, group="puzzles")

@@ -43,7 +43,7 @@ MENU = [
     ("settings", "s", "New game with other settings…"),
     ("give-up", "g", "Give up this game"),
     ("history", "h", "History and statistics"),
-    ("puzzles", "z", "Puzzles: your mistakes and the optimal trees"),
+    ("puzzles", "z", "Puzzles: find the best guess"),
     ("help", "f1", "Help: the rules and the keys"),
     ("quit", "q", "Quit"),
 ]
