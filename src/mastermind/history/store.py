@@ -444,31 +444,22 @@ class Store:
 
     def save(self, game_id: int, record: dict[str, Any]) -> None:
         """Replace game ``game_id``'s record, in one transaction."""
-        self._write(
-            "UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? WHERE id = ?",
-            (
-                _now(),
-                json.dumps(record["rules"]),
-                int(bool(record.get("finished"))),
-                outcome_of(record),
-                json.dumps(record),
-                game_id,
-            ),
-        )
+        self._replace("id = ?", (game_id,), record)
 
     def save_numbered(self, number: int, visitor: str, record: dict[str, Any]) -> None:
         """Replace ``visitor``'s game number ``number``'s record, in one transaction."""
+        self._replace("visitor = ? AND number = ?", (visitor, number), record)
+
+    def _replace(self, where: str, key: tuple[Any, ...], record: dict[str, Any]) -> None:
         self._write(
-            "UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? "
-            "WHERE visitor = ? AND number = ?",
+            f"UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? WHERE {where}",
             (
                 _now(),
                 json.dumps(record["rules"]),
                 int(bool(record.get("finished"))),
                 outcome_of(record),
                 json.dumps(record),
-                visitor,
-                number,
+                *key,
             ),
         )
 
