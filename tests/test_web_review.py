@@ -18,7 +18,7 @@ pytest.importorskip("websockets.sync.client", reason="websockets is not installe
 import test_web  # noqa: E402
 from mastermind import CodeSpace, Rules, SolverState  # noqa: E402
 from mastermind.strategies import make_strategy  # noqa: E402
-from test_web import DESKTOP, PHONE, last_reply, tab, wait_for, won  # noqa: E402
+from test_web import DESKTOP, PHONE, tab, wait_for, win_with_knuth  # noqa: E402
 from test_web_api import call, serve  # noqa: E402
 
 server, browser = test_web.server, test_web.browser  # the page's fixtures: its server and its Chromium
@@ -28,22 +28,7 @@ SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x800", "390x
 
 def win_after_1111(t) -> list[str]:
     """A classic game won by keys: 1111 first, then Knuth's choice on the replies."""
-    rules = Rules()
-    knuth, state, space = make_strategy("knuth", rules), SolverState(rules), CodeSpace.of(rules)
-    guesses: list[str] = []
-    while not won(t):
-        assert len(guesses) < 8
-        guess = "1111" if not guesses else str(space.code(knuth.choose(state)))
-        for symbol in guess:
-            t.key(symbol)
-        t.key("Enter")
-        t.settle()
-        guesses.append(guess)
-        assert wait_for(
-            lambda: t.js(f"!!document.querySelector('#row-{len(guesses)} .count')?.textContent"), 10
-        )
-        state = state.add(guess, last_reply(t, len(guesses)))
-    return guesses
+    return win_with_knuth(t, first="1111")
 
 
 def tap_code(t, code: str) -> None:
