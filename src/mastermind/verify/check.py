@@ -93,7 +93,7 @@ def check(
     split = None if parts is None else proof.cut(parts.count)
     total = proof.total if proof.claim == "total" else None
     scored = _check_lines(
-        _Checker(rules, proof.first, implicit=version >= COMPACT and proof.claim == "total"),
+        _checker(rules, proof.first, version, proof.claim),
         reader,
         lambda: enumerate(_lines(proof.root, symbols, version), start=3),
         proof.guesses,
@@ -204,7 +204,7 @@ def check_file(
     try:
         split = None if parts is None else head.cut(parts.count)
         scored = _check_lines(
-            _Checker(rules, first, implicit=head.version >= COMPACT and claim == "total"),
+            _checker(rules, first, head.version, claim),
             reader,
             lines,
             guesses,
@@ -320,6 +320,12 @@ def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str
     if said != nodes or nodes < 1:
         raise ProofError(f"{name}: {max(0, nodes):,} nodes, where its 'end' line says {said:,}: damaged")
     return nodes, header, rules, claim, number, int(lines[0].split()[1])
+
+
+def _checker(rules: Rules, first: tuple[tuple[int, ...], ...], version: int, claim: str) -> _Checker:
+    """The checker of a proof: a compact one (version 3) on the total leaves its leaves out, and
+    the checker bounds the cells it does not list itself."""
+    return _Checker(rules, first, implicit=version >= COMPACT and claim == "total")
 
 
 def _check_lines(
