@@ -76,6 +76,7 @@ class Valuer:
         self.positions = positions_of(rules)
         self.win = rules.pegs * (rules.pegs + 1)
         self._heuristic: Strategy | None = None
+        self._seeded: set[int] = set()  # first guesses whose positions the book has valued
         self.book = openings_of(rules)
         if self.book is not None:  # the first moves are read from the book (games/openings.py)
             everything = np.arange(self.space.size, dtype=np.int64)
@@ -204,8 +205,12 @@ class Valuer:
         return codes[_replies(self.space, guess, codes) == reply.to_int(self.rules.pegs)]
 
     def seed_first(self, guess: int, codes: np.ndarray) -> None:
-        """The positions after the first guess, valued by the book of openings."""
+        """The positions after the first guess, valued by the book of openings (once: a review's
+        walk and its first move both ask)."""
         assert self.book is not None
+        if guess in self._seeded:
+            return
+        self._seeded.add(guess)
         _, cells = self.book.first(guess)
         left = self.rules.max_guesses - 1
         for f, cell in self._cells(guess, codes):
