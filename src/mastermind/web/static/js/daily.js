@@ -3,7 +3,8 @@
 // no code in it). A phone shares it through the Web Share API; elsewhere it goes to the clipboard.
 
 import { api } from "./api.js";
-import { drawHooks, newGame, state } from "./app.js";
+import { newGame } from "./app.js";
+import { drawHooks, state } from "./state.js";
 import { el } from "./board.js";
 
 const $ = (id) => document.getElementById(id);

@@ -2,7 +2,8 @@
 // until the visitor moves on, and the question asked before a game is ended by a tap.
 
 import { codeColors, el, peg, plural } from "./board.js";
-import { render, state } from "./app.js";
+import { render } from "./draw.js";
+import { state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 

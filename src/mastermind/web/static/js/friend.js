@@ -6,7 +6,9 @@
 // Whose move it is, and what this device may see, is the server's (the games package's) answer.
 
 import { api } from "./api.js";
-import { drawHooks, openGame, render, show, state } from "./app.js";
+import { openGame, show } from "./app.js";
+import { render } from "./draw.js";
+import { drawHooks, state } from "./state.js";
 import { el } from "./board.js";
 
 const $ = (id) => document.getElementById(id);

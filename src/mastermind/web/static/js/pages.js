@@ -2,7 +2,8 @@
 
 import { api } from "./api.js";
 import { el } from "./board.js";
-import { newGame, openGame, setSettings, state } from "./app.js";
+import { newGame, openGame, setSettings } from "./app.js";
+import { state } from "./state.js";
 import { showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);

@@ -4,7 +4,8 @@
 
 import { api } from "./api.js";
 import { codeColors, el, keys, peg } from "./board.js";
-import { showSection, state } from "./app.js";
+import { showSection } from "./app.js";
+import { state } from "./state.js";
 import { chart } from "./review-chart.js";
 import { practiceKey, practicePanel } from "./review-practice.js";
 

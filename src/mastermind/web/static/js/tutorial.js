@@ -2,7 +2,8 @@
 // 4 colours), with each reply the server gives put into words under the board. It can be skipped,
 // and is never offered again on this browser once played or skipped.
 
-import { drawHooks, newGame, state } from "./app.js";
+import { newGame } from "./app.js";
+import { drawHooks, state } from "./state.js";
 import { el } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
