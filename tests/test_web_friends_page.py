@@ -124,6 +124,14 @@ def test_two_devices_play_a_friends_match_to_its_end_by_taps(server, browser):  
         link = wait_for(lambda: alice.js("document.getElementById('friend-link').value"), 10)
         assert link.startswith(f"{server}/join/")
         assert alice.text("#status") == "Waiting for your friend to open the link…"
+        # the link's QR code beside it, drawn by the server (its content: tests/test_web_invite_code.py)
+        qr = "document.getElementById('friend-qr')"
+        assert wait_for(lambda: alice.js(f"{qr}.complete && {qr}.naturalWidth > 0"), 10)
+        qr_box, link_box = (
+            alice.js(f"{e}.getBoundingClientRect().toJSON()")
+            for e in (qr, "document.getElementById('friend-link')")
+        )
+        assert qr_box["left"] >= link_box["right"] and qr_box["width"] >= 120
         alice.shot("friend-waiting")
         bob.open(link)
         assert wait_for(

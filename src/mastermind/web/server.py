@@ -35,7 +35,7 @@ from aiohttp import web
 
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
-from . import daily, friends, puzzles, transfer
+from . import daily, friends, invite_code, puzzles, transfer
 from .api import STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
@@ -193,6 +193,7 @@ def make_app(
     daily.setup(app, store.path)  # the key of the code of the day: made on the first start, kept
     friends.setup(app)
     transfer.setup(app)
+    invite_code.setup(app)  # the QR code of a friend's link
     puzzles.install(app, store.path)  # the puzzles' routes and ratings
     app.router.add_get("/", index)
     app.router.add_static("/static/", STATIC, append_version=False)

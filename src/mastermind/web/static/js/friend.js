@@ -193,7 +193,10 @@ function draw(v) {
   if (words !== null) $("status").textContent = words;
   const invite = f.invite ? `${location.origin}${f.invite}` : null;
   $("friend-invite").hidden = !invite;
-  if (invite && $("friend-link").value !== invite) $("friend-link").value = invite;
+  if (invite && $("friend-link").value !== invite) {
+    $("friend-link").value = invite;
+    $("friend-qr").src = `/api/games/${v.id}/invite.svg`;
+  }
   const role = f.role === "maker" ? "you make the code" : "you break the code";
   const here = !f.joined ? "" : f.here ? " · your friend is here" :
     " · your friend has left the match (they may come back)";
@@ -218,11 +221,14 @@ function wire() {
     el("div", { id: "friend-panel", class: "friend-panel", hidden: true, role: "group", "aria-label": "Your friend" },
       el("p", { id: "friend-status", class: "friend-status", role: "status", "aria-live": "polite" }),
       el("div", { id: "friend-invite", class: "friend-invite", hidden: true },
-        el("label", { for: "friend-link", text: "Give this link to your friend:" }),
-        el("input", { id: "friend-link", type: "text", readonly: true }),
-        el("button", { type: "button", id: "friend-copy", class: "control primary", text: "Copy the link",
-          on: { click: copyLink } }),
-        el("p", { id: "friend-copied", class: "message", "aria-live": "polite" })),
+        el("div", { class: "friend-invite-link" },
+          el("label", { for: "friend-link", text: "Give this link to your friend:" }),
+          el("input", { id: "friend-link", type: "text", readonly: true }),
+          el("button", { type: "button", id: "friend-copy", class: "control primary", text: "Copy the link",
+            on: { click: copyLink } }),
+          el("p", { id: "friend-copied", class: "message", "aria-live": "polite" })),
+        // the same link for a phone's camera (the server draws it: web/invite_code.py)
+        el("img", { id: "friend-qr", class: "friend-qr", alt: "The link as a QR code, for a phone's camera" })),
       el("button", { type: "button", id: "friend-rematch", class: "control primary", hidden: true,
         on: { click: rematch } })));
   drawHooks.push(draw);
