@@ -72,6 +72,31 @@ class Visitor(Tab):
         self("Emulation.setTouchEmulationEnabled", enabled=size["mobile"], maxTouchPoints=5)
 
 
+def board_whole(t: Tab) -> float:
+    """The board fits the window as in a single game (tests/test_web.py's classic board): each of
+    the ten rows, the palette and Guess on the screen; the width of its pegs."""
+    height = t.js("innerHeight")
+    for row in range(1, 11):
+        box = t.js(f"document.getElementById('row-{row}').getBoundingClientRect().toJSON()")
+        assert box["top"] >= 0 and box["bottom"] <= height, (row, box, height)
+    for selector in ("#palette button:nth-child(6)", "#submit"):
+        bottom = t.js(f"document.querySelector('{selector}').getBoundingClientRect().bottom")
+        assert bottom <= height, (selector, bottom, height)
+    return t.js("document.querySelector('#row-1 .peg').getBoundingClientRect().width")
+
+
+def single_game_peg(port: int, url: str, size: dict) -> float:
+    """The pegs' width of a single classic game at ``size``, the lesson's offer answered."""
+    t = Visitor(port, size)
+    try:
+        t.open(url)
+        if not t.js("document.getElementById('tutorial-offer').hidden"):
+            t.tap("#tutorial-no")
+        return board_whole(t)
+    finally:
+        t.close()
+
+
 def enter(t: Tab, code: str) -> None:
     for symbol in code:
         t.tap(f"#palette button:nth-child({int(symbol)})")
@@ -108,7 +133,7 @@ def break_by_taps(breaker: Tab, maker: Tab, number: int, reload_after: int | Non
             assert wait_for(
                 lambda: breaker.js("!!document.body && document.body.dataset.ready === 'true'"), 30
             )
-            assert wait_for(lambda: breaker.text("#friend-status").startswith("You are player"), 10)
+            assert wait_for(lambda: breaker.text("#friend-status").startswith("Player"), 10)
             assert wait_for(
                 lambda r=row: breaker.js(f"!!document.querySelector('#row-{r} .keys[aria-label]')"), 10
             )
@@ -134,9 +159,7 @@ def test_two_devices_play_a_friends_match_to_its_end_by_taps(server, browser):  
         assert qr_box["left"] >= link_box["right"] and qr_box["width"] >= 120
         alice.shot("friend-waiting")
         bob.open(link)
-        assert wait_for(
-            lambda: bob.text("#friend-status").startswith("You are player 2: you break the code"), 10
-        )
+        assert wait_for(lambda: bob.text("#friend-status").startswith("Player 2: you break the code"), 10)
         assert bob.text("#status") == "Your friend is choosing the code…"
         assert bob.js("document.getElementById('palette').hidden")  # nothing to enter: not bob's move
         assert wait_for(lambda: alice.text("#friend-status").endswith("your friend is here"), 10)
@@ -146,6 +169,9 @@ def test_two_devices_play_a_friends_match_to_its_end_by_taps(server, browser):  
         assert "your code: 3456" in alice.text("#friend-status")
         assert wait_for(lambda: bob.text("#status").startswith("Guess 1"), 10)
         assert "3456" not in bob.js("document.body.innerText")
+        # on the phone, the match's board as whole as a single game's, and its pegs as large
+        assert board_whole(bob) >= single_game_peg(browser, server, PHONE) - 0.5
+        bob.shot("friend-breaking")
         first = break_by_taps(bob, alice, 1, reload_after=1)
         # game 2: bob makes the code on the phone, alice breaks it
         assert wait_for(
@@ -163,9 +189,7 @@ def test_two_devices_play_a_friends_match_to_its_end_by_taps(server, browser):  
         alice.shot("friend-over")
         bob.shot("friend-over")
         bob.tap("#friend-rematch")
-        assert wait_for(
-            lambda: bob.text("#friend-status").startswith("You are player 1: you make the code"), 10
-        )
+        assert wait_for(lambda: bob.text("#friend-status").startswith("Player 1: you make the code"), 10)
     finally:
         alice.close()
         bob.close()

@@ -9,7 +9,7 @@ pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed"
 pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
 
 from test_web import DESKTOP, PHONE, browser, last_reply, server, wait_for  # noqa: E402, F401
-from test_web_friends_page import Visitor  # noqa: E402
+from test_web_friends_page import Visitor, board_whole, single_game_peg  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -19,6 +19,9 @@ def test_a_first_visit_is_offered_a_short_game_that_puts_each_reply_into_words(s
     try:
         t.open(server)
         assert not t.js("document.getElementById('tutorial-offer').hidden")
+        # the offer leaves the board whole, the palette and Guess on the screen, the pegs about a
+        # single game's (the row of New game under them may go below the fold meanwhile)
+        assert board_whole(t) >= single_game_peg(browser, server, PHONE) - 1
         t.shot("tutorial-offer")
         t.tap("#tutorial-start")
         assert wait_for(lambda: t.text("#tutorial-text").startswith("Tap three colours"), 10)

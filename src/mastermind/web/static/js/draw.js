@@ -52,9 +52,12 @@ export function render() {
   if (focused) document.querySelector(`[data-focus="${focused}"]`)?.focus();
 }
 
-// What a match adds around the board on a phone (the score, a status of two lines, a friend's
-// panel), measured: the rows make room for it (--above), so that Guess stays on the screen; what
-// still overflows then (margins, the key pegs' own sizes) is taken from the rows too.
+// What a match or a first visit adds around the board on a phone (the score, a status of two
+// lines, a friend's panel, the offer of a lesson), measured: the rows make room for it (--above),
+// so that every row, the palette and Guess stay on the screen. The row of Give up and New game
+// under them may go below the fold meanwhile (it is not what the player taps next): its height is
+// given back to the rows first, so that the pegs stay as large as a single game's where they can.
+// What still overflows then (margins, the key pegs' own sizes) is taken from the rows too.
 function fitAbove() {
   const root = document.documentElement;
   const h = (id) => ($(id) && !$(id).hidden ? $(id).getBoundingClientRect().height : 0);
@@ -64,11 +67,23 @@ function fitAbove() {
     root.style.setProperty("--above", "0px");
     return;
   }
-  const above = h("score") + Math.max(0, h("status") - 24) + (h("friend-panel") && h("friend-panel") + 6);
-  let room = Math.round(above);
+  const gap = (id) => h(id) && h(id) + 6;
+  const extras = h("score") + Math.max(0, h("status") - 24) + gap("friend-panel") + gap("tutorial-offer") +
+    gap("tutorial");
+  if (!extras) {
+    root.style.setProperty("--above", "0px");
+    return;
+  }
+  const ending = document.querySelector("#board-section .controls.ending");
+  const spare = ending ? ending.getBoundingClientRect().height + 6 : 0;
+  let room = Math.round(Math.max(0, extras - spare));
   root.style.setProperty("--above", `${room}px`);
-  for (let i = 0; above && i < 3 && root.scrollHeight > innerHeight; i++) {
-    room += root.scrollHeight - innerHeight;
+  // what must be seen: the Guess row where something is entered, else the page less that last row
+  const play = $("submit").closest(".controls");
+  const bottom = () => (!$("submit").hidden && play ? play.getBoundingClientRect().bottom + scrollY :
+    root.scrollHeight - spare);
+  for (let i = 0; i < 3 && bottom() > innerHeight + 0.5; i++) {
+    room += Math.ceil(bottom() - innerHeight);
     root.style.setProperty("--above", `${room}px`);
   }
 }

@@ -201,10 +201,13 @@ function draw(v) {
   const here = !f.joined ? "" : f.here ? " · your friend is here" :
     " · your friend has left the match (they may come back)";
   const code = f.secret ? ` · your code: ${f.secret}` : "";
-  $("friend-status").textContent = `You are player ${f.you}: ${role} of game ${v.round.number}${code}${here}`;
+  // short enough for one line on a phone (the score line says which game it is): the rows keep it
+  $("friend-status").textContent = `Player ${f.you}: ${role}${code}${here}`;
   const players = document.querySelectorAll("#score .player");
   players.forEach((p, i) => {
-    p.textContent = `${i + 1 === f.you ? "You" : "Friend"} (player ${i + 1}): ${v.score[i]}`;
+    const who = i + 1 === f.you ? "You" : "Friend";
+    p.textContent = `${who}: ${v.score[i]}`;  // one line on a phone; the number said in full for a reader
+    p.setAttribute("aria-label", `${who} (player ${i + 1}): ${v.score[i]}`);
   });
   $("friend-rematch").textContent = f.rematch ? "Go to the rematch" : "Rematch, roles swapped";
 }

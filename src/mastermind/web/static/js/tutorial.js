@@ -80,8 +80,11 @@ async function start() {
 function wire() {
   const side = document.querySelector("#board-section .side");
   side.prepend(
-    el("div", { id: "tutorial-offer", class: "tutorial", role: "dialog", "aria-label": "A first game", hidden: true },
-      el("p", { text: "New here? A short game shows what the black and white key pegs mean." }),
+    // one line beside its two buttons (two short lines on a phone): the palette and Guess stay on
+    // the screen under a whole board while it is offered
+    el("div", { id: "tutorial-offer", class: "tutorial tutorial-offer", role: "dialog", "aria-label": "A first game",
+      hidden: true },
+      el("p", { text: "New here? Learn the key pegs." }),
       el("div", { class: "controls" },
         el("button", { type: "button", id: "tutorial-start", class: "control primary", text: "Show me",
           on: { click: start } }),
