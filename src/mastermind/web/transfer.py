@@ -6,20 +6,31 @@ make, and the settings of the visitor who asked for the code to this one, in one
 the history (:meth:`~mastermind.history.store.Store.move_visitor`): a streak survives a new
 phone or cleared cookies. The first device keeps nothing (it is a move, not a copy: one history
 per player). A code is kept in memory only: a server started again has forgotten it.
+
+The same history also moves by a file: ``GET /api/export`` answers the visitor's games (the
+friends' matches they hold a seat at among them, as copies), statistics (made from the games)
+and settings as a JSON file to download; ``POST /api/import`` with such a file gives them to this
+visitor by the same move as a code's (:func:`move_in`: one transaction, the same renumbering),
+from a visitor made for the file. A file that cannot be read is refused whole (400), before
+anything is written.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 
-from ..errors import GameError
+from .. import Game, Match
+from ..errors import GameError, MastermindError
 from .api import ApiError, State, ok, state_of, visitor_of
 from .daily import FOUND
 from .friends import FRIENDS, FriendGame
+from .settings import MODE_OF_KIND, VisitorSettings
 
 routes = web.RouteTableDef()
 
@@ -72,12 +83,20 @@ async def give(request: web.Request) -> web.Response:
 @routes.post("/api/transfer/{code}")
 async def take(request: web.Request) -> web.Response:
     """The history of the visitor whose code this is, moved to this visitor."""
-    state, visitor = state_of(request), visitor_of(request)
+    visitor = visitor_of(request)
     old = request.app[CODES].take(request.match_info["code"])
     if old is None:
         raise ApiError(404, "there is no such transfer code (or it has expired): ask for a new one")
     if old == visitor.key:
         raise GameError("this code is this browser's own: enter it on the other device")
+    moved, shift = await move_in(request, old)
+    return ok({"moved": moved, "shift": shift})
+
+
+async def move_in(request: web.Request, old: str) -> tuple[int, int]:
+    """Every game, seat and the settings of visitor ``old`` given to this request's visitor, in one
+    transaction of the history, renumbered after this visitor's own; how many games, and the shift."""
+    state, visitor = state_of(request), visitor_of(request)
     await state.visitors.save(visitor)  # this visitor kept in the history before its games arrive
     state.games.drop_visitor(old)
     # the moved games numbered after this visitor's, drafts in memory included: no number taken twice
@@ -85,7 +104,7 @@ async def take(request: web.Request) -> web.Response:
     moved, shift = await state.db(lambda: state.store.move_visitor(old, visitor.key, after))
     state.visitors.forget(old, visitor.key)
     await follow(request.app, state, old, visitor.key, shift)
-    return ok({"moved": moved, "shift": shift})
+    return moved, shift
 
 
 async def follow(app: web.Application, state: State, old: str, new: str, shift: int) -> None:
@@ -108,3 +127,111 @@ async def follow(app: web.Application, state: State, old: str, new: str, shift: 
         found = app[FOUND]
         for key in [k for k in found if k[0] == old]:
             found[(new, key[1])] = found.pop(key) + shift
+
+
+# -- a history in a file --------------------------------------------------------------------------
+
+#: What a history file says it is, and the version of its shape.
+FORMAT = "mastermind web history"
+VERSION = 1
+#: The largest history file taken (the API's other bodies are far smaller: Limits.body_bytes).
+FILE_BYTES = 8 * 1024 * 1024
+
+
+def portable(record: dict[str, Any]) -> dict[str, Any]:
+    """A record as a file carries it: a friend's match without its seats and link (another
+    visitor's and this server's own: in a file, and on another server, it is a finished match)."""
+    return {k: v for k, v in record.items() if k != "friend"}
+
+
+@routes.get("/api/export")
+async def export(request: web.Request) -> web.Response:
+    """This visitor's history as a file: their games (and the finished matches they hold a seat
+    at), numbered as they know them, and their settings. A friend's match still being played
+    stays out: it lives between two devices on this server."""
+    state, visitor = state_of(request), visitor_of(request)
+    settings = await state.visitors.settings(visitor)
+    stored = await state.db(lambda: state.store.games_and_seats(visitor.key)) if visitor.saved else []
+    games = [
+        {"number": g.number, "record": portable(g.record)}
+        for g in stored
+        if g.finished or "friend" not in g.record
+    ]
+    data = {"format": FORMAT, "version": VERSION, "settings": settings.to_dict(), "games": games}
+    headers = {"Content-Disposition": 'attachment; filename="mastermind-history.json"'}
+    return web.Response(text=json.dumps(data, indent=1), content_type="application/json", headers=headers)
+
+
+def read_file(
+    raw: bytes, defaults: VisitorSettings
+) -> tuple[list[tuple[int, dict[str, Any]]], VisitorSettings]:
+    """The games (number, record) and settings of a history file, each read back by the games
+    package; ApiError 400 in one line for anything that cannot be."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "this file is not a history file of mastermind web (not JSON)") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ApiError(400, "this file is not a history file of mastermind web")
+    if data.get("version") != VERSION:
+        raise ApiError(
+            400, f"this history file has version {data.get('version')!r}; this server reads {VERSION}"
+        )
+    games, numbers = [], set()
+    if not isinstance(data.get("games"), list):
+        raise ApiError(400, "this history file has no list of games")
+    for entry in data["games"]:
+        number = entry.get("number") if isinstance(entry, dict) else None
+        if (
+            not isinstance(number, int)
+            or isinstance(number, bool)
+            or not 0 < number < 2**31
+            or number in numbers
+        ):
+            raise ApiError(
+                400, f"this history file has a game without a number of its own: {str(entry)[:60]}"
+            )
+        record = entry.get("record")
+        try:
+            if not isinstance(record, dict) or record.get("kind") not in MODE_OF_KIND:
+                raise ValueError("not a game's record")
+            (Match if record["kind"] == "match" else Game).from_record(record)
+        except (MastermindError, ValueError, KeyError, TypeError, AttributeError) as err:
+            raise ApiError(400, f"game {number} of this history file cannot be read: {err}") from None
+        numbers.add(number)
+        games.append((number, portable(record)))
+    try:
+        settings = defaults.updated(data.get("settings") or {})
+    except (MastermindError, TypeError) as err:
+        raise ApiError(400, f"the settings of this history file cannot be used: {err}") from None
+    return games, settings
+
+
+@routes.post("/api/import")
+async def take_file(request: web.Request) -> web.Response:
+    """A history file's games and settings given to this visitor, after their own games."""
+    state, visitor = state_of(request), visitor_of(request)
+    raw = b""
+    while chunk := await request.content.read(64 * 1024):  # past the API's body limit: a file's own
+        raw += chunk
+        if len(raw) > FILE_BYTES:
+            raise ApiError(413, f"the file is too large (at most {FILE_BYTES:,} bytes)")
+    games, settings = read_file(raw, state.visitors.defaults)
+    # the file's games written for a visitor of its own (no cookie has it), then moved in as a
+    # transfer code's are: the same transaction, the same renumbering
+    holder = f"file {secrets.token_hex(16)}"
+
+    def write() -> None:
+        added = []
+        try:
+            for number, record in games:
+                added.append(state.store.add(record, visitor=holder, number=number))
+        except BaseException:
+            for row in added:
+                state.store.delete(row, holder)
+            raise
+
+    await state.db(write)
+    moved, shift = await move_in(request, holder)
+    await state.visitors.save(visitor, settings)
+    return ok({"moved": moved, "shift": shift})
