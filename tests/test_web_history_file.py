@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
 
+from test_web import browser, server  # noqa: E402, F401
 from test_web_api import call, serve  # noqa: E402
 
 
@@ -80,3 +81,58 @@ def test_a_history_file_moves_games_statistics_and_settings_and_a_bad_one_change
         assert after == before
 
     serve(tmp_path, scenario, visitors=3)
+
+
+@pytest.mark.slow
+def test_export_and_import_by_taps_move_a_game_to_another_browser(server, browser, tmp_path):  # noqa: F811
+    pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
+    from test_web import DESKTOP, PHONE, wait_for
+    from test_web_friends_page import Visitor
+
+    alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
+    try:
+        alice.open(server)
+        for key in "1122":
+            alice.key(key)
+        alice.key("Enter")
+        alice.settle()
+        alice.tap(".tab[data-section=settings-section]")
+        alice("Page.setDownloadBehavior", behavior="allow", downloadPath=str(tmp_path))
+        alice.tap("#export")
+        saved = tmp_path / "mastermind-history.json"
+        assert wait_for(lambda: saved.exists() and saved.stat().st_size > 0, 20)
+        exported = json.loads(saved.read_text())
+        assert [m["guess"] for m in exported["games"][0]["record"]["moves"]] == ["1122"]
+        alice.shot("history-file-export")
+
+        bob.open(server)
+        bob.tap(".tab[data-section=settings-section]")
+        bob("DOM.enable")
+        bob("Page.setInterceptFileChooserDialog", enabled=True)
+        bob.tap("#import")
+        chooser = bob.event("Page.fileChooserOpened")
+        bob("DOM.setFileInputFiles", files=[str(saved)], backendNodeId=chooser["backendNodeId"])
+        assert wait_for(lambda: bob.text("#transfer-note") == "1 game from the file added here.", 10)
+        bob.shot("history-file-import")
+        assert wait_for(lambda: bob.js("document.body && document.body.dataset.ready === 'true'"), 30)
+        bob.tap(".tab[data-section=history-section]")
+        games = bob.js("fetch('/api/history').then(r => r.json())")["games"]
+        # numbered after bob's own: the page's draft of a game had number 1
+        assert [(g["id"], g["guesses"]) for g in games] == [(2, 1)]
+        bob.shot("history-file-history")
+        # a bad file: said in one line, nothing added
+        bad = tmp_path / "bad.json"
+        bad.write_text('{"format": "something else"}')
+        bob.tap(".tab[data-section=settings-section]")
+        bob.tap("#import")
+        chooser = bob.event("Page.fileChooserOpened")
+        bob("DOM.setFileInputFiles", files=[str(bad)], backendNodeId=chooser["backendNodeId"])
+        assert wait_for(
+            lambda: bob.text("#transfer-note") == "This file is not a history file of mastermind web.", 10
+        )
+        assert len(bob.js("fetch('/api/history').then(r => r.json())")["games"]) == 1
+        assert bob.overflow() == 0
+        bob.shot("history-file-refused")
+    finally:
+        alice.close()
+        bob.close()

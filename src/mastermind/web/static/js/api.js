@@ -9,7 +9,10 @@ export class ApiError extends Error {
 
 export async function api(method, path, body) {
   const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-  if (body !== undefined) {
+  if (body instanceof Blob) {  // a file chosen by the visitor, sent as it is (the server reads it)
+    options.headers["Content-Type"] = "application/json";
+    options.body = body;
+  } else if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
