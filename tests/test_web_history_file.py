@@ -30,6 +30,8 @@ def test_a_history_file_moves_games_statistics_and_settings_and_a_bad_one_change
         await call(alice, "POST", f"/api/games/{done['id']}/give-up")
         going = await call(alice, "POST", "/api/games", {"mode": "break"}, status=201)
         await call(alice, "POST", f"/api/games/{going['id']}/guesses", {"guess": "1234"})
+        day = await call(alice, "POST", "/api/games", {"mode": "daily"}, status=201)
+        await call(alice, "POST", f"/api/games/{day['id']}/guesses", {"guess": "1234"})
         await call(alice, "PUT", "/api/settings", {"palette": "colour-blind"})
         made = await call(
             alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"]}, status=201
@@ -42,22 +44,28 @@ def test_a_history_file_moves_games_statistics_and_settings_and_a_bad_one_change
         text = await response.text()
         exported = json.loads(text)
         # the friend's match being played stays on this server (its link and seats with it)
-        assert [g["number"] for g in exported["games"]] == [done["id"], going["id"]]
+        assert [g["number"] for g in exported["games"]] == [done["id"], going["id"], day["id"]]
         assert exported["settings"]["palette"] == "colour-blind"
         assert made["invite"].removeprefix("/join/") not in text and '"friend"' not in text
 
         own = await call(bob, "POST", "/api/games", {"mode": "break"}, status=201)
         await call(bob, "POST", f"/api/games/{own['id']}/guesses", {"guess": "3456"})  # bob's game 1
+        his_day = await call(bob, "POST", "/api/games", {"mode": "daily"}, status=201)
+        await call(bob, "POST", f"/api/games/{his_day['id']}/guesses", {"guess": "5612"})  # and 2
         moved = await call(bob, "POST", "/api/import", text)
-        assert moved == {"moved": 2, "shift": 1}  # after bob's own game: alice's 1 and 2 are his 2 and 3
-        assert await history_of(bob) == [(1, "playing"), (2, "gave-up"), (3, "playing")]
+        # after bob's own games: alice's 1 and 2 are his 3 and 4; her game of the day is not added
+        # (bob has his own of that day: one each)
+        assert moved == {"moved": 2, "shift": 2, "skipped": 1}
+        assert await history_of(bob) == [(1, "playing"), (2, "playing"), (3, "gave-up"), (4, "playing")]
+        again = await call(bob, "POST", "/api/import", text)  # the same file twice: nothing twice
+        assert again["moved"] == 0 and again["skipped"] == 3
         assert (await call(bob, "GET", "/api/settings"))["settings"]["palette"] == "colour-blind"
         stats = await call(bob, "GET", "/api/stats")
         assert stats["break"][0]["played"] == 1 and stats["break"][0]["gave_up"] == 1
-        going_on = await call(bob, "POST", "/api/games/3/guesses", {"guess": "5566"})
+        going_on = await call(bob, "POST", "/api/games/4/guesses", {"guess": "5566"})
         assert [m["guess"] for m in going_on["moves"]] == ["1234", "5566"]
         # a file is a copy: the browser that wrote it keeps its games
-        assert [g for g, _ in await history_of(alice)] == [done["id"], going["id"], made["id"]]
+        assert [g for g, _ in await history_of(alice)] == [done["id"], going["id"], day["id"], made["id"]]
 
         # a bad file: one line, 400, and bob's games and settings as they were
         before = (await history_of(bob), (await call(bob, "GET", "/api/settings"))["settings"])

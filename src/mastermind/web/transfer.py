@@ -220,11 +220,15 @@ async def take_file(request: web.Request) -> web.Response:
     # the file's games written for a visitor of its own (no cookie has it), then moved in as a
     # transfer code's are: the same transaction, the same renumbering
     holder = f"file {secrets.token_hex(16)}"
+    skipped = 0
 
     def write() -> None:
+        nonlocal skipped
+        fresh = new_games(games, [portable(g.record) for g in state.store.games_and_seats(visitor.key)])
+        skipped = len(games) - len(fresh)
         added = []
         try:
-            for number, record in games:
+            for number, record in fresh:
                 added.append(state.store.add(record, visitor=holder, number=number))
         except BaseException:
             for row in added:
@@ -234,4 +238,20 @@ async def take_file(request: web.Request) -> web.Response:
     await state.db(write)
     moved, shift = await move_in(request, holder)
     await state.visitors.save(visitor, settings)
-    return ok({"moved": moved, "shift": shift})
+    return ok({"moved": moved, "shift": shift, "skipped": skipped})
+
+
+def new_games(
+    games: list[tuple[int, dict[str, Any]]], own: list[dict[str, Any]]
+) -> list[tuple[int, dict[str, Any]]]:
+    """The file's games this visitor has not got: not the same record again (a file read twice),
+    nor a second game of a day they have one of (one game of the day each, as web/daily.py has it)."""
+    days = {r["daily"] for r in own if r.get("daily")}
+    fresh = []
+    for number, record in games:
+        day = record.get("daily")
+        if record in own or (day and day in days):
+            continue
+        days |= {day} if day else set()
+        fresh.append((number, record))
+    return fresh
