@@ -78,11 +78,12 @@ function fitAbove() {
   const spare = ending ? ending.getBoundingClientRect().height + 6 : 0;
   let room = Math.round(Math.max(0, extras - spare));
   root.style.setProperty("--above", `${room}px`);
-  // what must be seen: the Guess row where something is entered, else the page less that last row
+  // what must be seen while a code or a reply is entered: the row of Guess (or Reply) under the
+  // palette; once the game is over, or while the friend moves, the rows keep their size
   const play = $("submit").closest(".controls");
-  const bottom = () => (!$("submit").hidden && play ? play.getBoundingClientRect().bottom + scrollY :
-    root.scrollHeight - spare);
-  for (let i = 0; i < 3 && bottom() > innerHeight + 0.5; i++) {
+  const entering = !$("palette").hidden || !$("reply-entry").hidden;
+  const bottom = () => play.getBoundingClientRect().bottom + scrollY;
+  for (let i = 0; entering && play && i < 3 && bottom() > innerHeight + 0.5; i++) {
     room += Math.ceil(bottom() - innerHeight);
     root.style.setProperty("--above", `${room}px`);
   }
