@@ -238,3 +238,21 @@ def test_a_friend_leaving_is_said_and_a_match_left_idle_is_closed_on_both_device
         finally:
             alice.close()
             bob.close()
+
+
+def test_the_friends_form_and_the_link_fit_a_phone(server, browser):  # noqa: F811
+    t = Visitor(browser, PHONE)
+    try:
+        t.open(server)
+        t.tap("#play-friend")
+        # a scoring's long words once widened the page to 1,308 px, which a phone then zoomed out
+        assert t.js("innerWidth") == 390 and t.overflow() == 0
+        t.shot("friend-form")
+        t.tap("#friend-form button[type=submit]")
+        assert wait_for(lambda: t.js("document.getElementById('friend-link').value"), 10)
+        qr = "document.getElementById('friend-qr')"
+        assert wait_for(lambda: t.js(f"{qr}.complete && {qr}.naturalWidth > 0"), 10)
+        assert t.js("innerWidth") == 390 and t.overflow() == 0
+        t.shot("friend-link")
+    finally:
+        t.close()
