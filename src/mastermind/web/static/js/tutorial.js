@@ -58,6 +58,8 @@ function draw(v) {
   // theirs whole (offered again on the next, as nothing was said)
   const g = v && (v.mode === "match" ? v.game : v);
   if (gameId === null && g && g.moves && g.moves.length) $("tutorial-offer").hidden = true;
+  // nor while a friend's match is on the board: its link and its rows come first there
+  if (gameId === null && v && v.friend) $("tutorial-offer").hidden = true;
   if (gameId === null) return;
   if (!v || v.id !== gameId) {
     panel.hidden = true;
