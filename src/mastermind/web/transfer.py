@@ -159,7 +159,8 @@ async def export(request: web.Request) -> web.Response:
     ]
     data = {"format": FORMAT, "version": VERSION, "settings": settings.to_dict(), "games": games}
     headers = {"Content-Disposition": 'attachment; filename="mastermind-history.json"'}
-    return web.Response(text=json.dumps(data, indent=1), content_type="application/json", headers=headers)
+    text = await state.think(lambda: json.dumps(data, indent=1))  # a long history: off the event loop
+    return web.Response(text=text, content_type="application/json", headers=headers)
 
 
 def read_file(
@@ -216,7 +217,9 @@ async def take_file(request: web.Request) -> web.Response:
         raw += chunk
         if len(raw) > FILE_BYTES:
             raise ApiError(413, f"the file is too large (at most {FILE_BYTES:,} bytes)")
-    games, settings = read_file(raw, state.visitors.defaults)
+    # each game read back by the games package: long for a long history, so off the event loop
+    defaults = state.visitors.defaults
+    games, settings = await state.think(lambda: read_file(raw, defaults))
     # the file's games written for a visitor of its own (no cookie has it), then moved in as a
     # transfer code's are: the same transaction, the same renumbering
     holder = f"file {secrets.token_hex(16)}"
