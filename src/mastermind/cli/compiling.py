@@ -17,6 +17,7 @@ from typing import IO
 
 import click
 
+from . import cli
 from .common import fail
 
 
@@ -79,7 +80,7 @@ def compile_family(family: str) -> None:
     mark_ready(family)
 
 
-@click.command("compile")
+@cli.command("compile")
 @click.option(
     "--only",
     type=click.Choice(list(WORKLOADS)),
