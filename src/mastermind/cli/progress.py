@@ -28,28 +28,41 @@ _live_notes: list[Callable[[str | None], None]] = []
 
 
 class CompileNotice:
-    """One line on a terminal while the JIT compiles: written when compiling starts and erased
-    when it ends; inside a progress bar or spinner it is shown there instead."""
+    """On a terminal while the JIT compiles: a bar of the kernels compiled, of those that the
+    compilation under way needs (:func:`mastermind._kernels.on_compile_step`), with the time
+    taken and left, erased when the compilation ends. Inside another progress bar or spinner,
+    one line of that display instead. Kernels compile once: later runs load them and show none."""
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
-        self.shown = False
+        self.bar: Progress | None = None
+        self.task: Any = None
 
     def __call__(self, started: bool) -> None:
         if _live_notes:
             _live_notes[-1](COMPILING if started else None)
-        elif started and not self.shown:
-            self.stream.write(COMPILING)
-            self.stream.flush()
-            self.shown = True
+        elif started and self.bar is None:
+            console = console_for(file=self.stream)  # --no-color and NO_COLOR, as every display
+            self.bar = progress_display(console)
+            self.task = self.bar.add_task(COMPILE_LABEL, total=None)
+            self.bar.start()
         elif not started:
             self.clear()
 
+    def step(self, done: int, total: int) -> None:
+        """The kernels compiled so far, of those needed (the bar's count)."""
+        bar = self.bar
+        if bar is not None:
+            bar.update(self.task, completed=done, total=total)
+
     def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r" + " " * len(COMPILING) + "\r")
-            self.stream.flush()
-            self.shown = False
+        bar, self.bar = self.bar, None
+        if bar is not None:
+            bar.stop()  # transient: the bar is erased
+
+
+#: The bar's label (the notice's words without the estimate: the bar shows the time left).
+COMPILE_LABEL = "compiling the search kernels, once"
 
 
 class CompileLogLine:
@@ -94,13 +107,16 @@ def compile_notice(stream: Any = None) -> Iterator[CompileNotice | CompileLogLin
     else:
         yield None
         return
-    from .._kernels import on_compile  # imports no numba
+    from .._kernels import on_compile, on_compile_step  # imports no numba
 
     remove = on_compile(notice)
+    remove_step = on_compile_step(notice.step) if isinstance(notice, CompileNotice) else None
     try:
         yield notice
     finally:
         remove()
+        if remove_step is not None:
+            remove_step()
         notice.clear()
 
 
