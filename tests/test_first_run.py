@@ -108,6 +108,20 @@ def test_inside_a_progress_display_the_notice_is_a_line_of_that_display():
     assert notes == [COMPILING, None, None] and stream.getvalue() == ""  # (the last: the display's end)
 
 
+def test_inside_a_progress_display_its_line_counts_the_kernels_compiled():
+    class Note(list):
+        def __call__(self, text):
+            self.append(text)
+
+        def step(self, done, total):
+            self.append((done, total))
+
+    stream, note = Terminal(), Note()
+    with compile_notice(stream), live_note(note):
+        fresh_pair()(5)
+    assert note == [COMPILING, (0, 2), (1, 2), (2, 2), None, None] and stream.getvalue() == ""
+
+
 def test_a_display_that_ends_while_the_kernels_compile_takes_its_note_away():
     from mastermind import _kernels
 

@@ -50,10 +50,15 @@ class CompileNotice:
             self.clear()
 
     def step(self, done: int, total: int) -> None:
-        """The kernels compiled so far, of those needed (the bar's count)."""
+        """The kernels compiled so far, of those needed (the bar's count, or the count of the
+        line shown in another display)."""
         bar = self.bar
         if bar is not None:
             bar.update(self.task, completed=done, total=total)
+        elif _live_notes:
+            shown = getattr(_live_notes[-1], "step", None)
+            if shown is not None:
+                shown(done, total)
 
     def clear(self) -> None:
         bar, self.bar = self.bar, None
@@ -131,16 +136,25 @@ def live_note(note: Callable[[str | None], None]) -> Iterator[None]:
 
 
 def progress_note(bar: Progress, **fields: Any) -> Callable[[str | None], None]:
-    """A note shown as one more line of a rich Progress (a pulsing bar), removed when done."""
-    task: list[Any] = []  # the note's task id, while it is shown
+    """A note shown as one more line of a rich Progress, removed when done: a pulsing bar, or,
+    for the compile notice, the kernels compiled of those needed (its ``step``)."""
+    return _ProgressNote(bar, fields)
 
-    def note(text: str | None) -> None:
-        if text and not task:
-            task.append(bar.add_task(text, total=None, **fields))
-        elif text is None and task:
-            bar.remove_task(task.pop())
 
-    return note
+class _ProgressNote:
+    def __init__(self, bar: Progress, fields: dict[str, Any]) -> None:
+        self.bar, self.fields = bar, fields
+        self.task: list[Any] = []  # the note's task id, while it is shown
+
+    def __call__(self, text: str | None) -> None:
+        if text and not self.task:
+            self.task.append(self.bar.add_task(text, total=None, **self.fields))
+        elif text is None and self.task:
+            self.bar.remove_task(self.task.pop())
+
+    def step(self, done: int, total: int) -> None:
+        if self.task:
+            self.bar.update(self.task[0], completed=done, total=total)
 
 
 def progress_display(console: Console, field: str | None = None) -> Progress:
