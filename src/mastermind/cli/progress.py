@@ -15,7 +15,7 @@ from .console import console_for
 
 if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports none of them
     from rich.console import Console
-    from rich.progress import Progress, Task
+    from rich.progress import Progress, Task, TaskID
 
     from .. import Strategy
     from ..strategies import progress as work
@@ -36,7 +36,7 @@ class CompileNotice:
     def __init__(self, stream: Any) -> None:
         self.stream = stream
         self.bar: Progress | None = None
-        self.task: Any = None
+        self.task: TaskID | None = None
 
     def __call__(self, started: bool) -> None:
         if _live_notes:
@@ -53,9 +53,9 @@ class CompileNotice:
         """The kernels compiled so far, of those needed (the bar's count, or the count of the
         line shown in another display)."""
         bar = self.bar
-        if bar is not None:
+        if bar is not None and self.task is not None:
             bar.update(self.task, completed=done, total=total)
-        elif _live_notes:
+        elif bar is None and _live_notes:
             shown = getattr(_live_notes[-1], "step", None)
             if shown is not None:
                 shown(done, total)
@@ -144,7 +144,7 @@ def progress_note(bar: Progress, **fields: Any) -> Callable[[str | None], None]:
 class _ProgressNote:
     def __init__(self, bar: Progress, fields: dict[str, Any]) -> None:
         self.bar, self.fields = bar, fields
-        self.task: list[Any] = []  # the note's task id, while it is shown
+        self.task: list[TaskID] = []  # the note's task id, while it is shown
 
     def __call__(self, text: str | None) -> None:
         if text and not self.task:
