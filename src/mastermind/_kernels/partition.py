@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import StrategyError
 from .feedback import blacks, counting_sort, reply
-from .jit import ALLOCATES_NOTHING, njit, prange
+from .jit import ALLOCATES_NOTHING, get_num_threads, get_thread_id, njit, prange
 from .reference import ENTROPY, MAX_CLASS, MOST_PARTS, SUM_SQUARES
 from .workspace import size_of
 
@@ -431,13 +431,20 @@ def subtree(
             top += 1
 
 
-@njit(cache=True, parallel=True, nogil=True)
 def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, work_sizes, stop):
-    """The guess of each of many independent nodes, on all cores."""
-    units = offsets.shape[0] - 1
-    out = np.empty(units, dtype=np.int64)
-    for u in prange(units):
-        scratch = np.empty(work_sizes[u], dtype=np.int64)
+    """The guess of each of many independent nodes, on all cores (``work_sizes``: the scratch
+    each node's :func:`choose` needs). The scratch of each thread and the answers are made here,
+    so that the compiled kernel allocates nothing (fewer things for a first run to compile)."""
+    out = np.empty(offsets.shape[0] - 1, dtype=np.int64)
+    scratch = np.empty((get_num_threads(), int(work_sizes.max(initial=1))), dtype=np.int64)
+    choose_many_on_cores(t, weights, flat, offsets, used, blocks, criterion, replies, scratch, out, stop)
+    return out
+
+
+@njit(cache=True, parallel=True, nogil=True, **ALLOCATES_NOTHING)
+def choose_many_on_cores(t, weights, flat, offsets, used, blocks, criterion, replies, scratch, out, stop):
+    """:func:`choose_many`'s work: ``scratch`` has a row for each thread."""
+    for u in prange(out.shape[0]):
         out[u] = choose(
             t,
             weights,
@@ -448,24 +455,34 @@ def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, wor
             blocks[u],
             criterion,
             replies,
-            scratch,
+            scratch[get_thread_id()],
             stop,
         )
-    return out
 
 
-@njit(cache=True, parallel=True, nogil=True)
 def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, work_sizes, stop):
     """Distributions of many independent subtrees, one row each, on all cores (largest first is
     best). The kernels release the GIL, so a caller may run them in a thread and stay responsive;
-    setting ``stop[0]`` abandons the work within milliseconds."""
-    units = offsets.shape[0] - 1
-    out = np.zeros((units, max_depth + 1), dtype=np.int64)
+    setting ``stop[0]`` abandons the work within milliseconds. The workspace of each thread and
+    the rows are made here: the compiled kernel allocates nothing."""
+    out = np.zeros((offsets.shape[0] - 1, max_depth + 1), dtype=np.int64)
+    work = np.empty((get_num_threads(), int(work_sizes.max(initial=1))), dtype=np.int64)
+    subtrees_on_cores(
+        t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, work, out, stop
+    )
+    return out
+
+
+@njit(cache=True, parallel=True, nogil=True, **ALLOCATES_NOTHING)
+def subtrees_on_cores(
+    t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, work, out, stop
+):
+    """:func:`subtrees`' work: ``work`` has a row for each thread."""
     # not literals: the same compiled subtree as the one a tree's root calls from Python (a
     # literal -1 or False would compile it a second time, about a sixth of the first run)
     first, choose_only = np.int64(-1), np.bool_(False)
-    for u in prange(units):
-        work = np.empty(work_sizes[u], dtype=np.int64)
+    for u in prange(out.shape[0]):
+        mine = work[get_thread_id()]
         subtree(
             t,
             weights,
@@ -478,9 +495,8 @@ def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies,
             max_depth,
             first,
             choose_only,
-            work,
+            mine,
             stop,
         )
         for k in range(1, max_depth + 1):
-            out[u, k] = work[k]
-    return out
+            out[u, k] = mine[k]
