@@ -432,55 +432,82 @@ def subtree(
 
 
 def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, work_sizes, stop):
-    """The guess of each of many independent nodes, on all cores (``work_sizes``: the scratch
-    each node's :func:`choose` needs). The scratch of each thread and the answers are made here,
-    so that the compiled kernel allocates nothing (fewer things for a first run to compile)."""
-    out = np.empty(offsets.shape[0] - 1, dtype=np.int64)
-    scratch = np.empty((get_num_threads(), int(work_sizes.max(initial=1))), dtype=np.int64)
-    choose_many_on_cores(t, weights, flat, offsets, used, blocks, criterion, replies, scratch, out, stop)
-    return out
+    """The guess of each of many independent nodes, on all cores.
 
-
-@njit(cache=True, parallel=True, nogil=True, **ALLOCATES_NOTHING)
-def choose_many_on_cores(t, weights, flat, offsets, used, blocks, criterion, replies, scratch, out, stop):
-    """:func:`choose_many`'s work: ``scratch`` has a row for each thread."""
-    for u in prange(out.shape[0]):
-        out[u] = choose(
-            t,
-            weights,
-            flat,
-            offsets[u],
-            offsets[u + 1],
-            used[u],
-            blocks[u],
-            criterion,
-            replies,
-            scratch[get_thread_id()],
-            stop,
-        )
+    It runs :func:`subtrees`' kernel told to stop at each node's guess (:func:`subtree`'s
+    ``choose_only``, which calls :func:`choose` as :func:`choose` alone would): a first run
+    compiles one kernel for all cores rather than two. ``work_sizes`` (each node's scratch for
+    :func:`choose`) is taken for the callers; the kernel's workspaces are sized here.
+    """
+    units = offsets.shape[0] - 1
+    largest = int(np.diff(offsets).max(initial=1))
+    # a node's guess is the first entry of its subtree, at depth 1 of at most 2 (none deeper is
+    # visited): a small workspace
+    size = workspace_size(largest, t.pegs, t.colors, t.shared.shape[0], 2)
+    depth = np.ones(units, dtype=np.int64)
+    rows = _on_cores(t, weights, flat, offsets, used, blocks, depth, criterion, replies, 2, size, True, stop)
+    return rows[:, 0].copy()
 
 
 def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, work_sizes, stop):
     """Distributions of many independent subtrees, one row each, on all cores (largest first is
     best). The kernels release the GIL, so a caller may run them in a thread and stay responsive;
-    setting ``stop[0]`` abandons the work within milliseconds. The workspace of each thread and
-    the rows are made here: the compiled kernel allocates nothing."""
+    setting ``stop[0]`` abandons the work within milliseconds."""
+    size = int(work_sizes.max(initial=1))
+    return _on_cores(
+        t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, size, False, stop
+    )
+
+
+def _on_cores(
+    t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, size, choose_only, stop
+):
+    """The subtree of each node on all cores (its guess alone, with ``choose_only``). A workspace
+    of ``size`` for each thread and the rows are made here, so that the compiled kernel
+    allocates nothing (fewer things for a first run to compile)."""
     out = np.zeros((offsets.shape[0] - 1, max_depth + 1), dtype=np.int64)
-    work = np.empty((get_num_threads(), int(work_sizes.max(initial=1))), dtype=np.int64)
+    work = np.empty((get_num_threads(), size), dtype=np.int64)
     subtrees_on_cores(
-        t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, work, out, stop
+        t,
+        weights,
+        flat,
+        offsets,
+        used,
+        blocks,
+        depth,
+        criterion,
+        replies,
+        max_depth,
+        choose_only,
+        work,
+        out,
+        stop,
     )
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True, **ALLOCATES_NOTHING)
 def subtrees_on_cores(
-    t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, work, out, stop
+    t,
+    weights,
+    flat,
+    offsets,
+    used,
+    blocks,
+    depth,
+    criterion,
+    replies,
+    max_depth,
+    choose_only,
+    work,
+    out,
+    stop,
 ):
-    """:func:`subtrees`' work: ``work`` has a row for each thread."""
-    # not literals: the same compiled subtree as the one a tree's root calls from Python (a
-    # literal -1 or False would compile it a second time, about a sixth of the first run)
-    first, choose_only = np.int64(-1), np.bool_(False)
+    """:func:`_on_cores`' work: ``work`` has a row for each thread; row u of ``out`` gets node
+    u's distribution, or with ``choose_only`` its guess (entry 0)."""
+    # not a literal: the same compiled subtree as the one a tree's root calls from Python (a
+    # literal -1 would compile it a second time, about a sixth of the first run)
+    first = np.int64(-1)
     for u in prange(out.shape[0]):
         mine = work[get_thread_id()]
         subtree(
@@ -498,5 +525,8 @@ def subtrees_on_cores(
             mine,
             stop,
         )
-        for k in range(1, max_depth + 1):
-            out[u, k] = mine[k]
+        if choose_only:
+            out[u, 0] = mine[0]
+        else:
+            for k in range(1, max_depth + 1):
+                out[u, k] = mine[k]
