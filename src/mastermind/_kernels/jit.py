@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import types
 
-from numba import get_num_threads, get_thread_id, njit, prange
+from numba import njit, prange
 from numba.core import event
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
 from . import _compile_step, _compiling
 
-__all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "get_num_threads", "get_thread_id", "njit", "prange"]
+__all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "njit", "prange"]
 
 #: Options for a kernel that allocates nothing (every buffer it uses is a slice of a workspace
 #: made in Python): it is compiled without numba's reference counting, which otherwise wraps

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import StrategyError
 from .feedback import blacks, counting_sort, reply
-from .jit import ALLOCATES_NOTHING, get_num_threads, get_thread_id, njit, prange
+from .jit import ALLOCATES_NOTHING, njit
 from .reference import ENTROPY, MAX_CLASS, MOST_PARTS, SUM_SQUARES
 from .workspace import size_of
 
@@ -434,10 +434,10 @@ def subtree(
 def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, work_sizes, stop):
     """The guess of each of many independent nodes, on all cores.
 
-    It runs :func:`subtrees`' kernel told to stop at each node's guess (:func:`subtree`'s
-    ``choose_only``, which calls :func:`choose` as :func:`choose` alone would): a first run
-    compiles one kernel for all cores rather than two. ``work_sizes`` (each node's scratch for
-    :func:`choose`) is taken for the callers; the kernel's workspaces are sized here.
+    It runs :func:`subtree` on all cores as :func:`subtrees` does, told to stop at each node's
+    guess (its ``choose_only``, which calls :func:`choose` as :func:`choose` alone would): a
+    first run compiles nothing more for it. ``work_sizes`` (each node's scratch for
+    :func:`choose`) is taken for the callers; the workspaces are sized here.
     """
     units = offsets.shape[0] - 1
     largest = int(np.diff(offsets).max(initial=1))
@@ -462,71 +462,58 @@ def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies,
 def _on_cores(
     t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, size, choose_only, stop
 ):
-    """The subtree of each node on all cores (its guess alone, with ``choose_only``). A workspace
-    of ``size`` for each thread and the rows are made here, so that the compiled kernel
-    allocates nothing (fewer things for a first run to compile)."""
-    out = np.zeros((offsets.shape[0] - 1, max_depth + 1), dtype=np.int64)
-    work = np.empty((get_num_threads(), size), dtype=np.int64)
-    subtrees_on_cores(
-        t,
-        weights,
-        flat,
-        offsets,
-        used,
-        blocks,
-        depth,
-        criterion,
-        replies,
-        max_depth,
-        choose_only,
-        work,
-        out,
-        stop,
-    )
+    """The subtree of each node (its guess alone, with ``choose_only``) on all cores: one Python
+    thread a core, each taking the next node (largest first, as given) and running the compiled
+    :func:`subtree`, which releases the GIL, in a workspace of ``size`` of its own. Threads
+    rather than a parallel kernel: the one kernel a first run compiles anyway, and no parallel
+    kernel to compile (the largest item of a first run's compilation)."""
+    import itertools
+    import threading
+
+    from numba import config
+
+    units = offsets.shape[0] - 1
+    out = np.zeros((units, max_depth + 1), dtype=np.int64)
+    threads = max(1, min(units, config.NUMBA_NUM_THREADS))
+    work = np.empty((threads, size), dtype=np.int64)
+    first = np.int64(-1)  # not a literal: the subtree compiled for a tree's root serves here too
+    nodes = itertools.count()  # next() of a count is atomic: each node is taken once
+    failed: list[BaseException] = []
+
+    def run(thread: int) -> None:
+        mine = work[thread]
+        try:
+            while (u := next(nodes)) < units and not stop[0] and not failed:
+                subtree(
+                    t,
+                    weights,
+                    flat[offsets[u] : offsets[u + 1]],
+                    used[u],
+                    blocks[u],
+                    depth[u],
+                    criterion,
+                    replies,
+                    max_depth,
+                    first,
+                    choose_only,
+                    mine,
+                    stop,
+                )
+                if choose_only:
+                    out[u, 0] = mine[0]
+                else:
+                    out[u, 1:] = mine[1 : max_depth + 1]
+        except BaseException as err:  # handed to the caller below
+            failed.append(err)
+
+    if threads == 1:
+        run(0)
+    else:
+        pool = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(threads)]
+        for thread in pool:
+            thread.start()
+        for thread in pool:
+            thread.join()
+    if failed:
+        raise failed[0]
     return out
-
-
-@njit(cache=True, parallel=True, nogil=True, **ALLOCATES_NOTHING)
-def subtrees_on_cores(
-    t,
-    weights,
-    flat,
-    offsets,
-    used,
-    blocks,
-    depth,
-    criterion,
-    replies,
-    max_depth,
-    choose_only,
-    work,
-    out,
-    stop,
-):
-    """:func:`_on_cores`' work: ``work`` has a row for each thread; row u of ``out`` gets node
-    u's distribution, or with ``choose_only`` its guess (entry 0)."""
-    # not a literal: the same compiled subtree as the one a tree's root calls from Python (a
-    # literal -1 would compile it a second time, about a sixth of the first run)
-    first = np.int64(-1)
-    for u in prange(out.shape[0]):
-        mine = work[get_thread_id()]
-        subtree(
-            t,
-            weights,
-            flat[offsets[u] : offsets[u + 1]],
-            used[u],
-            blocks[u],
-            depth[u],
-            criterion,
-            replies,
-            max_depth,
-            first,
-            choose_only,
-            mine,
-            stop,
-        )
-        if choose_only:
-            out[u, 0] = mine[0]
-        else:
-            for k in range(1, max_depth + 1):
-                out[u, k] = mine[k]
