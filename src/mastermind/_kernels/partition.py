@@ -509,11 +509,21 @@ def _on_cores(
     if threads == 1:
         run(0)
     else:
-        pool = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(threads)]
+        # Not daemons, and never left running: a thread still calling compiled code while the
+        # interpreter exits (after Ctrl-C) can crash it. The caller's stop flag ends them within
+        # milliseconds: set by the runner on Ctrl-C, or here if Ctrl-C reaches this thread.
+        pool = [threading.Thread(target=run, args=(i,), name="mastermind-nodes") for i in range(threads)]
         for thread in pool:
             thread.start()
-        for thread in pool:
-            thread.join()
+        try:
+            for thread in pool:
+                thread.join()
+        except BaseException:
+            was, stop[0] = stop[0], 1
+            for thread in pool:
+                thread.join()
+            stop[0] = was  # a flag shared by calls nobody stops (never set) stays clear
+            raise
     if failed:
         raise failed[0]
     return out
