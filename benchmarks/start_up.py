@@ -164,8 +164,12 @@ def fresh_env(src: str | None = None) -> dict[str, str]:
     root = tempfile.mkdtemp(prefix="mastermind-start-up-")
     atexit.register(shutil.rmtree, root, True)
     extra = {"PYTHONPATH": src} if src else {}
+    env = dict(os.environ)
+    # An installed package runs from its compiled bytecode; a shell that turns writing it off
+    # (as this workplace's does) would have every module of the package compiled again each run.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return dict(
-        os.environ,
+        env,
         **extra,
         NUMBA_CACHE_DIR=os.path.join(root, "numba"),
         MASTERMIND_CACHE_DIR=os.path.join(root, "cache"),

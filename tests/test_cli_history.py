@@ -174,7 +174,7 @@ def test_a_game_whose_every_move_is_taken_back_leaves_the_history_and_comes_back
 
 
 def test_a_database_that_fails_mid_game_is_one_warning_and_the_game_goes_on(tmp_path, capsys):
-    from mastermind.cli.common import Recorder
+    from mastermind.cli.recording import Recorder
 
     store = Store(tmp_path / "h.db")
     recorder = Recorder(store)

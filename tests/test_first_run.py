@@ -31,16 +31,48 @@ def fresh_kernel():
     return double
 
 
-def test_a_terminal_is_told_while_the_kernels_compile_and_the_line_is_erased():
-    stream = Terminal()
-    with compile_notice(stream) as notice:
-        assert notice is not None
-        assert fresh_kernel()(21) == 42
-        assert stream.getvalue() == COMPILING + "\r" + " " * len(COMPILING) + "\r"
-        fresh_kernel()(1.5)  # another compilation: the line again, erased again
-    assert stream.getvalue().count(COMPILING) == 2 and stream.getvalue().endswith("\r")
-    fresh_kernel()(3)  # the command is over: nothing more is written
-    assert stream.getvalue().count(COMPILING) == 2
+def fresh_pair():
+    """Two kernels the JIT has never seen, the first calling the second: calling it compiles both."""
+
+    @njit
+    def inner(x):
+        return x + 1
+
+    @njit
+    def outer(x):
+        return 2 * inner(x)
+
+    return outer
+
+
+def test_a_terminal_shows_a_bar_of_the_kernels_compiled_erased_when_they_are(monkeypatch):
+    from mastermind._kernels import on_compile_step
+    from mastermind.cli.progress import COMPILE_LABEL
+
+    monkeypatch.setenv("TERM", "xterm")  # a terminal that can redraw a line (not TERM=dumb)
+    stream, steps = Terminal(), []
+    remove = on_compile_step(lambda done, total: steps.append((done, total)))
+    try:
+        with compile_notice(stream) as notice:
+            assert notice is not None
+            assert fresh_pair()(20) == 42
+            assert steps == [(0, 2), (1, 2), (2, 2)]  # the kernel called and the one it calls
+            shown = stream.getvalue()
+            assert COMPILE_LABEL in shown and "2/2" in shown
+            assert shown.endswith("\x1b[2K")  # erased: the line is cleared once it is done
+            fresh_kernel()(1.5)  # another compilation: the bar again, of its one kernel
+            assert steps[-1] == (1, 1) and stream.getvalue().count("1/1") >= 1
+        fresh_kernel()(3)  # the command is over: nothing more is written
+        assert stream.getvalue().endswith("\x1b[2K")
+    finally:
+        remove()
+
+
+def test_the_kernels_needed_are_the_one_called_and_those_it_calls():
+    from mastermind._kernels.jit import kernels_called
+
+    assert sorted(k.py_func.__name__ for k in kernels_called(fresh_pair())) == ["inner", "outer"]
+    assert [k.py_func.__name__ for k in kernels_called(fresh_kernel())] == ["double"]
 
 
 def test_stderr_in_a_file_or_pipe_gets_one_line_that_stays_when_the_kernels_compile(tmp_path):
@@ -74,6 +106,20 @@ def test_inside_a_progress_display_the_notice_is_a_line_of_that_display():
     with compile_notice(stream), live_note(notes.append):
         fresh_kernel()(5)
     assert notes == [COMPILING, None, None] and stream.getvalue() == ""  # (the last: the display's end)
+
+
+def test_inside_a_progress_display_its_line_counts_the_kernels_compiled():
+    class Note(list):
+        def __call__(self, text):
+            self.append(text)
+
+        def step(self, done, total):
+            self.append((done, total))
+
+    stream, note = Terminal(), Note()
+    with compile_notice(stream), live_note(note):
+        fresh_pair()(5)
+    assert note == [COMPILING, (0, 2), (1, 2), (2, 2), None, None] and stream.getvalue() == ""
 
 
 def test_a_display_that_ends_while_the_kernels_compile_takes_its_note_away():

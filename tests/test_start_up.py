@@ -65,6 +65,76 @@ def test_the_classic_games_commands_load_no_numba(args, tmp_path):
     assert loaded_by(*args, env=env) == "['numpy']"
 
 
+MODULES = (
+    "import sys\n"
+    "from mastermind.cli import main\n"
+    "sys.argv = ['mastermind', *sys.argv[1:]]\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+)
+
+#: What none of the classic game's commands below loads: numba; the exact search's strategy and
+#: its search (only `-s optimal` needs them); importlib.metadata (the plug-ins' entry points are
+#: read only for a name that is not built in, and the package's version without it); and the
+#: modules of the commands not run.
+NOT_LOADED = [
+    "numba",
+    "mastermind.strategies.optimal.strategy",
+    "mastermind.strategies.optimal.search",
+    "importlib.metadata",
+    "mastermind.cli.worst",
+    "mastermind.cli.web",
+    "mastermind.cli.tui",
+    "mastermind.cli.match",
+    "mastermind.cli.compiling",
+]
+
+
+def modules_loaded_by(*args: str, env: dict[str, str]) -> set[str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", MODULES, *args], capture_output=True, text=True, check=False, env=env
+    )
+    return set(proc.stderr.strip().splitlines()[-1].split())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["evaluate", "-s", "knuth", "--no-history"],
+        ["evaluate", "-s", "knuth"],
+        ["solve", "1122=1,0"],
+        ["tree", "-s", "knuth", "--depth", "2"],
+        ["review", "1122=1,0", "1344=1,3", "4134=4,0"],
+    ],
+)
+def test_a_classic_command_loads_only_what_it_uses(args, tmp_path):
+    """A command imports its own module and its own strategy's: not the exact search, nor numba,
+    nor the other commands (each a part of the start that no classic command needs)."""
+    import os
+
+    env = {
+        **os.environ,
+        "MASTERMIND_DB": str(tmp_path / "h.db"),
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        "MASTERMIND_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    loaded = modules_loaded_by(*args, env=env)
+    assert "numpy" in loaded  # it did compute (so the check below can fail)
+    assert sorted(m for m in NOT_LOADED if m in loaded) == []
+
+
+def test_the_optimal_strategy_is_loaded_when_it_is_asked_for(tmp_path):
+    """The registry finds a strategy whose module was not imported yet."""
+    import os
+
+    env = {**os.environ, "MASTERMIND_DB": str(tmp_path / "h.db"), "MASTERMIND_CACHE_DIR": str(tmp_path / "c")}
+    loaded = modules_loaded_by("solve", "1122=1,0", "1344=0,1", "-s", "optimal", env=env)
+    assert "mastermind.strategies.optimal.strategy" in loaded
+
+
 EXIT_HANDLERS = (
     "import atexit, gc, sys\n"
     # registered before main(): runs after main's own exit handler, and sees what it left

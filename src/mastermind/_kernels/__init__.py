@@ -100,3 +100,20 @@ def on_compile(listener: Callable[[bool], None]) -> Callable[[], None]:
 def _compiling(started: bool) -> None:
     for listener in list(_listeners):
         listener(started)
+
+
+_steps: list[Callable[[int, int], None]] = []
+
+
+def on_compile_step(listener: Callable[[int, int], None]) -> Callable[[], None]:
+    """Call ``listener(done, total)`` as the JIT compiles: of the kernels that the compilation
+    under way needs and that are not compiled yet (the kernel first called and those it calls),
+    how many are done. ``done`` reaches ``total`` when the outermost compilation ends. Returns a
+    function that removes the listener."""
+    _steps.append(listener)
+    return lambda: _steps.remove(listener) if listener in _steps else None
+
+
+def _compile_step(done: int, total: int) -> None:
+    for listener in list(_steps):
+        listener(done, total)

@@ -17,12 +17,13 @@ numba. ``mastermind compile`` (the command) compiles every family at once and le
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
-import subprocess
 import sys
 from functools import cache
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: The families of kernels, each compiled by one workload of ``mastermind compile``: the partition
 #: strategies, the exact (optimal) search, the counter's skip-ahead search, the worst-case search.
@@ -48,7 +49,10 @@ def waits(family: str) -> bool:
 
 @cache
 def _key() -> str:
+    # imported here: every command imports this module (for never_wait), few ask for a stamp
+    import hashlib
     from importlib.metadata import PackageNotFoundError, version
+    from pathlib import Path
 
     try:
         numba = version("numba")
@@ -91,6 +95,8 @@ def compile_in_background(family: str) -> None:
         os.kill(int(lock.read_text()), 0)
         return  # one is compiling it now
     lock.parent.mkdir(parents=True, exist_ok=True)
+    import subprocess
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "mastermind.cli", "compile", "--only", family, "--quiet"],
         stdin=subprocess.DEVNULL,

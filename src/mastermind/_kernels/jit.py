@@ -9,11 +9,14 @@ once when it ends.
 
 from __future__ import annotations
 
+import types
+
 from numba import njit, prange
 from numba.core import event
+from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
 
-from . import _compiling
+from . import _compile_step, _compiling
 
 __all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "njit", "prange"]
 
@@ -57,19 +60,55 @@ def bits_set(typingctx, x):  # noqa: ANN001, ANN201, ARG001 - numba's intrinsic 
     return sig, codegen
 
 
+def kernels_called(kernel: Dispatcher) -> set[Dispatcher]:
+    """``kernel`` and the compiled kernels it calls, directly or through others: the names its
+    code (and the code nested in it) reads that are kernels, in its module's globals or in the
+    variables of the function it was defined in."""
+    found: set[Dispatcher] = set()
+    waiting = [kernel]
+    while waiting:
+        one = waiting.pop()
+        if one in found:
+            continue
+        found.add(one)
+        func = one.py_func
+        codes, names = [func.__code__], set[str]()
+        while codes:
+            code = codes.pop()
+            names.update(code.co_names)
+            codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+        waiting.extend(v for n in names if isinstance(v := func.__globals__.get(n), Dispatcher))
+        cells = func.__closure__ or ()
+        waiting.extend(c.cell_contents for c in cells if isinstance(c.cell_contents, Dispatcher))
+    return found
+
+
 class _Watch(event.Listener):
-    """Counts nested compilations (a kernel compiles the kernels it calls) and reports the outermost."""
+    """Counts nested compilations (a kernel compiles the kernels it calls), reports the outermost,
+    and counts the kernels done of those the outermost needs (:func:`kernels_called`, less those
+    compiled or loaded already) for a progress bar."""
 
     def __init__(self) -> None:
         self.depth = 0
+        self.needed: set[Dispatcher] = set()
+        self.done: set[Dispatcher] = set()
 
     def on_start(self, ev: event.Event) -> None:
         self.depth += 1
         if self.depth == 1:
+            kernel = ev.data["dispatcher"]
+            self.needed = {k for k in kernels_called(kernel) if not k.overloads} | {kernel}
+            self.done = set()
             _compiling(True)
+            _compile_step(0, len(self.needed))
 
     def on_end(self, ev: event.Event) -> None:
         self.depth -= 1
+        kernel = ev.data["dispatcher"]
+        self.needed.add(kernel)
+        self.done.add(kernel)
+        # the outermost's end: every kernel it needs is compiled (or was in numba's cache)
+        _compile_step(len(self.needed) if self.depth == 0 else len(self.done), len(self.needed))
         if self.depth == 0:
             _compiling(False)
 

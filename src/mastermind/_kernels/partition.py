@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import StrategyError
 from .feedback import blacks, counting_sort, reply
-from .jit import ALLOCATES_NOTHING, njit, prange
+from .jit import ALLOCATES_NOTHING, njit
 from .reference import ENTROPY, MAX_CLASS, MOST_PARTS, SUM_SQUARES
 from .workspace import size_of
 
@@ -431,56 +431,99 @@ def subtree(
             top += 1
 
 
-@njit(cache=True, parallel=True, nogil=True)
 def choose_many(t, weights, flat, offsets, used, blocks, criterion, replies, work_sizes, stop):
-    """The guess of each of many independent nodes, on all cores."""
+    """The guess of each of many independent nodes, on all cores.
+
+    It runs :func:`subtree` on all cores as :func:`subtrees` does, told to stop at each node's
+    guess (its ``choose_only``, which calls :func:`choose` as :func:`choose` alone would): a
+    first run compiles nothing more for it. ``work_sizes`` (each node's scratch for
+    :func:`choose`) is taken for the callers; the workspaces are sized here.
+    """
     units = offsets.shape[0] - 1
-    out = np.empty(units, dtype=np.int64)
-    for u in prange(units):
-        scratch = np.empty(work_sizes[u], dtype=np.int64)
-        out[u] = choose(
-            t,
-            weights,
-            flat,
-            offsets[u],
-            offsets[u + 1],
-            used[u],
-            blocks[u],
-            criterion,
-            replies,
-            scratch,
-            stop,
-        )
-    return out
+    largest = int(np.diff(offsets).max(initial=1))
+    # a node's guess is the first entry of its subtree, at depth 1 of at most 2 (none deeper is
+    # visited): a small workspace
+    size = workspace_size(largest, t.pegs, t.colors, t.shared.shape[0], 2)
+    depth = np.ones(units, dtype=np.int64)
+    rows = _on_cores(t, weights, flat, offsets, used, blocks, depth, criterion, replies, 2, size, True, stop)
+    return rows[:, 0].copy()
 
 
-@njit(cache=True, parallel=True, nogil=True)
 def subtrees(t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, work_sizes, stop):
     """Distributions of many independent subtrees, one row each, on all cores (largest first is
     best). The kernels release the GIL, so a caller may run them in a thread and stay responsive;
     setting ``stop[0]`` abandons the work within milliseconds."""
+    size = int(work_sizes.max(initial=1))
+    return _on_cores(
+        t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, size, False, stop
+    )
+
+
+def _on_cores(
+    t, weights, flat, offsets, used, blocks, depth, criterion, replies, max_depth, size, choose_only, stop
+):
+    """The subtree of each node (its guess alone, with ``choose_only``) on all cores: one Python
+    thread a core, each taking the next node (largest first, as given) and running the compiled
+    :func:`subtree`, which releases the GIL, in a workspace of ``size`` of its own. Threads
+    rather than a parallel kernel: the one kernel a first run compiles anyway, and no parallel
+    kernel to compile (the largest item of a first run's compilation)."""
+    import itertools
+    import threading
+
+    from numba import config
+
     units = offsets.shape[0] - 1
     out = np.zeros((units, max_depth + 1), dtype=np.int64)
-    # not literals: the same compiled subtree as the one a tree's root calls from Python (a
-    # literal -1 or False would compile it a second time, about a sixth of the first run)
-    first, choose_only = np.int64(-1), np.bool_(False)
-    for u in prange(units):
-        work = np.empty(work_sizes[u], dtype=np.int64)
-        subtree(
-            t,
-            weights,
-            flat[offsets[u] : offsets[u + 1]],
-            used[u],
-            blocks[u],
-            depth[u],
-            criterion,
-            replies,
-            max_depth,
-            first,
-            choose_only,
-            work,
-            stop,
-        )
-        for k in range(1, max_depth + 1):
-            out[u, k] = work[k]
+    threads = max(1, min(units, config.NUMBA_NUM_THREADS))
+    work = np.empty((threads, size), dtype=np.int64)
+    first = np.int64(-1)  # not a literal: the subtree compiled for a tree's root serves here too
+    nodes = itertools.count()  # next() of a count is atomic: each node is taken once
+    failed: list[BaseException] = []
+
+    def run(thread: int) -> None:
+        mine = work[thread]
+        try:
+            while (u := next(nodes)) < units and not stop[0] and not failed:
+                subtree(
+                    t,
+                    weights,
+                    flat[offsets[u] : offsets[u + 1]],
+                    used[u],
+                    blocks[u],
+                    depth[u],
+                    criterion,
+                    replies,
+                    max_depth,
+                    first,
+                    choose_only,
+                    mine,
+                    stop,
+                )
+                if choose_only:
+                    out[u, 0] = mine[0]
+                else:
+                    out[u, 1:] = mine[1 : max_depth + 1]
+        except BaseException as err:  # handed to the caller below
+            failed.append(err)
+
+    if threads == 1:
+        run(0)
+    else:
+        # Not daemons, and never left running: a thread still calling compiled code while the
+        # interpreter exits (after Ctrl-C) can crash it. The caller's stop flag ends them within
+        # milliseconds: set by the runner on Ctrl-C, or here if Ctrl-C reaches this thread.
+        pool = [threading.Thread(target=run, args=(i,), name="mastermind-nodes") for i in range(threads)]
+        for thread in pool:
+            thread.start()
+        try:
+            for thread in pool:
+                thread.join()
+        except BaseException:
+            was, stop[0] = stop[0], 1
+            for thread in pool:
+                thread.join()
+            stop[0] = was  # a flag shared by calls nobody stops (never set) stays clear
+            raise
+    if failed:
+        raise failed[0]
     return out

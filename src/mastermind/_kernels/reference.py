@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import weakref
 
 import numpy as np
@@ -79,7 +80,8 @@ def cells(space: CodeSpace, guess: int, candidates: np.ndarray) -> list[tuple[in
     """The candidates grouped by their reply to ``guess``: (reply, candidates) in increasing order
     of reply, each group in the order given (as the compiled ``feedback.cells``)."""
     replies = feedback_against(space, guess, candidates)
-    return [(int(f), candidates[replies == f]) for f in np.unique(replies)]
+    # the replies present, ascending (np.unique would import numpy.ma, a fiftieth of a second)
+    return [(int(f), candidates[replies == f]) for f in np.flatnonzero(np.bincount(replies))]
 
 
 def partition_counts(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarray) -> np.ndarray:
@@ -91,10 +93,12 @@ def partition_counts(space: CodeSpace, guesses: np.ndarray, candidates: np.ndarr
     if table is not None:  # the candidates' rows of the table at the guesses, a block at a time
         rows = len(guesses)
         flat = np.zeros(rows * classes, dtype=np.int64)
-        offsets = np.arange(rows, dtype=np.int64) * classes
-        many = max(1, (1 << 21) // max(1, rows))  # candidates per block: 16 MB of int64 at most
+        # (guess, reply) numbered in 32 bits (at most 3,125 x 36): numpy counts them several
+        # times faster than the same numbers in 64 bits
+        offsets = np.arange(rows, dtype=np.int32) * np.int32(classes)
+        many = max(1, (1 << 21) // max(1, rows))  # candidates per block: 8 MB at most
         for start in range(0, len(candidates), many):
-            block = table[candidates[start : start + many]][:, guesses].astype(np.int64)
+            block = table[candidates[start : start + many]][:, guesses].astype(np.int32)
             block += offsets
             flat += np.bincount(block.ravel(), minlength=rows * classes)
         return flat.reshape(rows, classes)
@@ -152,8 +156,70 @@ def best_guess(
     criterion: int,
     weights: np.ndarray | None = None,
 ) -> int:
-    """The pool index with the least key (score, not a candidate, index)."""
+    """The pool index with the least key (score, not a candidate, index).
+
+    Where the pool is every code, two shortcuts spare scoring it all, neither changing the
+    answer (as the compiled ``partition.choose``, which takes both): at the first guess only the
+    lowest code of each symmetry class is scored (:func:`class_leaders`); later, the candidates
+    are scored first, and one that scores as well as an even split of the candidates over every
+    reply a non-candidate can get (the best any non-candidate can do) is the answer, since a
+    non-candidate must score strictly better to win.
+    """
+    if len(pool) == space.size:
+        if len(candidates) == space.size:  # the first guess: every code is a candidate
+            pool = class_leaders(space)
+        elif len(candidates) > 2:
+            scores = criterion_scores(partition_counts(space, candidates, candidates), criterion, weights)
+            best = int(np.argmin(scores))  # the first of the least: candidates are ascending
+            if scores[best] <= even_split(len(candidates), _replies(space), criterion, weights):
+                return int(candidates[best])
     scores = criterion_scores(partition_counts(space, pool, candidates), criterion, weights)
     is_candidate = np.isin(pool, candidates)
     order = np.lexsort((pool, ~is_candidate, scores))
     return int(pool[order[0]])
+
+
+def even_split(n: int, k: int, criterion: int, weights: np.ndarray | None) -> int:
+    """The least score any guess can have on ``n`` candidates with ``k`` possible replies (as the
+    compiled ``partition.even_split_bound``)."""
+    q, r = divmod(n, k)
+    if criterion == MAX_CLASS:
+        return q + 1 if r > 0 else q
+    if criterion == SUM_SQUARES:
+        return r * (q + 1) * (q + 1) + (k - r) * q * q
+    if criterion == ENTROPY:
+        if weights is None:
+            weights = entropy_weights(q + 1)
+        return int(r * weights[q + 1] + (k - r) * weights[q])
+    if criterion == MOST_PARTS:
+        return -min(n, k)
+    raise StrategyError(f"unknown criterion {criterion}")
+
+
+def _replies(space: CodeSpace) -> int:
+    """How many replies a guess that is not the secret can get: every possible one but the win."""
+    return _replies_of(space.pegs, space.colors, space.rules.repeats)
+
+
+@functools.cache
+def _replies_of(pegs: int, colors: int, repeats: bool) -> int:
+    from ..core.feedback import possible_feedbacks
+
+    return len(possible_feedbacks(pegs, colors, repeats)) - 1
+
+
+_leaders: weakref.WeakKeyDictionary[CodeSpace, np.ndarray] = weakref.WeakKeyDictionary()
+
+
+def class_leaders(space: CodeSpace) -> np.ndarray:
+    """The lowest code of each class of codes that renaming colours and reordering pegs map onto
+    each other (ascending): before any guess, every member of a class splits the codes alike,
+    and its lowest wins the tie. A class is the multiset of its codes' colour multiplicities
+    (1122 and 3434 have two pairs), so the classic game has five: 1111, 1112, 1122, 1123, 1234.
+    """
+    leaders = _leaders.get(space)
+    if leaders is None:
+        shapes = -np.sort(-space.counts().astype(np.int16), axis=1)  # multiplicities, descending
+        _, first = np.unique(shapes, axis=0, return_index=True)
+        leaders = _leaders[space] = np.sort(first).astype(np.int64)
+    return leaders

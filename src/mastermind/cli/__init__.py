@@ -14,9 +14,42 @@ import click
 from .common import fail
 from .progress import compile_notice
 
+#: Each command's module (in this package), imported only when the command is asked for: its
+#: decorators register it. A command then imports neither the other commands' modules nor what
+#: they need; ``mastermind --help`` lists them all, so it imports them all.
+COMMANDS = {
+    "compare": "compare",
+    "compile": "compiling",
+    "evaluate": "evaluate",
+    "guess": "games",
+    "history": "history",
+    "match": "match",
+    "partition": "explore",
+    "play": "games",
+    "review": "review",
+    "solve": "explore",
+    "stats": "history",
+    "tree": "tree",
+    "tui": "tui",
+    "verify": "verify",
+    "web": "web",
+    "worst": "worst",
+}
+
 
 class Main(click.Group):
-    """Turns the package's errors into one line and exit status 2, Ctrl-C into status 130."""
+    """Turns the package's errors into one line and exit status 2, Ctrl-C into status 130; finds
+    each command in its module when it is asked for (``COMMANDS``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            import importlib
+
+            importlib.import_module(f"{__name__}.{COMMANDS[cmd_name]}")
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         from ..errors import MastermindError
@@ -80,12 +113,6 @@ def cli(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is None:  # the bare command is a question: the help answers it
         click.echo(ctx.get_help())
-
-
-from . import compare, evaluate, explore, games, history, match, review, tree, tui, verify, web, worst  # noqa: E402,F401 - the commands register themselves
-from .compiling import compile_command  # noqa: E402 - mastermind compile
-
-cli.add_command(compile_command)
 
 
 def _quick_exit() -> None:

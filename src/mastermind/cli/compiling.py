@@ -17,6 +17,7 @@ from typing import IO
 
 import click
 
+from . import cli
 from .common import fail
 
 
@@ -75,11 +76,27 @@ def compile_family(family: str) -> None:
     from .._kernels.compiled import mark_ready
 
     quick_start(0)  # the command line puts small games on numpy: here they must run compiled
-    WORKLOADS[family]()
-    mark_ready(family)
+    try:
+        WORKLOADS[family]()
+        mark_ready(family)
+    except OSError as err:  # a cache file, or the stamp's folder, cannot be written
+        fail(f"cannot keep the compiled kernels: {err} ({CACHE_HELP})")
+    except RuntimeError as err:
+        if "cannot cache" not in str(err):
+            raise
+        # numba found no folder it may write in: not NUMBA_CACHE_DIR, nor beside the package's
+        # sources, nor the user's cache folder (it says so when a kernel's module is imported)
+        fail(f"numba finds no folder it can write its cache in ({CACHE_HELP})")
 
 
-@click.command("compile")
+#: Where a failure to keep the kernels says to look.
+CACHE_HELP = "set NUMBA_CACHE_DIR to a folder this user can write"
+
+#: How a ``mastermind compile --only`` process's own error line begins (see :func:`fail`).
+_ERROR = "mastermind: error: "
+
+
+@cli.command("compile")
 @click.option(
     "--only",
     type=click.Choice(list(WORKLOADS)),
@@ -147,7 +164,8 @@ def _in_processes(families: list[str], jobs: int, quiet: bool) -> None:
                     last = told.read().decode(errors="replace").strip().splitlines()
                     told.close()
                     if proc.returncode != 0:
-                        fail(f"compiling {family} failed: {last[-1] if last else proc.returncode}")
+                        said = last[-1].removeprefix(_ERROR) if last else f"exit status {proc.returncode}"
+                        fail(f"compiling {family} failed: {said}")
                     advance(1)
                     if not quiet:
                         click.echo(f"{family}: {time.monotonic() - started:.1f} s", err=True)

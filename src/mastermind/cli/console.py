@@ -40,13 +40,15 @@ def color_option(command: Callable) -> Callable:
     return wrapper
 
 
-def console_for(stderr: bool = False) -> Console:
-    """A rich console for this command: styled only on a colour terminal and unless told not to."""
+def console_for(stderr: bool = False, file: Any = None) -> Console:
+    """A rich console for this command: styled only on a colour terminal and unless told not to
+    (on stdout, stderr, or the stream ``file``)."""
     from rich.console import Console
 
     ctx = click.get_current_context(silent=True)
     plain = bool(os.environ.get("NO_COLOR")) or bool(ctx and ctx.meta.get(_NO_COLOR_KEY))
     console = Console(
+        file=file,
         stderr=stderr,
         color_system=None if plain else "auto",
         highlight=False,

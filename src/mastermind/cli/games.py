@@ -19,7 +19,6 @@ from . import cli
 from .common import (
     EXIT_NOT_WON,
     EXIT_OK,
-    Recorder,
     fail,
     history_options,
     resumable,
@@ -30,6 +29,7 @@ from .common import (
 from .console import color_option, console_for
 from .game_options import game_notation, game_options
 from .progress import thinking
+from .recording import Recorder
 from .session import drive, show
 
 if TYPE_CHECKING:

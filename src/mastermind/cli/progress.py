@@ -15,7 +15,7 @@ from .console import console_for
 
 if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports none of them
     from rich.console import Console
-    from rich.progress import Progress, Task
+    from rich.progress import Progress, Task, TaskID
 
     from .. import Strategy
     from ..strategies import progress as work
@@ -28,28 +28,46 @@ _live_notes: list[Callable[[str | None], None]] = []
 
 
 class CompileNotice:
-    """One line on a terminal while the JIT compiles: written when compiling starts and erased
-    when it ends; inside a progress bar or spinner it is shown there instead."""
+    """On a terminal while the JIT compiles: a bar of the kernels compiled, of those that the
+    compilation under way needs (:func:`mastermind._kernels.on_compile_step`), with the time
+    taken and left, erased when the compilation ends. Inside another progress bar or spinner,
+    one line of that display instead. Kernels compile once: later runs load them and show none."""
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
-        self.shown = False
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
 
     def __call__(self, started: bool) -> None:
         if _live_notes:
             _live_notes[-1](COMPILING if started else None)
-        elif started and not self.shown:
-            self.stream.write(COMPILING)
-            self.stream.flush()
-            self.shown = True
+        elif started and self.bar is None:
+            console = console_for(file=self.stream)  # --no-color and NO_COLOR, as every display
+            self.bar = progress_display(console)
+            self.task = self.bar.add_task(COMPILE_LABEL, total=None)
+            self.bar.start()
         elif not started:
             self.clear()
 
+    def step(self, done: int, total: int) -> None:
+        """The kernels compiled so far, of those needed (the bar's count, or the count of the
+        line shown in another display)."""
+        bar = self.bar
+        if bar is not None and self.task is not None:
+            bar.update(self.task, completed=done, total=total)
+        elif bar is None and _live_notes:
+            shown = getattr(_live_notes[-1], "step", None)
+            if shown is not None:
+                shown(done, total)
+
     def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r" + " " * len(COMPILING) + "\r")
-            self.stream.flush()
-            self.shown = False
+        bar, self.bar = self.bar, None
+        if bar is not None:
+            bar.stop()  # transient: the bar is erased
+
+
+#: The bar's label (the notice's words without the estimate: the bar shows the time left).
+COMPILE_LABEL = "compiling the search kernels, once"
 
 
 class CompileLogLine:
@@ -94,13 +112,16 @@ def compile_notice(stream: Any = None) -> Iterator[CompileNotice | CompileLogLin
     else:
         yield None
         return
-    from .._kernels import on_compile  # imports no numba
+    from .._kernels import on_compile, on_compile_step  # imports no numba
 
     remove = on_compile(notice)
+    remove_step = on_compile_step(notice.step) if isinstance(notice, CompileNotice) else None
     try:
         yield notice
     finally:
         remove()
+        if remove_step is not None:
+            remove_step()
         notice.clear()
 
 
@@ -115,16 +136,25 @@ def live_note(note: Callable[[str | None], None]) -> Iterator[None]:
 
 
 def progress_note(bar: Progress, **fields: Any) -> Callable[[str | None], None]:
-    """A note shown as one more line of a rich Progress (a pulsing bar), removed when done."""
-    task: list[Any] = []  # the note's task id, while it is shown
+    """A note shown as one more line of a rich Progress, removed when done: a pulsing bar, or,
+    for the compile notice, the kernels compiled of those needed (its ``step``)."""
+    return _ProgressNote(bar, fields)
 
-    def note(text: str | None) -> None:
-        if text and not task:
-            task.append(bar.add_task(text, total=None, **fields))
-        elif text is None and task:
-            bar.remove_task(task.pop())
 
-    return note
+class _ProgressNote:
+    def __init__(self, bar: Progress, fields: dict[str, Any]) -> None:
+        self.bar, self.fields = bar, fields
+        self.task: list[TaskID] = []  # the note's task id, while it is shown
+
+    def __call__(self, text: str | None) -> None:
+        if text and not self.task:
+            self.task.append(self.bar.add_task(text, total=None, **self.fields))
+        elif text is None and self.task:
+            self.bar.remove_task(self.task.pop())
+
+    def step(self, done: int, total: int) -> None:
+        if self.task:
+            self.bar.update(self.task[0], completed=done, total=total)
 
 
 def progress_display(console: Console, field: str | None = None) -> Progress:

@@ -63,7 +63,8 @@ def make_player(
 ) -> Strategy:
     """The strategy asked for; --no-tables and --no-cache are refused, named as typed, by a
     strategy without colour tables or without a cache (the registry says which have them)."""
-    from ..strategies import STRATEGIES, find_strategy, make_strategy
+    from .. import strategies as registry
+    from ..strategies import find_strategy, make_strategy
 
     options = {}
     for flag, option, refusal in (
@@ -77,7 +78,7 @@ def make_player(
         if not flag:
             continue
         if option not in find_strategy(name).options:
-            having = " and ".join(cls.name for cls in STRATEGIES if option in cls.options)
+            having = " and ".join(cls.name for cls in registry.STRATEGIES if option in cls.options)
             fail(refusal.format(having=having, name=name))
         options[option] = False
     return make_strategy(name, rules, first=first, **options)

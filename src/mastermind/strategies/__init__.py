@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 from typing import Any, TypeVar
@@ -16,26 +17,29 @@ from ..core.rules import Rules
 from ..core.text import quote
 from ..errors import StrategyError
 from .base import Strategy, StrategySpec
-from .counter import Counter
-from .optimal.strategy import Optimal
-from .partition import Entropy, ExpectedSize, Knuth, MostParts, PartitionStrategy
-from .random_choice import RandomCandidate
-from .rollout import Rollout
-from .six_guess import SixGuess
+from .partition import PartitionStrategy
 
 S = TypeVar("S", bound=Strategy)
 
-STRATEGIES: list[type[Strategy]] = [
-    Knuth,
-    ExpectedSize,
-    Entropy,
-    MostParts,
-    Rollout,
-    Optimal,
-    SixGuess,
-    Counter,
-    RandomCandidate,
-]
+#: The strategies of this package, in the order they are listed: the module (in this package)
+#: and the class of each, imported when the strategy is first asked for, so that a command that
+#: plays Knuth's strategy does not import the exact search.
+_BUILT_IN: dict[str, tuple[str, str]] = {
+    "knuth": ("partition", "Knuth"),
+    "expected-size": ("partition", "ExpectedSize"),
+    "entropy": ("partition", "Entropy"),
+    "most-parts": ("partition", "MostParts"),
+    "rollout": ("rollout", "Rollout"),
+    "optimal": ("optimal.strategy", "Optimal"),
+    "six-guess": ("six_guess", "SixGuess"),
+    "counter": ("counter", "Counter"),
+    "random": ("random_choice", "RandomCandidate"),
+}
+
+#: Every registered strategy class, this package's first, then installed plug-ins' and those
+#: registered by a program. Made when first read (a module attribute made on demand), which
+#: imports every strategy's module and loads the installed plug-ins.
+STRATEGIES: list[type[Strategy]]
 
 
 #: The entry-point group through which an installed package adds strategies: each entry names a
@@ -43,7 +47,7 @@ STRATEGIES: list[type[Strategy]] = [
 ENTRY_POINT_GROUP = "mastermind.strategies"
 
 #: The names of the strategies of this package.
-BUILT_IN = frozenset(cls.name for cls in STRATEGIES)
+BUILT_IN = frozenset(_BUILT_IN)
 
 #: A strategy's name: lower-case letters and digits, words joined by hyphens.
 _NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -64,13 +68,41 @@ def find_strategy(name: str) -> type[Strategy]:
     if not isinstance(name, str):
         raise StrategyError(f"a strategy's name is text, not {name!r}")
     key = _key(name)
-    for cls in STRATEGIES:
+    if "STRATEGIES" not in globals() and key in _BUILT_IN:
+        return _built_in(key)  # the one module it needs: no plug-in read, no other strategy
+    strategies = _registry()
+    for cls in strategies:
         if cls.name == key:
             return cls
     if key in _BROKEN:
         raise StrategyError(f"the strategy {quote(name)} could not be loaded: {_BROKEN[key]}")
-    names = ", ".join(s.name for s in STRATEGIES)
+    names = ", ".join(s.name for s in strategies)
     raise StrategyError(f"unknown strategy {quote(name)}; choose one of: {names}")
+
+
+def _built_in(key: str) -> type[Strategy]:
+    module, name = _BUILT_IN[key]
+    cls: type[Strategy] = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    return cls
+
+
+def __getattr__(name: str) -> Any:
+    """``STRATEGIES``, made when first read: this package's strategies, then the installed
+    plug-ins (each module imported and each entry point loaded once, at that moment)."""
+    if name != "STRATEGIES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    strategies = [_built_in(key) for key in _BUILT_IN]
+    globals()["STRATEGIES"] = strategies
+    _load_installed()
+    return strategies
+
+
+def _registry() -> list[type[Strategy]]:
+    """``STRATEGIES`` as it is now (a test or a program may have replaced the list)."""
+    strategies: list[type[Strategy]] = (
+        globals()["STRATEGIES"] if "STRATEGIES" in globals() else __getattr__("STRATEGIES")
+    )
+    return strategies
 
 
 def make_strategy(name: str, rules: Rules, first: Code | str | int | None = None, **options: Any) -> Strategy:
@@ -102,7 +134,8 @@ def register_strategy(cls: type[S], *, replace: bool = False) -> type[S]:
     >>> _ = unregister_strategy("first-candidate-doc")
     """
     _check_class(cls)
-    former = next((s for s in STRATEGIES if s.name == cls.name), None)
+    strategies = _registry()
+    former = next((s for s in strategies if s.name == cls.name), None)
     if former is cls:
         return cls
     if former is not None:
@@ -114,10 +147,10 @@ def register_strategy(cls: type[S], *, replace: bool = False) -> type[S]:
                 f"a strategy named {cls.name!r} is registered already ({_where(former)}); "
                 "give yours another name, or register it with replace=True"
             )
-        STRATEGIES[STRATEGIES.index(former)] = cls
+        strategies[strategies.index(former)] = cls
         _INSTALLED.pop(cls.name, None)
     else:
-        STRATEGIES.append(cls)
+        strategies.append(cls)
     _BROKEN.pop(cls.name, None)
     return cls
 
@@ -127,7 +160,7 @@ def unregister_strategy(name: str) -> type[Strategy]:
     cls = find_strategy(name)
     if cls.name in BUILT_IN:
         raise StrategyError(f"{cls.name!r} is a strategy of this package: it cannot be unregistered")
-    STRATEGIES.remove(cls)
+    _registry().remove(cls)
     _INSTALLED.pop(cls.name, None)
     return cls
 
@@ -176,8 +209,6 @@ def _load_installed() -> None:
             continue
         _INSTALLED[cls.name] = cls
 
-
-_load_installed()
 
 __all__ = [
     "BUILT_IN",

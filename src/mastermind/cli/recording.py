@@ -1,0 +1,40 @@
+"""The history's recorder for the commands that play: it also prints its warning, and says how
+to resume a game. Its own module: only the commands that save games import the history's store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..history import store as store_module
+
+
+class Recorder(store_module.Recorder):
+    """The history's recorder (mastermind.history.store.Recorder), which also prints its warning once and
+    says how to resume."""
+
+    def save(self, record: dict[str, Any]) -> str | None:
+        warning = super().save(record)
+        if warning:
+            click.echo(f"mastermind: warning: {warning}", err=True)
+        return warning
+
+    def resume_hint(self, command: str) -> str:
+        """How to go on with the saved game: '; resume with mastermind play --resume 3' (with --db
+        when the history is not the default one), or why it cannot be resumed."""
+        if self.store is None:
+            return " (the game is not saved in the history: it cannot be resumed)"
+        if self.id is None:  # a game with no move is not kept: the history keeps nothing of it
+            return " before any move: there is nothing to resume"
+        return f"; resume with mastermind {command}{self.db_option()} --resume {self.id}"
+
+    def db_option(self) -> str:
+        """' --db PATH' when the history is not the default one, else ''."""
+        import shlex
+
+        from ..history.store import default_path
+
+        if self.store is None or self.store.path == default_path():
+            return ""
+        return f" --db {shlex.quote(str(self.store.path))}"
