@@ -751,7 +751,7 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
     the loop, nothing would be answered until it ended."""
     import threading
 
-    import mastermind.web.api as api
+    import mastermind.web.reviews as reviews
 
     held, release, finished = threading.Event(), threading.Event(), threading.Event()
 
@@ -773,7 +773,7 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
         path = f"/api/games/{mine['id']}"
         if slow == "review":
             await call(slowpoke, "POST", f"{path}/give-up")
-            monkeypatch.setattr(api, "review", holding(api.review))
+            monkeypatch.setattr(reviews, "review", holding(reviews.review))
             waiting = asyncio.create_task(call(slowpoke, "GET", f"{path}/review"))
         else:
             # a game's first move is its first write to the history (a new game is a draft)

@@ -35,7 +35,7 @@ from aiohttp import web
 
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
-from . import daily, friends, puzzles, transfer
+from . import daily, friends, moves, puzzles, records, reviews, transfer
 from .api import STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
@@ -189,7 +189,8 @@ def make_app(
     reviewer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mastermind-review")
     app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history, reviewer)
     app[RATE] = RateLimiter(limits.rate, limits.burst)
-    app.router.add_routes(routes)
+    for table in (routes, moves.routes, reviews.routes, records.routes):
+        app.router.add_routes(table)
     daily.setup(app, store.path)  # the key of the code of the day: made on the first start, kept
     friends.setup(app)
     transfer.setup(app)
