@@ -807,3 +807,65 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
         serve(tmp_path, scenario, Limits(thinking=1), visitors=2)
     finally:
         release.set()
+
+
+def test_saves_waiting_together_are_committed_at_once_and_no_move_answered_before(tmp_path, monkeypatch):
+    """A group commit: while one save is held (SQLite waiting for its lock), the moves of other
+    visitors are not answered and their saves wait; once it is let go, the saves waiting are
+    written in one transaction, and each move is answered only once it is in the file (read
+    from another connection the moment the answer arrives)."""
+    import sqlite3
+    import threading
+
+    held, release = threading.Event(), threading.Event()
+
+    async def scenario(app, first, *others):
+        state = app[STATE]
+        add = state.store.add
+
+        def held_once(*args, **kwargs):
+            if not held.is_set():
+                held.set()
+                release.wait(60)  # the test lets it go; 60 s only bounds a broken run
+            return add(*args, **kwargs)
+
+        # each of the others kept already, with a game open: what waits below is only their saves
+        games = {}
+        for client in others:
+            await call(client, "PUT", "/api/settings", {"mode": "break"})
+            games[client] = (await call(client, "POST", "/api/games", {"mode": "break"}, status=201))["id"]
+        monkeypatch.setattr(state.store, "add", held_once)
+        reader = sqlite3.connect(tmp_path / "h.sqlite3")
+        seen_at_answer = []
+
+        async def move(client, guess):
+            if client not in games:
+                games[client] = (await call(client, "POST", "/api/games", {"mode": "break"}, status=201))[
+                    "id"
+                ]
+            answer = await call(client, "POST", f"/api/games/{games[client]}/guesses", {"guess": guess})
+            rows = reader.execute("SELECT record FROM games").fetchall()
+            seen_at_answer.append(guess in {m["guess"] for (r,) in rows for m in json.loads(r)["moves"]})
+            return answer
+
+        waiting = asyncio.create_task(move(first, "1122"))
+        assert await asyncio.to_thread(held.wait, 60), "the first save never started"
+        codes = ["1344", "3456", "5566", "1234", "2345"]
+        queued = [asyncio.create_task(move(c, code)) for c, code in zip(others, codes, strict=True)]
+        for _ in range(500):  # until each of them waits for its save
+            await asyncio.sleep(0.02)
+            if sum(1 for live in state.games._games.values() if live.saved) == 6:
+                break
+        assert sum(1 for live in state.games._games.values() if live.saved) == 6
+        assert not waiting.done() and not any(t.done() for t in queued)
+        release.set()
+        answers = await asyncio.gather(waiting, *queued)
+        assert [a["moves"][0]["guess"] for a in answers] == ["1122", *codes]
+        assert seen_at_answer == [True] * 6
+        assert list(state.history.groups)[-2:] == [1, 5]  # the held one alone, then the five together
+        reader.close()
+
+    try:
+        serve(tmp_path, scenario, visitors=6)
+    finally:
+        release.set()

@@ -31,6 +31,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -93,6 +95,7 @@ class Store:
         made_here = path is None and not os.environ.get(ENV_VAR)
         self.path = Path(path) if path is not None else default_path()
         self._db: sqlite3.Connection | None = None
+        self._batched = False  # in a batch: each write a savepoint of the batch's transaction
         try:
             if self.path.is_dir():
                 raise StoreError(f"the history database {self.path} is a directory, not a file")
@@ -173,7 +176,25 @@ class Store:
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+        return _Transaction(self.db, nested=self._batched)
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Several writes in one transaction, committed together when the block ends (a group
+        commit: the web server's saves of moves that arrive together). Each write inside keeps
+        its own all-or-nothing (a savepoint: one that fails is undone alone and raises, the others
+        stand), and none of them is in the file, nor seen by another connection, before the
+        block's commit. An exception out of the block rolls them all back; StoreError if the
+        transaction cannot be begun (the file locked) or committed."""
+        try:
+            with self._transaction():
+                self._batched = True
+                try:
+                    yield
+                finally:
+                    self._batched = False
+        except sqlite3.Error as err:
+            raise self._error(err) from None
 
     # -- games -------------------------------------------------------------------------------------
 
@@ -486,16 +507,23 @@ class Recorder:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception."""
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception; ``nested`` (in a
+    :meth:`Store.batch`), a savepoint released, or rolled back to on an exception."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, nested: bool = False) -> None:
         self.db = db
+        self.nested = nested
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute("SAVEPOINT write" if self.nested else "BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
-        self.db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+        if not self.nested:
+            self.db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+            return
+        if exc_type is not None:
+            self.db.execute("ROLLBACK TO write")
+        self.db.execute("RELEASE write")
 
 
 __all__ = [
