@@ -55,6 +55,17 @@ CSP = (
 
 log = logging.getLogger("mastermind.web")
 
+#: The garbage collector's thresholds while serving. A young collection stops every request for
+#: as long as it walks the young objects still alive (the requests in flight, the games just
+#: saved), and that walk costs about the same whatever the threshold: what a request leaves
+#: behind is freed by its reference count, not by the collector. With the default threshold the
+#: server walked the same objects in flight again and again, and under load the slowest answers
+#: were those that waited through a collection (docs/web.md has the figures); a higher one walks
+#: them as many times less often. The cost: what only a cycle holds is freed a little later (at
+#: most this many objects' worth). The middle generation as by default; full collections ten
+#: times rarer (see serve).
+GC_THRESHOLDS = (20_000, 10, 100)
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 RATE: web.AppKey[RateLimiter] = web.AppKey("rate", RateLimiter)
@@ -262,12 +273,10 @@ def serve(host: str, port: int, store: Store, limits: Limits, defaults: VisitorS
         # server: out of the collector's sight, a full collection no longer walks it. And full
         # collections come ten times less often: each walks every visitor's connection and game,
         # every request waiting, and under load they were most of the slowest 1% of answers
-        # (docs/web.md has the figures); young objects are still collected as often, so cycles
-        # rarely live long.
+        # (docs/web.md has the figures).
         gc.collect()
         gc.freeze()
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, 100)
+        gc.set_threshold(*GC_THRESHOLDS)
         site = web.SockSite(runner, listener)
         await site.start()
         listening()
