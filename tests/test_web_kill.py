@@ -70,11 +70,17 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
             if answer["finished"]:
                 break
         assert len(answered) >= 2
-        # a match's move: made on this server (a match with no guess is a draft, in memory only, as
-        # a new game is), the code chosen (a draft still: kept from the first guess), then each
-        # guess answered and then killed
+        # a match: made on this server (a match with no code yet is a draft, in memory only, as a
+        # new game is), then its first code chosen (kept from then: the codemaker's code must
+        # outlive a kill before anyone has guessed at it), then each guess; killed after each answer
         match = call("POST", "/api/games", {"mode": "match", "players": ["human", "human"], "games": 2})
-        call("POST", f"/api/games/{match['id']}/secret", {"secret": "1234"})
+        answer = call("POST", f"/api/games/{match['id']}/secret", {"secret": "1234"})
+        assert answer["waiting_for"] == "guess" and answer["game"]["moves"] == []
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        proc = start(db, port)
+        again = call("GET", f"/api/games/{match['id']}")
+        assert again["kept"] and again["waiting_for"] == "guess" and again["round"] == answer["round"]
         for path, body in (("guesses", {"guess": "1111"}), ("guesses", {"guess": "1122"})):
             answer = call("POST", f"/api/games/{match['id']}/{path}", body)
             proc.send_signal(signal.SIGKILL)

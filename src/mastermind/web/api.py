@@ -261,8 +261,8 @@ async def make_room(state: State, visitor: Visitor) -> None:
     games = await state.games.open_games(visitor.key)
     if len(games) < limit:
         return
-    for number, moves, row, shared in games:
-        if moves == 0 and not shared:  # a friend's match without a move: its link is out there
+    for number, holds_play, row, shared in games:
+        if not holds_play and not shared:  # a friend's match without a move: its link is out there
             state.games.drop(visitor.key, number)
             await state.db(partial(state.store.delete, row, visitor.key))
     games = await state.games.open_games(visitor.key)
