@@ -225,16 +225,15 @@ async def create_game(request: web.Request) -> web.Response:
         if not isinstance(scoring, str) or not isinstance(codemaker, str):
             raise ApiError(400, "'scoring' and 'codemaker' must be names")
         try:
-            match = Match(rules, players, games, scoring, codemaker=codemaker, strategy=strategy)
+            match = Match(
+                rules, players, games, scoring, codemaker=codemaker, strategy=strategy, hard=hard_of(data)
+            )
         except GameError as err:  # a match that cannot be: bad input, not a move out of turn
             raise ApiError(400, str(err)) from None
     elif mode == "solve":  # the strategy is set up for the game: tens of ms on a large one
         game = await state.think(lambda: Game.solving(rules, strategy))
     else:
-        hard = data.get("hard", settings.hard)
-        if not isinstance(hard, bool):
-            raise ApiError(400, f"'hard' must be true or false, not {json.dumps(hard)[:40]}")
-        game = Game.breaking(rules, strategy=strategy, hard=hard)
+        game = Game.breaking(rules, strategy=strategy, hard=hard_of(data, settings.hard))
     await make_room(state, visitor)
     notation = notation_for(rules, style)
     # a draft: kept in the history from its first move (see keep), not from this request
@@ -243,6 +242,15 @@ async def create_game(request: web.Request) -> web.Response:
         if mode == "solve":
             await computer_guesses(state, live)
     return ok(view(live), 201)
+
+
+def hard_of(data: dict[str, Any], default: bool = False) -> bool:
+    """The request's ``"hard"`` (hard mode), or ``default``. A match is in hard mode only when its
+    request asks: a friend is held to it too, whatever the visitor's own setting."""
+    hard = data.get("hard", default)
+    if not isinstance(hard, bool):
+        raise ApiError(400, f"'hard' must be true or false, not {json.dumps(hard)[:40]}")
+    return hard
 
 
 async def keep(state: State, visitor: Visitor, live: LiveGame) -> None:
