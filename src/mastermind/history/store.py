@@ -185,7 +185,8 @@ class Store:
         its own all-or-nothing (a savepoint: one that fails is undone alone and raises, the others
         stand), and none of them is in the file, nor seen by another connection, before the
         block's commit. An exception out of the block rolls them all back; StoreError if the
-        transaction cannot be begun (the file locked) or committed."""
+        transaction cannot be begun (the file locked) or committed. (A write of one statement
+        needs no savepoint: SQLite undoes a statement that fails, alone.)"""
         try:
             with self._transaction():
                 self._batched = True
@@ -431,7 +432,12 @@ class Store:
         return StoredRun(row[0], row[1], json.loads(row[2]), json.loads(row[3]))
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> int | None:
+        """One statement in a transaction of its own; in a batch, the batch's (no savepoint: SQLite
+        undoes a statement that fails alone, and each savepoint is two more calls into SQLite,
+        which is what a batch saves)."""
         try:
+            if self._batched:
+                return self.db.execute(sql, params).lastrowid
             with self._transaction():
                 cursor = self.db.execute(sql, params)
                 return cursor.lastrowid
