@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
@@ -92,6 +93,9 @@ class State:
 
 STATE: web.AppKey[State] = web.AppKey("state", State)
 VISITOR: web.RequestKey[Visitor] = web.RequestKey("visitor", Visitor)
+#: The seconds a move waited for its save (the history's thread, the commit): the answer's
+#: ``Server-Timing`` says it beside the whole, so that a slow answer's wait can be told apart.
+SAVE_WAIT: web.RequestKey[float] = web.RequestKey("save_wait", float)
 
 
 def state_of(request: web.Request) -> State:
@@ -312,7 +316,9 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
             extra = await action(state, live, data) or {}
         finally:
             # answered once in the history: a kill -9 loses no answered move
+            started = time.perf_counter()
             await keep(state, visitor_of(request), live)
+            request[SAVE_WAIT] = time.perf_counter() - started
     for shared in SHARED:
         await shared.moved(request, live)  # the other device is told at once
     return ok({**seen(request, live), **extra})

@@ -36,7 +36,7 @@ from aiohttp import web
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
 from . import daily, friends, moves, puzzles, records, reviews, transfer
-from .api import STATE, VISITOR, ApiError, State, routes
+from .api import SAVE_WAIT, STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
 from .settings import VisitorSettings
@@ -168,7 +168,10 @@ async def headers(request: web.Request, handler: Handler) -> web.StreamResponse:
         response.headers.setdefault("Cache-Control", "no-store")
         # the time the server spent on the request, from its first middleware to its answer (the
         # browser's network panel shows it; benchmarks/web_load.py tells it from the wait around it)
-        response.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - started):.2f}"
+        timing = f"app;dur={1000 * (time.perf_counter() - started):.2f}"
+        if SAVE_WAIT in request:  # a move: how long of it was the wait for its save
+            timing += f", save;dur={1000 * request[SAVE_WAIT]:.2f}"
+        response.headers["Server-Timing"] = timing
     return response
 
 
