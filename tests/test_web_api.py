@@ -869,3 +869,40 @@ def test_saves_waiting_together_are_committed_at_once_and_no_move_answered_befor
         serve(tmp_path, scenario, visitors=6)
     finally:
         release.set()
+
+
+def test_a_group_whose_commit_fails_is_answered_503_and_the_game_written_whole_with_its_next_move(
+    tmp_path, monkeypatch
+):
+    """The commit of a group fails (the disk full, the file gone read-only): its moves are
+    answered 503, none of them is in the history; the game goes on from memory, and its next
+    move's save writes it whole."""
+    from contextlib import contextmanager
+
+    from mastermind.errors import StoreError
+
+    async def scenario(app, client):
+        state = app[STATE]
+        batch = state.store.batch
+
+        @contextmanager
+        def failing():
+            with batch():
+                yield
+                raise StoreError("the history database h.sqlite3 cannot be used: disk I/O error")
+
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{game['id']}/guesses"
+        await call(client, "POST", path, {"guess": "1122"})
+        monkeypatch.setattr(state.store, "batch", failing)
+        refused = await call(client, "POST", path, {"guess": "1344"}, status=503)
+        assert refused["error"] == "the history database h.sqlite3 cannot be used: disk I/O error"
+        [stored] = await state.db(lambda: state.store.unfinished(live_of(app, game["id"]).visitor))
+        assert [m["guess"] for m in stored.record["moves"]] == ["1122"]  # the refused commit: nothing
+        monkeypatch.setattr(state.store, "batch", batch)
+        moved = await call(client, "POST", path, {"guess": "3456"})
+        assert [m["guess"] for m in moved["moves"]] == ["1122", "1344", "3456"]
+        [stored] = await state.db(lambda: state.store.unfinished(live_of(app, game["id"]).visitor))
+        assert [m["guess"] for m in stored.record["moves"]] == ["1122", "1344", "3456"]
+
+    serve(tmp_path, scenario)

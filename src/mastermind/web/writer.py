@@ -116,12 +116,14 @@ class HistoryThread:
                         outcomes.append((call, call.job(), None))
                     except Exception as err:  # that write alone is undone (its savepoint)
                         outcomes.append((call, None, err))
-        except Exception as err:  # not begun or not committed: none of them is in the history
+        except BaseException as err:  # not begun or not committed: none of them is in the history
             for call in group:
                 if call.done.done():
                     continue  # cancelled before the thread came to it
                 if call.done.running() or call.done.set_running_or_notify_cancel():
                     call.done.set_exception(err)
+            if not isinstance(err, Exception):
+                raise  # the thread's end (no request waits on a future left unset)
             return
         self.groups.append(len(group))
         for call, result, failure in outcomes:
