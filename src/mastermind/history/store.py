@@ -5,9 +5,10 @@ sums them up; :mod:`~mastermind.history.records` holds what is read back.
 
 Each save is one transaction that rewrites the game's row with its whole record (a few hundred
 bytes), so a process killed at any moment leaves the game as it was after its last move, never
-half-written; the web server commits the saves that arrive together in one (:meth:`Store.batch`). The database runs in WAL mode with a busy timeout, so that two sessions may write at
-once. The schema is versioned with ``PRAGMA user_version``: :mod:`~mastermind.history.schema` holds
-the steps from each version to the next, applied in order when a store is opened.
+half-written; the web server commits the saves that arrive together in one (:meth:`Store.batch`).
+The database runs in WAL mode with a busy timeout, so that two sessions may write at once. The
+schema is versioned with ``PRAGMA user_version``: :mod:`~mastermind.history.schema` holds the steps
+from each version to the next, applied in order when a store is opened.
 
 The games of the web server's visitors (``mastermind web``) share the file with the local games
 of the command line and the terminal UI: each carries its visitor (the hash of the visitor's

@@ -55,16 +55,17 @@ CSP = (
 
 log = logging.getLogger("mastermind.web")
 
-#: The garbage collector's thresholds while serving. A young collection stops every request for
-#: as long as it walks the young objects still alive (the requests in flight, the games just
-#: saved), and that walk costs about the same whatever the threshold: what a request leaves
-#: behind is freed by its reference count, not by the collector. With the default threshold the
-#: server walked the same objects in flight again and again, and under load the slowest answers
-#: were those that waited through a collection (docs/web.md has the figures); a higher one walks
-#: them as many times less often. The cost: what only a cycle holds is freed a little later (at
-#: most this many objects' worth). The middle generation as by default; full collections ten
-#: times rarer (see serve).
-GC_THRESHOLDS = (20_000, 10, 100)
+#: The garbage collector's thresholds while serving. The young generation is collected when the
+#: objects made, and still alive, since its last collection reach the first number: each
+#: collection walks about that many, every request waiting for it. The server's state grows
+#: steadily under play (games, their records, visitors), so at the default (700) young
+#: collections came several times a second and most of the slowest answers waited through one
+#: (docs/web.md). Here they come about seven times less often, each walking more; the middle
+#: generation is collected after 3 of them rather than 10, so that its walk (the young ones of
+#: those collections) stays short. Much larger thresholds made collections rare but long, and a
+#: long one holds every move in flight: measured worse at the tail. Full collections ten times
+#: rarer than by default (see serve).
+GC_THRESHOLDS = (5_000, 3, 100)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
