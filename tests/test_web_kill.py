@@ -42,7 +42,9 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 
-    def call(method: str, path: str, body=None) -> dict:
+    friend = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def call(method: str, path: str, body=None, via=opener) -> dict:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}{path}",
@@ -50,7 +52,7 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
             method=method,
             headers={"Content-Type": "application/json"},
         )
-        with opener.open(request, timeout=30) as r:
+        with via.open(request, timeout=30) as r:
             return json.load(r)
 
     proc = start(db, port)
@@ -92,6 +94,22 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
                 and again["game"]["moves"] == answer["game"]["moves"]
             )
         assert again["game"]["moves"][0]["reply"] == "1,0"
+        # a friend's match: the friend, on their own device, sets the first code; killed at once,
+        # both devices find the match where it stood (the code the friend's alone to see)
+        made = call("POST", "/api/games", {"mode": "match", "players": ["friend", "human"], "games": 2})
+        joined = call("POST", f"/api/join/{made['invite'].removeprefix('/join/')}", via=friend)
+        call("POST", f"/api/games/{joined['id']}/secret", {"secret": "1234"}, via=friend)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        proc = start(db, port)
+        mine, theirs = (
+            call("GET", f"/api/games/{made['id']}"),
+            call("GET", f"/api/games/{joined['id']}", via=friend),
+        )
+        assert mine["friend"]["your_turn"] and mine["friend"]["secret"] is None
+        assert theirs["friend"]["secret"] == "1234" and not theirs["friend"]["your_turn"]
+        guessed = call("POST", f"/api/games/{made['id']}/guesses", {"guess": "1111"})
+        assert guessed["game"]["moves"][0]["reply"] == "1,0"
     finally:
         proc.kill()
         proc.wait(10)
