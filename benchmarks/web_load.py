@@ -45,6 +45,9 @@ from mastermind import CodeSpace, Notation, Rules, make_strategy, strategy_tree
 
 MAX_VISITORS, MAX_SECONDS = 5_000, 300
 
+#: Each move's wait for its save in the server, where its Server-Timing says it.
+SAVES: list[float] = []
+
 #: Runs ``mastermind web`` with a hook that records every garbage collection's pause, written to
 #: the file MASTERMIND_GC_LOG names when the server stops (JSON: [generation, start, wall ms, CPU ms]
 #: each, the start on the monotonic clock that every process shares; the wall time includes waiting
@@ -88,9 +91,14 @@ class Visitor:
             data = await response.json()
             if response.status >= 400:
                 raise RuntimeError(f"{path}: {response.status} {data}")
-            timing = response.headers.get("Server-Timing")  # "app;dur=1.23": the server's own milliseconds
+            # "app;dur=1.23, save;dur=0.80": the server's own milliseconds, and of them the wait for
+            # the move's save (a server that does not say it: the whole only)
+            timing = response.headers.get("Server-Timing")
             if timings is not None and timing is not None:
-                timings.append(float(timing.rsplit("=", 1)[1]) / 1000)
+                parts = dict(part.split(";dur=") for part in timing.split(", "))
+                timings.append(float(parts["app"]) / 1000)
+                if "save" in parts:
+                    SAVES.append(float(parts["save"]) / 1000)
             return data
 
     async def open(self) -> int:
@@ -305,6 +313,8 @@ async def run(
         print(f"  arrival on the codemaker's device (sent to pushed view read): {spread(arrivals)}")
     if server:  # a server that says its time
         print(f"  of which in the server (Server-Timing): {spread(server)}")
+    if SAVES:
+        print(f"  of which waiting for the move's save (the history's thread): {spread(SAVES)}")
     print(f"  the client's loop late by: {spread([d for _, d in lags])}")
     print(f"server memory: resident {now:.0f} MiB now, peak {peak:.0f} MiB")
     print(
@@ -389,14 +399,17 @@ def main() -> None:
             server.wait(30)
         if gc_log.exists():
             pauses = json.loads(gc_log.read_text())
+            playing = min(start for start, _ in latencies)  # the first timed guess: the opening is over
             for generation in (0, 1, 2):
                 wall = sorted(w for g, _, w, _ in pauses if g == generation)
                 cpu = sorted(c for g, _, _, c in pauses if g == generation)
+                timed = sorted(c for g, start, _, c in pauses if g == generation and start >= playing)
                 if wall:
                     print(
                         f"server garbage collections, generation {generation}: {len(wall):,}; wall "
                         f"{sum(wall):.0f} ms in all, the longest {wall[-1]:.1f} ms; CPU {sum(cpu):.0f} ms "
-                        f"in all, the longest {cpu[-1]:.1f} ms"
+                        f"in all, the longest {cpu[-1]:.1f} ms; while playing {len(timed):,}, the longest "
+                        f"{timed[-1] if timed else 0:.1f} ms of CPU"
                     )
             attribute(latencies, lags, pauses)
 

@@ -155,3 +155,73 @@ def test_the_terminal_boards_setting_starts_a_game_in_hard_mode(private_settings
 
     asyncio.run(scenario())
     assert SavedSettings.load(private_settings).hard
+
+
+def test_a_match_in_hard_mode_holds_every_person_breaking_and_keeps_it_in_its_record():
+    from mastermind import Match
+
+    match = Match(SMALL, ["human", "human"], seed=1, hard=True)
+    match.set_secret("123")
+    match.guess("444")  # no 4 in the code
+    with pytest.raises(GameError, match=r"^hard mode: 441 cannot be the secret: guess 1, 444, got 0 black"):
+        match.guess("441")
+    again = Match.from_record(match.record())  # read back (a restart): still in hard mode
+    assert match.record()["hard"] is True and again.hard
+    with pytest.raises(GameError, match=r"^hard mode: 441 cannot be"):
+        again.guess("441")
+    again.guess("123")  # game 1 broken; in game 2 the roles swap, and the rule holds still
+    again.set_secret("111")
+    again.guess("222")
+    with pytest.raises(GameError, match=r"^hard mode: 221 cannot be the secret: guess 1, 222, got 0 black"):
+        again.guess("221")
+    assert "hard" not in Match(SMALL, ["human", "human"], seed=1).record()  # the record as it was
+    assert not Match.from_record(Match(SMALL, ["human", "human"], seed=1).record()).hard
+    computer = Match(SMALL, ["human", "knuth"], seed=1, hard=True)  # a strategy breaking: not held
+    computer.set_secret("123")
+    while computer.waiting_for == "computer":
+        computer.advance()
+    assert computer.rounds[0].game.outcome == "won"
+
+
+def test_mastermind_match_hard_refuses_a_persons_guess_in_the_engines_words_and_goes_on():
+    typed = "123\n444\n441\n123\n"  # the code, then guesses: 441 cannot be it after 444's reply
+    result = CliRunner().invoke(
+        cli, ["match", "--players", "human,human", "--pegs", "3", "--colors", "4", "--hard"], input=typed
+    )
+    assert "Traceback" not in result.output
+    assert "Not allowed: hard mode: 441 cannot be the secret: guess 1, 444, got 0 black" in result.output
+    assert "Game 1" in result.output and result.exit_code == 1  # the input ended in game 2: stopped
+
+
+def test_the_api_makes_a_match_in_hard_mode_and_refuses_a_guess_409_in_the_engines_words(tmp_path):
+    pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
+    from test_web_api import call, serve
+
+    async def scenario(app, host, friend):
+        for players in (["human", "human"], ["human", "friend"]):
+            match = await call(
+                host, "POST", "/api/games", {"mode": "match", "players": players, "hard": True}, status=201
+            )
+            assert match["hard"] is True and match["players"] == ["human", "human"]
+            breaker, number = host, match["id"]
+            if "invite" in match:  # a friend's match: the friend breaks game 1, held to it too
+                joined = await call(friend, "POST", f"/api/join/{match['invite'].removeprefix('/join/')}")
+                breaker, number = friend, joined["id"]
+            await call(host, "POST", f"/api/games/{match['id']}/secret", {"secret": "1234"})
+            path = f"/api/games/{number}/guesses"
+            await call(breaker, "POST", path, {"guess": "5566"})
+            refused = await call(breaker, "POST", path, {"guess": "5555"}, status=409)
+            assert refused["error"].startswith(
+                "hard mode: 5555 cannot be the secret: guess 1, 5566, got 0 black"
+            )
+            again = await call(breaker, "GET", f"/api/games/{number}")
+            assert [m["guess"] for m in again["game"]["moves"]] == ["5566"]
+        easy = await call(
+            host, "POST", "/api/games", {"mode": "match", "players": ["human", "human"]}, status=201
+        )
+        assert easy["hard"] is False
+        bad = {"mode": "match", "players": ["human", "friend"], "hard": 1}
+        refused = await call(host, "POST", "/api/games", bad, status=400)
+        assert refused["error"] == "'hard' must be true or false, not 1"
+
+    serve(tmp_path, scenario, visitors=2)

@@ -71,8 +71,8 @@ def test_a_registered_strategy_breaks_codes_hints_and_plays_matches_by_name(regi
 def test_a_registered_strategy_is_offered_by_the_boards_and_the_help(registered):
     from mastermind.cli.common import strategy_help
     from mastermind.tui.screens import _strategies
-    from mastermind.web.api import choices
     from mastermind.web.limits import Limits
+    from mastermind.web.records import choices
 
     assert ("first-candidate", "first-candidate") in _strategies()
     offered = choices(Limits())["strategies"]

@@ -751,7 +751,7 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
     the loop, nothing would be answered until it ended."""
     import threading
 
-    import mastermind.web.api as api
+    import mastermind.web.reviews as reviews
 
     held, release, finished = threading.Event(), threading.Event(), threading.Event()
 
@@ -773,7 +773,7 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
         path = f"/api/games/{mine['id']}"
         if slow == "review":
             await call(slowpoke, "POST", f"{path}/give-up")
-            monkeypatch.setattr(api, "review", holding(api.review))
+            monkeypatch.setattr(reviews, "review", holding(reviews.review))
             waiting = asyncio.create_task(call(slowpoke, "GET", f"{path}/review"))
         else:
             # a game's first move is its first write to the history (a new game is a draft)
@@ -807,3 +807,102 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
         serve(tmp_path, scenario, Limits(thinking=1), visitors=2)
     finally:
         release.set()
+
+
+def test_saves_waiting_together_are_committed_at_once_and_no_move_answered_before(tmp_path, monkeypatch):
+    """A group commit: while one save is held (SQLite waiting for its lock), the moves of other
+    visitors are not answered and their saves wait; once it is let go, the saves waiting are
+    written in one transaction, and each move is answered only once it is in the file (read
+    from another connection the moment the answer arrives)."""
+    import sqlite3
+    import threading
+
+    held, release = threading.Event(), threading.Event()
+
+    async def scenario(app, first, *others):
+        state = app[STATE]
+        add = state.store.add
+
+        def held_once(*args, **kwargs):
+            if not held.is_set():
+                held.set()
+                release.wait(60)  # the test lets it go; 60 s only bounds a broken run
+            return add(*args, **kwargs)
+
+        # each of the others kept already, with a game open: what waits below is only their saves
+        games = {}
+        for client in others:
+            await call(client, "PUT", "/api/settings", {"mode": "break"})
+            games[client] = (await call(client, "POST", "/api/games", {"mode": "break"}, status=201))["id"]
+        monkeypatch.setattr(state.store, "add", held_once)
+        reader = sqlite3.connect(tmp_path / "h.sqlite3")
+        seen_at_answer = []
+
+        async def move(client, guess):
+            if client not in games:
+                games[client] = (await call(client, "POST", "/api/games", {"mode": "break"}, status=201))[
+                    "id"
+                ]
+            answer = await call(client, "POST", f"/api/games/{games[client]}/guesses", {"guess": guess})
+            rows = reader.execute("SELECT record FROM games").fetchall()
+            seen_at_answer.append(guess in {m["guess"] for (r,) in rows for m in json.loads(r)["moves"]})
+            return answer
+
+        waiting = asyncio.create_task(move(first, "1122"))
+        assert await asyncio.to_thread(held.wait, 60), "the first save never started"
+        codes = ["1344", "3456", "5566", "1234", "2345"]
+        queued = [asyncio.create_task(move(c, code)) for c, code in zip(others, codes, strict=True)]
+        for _ in range(500):  # until each of them waits for its save
+            await asyncio.sleep(0.02)
+            if sum(1 for live in state.games._games.values() if live.saved) == 6:
+                break
+        assert sum(1 for live in state.games._games.values() if live.saved) == 6
+        assert not waiting.done() and not any(t.done() for t in queued)
+        release.set()
+        answers = await asyncio.gather(waiting, *queued)
+        assert [a["moves"][0]["guess"] for a in answers] == ["1122", *codes]
+        assert seen_at_answer == [True] * 6
+        assert list(state.history.groups)[-2:] == [1, 5]  # the held one alone, then the five together
+        reader.close()
+
+    try:
+        serve(tmp_path, scenario, visitors=6)
+    finally:
+        release.set()
+
+
+def test_a_group_whose_commit_fails_is_answered_503_and_the_game_written_whole_with_its_next_move(
+    tmp_path, monkeypatch
+):
+    """The commit of a group fails (the disk full, the file gone read-only): its moves are
+    answered 503, none of them is in the history; the game goes on from memory, and its next
+    move's save writes it whole."""
+    from contextlib import contextmanager
+
+    from mastermind.errors import StoreError
+
+    async def scenario(app, client):
+        state = app[STATE]
+        batch = state.store.batch
+
+        @contextmanager
+        def failing():
+            with batch():
+                yield
+                raise StoreError("the history database h.sqlite3 cannot be used: disk I/O error")
+
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{game['id']}/guesses"
+        await call(client, "POST", path, {"guess": "1122"})
+        monkeypatch.setattr(state.store, "batch", failing)
+        refused = await call(client, "POST", path, {"guess": "1344"}, status=503)
+        assert refused["error"] == "the history database h.sqlite3 cannot be used: disk I/O error"
+        [stored] = await state.db(lambda: state.store.unfinished(live_of(app, game["id"]).visitor))
+        assert [m["guess"] for m in stored.record["moves"]] == ["1122"]  # the refused commit: nothing
+        monkeypatch.setattr(state.store, "batch", batch)
+        moved = await call(client, "POST", path, {"guess": "3456"})
+        assert [m["guess"] for m in moved["moves"]] == ["1122", "1344", "3456"]
+        [stored] = await state.db(lambda: state.store.unfinished(live_of(app, game["id"]).visitor))
+        assert [m["guess"] for m in stored.record["moves"]] == ["1122", "1344", "3456"]
+
+    serve(tmp_path, scenario)

@@ -42,7 +42,9 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 
-    def call(method: str, path: str, body=None) -> dict:
+    friend = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def call(method: str, path: str, body=None, via=opener) -> dict:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}{path}",
@@ -50,7 +52,7 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
             method=method,
             headers={"Content-Type": "application/json"},
         )
-        with opener.open(request, timeout=30) as r:
+        with via.open(request, timeout=30) as r:
             return json.load(r)
 
     proc = start(db, port)
@@ -70,11 +72,17 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
             if answer["finished"]:
                 break
         assert len(answered) >= 2
-        # a match's move: made on this server (a match with no guess is a draft, in memory only, as
-        # a new game is), the code chosen (a draft still: kept from the first guess), then each
-        # guess answered and then killed
+        # a match: made on this server (a match with no code yet is a draft, in memory only, as a
+        # new game is), then its first code chosen (kept from then: the codemaker's code must
+        # outlive a kill before anyone has guessed at it), then each guess; killed after each answer
         match = call("POST", "/api/games", {"mode": "match", "players": ["human", "human"], "games": 2})
-        call("POST", f"/api/games/{match['id']}/secret", {"secret": "1234"})
+        answer = call("POST", f"/api/games/{match['id']}/secret", {"secret": "1234"})
+        assert answer["waiting_for"] == "guess" and answer["game"]["moves"] == []
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        proc = start(db, port)
+        again = call("GET", f"/api/games/{match['id']}")
+        assert again["kept"] and again["waiting_for"] == "guess" and again["round"] == answer["round"]
         for path, body in (("guesses", {"guess": "1111"}), ("guesses", {"guess": "1122"})):
             answer = call("POST", f"/api/games/{match['id']}/{path}", body)
             proc.send_signal(signal.SIGKILL)
@@ -86,6 +94,22 @@ def test_a_server_killed_after_each_answer_has_every_answered_move_on_restart(tm
                 and again["game"]["moves"] == answer["game"]["moves"]
             )
         assert again["game"]["moves"][0]["reply"] == "1,0"
+        # a friend's match: the friend, on their own device, sets the first code; killed at once,
+        # both devices find the match where it stood (the code the friend's alone to see)
+        made = call("POST", "/api/games", {"mode": "match", "players": ["friend", "human"], "games": 2})
+        joined = call("POST", f"/api/join/{made['invite'].removeprefix('/join/')}", via=friend)
+        call("POST", f"/api/games/{joined['id']}/secret", {"secret": "1234"}, via=friend)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        proc = start(db, port)
+        mine, theirs = (
+            call("GET", f"/api/games/{made['id']}"),
+            call("GET", f"/api/games/{joined['id']}", via=friend),
+        )
+        assert mine["friend"]["your_turn"] and mine["friend"]["secret"] is None
+        assert theirs["friend"]["secret"] == "1234" and not theirs["friend"]["your_turn"]
+        guessed = call("POST", f"/api/games/{made['id']}/guesses", {"guess": "1111"})
+        assert guessed["game"]["moves"][0]["reply"] == "1,0"
     finally:
         proc.kill()
         proc.wait(10)

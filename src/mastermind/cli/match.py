@@ -68,6 +68,11 @@ if TYPE_CHECKING:
     help="How a computer makes its code: uniformly at random, or the secret that costs the breaker's "
     "strategy the most guesses (against a person: the --strategy's).",
 )
+@click.option(
+    "--hard",
+    is_flag=True,
+    help="Hard mode for a person breaking a code: every guess must be one that could still be the secret.",
+)
 @seed_option("Seed of the computers' secrets.")
 @click.option("--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the match's record.")
 @history_options
@@ -88,6 +93,7 @@ def match(
     games: int,
     scoring: str,
     maker: str,
+    hard: bool,
     seed: int | None,
     as_json: bool,
     store: Store | None,
@@ -101,14 +107,17 @@ def match(
     other, the program shows it and the game is replayed. A guess that has had its reply stands;
     a person's guess still waiting for a reply typed by hand may be taken back with undo (nothing
     was revealed for it). A breaker may give up, and ask for a hint (the --strategy's guess);
-    help at a prompt says what may be typed there. Ctrl-C or the end of input stops the match
-    with the score so far and says how to resume it (exit status 1); a finished match exits 0.
+    help at a prompt says what may be typed there. With --hard a person's guess that cannot be
+    the secret is refused, in the words of the reply it contradicts (a resumed match keeps its
+    mode). Ctrl-C or the end of input stops the match with the score so far and says how to
+    resume it (exit status 1); a finished match exits 0.
 
     \b
     Examples:
       mastermind match --players knuth,entropy --games 100 --seed 1   # a strategy tournament
       mastermind match --players human,knuth --games 2
       mastermind match --players human,human --scoring codebreaker
+      mastermind match --players knuth,human --hard   # refuse a guess that cannot be the secret
       mastermind match --players knuth,most-parts --codemaker hardest --json
       mastermind match --resume               # after Ctrl-C or a crash: go on from the last move
     """
@@ -122,7 +131,7 @@ def match(
     elif players is None:
         fail("Missing option '--players' (two players, e.g. human,knuth), or --resume to go on with a match")
     else:
-        m = Match(rules, [p.strip() for p in players.split(",")], games, scoring, seed, maker, strategy)
+        m = Match(rules, [p.strip() for p in players.split(",")], games, scoring, seed, maker, strategy, hard)
         recorder = Recorder(store)
     console = console_for(stderr=as_json)
     session = MatchSession(

@@ -88,6 +88,9 @@ class Match:
     gets three points (under the codebreaker's score, where fewest points wins, the three
     points go to the codemaker instead, so wrong information always costs the one who gave it).
     A breaker who gives up is scored as if every allowed guess was used without breaking the code.
+    With ``hard``, every person breaking a code in the match is held to hard mode: a guess that
+    cannot be the secret is refused, in the games' words (``Game.check_hard``; a strategy
+    breaking plays what its criterion picks).
 
     A front end asks :attr:`waiting_for` and calls the matching method: :meth:`set_secret`,
     :meth:`guess`, :meth:`reply` or :meth:`advance` (a computer's move); each returns the events.
@@ -104,6 +107,7 @@ class Match:
         seed: int | None = None,
         codemaker: str = "random",
         strategy: str = DEFAULT_STRATEGY,
+        hard: bool = False,
     ) -> None:
         if len(players) != 2:
             raise GameError(f"a match has two players, not {len(players)}")
@@ -126,6 +130,8 @@ class Match:
         self.scoring = scoring
         self.codemaker = codemaker
         self.strategy = find_strategy(strategy).name
+        #: Hard mode for every person breaking a code in the match: each game is made with it.
+        self.hard = hard
         self.seed = fresh_seed() if seed is None else seed
         self.rounds: list[Round] = [Round(1, maker=1, breaker=2)]
         self._rng = random.Random(self.seed)
@@ -345,7 +351,7 @@ class Match:
             "score": self.score,
             "winner": self.winner if self.over else None,
             "finished": self.over,
-        }
+        } | ({"hard": True} if self.hard else {})  # absent outside hard mode: the record as it always was
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Match:
@@ -360,6 +366,7 @@ class Match:
                 record["seed"],
                 record["codemaker"],
                 record["strategy"],
+                hard=bool(record.get("hard", False)),
             )
             match.rounds = []
             for g in record["games"]:
@@ -402,6 +409,7 @@ class Match:
             strategy=self.strategy,
             seed=self._rng.randrange(2**31),
             kind="match",
+            hard=self.hard,
         )
 
     def _draw_again(self, r: Round) -> None:

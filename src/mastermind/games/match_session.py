@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.code import Code
 from ..core.notation import Notation
 from ..core.text import guess_count, sentence
-from ..errors import MastermindError
+from ..errors import GameError, MastermindError
 from .scoring import SCORING_RULES, WRONG_INFORMATION_POINTS
 from .sessions import QUIT, Board, Out, Row, Say, Session, hint_words, repeat_warning, reply_words, say
 
@@ -154,6 +154,8 @@ class MatchSession(Session):
             self._warned = None
             try:
                 return m.guess(code)
+            except GameError as err:  # hard mode's refusal, in the games package's words
+                yield Say((("Not allowed:", "error"), (f" {err}. Try again (or type hint).", "")))
             except MastermindError as err:
                 yield Say((("Not a guess:", "error"), (f" {err}.", "")))
         return []

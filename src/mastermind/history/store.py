@@ -1,12 +1,14 @@
 """The history: every game kept in a local SQLite database, saved move by move, and every complete
 evaluation run (:meth:`Store.add_run`, :meth:`Store.find_run`), so that the same run need not be
-computed twice. :func:`write_csv` exports the games; :mod:`mastermind.history.stats` sums them up.
+computed twice. :mod:`~mastermind.history.export` writes the games as CSV; :mod:`mastermind.history.stats`
+sums them up; :mod:`~mastermind.history.records` holds what is read back.
 
 Each save is one transaction that rewrites the game's row with its whole record (a few hundred
 bytes), so a process killed at any moment leaves the game as it was after its last move, never
-half-written. The database runs in WAL mode with a busy timeout, so that two sessions may write at
-once. The schema is versioned with ``PRAGMA user_version``: :data:`MIGRATIONS` holds the steps from
-each version to the next, applied in order when a store is opened.
+half-written; the web server commits the saves that arrive together in one (:meth:`Store.batch`).
+The database runs in WAL mode with a busy timeout, so that two sessions may write at once. The
+schema is versioned with ``PRAGMA user_version``: :mod:`~mastermind.history.schema` holds the steps
+from each version to the next, applied in order when a store is opened.
 
 The games of the web server's visitors (``mastermind web``) share the file with the local games
 of the command line and the terminal UI: each carries its visitor (the hash of the visitor's
@@ -27,112 +29,26 @@ default, so ``mastermind history`` lists only the games played on this machine.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import sqlite3
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..core.text import PATH_LIMIT, quote
 from ..errors import StoreError
+from .export import GAME_COLUMNS, MOVE_COLUMNS, write_csv
+from .records import StoredGame, StoredRun, local_time, moves_of, outcome_of, worth_keeping
+from .schema import MIGRATIONS, SCHEMA_VERSION
 
 #: The environment variable that names the database file (overridden by an explicit path).
 ENV_VAR = "MASTERMIND_DB"
 
 #: Seconds a write waits for another session's write before the database counts as locked.
 BUSY_TIMEOUT = 5.0
-
-#: The schema, one list of statements per version: MIGRATIONS[0] takes an empty file to version 1.
-MIGRATIONS: list[list[str]] = [
-    [
-        """CREATE TABLE games (
-            id INTEGER PRIMARY KEY,
-            kind TEXT NOT NULL,
-            started TEXT NOT NULL,
-            updated TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            finished INTEGER NOT NULL,
-            outcome TEXT NOT NULL,
-            record TEXT NOT NULL
-        )""",
-        "CREATE INDEX games_by_kind ON games (kind, finished, id)",
-    ],
-    [
-        # evaluation runs: ``key`` is the canonical JSON of what makes two runs the same (strategy,
-        # first guess and options, rules, sample and seed where they matter, package version)
-        """CREATE TABLE runs (
-            id INTEGER PRIMARY KEY,
-            key TEXT NOT NULL,
-            created TEXT NOT NULL,
-            strategy TEXT NOT NULL,
-            options TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            version TEXT NOT NULL,
-            sample INTEGER,
-            seed INTEGER,
-            total INTEGER NOT NULL,
-            max INTEGER NOT NULL,
-            distribution TEXT NOT NULL,
-            seconds REAL NOT NULL,
-            record TEXT NOT NULL
-        )""",
-        "CREATE INDEX runs_by_key ON runs (key, id)",
-    ],
-    [
-        # the web server's visitors: a game's visitor is NULL for the local games (command line,
-        # terminal UI); ``visitors`` keeps each visitor's settings. The table is made again so that
-        # ids are never reused (AUTOINCREMENT): the web server deletes a visitor's games that never
-        # had a move, and an id a page still holds must not come to name another game.
-        """CREATE TABLE games_v3 (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            kind TEXT NOT NULL,
-            started TEXT NOT NULL,
-            updated TEXT NOT NULL,
-            rules TEXT NOT NULL,
-            finished INTEGER NOT NULL,
-            outcome TEXT NOT NULL,
-            record TEXT NOT NULL,
-            visitor TEXT
-        )""",
-        "INSERT INTO games_v3 (id, kind, started, updated, rules, finished, outcome, record) "
-        "SELECT id, kind, started, updated, rules, finished, outcome, record FROM games",
-        "DROP TABLE games",
-        "ALTER TABLE games_v3 RENAME TO games",
-        "CREATE INDEX games_by_kind ON games (kind, finished, id)",
-        "CREATE INDEX games_by_visitor ON games (visitor, kind, finished, id)",
-        """CREATE TABLE visitors (
-            id TEXT PRIMARY KEY,
-            created TEXT NOT NULL,
-            seen TEXT NOT NULL,
-            settings TEXT NOT NULL
-        )""",
-    ],
-    [
-        # a web visitor's games are numbered for that visitor (their second game is 2, whatever
-        # other visitors played): the number the page shows and the API takes; NULL for a local game
-        "ALTER TABLE games ADD COLUMN number INTEGER",
-        "UPDATE games SET number = (SELECT COUNT(*) FROM games AS g WHERE g.visitor = games.visitor "
-        "AND g.id <= games.id) WHERE visitor IS NOT NULL",
-        "CREATE UNIQUE INDEX games_by_number ON games (visitor, number)",
-    ],
-    [
-        # a seat at another visitor's game (a friend's match, kept under the visitor who made it):
-        # the number it has among this visitor's games, so that their numbers never collide
-        """CREATE TABLE seats (
-            visitor TEXT NOT NULL,
-            number INTEGER NOT NULL,
-            game INTEGER NOT NULL,
-            PRIMARY KEY (visitor, number)
-        )""",
-    ],
-]
-
-#: The schema version this package writes.
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def default_path() -> Path:
@@ -145,115 +61,8 @@ def default_path() -> Path:
     return Path(user_data_dir("mastermind-lab")) / "history.sqlite3"
 
 
-@dataclass(frozen=True)
-class StoredGame:
-    """A row of the history: a game's (or a match's) record and when it was played."""
-
-    id: int
-    kind: str
-    started: str
-    updated: str
-    finished: bool
-    outcome: str
-    record: dict[str, Any]
-    #: A web visitor's game: its number among that visitor's games (from 1); None for a local game.
-    number: int | None = None
-
-
-def outcome_of(record: dict[str, Any]) -> str:
-    """A game's outcome ("won", "lost", ...); for a match, who won ("player 1", "draw"), "playing",
-    or "left" (a friend's match closed unfinished when nobody moved in it for long)."""
-    if record.get("kind") != "match":
-        return str(record.get("outcome", "playing"))
-    if record.get("left"):  # a friend's match closed with no move for long (web/friends.py)
-        return "left"
-    if not record.get("finished"):
-        return "playing"
-    winner = record.get("winner")
-    return "draw" if winner is None else f"player {winner}"
-
-
-@dataclass(frozen=True)
-class StoredRun:
-    """A row of the runs table: an evaluation's key (what makes two runs the same) and its result."""
-
-    id: int
-    created: str
-    key: dict[str, Any]
-    record: dict[str, Any]
-
-
 def _canonical(data: dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def moves_of(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A game's moves; a match's, game after game, each with the number of its game."""
-    if record["kind"] != "match":
-        return list(record["moves"])
-    return [{"game": g["number"], **m} for g in record["games"] for m in g["game"]["moves"]]
-
-
-#: The columns of :func:`write_csv`: one row per game, or one row per move.
-GAME_COLUMNS = [
-    "id",
-    "started",
-    "updated",
-    "kind",
-    "pegs",
-    "colors",
-    "repeats",
-    "blank",
-    "max_guesses",
-    "guesses",
-    "outcome",
-    "finished",
-]
-MOVE_COLUMNS = [
-    "id",
-    "kind",
-    "pegs",
-    "colors",
-    "repeats",
-    "blank",
-    "max_guesses",
-    "game",
-    "move",
-    "guess",
-    "black",
-    "white",
-    "outcome",
-    "finished",
-]
-
-
-def write_csv(games: Iterable[StoredGame], stream: Any, moves: bool = False) -> int:
-    """Write ``games`` as CSV (:mod:`csv`, with a header) to a text stream opened with ``newline=""``:
-    one row per game (:data:`GAME_COLUMNS`), or with ``moves`` one row per move (:data:`MOVE_COLUMNS`:
-    ``game`` is the number of the game in a match, empty otherwise, and ``move`` counts from 1 in
-    each game; each row repeats its game's
-    rules and outcome, so that a row can be read alone). Returns the number of rows written."""
-    writer = csv.writer(stream)
-    writer.writerow(MOVE_COLUMNS if moves else GAME_COLUMNS)
-    rows = 0
-    for g in games:
-        rules = g.record["rules"]
-        blank = int(rules.get("blank", False))  # colors counts the blank, which is the last colour
-        size = [rules["pegs"], rules["colors"], int(rules["repeats"]), blank, rules["max_guesses"]]
-        played = moves_of(g.record)
-        end = [g.outcome, int(g.finished)]
-        if not moves:
-            writer.writerow([g.id, g.started, g.updated, g.kind, *size, len(played), *end])
-            rows += 1
-            continue
-        number: dict[Any, int] = {}  # moves so far in each game (of a match)
-        for move in played:
-            game = move.get("game", "")
-            number[game] = number.get(game, 0) + 1
-            black, white = move["reply"].split(",")
-            writer.writerow([g.id, g.kind, *size, game, number[game], move["guess"], black, white, *end])
-            rows += 1
-    return rows
 
 
 #: The columns a :class:`StoredGame` is read from, in its order.
@@ -262,16 +71,6 @@ _GAME = "id, kind, started, updated, rules, finished, outcome, record, number"
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def local_time(stamp: str) -> str:
-    """A stored time (UTC), as a person reads it: in the local zone, to the minute.
-
-    >>> local_time("2026-01-02T03:04:05+00:00") == datetime(2026, 1, 2, 3, 4, tzinfo=UTC).astimezone(
-    ...     ).strftime("%Y-%m-%d %H:%M")
-    True
-    """
-    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 class Store:
@@ -297,6 +96,7 @@ class Store:
         made_here = path is None and not os.environ.get(ENV_VAR)
         self.path = Path(path) if path is not None else default_path()
         self._db: sqlite3.Connection | None = None
+        self._batched = False  # in a batch: each write a savepoint of the batch's transaction
         try:
             if self.path.is_dir():
                 raise StoreError(f"the history database {self.path} is a directory, not a file")
@@ -377,7 +177,26 @@ class Store:
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+        return _Transaction(self.db, nested=self._batched)
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Several writes in one transaction, committed together when the block ends (a group
+        commit: the web server's saves of moves that arrive together). Each write inside keeps
+        its own all-or-nothing (a savepoint: one that fails is undone alone and raises, the others
+        stand), and none of them is in the file, nor seen by another connection, before the
+        block's commit. An exception out of the block rolls them all back; StoreError if the
+        transaction cannot be begun (the file locked) or committed. (A write of one statement
+        needs no savepoint: SQLite undoes a statement that fails, alone.)"""
+        try:
+            with self._transaction():
+                self._batched = True
+                try:
+                    yield
+                finally:
+                    self._batched = False
+        except sqlite3.Error as err:
+            raise self._error(err) from None
 
     # -- games -------------------------------------------------------------------------------------
 
@@ -614,7 +433,12 @@ class Store:
         return StoredRun(row[0], row[1], json.loads(row[2]), json.loads(row[3]))
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> int | None:
+        """One statement in a transaction of its own; in a batch, the batch's (no savepoint: SQLite
+        undoes a statement that fails alone, and each savepoint is two more calls into SQLite,
+        which is what a batch saves)."""
         try:
+            if self._batched:
+                return self.db.execute(sql, params).lastrowid
             with self._transaction():
                 cursor = self.db.execute(sql, params)
                 return cursor.lastrowid
@@ -650,14 +474,6 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def worth_keeping(record: dict[str, Any]) -> bool:
-    """Whether a record belongs in the history: a match always (a codemaker may have typed its
-    secret), a game once it has a move or is over. A game with no move holds nothing to resume:
-    one never played, or one whose every guess was taken back, is not kept (nor listed as
-    unfinished for ever)."""
-    return record.get("kind") == "match" or bool(record.get("finished")) or bool(record.get("moves"))
 
 
 class Recorder:
@@ -698,13 +514,40 @@ class Recorder:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception."""
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception; ``nested`` (in a
+    :meth:`Store.batch`), a savepoint released, or rolled back to on an exception."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, nested: bool = False) -> None:
         self.db = db
+        self.nested = nested
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute("SAVEPOINT write" if self.nested else "BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
-        self.db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+        if not self.nested:
+            self.db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
+            return
+        if exc_type is not None:
+            self.db.execute("ROLLBACK TO write")
+        self.db.execute("RELEASE write")
+
+
+__all__ = [
+    "BUSY_TIMEOUT",
+    "ENV_VAR",
+    "GAME_COLUMNS",
+    "MIGRATIONS",
+    "MOVE_COLUMNS",
+    "SCHEMA_VERSION",
+    "Recorder",
+    "Store",
+    "StoredGame",
+    "StoredRun",
+    "default_path",
+    "local_time",
+    "moves_of",
+    "outcome_of",
+    "worth_keeping",
+    "write_csv",
+]

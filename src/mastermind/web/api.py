@@ -1,4 +1,8 @@
-"""The JSON API: each route reads the request, calls the games package and answers what it says.
+"""The JSON API's common ground and its games: each route reads the request, calls the games
+package and answers what it says. Here: a game made, found, read and forgotten, and what every
+route of a game shares (:func:`act`: in turn with the game's other requests, answered once in the
+history). The moves are in :mod:`~mastermind.web.moves`, reviews in :mod:`~mastermind.web.reviews`,
+a visitor's history, statistics and settings in :mod:`~mastermind.web.records`.
 
 No rule of play is decided here: whether a guess may be made, whose turn it is, what a reply
 means, what a contradiction is and how a row is fixed, what a match scores are the games package's
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
@@ -21,27 +26,13 @@ from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
-from .. import PRESETS, STRATEGIES, ContradictionError, Game, GameError, Match, find_rules, find_strategy
-from ..core.records import rules_to_dict
+from .. import ContradictionError, Game, GameError, Match, find_rules, find_strategy
 from ..core.text import plural
 from ..errors import StoreError
-from ..games.review import review
-from ..games.scoring import CODEMAKERS, SCORING_RULES
-from ..history.stats import KINDS, game_stats
-from ..history.store import moves_of
 from .limits import Limits
 from .sessions import GameTable, LiveGame, Visitor, Visitors, notation_for
-from .settings import (
-    KIND_OF_MODE,
-    MODE_OF_KIND,
-    MODES,
-    PALETTES,
-    THEMES,
-    SettingsError,
-    VisitorSettings,
-    rules_from_json,
-)
-from .views import events_view, game_view, match_view, notation_view
+from .settings import KIND_OF_MODE, MODES, SettingsError, VisitorSettings, rules_from_json
+from .views import game_view, match_view, notation_view
 
 T = TypeVar("T")
 
@@ -84,7 +75,7 @@ class State:
     games: GameTable
     limits: Limits
     pool: Any  # the thread pool of strategy computations
-    history: Any  # the one thread that calls the history (an SQLite connection is used by one at a time)
+    history: Any  # the one thread that calls the history (web/writer.py's HistoryThread)
     reviewer: Any  # the one thread of reviews: seconds each, they never hold up a computer's move
 
     async def think(self, job: Callable[[], T]) -> T:
@@ -97,11 +88,14 @@ class State:
 
     async def db(self, job: Callable[[], T]) -> T:
         """Run a call to the history off the event loop, in the history's thread."""
-        return await asyncio.get_running_loop().run_in_executor(self.history, job)
+        return await self.history.run(job)
 
 
 STATE: web.AppKey[State] = web.AppKey("state", State)
 VISITOR: web.RequestKey[Visitor] = web.RequestKey("visitor", Visitor)
+#: The seconds a move waited for its save (the history's thread, the commit): the answer's
+#: ``Server-Timing`` says it beside the whole, so that a slow answer's wait can be told apart.
+SAVE_WAIT: web.RequestKey[float] = web.RequestKey("save_wait", float)
 
 
 def state_of(request: web.Request) -> State:
@@ -235,16 +229,15 @@ async def create_game(request: web.Request) -> web.Response:
         if not isinstance(scoring, str) or not isinstance(codemaker, str):
             raise ApiError(400, "'scoring' and 'codemaker' must be names")
         try:
-            match = Match(rules, players, games, scoring, codemaker=codemaker, strategy=strategy)
+            match = Match(
+                rules, players, games, scoring, codemaker=codemaker, strategy=strategy, hard=hard_of(data)
+            )
         except GameError as err:  # a match that cannot be: bad input, not a move out of turn
             raise ApiError(400, str(err)) from None
     elif mode == "solve":  # the strategy is set up for the game: tens of ms on a large one
         game = await state.think(lambda: Game.solving(rules, strategy))
     else:
-        hard = data.get("hard", settings.hard)
-        if not isinstance(hard, bool):
-            raise ApiError(400, f"'hard' must be true or false, not {json.dumps(hard)[:40]}")
-        game = Game.breaking(rules, strategy=strategy, hard=hard)
+        game = Game.breaking(rules, strategy=strategy, hard=hard_of(data, settings.hard))
     await make_room(state, visitor)
     notation = notation_for(rules, style)
     # a draft: kept in the history from its first move (see keep), not from this request
@@ -253,6 +246,15 @@ async def create_game(request: web.Request) -> web.Response:
         if mode == "solve":
             await computer_guesses(state, live)
     return ok(view(live), 201)
+
+
+def hard_of(data: dict[str, Any], default: bool = False) -> bool:
+    """The request's ``"hard"`` (hard mode), or ``default``. A match is in hard mode only when its
+    request asks: a friend is held to it too, whatever the visitor's own setting."""
+    hard = data.get("hard", default)
+    if not isinstance(hard, bool):
+        raise ApiError(400, f"'hard' must be true or false, not {json.dumps(hard)[:40]}")
+    return hard
 
 
 async def keep(state: State, visitor: Visitor, live: LiveGame) -> None:
@@ -271,8 +273,8 @@ async def make_room(state: State, visitor: Visitor) -> None:
     games = await state.games.open_games(visitor.key)
     if len(games) < limit:
         return
-    for number, moves, row, shared in games:
-        if moves == 0 and not shared:  # a friend's match without a move: its link is out there
+    for number, holds_play, row, shared in games:
+        if not holds_play and not shared:  # a friend's match without a move: its link is out there
             state.games.drop(visitor.key, number)
             await state.db(partial(state.store.delete, row, visitor.key))
     games = await state.games.open_games(visitor.key)
@@ -314,7 +316,9 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
             extra = await action(state, live, data) or {}
         finally:
             # answered once in the history: a kill -9 loses no answered move
+            started = time.perf_counter()
             await keep(state, visitor_of(request), live)
+            request[SAVE_WAIT] = time.perf_counter() - started
     for shared in SHARED:
         await shared.moved(request, live)  # the other device is told at once
     return ok({**seen(request, live), **extra})
@@ -353,310 +357,6 @@ async def forget(request: web.Request) -> web.Response:
             raise ApiError(409, f"game {live.id} is in your history: give it up instead")
         state.games.drop(visitor.key, live.id)
     return ok({"id": live.id, "forgotten": True})
-
-
-@routes.get("/api/games/{id}/review")
-async def game_review(request: web.Request) -> web.Response:
-    """The games package's review of a finished game, move by move (the same as mastermind review's);
-    of a finished match, each of its games (both sides) and each player's line."""
-    state, live = state_of(request), await live_game(request)
-    if live.match is not None:
-        return await match_review(state, live)
-    game = game_of(live)
-    async with live.lock:
-        result = await state.review(lambda: review(game))
-    data = review_answer(result, live.notation)
-    return ok({"id": live.id, "review": data, "notation": notation_view(live.notation)})
-
-
-def review_answer(result: Any, notation: Any) -> dict[str, Any]:
-    """A review as JSON, with the games package's sentences, the same the command line and the
-    terminal board print: each move's comment and the summary's lines, which the page shows as they are."""
-    data: dict[str, Any] = result.to_dict(notation)
-    for move, valued in zip(data["moves"], result.moves, strict=True):
-        move["comment"] = valued.comment(notation)
-    data["summary_lines"] = result.summary_lines()
-    return data
-
-
-async def match_review(state: State, live: LiveGame) -> web.Response:
-    from ..games.match_review import review_match
-
-    match = live.match
-    assert match is not None
-    if not match.over:
-        raise GameError("the match is not over: a review is of a finished match")
-    async with live.lock:
-        result = await state.review(lambda: review_match(match))
-    data = result.to_dict(live.notation)
-    for game, valued in zip(data["games"], result.games, strict=True):
-        game["review"] = review_answer(valued.review, live.notation)
-    data["summary_lines"] = result.summary_lines()
-    return ok({"id": live.id, "match": data, "notation": notation_view(live.notation)})
-
-
-@routes.post("/api/games/{id}/review/practice")
-async def practice_try(request: web.Request) -> web.Response:
-    """A try at the position before a mistake of a finished game: valued as the review values a
-    move (the games package's Practice), with its sentence."""
-    state, live, data = state_of(request), await live_game(request), await body(request)
-    number = field(data, "number", int, "the number of the guess to find")
-    code = field(data, "guess", str, 'a code, e.g. "1122"')
-    if live.match is not None:
-        raise GameError("a match's games are reviewed, not practised: practise the games of your own")
-    game = game_of(live)
-
-    def attempt() -> dict[str, Any]:
-        practice = review(game).practice()  # the positions' values are cached: this is quick
-        return practice.attempt(practice.position(number), code).to_dict(live.notation)
-
-    async with live.lock:
-        tried = await state.review(attempt)
-    return ok({"id": live.id, "attempt": tried})
-
-
-@routes.post("/api/games/{id}/guesses")
-async def guess(request: web.Request) -> web.Response:
-    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
-        code = field(data, "guess", str, 'a code, e.g. "1122"')
-        if live.match is not None:
-            events = live.match.guess(code)
-            moves = [e for e in events if e.kind == "move"]
-            extra = {"events": events_view(events, live.notation, live.match)}
-            if moves and moves[0].move is not None:
-                extra.update(reply_of(moves[0].move.reply))
-            return extra
-        game = game_of(live)
-        game.expect("guess")
-        move = game.guess(code)
-        assert move is not None
-        return reply_of(move.reply)
-
-    return await act(request, action)
-
-
-def reply_of(reply: Any) -> dict[str, Any]:
-    return {"reply": f"{reply.black},{reply.white}", "black": reply.black, "white": reply.white}
-
-
-@routes.post("/api/games/{id}/replies")
-async def reply(request: web.Request) -> web.Response:
-    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
-        text = field(data, "reply", str, 'a reply, e.g. "1,0" (black, white) or "BW"')
-        if live.match is not None:
-            return {"events": events_view(live.match.reply(text), live.notation, live.match)}
-        game = game_of(live)
-        if game.secret is not None:
-            game.reply(text)  # the games package says why not: it scores this game itself
-        game.expect("reply")
-        await state.think(lambda: game.reply(text))  # a contradiction's corrections take a while
-        await computer_guesses(state, live)
-        return None
-
-    return await act(request, action)
-
-
-@routes.post("/api/games/{id}/fixes")
-async def fix(request: web.Request) -> web.Response:
-    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> None:
-        row = field(data, "row", int, "a row number, from 1")
-        text = field(data, "reply", str, 'a reply, e.g. "1,0"')
-        if live.match is not None:
-            raise GameError("in a match a wrong reply is not fixed: the game is played again when it shows")
-        game = game_of(live)
-        await state.think(lambda: game.fix(row, text))
-        await computer_guesses(state, live)
-
-    return await act(request, action)
-
-
-@routes.post("/api/games/{id}/undo")
-async def undo(request: web.Request) -> web.Response:
-    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
-        if live.match is not None:
-            return {"events": events_view(live.match.undo(), live.notation, live.match)}
-        game_of(live).undo()
-        await computer_guesses(state, live)
-        return None
-
-    return await act(request, action)
-
-
-@routes.post("/api/games/{id}/hint")
-async def hint(request: web.Request) -> web.Response:
-    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
-        if live.match is not None:
-            if live.match.waiting_for != "guess":
-                raise GameError("a hint is for a person breaking a code, at their turn to guess")
-            game = live.match.current.game
-            assert game is not None
-        else:
-            game = game_of(live)
-        game.expect("guess")
-        given = await state.think(game.hint)
-        return {
-            "hint": {
-                "strategy": given.strategy,
-                "guess": live.notation.format_code(given.guess),
-                "candidates": given.candidates,
-                "lead": given.lead,
-                "note": given.note,
-            }
-        }
-
-    return await act(request, action)
-
-
-@routes.post("/api/games/{id}/give-up")
-async def give_up(request: web.Request) -> web.Response:
-    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
-        if live.match is not None:
-            if live.match.waiting_for != "guess":
-                raise GameError("only a person breaking a code can give up, at their turn to guess")
-            return {"events": events_view(live.match.give_up(), live.notation, live.match)}
-        game_of(live).give_up()
-        return None
-
-    return await act(request, action)
-
-
-@routes.post("/api/games/{id}/secret")
-async def secret(request: web.Request) -> web.Response:
-    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
-        if live.match is None:
-            raise GameError("a secret is chosen in a match; the computer breaks a code kept in your head")
-        code = data.get("secret")
-        if code is not None and not isinstance(code, str):
-            raise ApiError(400, "'secret' must be a code, or null to reply to every guess yourself")
-        return {"events": events_view(live.match.set_secret(code), live.notation, live.match)}
-
-    return await act(request, action)
-
-
-@routes.post("/api/games/{id}/advance")
-async def advance(request: web.Request) -> web.Response:
-    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
-        match = live.match
-        if match is None:
-            raise GameError("a computer's move is asked for in a match; here the computer moves by itself")
-        return {"events": events_view(await state.think(match.advance), live.notation, match)}
-
-    return await act(request, action)
-
-
-# -- the visitor's history, statistics and settings ----------------------------------------------
-
-
-def summary(stored: Any) -> dict[str, Any]:
-    """A stored game in the history list (its secret only once over)."""
-    record = stored.record
-    entry: dict[str, Any] = {
-        "id": stored.number,
-        "mode": MODE_OF_KIND.get(stored.kind, stored.kind),
-        "started": stored.started,
-        "updated": stored.updated,
-        "rules": record["rules"],
-        "finished": stored.finished,
-        "outcome": stored.outcome,
-        "guesses": len(moves_of(record)),
-        "kept": True,
-    }
-    if stored.kind == "match":
-        entry.update(players=record["players"], score=record["score"], games=record["games_planned"])
-    else:
-        entry.update(strategy=record["strategy"], secret=record["secret"] if stored.finished else None)
-    return entry
-
-
-@routes.get("/api/history")
-async def history(request: web.Request) -> web.Response:
-    state, visitor = state_of(request), visitor_of(request)
-    if not visitor.saved:
-        return ok({"games": []})
-    games = await state.db(lambda: [summary(g) for g in reversed(state.store.games_and_seats(visitor.key))])
-    return ok({"games": games})
-
-
-@routes.get("/api/stats")
-async def stats(request: web.Request) -> web.Response:
-    state, visitor = state_of(request), visitor_of(request)
-
-    def counted() -> dict[str, Any]:
-        games = state.store.games_and_seats(visitor.key) if visitor.saved else []
-        return {MODE_OF_KIND[kind]: [s.to_dict() for s in game_stats(games, kind)] for kind in KINDS}
-
-    return ok(await state.db(counted))
-
-
-def choices(limits: Limits) -> dict[str, Any]:
-    """What the settings may be: for the page's settings form."""
-    return {
-        "modes": MODES,
-        "presets": {name: rules_to_dict(r) for name, r in PRESETS.items()},
-        "strategies": [{"name": s.name, "summary": s.summary} for s in STRATEGIES],
-        "scoring": SCORING_RULES,
-        "codemakers": list(CODEMAKERS),
-        "notations": ["", "digits", "letters", "colors"],
-        "palettes": list(PALETTES),
-        "themes": list(THEMES),
-        "limits": {
-            "max_codes": limits.max_codes,
-            "optimal_codes": limits.optimal_codes,
-            "match_games": limits.match_games,
-        },
-    }
-
-
-@routes.get("/api/settings")
-async def get_settings(request: web.Request) -> web.Response:
-    state, visitor = state_of(request), visitor_of(request)
-    settings = await state.visitors.settings(visitor)
-    return ok({"settings": settings.to_dict(), "choices": choices(state.limits)})
-
-
-@routes.put("/api/settings")
-async def put_settings(request: web.Request) -> web.Response:
-    state, visitor = state_of(request), visitor_of(request)
-    data = await body(request)
-    settings = (await state.visitors.settings(visitor)).updated(data)
-    players = settings.players if settings.mode == "match" else []
-    check_size(state.limits, settings.rules, [settings.strategy, *players])
-    await state.visitors.save(visitor, settings)
-    return ok({"settings": settings.to_dict(), "choices": choices(state.limits)})
-
-
-@routes.get("/api/games")
-async def open_games(request: web.Request) -> web.Response:
-    """The visitor's unfinished games, the latest first, drafts among them (a game not kept yet,
-    ``"kept": false``): the page resumes one on load rather than make another."""
-    state, visitor = state_of(request), visitor_of(request)
-    games = []
-    if visitor.saved:
-        games = await state.db(lambda: [summary(g) for g in state.store.unfinished(visitor.key)])
-    drafts = [draft_summary(live) for live in state.games.drafts(visitor.key) if not live.finished]
-    games = sorted([*games, *drafts], key=lambda g: g["id"], reverse=True)
-    return ok({"games": games})
-
-
-def draft_summary(live: LiveGame) -> dict[str, Any]:
-    """A game not kept yet, as :func:`summary` writes a stored one."""
-    record = live.record()
-    entry: dict[str, Any] = {
-        "id": live.id,
-        "mode": live.mode,
-        "started": None,
-        "updated": None,
-        "rules": record["rules"],
-        "finished": False,
-        "outcome": "playing",
-        "guesses": len(moves_of(record)),
-        "kept": False,
-    }
-    if live.match is not None:
-        entry.update(players=record["players"], score=record["score"], games=record["games_planned"])
-    else:
-        entry.update(strategy=record["strategy"], secret=None)
-    return entry
 
 
 __all__ = ["STATE", "ApiError", "KIND_OF_MODE", "SettingsError", "VisitorSettings", "State", "routes"]

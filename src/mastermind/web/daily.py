@@ -22,7 +22,7 @@ from ..errors import StoreError
 from ..games.daily import DAILY_RULES, FIRST_DAY, daily_game, day_number
 from ..history.keys import daily_key
 from ..history.stats import daily_stats
-from .api import CREATORS, ApiError, make_room, ok, state_of, view, visitor_of
+from .api import CREATORS, ApiError, hard_of, make_room, ok, state_of, view, visitor_of
 from .sessions import notation_for
 from .views import LINK
 
@@ -77,9 +77,7 @@ async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
     """The visitor's game of the day asked for: 200 with the one they have, else 201 with a new one."""
     state, visitor = state_of(request), visitor_of(request)
     day = day_of(data)
-    hard = data.get("hard", False)
-    if not isinstance(hard, bool):
-        raise ApiError(400, f"'hard' must be true or false, not {json.dumps(hard)[:40]}")
+    hard = hard_of(data)
     settings = await state.visitors.settings(visitor)
     found = request.app[FOUND]
     iso = day.isoformat()

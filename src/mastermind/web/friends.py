@@ -50,6 +50,7 @@ from .api import (
     ApiError,
     State,
     check_size,
+    hard_of,
     make_room,
     ok,
     state_of,
@@ -379,7 +380,9 @@ async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
     if games > state.limits.match_games:
         raise ApiError(400, f"a match here has at most {state.limits.match_games} games, not {games}")
     try:
-        match = Match(rules, ["human", "human"], games, scoring, strategy=settings.strategy)
+        match = Match(
+            rules, ["human", "human"], games, scoring, strategy=settings.strategy, hard=hard_of(data)
+        )
     except GameError as err:  # a match that cannot be: bad input, not a move out of turn
         raise ApiError(400, str(err)) from None
     notation = notation_for(rules, settings.notation)
@@ -435,7 +438,7 @@ async def rematch(request: web.Request) -> web.Response:
     if game.guest is None:
         raise GameError("your friend never joined this match")
     old = game.match
-    match = Match(old.rules, ["human", "human"], old.games, old.scoring, strategy=old.strategy)
+    match = Match(old.rules, ["human", "human"], old.games, old.scoring, strategy=old.strategy, hard=old.hard)
     mine = game.seat_of(visitor.key)
     assert mine is not None
     other = game.guest if visitor.key == game.host else game.host

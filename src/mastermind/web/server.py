@@ -35,11 +35,12 @@ from aiohttp import web
 
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
-from . import daily, friends, invite_code, puzzles, transfer
-from .api import STATE, VISITOR, ApiError, State, routes
+from . import daily, friends, invite_code, moves, puzzles, records, reviews, transfer
+from .api import SAVE_WAIT, STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
 from .settings import VisitorSettings
+from .writer import HistoryThread
 
 STATIC = Path(__file__).parent / "static"
 
@@ -53,6 +54,14 @@ CSP = (
 )
 
 log = logging.getLogger("mastermind.web")
+
+#: The garbage collector's thresholds while serving: the young and middle generations as by
+#: default, full collections ten times rarer (see serve). A young collection comes when the
+#: objects made, and still alive, since the last one reach the first number, and walks about that
+#: many, every request waiting: higher thresholds (5,000 and 20,000 were measured, with the middle
+#: generation after 3 and after 10 young collections) made collections rarer but each longer,
+#: and the slowest moves were no faster for it (docs/web.md has the runs).
+GC_THRESHOLDS = (700, 10, 100)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -156,7 +165,10 @@ async def headers(request: web.Request, handler: Handler) -> web.StreamResponse:
         response.headers.setdefault("Cache-Control", "no-store")
         # the time the server spent on the request, from its first middleware to its answer (the
         # browser's network panel shows it; benchmarks/web_load.py tells it from the wait around it)
-        response.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - started):.2f}"
+        timing = f"app;dur={1000 * (time.perf_counter() - started):.2f}"
+        if SAVE_WAIT in request:  # a move: how long of it was the wait for its save
+            timing += f", save;dur={1000 * request[SAVE_WAIT]:.2f}"
+        response.headers["Server-Timing"] = timing
     return response
 
 
@@ -172,15 +184,15 @@ def make_app(
     limits = limits or Limits()
     app = web.Application(middlewares=[headers, visitors], client_max_size=limits.body_bytes)
     pool = ThreadPoolExecutor(max_workers=limits.thinking, thread_name_prefix="mastermind-think")
-    # One thread calls the history, in the order of the calls: the SQLite connection is used by
-    # one thread at a time, and the event loop never waits on the database.
-    history = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mastermind-history")
+    # One thread calls the history, in the order of the calls (the event loop never waits on the
+    # database), and commits the games' saves that wait together at once (web/writer.py says why).
+    history = HistoryThread(store)
 
     async def db(job: Callable[[], Any]) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(history, job)
+        return await history.run(job)
 
     def later(job: Callable[[], Any]) -> Awaitable[Any]:
-        done = history.submit(job)
+        done = history.save(job)
         done.add_done_callback(saved)
         return asyncio.wrap_future(done)
 
@@ -189,7 +201,8 @@ def make_app(
     reviewer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mastermind-review")
     app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history, reviewer)
     app[RATE] = RateLimiter(limits.rate, limits.burst)
-    app.router.add_routes(routes)
+    for table in (routes, moves.routes, reviews.routes, records.routes):
+        app.router.add_routes(table)
     daily.setup(app, store.path)  # the key of the code of the day: made on the first start, kept
     friends.setup(app)
     transfer.setup(app)
@@ -211,7 +224,7 @@ def make_app(
         task.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
         reviewer.shutdown(wait=False, cancel_futures=True)
-        history.shutdown(wait=True)  # the last writes reach the file before the store is closed
+        history.shutdown()  # the last writes reach the file before the store is closed
 
     app.cleanup_ctx.append(sweep)
     return app
@@ -261,12 +274,10 @@ def serve(host: str, port: int, store: Store, limits: Limits, defaults: VisitorS
         # server: out of the collector's sight, a full collection no longer walks it. And full
         # collections come ten times less often: each walks every visitor's connection and game,
         # every request waiting, and under load they were most of the slowest 1% of answers
-        # (docs/web.md has the figures); young objects are still collected as often, so cycles
-        # rarely live long.
+        # (docs/web.md has the figures).
         gc.collect()
         gc.freeze()
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, 100)
+        gc.set_threshold(*GC_THRESHOLDS)
         site = web.SockSite(runner, listener)
         await site.start()
         listening()

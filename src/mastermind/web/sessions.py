@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from .. import Game, Match, Notation
 from ..errors import NotationError
-from ..history.store import Store, moves_of, worth_keeping
+from ..history.store import Store, worth_keeping
 from .limits import Limits
 from .settings import MODE_OF_KIND, VisitorSettings
 
@@ -164,12 +164,9 @@ class LiveGame:
 
     def worth_keeping(self) -> bool:
         """Whether the game belongs in the history now: from its first move, or once over (a
-        computer's first guess waiting for the visitor's reply is not a move yet). A match from its
-        first guess: a code set for a game no one has guessed at yet stays in memory only."""
-        record = self.record()
-        if self.match is not None:
-            return bool(record.get("finished") or moves_of(record))
-        return worth_keeping(record)
+        computer's first guess waiting for the visitor's reply is not a move yet). A match from
+        its first code set (see :func:`played`)."""
+        return played(self.record())
 
     def record(self) -> dict[str, Any]:
         if self.match is not None:
@@ -180,6 +177,15 @@ class LiveGame:
     @property
     def finished(self) -> bool:
         return self.match.over if self.match is not None else bool(self.game and self.game.over)
+
+
+def played(record: dict[str, Any]) -> bool:
+    """Whether a game or match record holds play worth keeping: a move, or its end; in a match
+    also a code set (a game of the match begun: its codemaker chose a code, or chose to reply by
+    hand, and a server killed before the first guess must not lose it)."""
+    if record.get("kind") == "match":
+        return bool(record.get("finished") or record["games"])
+    return worth_keeping(record)
 
 
 def notation_for(rules: Any, style: str) -> Notation:
@@ -321,12 +327,13 @@ class GameTable:
     def drop(self, visitor: str, game_id: int) -> None:
         self._games.pop((visitor, game_id), None)
 
-    async def open_games(self, visitor: str) -> list[tuple[int, int, int, bool]]:
-        """The visitor's unfinished games in the history as (number, moves, row id, shared: a
-        friend's match, whose link was given away)."""
+    async def open_games(self, visitor: str) -> list[tuple[int, bool, int, bool]]:
+        """The visitor's unfinished games in the history as (number, played: whether it holds
+        play worth keeping (:func:`played`), row id, shared: a friend's match, whose link was
+        given away)."""
         return await self.run(
             lambda: [
-                (g.number or 0, len(moves_of(g.record)), g.id, "friend" in g.record)
+                (g.number or 0, played(g.record), g.id, "friend" in g.record)
                 for g in self.store.unfinished(visitor)
                 if not g.record.get("left")  # a friend's match closed unfinished: no move to make
             ]

@@ -142,6 +142,7 @@ def match_view(match: Match, notation: Notation) -> dict[str, Any]:
         "scoring": match.scoring,
         "codemaker": match.codemaker,
         "strategy": match.strategy,
+        "hard": match.hard,
         "score": match.standing,
         "waiting_for": match.waiting_for,
         "finished": match.over,

@@ -1,0 +1,73 @@
+"""What the history holds, as read back: a stored game and a stored run, a game's moves and
+outcome, and whether a record belongs in the history at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A row of the history: a game's (or a match's) record and when it was played."""
+
+    id: int
+    kind: str
+    started: str
+    updated: str
+    finished: bool
+    outcome: str
+    record: dict[str, Any]
+    #: A web visitor's game: its number among that visitor's games (from 1); None for a local game.
+    number: int | None = None
+
+
+def outcome_of(record: dict[str, Any]) -> str:
+    """A game's outcome ("won", "lost", ...); for a match, who won ("player 1", "draw"), "playing",
+    or "left" (a friend's match closed unfinished when nobody moved in it for long)."""
+    if record.get("kind") != "match":
+        return str(record.get("outcome", "playing"))
+    if record.get("left"):  # a friend's match closed with no move for long (web/friends.py)
+        return "left"
+    if not record.get("finished"):
+        return "playing"
+    winner = record.get("winner")
+    return "draw" if winner is None else f"player {winner}"
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A row of the runs table: an evaluation's key (what makes two runs the same) and its result."""
+
+    id: int
+    created: str
+    key: dict[str, Any]
+    record: dict[str, Any]
+
+
+def moves_of(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A game's moves; a match's, game after game, each with the number of its game."""
+    if record["kind"] != "match":
+        return list(record["moves"])
+    return [{"game": g["number"], **m} for g in record["games"] for m in g["game"]["moves"]]
+
+
+def local_time(stamp: str) -> str:
+    """A stored time (UTC), as a person reads it: in the local zone, to the minute.
+
+    >>> from datetime import UTC
+    >>> local_time("2026-01-02T03:04:05+00:00") == datetime(2026, 1, 2, 3, 4, tzinfo=UTC).astimezone(
+    ...     ).strftime("%Y-%m-%d %H:%M")
+    True
+    """
+    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def worth_keeping(record: dict[str, Any]) -> bool:
+    """Whether a record belongs in the history: a match always (a codemaker may have typed its
+    secret), a game once it has a move or is over. A game with no move holds nothing to resume:
+    one never played, or one whose every guess was taken back, is not kept (nor listed as
+    unfinished for ever)."""
+    return record.get("kind") == "match" or bool(record.get("finished")) or bool(record.get("moves"))

@@ -1,0 +1,147 @@
+"""The moves of a game or a match: a guess, a reply, a row fixed, a move taken back, a hint, a
+game given up, a codemaker's secret, a computer's move. Each route reads the request and asks the
+games package, which decides whether the move may be made and what it means; :func:`~mastermind.web.api.act`
+runs it in turn with the game's other requests and answers once it is in the history.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from .. import GameError
+from .api import ApiError, State, act, computer_guesses, field, game_of
+from .sessions import LiveGame
+from .views import events_view
+
+routes = web.RouteTableDef()
+
+
+@routes.post("/api/games/{id}/guesses")
+async def guess(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
+        code = field(data, "guess", str, 'a code, e.g. "1122"')
+        if live.match is not None:
+            events = live.match.guess(code)
+            moves = [e for e in events if e.kind == "move"]
+            extra = {"events": events_view(events, live.notation, live.match)}
+            if moves and moves[0].move is not None:
+                extra.update(reply_of(moves[0].move.reply))
+            return extra
+        game = game_of(live)
+        game.expect("guess")
+        move = game.guess(code)
+        assert move is not None
+        return reply_of(move.reply)
+
+    return await act(request, action)
+
+
+def reply_of(reply: Any) -> dict[str, Any]:
+    return {"reply": f"{reply.black},{reply.white}", "black": reply.black, "white": reply.white}
+
+
+@routes.post("/api/games/{id}/replies")
+async def reply(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
+        text = field(data, "reply", str, 'a reply, e.g. "1,0" (black, white) or "BW"')
+        if live.match is not None:
+            return {"events": events_view(live.match.reply(text), live.notation, live.match)}
+        game = game_of(live)
+        if game.secret is not None:
+            game.reply(text)  # the games package says why not: it scores this game itself
+        game.expect("reply")
+        await state.think(lambda: game.reply(text))  # a contradiction's corrections take a while
+        await computer_guesses(state, live)
+        return None
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/fixes")
+async def fix(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> None:
+        row = field(data, "row", int, "a row number, from 1")
+        text = field(data, "reply", str, 'a reply, e.g. "1,0"')
+        if live.match is not None:
+            raise GameError("in a match a wrong reply is not fixed: the game is played again when it shows")
+        game = game_of(live)
+        await state.think(lambda: game.fix(row, text))
+        await computer_guesses(state, live)
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/undo")
+async def undo(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
+        if live.match is not None:
+            return {"events": events_view(live.match.undo(), live.notation, live.match)}
+        game_of(live).undo()
+        await computer_guesses(state, live)
+        return None
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/hint")
+async def hint(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
+        if live.match is not None:
+            if live.match.waiting_for != "guess":
+                raise GameError("a hint is for a person breaking a code, at their turn to guess")
+            game = live.match.current.game
+            assert game is not None
+        else:
+            game = game_of(live)
+        game.expect("guess")
+        given = await state.think(game.hint)
+        return {
+            "hint": {
+                "strategy": given.strategy,
+                "guess": live.notation.format_code(given.guess),
+                "candidates": given.candidates,
+                "lead": given.lead,
+                "note": given.note,
+            }
+        }
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/give-up")
+async def give_up(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
+        if live.match is not None:
+            if live.match.waiting_for != "guess":
+                raise GameError("only a person breaking a code can give up, at their turn to guess")
+            return {"events": events_view(live.match.give_up(), live.notation, live.match)}
+        game_of(live).give_up()
+        return None
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/secret")
+async def secret(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
+        if live.match is None:
+            raise GameError("a secret is chosen in a match; the computer breaks a code kept in your head")
+        code = data.get("secret")
+        if code is not None and not isinstance(code, str):
+            raise ApiError(400, "'secret' must be a code, or null to reply to every guess yourself")
+        return {"events": events_view(live.match.set_secret(code), live.notation, live.match)}
+
+    return await act(request, action)
+
+
+@routes.post("/api/games/{id}/advance")
+async def advance(request: web.Request) -> web.Response:
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
+        match = live.match
+        if match is None:
+            raise GameError("a computer's move is asked for in a match; here the computer moves by itself")
+        return {"events": events_view(await state.think(match.advance), live.notation, match)}
+
+    return await act(request, action)
