@@ -274,38 +274,3 @@ def test_a_seat_at_another_visitors_game_takes_a_number_of_the_seated_visitor(tm
         assert store.numbered(3, "d").id == shared and store.games(visitor="b") == []
         assert store.move_visitor("e", "d", after=7) == (0, 7)  # nothing to move
         assert store.delete(shared, "a") and store.next_number("d") == 3  # the seats go with it
-
-
-def test_writes_in_a_batch_are_committed_together_and_one_that_fails_is_undone_alone(tmp_path):
-    """A group commit (Store.batch): another connection sees none of the batch's writes before
-    its end, then all of them; a write that fails inside is rolled back alone and raises; an
-    exception out of the block undoes every write in it."""
-    path = tmp_path / "h.sqlite3"
-    games = [Game.breaking(Rules(), seed=s) for s in range(3)]
-    with Store(path) as store:
-        ids = [store.add(g.record(), visitor="v", number=n + 1) for n, g in enumerate(games)]
-        other = sqlite3.connect(path)
-
-        def moves(game_id):
-            [(record,)] = other.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchall()
-            return [m["guess"] for m in json.loads(record)["moves"]]
-
-        with store.batch():
-            for game, game_id in zip(games[:2], ids[:2], strict=True):
-                game.guess("1122")
-                store.save(game_id, game.record())
-            with pytest.raises(StoreError):  # a second game numbered 1 for "v": the unique index
-                store.add(games[2].record(), visitor="v", number=1)
-            games[2].guess("3456")
-            store.save(ids[2], games[2].record())
-            assert [moves(i) for i in ids] == [[], [], []]  # nothing committed yet
-        assert [moves(i) for i in ids] == [["1122"], ["1122"], ["3456"]]
-        assert [g.number for g in store.games(visitor="v")] == [1, 2, 3]  # the failed add left nothing
-        with pytest.raises(RuntimeError), store.batch():
-            games[0].guess("1344")
-            store.save(ids[0], games[0].record())
-            raise RuntimeError("the batch is abandoned")
-        assert moves(ids[0]) == ["1122"]
-        game_id = store.add(games[0].record())  # and the store writes on its own again
-        assert store.get(game_id).record == games[0].record()
-        other.close()

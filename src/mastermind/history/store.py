@@ -5,10 +5,9 @@ sums them up; :mod:`~mastermind.history.records` holds what is read back.
 
 Each save is one transaction that rewrites the game's row with its whole record (a few hundred
 bytes), so a process killed at any moment leaves the game as it was after its last move, never
-half-written; the web server commits the saves that arrive together in one (:meth:`Store.batch`).
-The database runs in WAL mode with a busy timeout, so that two sessions may write at once. The
-schema is versioned with ``PRAGMA user_version``: :mod:`~mastermind.history.schema` holds the steps
-from each version to the next, applied in order when a store is opened.
+half-written. The database runs in WAL mode with a busy timeout, so that two sessions may write
+at once. The schema is versioned with ``PRAGMA user_version``: :mod:`~mastermind.history.schema`
+holds the steps from each version to the next, applied in order when a store is opened.
 
 The games of the web server's visitors (``mastermind web``) share the file with the local games
 of the command line and the terminal UI: each carries its visitor (the hash of the visitor's
@@ -32,8 +31,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -96,7 +93,6 @@ class Store:
         made_here = path is None and not os.environ.get(ENV_VAR)
         self.path = Path(path) if path is not None else default_path()
         self._db: sqlite3.Connection | None = None
-        self._batched = False  # in a batch: each write a savepoint of the batch's transaction
         try:
             if self.path.is_dir():
                 raise StoreError(f"the history database {self.path} is a directory, not a file")
@@ -177,26 +173,7 @@ class Store:
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self.db, nested=self._batched)
-
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        """Several writes in one transaction, committed together when the block ends (a group
-        commit: the web server's saves of moves that arrive together). Each write inside keeps
-        its own all-or-nothing (a savepoint: one that fails is undone alone and raises, the others
-        stand), and none of them is in the file, nor seen by another connection, before the
-        block's commit. An exception out of the block rolls them all back; StoreError if the
-        transaction cannot be begun (the file locked) or committed. (A write of one statement
-        needs no savepoint: SQLite undoes a statement that fails, alone.)"""
-        try:
-            with self._transaction():
-                self._batched = True
-                try:
-                    yield
-                finally:
-                    self._batched = False
-        except sqlite3.Error as err:
-            raise self._error(err) from None
+        return _Transaction(self.db)
 
     # -- games -------------------------------------------------------------------------------------
 
@@ -433,12 +410,7 @@ class Store:
         return StoredRun(row[0], row[1], json.loads(row[2]), json.loads(row[3]))
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> int | None:
-        """One statement in a transaction of its own; in a batch, the batch's (no savepoint: SQLite
-        undoes a statement that fails alone, and each savepoint is two more calls into SQLite,
-        which is what a batch saves)."""
         try:
-            if self._batched:
-                return self.db.execute(sql, params).lastrowid
             with self._transaction():
                 cursor = self.db.execute(sql, params)
                 return cursor.lastrowid
@@ -514,23 +486,16 @@ class Recorder:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception; ``nested`` (in a
-    :meth:`Store.batch`), a savepoint released, or rolled back to on an exception."""
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception."""
 
-    def __init__(self, db: sqlite3.Connection, nested: bool = False) -> None:
+    def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
-        self.nested = nested
 
     def __enter__(self) -> None:
-        self.db.execute("SAVEPOINT write" if self.nested else "BEGIN IMMEDIATE")
+        self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
-        if not self.nested:
-            self.db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
-            return
-        if exc_type is not None:
-            self.db.execute("ROLLBACK TO write")
-        self.db.execute("RELEASE write")
+        self.db.execute("ROLLBACK" if exc_type is not None else "COMMIT")
 
 
 __all__ = [

@@ -75,7 +75,7 @@ class State:
     games: GameTable
     limits: Limits
     pool: Any  # the thread pool of strategy computations
-    history: Any  # the one thread that calls the history (web/writer.py's HistoryThread)
+    history: Any  # the one thread that calls the history (an SQLite connection is used by one at a time)
     reviewer: Any  # the one thread of reviews: seconds each, they never hold up a computer's move
 
     async def think(self, job: Callable[[], T]) -> T:
@@ -88,7 +88,7 @@ class State:
 
     async def db(self, job: Callable[[], T]) -> T:
         """Run a call to the history off the event loop, in the history's thread."""
-        return await self.history.run(job)
+        return await asyncio.get_running_loop().run_in_executor(self.history, job)
 
 
 STATE: web.AppKey[State] = web.AppKey("state", State)

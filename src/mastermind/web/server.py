@@ -40,7 +40,6 @@ from .api import SAVE_WAIT, STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
 from .settings import VisitorSettings
-from .writer import HistoryThread
 
 STATIC = Path(__file__).parent / "static"
 
@@ -184,15 +183,15 @@ def make_app(
     limits = limits or Limits()
     app = web.Application(middlewares=[headers, visitors], client_max_size=limits.body_bytes)
     pool = ThreadPoolExecutor(max_workers=limits.thinking, thread_name_prefix="mastermind-think")
-    # One thread calls the history, in the order of the calls (the event loop never waits on the
-    # database), and commits the games' saves that wait together at once (web/writer.py says why).
-    history = HistoryThread(store)
+    # One thread calls the history, in the order of the calls: the SQLite connection is used by
+    # one thread at a time, and the event loop never waits on the database.
+    history = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mastermind-history")
 
     async def db(job: Callable[[], Any]) -> Any:
-        return await history.run(job)
+        return await asyncio.get_running_loop().run_in_executor(history, job)
 
     def later(job: Callable[[], Any]) -> Awaitable[Any]:
-        done = history.save(job)
+        done = history.submit(job)
         done.add_done_callback(saved)
         return asyncio.wrap_future(done)
 
@@ -224,7 +223,7 @@ def make_app(
         task.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
         reviewer.shutdown(wait=False, cancel_futures=True)
-        history.shutdown()  # the last writes reach the file before the store is closed
+        history.shutdown(wait=True)  # the last writes reach the file before the store is closed
 
     app.cleanup_ctx.append(sweep)
     return app
