@@ -390,8 +390,11 @@ def test_evaluate_writes_the_proof_and_verify_checks_it(tmp_path):
     assert code == 0 and f"takes at least {report['proof']['total']:,} guesses in all" in out
 
 
-def test_evaluate_keeps_what_a_cut_proof_proved_and_the_same_command_resumes_it(tmp_path, monkeypatch):
-    path, journal = tmp_path / "classic.proof.gz", tmp_path / "classic.proof.gz.journal"
+@pytest.mark.parametrize("suffix", [".gz", ".xz"])
+def test_evaluate_keeps_what_a_cut_proof_proved_and_the_same_command_resumes_it(
+    tmp_path, monkeypatch, suffix
+):
+    path, journal = tmp_path / f"classic.proof{suffix}", tmp_path / f"classic.proof{suffix}.journal"
     command = ("evaluate", "-s", "optimal", "--budget", "1m", "--proof", path, "--json", "--no-history")
     whole = guided_module.prove_optimum
     monkeypatch.setattr(
@@ -400,10 +403,13 @@ def test_evaluate_keeps_what_a_cut_proof_proved_and_the_same_command_resumes_it(
     code, out, err = run(*command)  # (the proof's time cut short)
     assert code == 0 and json.loads(out)["proof"]["total"] < 5625 and journal.exists()
     assert f"what the proof has proved is kept in {journal}: the same command resumes from it" in err
+    # a proof of version 3 (.xz) keeps its sets in version 3, one of version 2 in version 2
+    assert ('"compact"' in journal.read_text()) is (suffix == ".xz")
     monkeypatch.setattr(guided_module, "prove_optimum", whole)
     code, out, err = run(*command)
     assert code == 0 and f"resuming the proof from {journal}" in err
     assert json.loads(out)["proof"]["total"] == 5625 == ProofFile.read(path).check().total
+    assert ProofFile.read(path).version == (3 if suffix == ".xz" else 2)
     assert not journal.exists()  # (the proof ended: nothing left to resume)
 
 
@@ -973,13 +979,15 @@ def test_the_lower_bound_proof_files_prove_their_totals(game):
     assert found.check(jobs=usable_cores()).total == found.header["total"] == LOWER[game]
 
 
-def test_a_guided_proof_killed_outright_resumes_from_its_checkpoint_to_the_same_proof(tmp_path):
+@pytest.mark.parametrize("compact", [False, True], ids=["version 2", "compact"])
+def test_a_guided_proof_killed_outright_resumes_from_its_checkpoint_to_the_same_proof(tmp_path, compact):
     # kill -9 in the middle of the build (and a record torn by it): the same call resumes
     rules, path = Rules(pegs=4, colors=6), tmp_path / "proof.jsonl"
     code = (
         "import sys; from mastermind import Rules; "
         "from mastermind.strategies.optimal.guided import prove_optimum; "
-        "prove_optimum(Rules(pegs=4, colors=6), 5625, workers=1, checkpoint=sys.argv[1])"
+        "prove_optimum(Rules(pegs=4, colors=6), 5625, workers=1, checkpoint=sys.argv[1], "
+        f"compact={compact})"
     )
     child = subprocess.Popen([sys.executable, "-c", code, str(path)])
     try:
@@ -992,6 +1000,65 @@ def test_a_guided_proof_killed_outright_resumes_from_its_checkpoint_to_the_same_
     kept = path.read_text().count("\n")
     with open(path, "a") as f:
         f.write('{"history": [12')  # a record cut short by the kill
-    resumed = prove_optimum(rules, 5625, workers=1, checkpoint=path)
-    assert resumed.ended and resumed.proof.dumps() == prove_optimum(rules, 5625, workers=1).proof.dumps()
+    resumed = prove_optimum(rules, 5625, workers=1, checkpoint=path, compact=compact)
+    whole = prove_optimum(rules, 5625, workers=1, compact=compact)
+    assert resumed.ended and resumed.proof.dumps() == whole.proof.dumps()
     assert path.read_text().count("\n") > kept >= 4 and '{"history": [12' not in path.read_text()
+    assert any(('"compact"' in line) is compact for line in path.read_text().splitlines()[1:])
+
+
+# -- compact proofs and checkpoints (version 3) -----------------------------------------------------
+
+
+def test_a_compact_guided_proof_is_the_proof_in_version_2_less_its_leaves():
+    rules = Rules(pegs=4, colors=6)
+    wordy = prove_optimum(rules, 5625, workers=1)
+    compact = prove_optimum(rules, 5625, workers=1, compact=True)
+    assert compact.proof.version == 3 and compact.proof.dumps() == wordy.proof.dumps(3)
+    assert compact.proof.check().total == checks(compact) == 5625
+    assert compact.proof.header["nodes"] == 58 < wordy.proof.header["nodes"] == 2593
+    with pytest.raises(ProofError, match="cannot be written in version 2: its leaves are left out"):
+        compact.proof.dumps(2)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_checkpoint_in_version_2_goes_on_in_version_3_and_not_back(tmp_path, workers):
+    import threading
+
+    from mastermind.errors import CheckpointError
+
+    rules, path = Rules(pegs=4, colors=6), tmp_path / "proof.jsonl"
+    stop, reports = threading.Event(), []
+
+    def progress(bound: int, aim: int | None) -> None:
+        reports.append(bound)
+        if len(reports) == 4:
+            stop.set()
+
+    # records in version 2, as every build wrote them before version 3 (commit fcb9fe5 and older)
+    prove_optimum(rules, 5625, stop=stop, progress=progress, workers=workers, checkpoint=path)
+    old = path.read_text().splitlines()
+    assert len(old) > 4 and not any('"compact"' in line for line in old)
+    resumed = prove_optimum(rules, 5625, workers=workers, checkpoint=path, compact=True)
+    assert resumed.ended and resumed.proof.dumps() == prove_optimum(rules, 5625, workers=1).proof.dumps(3)
+    lines = path.read_text().splitlines()
+    assert lines[: len(old)] == old and any('"compact"' in line for line in lines[len(old) :])
+    assert prove_optimum(rules, 5625, workers=workers, checkpoint=path, compact=True).proof.dumps() == (
+        resumed.proof.dumps()
+    )
+    with pytest.raises(CheckpointError, match="holds sets proved in version 3 .* as a compact proof"):
+        prove_optimum(rules, 5625, workers=workers, checkpoint=path)
+
+
+def test_a_compact_record_damaged_is_refused(tmp_path):
+    from mastermind.errors import CheckpointError
+
+    rules, path = Rules(pegs=4, colors=4), tmp_path / "proof.jsonl"
+    prove_optimum(rules, 905, workers=1, checkpoint=path, compact=True)
+    kept = path.read_text().splitlines()
+    line = next(i for i, text in enumerate(kept) if '"compact"' in text)
+    for damage in ({"low": 1}, {"compact": "QUJDRA" + json.loads(kept[line])["compact"][6:]}):
+        record = {**json.loads(kept[line]), **damage}
+        path.write_text("\n".join([*kept[:line], json.dumps(record), *kept[line + 1 :]]) + "\n")
+        with pytest.raises(CheckpointError, match=f"line {line + 1}: damaged"):
+            prove_optimum(rules, 905, checkpoint=path, compact=True)

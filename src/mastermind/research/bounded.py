@@ -208,8 +208,14 @@ def prove_lower(
     journal = proof_journal(path)
     if guided:
         assert target is not None
-        found = prove_optimum(
-            rules, target, seconds=seconds, stop=stop, progress=progress, checkpoint=journal
+        found = prove_optimum(  # (a file of version 3, and a journal of it: see ProofFile.write)
+            rules,
+            target,
+            seconds=seconds,
+            stop=stop,
+            progress=progress,
+            checkpoint=journal,
+            compact=str(path).endswith(".xz"),
         )
     else:
         found = prove(rules, target=target, seconds=seconds, stop=stop, progress=progress)

@@ -90,7 +90,8 @@ class Journal:
         self, parse: Callable[[Any], T], differs: Callable[[dict[str, Any]], str | None] = lambda head: None
     ) -> list[T]:
         """The records, each read by ``parse`` (which raises ValueError, KeyError or TypeError
-        where a record does not hold what it claims); none for a new or empty file, whose first
+        where a record does not hold what it claims, CheckpointError with its own words where it
+        is whole but not one this search can take); none for a new or empty file, whose first
         line is then written. ``differs(head)``: why a journal of this kind and game, but with
         that first line, is not this search's (None: it is).
 
@@ -128,6 +129,8 @@ class Journal:
                 continue
             try:
                 records.append(parse(json.loads(line)))
+            except CheckpointError:  # (a record this search cannot take, said by ``parse``)
+                raise
             except (ValueError, KeyError, TypeError):
                 raise CheckpointError(f"{self.path}, line {i + 1}: damaged") from None
         self._write(self._file.repair)  # (a line cut short by a kill: its work is done again)

@@ -150,33 +150,43 @@ class PackedNode(ProofNode):
     text, as a proof file writes them: a prover holds a large proof this way, a tenth or less of
     its size as nodes, and writes it (:meth:`ProofFile.write`) without unpacking it.
     :attr:`children` unpacks them, once (the lines below then say where they are in the packed
-    text, not in a file); ``nodes``: its lines."""
+    text, not in a file); ``nodes``: its lines; ``version``: theirs (in :data:`COMPACT`, the
+    leaves below it are left out: such a node is written in that version only)."""
 
-    def __init__(self, rules: Rules, body: str, nodes: int) -> None:  # (body: its lines, its own first)
+    def __init__(self, rules: Rules, body: str, nodes: int, version: int = VERSION) -> None:
+        # (body: its lines, its own first)
         words = body.split("\n", 1)[0].split()
+        if version >= COMPACT:  # (the word 'total' left out)
+            words = ["total", *words]
         if len(words) != 3 or words[0] != "total" or not (words[1].isascii() and words[1].isdigit()):
-            raise ProofError(f"a packed line {body[:40]!r} is not 'total LEAST PERMUTATIONS'")
+            said = "LEAST PERMUTATIONS" if version >= COMPACT else "total LEAST PERMUTATIONS"
+            raise ProofError(f"a packed line {body[:40]!r} is not '{said}'")
         self.kind, self.total, self.line = "total", int(words[1]), 0
         self.gens = _parse_gens(words[2], rules.pegs, rules.colors, "a packed line")
-        self.rules, self.nodes = rules, nodes
+        self.rules, self.nodes, self.version = rules, nodes, version
         self.packed = zlib.compress(body.encode(), 1)
         self.unpacked: list[tuple[tuple[int, ...], Feedback, ProofNode]] | None = None
 
     @classmethod
-    def pack(cls, rules: Rules, node: ProofNode) -> PackedNode:
-        """The node (a ``total`` node) and its lines, packed."""
-        lines = list(_lines(node, alphabet(rules)))
-        return cls(rules, "\n".join(lines), len(lines))
+    def pack(cls, rules: Rules, node: ProofNode, version: int = VERSION) -> PackedNode:
+        """The node (a ``total`` node as a prover builds it, where a line with nothing below is
+        a leaf) and its lines, packed in ``version``: in :data:`COMPACT`, without the leaves
+        below it. A node that is a leaf itself is packed in version 2, so that it is still known
+        as one where its parent's lines are written in version 3."""
+        if version >= COMPACT and not node.children:
+            version = VERSION
+        lines = list(_lines(node, alphabet(rules), version, source=VERSION))
+        return cls(rules, "\n".join(lines), len(lines), version)
 
     def body(self) -> str:
-        """Its lines, as a proof file writes them: its own first, unindented."""
+        """Its lines, as a proof file of its version writes them: its own first, unindented."""
         return zlib.decompress(self.packed).decode()
 
     @property
     def children(self) -> list[tuple[tuple[int, ...], Feedback, ProofNode]]:
         if self.unpacked is None:  # (kept once read: a check reads them more than once)
             head = json.dumps({"game": game_dict(self.rules), "claim": "total", "total": self.total})
-            text = f"{FORMAT} {VERSION}\n{head}\n{self.body()}\nend {self.nodes}\n"
+            text = f"{FORMAT} {self.version}\n{head}\n{self.body()}\nend {self.nodes}\n"
             self.unpacked = ProofFile.loads(text, "a packed line").root.children
         return self.unpacked
 
@@ -185,27 +195,54 @@ class PackedNode(ProofNode):
         raise TypeError("a packed node's lines are read-only")
 
     def __repr__(self) -> str:
-        return f"<PackedNode total={self.total}: {self.nodes:,} lines, {len(self.packed):,} bytes packed>"
+        return (
+            f"<PackedNode total={self.total}: {self.nodes:,} lines of version {self.version}, "
+            f"{len(self.packed):,} bytes packed>"
+        )
 
 
-def _lines(root: ProofNode, symbols: str, version: int = VERSION) -> Iterator[str]:
+def _lines(root: ProofNode, symbols: str, version: int = VERSION, source: int | None = None) -> Iterator[str]:
     """A node's lines as a proof file of that version writes them (in preorder, each indented
-    one space more than its parent, after its guess and reply): its own first, unindented."""
+    one space more than its parent, after its guess and reply): its own first, unindented.
+    ``source``: the version its plain (not packed) nodes were read as or built in (by default
+    ``version``). Written in version 3, lines on the total of version 2 lose their leaves (the
+    lines below the first with none below them: :func:`compact`), plain or packed; packed lines
+    of version 3 are written as they are.
+
+    Raises:
+        ProofError: packed lines of version 3 asked for in an older version.
+    """
+    drop = version >= COMPACT and (version if source is None else source) < COMPACT
     stack: list[tuple[ProofNode, int, str]] = [(root, 0, "")]
     while stack:
         node, depth, lead = stack.pop()
         pad = " " * depth
-        if isinstance(node, PackedNode):  # (its lines are version 2's)
-            first, *rest = node.body().split("\n")
-            if version >= COMPACT:
-                first, rest = _compact_line(first), [_compact_line(line) for line in rest]
+        if isinstance(node, PackedNode):
+            if version >= COMPACT and node.version < COMPACT and depth and node.nodes == 1:
+                continue  # (a leaf)
+            first, *rest = _packed_lines(node, version)
             yield f"{pad}{lead}{first}"
             yield from (pad + line for line in rest)  # (indented from its own line already)
             continue
+        if drop and depth and node.kind == "total" and not node.children:
+            continue  # (a leaf)
         yield f"{pad}{lead}{node.text(version)}"
         for guess, reply, child in reversed(node.children):
             code = "".join(symbols[c] for c in guess)
             stack.append((child, depth + 1, f"{code} {reply.black},{reply.white} "))
+
+
+def _packed_lines(node: PackedNode, version: int) -> list[str]:
+    """A packed node's lines in ``version``, its own first, unindented."""
+    if node.version >= COMPACT and version < COMPACT:
+        raise ProofError(
+            f"a proof holding lines of version {COMPACT} cannot be written in version {version}: "
+            "its leaves are left out"
+        )
+    lines = node.body().split("\n")
+    if version >= COMPACT and node.version < COMPACT:
+        return [_compact_line(line) for line in compact(lines)]
+    return lines
 
 
 @dataclass
@@ -242,8 +279,7 @@ class ProofFile:
 
     def dumps(self, version: int | None = None) -> str:
         """The file's text, in ``version`` (by default its own)."""
-        lines = lambda: _lines(self.root, alphabet(self.rules))  # noqa: E731
-        return "".join(_file_text(self.header, version or self.version, lines, self.claim, self.version))
+        return "".join(self._text(version or self.version))
 
     def write(self, path: str | os.PathLike[str], version: int | None = None) -> None:
         """Write the file (gzip-compressed if its name ends in ``.gz``, xz if in ``.xz``), through
@@ -252,8 +288,14 @@ class ProofFile:
         ``version`` (by default its own, or :data:`COMPACT` for a name ending in ``.xz``)."""
         if version is None:
             version = COMPACT if str(path).endswith(".xz") else self.version
-        lines = lambda: _lines(self.root, alphabet(self.rules))  # noqa: E731
-        write_file(path, _file_text(self.header, version, lines, self.claim, self.version))
+        write_file(path, self._text(version))
+
+    def _text(self, version: int) -> Iterator[str]:
+        if self.claim == "total" and version < COMPACT <= self.version:
+            said = f"a proof in version {COMPACT} cannot be written in version {version}"
+            raise ProofError(f"{said}: its leaves are left out")
+        symbols = alphabet(self.rules)
+        return _file_lines(self.header, version, lambda: _lines(self.root, symbols, version, self.version))
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -507,10 +549,10 @@ def _file_text(
     claim: str = "guesses",
     source: int = VERSION,
 ) -> Iterator[str]:
-    """A proof file's text in ``version``: its first line, its header (``nodes`` counted again),
-    its lines and ``end``. ``lines()``: its lines, from the root, in version 2's words, of a
-    proof read as (or built in) version ``source``: written in version 3, a proof on the total
-    loses its leaves (:func:`compact`) unless it has lost them already, and the word ``total``.
+    """A proof file's text in ``version`` (:func:`_file_lines`) from ``lines()``: its lines, from
+    the root, in version 2's words, of a proof read as (or built in) version ``source``: written
+    in version 3, a proof on the total loses its leaves (:func:`compact`) unless it has lost
+    them already, and the word ``total``.
 
     Raises:
         ProofError: a compact proof on the total asked for in an older version (the lines it
@@ -527,6 +569,12 @@ def _file_text(
         raise ProofError(
             f"a proof in version {COMPACT} cannot be written in version {version}: its leaves are left out"
         )
+    return _file_lines(header, version, body)
+
+
+def _file_lines(header: dict[str, Any], version: int, body: Callable[[], Iterable[str]]) -> Iterator[str]:
+    """A proof file's text in ``version``: its first line, its header (``nodes`` counted again),
+    its lines as ``body()`` gives them (twice: once to count them) and ``end``."""
     count = sum(1 for _ in body())
     yield f"{FORMAT} {version}\n"
     yield json.dumps({**header, "nodes": count}, separators=(", ", ": ")) + "\n"

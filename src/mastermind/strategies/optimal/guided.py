@@ -23,7 +23,7 @@ import numpy as np
 from ...core.rules import Rules
 from ...errors import StrategyError
 from ...runtime.pool import can_fork
-from ...verify.proof import PackedNode, ProofFile
+from ...verify.proof import COMPACT, VERSION, PackedNode, ProofFile
 from ..piece_control import usable_cores
 from .lower import NO_LIMIT, TASK_DEPTH, LowerBound, _Prover, _Set
 from .proof_book import _Book
@@ -40,12 +40,19 @@ class _Guided(_Prover):
     above :data:`TASK_DEPTH` are raised by that many worker processes (:class:`_Workers`), all
     at once, and this one writes the set's line from what they send back; the next set's are
     sent before the last of a set's are answered (:meth:`close_all`). With 1, everything is
-    proved here, one compiled call after another."""
+    proved here, one compiled call after another. ``compact``: the sets' lines are held (and
+    kept in the book) in version 3 of the proof format, their leaves left out, not version 2."""
 
     def __init__(
-        self, rules: Rules, stop: threading.Event | None, workers: int = 1, book: _Book | None = None
+        self,
+        rules: Rules,
+        stop: threading.Event | None,
+        workers: int = 1,
+        book: _Book | None = None,
+        compact: bool = False,
     ) -> None:
         super().__init__(rules, stop)
+        self.version = COMPACT if compact else VERSION
         self.run = _Run(self.game, max(1, workers))
         self.serial = workers <= 1
         # called once a second at most, as sets are proved or searched
@@ -149,7 +156,7 @@ class _Guided(_Prover):
         node.proof = self.proof_node(node, node.low)
         node.guesses = None  # (the sets below are in the line now)
         if 0 < len(node.history) <= TASK_DEPTH:  # (held packed: a large proof's lines are gigabytes as nodes)
-            node.proof = PackedNode.pack(self.rules, node.proof)
+            node.proof = PackedNode.pack(self.rules, node.proof, self.version)
         if self.book is not None and len(node.history) <= TASK_DEPTH:
             self.book.keep(node, claim)
         self._heartbeat()
@@ -224,6 +231,7 @@ def prove_optimum(
     progress: Callable[[int, int | None], None] | None = None,
     workers: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    compact: bool = False,
 ) -> LowerBound:
     """A proof that every tree of ``rules`` (whatever the guess limit) costs at least the least
     total, guided by the exact search (see the module's documentation).
@@ -238,14 +246,17 @@ def prove_optimum(
     cannot fork, it is proved in this one, one compiled call after another. ``checkpoint``: a
     file (JSON lines) where what is proved is kept as it is proved (see :class:`_Book`); the same
     proof given the same file again (stopped, killed, or on another machine) takes it from there.
+    ``compact``: the proof is in version 3 of the format (its leaves left out: written in that
+    version only, see :data:`~mastermind.verify.proof.COMPACT`), and so are the records of its
+    checkpoint (a hundredth of their size in version 2); it resumes from a checkpoint of either.
 
     Raises:
         CheckpointError: the checkpoint cannot be read or written, is another game's, or is
             damaged.
     """
     began = time.perf_counter()
-    book = None if checkpoint is None else _Book(checkpoint, rules)
-    prover = _Guided(rules, stop, usable_cores() if workers is None else workers, book)
+    book = None if checkpoint is None else _Book(checkpoint, rules, compact)
+    prover = _Guided(rules, stop, usable_cores() if workers is None else workers, book, compact)
     timer, expired = None, threading.Event()
     if seconds is not None:
 
@@ -287,5 +298,9 @@ def prove_optimum(
         if prover.workers is not None:
             prover.workers.close()
     total = root.low
-    proof = ProofFile.of_total(rules, total, prover.proof_node(root, total), search="lower")
+    line = prover.proof_node(root, total)
+    if compact:
+        line = PackedNode.pack(rules, line, COMPACT)
+    proof = ProofFile.of_total(rules, total, line, search="lower")
+    proof.version = prover.version
     return LowerBound(rules, total, proof, prover.deepened, time.perf_counter() - began, ended)

@@ -12,10 +12,10 @@ import zlib
 from typing import Any
 
 from ...core.rules import Rules
-from ...errors import ProofError
+from ...errors import CheckpointError, ProofError
 from ...runtime.journal import Journal
 from ...verify.files import game_dict, read_header
-from ...verify.proof import FORMAT, VERSION, PackedNode, ProofFile, ProofNode
+from ...verify.proof import COMPACT, FORMAT, VERSION, PackedNode, ProofFile, ProofNode
 from .lower import TASK_DEPTH, _Set
 
 
@@ -26,10 +26,17 @@ class _Book:
     A proof started again makes the same requests in the same order (each is decided by what was
     proved and asked before it), and takes the answers from here. Each record holds for its set
     alone, whatever the optimum aimed at; its line is checked with the rest of the proof, by the
-    checker."""
+    checker.
 
-    def __init__(self, path: str | os.PathLike[str], rules: Rules) -> None:
-        self.rules = rules
+    A set's lines are recorded as the prover holds them: in version 2 (``line``: the whole
+    proof of the set as a file, zlib, base64) or, in a ``compact`` proof, in version 3
+    (``compact``: its lines alone, the leaves left out, zlib at level 9, base64; a set that is a
+    leaf itself is recorded in version 2, one line). A compact proof reads both (a checkpoint
+    begun by a proof in version 2 goes on in version 3); a proof in version 2 cannot take the
+    records of version 3 (their leaves are not known), and says so."""
+
+    def __init__(self, path: str | os.PathLike[str], rules: Rules, compact: bool = False) -> None:
+        self.rules, self.compact, self.path = rules, compact, path
         head = {"checkpoint": "mastermind-guided-proof", "game": game_dict(rules)}
         self.journal = Journal(path, head, "a guided proof")
         #: by (history, set, claim): the bound proved and its line
@@ -51,17 +58,34 @@ class _Book:
             self.costs[history, item["set"], int(item["budget"])] = int(item["cost"])
             return
         claim, low = int(item["claim"]), int(item["low"])
-        try:  # (its lines are checked with the rest of the proof, by the checker)
-            text = zlib.decompress(base64.b64decode(item["line"], validate=True)).decode()
-            lines, _, rules = read_header(text, "a line", FORMAT, VERSION, "proof", ProofError)
-            if rules != self.rules or len(lines) < 4 or lines[-1] != f"end {len(lines) - 3}":
-                raise ValueError("not a whole proof of this game")
-            proof = PackedNode(self.rules, "\n".join(lines[2:-1]), len(lines) - 3)
-        except (ProofError, zlib.error) as err:
-            raise ValueError(str(err)) from None
+        proof = self._compact(item["compact"]) if "compact" in item else self._whole(item["line"])
         if proof.total != low or low < claim:
             raise ValueError("a line that does not claim the bound recorded")
         self.sets[history, item["set"], claim] = (low, proof)
+
+    def _compact(self, line: str) -> PackedNode:
+        """A set's lines recorded in version 3."""
+        if not self.compact:
+            raise CheckpointError(
+                f"{self.path} holds sets proved in version {COMPACT} (compact), whose leaves are left "
+                "out: resume it as a compact proof (a proof file whose name ends in .xz)"
+            )
+        try:  # (its lines are checked with the rest of the proof, by the checker)
+            body = zlib.decompress(base64.b64decode(line, validate=True)).decode()
+            return PackedNode(self.rules, body, body.count("\n") + 1, COMPACT)
+        except (ProofError, zlib.error) as err:
+            raise ValueError(str(err)) from None
+
+    def _whole(self, line: str) -> PackedNode:
+        """A set's lines recorded in version 2, as the file of a proof of that set."""
+        try:  # (its lines are checked with the rest of the proof, by the checker)
+            text = zlib.decompress(base64.b64decode(line, validate=True)).decode()
+            lines, _, rules = read_header(text, "a line", FORMAT, VERSION, "proof", ProofError)
+            if rules != self.rules or len(lines) < 4 or lines[-1] != f"end {len(lines) - 3}":
+                raise ValueError("not a whole proof of this game")
+            return PackedNode(self.rules, "\n".join(lines[2:-1]), len(lines) - 3)
+        except (ProofError, zlib.error) as err:
+            raise ValueError(str(err)) from None
 
     def take(self, node: _Set, claim: int) -> bool:
         """Give the node its line and bound from the book, if it has them."""
@@ -72,11 +96,16 @@ class _Book:
         return True
 
     def keep(self, node: _Set, claim: int) -> None:
-        assert node.proof is not None
+        proof = node.proof
+        assert proof is not None
         history, digest, _ = self.key(node, claim)
-        text = ProofFile.of_total(self.rules, node.low, node.proof).dumps()
-        line = base64.b64encode(zlib.compress(text.encode(), 6)).decode()
-        self.write({"history": list(history), "set": digest, "claim": claim, "low": node.low, "line": line})
+        record: dict[str, Any] = {"history": list(history), "set": digest, "claim": claim, "low": node.low}
+        if isinstance(proof, PackedNode) and proof.version >= COMPACT:
+            record["compact"] = base64.b64encode(zlib.compress(proof.body().encode(), 9)).decode()
+        else:
+            text = ProofFile.of_total(self.rules, node.low, proof).dumps()
+            record["line"] = base64.b64encode(zlib.compress(text.encode(), 6)).decode()
+        self.write(record)
 
     def keep_cost(self, cell: _Set, budget: int, cost: int) -> None:
         history, digest, _ = key = self.key(cell, budget)
@@ -100,6 +129,7 @@ class _Outbox(_Book):
 
     def __init__(self, book: _Book, results: multiprocessing.Queue) -> None:  # (no journal of its own)
         self.rules, self.sets, self.costs = book.rules, book.sets, book.costs
+        self.compact, self.path = book.compact, book.path
         self.lock = threading.Lock()  # (its own: the prover's may have been held when it was forked)
         self.results = results
 
