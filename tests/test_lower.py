@@ -946,6 +946,7 @@ LOWER = {
     "4x8": 20471,
     "bulls-and-cows": 26274,
     "4x9": 34666,
+    "5x6": 36721,
     "5x7": 81353,
     "4x10": 53631,
     "5x8": 167253,
@@ -961,6 +962,7 @@ LOWER = {
         pytest.param("4x8", marks=pytest.mark.long),
         pytest.param("bulls-and-cows", marks=pytest.mark.long),
         pytest.param("4x9", marks=pytest.mark.long),  # (version 3: .xz)
+        pytest.param("5x6", marks=pytest.mark.long),  # (version 3: .xz)
         pytest.param("5x7", marks=pytest.mark.long),
         pytest.param("5x5", marks=pytest.mark.long),
         pytest.param("4x10", marks=pytest.mark.long),
