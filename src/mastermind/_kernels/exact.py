@@ -61,7 +61,7 @@ import numpy as np
 
 from .feedback import blacks, counting_sort
 from .feedback import reply as code_reply
-from .jit import ALLOCATES_NOTHING, bit_of, bits_set, njit, prange
+from .jit import ALLOCATES_NOTHING, bit_of, bits_set, njit
 from .partition import next_free
 from .workspace import carve
 
@@ -115,15 +115,39 @@ class SearchTables(NamedTuple):
     pre_cell: int
 
 
-@njit(cache=True, parallel=True)
 def reply_matrix(t):
-    """The reply of every code (row, as guess) to every code (column, as secret)."""
+    """The reply of every code (row, as guess) to every code (column, as secret): rows shared
+    out to one Python thread a core, each running :func:`reply_rows`, which releases the GIL
+    (rather than a parallel kernel, whose compilation is a large part of a first run's)."""
+    import threading
+
+    from numba import config
+
     n = t.digits.shape[0]
     out = np.empty((n, n), dtype=np.uint8)
-    for g in prange(n):
-        for j in range(n):
-            out[g, j] = code_reply(t, np.int64(g), np.int64(j))
+    threads = max(1, min(n // 256, config.NUMBA_NUM_THREADS))
+    cuts = [n * i // threads for i in range(threads + 1)]
+    if threads == 1:
+        reply_rows(t, np.int64(0), np.int64(n), out)
+        return out
+    workers = [
+        threading.Thread(target=reply_rows, args=(t, np.int64(cuts[i]), np.int64(cuts[i + 1]), out))
+        for i in range(threads)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
     return out
+
+
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
+def reply_rows(t, lo, hi, out):
+    """Rows ``lo`` to ``hi`` of :func:`reply_matrix` into ``out``."""
+    n = out.shape[1]
+    for g in range(lo, hi):
+        for j in range(n):
+            out[g, j] = code_reply(t, g, np.int64(j))
 
 
 @njit(cache=True, inline="always")
@@ -355,7 +379,7 @@ def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
     memo[MEMO_HEAD + 2 * slot + 1] = e
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def least_bound(
     t,
     S,
@@ -504,7 +528,7 @@ def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
     return least_in_history_class(t.digits, g, group, gbase, m, used, t.pegs, t.colors, relabel)
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def bound_guesses(
     t,
     S,
@@ -765,7 +789,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
     return 0
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def search(
     t,
     stack,
@@ -1072,24 +1096,23 @@ def search(
     return best
 
 
-@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits, rowbuf, memo):
     """:func:`search` on the secrets S with the history group ``group``, releasing the GIL:
     both are copied to the start of ``stack``. With ``first`` >= 0 only that guess is tried
     at S (if it is the least of its class and playable). ``counts`` (size * replies, uint16 or
     uint32 beyond 65,535 codes, all zero), ``bnd`` (size, int64), ``bits`` (size, the game's
     mask type: uint32 up to 5 pegs, else uint64) and ``rowbuf`` (size, uint8) are scratch;
-    ``memo`` is the calling thread's (see :func:`new_memo`; an empty array for none)."""
+    ``memo`` is the calling thread's (see :func:`new_memo`; an empty array for none). In Python
+    rather than a kernel: a kernel calling the search would compile it all over again (numba
+    optimises each kernel with every kernel it calls)."""
     ctl[END] = 0
     n = S.shape[0]
     k = group.shape[0]
     if n + k + 64 > stack.shape[0]:
         ctl[OVERFLOW] = 1
         return BIG
-    for j in range(n):
-        stack[j] = S[j]
-    for j in range(k):
-        stack[n + j] = group[j]
+    stack[:n] = S
+    stack[n : n + k] = group
     return search(
         t,
         stack,
@@ -1113,32 +1136,37 @@ def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, 
     )
 
 
-@njit(cache=True, nogil=True)
+def _scratch(t):
+    """bound_guesses's scratch: bnd, rowbuf, glist, gbound (size), relabel, absent_list (colours)."""
+    size = t.digits.shape[0]
+    zeros = np.zeros
+    return (
+        zeros(size, dtype=np.int64),
+        zeros(size, dtype=np.uint8),
+        zeros(size, dtype=np.int64),
+        zeros(size, dtype=np.int64),
+        zeros(t.colors, dtype=np.int64),
+        zeros(t.colors, dtype=np.int64),
+    )
+
+
 def root_guesses(t, S, left, budget, group, m, used, counts, bits, ctl):
     """The playable least guesses at S with bound below ``budget``: (codes, bounds), unordered
-    (the search tries them by bound, then code: the caller sorts them, so that the JIT need not
-    compile a sort); none if ``ctl[STOP]`` is set meanwhile. ``counts`` and ``bits`` are scratch
-    as for :func:`solve` (``bits`` of the search's mask type: then :func:`bound_guesses` is
-    compiled once for both)."""
-    colors = t.colors
-    size = t.digits.shape[0]
-    bnd = np.zeros(size, dtype=np.int64)
-    rowbuf = np.zeros(size, dtype=np.uint8)
-    glist = np.zeros(size, dtype=np.int64)
-    gbound = np.zeros(size, dtype=np.int64)
-    relabel = np.zeros(colors, dtype=np.int64)
-    absent_list = np.zeros(colors, dtype=np.int64)
-    zero = np.int64(0)  # not a literal 0: the same compiled bound_guesses as the search's
+    (the caller sorts them); none if ``ctl[STOP]`` is set meanwhile. ``counts`` and ``bits`` are
+    scratch as for :func:`solve` (``bits`` of the search's mask type: then :func:`bound_guesses`
+    is compiled once for both). In Python, calling the search's own kernel (see :func:`solve`)."""
+    bnd, rowbuf, glist, gbound, relabel, absent_list = _scratch(t)
+    zero = np.int64(0)
     k = bound_guesses(
         t,
         S,
         np.int64(S.shape[0]),
-        left,
-        budget,
+        np.int64(left),
+        np.int64(budget),
         group,
         zero,
-        m,
-        used,
+        np.int64(m),
+        np.int64(used),
         counts,
         bnd,
         bits,
@@ -1153,7 +1181,6 @@ def root_guesses(t, S, left, budget, group, m, used, counts, bits, ctl):
     return glist[:k].copy(), gbound[:k].copy()
 
 
-@njit(cache=True, nogil=True)
 def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     """A lower bound on the cost of each cell of guess g at S (indexed by reply; 0 where there is
     no cell, and for the win) with ``left - 1`` guesses: 1 and 3 for cells of one and two
@@ -1163,53 +1190,36 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     bounds, each at least the counting bound ``t.lb``): with a cap of BIG every cell is bounded
     unless one is BIG (the guess cannot finish in time: the cells after it are left at 0).
     ``counts`` and ``bits`` are scratch as for :func:`root_guesses`; none if ``ctl[STOP]`` is
-    set meanwhile."""
-    pegs, colors = t.pegs, t.colors
-    size = t.digits.shape[0]
+    set meanwhile. In Python, calling the search's own kernels (see :func:`solve`)."""
+    from .feedback import replies
+
+    pegs, colors = int(t.pegs), int(t.colors)
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
     n = S.shape[0]
+    g, left, cap = np.int64(g), int(left), int(cap)
     out = np.zeros(nrep, dtype=np.int64)
-    keys = np.empty(n, dtype=np.int64)
-    for j in range(n):
-        keys[j] = rep(t.fbm, t.codes, g, S[j])
-    part = S.copy()
-    starts = np.empty(nrep + 1, dtype=np.int64)
-    tmp = np.empty(n, dtype=np.int64)
-    counting_sort(part, keys, 0, n, nrep, starts, tmp)
-    w = pegs + colors
-    cgroup = np.empty(max(1, m) * w, dtype=np.int64)
+    keys = t.fbm[g, S] if t.fbm.shape[0] > 0 else replies(t.codes, g, S)
+    part = S[np.argsort(keys, kind="stable")]
+    starts = np.zeros(nrep + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=nrep), out=starts[1:])
+    cgroup = np.empty(max(1, int(m)) * (pegs + colors), dtype=np.int64)
     ext = np.empty(2 * colors, dtype=np.int64)
     zero = np.int64(0)
     mc = child_group(
         t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup, zero, ext
     )
-    bnd = np.zeros(size, dtype=np.int64)
-    rowbuf = np.zeros(size, dtype=np.uint8)
-    glist = np.zeros(size, dtype=np.int64)
-    gbound = np.zeros(size, dtype=np.int64)
-    relabel = np.zeros(colors, dtype=np.int64)
-    absent_list = np.zeros(colors, dtype=np.int64)
+    bnd, rowbuf, glist, gbound, relabel, absent_list = _scratch(t)
+    sizes = starts[1:] - starts[:-1]
     # the replies by cell size, largest first (ties by reply), and what the guess costs at least
-    order = np.empty(nrep, dtype=np.int64)
-    k = 0
-    reach = n
-    for f in range(nrep):
-        c = starts[f + 1] - starts[f]
-        if c == 0 or f == win:
-            continue
-        reach += t.lb[c]
-        i = k
-        while i > 0 and starts[order[i - 1] + 1] - starts[order[i - 1]] < c:
-            order[i] = order[i - 1]
-            i -= 1
-        order[i] = f
-        k += 1
-    for j in range(k):
+    order = [f for f in range(nrep) if sizes[f] and f != win]
+    order.sort(key=lambda f: -sizes[f])
+    reach = n + sum(int(t.lb[sizes[f]]) for f in order)
+    cused = np.int64(used | t.cmask[g])
+    for f in order:
         if reach >= cap:
             break
-        f = order[j]
-        c = starts[f + 1] - starts[f]
+        c = int(sizes[f])
         if left - 1 < t.dmin[c]:
             out[f] = BIG
         elif c <= 2:
@@ -1224,7 +1234,7 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
                 cgroup,
                 zero,
                 np.int64(mc),
-                used | t.cmask[g],
+                cused,
                 counts,
                 bnd,
                 bits,
@@ -1236,7 +1246,7 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
                 ctl,
             )
         if out[f] > t.lb[c]:
-            reach = BIG if out[f] >= BIG else reach + out[f] - t.lb[c]
+            reach = BIG if out[f] >= BIG else reach + int(out[f]) - int(t.lb[c])
     return out
 
 
