@@ -1250,64 +1250,47 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     return out
 
 
-@njit(cache=True, nogil=True)
 def history_group(digits, guesses, pegs, colors):
-    """The history group of the given guesses (code indices), from all peg permutations."""
-    # all permutations of range(pegs), by Heap's algorithm
-    count = 1
-    for i in range(2, pegs + 1):
-        count *= i
-    perms = np.empty((count, pegs), dtype=np.int64)
-    a = np.empty(pegs, dtype=np.int64)
-    c = np.zeros(pegs, dtype=np.int64)
-    for i in range(pegs):
-        a[i] = i
-        perms[0, i] = i
-    k = 1
+    """The history group of the given guesses (code indices), from all peg permutations. In
+    Python (a few permutations, once per history), over the search's own :func:`child_group`."""
+    pegs, colors = int(pegs), int(colors)
+    # all permutations of range(pegs), by Heap's algorithm (the order the search has always had)
+    a = list(range(pegs))
+    c = [0] * pegs
+    perms = [list(a)]
     i = 0
     while i < pegs:
         if c[i] < i:
-            if i % 2 == 0:
-                a[0], a[i] = a[i], a[0]
-            else:
-                a[c[i]], a[i] = a[i], a[c[i]]
-            for j in range(pegs):  # element by element: no broadcasting for the JIT to compile
-                perms[k, j] = a[j]
-            k += 1
+            j = 0 if i % 2 == 0 else c[i]
+            a[j], a[i] = a[i], a[j]
+            perms.append(list(a))
             c[i] += 1
             i = 0
         else:
             c[i] = 0
             i += 1
     w = pegs + colors
-    group = np.empty(count * w, dtype=np.int64)
-    for e in range(count):
-        for i in range(pegs):
-            group[e * w + i] = perms[e, i]
-        for q in range(colors):
-            group[e * w + pegs + q] = -1
-    m = count
+    m = len(perms)
+    table = np.full((m, w), -1, dtype=np.int64)
+    table[:, :pegs] = perms
+    group = table.ravel()
     used = np.int64(0)
-    out = np.empty(count * w, dtype=np.int64)
+    out = np.empty(m * w, dtype=np.int64)
     ext = np.empty(2 * colors, dtype=np.int64)
-    for gi in range(guesses.shape[0]):
-        g = guesses[gi]
-        zero = np.int64(0)  # not a literal 0: the same compiled child_group as the search's
-        m = child_group(
-            digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), out, zero, ext
+    zero = np.int64(0)
+    for g in np.asarray(guesses, dtype=np.int64):
+        m = int(
+            child_group(
+                digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), out, zero, ext
+            )
         )
-        for j in range(m * w):
-            group[j] = out[j]
-        for i in range(pegs):
-            used |= np.int64(1) << np.int64(digits[g, i])
+        group[: m * w] = out[: m * w]
+        for d in digits[g]:
+            used |= np.int64(1) << np.int64(d)
     # the identity first: it is always there, and it rejects the most
-    for e in range(m):
-        ident = True
-        for i in range(pegs):
-            if group[e * w + i] != i:
-                ident = False
-        if ident and e > 0:
-            for j in range(w):
-                group[j], group[e * w + j] = group[e * w + j], group[j]
-            break
-    return group[: m * w].copy(), m, used
+    rows = group[: m * w].reshape(m, w)
+    ident = np.flatnonzero((rows[:, :pegs] == np.arange(pegs)).all(axis=1))
+    if ident.size and ident[0] > 0:
+        e = int(ident[0])
+        rows[[0, e]] = rows[[e, 0]]
+    return group[: m * w].copy(), m, int(used)
