@@ -1181,6 +1181,7 @@ def root_guesses(t, S, left, budget, group, m, used, counts, bits, ctl):
     return glist[:k].copy(), gbound[:k].copy()
 
 
+@njit(cache=True, nogil=True)
 def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     """A lower bound on the cost of each cell of guess g at S (indexed by reply; 0 where there is
     no cell, and for the win) with ``left - 1`` guesses: 1 and 3 for cells of one and two
@@ -1190,7 +1191,89 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     bounds, each at least the counting bound ``t.lb``): with a cap of BIG every cell is bounded
     unless one is BIG (the guess cannot finish in time: the cells after it are left at 0).
     ``counts`` and ``bits`` are scratch as for :func:`root_guesses`; none if ``ctl[STOP]`` is
-    set meanwhile. In Python, calling the search's own kernels (see :func:`solve`)."""
+    set meanwhile. Compiled, for the guided proof (tens of thousands of calls); the search,
+    which makes few, calls :func:`bound_cells` instead, which has no kernel of its own to
+    compile (see :func:`solve`)."""
+    pegs, colors = t.pegs, t.colors
+    size = t.digits.shape[0]
+    nrep = (pegs + 1) * (pegs + 1)
+    win = pegs * (pegs + 1)
+    n = S.shape[0]
+    out = np.zeros(nrep, dtype=np.int64)
+    keys = np.empty(n, dtype=np.int64)
+    for j in range(n):
+        keys[j] = rep(t.fbm, t.codes, g, S[j])
+    part = S.copy()
+    starts = np.empty(nrep + 1, dtype=np.int64)
+    tmp = np.empty(n, dtype=np.int64)
+    counting_sort(part, keys, 0, n, nrep, starts, tmp)
+    w = pegs + colors
+    cgroup = np.empty(max(1, m) * w, dtype=np.int64)
+    ext = np.empty(2 * colors, dtype=np.int64)
+    zero = np.int64(0)
+    mc = child_group(
+        t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup, zero, ext
+    )
+    bnd = np.zeros(size, dtype=np.int64)
+    rowbuf = np.zeros(size, dtype=np.uint8)
+    glist = np.zeros(size, dtype=np.int64)
+    gbound = np.zeros(size, dtype=np.int64)
+    relabel = np.zeros(colors, dtype=np.int64)
+    absent_list = np.zeros(colors, dtype=np.int64)
+    # the replies by cell size, largest first (ties by reply), and what the guess costs at least
+    order = np.empty(nrep, dtype=np.int64)
+    k = 0
+    reach = n
+    for f in range(nrep):
+        c = starts[f + 1] - starts[f]
+        if c == 0 or f == win:
+            continue
+        reach += t.lb[c]
+        i = k
+        while i > 0 and starts[order[i - 1] + 1] - starts[order[i - 1]] < c:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = f
+        k += 1
+    for j in range(k):
+        if reach >= cap:
+            break
+        f = order[j]
+        c = starts[f + 1] - starts[f]
+        if left - 1 < t.dmin[c]:
+            out[f] = BIG
+        elif c <= 2:
+            out[f] = 2 * c - 1
+        else:
+            out[f] = least_bound(
+                t,
+                part[starts[f] : starts[f + 1]],
+                np.int64(c),
+                np.int64(left - 1),
+                BIG,
+                cgroup,
+                zero,
+                np.int64(mc),
+                used | t.cmask[g],
+                counts,
+                bnd,
+                bits,
+                rowbuf,
+                glist,
+                gbound,
+                relabel,
+                absent_list,
+                ctl,
+            )
+        if out[f] > t.lb[c]:
+            reach = BIG if out[f] >= BIG else reach + out[f] - t.lb[c]
+    return out
+
+
+def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
+    """What the compiled :func:`cell_bounds` returns, in Python over the search's own
+    :func:`least_bound` kernel: for the search, which asks it of few guesses (a kernel calling
+    the search's kernels would compile them all over again, see :func:`solve`)."""
     from .feedback import replies
 
     pegs, colors = int(t.pegs), int(t.colors)

@@ -88,9 +88,19 @@ def counting_sort(items, keys, lo, hi, nclasses, starts, tmp):
 def cells(t, guess, cands):
     """The codes of ``cands`` grouped by their reply to ``guess``: a list of (reply, codes), in
     increasing order of reply, each group in the order of ``cands``. Every Python walk of a tree
-    (the reference walk, the runner's cutting, the check of an optimal tree) splits a node so.
-    (Grouped in numpy, a stable sort: one kernel fewer for a first run to compile.)"""
-    keys = replies(t, guess, cands)
-    order = np.argsort(keys, kind="stable")
-    at = [0, *np.cumsum(np.bincount(keys, minlength=(t.pegs + 1) * (t.pegs + 1))).tolist()]
+    (the reference walk, the runner's cutting, the check of an optimal tree) splits a node so."""
+    order, starts = split(replies(t, guess, cands), (t.pegs + 1) * (t.pegs + 1))
+    at = starts.tolist()
     return [(f, cands[order[at[f] : at[f + 1]]]) for f in range(len(at) - 1) if at[f + 1] > at[f]]
+
+
+@njit(cache=True)
+def split(keys, nclasses):
+    """Positions 0..n-1 grouped by ``keys``: (order, starts), class f is order[starts[f]:starts[f+1]]."""
+    n = keys.shape[0]
+    order = np.arange(n)
+    ks = keys.astype(np.int64)
+    starts = np.empty(nclasses + 1, dtype=np.int64)
+    tmp = np.empty(n, dtype=np.int64)
+    counting_sort(order, ks, 0, n, nclasses, starts, tmp)
+    return order, starts
