@@ -61,7 +61,7 @@ import numpy as np
 
 from .feedback import blacks, counting_sort
 from .feedback import reply as code_reply
-from .jit import ALLOCATES_NOTHING, bit_of, bits_set, njit, prange
+from .jit import ALLOCATES_NOTHING, bit_of, bits_set, njit
 from .partition import next_free
 from .workspace import carve
 
@@ -115,15 +115,39 @@ class SearchTables(NamedTuple):
     pre_cell: int
 
 
-@njit(cache=True, parallel=True)
 def reply_matrix(t):
-    """The reply of every code (row, as guess) to every code (column, as secret)."""
+    """The reply of every code (row, as guess) to every code (column, as secret): rows shared
+    out to one Python thread a core, each running :func:`reply_rows`, which releases the GIL
+    (rather than a parallel kernel, whose compilation is a large part of a first run's)."""
+    import threading
+
+    from numba import config
+
     n = t.digits.shape[0]
     out = np.empty((n, n), dtype=np.uint8)
-    for g in prange(n):
-        for j in range(n):
-            out[g, j] = code_reply(t, np.int64(g), np.int64(j))
+    threads = max(1, min(n // 256, config.NUMBA_NUM_THREADS))
+    cuts = [n * i // threads for i in range(threads + 1)]
+    if threads == 1:
+        reply_rows(t, np.int64(0), np.int64(n), out)
+        return out
+    workers = [
+        threading.Thread(target=reply_rows, args=(t, np.int64(cuts[i]), np.int64(cuts[i + 1]), out))
+        for i in range(threads)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
     return out
+
+
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
+def reply_rows(t, lo, hi, out):
+    """Rows ``lo`` to ``hi`` of :func:`reply_matrix` into ``out``."""
+    n = out.shape[1]
+    for g in range(lo, hi):
+        for j in range(n):
+            out[g, j] = code_reply(t, g, np.int64(j))
 
 
 @njit(cache=True, inline="always")
@@ -355,7 +379,7 @@ def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
     memo[MEMO_HEAD + 2 * slot + 1] = e
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def least_bound(
     t,
     S,
@@ -504,7 +528,7 @@ def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
     return least_in_history_class(t.digits, g, group, gbase, m, used, t.pegs, t.colors, relabel)
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def bound_guesses(
     t,
     S,
@@ -765,7 +789,7 @@ def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
     return 0
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def search(
     t,
     stack,
@@ -1072,24 +1096,23 @@ def search(
     return best
 
 
-@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, bnd, bits, rowbuf, memo):
     """:func:`search` on the secrets S with the history group ``group``, releasing the GIL:
     both are copied to the start of ``stack``. With ``first`` >= 0 only that guess is tried
     at S (if it is the least of its class and playable). ``counts`` (size * replies, uint16 or
     uint32 beyond 65,535 codes, all zero), ``bnd`` (size, int64), ``bits`` (size, the game's
     mask type: uint32 up to 5 pegs, else uint64) and ``rowbuf`` (size, uint8) are scratch;
-    ``memo`` is the calling thread's (see :func:`new_memo`; an empty array for none)."""
+    ``memo`` is the calling thread's (see :func:`new_memo`; an empty array for none). In Python
+    rather than a kernel: a kernel calling the search would compile it all over again (numba
+    optimises each kernel with every kernel it calls)."""
     ctl[END] = 0
     n = S.shape[0]
     k = group.shape[0]
     if n + k + 64 > stack.shape[0]:
         ctl[OVERFLOW] = 1
         return BIG
-    for j in range(n):
-        stack[j] = S[j]
-    for j in range(k):
-        stack[n + j] = group[j]
+    stack[:n] = S
+    stack[n : n + k] = group
     return search(
         t,
         stack,
@@ -1113,32 +1136,37 @@ def solve(t, S, left, budget, group, m, used, first, stack, arena, ctl, counts, 
     )
 
 
-@njit(cache=True, nogil=True)
+def _scratch(t):
+    """bound_guesses's scratch: bnd, rowbuf, glist, gbound (size), relabel, absent_list (colours)."""
+    size = t.digits.shape[0]
+    zeros = np.zeros
+    return (
+        zeros(size, dtype=np.int64),
+        zeros(size, dtype=np.uint8),
+        zeros(size, dtype=np.int64),
+        zeros(size, dtype=np.int64),
+        zeros(t.colors, dtype=np.int64),
+        zeros(t.colors, dtype=np.int64),
+    )
+
+
 def root_guesses(t, S, left, budget, group, m, used, counts, bits, ctl):
     """The playable least guesses at S with bound below ``budget``: (codes, bounds), unordered
-    (the search tries them by bound, then code: the caller sorts them, so that the JIT need not
-    compile a sort); none if ``ctl[STOP]`` is set meanwhile. ``counts`` and ``bits`` are scratch
-    as for :func:`solve` (``bits`` of the search's mask type: then :func:`bound_guesses` is
-    compiled once for both)."""
-    colors = t.colors
-    size = t.digits.shape[0]
-    bnd = np.zeros(size, dtype=np.int64)
-    rowbuf = np.zeros(size, dtype=np.uint8)
-    glist = np.zeros(size, dtype=np.int64)
-    gbound = np.zeros(size, dtype=np.int64)
-    relabel = np.zeros(colors, dtype=np.int64)
-    absent_list = np.zeros(colors, dtype=np.int64)
-    zero = np.int64(0)  # not a literal 0: the same compiled bound_guesses as the search's
+    (the caller sorts them); none if ``ctl[STOP]`` is set meanwhile. ``counts`` and ``bits`` are
+    scratch as for :func:`solve` (``bits`` of the search's mask type: then :func:`bound_guesses`
+    is compiled once for both). In Python, calling the search's own kernel (see :func:`solve`)."""
+    bnd, rowbuf, glist, gbound, relabel, absent_list = _scratch(t)
+    zero = np.int64(0)
     k = bound_guesses(
         t,
         S,
         np.int64(S.shape[0]),
-        left,
-        budget,
+        np.int64(left),
+        np.int64(budget),
         group,
         zero,
-        m,
-        used,
+        np.int64(m),
+        np.int64(used),
         counts,
         bnd,
         bits,
@@ -1163,7 +1191,9 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     bounds, each at least the counting bound ``t.lb``): with a cap of BIG every cell is bounded
     unless one is BIG (the guess cannot finish in time: the cells after it are left at 0).
     ``counts`` and ``bits`` are scratch as for :func:`root_guesses`; none if ``ctl[STOP]`` is
-    set meanwhile."""
+    set meanwhile. Compiled, for the guided proof (tens of thousands of calls); the search,
+    which makes few, calls :func:`bound_cells` instead, which has no kernel of its own to
+    compile (see :func:`solve`)."""
     pegs, colors = t.pegs, t.colors
     size = t.digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
@@ -1240,64 +1270,110 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     return out
 
 
-@njit(cache=True, nogil=True)
+def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
+    """What the compiled :func:`cell_bounds` returns, in Python over the search's own
+    :func:`least_bound` kernel: for the search, which asks it of few guesses (a kernel calling
+    the search's kernels would compile them all over again, see :func:`solve`)."""
+    from .feedback import replies
+
+    pegs, colors = int(t.pegs), int(t.colors)
+    nrep = (pegs + 1) * (pegs + 1)
+    win = pegs * (pegs + 1)
+    n = S.shape[0]
+    g, left, cap = np.int64(g), int(left), int(cap)
+    out = np.zeros(nrep, dtype=np.int64)
+    keys = t.fbm[g, S] if t.fbm.shape[0] > 0 else replies(t.codes, g, S)
+    part = S[np.argsort(keys, kind="stable")]
+    starts = np.zeros(nrep + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=nrep), out=starts[1:])
+    cgroup = np.empty(max(1, int(m)) * (pegs + colors), dtype=np.int64)
+    ext = np.empty(2 * colors, dtype=np.int64)
+    zero = np.int64(0)
+    mc = child_group(
+        t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup, zero, ext
+    )
+    bnd, rowbuf, glist, gbound, relabel, absent_list = _scratch(t)
+    sizes = starts[1:] - starts[:-1]
+    # the replies by cell size, largest first (ties by reply), and what the guess costs at least
+    order = [f for f in range(nrep) if sizes[f] and f != win]
+    order.sort(key=lambda f: -sizes[f])
+    reach = n + sum(int(t.lb[sizes[f]]) for f in order)
+    cused = np.int64(used | t.cmask[g])
+    for f in order:
+        if reach >= cap:
+            break
+        c = int(sizes[f])
+        if left - 1 < t.dmin[c]:
+            out[f] = BIG
+        elif c <= 2:
+            out[f] = 2 * c - 1
+        else:
+            out[f] = least_bound(
+                t,
+                part[starts[f] : starts[f + 1]],
+                np.int64(c),
+                np.int64(left - 1),
+                BIG,
+                cgroup,
+                zero,
+                np.int64(mc),
+                cused,
+                counts,
+                bnd,
+                bits,
+                rowbuf,
+                glist,
+                gbound,
+                relabel,
+                absent_list,
+                ctl,
+            )
+        if out[f] > t.lb[c]:
+            reach = BIG if out[f] >= BIG else reach + int(out[f]) - int(t.lb[c])
+    return out
+
+
 def history_group(digits, guesses, pegs, colors):
-    """The history group of the given guesses (code indices), from all peg permutations."""
-    # all permutations of range(pegs), by Heap's algorithm
-    count = 1
-    for i in range(2, pegs + 1):
-        count *= i
-    perms = np.empty((count, pegs), dtype=np.int64)
-    a = np.empty(pegs, dtype=np.int64)
-    c = np.zeros(pegs, dtype=np.int64)
-    for i in range(pegs):
-        a[i] = i
-        perms[0, i] = i
-    k = 1
+    """The history group of the given guesses (code indices), from all peg permutations. In
+    Python (a few permutations, once per history), over the search's own :func:`child_group`."""
+    pegs, colors = int(pegs), int(colors)
+    # all permutations of range(pegs), by Heap's algorithm (the order the search has always had)
+    a = list(range(pegs))
+    c = [0] * pegs
+    perms = [list(a)]
     i = 0
     while i < pegs:
         if c[i] < i:
-            if i % 2 == 0:
-                a[0], a[i] = a[i], a[0]
-            else:
-                a[c[i]], a[i] = a[i], a[c[i]]
-            for j in range(pegs):  # element by element: no broadcasting for the JIT to compile
-                perms[k, j] = a[j]
-            k += 1
+            j = 0 if i % 2 == 0 else c[i]
+            a[j], a[i] = a[i], a[j]
+            perms.append(list(a))
             c[i] += 1
             i = 0
         else:
             c[i] = 0
             i += 1
     w = pegs + colors
-    group = np.empty(count * w, dtype=np.int64)
-    for e in range(count):
-        for i in range(pegs):
-            group[e * w + i] = perms[e, i]
-        for q in range(colors):
-            group[e * w + pegs + q] = -1
-    m = count
+    m = len(perms)
+    table = np.full((m, w), -1, dtype=np.int64)
+    table[:, :pegs] = perms
+    group = table.ravel()
     used = np.int64(0)
-    out = np.empty(count * w, dtype=np.int64)
+    out = np.empty(m * w, dtype=np.int64)
     ext = np.empty(2 * colors, dtype=np.int64)
-    for gi in range(guesses.shape[0]):
-        g = guesses[gi]
-        zero = np.int64(0)  # not a literal 0: the same compiled child_group as the search's
-        m = child_group(
-            digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), out, zero, ext
+    zero = np.int64(0)
+    for g in np.asarray(guesses, dtype=np.int64):
+        m = int(
+            child_group(
+                digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), out, zero, ext
+            )
         )
-        for j in range(m * w):
-            group[j] = out[j]
-        for i in range(pegs):
-            used |= np.int64(1) << np.int64(digits[g, i])
+        group[: m * w] = out[: m * w]
+        for d in digits[g]:
+            used |= np.int64(1) << np.int64(d)
     # the identity first: it is always there, and it rejects the most
-    for e in range(m):
-        ident = True
-        for i in range(pegs):
-            if group[e * w + i] != i:
-                ident = False
-        if ident and e > 0:
-            for j in range(w):
-                group[j], group[e * w + j] = group[e * w + j], group[j]
-            break
-    return group[: m * w].copy(), m, used
+    rows = group[: m * w].reshape(m, w)
+    ident = np.flatnonzero((rows[:, :pegs] == np.arange(pegs)).all(axis=1))
+    if ident.size and ident[0] > 0:
+        e = int(ident[0])
+        rows[[0, e]] = rows[[e, 0]]
+    return group[: m * w].copy(), m, int(used)

@@ -219,7 +219,7 @@ class _Run:
         ctl = self.start(scope)
         try:
             group, m, used = sym
-            out = _kernel().cell_bounds(
+            out = _kernel().bound_cells(
                 self.game.t,
                 S,
                 np.int64(g),
