@@ -43,6 +43,10 @@ def _exact() -> None:
     rules = Rules(pegs=3, colors=4)
     solve_position(rules, np.arange(rules.colors**rules.pegs, dtype=np.int64))
     solve_position(rules, np.arange(30, dtype=np.int64), [0], left=5, first=1)
+    # a guided proof's cell bounds are a kernel of their own (the search bounds cells in Python)
+    from ..strategies.optimal.guided import prove_optimum
+
+    prove_optimum(rules, 206)
 
 
 def _counter() -> None:
