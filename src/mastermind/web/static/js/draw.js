@@ -55,8 +55,9 @@ export function render() {
 // What a match or a first visit adds around the board on a phone (the score, a status of two
 // lines, a friend's panel, the offer of a lesson), measured: the rows make room for it (--above),
 // so that every row, the palette and Guess stay on the screen. The row of Give up and New game
-// under them may go below the fold meanwhile (it is not what the player taps next): its height is
-// given back to the rows first, so that the pegs stay as large as a single game's where they can.
+// under them may go below the fold while a friend's panel or a lesson shows (it is not what the
+// player taps next): its height is given back to the rows first, so that the pegs stay as large
+// as a single game's where they can.
 // What still overflows then (margins, the key pegs' own sizes) is taken from the rows too.
 function fitAbove() {
   const root = document.documentElement;
@@ -74,8 +75,11 @@ function fitAbove() {
     root.style.setProperty("--above", "0px");
     return;
   }
+  // only a friend's panel or a lesson sends that row below the fold: a status of two lines alone
+  // (a won game's, say) is taken from the rows, and the page still fits the screen whole
   const ending = document.querySelector("#board-section .controls.ending");
-  const spare = ending ? ending.getBoundingClientRect().height + 6 : 0;
+  const optional = h("friend-panel") || h("tutorial-offer") || h("tutorial");
+  const spare = ending && optional ? ending.getBoundingClientRect().height + 6 : 0;
   let room = Math.round(Math.max(0, extras - spare));
   root.style.setProperty("--above", `${room}px`);
   // what must be seen while a code or a reply is entered: the row of Guess (or Reply) under the
