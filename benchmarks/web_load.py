@@ -3,9 +3,9 @@ API (Knuth's guesses, read from his tree, so the client spends no time choosing)
 
 The server runs as its own process (``mastermind web`` over a fresh history), so its memory is its
 own: the resident size with every visitor's game open at once, and the peak. Every visitor first
-opens a game (all N open together), then plays it guess by guess, waiting ``--think`` seconds
-(at random, 0 to twice that) between two guesses as a person does, and starts another game until
-``--seconds`` have passed. Bounded: at most 5,000 visitors and 300 seconds, on this machine only.
+opens the code of the day (all N open together), then plays it guess by guess, waiting ``--think``
+seconds (at random, 0 to twice that) between two guesses as a person does, and starts a practice
+game until ``--seconds`` have passed. Bounded: at most 5,000 visitors and 300 seconds, on this machine only.
 
 Where a guess's time goes: the latency the client measures (request sent to answer read) is split
 into the server's own time (its ``Server-Timing`` header: first middleware to answer) and the rest
@@ -101,8 +101,10 @@ class Visitor:
                     SAVES.append(float(parts["save"]) / 1000)
             return data
 
-    async def open(self) -> int:
-        return (await self.post("/api/games", {"mode": "break", "preset": "classic"}))["id"]
+    async def open(self, daily: bool = False) -> int:
+        """A practice game, or the code of the day (every visitor's first game: one code for all)."""
+        body = {"mode": "daily"} if daily else {"mode": "break", "preset": "classic"}
+        return (await self.post("/api/games", body))["id"]
 
     async def play(
         self,
@@ -235,13 +237,14 @@ async def run(
     load_start = os.getloadavg()[0]
     try:
         started = time.perf_counter()
-        opened = await asyncio.gather(*(v.open() for v in visitors))
+        opened = await asyncio.gather(*(v.open(daily=True) for v in visitors))
         paired = await asyncio.gather(*(p.open() for p in pairs))
         opening = time.perf_counter() - started
         now, _ = rss_mib(pid)
         print(
-            f"{args.visitors:,} games and {args.friends:,} friend's matches ({2 * args.friends:,} visitors, "
-            f"each with its socket) open at once: server resident {now:.0f} MiB (opened in {opening:.1f} s)",
+            f"{args.visitors:,} games (each the code of the day) and {args.friends:,} friend's matches "
+            f"({2 * args.friends:,} visitors, each with its socket) open at once: "
+            f"server resident {now:.0f} MiB (opened in {opening:.1f} s)",
             flush=True,
         )
         deadline = time.monotonic() + args.seconds
