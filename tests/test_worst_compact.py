@@ -120,3 +120,37 @@ def test_verify_compact_rewrites_any_version_and_refuses_bad_files_in_one_line(t
     ):
         code, _, err = run("verify", *args)
         assert code == 2 and said in err and len(err.strip().splitlines()) == 1, args
+
+
+def test_a_cells_bound_found_among_fewer_colours_is_the_least_over_every_code():
+    """The checker works out a left-out cell's one-level bound in the game of the cell's own
+    colours and one more (every guess that splits it differently); a plain tally over every code
+    of the whole game must give the same, on cells that lack no colour, one, or several."""
+    from collections import Counter
+
+    from mastermind.verify.arithmetic import SKIP, least_total
+    from mastermind.verify.checker import _Checker
+
+    rules = Rules(pegs=4, colors=7)
+    checker = _Checker(rules, implicit=True)
+    game, win = checker.game, 4 * 5
+    cells = []
+    for first, second in ((0, 1), (8, 400), (57, 1200), (0, 2400), (171, 1000)):
+        for reply in sorted(set(game.row(first))):
+            S = [i for i in range(rules.size) if game.row(first)[i] == reply]
+            by_second = Counter(game.row(second)[i] for i in S)
+            for r2 in by_second:
+                cell = [i for i in S if game.row(second)[i] == r2]
+                if 3 <= len(cell) <= 60:
+                    cells.append(cell)
+    narrowed = {len(checker.game.narrowed(cell)[0].codes) for cell in cells}
+    assert len(narrowed) >= 3 and rules.size in narrowed  # the whole game, and smaller ones
+    for K in (13, 6):
+        for cell in cells:
+            tallies = [Counter(game.row(g)[i] for i in cell) for g in range(rules.size)]
+            for t in tallies:
+                t.pop(win, None)
+            most = min(K, max(len(t) for t in tallies))
+            T = [least_total(most, m) for m in range(len(cell) + 1)]
+            sums = [SKIP if list(t.values()) == [len(cell)] else sum(T[m] for m in t.values()) for t in tallies]
+            assert checker.one_level(cell, K) == len(cell) + min(sums), cell

@@ -86,14 +86,43 @@ class _Game:
         self.perm_images: dict[Perm, list[int]] = {}
         self.merges: dict[tuple[int, ...], list[int]] = {}
         self.repeats = rules.repeats
-        # The replies other than the win, each with a table that turns a row into 1 where the
-        # row holds that reply and 0 elsewhere (see :meth:`indicators`).
-        win = rules.pegs * (rules.pegs + 1)
-        found = {b * (rules.pegs + 1) + w for b in range(rules.pegs + 1) for w in range(rules.pegs + 1 - b)}
-        self.tables = [bytes(int(v == r) for v in range(256)) for r in sorted(found - {win})]
+        # The replies other than the win (and (pegs - 1, 1), which no guess gets), each with a
+        # table that turns a row into 1 where the row holds that reply and 0 elsewhere (see
+        # :meth:`indicators`).
+        p = rules.pegs
+        found = {b * (p + 1) + w for b in range(p) for w in range(p + 1 - b)} - {(p - 1) * (p + 1) + 1}
+        self.tables = [bytes(int(v == r) for v in range(256)) for r in sorted(found)]
         self.marks: dict[int, list[int]] = {}
-        kept = LANE_MEMORY if LANE_MEMORY is not None else memory_share()
-        self.marks_kept = max(64, kept // max(1, len(self.tables) * len(self.codes)))
+        self.fewer: dict[int, _Game] = {}  # the game of fewer colours, by their number (see narrowed)
+        self.keep(LANE_MEMORY if LANE_MEMORY is not None else memory_share())
+
+    def keep(self, memory: int) -> None:
+        """Keep up to ``memory`` bytes of indicators (see :meth:`indicators`), and as much in all
+        in the games of fewer colours (:meth:`narrowed`)."""
+        self.memory = memory
+        self.marks_kept = max(64, memory // max(1, len(self.tables) * len(self.codes)))
+        for game in self.fewer.values():
+            game.keep(memory // self.colors)
+
+    def narrowed(self, S: list[int]) -> tuple[_Game, list[int]]:
+        """S in the game of the colours its secrets hold and one colour more, where two or more
+        colours are absent from S (in a game with repeats): that game, and S's codes in it.
+
+        A guess splits S as it does with every colour S lacks replaced by one of them (none
+        gives a black or a white against S), so the codes holding no absent colour but the
+        least are every way to split S; renamed, the colours held first and that one last,
+        they are the codes of the smaller game, and the replies do not change when colours are
+        renamed. So S's cells under every guess, and what counting makes of them, are those of
+        the smaller game's: found there, on fewer codes."""
+        held = sorted({c for i in S for c in self.codes[i]})
+        if not self.repeats or len(held) + 2 > self.colors:
+            return self, S
+        game = self.fewer.get(len(held) + 1)
+        if game is None:
+            game = self.fewer[len(held) + 1] = _Game(Rules(pegs=self.pegs, colors=len(held) + 1))
+            game.keep(self.memory // self.colors)
+        name = dict(zip(held, range(len(held)), strict=True))
+        return game, [game.index[tuple([name[c] for c in self.codes[i]])] for i in S]
 
     def row(self, g: int) -> bytes:
         """The reply (``black * (pegs + 1) + white``) of every code, as secret, to guess g, by the

@@ -420,17 +420,13 @@ class _Checker:
         found = self.bounds.get(key)
         if found is not None:
             return found
-        game = self.game
-        held: set[int] = set()
-        for i in S:
-            held.update(game.codes[i])
-        absent = tuple(c for c in range(self.rules.colors) if c not in held)
-        tally = _Tally(game, S, None)
+        # Counted in the game of S's colours and one more, where that is smaller: every code of
+        # it is a guess to try (none holds two colours that S lacks).
+        game, narrow = self.game.narrowed(S)
+        tally = _Tally(game, narrow, None)
         K = min(K, tally.most_cells())
         T = self.least(K)
-        sums = tally.totals(T, K, min(SKIP, T[len(S)] + 1))
-        pool = game.least_absent_codes(absent)
-        found = len(S) + (min(sums) if isinstance(pool, range) else min(map(sums.__getitem__, pool)))
+        found = len(S) + min(tally.totals(T, K, min(SKIP, T[len(S)] + 1)))
         if len(self.bounds) > 1 << 16:
             self.bounds.clear()
         self.bounds[key] = found

@@ -79,7 +79,7 @@ def _processes(checker: _Checker, jobs: int, reader: _Reader) -> Iterator[tuple[
         ExecutorError: a process of the check died (killed, out of memory) or failed.
     """
     game = checker.game  # the indicators kept: the memory for them shared among the processes
-    game.marks_kept = max(64, memory_share(jobs) // (len(game.tables) * len(game.codes)))
+    game.keep(memory_share(jobs))
     died = "a process checking the proof died (killed, or out of memory?): try fewer --workers"
     with Pool(_check_pieces, jobs, args=(checker, reader), died=died) as pool:
 
