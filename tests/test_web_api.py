@@ -39,9 +39,11 @@ def numbers(table):
     return {n for _, n in table._games}
 
 
-def serve(tmp_path, scenario, limits: Limits | None = None, visitors: int = 1) -> None:
+def serve(
+    tmp_path, scenario, limits: Limits | None = None, visitors: int = 1, address: str | None = None
+) -> None:
     """Run ``scenario(app, *clients)`` against a fresh server over a history in ``tmp_path``; each
-    client is a visitor (a browser with its own cookies)."""
+    client is a visitor (a browser with its own cookies); ``address``: the server's public URL."""
 
     limits = limits or Limits()
     if (
@@ -51,7 +53,7 @@ def serve(tmp_path, scenario, limits: Limits | None = None, visitors: int = 1) -
 
     async def main() -> None:
         with Store(tmp_path / "h.sqlite3") as store:
-            server = TestServer(make_app(store, limits))
+            server = TestServer(make_app(store, limits, address=address))
             clients = [TestClient(server) for _ in range(visitors)]
             for c in clients:
                 await c.start_server()
@@ -682,6 +684,8 @@ def web_command(monkeypatch, tmp_path, *args):
         (["--pegs", "8", "--colors", "12"], "this server plays games of at most 60,000 codes"),
         (["--limit", "rate=0"], "limit rate must be more than 0, not 0"),
         (["--limit", "rate"], "unknown limit 'rate'"),
+        (["--public-url", "mastermind.example.org"], "--public-url must be an http:// or https:// address"),
+        (["--public-url", "https://"], "with a host (e.g. https://example.org), not 'https://'"),
     ],
 )
 def test_bad_options_of_mastermind_web_are_one_line_and_exit_2(monkeypatch, tmp_path, args, why):
@@ -703,11 +707,15 @@ def test_the_game_options_of_mastermind_web_are_what_a_new_visitor_plays(monkeyp
         "--port",
         "0",
     )
-    host, port, store, limits, defaults = served
-    assert code == 0 and (host, port, limits.open_games) == ("127.0.0.1", 0, 3)
+    host, port, store, limits, defaults, address = served
+    assert code == 0 and (host, port, limits.open_games, address) == ("127.0.0.1", 0, 3, None)
     assert defaults.rules == Rules(pegs=5, colors=9, blank=True) and defaults.notation == "letters"
-    code, _, served = web_command(monkeypatch, tmp_path)
-    assert served[4].rules == CLASSIC and served[3] == Limits()
+    code, _, served = web_command(monkeypatch, tmp_path, "--public-url", "https://mastermind.example.org/")
+    assert (
+        served[4].rules == CLASSIC
+        and served[3] == Limits()
+        and served[5] == "https://mastermind.example.org/"
+    )
 
 
 def test_a_finished_game_has_the_engines_review_and_an_unfinished_one_none(tmp_path):

@@ -64,3 +64,21 @@ def test_the_makers_invitation_is_a_qr_code_of_its_link_and_nobody_else_gets_one
         await call(alice, "GET", "/api/games/99/invite.svg", status=404)
 
     serve(tmp_path, scenario, visitors=2)
+
+
+def test_behind_a_proxy_the_links_name_the_public_address_not_the_requests(tmp_path):
+    """Behind a proxy that ends TLS, the server is asked over http: given ``--public-url``, the
+    QR code of a friend's link and the share text of the code of the day name that address."""
+
+    async def scenario(app, alice):
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        svg = await (await alice.get(f"/api/games/{made['id']}/invite.svg")).text()
+        link = "https://mastermind.example.org/join/" + made["invite"].rsplit("/", 1)[1]
+        assert modules(svg) == [list(row) for row in segno.make(link, error="m", micro=False).matrix]
+        daily = await call(alice, "POST", "/api/games", {"mode": "daily"}, status=201)
+        over = await call(alice, "POST", f"/api/games/{daily['id']}/give-up")
+        assert over["share"].endswith("\nhttps://mastermind.example.org/")
+
+    serve(tmp_path, scenario, address="https://mastermind.example.org")

@@ -36,6 +36,7 @@ INSTALL = "pip install 'mastermind-lab[web]'"
       mastermind web
       mastermind web --host 0.0.0.0 --port 8080 --limit rate=5
       mastermind web --preset super-blank
+      mastermind web --host 0.0.0.0 --public-url https://mastermind.example.org  # behind a proxy
     """
 )
 @game_options
@@ -48,9 +49,17 @@ INSTALL = "pip install 'mastermind-lab[web]'"
 @click.option(
     "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0: any free one)."
 )
+@click.option(
+    "--public-url",
+    metavar="URL",
+    help="The page's address as visitors reach it (https://... behind a proxy), for the links it writes "
+    "(share texts, a friend's QR code); by default each request's own.",
+)
 @db_option
 @click.option("--limit", "limits", multiple=True, metavar="NAME=VALUE", help="Change one limit (see above).")
-def web(rules: Rules, host: str, port: int, db: str | None, limits: tuple[str, ...]) -> None:
+def web(
+    rules: Rules, host: str, port: int, public_url: str | None, db: str | None, limits: tuple[str, ...]
+) -> None:
     try:
         import aiohttp  # noqa: F401
     except ImportError:
@@ -70,8 +79,25 @@ def web(rules: Rules, host: str, port: int, db: str | None, limits: tuple[str, .
             f"this server plays games of at most {chosen.max_codes:,} codes; {rules.describe()} make "
             f"{rules.size:,} (--limit max_codes=N allows more)"
         )
+    if public_url is not None and not _is_web_address(public_url):
+        fail(
+            f"--public-url must be an http:// or https:// address with a host (e.g. https://example.org), "
+            f"not {public_url!r}"
+        )
     store = open_store(db)
     try:
-        serve(host, port, store, chosen, defaults)
+        serve(host, port, store, chosen, defaults, public_url)
     except OSError as err:  # the port is taken, the address is not this machine's...
         fail(f"cannot serve on {host}:{port}: {err.strerror or err}")
+
+
+def _is_web_address(text: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return False
+    return (
+        parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.query and not parts.fragment
+    )

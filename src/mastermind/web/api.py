@@ -98,6 +98,17 @@ VISITOR: web.RequestKey[Visitor] = web.RequestKey("visitor", Visitor)
 SAVE_WAIT: web.RequestKey[float] = web.RequestKey("save_wait", float)
 
 
+#: The page's address as visitors reach it (``mastermind web --public-url``), where given.
+ADDRESS: web.AppKey[str] = web.AppKey("public address", str)
+
+
+def address_of(request: web.Request) -> str:
+    """The page's address, ending in "/", for the links the server writes (a share text, the QR
+    code of a friend's link): the one the server was given, else the request's own (which behind
+    a proxy that ends TLS would say http)."""
+    return request.app.get(ADDRESS) or f"{request.scheme}://{request.host}/"
+
+
 def state_of(request: web.Request) -> State:
     return request.app[STATE]
 

@@ -22,7 +22,7 @@ from ..errors import StoreError
 from ..games.daily import DAILY_RULES, FIRST_DAY, daily_game, day_number
 from ..history.keys import daily_key
 from ..history.stats import daily_stats
-from .api import CREATORS, ApiError, hard_of, make_room, ok, state_of, view, visitor_of
+from .api import CREATORS, ApiError, address_of, hard_of, make_room, ok, state_of, view, visitor_of
 from .sessions import notation_for
 from .views import LINK
 
@@ -47,7 +47,7 @@ def setup(app: web.Application, history: Any) -> None:
 @web.middleware
 async def link(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
     """The page's address, for the share texts of this request's answer."""
-    LINK.set(f"{request.scheme}://{request.host}/")
+    LINK.set(address_of(request))
     return await handler(request)
 
 

@@ -1,10 +1,10 @@
 """The QR code of a friend's invitation: a phone scans the link from a desktop's screen.
 
 ``GET /api/games/{id}/invite.svg`` answers the link to the match (``/join/TOKEN`` on this
-server's address, as the request reached it) as an SVG QR code made by segno, to the visitor who
-made the match only, and only while the link waits for a friend: anyone else, or once the friend
-has joined, gets 404 as for a game that does not exist. segno (pure Python, no image library) is
-imported when a code is asked for: the web extra declares it.
+server's address: its ``--public-url``, else as the request reached it) as an SVG QR code made by
+segno, to the visitor who made the match only, and only while the link waits for a friend: anyone
+else, or once the friend has joined, gets 404 as for a game that does not exist. segno (pure
+Python, no image library) is imported when a code is asked for: the web extra declares it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import io
 
 from aiohttp import web
 
-from .api import ApiError, visitor_of
+from .api import ApiError, address_of, visitor_of
 from .friends import FRIENDS, FriendGame
 
 routes = web.RouteTableDef()
@@ -39,7 +39,7 @@ async def invite(request: web.Request) -> web.Response:
         game = await request.app[FRIENDS].find(request, int(text))
     if not isinstance(game, FriendGame) or game.host != visitor_of(request).key or game.guest is not None:
         raise ApiError(404, f"there is no invitation to show for game {text[:40]}")
-    link = f"{request.url.origin()}/join/{game.invite}"
+    link = f"{address_of(request)}join/{game.invite}"
     headers = {"Cache-Control": "no-store"}
     return web.Response(body=invite_svg(link), content_type="image/svg+xml", headers=headers)
 

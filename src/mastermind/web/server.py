@@ -36,7 +36,7 @@ from aiohttp import web
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
 from ..history.store import Store
 from . import daily, friends, invite_code, moves, puzzles, records, reviews, transfer
-from .api import SAVE_WAIT, STATE, VISITOR, ApiError, State, routes
+from .api import ADDRESS, SAVE_WAIT, STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
 from .sessions import COOKIE, GameTable, Visitors
 from .settings import VisitorSettings
@@ -176,10 +176,14 @@ async def index(request: web.Request) -> web.FileResponse:
 
 
 def make_app(
-    store: Store, limits: Limits | None = None, defaults: VisitorSettings | None = None
+    store: Store,
+    limits: Limits | None = None,
+    defaults: VisitorSettings | None = None,
+    address: str | None = None,
 ) -> web.Application:
     """The application over ``store`` (the history), with these limits and the settings a new
-    visitor starts with."""
+    visitor starts with; ``address``: the page's address as visitors reach it, for the links it
+    writes (else each request's own)."""
     limits = limits or Limits()
     app = web.Application(middlewares=[headers, visitors], client_max_size=limits.body_bytes)
     pool = ThreadPoolExecutor(max_workers=limits.thinking, thread_name_prefix="mastermind-think")
@@ -200,6 +204,8 @@ def make_app(
     reviewer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mastermind-review")
     app[STATE] = State(store, visitors_, GameTable(store, limits, db, later), limits, pool, history, reviewer)
     app[RATE] = RateLimiter(limits.rate, limits.burst)
+    if address:
+        app[ADDRESS] = address.rstrip("/") + "/"
     for table in (routes, moves.routes, reviews.routes, records.routes):
         app.router.add_routes(table)
     daily.setup(app, store.path)  # the key of the code of the day: made on the first start, kept
@@ -245,7 +251,9 @@ def on_network(host: str) -> bool:
         return host != "localhost"
 
 
-def serve(host: str, port: int, store: Store, limits: Limits, defaults: VisitorSettings) -> None:
+def serve(
+    host: str, port: int, store: Store, limits: Limits, defaults: VisitorSettings, address: str | None = None
+) -> None:
     """Serve until Ctrl+C or SIGTERM; the address (with the port bound, port 0 too) is printed once
     the server listens. OSError when the address cannot be listened on (the port taken...)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -267,7 +275,9 @@ def serve(host: str, port: int, store: Store, limits: Limits, defaults: VisitorS
     async def main() -> None:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
-        runner = web.AppRunner(make_app(store, limits, defaults), handle_signals=False, access_log=None)
+        runner = web.AppRunner(
+            make_app(store, limits, defaults, address), handle_signals=False, access_log=None
+        )
         await runner.setup()
         # What is loaded by now (the modules, numpy, the games' tables) lives as long as the
         # server: out of the collector's sight, a full collection no longer walks it. And full
