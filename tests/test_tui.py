@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("textual", reason="the tui extra (textual) is not installed")
 
+from mastermind import SolverState  # noqa: E402
 from mastermind.core.feedback import Feedback  # noqa: E402
 from mastermind.core.rules import Rules  # noqa: E402
 from mastermind.history.store import Store  # noqa: E402
@@ -347,6 +348,26 @@ async def test_a_match_between_a_person_and_knuth_keeps_the_score(private_settin
         assert "player 1 wins" in str(screen.query_one("#status").render())
         [saved] = stored("match")
         assert saved.finished and saved.record["score"] == [5, 1]
+
+
+@driven
+async def test_a_match_in_hard_mode_refuses_a_guess_that_cannot_be_the_code(private_settings):
+    """The Hard tick holds in a match as in a game alone: the person's games of the match are hard."""
+    configure(private_settings, mode="match", players=["knuth", "human"], games=2, hard=True)
+    app = MastermindApp(seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        match = screen.match
+        assert match is not None and match.hard and match.current.game.hard
+        await type_code(app, pilot, "1122")
+        game = match.current.game
+        assert len(game.moves) == 1 and not game.over  # knuth's code is not 1122 (seed 4)
+        possible = {str(c) for c in SolverState(game.rules, game.history).candidates()}
+        wrong = next(c for c in ("3456", "1234", "5566", "1111") if c not in possible)
+        await type_code(app, pilot, wrong)
+        assert len(game.moves) == 1
+        assert f"hard mode: {wrong} cannot be the secret" in str(screen.query_one("#status").render())
 
 
 @driven

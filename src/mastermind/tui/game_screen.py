@@ -172,7 +172,9 @@ class GameScreen(BoardKeys, BoardView):
                 self.game = Game.from_record(resume.record)
             self.message = Text(f"Game {resume.id} goes on from its last move.")
         elif s.mode == "match":
-            self.match = Match(self.rules, s.players, s.games, s.scoring, seed=seed, strategy=s.strategy)
+            self.match = Match(
+                self.rules, s.players, s.games, s.scoring, seed=seed, strategy=s.strategy, hard=s.hard
+            )
             self.game = Game(self.rules)  # nothing played yet: an empty board
         elif s.mode == "guess":
             self.game = Game.solving(self.rules, s.strategy, seed=seed)
