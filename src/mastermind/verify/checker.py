@@ -138,6 +138,11 @@ def _digest_from(held: list[tuple[int, str]], start: int, indent: int) -> tuple[
 _NO_LINES = hashlib.blake2b(digest_size=16).digest()
 
 
+def _bound_key(S: list[int], K: int) -> tuple[bytes, int]:
+    """A set's one-level bound is kept under this (``_Checker.bounds``)."""
+    return array("i", S).tobytes(), K
+
+
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
@@ -395,14 +400,18 @@ class _Checker:
 
     def _raised(self, opened: _Open, g: int, short: int, T: list[int]) -> int:
         """What guess g's cells that no line names add to its bound, each raised from T(K, m) to
-        its one-level bound (:meth:`one_level`), the largest first, until they add ``short`` or
-        none is left (a proof of version 3 leaves those cells' lines out)."""
+        its one-level bound (:meth:`one_level`), until they add ``short`` or none is left (a proof
+        of version 3 leaves those cells' lines out): those whose bound is known already first
+        (they cost nothing), then the largest. (The verdict does not depend on the order: a guess
+        passes where all its cells together reach its claim.)"""
         row, win, named = self.game.row(g), self.rules.pegs * (self.rules.pegs + 1), opened.named.get(g, ())
         split: dict[int, list[int]] = {}
         for i in opened.S:
             split.setdefault(row[i], []).append(i)
+        K = opened.K
         cells = sorted(
-            (c for f, c in split.items() if f != win and f not in named and len(c) > 2), key=len, reverse=True
+            (c for f, c in split.items() if f != win and f not in named and len(c) > 2),
+            key=lambda c: (_bound_key(c, K) not in self.bounds, -len(c)),
         )
         gained = 0
         for cell in cells:
@@ -416,7 +425,7 @@ class _Checker:
         guesses (but one that leaves S whole), the least sum of T(K', m) over a guess's cells,
         K' the most cells other than the win that a guess gives on S (at most K): what a line of
         S with nothing below it claims at most, found as its check finds it."""
-        key = (array("i", S).tobytes(), K)
+        key = _bound_key(S, K)
         found = self.bounds.get(key)
         if found is not None:
             return found
