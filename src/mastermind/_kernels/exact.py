@@ -59,11 +59,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .feedback import blacks, counting_sort
+from .feedback import blacks, counting_sort, reply_at
 from .feedback import reply as code_reply
 from .jit import ALLOCATES_NOTHING, bit_of, bits_set, njit
 from .partition import next_free
-from .workspace import carve
 
 BIG = np.int64(1 << 60)
 
@@ -153,20 +152,27 @@ def reply_rows(t, lo, hi, out):
 @njit(cache=True, inline="always")
 def rep(fbm, codes, g, s):
     """The reply to guess g when the secret is s: from the matrix ``fbm`` (a search's tables'),
-    or computed from ``codes`` when it is empty. Hot loops take ``fbm`` into a local first: then
-    the compiler sees that the test never changes and keeps the matrix path as tight as without."""
+    or computed from ``codes`` when it is empty (a call: one compiled copy of the rule for all
+    the places that read a reply). Hot loops take ``fbm`` into a local first: then the compiler
+    sees that the test never changes and keeps the matrix path as tight as without."""
     if fbm.shape[0] > 0:
         return np.int64(fbm[g, s])
-    return code_reply(codes, g, s)
+    return reply_at(codes, np.int64(g), np.int64(s))
 
 
 @njit(cache=True, inline="always")
 def reply_row(t, s, row):
     """The reply of every code, as guess, to secret s: the matrix's row s (it is symmetric), or
-    computed into ``row`` (size uint8) for a game without the matrix."""
+    computed into ``row`` (size uint8) for a game without the matrix (:func:`computed_row`)."""
     if t.fbm.shape[0] > 0:
         return t.fbm[s]
-    c = t.codes
+    return computed_row(t.codes, np.int64(s), row)
+
+
+@njit(cache=True, **ALLOCATES_NOTHING)
+def computed_row(c, s, row):
+    """The reply of every code, as guess, to secret s, computed into ``row``; returns it. A kernel
+    of its own: :func:`reply_row`'s callers then hold no copy of the feedback rule."""
     ps = np.int64(c.packed[s])
     if c.shared.shape[0] > 0:
         ms = c.msid[s]
@@ -377,57 +383,6 @@ def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
     memo[M_TOP] = e + need
     memo[MEMO_HEAD + 2 * slot] = h
     memo[MEMO_HEAD + 2 * slot + 1] = e
-
-
-@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
-def least_bound(
-    t,
-    S,
-    n,
-    left,
-    budget,
-    group,
-    gbase,
-    m,
-    used,
-    counts,
-    bnd,
-    bits,
-    rowbuf,
-    glist,
-    gbound,
-    relabel,
-    absent_list,
-    ctl,
-):
-    """The least bound of any playable guess at S (a lower bound on its cost), or ``budget`` if
-    none is below it; ``glist`` and ``gbound`` (size) are scratch, the rest as :func:`bound_guesses`."""
-    k = bound_guesses(
-        t,
-        S,
-        n,
-        left,
-        budget,
-        group,
-        gbase,
-        m,
-        used,
-        counts,
-        bnd,
-        bits,
-        rowbuf,
-        glist,
-        gbound,
-        relabel,
-        absent_list,
-        ctl,
-        np.int64(0),
-    )
-    least = budget
-    for i in range(k):
-        if gbound[i] < least:
-            least = gbound[i]
-    return least
 
 
 # ---------------------------------------------------------------------------------------------
@@ -851,22 +806,40 @@ def search(
         ctl[OVERFLOW] = 1
         ctl[STOP] = 1
         return BIG
-    hist, q = carve(stack, top, parts[0])
-    seen, q = carve(stack, q, parts[1])
-    glist, q = carve(stack, q, parts[2])
-    gbound, q = carve(stack, q, parts[3])
+    # the node's parts of the stack, sliced in place (not an inlined helper: each inlined copy
+    # is typed and lowered again, a first run's compile time)
+    q = top
+    hist = stack[q : q + parts[0]]
+    q += parts[0]
+    seen = stack[q : q + parts[1]]
+    q += parts[1]
+    glist = stack[q : q + parts[2]]
+    q += parts[2]
+    gbound = stack[q : q + parts[3]]
+    q += parts[3]
     part_at = q
-    part, q = carve(stack, q, parts[4])
-    keys, q = carve(stack, q, parts[5])
-    tmp, q = carve(stack, q, parts[6])
-    starts, q = carve(stack, q, parts[7])
-    cell_lo, q = carve(stack, q, parts[8])
-    cell_n, q = carve(stack, q, parts[9])
-    cell_f, q = carve(stack, q, parts[10])
-    cell_lb, q = carve(stack, q, parts[11])
-    relabel, q = carve(stack, q, parts[12])
-    absent_list, q = carve(stack, q, parts[13])
-    ext, q = carve(stack, q, parts[14])
+    part = stack[q : q + parts[4]]
+    q += parts[4]
+    keys = stack[q : q + parts[5]]
+    q += parts[5]
+    tmp = stack[q : q + parts[6]]
+    q += parts[6]
+    starts = stack[q : q + parts[7]]
+    q += parts[7]
+    cell_lo = stack[q : q + parts[8]]
+    q += parts[8]
+    cell_n = stack[q : q + parts[9]]
+    q += parts[9]
+    cell_f = stack[q : q + parts[10]]
+    q += parts[10]
+    cell_lb = stack[q : q + parts[11]]
+    q += parts[11]
+    relabel = stack[q : q + parts[12]]
+    q += parts[12]
+    absent_list = stack[q : q + parts[13]]
+    q += parts[13]
+    ext = stack[q : q + parts[14]]
+    q += parts[14]
     cgroup_at = q
     q += parts[15]
     for f in range(nrep):
@@ -995,12 +968,14 @@ def search(
                     ctl[STOP] = 1
                     return BIG
                 lo = cell_lo[ci]
-                least = least_bound(
+                least = best - (total - cell_lb[ci])  # the least bound of a guess there, if lower
+                gb = stack[q + size : q + 2 * size]
+                kc = bound_guesses(
                     t,
                     part[lo : lo + c],
                     c,
                     left - 1,
-                    best - (total - cell_lb[ci]),
+                    least,
                     stack,
                     cgroup_at,
                     mc,
@@ -1010,11 +985,14 @@ def search(
                     bits,
                     rowbuf,
                     stack[q : q + size],
-                    stack[q + size : q + 2 * size],
+                    gb,
                     relabel,
                     absent_list,
                     ctl,
+                    np.int64(0),
                 )
+                for i in range(kc):
+                    least = min(least, gb[i])
                 if least > cell_lb[ci]:
                     total += least - cell_lb[ci]
                     cell_lb[ci] = least
@@ -1244,8 +1222,8 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
             out[f] = BIG
         elif c <= 2:
             out[f] = 2 * c - 1
-        else:
-            out[f] = least_bound(
+        else:  # the least bound of a guess there
+            kc = bound_guesses(
                 t,
                 part[starts[f] : starts[f + 1]],
                 np.int64(c),
@@ -1264,7 +1242,11 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
                 relabel,
                 absent_list,
                 ctl,
+                zero,
             )
+            out[f] = BIG
+            for i in range(kc):
+                out[f] = min(out[f], gbound[i])
         if out[f] > t.lb[c]:
             reach = BIG if out[f] >= BIG else reach + out[f] - t.lb[c]
     return out
@@ -1272,7 +1254,7 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
 
 def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     """What the compiled :func:`cell_bounds` returns, in Python over the search's own
-    :func:`least_bound` kernel: for the search, which asks it of few guesses (a kernel calling
+    :func:`bound_guesses` kernel: for the search, which asks it of few guesses (a kernel calling
     the search's kernels would compile them all over again, see :func:`solve`)."""
     from .feedback import replies
 
@@ -1307,8 +1289,8 @@ def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
             out[f] = BIG
         elif c <= 2:
             out[f] = 2 * c - 1
-        else:
-            out[f] = least_bound(
+        else:  # the least bound of a guess there
+            kc = bound_guesses(
                 t,
                 part[starts[f] : starts[f + 1]],
                 np.int64(c),
@@ -1327,7 +1309,9 @@ def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
                 relabel,
                 absent_list,
                 ctl,
+                zero,
             )
+            out[f] = gbound[:kc].min() if kc > 0 else BIG
         if out[f] > t.lb[c]:
             reach = BIG if out[f] >= BIG else reach + int(out[f]) - int(t.lb[c])
     return out

@@ -110,6 +110,25 @@ class SearchGame:
         order = np.lexsort((codes, bounds))  # by bound, then code
         return codes[order], bounds[order]
 
+    def reply(self, guess: int, secret: int) -> int:
+        """The reply to ``guess`` when the secret is ``secret``."""
+        fbm = self.t.fbm
+        if fbm.shape[0] > 0:
+            return int(fbm[guess, secret])
+        return int(_feedback().replies(self.codes, guess, np.array([secret], dtype=np.int64))[0])
+
+    def cells(self, guess: int, S: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """S grouped by reply to ``guess``, as :func:`mastermind._kernels.feedback.cells` groups
+        it: read from the reply matrix with numpy where the game has one (a search's first run
+        then compiles no kernel for the few splits it makes in Python), else compiled."""
+        fbm = self.t.fbm
+        if fbm.shape[0] == 0:
+            return _feedback().cells(self.codes, guess, S)
+        keys = fbm[guess, S]
+        order = np.argsort(keys, kind="stable")
+        at = [0, *np.cumsum(np.bincount(keys, minlength=self.win + 1)).tolist()]
+        return [(f, S[order[at[f] : at[f + 1]]]) for f in range(len(at) - 1) if at[f + 1] > at[f]]
+
     def group(self, guesses: Sequence[int]) -> tuple[np.ndarray, int, np.int64]:
         g, m, used = _kernel().history_group(
             self.t.digits, np.asarray(guesses, dtype=np.int64), self.t.pegs, self.t.colors
@@ -147,4 +166,4 @@ def _leaf(game: SearchGame, cell: np.ndarray) -> tuple[int, np.ndarray]:
     if len(cell) == 1:
         return 1, np.array([cell[0], 1], dtype=np.int64)
     a, b = int(cell[0]), int(cell[1])
-    return 3, np.array([a, 3, _feedback().replies(game.codes, a, cell[1:])[0], b, 1], dtype=np.int64)
+    return 3, np.array([a, 3, game.reply(a, b), b, 1], dtype=np.int64)
