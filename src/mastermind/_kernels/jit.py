@@ -10,8 +10,10 @@ once when it ends.
 from __future__ import annotations
 
 import types
+from typing import Any
 
-from numba import njit, prange
+from numba import njit as _njit
+from numba import prange
 from numba.core import event
 from numba.core.dispatcher import Dispatcher
 from numba.extending import intrinsic
@@ -26,6 +28,14 @@ __all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "njit", "prange"]
 #: and optimise (about a tenth of a cold compilation). numba refuses to compile such a kernel
 #: if it does allocate. (``_nrt`` is numba's own switch for this.)
 ALLOCATES_NOTHING = {"_nrt": False}
+
+
+def njit(*args: Any, **options: Any) -> Any:  # noqa: ANN401 - numba's decorator is untyped
+    """numba's ``njit``, without the C callback wrapper that numba otherwise
+    compiles beside every kernel (for passing it to another kernel as a first-class function,
+    which no kernel here does): a part of each first compilation, in Python and in LLVM."""
+    options.setdefault("no_cfunc_wrapper", True)
+    return _njit(*args, **options)
 
 
 @intrinsic
