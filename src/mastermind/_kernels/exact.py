@@ -59,7 +59,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .feedback import blacks, counting_sort, reply_at
+from .feedback import blacks, counting_sort, replies, reply_at
 from .feedback import reply as code_reply
 from .jit import ALLOCATES_NOTHING, bit_of, bits_set, njit
 from .partition import next_free
@@ -1159,36 +1159,36 @@ def root_guesses(t, S, left, budget, group, m, used, counts, bits, ctl):
     return glist[:k].copy(), gbound[:k].copy()
 
 
-@njit(cache=True, nogil=True)
-def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
+def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     """A lower bound on the cost of each cell of guess g at S (indexed by reply; 0 where there is
     no cell, and for the win) with ``left - 1`` guesses: 1 and 3 for cells of one and two
     secrets, the least guess bound of a larger cell (the best any guess can do there, one level
-    down), BIG for a cell that cannot be finished in time. The cells are bounded largest first,
-    and those left are 0 once the guess is known to cost ``cap`` or more (``|S|`` and its cells'
-    bounds, each at least the counting bound ``t.lb``): with a cap of BIG every cell is bounded
-    unless one is BIG (the guess cannot finish in time: the cells after it are left at 0).
-    ``counts`` and ``bits`` are scratch as for :func:`root_guesses`; none if ``ctl[STOP]`` is
-    set meanwhile. Compiled, for the guided proof (tens of thousands of calls); the search,
-    which makes few, calls :func:`bound_cells` instead, which has no kernel of its own to
-    compile (see :func:`solve`)."""
+    down), BIG for a cell that cannot be finished in time. The cells are bounded largest first
+    (ties: lower reply), and those left are 0 once the guess is known to cost ``cap`` or more
+    (``|S|`` and its cells' bounds, each at least the counting bound ``t.lb``): with a cap of BIG
+    every cell is bounded unless one is BIG (the guess cannot finish in time: the cells after it
+    are left at 0). ``counts`` and ``bits`` are scratch as for :func:`root_guesses`; none if
+    ``ctl[STOP]`` is set meanwhile.
+
+    One source, run two ways: as Python over the search's own kernels by the search, which asks
+    it of few guesses (a kernel calling the search's kernels would compile them all over again,
+    see :func:`solve`), and compiled as :func:`cell_bounds` by the guided proof, which asks it
+    tens of thousands of times. So it is written in what both numpy and numba run, with a loop
+    over the replies only (few) and whole-array operations over the secrets."""
     pegs, colors = t.pegs, t.colors
     size = t.digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
     n = S.shape[0]
     out = np.zeros(nrep, dtype=np.int64)
-    keys = np.empty(n, dtype=np.int64)
-    for j in range(n):
-        keys[j] = rep(t.fbm, t.codes, g, S[j])
-    part = S.copy()
-    starts = np.empty(nrep + 1, dtype=np.int64)
-    tmp = np.empty(n, dtype=np.int64)
-    counting_sort(part, keys, 0, n, nrep, starts, tmp)
-    w = pegs + colors
-    cgroup = np.empty(max(1, m) * w, dtype=np.int64)
-    ext = np.empty(2 * colors, dtype=np.int64)
+    keys = t.fbm[g, S] if t.fbm.shape[0] > 0 else replies(t.codes, g, S)
+    part = S[np.argsort(keys, kind="mergesort")]  # stable: each cell stays ascending
+    starts = np.zeros(nrep + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(np.bincount(keys, minlength=nrep))
+    sizes = starts[1:] - starts[:-1]
     zero = np.int64(0)
+    cgroup = np.empty(max(1, m) * (pegs + colors), dtype=np.int64)
+    ext = np.empty(2 * colors, dtype=np.int64)
     mc = child_group(
         t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup, zero, ext
     )
@@ -1199,92 +1199,26 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     relabel = np.zeros(colors, dtype=np.int64)
     absent_list = np.zeros(colors, dtype=np.int64)
     # the replies by cell size, largest first (ties by reply), and what the guess costs at least
-    order = np.empty(nrep, dtype=np.int64)
+    order = np.zeros(nrep, dtype=np.int64)
     k = 0
-    reach = n
+    reach = np.int64(n)
     for f in range(nrep):
-        c = starts[f + 1] - starts[f]
+        c = sizes[f]
         if c == 0 or f == win:
             continue
         reach += t.lb[c]
         i = k
-        while i > 0 and starts[order[i - 1] + 1] - starts[order[i - 1]] < c:
+        while i > 0 and sizes[order[i - 1]] < c:
             order[i] = order[i - 1]
             i -= 1
         order[i] = f
         k += 1
+    cused = used | t.cmask[g]
     for j in range(k):
         if reach >= cap:
             break
         f = order[j]
-        c = starts[f + 1] - starts[f]
-        if left - 1 < t.dmin[c]:
-            out[f] = BIG
-        elif c <= 2:
-            out[f] = 2 * c - 1
-        else:  # the least bound of a guess there
-            kc = bound_guesses(
-                t,
-                part[starts[f] : starts[f + 1]],
-                np.int64(c),
-                np.int64(left - 1),
-                BIG,
-                cgroup,
-                zero,
-                np.int64(mc),
-                used | t.cmask[g],
-                counts,
-                bnd,
-                bits,
-                rowbuf,
-                glist,
-                gbound,
-                relabel,
-                absent_list,
-                ctl,
-                zero,
-            )
-            out[f] = BIG
-            for i in range(kc):
-                out[f] = min(out[f], gbound[i])
-        if out[f] > t.lb[c]:
-            reach = BIG if out[f] >= BIG else reach + out[f] - t.lb[c]
-    return out
-
-
-def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
-    """What the compiled :func:`cell_bounds` returns, in Python over the search's own
-    :func:`bound_guesses` kernel: for the search, which asks it of few guesses (a kernel calling
-    the search's kernels would compile them all over again, see :func:`solve`)."""
-    from .feedback import replies
-
-    pegs, colors = int(t.pegs), int(t.colors)
-    nrep = (pegs + 1) * (pegs + 1)
-    win = pegs * (pegs + 1)
-    n = S.shape[0]
-    g, left, cap = np.int64(g), int(left), int(cap)
-    out = np.zeros(nrep, dtype=np.int64)
-    keys = t.fbm[g, S] if t.fbm.shape[0] > 0 else replies(t.codes, g, S)
-    part = S[np.argsort(keys, kind="stable")]
-    starts = np.zeros(nrep + 1, dtype=np.int64)
-    np.cumsum(np.bincount(keys, minlength=nrep), out=starts[1:])
-    cgroup = np.empty(max(1, int(m)) * (pegs + colors), dtype=np.int64)
-    ext = np.empty(2 * colors, dtype=np.int64)
-    zero = np.int64(0)
-    mc = child_group(
-        t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup, zero, ext
-    )
-    bnd, rowbuf, glist, gbound, relabel, absent_list = _scratch(t)
-    sizes = starts[1:] - starts[:-1]
-    # the replies by cell size, largest first (ties by reply), and what the guess costs at least
-    order = [f for f in range(nrep) if sizes[f] and f != win]
-    order.sort(key=lambda f: -sizes[f])
-    reach = n + sum(int(t.lb[sizes[f]]) for f in order)
-    cused = np.int64(used | t.cmask[g])
-    for f in order:
-        if reach >= cap:
-            break
-        c = int(sizes[f])
+        c = sizes[f]
         if left - 1 < t.dmin[c]:
             out[f] = BIG
         elif c <= 2:
@@ -1313,8 +1247,13 @@ def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
             )
             out[f] = gbound[:kc].min() if kc > 0 else BIG
         if out[f] > t.lb[c]:
-            reach = BIG if out[f] >= BIG else reach + int(out[f]) - int(t.lb[c])
+            reach = BIG if out[f] >= BIG else reach + out[f] - t.lb[c]
     return out
+
+
+#: :func:`bound_cells` compiled, for the guided proof (compiled when a proof first asks for it,
+#: not by a search).
+cell_bounds = njit(cache=True, nogil=True)(bound_cells)
 
 
 def history_group(digits, guesses, pegs, colors):
