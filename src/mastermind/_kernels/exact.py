@@ -58,6 +58,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from .feedback import blacks, counting_sort, replies, reply_at
 from .feedback import reply as code_reply
@@ -483,6 +485,169 @@ def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
     return least_in_history_class(t.digits, g, group, gbase, m, used, t.pegs, t.colors, relabel)
 
 
+@njit(cache=True, **ALLOCATES_NOTHING)
+def _bound_by_counts(
+    t,
+    S,
+    n,
+    left,
+    budget,
+    group,
+    gbase,
+    m,
+    used,
+    counts,
+    bnd,
+    rowbuf,
+    glist,
+    gbound,
+    relabel,
+    absent_list,
+    ctl,
+):
+    """:func:`bound_guesses` where no mask holds the replies (8 pegs or more): every guess's
+    cell sizes counted (:func:`_count_cells`), then the least guesses of their class whose
+    bound is below the budget and whose cells can each be finished in time."""
+    size = t.digits.shape[0]
+    nrep = (t.pegs + 1) * (t.pegs + 1)
+    win = t.pegs * (t.pegs + 1)
+    ctl[KMAX] = t.replies
+    _count_cells(t, S, n, size, nrep, t.dlb, counts, bnd, rowbuf, ctl)
+    absent = absent_colours(t, S, n, absent_list)
+    k = np.int64(0)
+    for g in range(size):
+        if bnd[g] >= budget:
+            continue
+        if not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
+            continue
+        if not _feasible(counts, g, n, nrep, win, t.dmin, left):
+            continue
+        glist[k] = g
+        gbound[k] = bnd[g]
+        k += 1
+    _clear_cells(t, S, n, size, nrep, counts)
+    return k if ctl[STOP] == 0 else 0
+
+
+def by_counts(
+    t,
+    S,
+    n,
+    left,
+    budget,
+    group,
+    gbase,
+    m,
+    used,
+    counts,
+    bnd,
+    bits,
+    rowbuf,
+    glist,
+    gbound,
+    relabel,
+    absent_list,
+    ctl,
+):
+    """:func:`_bound_by_counts` where ``bits`` is None, for :func:`bound_guesses` (in the kernels
+    only: see its overload below)."""
+    raise TypeError("by_counts is only called from the compiled kernels")
+
+
+@overload(by_counts)
+def _by_counts(
+    t,
+    S,
+    n,
+    left,
+    budget,
+    group,
+    gbase,
+    m,
+    used,
+    counts,
+    bnd,
+    bits,
+    rowbuf,
+    glist,
+    gbound,
+    relabel,
+    absent_list,
+    ctl,
+):
+    """:func:`by_counts` chosen by the type of ``bits``, when a kernel calling it is compiled:
+    the counting kernel where ``bits`` is None, else nothing (never called: ``bound_guesses``
+    calls it only for None). A game with masks then does not compile the counting path at all,
+    which numba would otherwise do for the untaken branch of ``bits is None``."""
+    if bits == types.none:
+
+        def counted(
+            t,
+            S,
+            n,
+            left,
+            budget,
+            group,
+            gbase,
+            m,
+            used,
+            counts,
+            bnd,
+            bits,
+            rowbuf,
+            glist,
+            gbound,
+            relabel,
+            absent_list,
+            ctl,
+        ):
+            return _bound_by_counts(
+                t,
+                S,
+                n,
+                left,
+                budget,
+                group,
+                gbase,
+                m,
+                used,
+                counts,
+                bnd,
+                rowbuf,
+                glist,
+                gbound,
+                relabel,
+                absent_list,
+                ctl,
+            )
+
+        return counted
+
+    def unused(
+        t,
+        S,
+        n,
+        left,
+        budget,
+        group,
+        gbase,
+        m,
+        used,
+        counts,
+        bnd,
+        bits,
+        rowbuf,
+        glist,
+        gbound,
+        relabel,
+        absent_list,
+        ctl,
+    ):
+        return np.int64(0)
+
+    return unused
+
+
 @njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
 def bound_guesses(
     t,
@@ -518,49 +683,66 @@ def bound_guesses(
     at the budget) when they are few, else all together in one more pass (:func:`_count_kept`).
     ``counts`` (size * replies, all zero on entry and on exit), ``bnd``, ``bits`` and ``rowbuf``
     (size) are scratch. When ``ctl[STOP]`` is set it returns 0 (a large game's rows take a while).
+    ``bits`` is None where no mask holds the replies (8 pegs or more): see :func:`by_counts`.
     """
+    if bits is None:  # numba drops the rest for this type, and by_counts for an array
+        return by_counts(
+            t,
+            S,
+            n,
+            left,
+            budget,
+            group,
+            gbase,
+            m,
+            used,
+            counts,
+            bnd,
+            bits,
+            rowbuf,
+            glist,
+            gbound,
+            relabel,
+            absent_list,
+            ctl,
+        )
     digits, dlb, dmin, fbm, codes = t.digits, t.dlb, t.dmin, t.fbm, t.codes
     pegs = t.pegs
     size = digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
-    masks = win < 64  # up to 7 pegs: the replies fit a 64-bit mask
-    if masks:
-        for g in range(size):
-            bits[g] = 0
-        like = bits[0]  # a mask's type: each bit is shifted in it (32 bits up to 5 pegs)
-        j = 0
-        if fbm.shape[0] > 0:  # two secrets' rows at a time: half the masks' loads and stores
-            while j + 1 < n:
-                if ctl[STOP] != 0:
-                    return 0
-                row, row2 = fbm[S[j]], fbm[S[j + 1]]
-                for g in range(size):
-                    bits[g] |= bit_of(like, row[g]) | bit_of(like, row2[g])
-                j += 2
-        while j < n:
+    for g in range(size):
+        bits[g] = 0
+    like = bits[0]  # a mask's type: each bit is shifted in it (32 bits up to 5 pegs)
+    j = 0
+    if fbm.shape[0] > 0:  # two secrets' rows at a time: half the masks' loads and stores
+        while j + 1 < n:
             if ctl[STOP] != 0:
                 return 0
-            row = reply_row(t, S[j], rowbuf)
+            row, row2 = fbm[S[j]], fbm[S[j + 1]]
             for g in range(size):
-                bits[g] |= bit_of(like, row[g])
-            j += 1
-        kmax = np.int64(0)
+                bits[g] |= bit_of(like, row[g]) | bit_of(like, row2[g])
+            j += 2
+    while j < n:
+        if ctl[STOP] != 0:
+            return 0
+        row = reply_row(t, S[j], rowbuf)
         for g in range(size):
-            x = bits[g]
-            w = np.int64((x >> np.uint64(win)) & np.uint64(1))
-            cells = np.int64(bits_set(x)) - w  # the replies other than the win
-            if cells > kmax:
-                kmax = cells
-            # a useless guess (one cell), or one leaving a pair when one guess is left
-            useless = (cells == 1 and w == 0) or (left < 3 and cells != n - w)
-            bnd[g] = BIG if useless else 3 * n - 2 * w - cells
-        ctl[KMAX] = kmax
-    else:
-        ctl[KMAX] = t.replies
-        _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl)
+            bits[g] |= bit_of(like, row[g])
+        j += 1
+    kmax = np.int64(0)
+    for g in range(size):
+        x = bits[g]
+        w = np.int64((x >> np.uint64(win)) & np.uint64(1))
+        cells = np.int64(bits_set(x)) - w  # the replies other than the win
+        if cells > kmax:
+            kmax = cells
+        # a useless guess (one cell), or one leaving a pair when one guess is left
+        useless = (cells == 1 and w == 0) or (left < 3 and cells != n - w)
+        bnd[g] = BIG if useless else 3 * n - 2 * w - cells
+    ctl[KMAX] = kmax
     # k starts as an int64, not a literal 0: numba would compile _count_kept for that type too
-    if lazy != 0 and masks and n <= t.replies + 1:  # the caller checks the class of those it tries
+    if lazy != 0 and n <= t.replies + 1:  # the caller checks the class of those it tries
         k = np.int64(0)
         for g in range(size):  # without a branch: which guesses pass is hard to predict
             b = bnd[g]
@@ -575,14 +757,9 @@ def bound_guesses(
             continue
         if not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
             continue
-        if not masks and not _feasible(counts, g, n, nrep, win, dmin, left):
-            continue
         glist[k] = g
         gbound[k] = bnd[g]
         k += 1
-    if not masks:
-        _clear_cells(t, S, n, size, nrep, counts)
-        return k if ctl[STOP] == 0 else 0
     if n <= t.replies + 1 or k == 0:
         return k
     kept = 0

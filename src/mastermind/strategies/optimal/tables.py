@@ -81,17 +81,19 @@ class SearchGame:
         #: cell counts fit 16 bits below 65,536 codes
         self.count_type = np.uint16 if space.size < 1 << 16 else np.uint32
         #: a guess's replies as a bit mask fit 32 bits up to 5 pegs (the win is reply 30): half
-        #: the memory of 64 bits, read and written once per secret at every set bounded
-        self.mask_type = np.uint32 if self.win < 32 else np.uint64
+        #: the memory of 64 bits, read and written once per secret at every set bounded; none
+        #: fits from 8 pegs (the search then counts cells)
+        self.mask_type = np.uint32 if self.win < 32 else np.uint64 if self.win < 64 else None
 
     def new_counts(self) -> np.ndarray:
         """Zeroed cell-count scratch for the compiled search."""
         return np.zeros(self.space.size * (self.t.pegs + 1) ** 2, dtype=self.count_type)
 
-    def new_bits(self) -> np.ndarray:
+    def new_bits(self) -> np.ndarray | None:
         """Reply-mask scratch for the compiled search, of its one mask type (so each kernel that
-        bounds guesses is compiled once)."""
-        return np.empty(self.space.size, dtype=self.mask_type)
+        bounds guesses is compiled once); None where no mask fits (8 pegs or more: then, and only
+        then, the kernels compile their path that counts cells instead)."""
+        return None if self.mask_type is None else np.empty(self.space.size, dtype=self.mask_type)
 
     def root_guesses(
         self,
