@@ -63,7 +63,7 @@ from numba.extending import overload
 
 from .feedback import blacks, counting_sort, replies, reply_at
 from .feedback import reply as code_reply
-from .jit import ALLOCATES_NOTHING, bit_of, bits_set, njit
+from .jit import ALLOCATES_NOTHING, bit_of, bits_set, inner, njit
 from .partition import next_free
 
 BIG = np.int64(1 << 60)
@@ -171,7 +171,7 @@ def reply_row(t, s, row):
     return computed_row(t.codes, np.int64(s), row)
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def computed_row(c, s, row):
     """The reply of every code, as guess, to secret s, computed into ``row``; returns it. A kernel
     of its own: :func:`reply_row`'s callers then hold no copy of the feedback rule."""
@@ -252,7 +252,7 @@ def least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relab
     return True
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def least_in_cell_class(digits, g, absent, absent_list, repeats, pegs):
     """Whether g uses the colours absent from the cell as the least such guess does."""
     k = 0
@@ -330,7 +330,7 @@ def memo_hash(S, n, left):
     return np.int64(h | np.uint64(1))
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def memo_find(memo, S, n, left, h):
     """The slot holding (S, left): its index, or -1 - the index of the empty slot where it
     would go. An entry is taken only if its secrets are S itself (not only its hash)."""
@@ -353,7 +353,7 @@ def memo_find(memo, S, n, left, h):
         i = (i + 1) & mask
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
     """Record (S, left): ``exact`` = 1, its least cost ``value`` and tree ``arena[a:b]``;
     ``exact`` = 0, a cost of at least ``value``. Empties the memo first when it is full."""
@@ -391,7 +391,7 @@ def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
 # the search
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def node_parts(n, size, pegs, colors, m):
     """Sizes of a node's parts of the stack, in carving order: hist, seen, glist, gbound, part,
     keys, tmp, starts, cell_lo, cell_n, cell_f, cell_lb, relabel, absent_list, ext, child group."""
@@ -416,7 +416,7 @@ def node_parts(n, size, pegs, colors, m):
     )
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl):
     """Every guess's cell sizes (``counts[g * nrep + f]``) and bound (``bnd[g]``), reading the
     replies secret by secret (:func:`reply_row`). Stops early if ``ctl[STOP]`` is set."""
@@ -437,7 +437,7 @@ def _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl):
         bnd[S[j]] -= dlb[0]
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _clear_cells(t, S, n, size, nrep, counts):
     if n < nrep and t.fbm.shape[0] > 0:
         for j in range(n):
@@ -459,7 +459,7 @@ def _feasible(counts, g, n, nrep, win, dmin, left):
     return biggest < n and dmin[biggest] <= left - 1
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def absent_colours(t, S, n, absent_list):
     """The colours absent from every secret of S, as a mask; their list (ascending) in
     ``absent_list``."""
@@ -485,7 +485,7 @@ def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
     return least_in_history_class(t.digits, g, group, gbase, m, used, t.pegs, t.colors, relabel)
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _bound_by_counts(
     t,
     S,
@@ -798,7 +798,7 @@ def bound_guesses(
     return _count_kept(t, S, n, nrep, win, left, budget, counts, rowbuf, glist, gbound, k, ctl)  # many
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _count_kept(t, S, n, nrep, win, left, budget, counts, rowbuf, glist, gbound, k, ctl):
     """The exact bound of each of the k guesses of ``glist`` from its cell sizes, all counted in
     one more pass over the secrets: keeps (in order, compacted) those below the budget whose
@@ -832,7 +832,7 @@ def _count_kept(t, S, n, nrep, win, left, budget, counts, rowbuf, glist, gbound,
     return kept if ctl[STOP] == 0 else 0
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _write_pair(t, S, arena, at):
     fbm, codes = t.fbm, t.codes
     a, b = S[0], S[1]
@@ -844,7 +844,7 @@ def _write_pair(t, S, arena, at):
     return at + 5
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
     """A candidate splitting the others into singletons (cost 2n - 1), or failing that into
     singletons and one pair (2n): returns the cost, or 0 if neither exists."""

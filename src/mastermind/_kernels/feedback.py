@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import ALLOCATES_NOTHING, njit
+from .jit import ALLOCATES_NOTHING, inner, njit
 
 _LOW4 = np.int64(0x1111111111111111)
 _LOW8 = np.int64(0x0101010101010101)
@@ -52,7 +52,7 @@ def reply(t, a, b):
     return black * t.pegs + common(t, a, b)
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def reply_at(t, a, b):
     """:func:`reply` (``a``, ``b``: int64) as a kernel of its own, for a kernel that reads a reply
     in many places: each is then a call (that LLVM inlines where it pays), where each inlined

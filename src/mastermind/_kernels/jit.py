@@ -12,15 +12,16 @@ from __future__ import annotations
 import types
 from typing import Any
 
+from numba import config, prange
 from numba import njit as _njit
-from numba import prange
 from numba.core import event
 from numba.core.dispatcher import Dispatcher
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
 from . import _compile_step, _compiling
 
-__all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "njit", "prange"]
+__all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "inner", "njit", "prange"]
 
 #: Options for a kernel that allocates nothing (every buffer it uses is a slice of a workspace
 #: made in Python): it is compiled without numba's reference counting, which otherwise wraps
@@ -36,6 +37,32 @@ def njit(*args: Any, **options: Any) -> Any:  # noqa: ANN401 - numba's decorator
     which no kernel here does): a part of each first compilation, in Python and in LLVM."""
     options.setdefault("no_cfunc_wrapper", True)
     return _njit(*args, **options)
+
+
+class InnerKernel(CPUDispatcher):
+    """A kernel that only other kernels call (see :func:`inner`): called from Python, it says so
+    rather than jump to the wrapper it was compiled without."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401, ARG002 - as numba's
+        raise TypeError(f"{self.py_func.__qualname__} is a kernel that only other kernels call")
+
+
+def inner(*, cache: bool = False, **options: Any) -> Any:  # noqa: ANN401 - numba is untyped
+    """:func:`njit` for a kernel that only other kernels call: compiled without the wrapper that
+    converts Python's arguments (numba builds and optimises one beside every kernel, and for a
+    kernel taking the search's tables it is large: a part of each first compilation). Called from
+    Python, such a kernel raises TypeError."""
+
+    def decorate(func: Any) -> Any:  # noqa: ANN401
+        if config.DISABLE_JIT:
+            return func
+        targetoptions = {"nopython": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, **options}
+        kernel = InnerKernel(py_func=func, locals={}, targetoptions=targetoptions)
+        if cache:
+            kernel.enable_caching()
+        return kernel
+
+    return decorate
 
 
 @intrinsic
