@@ -549,9 +549,10 @@ def by_counts(
     absent_list,
     ctl,
 ):
-    """:func:`_bound_by_counts` where ``bits`` is None, for :func:`bound_guesses` (in the kernels
-    only: see its overload below)."""
-    raise TypeError("by_counts is only called from the compiled kernels")
+    """:func:`_bound_by_counts` where ``bits`` is None, for :func:`bound_guesses`. This body runs
+    only where numba's JIT is off; compiled, a kernel calling it gets its overload below."""
+    args = (t, S, n, left, budget, group, gbase, m, used, counts, bnd, rowbuf, glist, gbound, relabel)
+    return _bound_by_counts(*args, absent_list, ctl)
 
 
 @overload(by_counts)
