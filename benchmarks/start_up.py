@@ -18,6 +18,7 @@ in the cold run: its signature and its own compile time (exclusive of the functi
     python benchmarks/start_up.py                     # the issue's commands, warm only
     python benchmarks/start_up.py --cold 1 --warm 3   # a first run too
     python benchmarks/start_up.py --cold 1 --compiled "evaluate -s knuth -p 5 -c 8 --no-history"
+    python benchmarks/start_up.py --cold 1 --compiled --phases "evaluate -s optimal -p 4 -c 7 --no-history"
     python benchmarks/start_up.py --baseline /tmp/old/src   # against another version, alternately
 """
 
@@ -87,6 +88,37 @@ def _patch_numba():
             name = f"{d.py_func.__module__.rsplit('.', 1)[-1]}.{d.py_func.__name__}"
             parts["compiled"].append([name, str(tuple(ev.data["args"])), spent - inner])
     event.register("numba:compile", Watch())
+    if os.environ.get("START_UP_PHASES"):
+        _time_phases()
+
+def _time_phases():
+    # CPU seconds (process_time) of each of numba's compile phases, each exclusive of the
+    # phases nested in it: a kernel's typing compiles the kernels it calls, its lowering calls LLVM
+    from numba.core import codegen, dispatcher, lowering, typed_passes, untyped_passes
+    phases, stack = {}, []
+    parts["phases"] = phases
+    def timed(owner, attr, phase):
+        f = getattr(owner, attr)
+        def run(*args, **kwargs):
+            stack.append([time.process_time(), 0.0])
+            try:
+                return f(*args, **kwargs)
+            finally:
+                began, inner = stack.pop()
+                spent = time.process_time() - began
+                phases[phase] = phases.get(phase, 0.0) + spent - inner
+                if stack:
+                    stack[-1][1] += spent
+        setattr(owner, attr, run)
+    timed(dispatcher._FunctionCompiler, "_compile_core", "numba, other passes")
+    timed(untyped_passes.InlineInlinables, "run_pass", "numba, inlining")
+    timed(typed_passes.NopythonTypeInference, "run_pass", "numba, typing")
+    timed(typed_passes.NativeLowering, "run_pass", "numba, lowering")
+    timed(lowering.BaseLower, "create_cpython_wrapper", "numba, Python wrappers")
+    timed(lowering.BaseLower, "create_cfunc_wrapper", "numba, C wrappers")
+    timed(codegen.CPUCodeLibrary, "_optimize_functions", "LLVM, each function")
+    timed(codegen.CPUCodeLibrary, "_optimize_final_module", "LLVM, with its callees")
+    timed(codegen.CPUCodeLibrary, "_finalize_final_module", "LLVM, machine code")
 
 inside = []
 
@@ -187,10 +219,16 @@ def line(label: str, parts: dict) -> str:
 
 
 def compiled_report(runs: list[dict]) -> None:
-    """The functions numba compiled in the first cold run, the slowest first."""
+    """The functions numba compiled in the first cold run, the slowest first (and, with
+    ``--phases``, its compile's CPU time by phase)."""
     compiled = runs[0]["compiled"]
     if not compiled:
         return
+    phases = runs[0].get("phases")
+    if phases:
+        print(f"  compile phases (CPU, exclusive): {sum(phases.values()):.2f} s")
+        for phase, spent in sorted(phases.items(), key=lambda p: -p[1]):
+            print(f"    {spent:6.2f} s  {phase}")
     names = {name for name, _, _ in compiled}
     print(
         f"  compiled: {len(names)} functions, {len(compiled)} signatures, {sum(c[2] for c in compiled):.2f} s"
@@ -204,6 +242,9 @@ def main() -> None:
     parser.add_argument("--cold", type=int, default=0, help="first runs (fresh caches) per command [0]")
     parser.add_argument("--warm", type=int, default=3, help="warm runs per command [3]")
     parser.add_argument("--compiled", action="store_true", help="list what the cold run compiled")
+    parser.add_argument(
+        "--phases", action="store_true", help="with --compiled: the compile's CPU time by phase"
+    )
     parser.add_argument("--baseline", metavar="SRC", help="another copy's src folder, run alternately")
     parser.add_argument("--stdin", help="text given to every command on its standard input")
     parser.add_argument("commands", nargs="*", help="commands to time (default: the issue's)")
@@ -215,6 +256,8 @@ def main() -> None:
     print(f"{'command':60} " + " ".join(f"{p:>7}" for p in [*PARTS, "total", "cpu"]))
     opts_stdin = opts.stdin.replace("\\n", "\n") if opts.stdin else None
     versions = [("", None)] + ([("base ", opts.baseline)] if opts.baseline else [])
+    if opts.phases:
+        os.environ["START_UP_PHASES"] = "1"
     for command in opts.commands or COMMANDS:
         command, _, typed = command.partition(" <<< ")
         args = command.split()

@@ -58,12 +58,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
-from .feedback import blacks, counting_sort
+from .feedback import blacks, counting_sort, replies, reply_at
 from .feedback import reply as code_reply
-from .jit import ALLOCATES_NOTHING, bit_of, bits_set, njit
+from .jit import ALLOCATES_NOTHING, bit_of, bits_set, inner, njit
 from .partition import next_free
-from .workspace import carve
 
 BIG = np.int64(1 << 60)
 
@@ -153,20 +154,27 @@ def reply_rows(t, lo, hi, out):
 @njit(cache=True, inline="always")
 def rep(fbm, codes, g, s):
     """The reply to guess g when the secret is s: from the matrix ``fbm`` (a search's tables'),
-    or computed from ``codes`` when it is empty. Hot loops take ``fbm`` into a local first: then
-    the compiler sees that the test never changes and keeps the matrix path as tight as without."""
+    or computed from ``codes`` when it is empty (a call: one compiled copy of the rule for all
+    the places that read a reply). Hot loops take ``fbm`` into a local first: then the compiler
+    sees that the test never changes and keeps the matrix path as tight as without."""
     if fbm.shape[0] > 0:
         return np.int64(fbm[g, s])
-    return code_reply(codes, g, s)
+    return reply_at(codes, np.int64(g), np.int64(s))
 
 
 @njit(cache=True, inline="always")
 def reply_row(t, s, row):
     """The reply of every code, as guess, to secret s: the matrix's row s (it is symmetric), or
-    computed into ``row`` (size uint8) for a game without the matrix."""
+    computed into ``row`` (size uint8) for a game without the matrix (:func:`computed_row`)."""
     if t.fbm.shape[0] > 0:
         return t.fbm[s]
-    c = t.codes
+    return computed_row(t.codes, np.int64(s), row)
+
+
+@inner(cache=True, **ALLOCATES_NOTHING)
+def computed_row(c, s, row):
+    """The reply of every code, as guess, to secret s, computed into ``row``; returns it. A kernel
+    of its own: :func:`reply_row`'s callers then hold no copy of the feedback rule."""
     ps = np.int64(c.packed[s])
     if c.shared.shape[0] > 0:
         ms = c.msid[s]
@@ -244,7 +252,7 @@ def least_in_history_class(digits, g, group, gbase, m, used, pegs, colors, relab
     return True
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def least_in_cell_class(digits, g, absent, absent_list, repeats, pegs):
     """Whether g uses the colours absent from the cell as the least such guess does."""
     k = 0
@@ -322,7 +330,7 @@ def memo_hash(S, n, left):
     return np.int64(h | np.uint64(1))
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def memo_find(memo, S, n, left, h):
     """The slot holding (S, left): its index, or -1 - the index of the empty slot where it
     would go. An entry is taken only if its secrets are S itself (not only its hash)."""
@@ -345,7 +353,7 @@ def memo_find(memo, S, n, left, h):
         i = (i + 1) & mask
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
     """Record (S, left): ``exact`` = 1, its least cost ``value`` and tree ``arena[a:b]``;
     ``exact`` = 0, a cost of at least ``value``. Empties the memo first when it is full."""
@@ -379,62 +387,11 @@ def memo_put(memo, S, n, left, h, exact, value, arena, a, b):
     memo[MEMO_HEAD + 2 * slot + 1] = e
 
 
-@njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
-def least_bound(
-    t,
-    S,
-    n,
-    left,
-    budget,
-    group,
-    gbase,
-    m,
-    used,
-    counts,
-    bnd,
-    bits,
-    rowbuf,
-    glist,
-    gbound,
-    relabel,
-    absent_list,
-    ctl,
-):
-    """The least bound of any playable guess at S (a lower bound on its cost), or ``budget`` if
-    none is below it; ``glist`` and ``gbound`` (size) are scratch, the rest as :func:`bound_guesses`."""
-    k = bound_guesses(
-        t,
-        S,
-        n,
-        left,
-        budget,
-        group,
-        gbase,
-        m,
-        used,
-        counts,
-        bnd,
-        bits,
-        rowbuf,
-        glist,
-        gbound,
-        relabel,
-        absent_list,
-        ctl,
-        np.int64(0),
-    )
-    least = budget
-    for i in range(k):
-        if gbound[i] < least:
-            least = gbound[i]
-    return least
-
-
 # ---------------------------------------------------------------------------------------------
 # the search
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def node_parts(n, size, pegs, colors, m):
     """Sizes of a node's parts of the stack, in carving order: hist, seen, glist, gbound, part,
     keys, tmp, starts, cell_lo, cell_n, cell_f, cell_lb, relabel, absent_list, ext, child group."""
@@ -459,7 +416,7 @@ def node_parts(n, size, pegs, colors, m):
     )
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl):
     """Every guess's cell sizes (``counts[g * nrep + f]``) and bound (``bnd[g]``), reading the
     replies secret by secret (:func:`reply_row`). Stops early if ``ctl[STOP]`` is set."""
@@ -480,7 +437,7 @@ def _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl):
         bnd[S[j]] -= dlb[0]
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _clear_cells(t, S, n, size, nrep, counts):
     if n < nrep and t.fbm.shape[0] > 0:
         for j in range(n):
@@ -502,7 +459,7 @@ def _feasible(counts, g, n, nrep, win, dmin, left):
     return biggest < n and dmin[biggest] <= left - 1
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def absent_colours(t, S, n, absent_list):
     """The colours absent from every secret of S, as a mask; their list (ascending) in
     ``absent_list``."""
@@ -526,6 +483,170 @@ def least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
     if m == 1 and used == (np.int64(1) << t.colors) - 1:  # only the identity, no free colour
         return True
     return least_in_history_class(t.digits, g, group, gbase, m, used, t.pegs, t.colors, relabel)
+
+
+@inner(cache=True, **ALLOCATES_NOTHING)
+def _bound_by_counts(
+    t,
+    S,
+    n,
+    left,
+    budget,
+    group,
+    gbase,
+    m,
+    used,
+    counts,
+    bnd,
+    rowbuf,
+    glist,
+    gbound,
+    relabel,
+    absent_list,
+    ctl,
+):
+    """:func:`bound_guesses` where no mask holds the replies (8 pegs or more): every guess's
+    cell sizes counted (:func:`_count_cells`), then the least guesses of their class whose
+    bound is below the budget and whose cells can each be finished in time."""
+    size = t.digits.shape[0]
+    nrep = (t.pegs + 1) * (t.pegs + 1)
+    win = t.pegs * (t.pegs + 1)
+    ctl[KMAX] = t.replies
+    _count_cells(t, S, n, size, nrep, t.dlb, counts, bnd, rowbuf, ctl)
+    absent = absent_colours(t, S, n, absent_list)
+    k = np.int64(0)
+    for g in range(size):
+        if bnd[g] >= budget:
+            continue
+        if not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
+            continue
+        if not _feasible(counts, g, n, nrep, win, t.dmin, left):
+            continue
+        glist[k] = g
+        gbound[k] = bnd[g]
+        k += 1
+    _clear_cells(t, S, n, size, nrep, counts)
+    return k if ctl[STOP] == 0 else 0
+
+
+def by_counts(
+    t,
+    S,
+    n,
+    left,
+    budget,
+    group,
+    gbase,
+    m,
+    used,
+    counts,
+    bnd,
+    bits,
+    rowbuf,
+    glist,
+    gbound,
+    relabel,
+    absent_list,
+    ctl,
+):
+    """:func:`_bound_by_counts` where ``bits`` is None, for :func:`bound_guesses`. This body runs
+    only where numba's JIT is off; compiled, a kernel calling it gets its overload below."""
+    args = (t, S, n, left, budget, group, gbase, m, used, counts, bnd, rowbuf, glist, gbound, relabel)
+    return _bound_by_counts(*args, absent_list, ctl)
+
+
+@overload(by_counts)
+def _by_counts(
+    t,
+    S,
+    n,
+    left,
+    budget,
+    group,
+    gbase,
+    m,
+    used,
+    counts,
+    bnd,
+    bits,
+    rowbuf,
+    glist,
+    gbound,
+    relabel,
+    absent_list,
+    ctl,
+):
+    """:func:`by_counts` chosen by the type of ``bits``, when a kernel calling it is compiled:
+    the counting kernel where ``bits`` is None, else nothing (never called: ``bound_guesses``
+    calls it only for None). A game with masks then does not compile the counting path at all,
+    which numba would otherwise do for the untaken branch of ``bits is None``."""
+    if bits == types.none:
+
+        def counted(
+            t,
+            S,
+            n,
+            left,
+            budget,
+            group,
+            gbase,
+            m,
+            used,
+            counts,
+            bnd,
+            bits,
+            rowbuf,
+            glist,
+            gbound,
+            relabel,
+            absent_list,
+            ctl,
+        ):
+            return _bound_by_counts(
+                t,
+                S,
+                n,
+                left,
+                budget,
+                group,
+                gbase,
+                m,
+                used,
+                counts,
+                bnd,
+                rowbuf,
+                glist,
+                gbound,
+                relabel,
+                absent_list,
+                ctl,
+            )
+
+        return counted
+
+    def unused(
+        t,
+        S,
+        n,
+        left,
+        budget,
+        group,
+        gbase,
+        m,
+        used,
+        counts,
+        bnd,
+        bits,
+        rowbuf,
+        glist,
+        gbound,
+        relabel,
+        absent_list,
+        ctl,
+    ):
+        return np.int64(0)
+
+    return unused
 
 
 @njit(cache=True, nogil=True, **ALLOCATES_NOTHING)
@@ -563,49 +684,66 @@ def bound_guesses(
     at the budget) when they are few, else all together in one more pass (:func:`_count_kept`).
     ``counts`` (size * replies, all zero on entry and on exit), ``bnd``, ``bits`` and ``rowbuf``
     (size) are scratch. When ``ctl[STOP]`` is set it returns 0 (a large game's rows take a while).
+    ``bits`` is None where no mask holds the replies (8 pegs or more): see :func:`by_counts`.
     """
+    if bits is None:  # numba drops the rest for this type, and by_counts for an array
+        return by_counts(
+            t,
+            S,
+            n,
+            left,
+            budget,
+            group,
+            gbase,
+            m,
+            used,
+            counts,
+            bnd,
+            bits,
+            rowbuf,
+            glist,
+            gbound,
+            relabel,
+            absent_list,
+            ctl,
+        )
     digits, dlb, dmin, fbm, codes = t.digits, t.dlb, t.dmin, t.fbm, t.codes
     pegs = t.pegs
     size = digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
-    masks = win < 64  # up to 7 pegs: the replies fit a 64-bit mask
-    if masks:
-        for g in range(size):
-            bits[g] = 0
-        like = bits[0]  # a mask's type: each bit is shifted in it (32 bits up to 5 pegs)
-        j = 0
-        if fbm.shape[0] > 0:  # two secrets' rows at a time: half the masks' loads and stores
-            while j + 1 < n:
-                if ctl[STOP] != 0:
-                    return 0
-                row, row2 = fbm[S[j]], fbm[S[j + 1]]
-                for g in range(size):
-                    bits[g] |= bit_of(like, row[g]) | bit_of(like, row2[g])
-                j += 2
-        while j < n:
+    for g in range(size):
+        bits[g] = 0
+    like = bits[0]  # a mask's type: each bit is shifted in it (32 bits up to 5 pegs)
+    j = 0
+    if fbm.shape[0] > 0:  # two secrets' rows at a time: half the masks' loads and stores
+        while j + 1 < n:
             if ctl[STOP] != 0:
                 return 0
-            row = reply_row(t, S[j], rowbuf)
+            row, row2 = fbm[S[j]], fbm[S[j + 1]]
             for g in range(size):
-                bits[g] |= bit_of(like, row[g])
-            j += 1
-        kmax = np.int64(0)
+                bits[g] |= bit_of(like, row[g]) | bit_of(like, row2[g])
+            j += 2
+    while j < n:
+        if ctl[STOP] != 0:
+            return 0
+        row = reply_row(t, S[j], rowbuf)
         for g in range(size):
-            x = bits[g]
-            w = np.int64((x >> np.uint64(win)) & np.uint64(1))
-            cells = np.int64(bits_set(x)) - w  # the replies other than the win
-            if cells > kmax:
-                kmax = cells
-            # a useless guess (one cell), or one leaving a pair when one guess is left
-            useless = (cells == 1 and w == 0) or (left < 3 and cells != n - w)
-            bnd[g] = BIG if useless else 3 * n - 2 * w - cells
-        ctl[KMAX] = kmax
-    else:
-        ctl[KMAX] = t.replies
-        _count_cells(t, S, n, size, nrep, dlb, counts, bnd, rowbuf, ctl)
+            bits[g] |= bit_of(like, row[g])
+        j += 1
+    kmax = np.int64(0)
+    for g in range(size):
+        x = bits[g]
+        w = np.int64((x >> np.uint64(win)) & np.uint64(1))
+        cells = np.int64(bits_set(x)) - w  # the replies other than the win
+        if cells > kmax:
+            kmax = cells
+        # a useless guess (one cell), or one leaving a pair when one guess is left
+        useless = (cells == 1 and w == 0) or (left < 3 and cells != n - w)
+        bnd[g] = BIG if useless else 3 * n - 2 * w - cells
+    ctl[KMAX] = kmax
     # k starts as an int64, not a literal 0: numba would compile _count_kept for that type too
-    if lazy != 0 and masks and n <= t.replies + 1:  # the caller checks the class of those it tries
+    if lazy != 0 and n <= t.replies + 1:  # the caller checks the class of those it tries
         k = np.int64(0)
         for g in range(size):  # without a branch: which guesses pass is hard to predict
             b = bnd[g]
@@ -620,14 +758,9 @@ def bound_guesses(
             continue
         if not least_of_class(t, g, absent, absent_list, group, gbase, m, used, relabel):
             continue
-        if not masks and not _feasible(counts, g, n, nrep, win, dmin, left):
-            continue
         glist[k] = g
         gbound[k] = bnd[g]
         k += 1
-    if not masks:
-        _clear_cells(t, S, n, size, nrep, counts)
-        return k if ctl[STOP] == 0 else 0
     if n <= t.replies + 1 or k == 0:
         return k
     kept = 0
@@ -666,7 +799,7 @@ def bound_guesses(
     return _count_kept(t, S, n, nrep, win, left, budget, counts, rowbuf, glist, gbound, k, ctl)  # many
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _count_kept(t, S, n, nrep, win, left, budget, counts, rowbuf, glist, gbound, k, ctl):
     """The exact bound of each of the k guesses of ``glist`` from its cell sizes, all counted in
     one more pass over the secrets: keeps (in order, compacted) those below the budget whose
@@ -700,7 +833,7 @@ def _count_kept(t, S, n, nrep, win, left, budget, counts, rowbuf, glist, gbound,
     return kept if ctl[STOP] == 0 else 0
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _write_pair(t, S, arena, at):
     fbm, codes = t.fbm, t.codes
     a, b = S[0], S[1]
@@ -712,7 +845,7 @@ def _write_pair(t, S, arena, at):
     return at + 5
 
 
-@njit(cache=True, **ALLOCATES_NOTHING)
+@inner(cache=True, **ALLOCATES_NOTHING)
 def _shortcut(t, S, n, left, hist, seen, arena, at, ctl):
     """A candidate splitting the others into singletons (cost 2n - 1), or failing that into
     singletons and one pair (2n): returns the cost, or 0 if neither exists."""
@@ -851,22 +984,40 @@ def search(
         ctl[OVERFLOW] = 1
         ctl[STOP] = 1
         return BIG
-    hist, q = carve(stack, top, parts[0])
-    seen, q = carve(stack, q, parts[1])
-    glist, q = carve(stack, q, parts[2])
-    gbound, q = carve(stack, q, parts[3])
+    # the node's parts of the stack, sliced in place (not an inlined helper: each inlined copy
+    # is typed and lowered again, a first run's compile time)
+    q = top
+    hist = stack[q : q + parts[0]]
+    q += parts[0]
+    seen = stack[q : q + parts[1]]
+    q += parts[1]
+    glist = stack[q : q + parts[2]]
+    q += parts[2]
+    gbound = stack[q : q + parts[3]]
+    q += parts[3]
     part_at = q
-    part, q = carve(stack, q, parts[4])
-    keys, q = carve(stack, q, parts[5])
-    tmp, q = carve(stack, q, parts[6])
-    starts, q = carve(stack, q, parts[7])
-    cell_lo, q = carve(stack, q, parts[8])
-    cell_n, q = carve(stack, q, parts[9])
-    cell_f, q = carve(stack, q, parts[10])
-    cell_lb, q = carve(stack, q, parts[11])
-    relabel, q = carve(stack, q, parts[12])
-    absent_list, q = carve(stack, q, parts[13])
-    ext, q = carve(stack, q, parts[14])
+    part = stack[q : q + parts[4]]
+    q += parts[4]
+    keys = stack[q : q + parts[5]]
+    q += parts[5]
+    tmp = stack[q : q + parts[6]]
+    q += parts[6]
+    starts = stack[q : q + parts[7]]
+    q += parts[7]
+    cell_lo = stack[q : q + parts[8]]
+    q += parts[8]
+    cell_n = stack[q : q + parts[9]]
+    q += parts[9]
+    cell_f = stack[q : q + parts[10]]
+    q += parts[10]
+    cell_lb = stack[q : q + parts[11]]
+    q += parts[11]
+    relabel = stack[q : q + parts[12]]
+    q += parts[12]
+    absent_list = stack[q : q + parts[13]]
+    q += parts[13]
+    ext = stack[q : q + parts[14]]
+    q += parts[14]
     cgroup_at = q
     q += parts[15]
     for f in range(nrep):
@@ -995,12 +1146,14 @@ def search(
                     ctl[STOP] = 1
                     return BIG
                 lo = cell_lo[ci]
-                least = least_bound(
+                least = best - (total - cell_lb[ci])  # the least bound of a guess there, if lower
+                gb = stack[q + size : q + 2 * size]
+                kc = bound_guesses(
                     t,
                     part[lo : lo + c],
                     c,
                     left - 1,
-                    best - (total - cell_lb[ci]),
+                    least,
                     stack,
                     cgroup_at,
                     mc,
@@ -1010,11 +1163,14 @@ def search(
                     bits,
                     rowbuf,
                     stack[q : q + size],
-                    stack[q + size : q + 2 * size],
+                    gb,
                     relabel,
                     absent_list,
                     ctl,
+                    np.int64(0),
                 )
+                for i in range(kc):
+                    least = min(least, gb[i])
                 if least > cell_lb[ci]:
                     total += least - cell_lb[ci]
                     cell_lb[ci] = least
@@ -1181,36 +1337,36 @@ def root_guesses(t, S, left, budget, group, m, used, counts, bits, ctl):
     return glist[:k].copy(), gbound[:k].copy()
 
 
-@njit(cache=True, nogil=True)
-def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
+def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     """A lower bound on the cost of each cell of guess g at S (indexed by reply; 0 where there is
     no cell, and for the win) with ``left - 1`` guesses: 1 and 3 for cells of one and two
     secrets, the least guess bound of a larger cell (the best any guess can do there, one level
-    down), BIG for a cell that cannot be finished in time. The cells are bounded largest first,
-    and those left are 0 once the guess is known to cost ``cap`` or more (``|S|`` and its cells'
-    bounds, each at least the counting bound ``t.lb``): with a cap of BIG every cell is bounded
-    unless one is BIG (the guess cannot finish in time: the cells after it are left at 0).
-    ``counts`` and ``bits`` are scratch as for :func:`root_guesses`; none if ``ctl[STOP]`` is
-    set meanwhile. Compiled, for the guided proof (tens of thousands of calls); the search,
-    which makes few, calls :func:`bound_cells` instead, which has no kernel of its own to
-    compile (see :func:`solve`)."""
+    down), BIG for a cell that cannot be finished in time. The cells are bounded largest first
+    (ties: lower reply), and those left are 0 once the guess is known to cost ``cap`` or more
+    (``|S|`` and its cells' bounds, each at least the counting bound ``t.lb``): with a cap of BIG
+    every cell is bounded unless one is BIG (the guess cannot finish in time: the cells after it
+    are left at 0). ``counts`` and ``bits`` are scratch as for :func:`root_guesses`; none if
+    ``ctl[STOP]`` is set meanwhile.
+
+    One source, run two ways: as Python over the search's own kernels by the search, which asks
+    it of few guesses (a kernel calling the search's kernels would compile them all over again,
+    see :func:`solve`), and compiled as :func:`cell_bounds` by the guided proof, which asks it
+    tens of thousands of times. So it is written in what both numpy and numba run, with a loop
+    over the replies only (few) and whole-array operations over the secrets."""
     pegs, colors = t.pegs, t.colors
     size = t.digits.shape[0]
     nrep = (pegs + 1) * (pegs + 1)
     win = pegs * (pegs + 1)
     n = S.shape[0]
     out = np.zeros(nrep, dtype=np.int64)
-    keys = np.empty(n, dtype=np.int64)
-    for j in range(n):
-        keys[j] = rep(t.fbm, t.codes, g, S[j])
-    part = S.copy()
-    starts = np.empty(nrep + 1, dtype=np.int64)
-    tmp = np.empty(n, dtype=np.int64)
-    counting_sort(part, keys, 0, n, nrep, starts, tmp)
-    w = pegs + colors
-    cgroup = np.empty(max(1, m) * w, dtype=np.int64)
-    ext = np.empty(2 * colors, dtype=np.int64)
+    keys = t.fbm[g, S] if t.fbm.shape[0] > 0 else replies(t.codes, g, S)
+    part = S[np.argsort(keys, kind="mergesort")]  # stable: each cell stays ascending
+    starts = np.zeros(nrep + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(np.bincount(keys, minlength=nrep))
+    sizes = starts[1:] - starts[:-1]
     zero = np.int64(0)
+    cgroup = np.empty(max(1, m) * (pegs + colors), dtype=np.int64)
+    ext = np.empty(2 * colors, dtype=np.int64)
     mc = child_group(
         t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup, zero, ext
     )
@@ -1221,94 +1377,32 @@ def cell_bounds(t, S, g, left, group, m, used, counts, bits, ctl, cap):
     relabel = np.zeros(colors, dtype=np.int64)
     absent_list = np.zeros(colors, dtype=np.int64)
     # the replies by cell size, largest first (ties by reply), and what the guess costs at least
-    order = np.empty(nrep, dtype=np.int64)
+    order = np.zeros(nrep, dtype=np.int64)
     k = 0
-    reach = n
+    reach = np.int64(n)
     for f in range(nrep):
-        c = starts[f + 1] - starts[f]
+        c = sizes[f]
         if c == 0 or f == win:
             continue
         reach += t.lb[c]
         i = k
-        while i > 0 and starts[order[i - 1] + 1] - starts[order[i - 1]] < c:
+        while i > 0 and sizes[order[i - 1]] < c:
             order[i] = order[i - 1]
             i -= 1
         order[i] = f
         k += 1
+    cused = used | t.cmask[g]
     for j in range(k):
         if reach >= cap:
             break
         f = order[j]
-        c = starts[f + 1] - starts[f]
+        c = sizes[f]
         if left - 1 < t.dmin[c]:
             out[f] = BIG
         elif c <= 2:
             out[f] = 2 * c - 1
-        else:
-            out[f] = least_bound(
-                t,
-                part[starts[f] : starts[f + 1]],
-                np.int64(c),
-                np.int64(left - 1),
-                BIG,
-                cgroup,
-                zero,
-                np.int64(mc),
-                used | t.cmask[g],
-                counts,
-                bnd,
-                bits,
-                rowbuf,
-                glist,
-                gbound,
-                relabel,
-                absent_list,
-                ctl,
-            )
-        if out[f] > t.lb[c]:
-            reach = BIG if out[f] >= BIG else reach + out[f] - t.lb[c]
-    return out
-
-
-def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
-    """What the compiled :func:`cell_bounds` returns, in Python over the search's own
-    :func:`least_bound` kernel: for the search, which asks it of few guesses (a kernel calling
-    the search's kernels would compile them all over again, see :func:`solve`)."""
-    from .feedback import replies
-
-    pegs, colors = int(t.pegs), int(t.colors)
-    nrep = (pegs + 1) * (pegs + 1)
-    win = pegs * (pegs + 1)
-    n = S.shape[0]
-    g, left, cap = np.int64(g), int(left), int(cap)
-    out = np.zeros(nrep, dtype=np.int64)
-    keys = t.fbm[g, S] if t.fbm.shape[0] > 0 else replies(t.codes, g, S)
-    part = S[np.argsort(keys, kind="stable")]
-    starts = np.zeros(nrep + 1, dtype=np.int64)
-    np.cumsum(np.bincount(keys, minlength=nrep), out=starts[1:])
-    cgroup = np.empty(max(1, int(m)) * (pegs + colors), dtype=np.int64)
-    ext = np.empty(2 * colors, dtype=np.int64)
-    zero = np.int64(0)
-    mc = child_group(
-        t.digits, g, group, zero, np.int64(m), used, np.int64(pegs), np.int64(colors), cgroup, zero, ext
-    )
-    bnd, rowbuf, glist, gbound, relabel, absent_list = _scratch(t)
-    sizes = starts[1:] - starts[:-1]
-    # the replies by cell size, largest first (ties by reply), and what the guess costs at least
-    order = [f for f in range(nrep) if sizes[f] and f != win]
-    order.sort(key=lambda f: -sizes[f])
-    reach = n + sum(int(t.lb[sizes[f]]) for f in order)
-    cused = np.int64(used | t.cmask[g])
-    for f in order:
-        if reach >= cap:
-            break
-        c = int(sizes[f])
-        if left - 1 < t.dmin[c]:
-            out[f] = BIG
-        elif c <= 2:
-            out[f] = 2 * c - 1
-        else:
-            out[f] = least_bound(
+        else:  # the least bound of a guess there
+            kc = bound_guesses(
                 t,
                 part[starts[f] : starts[f + 1]],
                 np.int64(c),
@@ -1327,10 +1421,17 @@ def bound_cells(t, S, g, left, group, m, used, counts, bits, ctl, cap):
                 relabel,
                 absent_list,
                 ctl,
+                zero,
             )
+            out[f] = gbound[:kc].min() if kc > 0 else BIG
         if out[f] > t.lb[c]:
-            reach = BIG if out[f] >= BIG else reach + int(out[f]) - int(t.lb[c])
+            reach = BIG if out[f] >= BIG else reach + out[f] - t.lb[c]
     return out
+
+
+#: :func:`bound_cells` compiled, for the guided proof (compiled when a proof first asks for it,
+#: not by a search).
+cell_bounds = njit(cache=True, nogil=True)(bound_cells)
 
 
 def history_group(digits, guesses, pegs, colors):

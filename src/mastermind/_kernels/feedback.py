@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import njit
+from .jit import ALLOCATES_NOTHING, inner, njit
 
 _LOW4 = np.int64(0x1111111111111111)
 _LOW8 = np.int64(0x0101010101010101)
@@ -50,6 +50,14 @@ def reply(t, a, b):
     """The reply to guess ``a`` when the secret is ``b``: black * (pegs + 1) + white."""
     black = blacks(np.int64(t.packed[a]), np.int64(t.packed[b]), t.pegs, t.width)
     return black * t.pegs + common(t, a, b)
+
+
+@inner(cache=True, **ALLOCATES_NOTHING)
+def reply_at(t, a, b):
+    """:func:`reply` (``a``, ``b``: int64) as a kernel of its own, for a kernel that reads a reply
+    in many places: each is then a call (that LLVM inlines where it pays), where each inlined
+    copy of the rule would be typed and lowered again by numba, a first run's compile time."""
+    return reply(t, a, b)
 
 
 @njit(cache=True)

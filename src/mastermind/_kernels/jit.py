@@ -10,15 +10,18 @@ once when it ends.
 from __future__ import annotations
 
 import types
+from typing import Any
 
-from numba import njit, prange
+from numba import config, prange
+from numba import njit as _njit
 from numba.core import event
 from numba.core.dispatcher import Dispatcher
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
 from . import _compile_step, _compiling
 
-__all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "njit", "prange"]
+__all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "inner", "njit", "prange"]
 
 #: Options for a kernel that allocates nothing (every buffer it uses is a slice of a workspace
 #: made in Python): it is compiled without numba's reference counting, which otherwise wraps
@@ -26,6 +29,40 @@ __all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "njit", "prange"]
 #: and optimise (about a tenth of a cold compilation). numba refuses to compile such a kernel
 #: if it does allocate. (``_nrt`` is numba's own switch for this.)
 ALLOCATES_NOTHING = {"_nrt": False}
+
+
+def njit(*args: Any, **options: Any) -> Any:  # noqa: ANN401 - numba's decorator is untyped
+    """numba's ``njit``, without the C callback wrapper that numba otherwise
+    compiles beside every kernel (for passing it to another kernel as a first-class function,
+    which no kernel here does): a part of each first compilation, in Python and in LLVM."""
+    options.setdefault("no_cfunc_wrapper", True)
+    return _njit(*args, **options)
+
+
+class InnerKernel(CPUDispatcher):
+    """A kernel that only other kernels call (see :func:`inner`): called from Python, it says so
+    rather than jump to the wrapper it was compiled without."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401, ARG002 - as numba's
+        raise TypeError(f"{self.py_func.__qualname__} is a kernel that only other kernels call")
+
+
+def inner(*, cache: bool = False, **options: Any) -> Any:  # noqa: ANN401 - numba is untyped
+    """:func:`njit` for a kernel that only other kernels call: compiled without the wrapper that
+    converts Python's arguments (numba builds and optimises one beside every kernel, and for a
+    kernel taking the search's tables it is large: a part of each first compilation). Called from
+    Python, such a kernel raises TypeError."""
+
+    def decorate(func: Any) -> Any:  # noqa: ANN401
+        if config.DISABLE_JIT:
+            return func
+        targetoptions = {"nopython": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, **options}
+        kernel = InnerKernel(py_func=func, locals={}, targetoptions=targetoptions)
+        if cache:
+            kernel.enable_caching()
+        return kernel
+
+    return decorate
 
 
 @intrinsic

@@ -23,7 +23,7 @@ from ...errors import ExecutorError, StrategyError
 from ..piece_control import running, usable_cores
 from ..progress import OnProgress, Progress
 from .run import History, _Run, _Scope, key_of, piece_limit
-from .tables import FAIL, SearchGame, _feedback, _leaf, game_of
+from .tables import FAIL, SearchGame, _leaf, game_of
 from .tie_break import Race
 from .trees import OptimalNode, Solution, check_tree, joined, parse, to_flat
 
@@ -394,7 +394,7 @@ def _split_guess(
     the set after ``history``: its cells are kept in the run's book (the root's all, others
     of at least :data:`BOOK_SET` secrets), and those the book holds are taken from it."""
     game = run.game
-    split = _feedback().cells(game.codes, g, S)
+    split = game.cells(g, S)
     cells = {f: cell for f, cell in split if f != game.win}
     found = len(cells) < len(split)
     if any(len(c) == len(S) or int(game.t.dmin[len(c)]) > left - 1 for c in cells.values()):

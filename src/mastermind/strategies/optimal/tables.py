@@ -81,17 +81,19 @@ class SearchGame:
         #: cell counts fit 16 bits below 65,536 codes
         self.count_type = np.uint16 if space.size < 1 << 16 else np.uint32
         #: a guess's replies as a bit mask fit 32 bits up to 5 pegs (the win is reply 30): half
-        #: the memory of 64 bits, read and written once per secret at every set bounded
-        self.mask_type = np.uint32 if self.win < 32 else np.uint64
+        #: the memory of 64 bits, read and written once per secret at every set bounded; none
+        #: fits from 8 pegs (the search then counts cells)
+        self.mask_type = np.uint32 if self.win < 32 else np.uint64 if self.win < 64 else None
 
     def new_counts(self) -> np.ndarray:
         """Zeroed cell-count scratch for the compiled search."""
         return np.zeros(self.space.size * (self.t.pegs + 1) ** 2, dtype=self.count_type)
 
-    def new_bits(self) -> np.ndarray:
+    def new_bits(self) -> np.ndarray | None:
         """Reply-mask scratch for the compiled search, of its one mask type (so each kernel that
-        bounds guesses is compiled once)."""
-        return np.empty(self.space.size, dtype=self.mask_type)
+        bounds guesses is compiled once); None where no mask fits (8 pegs or more: then, and only
+        then, the kernels compile their path that counts cells instead)."""
+        return None if self.mask_type is None else np.empty(self.space.size, dtype=self.mask_type)
 
     def root_guesses(
         self,
@@ -109,6 +111,25 @@ class SearchGame:
         )
         order = np.lexsort((codes, bounds))  # by bound, then code
         return codes[order], bounds[order]
+
+    def reply(self, guess: int, secret: int) -> int:
+        """The reply to ``guess`` when the secret is ``secret``."""
+        fbm = self.t.fbm
+        if fbm.shape[0] > 0:
+            return int(fbm[guess, secret])
+        return int(_feedback().replies(self.codes, guess, np.array([secret], dtype=np.int64))[0])
+
+    def cells(self, guess: int, S: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """S grouped by reply to ``guess``, as :func:`mastermind._kernels.feedback.cells` groups
+        it: read from the reply matrix with numpy where the game has one (a search's first run
+        then compiles no kernel for the few splits it makes in Python), else compiled."""
+        fbm = self.t.fbm
+        if fbm.shape[0] == 0:
+            return _feedback().cells(self.codes, guess, S)
+        keys = fbm[guess, S]
+        order = np.argsort(keys, kind="stable")
+        at = [0, *np.cumsum(np.bincount(keys, minlength=self.win + 1)).tolist()]
+        return [(f, S[order[at[f] : at[f + 1]]]) for f in range(len(at) - 1) if at[f + 1] > at[f]]
 
     def group(self, guesses: Sequence[int]) -> tuple[np.ndarray, int, np.int64]:
         g, m, used = _kernel().history_group(
@@ -147,4 +168,4 @@ def _leaf(game: SearchGame, cell: np.ndarray) -> tuple[int, np.ndarray]:
     if len(cell) == 1:
         return 1, np.array([cell[0], 1], dtype=np.int64)
     a, b = int(cell[0]), int(cell[1])
-    return 3, np.array([a, 3, _feedback().replies(game.codes, a, cell[1:])[0], b, 1], dtype=np.int64)
+    return 3, np.array([a, 3, game.reply(a, b), b, 1], dtype=np.int64)
