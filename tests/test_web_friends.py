@@ -335,3 +335,14 @@ def test_both_players_tapping_rematch_at_once_make_one_rematch(tmp_path):
 
     serve(tmp_path, scenario, visitors=2)
 
+
+def test_a_friends_match_is_held_to_the_size_the_visitors_strategy_plays_here(tmp_path):
+    async def scenario(app, alice):
+        await call(alice, "PUT", "/api/settings", {"strategy": "optimal"})
+        body = {"mode": "match", "players": ["human", "friend"], "rules": {"pegs": 6, "colors": 6}}
+        refused = await call(alice, "POST", "/api/games", body, status=400)
+        assert refused["error"].startswith("this server plays the optimal strategy on games of at most 3,125")
+        body["rules"] = {"pegs": 4, "colors": 6}
+        assert (await call(alice, "POST", "/api/games", body, status=201))["strategy"] == "optimal"
+
+    serve(tmp_path, scenario)

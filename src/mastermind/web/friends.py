@@ -372,7 +372,8 @@ async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
         rules = find_rules(preset)
     else:
         rules = settings.rules
-    check_size(state.limits, rules, [])
+    # the visitor's strategy gives both players their hints: held to its size as in any game here
+    check_size(state.limits, rules, [settings.strategy])
     games = data.get("games", settings.games)
     scoring = data.get("scoring", settings.scoring)
     if not isinstance(games, int) or isinstance(games, bool) or not isinstance(scoring, str):
