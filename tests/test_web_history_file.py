@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
 
 from mastermind import Game, Match, Rules  # noqa: E402
+from mastermind.web import transfer  # noqa: E402
 from mastermind.web.api import STATE  # noqa: E402
 from mastermind.web.limits import Limits  # noqa: E402
 from mastermind.web.transfer import new_games  # noqa: E402
@@ -312,5 +313,18 @@ def test_the_file_keeps_no_secret_of_a_game_being_played_nor_the_seed_of_a_compu
         assert json.loads(text)["games"] == [] and secret not in text and f'"seed": {seed}' not in text
         await call(alice, "POST", f"/api/games/{day['id']}/give-up")
         assert [g["number"] for g in (await (await alice.get("/api/export")).json())["games"]] == [day["id"]]
+
+    serve(tmp_path, scenario)
+
+
+def test_a_file_that_would_hold_a_strategys_thread_long_is_refused(tmp_path, monkeypatch):
+    # no clock read by the test: with a bound of nothing the file is past it before its last game
+    monkeypatch.setattr(transfer, "FILE_SECONDS", 0.0)
+
+    async def scenario(app, alice):
+        body = _file(_played(1, finished=True), _played(2, finished=True))
+        refused = await call(alice, "POST", "/api/import", body, status=400)
+        assert refused["error"].startswith("this history file takes too long to read here (more than 0 s, ")
+        assert (await call(alice, "GET", "/api/history"))["games"] == []
 
     serve(tmp_path, scenario)

@@ -148,6 +148,10 @@ FILE_BYTES = 8 * 1024 * 1024
 #: The most games a history file may bring (each is read back by the games package, in a thread
 #: of the strategies: a bound on how long one file holds it).
 FILE_GAMES = 10_000
+#: The longest a file's games are read (a thread of the strategies held): a match whose computer
+#: makes the hardest codes reads back by a strategy's walk of the whole game, seconds on a large
+#: one, as long as making it; a file of thousands of them is refused rather than read for hours.
+FILE_SECONDS = 60.0
 
 
 def portable(record: dict[str, Any]) -> dict[str, Any]:
@@ -210,7 +214,14 @@ def _read(
         raise ApiError(400, f"this history file has {len(entries):,} games; this server takes {FILE_GAMES:,}")
     games: list[tuple[int, dict[str, Any]]] = []
     numbers: set[int] = set()
+    deadline = time.monotonic() + FILE_SECONDS
     for entry in entries:
+        if time.monotonic() > deadline:
+            raise ApiError(
+                400,
+                f"this history file takes too long to read here (more than {FILE_SECONDS:g} s, "
+                f"{len(games):,} games of {len(entries):,} read): split it",
+            )
         number = entry.get("number") if isinstance(entry, dict) else None
         if (
             not isinstance(number, int)
