@@ -154,3 +154,25 @@ def test_the_api_gives_every_visitor_the_same_code_and_one_game_a_day(tmp_path):
         assert gone["secret"] == secrets_seen[0]
 
     serve(tmp_path, later)
+
+
+def test_the_servers_memory_of_games_of_the_day_found_keeps_today_and_yesterday_only(tmp_path):
+    pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
+    from mastermind.web.daily import FOUND, TRIMMED
+    from test_web_api import call, serve
+
+    async def scenario(app, alice):
+        now = datetime.now(UTC).date()
+        yesterday = date.fromordinal(now.toordinal() - 1).isoformat()
+        past = await call(alice, "POST", "/api/games", {"mode": "daily", "day": "2026-01-01"}, status=201)
+        await call(alice, "POST", f"/api/games/{past['id']}/give-up")
+        found = app[FOUND]
+        found |= {("someone", "2026-01-02"): 1, ("someone", yesterday): 2}
+        app[TRIMMED][0] = yesterday  # the server was last asked yesterday
+        today = await call(alice, "POST", "/api/games", {"mode": "daily"}, status=201)
+        assert sorted(day for _, day in found) == [yesterday, now.isoformat()]  # someone's, alice's
+        # a day no longer held is looked up in the history again: still one game each
+        again = await call(alice, "POST", "/api/games", {"mode": "daily", "day": "2026-01-01"})
+        assert again["id"] == past["id"] and today["id"] != past["id"]
+
+    serve(tmp_path, scenario)

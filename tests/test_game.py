@@ -252,6 +252,65 @@ def test_a_record_of_play_without_its_secret_is_refused():
     assert solving["secret"] is None and Game.from_record(solving).secret is None
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("hints", -1, "number of hints"),
+        ("seed", 10**30, "seed"),
+        ("daily", 5, "YYYY-MM-DD"),
+        ("daily", ["x"], "YYYY-MM-DD"),
+        ("daily", "2026-13-01", "YYYY-MM-DD"),
+        ("moves", [{"guess": "1122", "reply": "0,0"}] * 11, "number of guesses"),
+    ],
+)
+def test_a_record_bringing_a_number_out_of_bounds_is_refused_in_one_line(key, value, says):
+    # a record read from a file is anyone's: each number it brings is bounded before it is used
+    record = Game.breaking(CLASSIC, seed=3).record()
+    with pytest.raises(RecordError, match=says) as err:
+        Game.from_record({**record, key: value})
+    assert "\n" not in str(err.value)
+
+
+def _match_record() -> dict:
+    match = Match(Rules(pegs=2, colors=3), ["human", "knuth"], 2, "standard", seed=5)
+    if match.waiting_for == "secret":
+        match.set_secret("12")
+    return match.record()
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("replayed", 10**12, "games replayed"),  # drawn again once each: a thread held for ever
+        ("maker", 10**30, "codemaker"),
+        ("breaker", None, "codebreaker"),
+        ("breaker", 1, "codebreaker"),
+        ("number", 5, "game number"),
+        ("points", -1, "two numbers"),
+        ("points", [-1, 0], "points of a game"),
+        ("points", [10**9, 0], "points of a game"),
+        ("referee", "yes", "referee"),
+    ],
+)
+def test_a_match_record_bringing_a_number_out_of_bounds_is_refused_at_once(key, value, says):
+    record = _match_record()
+    assert Match.from_record(record).record() == record  # the record as made reads back
+    bad = json.loads(json.dumps(record))
+    bad["games"][0][key] = value
+    with pytest.raises(RecordError, match=says):
+        Match.from_record(bad)
+
+
+def test_a_match_record_with_more_games_than_planned_or_a_game_of_other_rules_is_refused():
+    record = _match_record()
+    with pytest.raises(RecordError, match="more games than its 2"):
+        Match.from_record({**record, "games": record["games"] * 3})
+    other = json.loads(json.dumps(record))
+    other["games"][0]["game"] = Game.breaking(CLASSIC, seed=1).record()
+    with pytest.raises(RecordError, match="not of the match's"):
+        Match.from_record(other)
+
+
 # --- matches --------------------------------------------------------------------------------------
 
 

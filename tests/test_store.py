@@ -2,6 +2,8 @@
 
 import json
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -274,3 +276,38 @@ def test_a_seat_at_another_visitors_game_takes_a_number_of_the_seated_visitor(tm
         assert store.numbered(3, "d").id == shared and store.games(visitor="b") == []
         assert store.move_visitor("e", "d", after=7) == (0, 7)  # nothing to move
         assert store.delete(shared, "a") and store.next_number("d") == 3  # the seats go with it
+
+
+def test_games_given_to_a_visitor_in_one_transaction_are_all_there_or_none_after_a_kill(tmp_path):
+    game = Game.breaking(Rules(), seed=3)
+    game.guess("1122")
+    path = tmp_path / "h.sqlite3"
+    with Store(path) as store:
+        store.add(game.record(), visitor="b")  # b's game 1
+        records = [(n, {**game.record(), "seed": n}) for n in (1, 2, 3, 4)]
+        # what b has is read in the transaction: two calls at once add the games once
+        assert store.add_games("b", lambda own: records[len(own) - 1 :], settings={"palette": "x"}) == (4, 1)
+        assert store.add_games("b", lambda own: records[len(own) - 1 :]) == (0, 5)
+        assert [g.number for g in store.games(visitor="b")] == [1, 2, 3, 4, 5]
+        assert store.visitor_settings("b") == {"palette": "x"}
+        with pytest.raises(ValueError, match="refused"):  # a choice that raises writes nothing
+            store.add_games("c", lambda own: (_ for _ in ()).throw(ValueError("refused")), settings={})
+        assert store.games(visitor="c") == [] and store.visitor_settings("c") is None
+    # the process killed after the third game of five is written: none of them is kept
+    script = (
+        "import os, sys, json\n"
+        "import mastermind.history.store as s\n"
+        "rows = s._game_row\n"
+        "def row(*a, n=[0]):\n"
+        "    n[0] += 1\n"
+        "    if n[0] == 4: os._exit(9)\n"
+        "    return rows(*a)\n"
+        "s._game_row = row\n"
+        "record = json.loads(sys.argv[2])\n"
+        "s.Store(sys.argv[1]).add_games('d', lambda own: [(n, record) for n in range(1, 6)], settings={})\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", script, str(path), json.dumps(game.record())], check=False)
+    assert killed.returncode == 9
+    with Store(path) as store:
+        assert store.games(visitor="d") == [] and store.visitor_settings("d") is None
+        assert len(store.games(visitor="b")) == 5

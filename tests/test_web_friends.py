@@ -304,3 +304,45 @@ def test_a_friend_leaving_and_coming_back_is_said_and_a_match_left_idle_is_close
 
 async def _none_held(app) -> None:
     assert app[FRIENDS].games == {}
+
+
+def test_both_players_tapping_rematch_at_once_make_one_rematch(tmp_path):
+    async def scenario(app, alice, bob):
+        body = {
+            "mode": "match",
+            "players": ["human", "friend"],
+            "rules": {"pegs": 2, "colors": 3},
+            "games": 2,
+        }
+        made = await call(alice, "POST", "/api/games", body, status=201)
+        joined = await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        ids = {alice: made["id"], bob: joined["id"]}
+        for _ in range(2):  # each makes "11", the other breaks it at once
+            seen = await call(alice, "GET", f"/api/games/{ids[alice]}")
+            maker = alice if seen["friend"]["role"] == "maker" else bob
+            breaker = bob if maker is alice else alice
+            await call(maker, "POST", f"/api/games/{ids[maker]}/secret", {"secret": "11"})
+            await call(breaker, "POST", f"/api/games/{ids[breaker]}/guesses", {"guess": "11"})
+        first, second = await asyncio.gather(
+            alice.post(f"/api/games/{ids[alice]}/rematch"), bob.post(f"/api/games/{ids[bob]}/rematch")
+        )
+        assert sorted([first.status, second.status]) == [200, 201]
+        hers, his = await first.json(), await second.json()
+        assert {hers["friend"]["you"], his["friend"]["you"]} == {1, 2}
+        assert len(app[FRIENDS].games) == 2  # the match and one rematch
+        assert len((await call(alice, "GET", "/api/friends"))["games"]) == 1
+        assert len((await call(bob, "GET", "/api/friends"))["games"]) == 1
+
+    serve(tmp_path, scenario, visitors=2)
+
+
+def test_a_friends_match_is_held_to_the_size_the_visitors_strategy_plays_here(tmp_path):
+    async def scenario(app, alice):
+        await call(alice, "PUT", "/api/settings", {"strategy": "optimal"})
+        body = {"mode": "match", "players": ["human", "friend"], "rules": {"pegs": 6, "colors": 6}}
+        refused = await call(alice, "POST", "/api/games", body, status=400)
+        assert refused["error"].startswith("this server plays the optimal strategy on games of at most 3,125")
+        body["rules"] = {"pegs": 4, "colors": 6}
+        assert (await call(alice, "POST", "/api/games", body, status=201))["strategy"] == "optimal"
+
+    serve(tmp_path, scenario)

@@ -3,6 +3,7 @@ describes, ready to go on from where it stopped (the format: :mod:`mastermind.co
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from ..core.records import (
@@ -90,11 +91,51 @@ def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
         game.daily = record.get("daily")
     except (KeyError, TypeError) as err:
         raise RecordError(f"a game record is incomplete: {err!r}") from None
+    check_bounds(game)
     if game.kind == "play" and game.secret is None:  # the computer's code: the game is to find it
         raise RecordError("a record of play has no secret")
     if game.breaker is not None and not game.over and game.player().randomized:
         _choose_again(game)
     return game
+
+
+#: The largest seed a record may bring (a seed is drawn below 2**31: core.seeds.fresh_seed).
+SEED_BOUND = 2**63
+
+
+def whole(value: Any, low: int, high: int, what: str) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high``; else a RecordError in one line.
+    A record read from a file is anyone's: a number it brings is bounded before a loop runs on it."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RecordError(
+            f"a record's {what} must be a whole number from {low} to {high:,}, not {str(value)[:40]}"
+        )
+    return value
+
+
+def check_bounds(game: Game) -> None:
+    """Every number a game's record brought within what a game can have made (RecordError if not):
+    no more rows than the rules allow, turns among them, a seed a generator was given, the
+    date of a game of the day."""
+    rules = game.rules
+    whole(len(game.moves), 0, rules.max_guesses, "number of guesses")
+    whole(game.hints, 0, 2**31, "number of hints")
+    if game.seed is not None:
+        whole(game.seed, 0, SEED_BOUND, "seed")
+    for move in game.moves:
+        for _, turn in move.fixed:
+            whole(turn, 1, rules.max_guesses, "turn of a fixed reply")
+    for assist in game.assists:
+        whole(assist.turn, 1, rules.max_guesses + 1, "turn of a hint or undo")
+    if game.daily is not None:
+        try:
+            if not isinstance(game.daily, str) or len(game.daily) != 10:
+                raise ValueError
+            date.fromisoformat(game.daily)
+        except ValueError:
+            raise RecordError(
+                f"a game of the day's date must be YYYY-MM-DD, not {str(game.daily)[:40]}"
+            ) from None
 
 
 def _choose_again(game: Game) -> None:

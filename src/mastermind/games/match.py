@@ -24,6 +24,7 @@ from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from ..strategies import find_strategy, make_strategy
 from ..strategies.base import Strategy
 from .game import DEFAULT_STRATEGY, Game, Hint
+from .game_record import SEED_BOUND, whole
 from .moves import Move, Problem
 from .scoring import CODEMAKERS, MAX_MATCH_GAMES, SCORING_RULES, WRONG_INFORMATION_POINTS
 
@@ -368,12 +369,17 @@ class Match:
                 record["strategy"],
                 hard=bool(record.get("hard", False)),
             )
+            if match.seed is not None:
+                whole(match.seed, 0, SEED_BOUND, "seed")
             match.rounds = []
+            if len(record["games"]) > match.games:
+                raise RecordError(f"a match record has more games than its {match.games}")
             for g in record["games"]:
                 game = Game.from_record(g["game"])
                 r = Round(g["number"], g["maker"], g["breaker"], game, g["replayed"], g["points"])
                 r.referee = g["referee"]
                 r.replays = [Game.from_record(replay) for replay in g.get("replays", ())]
+                match._check_round(r, "replays" in g)
                 match.rounds.append(r)
                 match._draw_again(r)
             if not match.rounds:
@@ -385,6 +391,31 @@ class Match:
                 raise
             raise RecordError(f"a match record is incomplete: {err!r}") from None
         return match
+
+    def _check_round(self, r: Round, has_replays: bool) -> None:
+        """Every number a round's record brought within what the match can have made (a
+        RecordError if not): a record read from a file is anyone's, and its numbers run loops
+        (:meth:`_draw_again` draws once per game replayed) and index the players."""
+        whole(r.number, len(self.rounds) + 1, len(self.rounds) + 1, "game number")
+        whole(r.maker, 1, 2, "codemaker")
+        whole(r.breaker, 3 - r.maker, 3 - r.maker, "codebreaker")
+        # each replay is in the record (from version 4): as many as replayed; an older record
+        # bounded by the rows of a game (a generous bound: no draw loops longer than that)
+        most = len(r.replays) if has_replays else self.rules.max_guesses
+        whole(r.replayed, len(r.replays), most, "number of games replayed")
+        games = [r.game, *r.replays]
+        if any(g is None or g.rules != self.rules for g in games):
+            raise RecordError(
+                f"game {r.number} of a match record is not of the match's {self.rules.describe()}"
+            )
+        if not isinstance(r.referee, bool):
+            raise RecordError(f"game {r.number} of a match record has a referee that is not true or false")
+        if r.points is not None:
+            if not isinstance(r.points, list) or len(r.points) != 2:
+                raise RecordError(f"game {r.number} of a match record has points that are not two numbers")
+            most = self.rules.max_guesses + 1 + WRONG_INFORMATION_POINTS * r.replayed
+            for p in r.points:
+                whole(p, 0, most, "points of a game")
 
     # -- the rules of a match ----------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,33 @@ _GAME = "id, kind, started, updated, rules, finished, outcome, record, number"
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+_INSERT_GAME = (
+    "INSERT INTO games (kind, started, updated, rules, finished, outcome, record, visitor, number) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_SAVE_VISITOR = (
+    "INSERT INTO visitors (id, created, seen, settings) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, settings = excluded.settings"
+)
+
+
+def _game_row(record: dict[str, Any], visitor: str | None, number: int | None) -> tuple[Any, ...]:
+    """The columns of a new game's row, in :data:`_INSERT_GAME`'s order."""
+    now = _now()
+    rules, finished = json.dumps(record["rules"]), int(bool(record.get("finished")))
+    return (
+        record["kind"],
+        now,
+        now,
+        rules,
+        finished,
+        outcome_of(record),
+        json.dumps(record),
+        visitor,
+        number,
+    )
 
 
 class Store:
@@ -180,24 +208,35 @@ class Store:
     def add(self, record: dict[str, Any], visitor: str | None = None, number: int | None = None) -> int:
         """Store a new game (or match) record, a local one or ``visitor``'s; returns its id. A
         visitor's game has a ``number`` among their games: the one given, or the next free one."""
-        now = _now()
         if visitor is not None and number is None:
             number = self.next_number(visitor)
-        return self._insert(
-            "INSERT INTO games (kind, started, updated, rules, finished, outcome, record, visitor, number) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                record["kind"],
-                now,
-                now,
-                json.dumps(record["rules"]),
-                int(bool(record.get("finished"))),
-                outcome_of(record),
-                json.dumps(record),
-                visitor,
-                number,
-            ),
-        )
+        return self._insert(_INSERT_GAME, _game_row(record, visitor, number))
+
+    def add_games(
+        self,
+        visitor: str,
+        choose: Callable[[list[StoredGame]], list[tuple[int, dict[str, Any]]]],
+        after: int = 0,
+        settings: dict[str, Any] | None = None,
+    ) -> tuple[int, int]:
+        """Give ``visitor`` the games ``choose`` picks from ``visitor``'s own (their games and
+        seats, read in the transaction), as (number, record), and ``settings`` if given, in one
+        transaction: a process killed meanwhile leaves all of them or none, and two calls at once
+        each see the other's games (``choose`` can skip those it already has, or raise to write
+        nothing). The games are numbered after ``visitor``'s own (and past ``after``, numbers held
+        elsewhere), in their order: number n is n + shift. Returns how many were added and the shift."""
+        try:
+            with self._transaction():
+                chosen = choose(self.games_and_seats(visitor))
+                shift = max(self.next_number(visitor) - 1, after)
+                for number, record in chosen:
+                    self.db.execute(_INSERT_GAME, _game_row(record, visitor, number + shift))
+                if settings is not None:
+                    now = _now()
+                    self.db.execute(_SAVE_VISITOR, (visitor, now, now, json.dumps(settings)))
+                return len(chosen), shift
+        except sqlite3.Error as err:
+            raise self._error(err) from None
 
     def next_number(self, visitor: str) -> int:
         """The number ``visitor``'s next game takes: one more than their highest, their seats at
@@ -333,11 +372,7 @@ class Store:
     def save_visitor(self, visitor: str, settings: dict[str, Any]) -> None:
         """Keep ``visitor`` (made on its first save) with its settings."""
         now = _now()
-        self._write(
-            "INSERT INTO visitors (id, created, seen, settings) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, settings = excluded.settings",
-            (visitor, now, now, json.dumps(settings)),
-        )
+        self._write(_SAVE_VISITOR, (visitor, now, now, json.dumps(settings)))
 
     def move_visitor(self, old: str, new: str, after: int = 0) -> tuple[int, int]:
         """Give visitor ``new`` every game, seat and the settings of visitor ``old``, in one

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from aiohttp import web
@@ -31,8 +31,11 @@ routes = web.RouteTableDef()
 #: The server's key of the code of the day.
 KEY: web.AppKey[bytes] = web.AppKey("daily key", bytes)
 
-#: The visitors' games of the day already found: (visitor, ISO date) -> game id.
+#: The visitors' games of the day already found: (visitor, ISO date) -> game id. A cache of the
+#: history (a day not in it is looked up there): trimmed to today and yesterday once a day.
 FOUND: web.AppKey[dict[tuple[str, str], int]] = web.AppKey("daily games", dict)
+#: The day :data:`FOUND` was last trimmed (ISO).
+TRIMMED: web.AppKey[list[str]] = web.AppKey("daily games trimmed", list)
 
 
 def setup(app: web.Application, history: Any) -> None:
@@ -40,6 +43,7 @@ def setup(app: web.Application, history: Any) -> None:
     gives share texts their link."""
     app[KEY] = daily_key(history)
     app[FOUND] = {}
+    app[TRIMMED] = [today().isoformat()]
     app.middlewares.append(link)
     app.router.add_routes(routes)
 
@@ -53,6 +57,19 @@ async def link(request: web.Request, handler: Callable[[web.Request], Awaitable[
 
 def today() -> date:
     return datetime.now(UTC).date()
+
+
+def trim(app: web.Application) -> None:
+    """The games of the day found kept for today and yesterday only, once a day: a server up for
+    months would otherwise hold one entry per visitor and day played."""
+    now = today()
+    if app[TRIMMED][0] == now.isoformat():
+        return
+    kept = {now.isoformat(), (now - timedelta(days=1)).isoformat()}
+    found = app[FOUND]
+    for key in [k for k in found if k[1] not in kept]:
+        del found[key]
+    app[TRIMMED][0] = now.isoformat()
 
 
 def day_of(data: dict[str, Any]) -> date:
@@ -79,6 +96,7 @@ async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
     day = day_of(data)
     hard = hard_of(data)
     settings = await state.visitors.settings(visitor)
+    trim(request.app)
     found = request.app[FOUND]
     iso = day.isoformat()
     if visitor.saved and (visitor.key, iso) not in found:

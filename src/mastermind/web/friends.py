@@ -372,7 +372,8 @@ async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
         rules = find_rules(preset)
     else:
         rules = settings.rules
-    check_size(state.limits, rules, [])
+    # the visitor's strategy gives both players their hints: held to its size as in any game here
+    check_size(state.limits, rules, [settings.strategy])
     games = data.get("games", settings.games)
     scoring = data.get("scoring", settings.scoring)
     if not isinstance(games, int) or isinstance(games, bool) or not isinstance(scoring, str):
@@ -430,21 +431,25 @@ async def rematch(request: web.Request) -> web.Response:
     assert game.match is not None
     if not game.match.over:
         raise GameError("the match is not over: a rematch comes after its last game")
-    if game.rematch is not None and game.rematch in friends.games:
-        again = friends.games[game.rematch]
-        seat = again.seat_of(visitor.key)
-        assert seat is not None
-        return ok({**view(again), **personal(again, seat)})
-    if game.guest is None:
-        raise GameError("your friend never joined this match")
-    old = game.match
-    match = Match(old.rules, ["human", "human"], old.games, old.scoring, strategy=old.strategy, hard=old.hard)
-    mine = game.seat_of(visitor.key)
-    assert mine is not None
-    other = game.guest if visitor.key == game.host else game.host
-    again = await open_match(request, match, 3 - mine, game.notation, guest=other)
-    game.rematch = again.row
-    await state_of(request).games.save(game)
+    # both players may tap Rematch at once: the second waits for the first's rematch and joins it
+    async with game.lock:
+        if game.rematch is not None and game.rematch in friends.games:
+            again = friends.games[game.rematch]
+            seat = again.seat_of(visitor.key)
+            assert seat is not None
+            return ok({**view(again), **personal(again, seat)})
+        if game.guest is None:
+            raise GameError("your friend never joined this match")
+        old = game.match
+        match = Match(
+            old.rules, ["human", "human"], old.games, old.scoring, strategy=old.strategy, hard=old.hard
+        )
+        mine = game.seat_of(visitor.key)
+        assert mine is not None
+        other = game.guest if visitor.key == game.host else game.host
+        again = await open_match(request, match, 3 - mine, game.notation, guest=other)
+        game.rematch = again.row
+        await state_of(request).games.save(game)
     await push(game)
     return ok({**view(again), **personal(again, 3 - mine)}, 201)
 

@@ -7,12 +7,14 @@ the history (:meth:`~mastermind.history.store.Store.move_visitor`): a streak sur
 phone or cleared cookies. The first device keeps nothing (it is a move, not a copy: one history
 per player). A code is kept in memory only: a server started again has forgotten it.
 
-The same history also moves by a file: ``GET /api/export`` answers the visitor's games (the
-friends' matches they hold a seat at among them, as copies), statistics (made from the games)
-and settings as a JSON file to download; ``POST /api/import`` with such a file gives them to this
-visitor by the same move as a code's (:func:`move_in`: one transaction, the same renumbering),
-from a visitor made for the file. A file that cannot be read is refused whole (400), before
-anything is written.
+The same history also moves by a file: ``GET /api/export`` answers the visitor's finished games
+(the finished friends' matches they hold a seat at among them, as copies), statistics (made from
+the games) and settings as a JSON file to download; a game still being played stays out (its
+secret, and the seed of the computer's coming codes, would be in the file). ``POST /api/import``
+with such a file gives them to this visitor in one transaction of the history
+(:meth:`~mastermind.history.store.Store.add_games`), numbered after their own, each game read
+back by the games package and held to the checks of a game made here. A file that cannot be
+read is refused whole (400, in one line), before anything is written.
 """
 
 from __future__ import annotations
@@ -20,16 +22,23 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from aiohttp import web
 
 from .. import Game, Match
-from ..errors import GameError, MastermindError
-from .api import ApiError, State, ok, state_of, visitor_of
-from .daily import FOUND
+from ..core.records import rules_from_dict
+from ..core.text import plural
+from ..errors import GameError
+from ..games.daily import FIRST_DAY
+from ..history.records import StoredGame
+from .api import ApiError, State, check_size, ok, state_of, visitor_of
+from .daily import FOUND, today
 from .friends import FRIENDS, FriendGame
+from .limits import Limits
 from .settings import MODE_OF_KIND, VisitorSettings
 
 routes = web.RouteTableDef()
@@ -136,6 +145,13 @@ FORMAT = "mastermind web history"
 VERSION = 1
 #: The largest history file taken (the API's other bodies are far smaller: Limits.body_bytes).
 FILE_BYTES = 8 * 1024 * 1024
+#: The most games a history file may bring (each is read back by the games package, in a thread
+#: of the strategies: a bound on how long one file holds it).
+FILE_GAMES = 10_000
+#: The longest a file's games are read (a thread of the strategies held): a match whose computer
+#: makes the hardest codes reads back by a strategy's walk of the whole game, seconds on a large
+#: one, as long as making it; a file of thousands of them is refused rather than read for hours.
+FILE_SECONDS = 60.0
 
 
 def portable(record: dict[str, Any]) -> dict[str, Any]:
@@ -146,17 +162,14 @@ def portable(record: dict[str, Any]) -> dict[str, Any]:
 
 @routes.get("/api/export")
 async def export(request: web.Request) -> web.Response:
-    """This visitor's history as a file: their games (and the finished matches they hold a seat
-    at), numbered as they know them, and their settings. A friend's match still being played
-    stays out: it lives between two devices on this server."""
+    """This visitor's finished games (the finished matches they hold a seat at among them),
+    numbered as they know them, and their settings, as a file. A game still being played stays
+    out: its record holds the secret (the code of the day's, the same for every visitor) and the
+    seed the computer's coming codes are drawn from; a transfer code moves it instead."""
     state, visitor = state_of(request), visitor_of(request)
     settings = await state.visitors.settings(visitor)
     stored = await state.db(lambda: state.store.games_and_seats(visitor.key)) if visitor.saved else []
-    games = [
-        {"number": g.number, "record": portable(g.record)}
-        for g in stored
-        if g.finished or "friend" not in g.record
-    ]
+    games = [{"number": g.number, "record": portable(g.record)} for g in stored if g.finished]
     data = {"format": FORMAT, "version": VERSION, "settings": settings.to_dict(), "games": games}
     headers = {"Content-Disposition": 'attachment; filename="mastermind-history.json"'}
     text = await state.think(lambda: json.dumps(data, indent=1))  # a long history: off the event loop
@@ -164,24 +177,51 @@ async def export(request: web.Request) -> web.Response:
 
 
 def read_file(
-    raw: bytes, defaults: VisitorSettings
+    raw: bytes, defaults: VisitorSettings, limits: Limits, day: date
 ) -> tuple[list[tuple[int, dict[str, Any]]], VisitorSettings]:
-    """The games (number, record) and settings of a history file, each read back by the games
-    package; ApiError 400 in one line for anything that cannot be."""
+    """The games (number, record as the games package writes it again) and settings of a history
+    file, each game read back by the games package and held to the limits of a game made here
+    (``day``: today, past which no game of the day is); ApiError 400 in one line for anything
+    that cannot be, whatever the file holds."""
+    try:
+        return _read(raw, defaults, limits, day)
+    except ApiError:
+        raise
+    except Exception as err:  # anything a file can make go wrong: a line, not a 500
+        raise ApiError(400, f"this history file cannot be read: {one_line(err)}") from None
+
+
+def one_line(err: Exception) -> str:
+    return " ".join(str(err).split())[:200] or type(err).__name__
+
+
+def _read(
+    raw: bytes, defaults: VisitorSettings, limits: Limits, day: date
+) -> tuple[list[tuple[int, dict[str, Any]]], VisitorSettings]:
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ApiError(400, "this file is not a history file of mastermind web (not JSON)") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ApiError(400, "this file is not a history file of mastermind web")
     if data.get("version") != VERSION:
-        raise ApiError(
-            400, f"this history file has version {data.get('version')!r}; this server reads {VERSION}"
-        )
-    games, numbers = [], set()
-    if not isinstance(data.get("games"), list):
+        version = json.dumps(data.get("version"))[:20]
+        raise ApiError(400, f"this history file has version {version}; this server reads {VERSION}")
+    entries = data.get("games")
+    if not isinstance(entries, list):
         raise ApiError(400, "this history file has no list of games")
-    for entry in data["games"]:
+    if len(entries) > FILE_GAMES:
+        raise ApiError(400, f"this history file has {len(entries):,} games; this server takes {FILE_GAMES:,}")
+    games: list[tuple[int, dict[str, Any]]] = []
+    numbers: set[int] = set()
+    deadline = time.monotonic() + FILE_SECONDS
+    for entry in entries:
+        if time.monotonic() > deadline:
+            raise ApiError(
+                400,
+                f"this history file takes too long to read here (more than {FILE_SECONDS:g} s, "
+                f"{len(games):,} games of {len(entries):,} read): split it",
+            )
         number = entry.get("number") if isinstance(entry, dict) else None
         if (
             not isinstance(number, int)
@@ -192,25 +232,76 @@ def read_file(
             raise ApiError(
                 400, f"this history file has a game without a number of its own: {str(entry)[:60]}"
             )
-        record = entry.get("record")
         try:
-            if not isinstance(record, dict) or record.get("kind") not in MODE_OF_KIND:
-                raise ValueError("not a game's record")
-            (Match if record["kind"] == "match" else Game).from_record(record)
-        except (MastermindError, ValueError, KeyError, TypeError, AttributeError) as err:
-            raise ApiError(400, f"game {number} of this history file cannot be read: {err}") from None
+            record = read_record(entry.get("record"), limits, day)
+        except ApiError as err:
+            raise ApiError(400, f"game {number} of this history file cannot be played here: {err}") from None
+        except Exception as err:  # a record the games package cannot read, said why
+            raise ApiError(
+                400, f"game {number} of this history file cannot be read: {one_line(err)}"
+            ) from None
         numbers.add(number)
-        games.append((number, portable(record)))
+        games.append((number, record))
+    unfinished = sum(not r.get("finished") for _, r in games)
+    if unfinished > limits.open_games:
+        raise ApiError(
+            400,
+            f"this history file has {plural(unfinished, 'unfinished game')}; "
+            f"a visitor here has at most {limits.open_games}",
+        )
+    settings = data.get("settings") or {}
     try:
-        settings = defaults.updated(data.get("settings") or {})
-    except (MastermindError, TypeError) as err:
-        raise ApiError(400, f"the settings of this history file cannot be used: {err}") from None
-    return games, settings
+        if not isinstance(settings, dict):
+            raise TypeError("they are not a list of names and values")
+        return games, defaults.updated(settings)
+    except Exception as err:
+        raise ApiError(400, f"the settings of this history file cannot be used: {one_line(err)}") from None
+
+
+def read_record(record: Any, limits: Limits, day: date) -> dict[str, Any]:
+    """A file's record as the history keeps it: read back by the games package (every number it
+    brings bounded there) and written again, so that what is kept is what the package makes; held
+    to the checks of a game made here (its size and strategies, a match's games, a day not to
+    come). ApiError for a game this server does not play, the package's errors for the rest."""
+    if not isinstance(record, dict) or record.get("kind") not in MODE_OF_KIND:
+        raise ValueError("not a game's record")
+    rules = rules_from_dict(record["rules"])
+    # the sizes checked before the game is made: a game too large is refused before it is built
+    names = (
+        record.get("players") if record["kind"] == "match" else [(record.get("players") or {}).get("breaker")]
+    )
+    check_size(
+        limits,
+        rules,
+        [n.strip().lower() for n in [record.get("strategy"), *(names or [])] if isinstance(n, str)],
+    )
+    kept: dict[str, Any]
+    if record["kind"] == "match":
+        match = Match.from_record(record)
+        check_size(limits, match.rules, [match.strategy, *match.players])
+        if match.games > limits.match_games:
+            raise ApiError(400, f"a match here has at most {limits.match_games} games, not {match.games}")
+        kept = match.record()
+    else:
+        game = Game.from_record(record)
+        check_size(
+            limits,
+            game.rules,
+            [game.strategy_name, *([game.breaker] if isinstance(game.breaker, str) else [])],
+        )
+        if game.daily is not None and not FIRST_DAY <= date.fromisoformat(game.daily) <= day:
+            raise ApiError(400, f"there is no code of the day of {game.daily} (today is {day.isoformat()})")
+        kept = game.record()
+    if record.get("left") is True:  # a friend's match closed unfinished (its outcome "left")
+        kept["left"] = True
+    return kept
 
 
 @routes.post("/api/import")
 async def take_file(request: web.Request) -> web.Response:
-    """A history file's games and settings given to this visitor, after their own games."""
+    """A history file's games and settings given to this visitor, after their own games, in one
+    transaction of the history (:meth:`~mastermind.history.store.Store.add_games`): the games it
+    already has skipped there, so that a file sent twice at once adds its games once."""
     state, visitor = state_of(request), visitor_of(request)
     raw = b""
     while chunk := await request.content.read(64 * 1024):  # past the API's body limit: a file's own
@@ -218,43 +309,55 @@ async def take_file(request: web.Request) -> web.Response:
         if len(raw) > FILE_BYTES:
             raise ApiError(413, f"the file is too large (at most {FILE_BYTES:,} bytes)")
     # each game read back by the games package: long for a long history, so off the event loop
-    defaults = state.visitors.defaults
-    games, settings = await state.think(lambda: read_file(raw, defaults))
-    # the file's games written for a visitor of its own (no cookie has it), then moved in as a
-    # transfer code's are: the same transaction, the same renumbering
-    holder = f"file {secrets.token_hex(16)}"
+    defaults, limits, day = state.visitors.defaults, state.limits, today()
+    games, settings = await state.think(lambda: read_file(raw, defaults, limits, day))
+    found = request.app.get(FOUND, {})
+    # a game of the day held in memory only (a draft) is one of its day too
+    held = {iso for key, iso in found if key == visitor.key}
     skipped = 0
 
-    def write() -> None:
+    def choose(own: list[StoredGame]) -> list[tuple[int, dict[str, Any]]]:
         nonlocal skipped
-        fresh = new_games(games, [portable(g.record) for g in state.store.games_and_seats(visitor.key)])
+        fresh = new_games(games, [portable(g.record) for g in own], held)
         skipped = len(games) - len(fresh)
-        added = []
-        try:
-            for number, record in fresh:
-                added.append(state.store.add(record, visitor=holder, number=number))
-        except BaseException:
-            for row in added:
-                state.store.delete(row, holder)
-            raise
+        playing = sum(not g.finished and not g.record.get("left") for g in own)
+        adding = sum(not r.get("finished") for _, r in fresh)
+        if adding and playing + adding > limits.open_games:
+            raise ApiError(
+                400,
+                f"this file's {plural(adding, 'unfinished game')} and your {playing} would be more "
+                f"than {limits.open_games}: finish or give up some first",
+            )
+        return fresh
 
-    await state.db(write)
-    moved, shift = await move_in(request, holder)
-    await state.visitors.save(visitor, settings)
+    # numbered after this visitor's games, drafts in memory included: no number taken twice
+    after = max((d.id for d in state.games.drafts(visitor.key)), default=0)
+    kept = settings.to_dict()
+    moved, shift = await state.db(lambda: state.store.add_games(visitor.key, choose, after, kept))
+    state.visitors.forget(visitor.key)
+    await state.visitors.save(visitor, settings)  # the memory's settings (the history has them)
     return ok({"moved": moved, "shift": shift, "skipped": skipped})
 
 
+def canonical(record: dict[str, Any]) -> str:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"))
+
+
 def new_games(
-    games: list[tuple[int, dict[str, Any]]], own: list[dict[str, Any]]
+    games: list[tuple[int, dict[str, Any]]], own: list[dict[str, Any]], days_held: Iterable[str] = ()
 ) -> list[tuple[int, dict[str, Any]]]:
-    """The file's games this visitor has not got: not the same record again (a file read twice),
-    nor a second game of a day they have one of (one game of the day each, as web/daily.py has it)."""
-    days = {r["daily"] for r in own if r.get("daily")}
+    """The file's games this visitor has not got: not the same record again (a file read twice:
+    compared as canonical JSON, in a set), nor a second game of a day they have one of (one game
+    of the day each, as web/daily.py has it; ``days_held``: days of games in memory only)."""
+    seen = {canonical(r) for r in own}
+    days = {r["daily"] for r in own if isinstance(r.get("daily"), str)} | set(days_held)
     fresh = []
     for number, record in games:
-        day = record.get("daily")
-        if record in own or (day and day in days):
+        key, day = canonical(record), record.get("daily")
+        if key in seen or (day and day in days):
             continue
-        days |= {day} if day else set()
+        seen.add(key)
+        if day:
+            days.add(day)
         fresh.append((number, record))
     return fresh
