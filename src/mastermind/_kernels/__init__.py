@@ -6,7 +6,7 @@ Nothing outside the package imports this. Feedback is one small integer,
 * ``reference``: plain numpy, the readable version every fast path is tested against.
 * ``tables``: :class:`~.tables.CodeTables`, the arrays of one code space as one named structure.
 * ``feedback``: the one compiled feedback rule and the one counting sort (grouping by reply).
-* ``workspace``: kernels carve one buffer into named parts whose sizes are listed once.
+* ``workspace``: kernels slice one buffer into named parts whose sizes are listed once.
 * ``partition``: the partition strategies' search; ``exact``: the exact optimal search;
   ``worst``: the hot loops of the worst-case search; ``skip_ahead``: the counter's skip-ahead
   search.
