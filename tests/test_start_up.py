@@ -9,16 +9,23 @@ import sys
 
 import pytest
 
-LOADED = (
-    "import sys\n"
-    "from mastermind.cli import main\n"
-    "sys.argv = ['mastermind', *sys.argv[1:]]\n"
-    "try:\n"
-    "    main()\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "print(sorted(m for m in ('numpy', 'numba', 'textual', 'dask') if m in sys.modules), file=sys.stderr)\n"
-)
+
+def script(report: str) -> str:
+    """A program that runs ``mastermind ARGS`` (its arguments) and then prints ``report`` (an
+    expression) on its standard error: what the command left loaded."""
+    return (
+        "import sys\n"
+        "from mastermind.cli import main\n"
+        "sys.argv = ['mastermind', *sys.argv[1:]]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print({report}, file=sys.stderr)\n"
+    )
+
+
+LOADED = script("sorted(m for m in ('numpy', 'numba', 'textual', 'dask') if m in sys.modules)")
 
 
 def loaded_by(*args: str, env: dict[str, str] | None = None) -> str:
@@ -65,16 +72,7 @@ def test_the_classic_games_commands_load_no_numba(args, tmp_path):
     assert loaded_by(*args, env=env) == "['numpy']"
 
 
-MODULES = (
-    "import sys\n"
-    "from mastermind.cli import main\n"
-    "sys.argv = ['mastermind', *sys.argv[1:]]\n"
-    "try:\n"
-    "    main()\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
-)
+MODULES = script("' '.join(sorted(sys.modules))")
 
 #: What none of the classic game's commands below loads: numba; the exact search's strategy and
 #: its search (only `-s optimal` needs them); importlib.metadata (the plug-ins' entry points are
