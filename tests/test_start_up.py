@@ -157,3 +157,36 @@ def test_the_command_freezes_the_collector_at_exit_and_every_handler_runs():
     assert proc.returncode == 0
     assert proc.stdout.rstrip().endswith("}")  # the JSON whole: flushed before the exit
     assert proc.stderr.strip().splitlines()[-1] == "frozen True later handler ran"
+
+
+#: Modules that numba imports only to ready its compiler (its typing and lowering rules for
+#: strings, typed dicts, linear algebra, array functions).
+COMPILER_ONLY = ["numba.cpython.unicode", "numba.typed.typeddict", "numba.np.linalg", "numba.np.arraymath"]
+
+LOADS = script(
+    f"[m for m in {COMPILER_ONLY!r} if m in sys.modules], 'numba' in sys.modules, "
+    "__import__('numba.core.runtime', fromlist=['rtsys']).rtsys._init"
+)
+
+
+@pytest.mark.parametrize(
+    ("game", "loaded"),
+    [
+        (["-s", "knuth", "-p", "4", "-c", "8"], "[] True False"),
+        (["-s", "entropy", "-p", "5", "-c", "6"], "[] True False"),
+        # skip-ahead counts references, and its cached environment imports numba's array module
+        (["-s", "counter", "-p", "4", "-c", "8", "--seed", "7"], "['numba.cpython.unicode'] True True"),
+    ],
+)
+def test_kernels_are_loaded_from_numba_s_cache_without_its_compiler(game, loaded, tmp_path):
+    """A game past the quick start's size runs compiled kernels: loaded from numba's cache, they
+    need none of numba's compiler (a fifth of a second to ready), and those that count no
+    references not even its memory runtime. The first run fills the cache; the second loads it."""
+    import json
+    import os
+
+    env = {**os.environ, "MASTERMIND_DB": str(tmp_path / "h.db"), "MASTERMIND_CACHE_DIR": str(tmp_path / "c")}
+    args = [sys.executable, "-c", LOADS, "evaluate", *game, "--json", "--no-history", "--recompute"]
+    runs = [subprocess.run(args, capture_output=True, text=True, check=False, env=env) for _ in range(2)]
+    assert [json.loads(run.stdout)["total"] for run in runs] == [json.loads(runs[0].stdout)["total"]] * 2
+    assert runs[1].stderr.strip().splitlines()[-1] == loaded

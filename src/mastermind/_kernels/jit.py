@@ -15,8 +15,10 @@ from typing import Any
 from numba import config, prange
 from numba import njit as _njit
 from numba.core import event
+from numba.core.caching import FunctionCache
 from numba.core.dispatcher import Dispatcher
 from numba.core.registry import CPUDispatcher
+from numba.core.runtime import rtsys
 from numba.extending import intrinsic
 
 from . import _compile_step, _compiling
@@ -31,12 +33,57 @@ __all__ = ["ALLOCATES_NOTHING", "bit_of", "bits_set", "inner", "njit", "prange"]
 ALLOCATES_NOTHING = {"_nrt": False}
 
 
+class _CacheLoadedAlone(FunctionCache):
+    """numba's on-disk cache of one kernel, whose compiled code is loaded without first readying
+    numba's compiler.
+
+    Why: numba's own load refreshes the whole target context first, importing some forty of
+    numba's modules and installing every typing and lowering rule it has: 0.2 s, more than a
+    game of 4,096 codes takes to walk, and of use only to compile (numba's compiler refreshes
+    the context itself before anything is compiled). Loading compiled code needs only the
+    functions that code calls: numba's memory runtime (itself compiled when started, 0.02 s),
+    and only where the kernel or a kernel it calls counts references (:func:`_counts_references`).
+    The kernels here use no other part of numba's runtime (no hashing, no parallel loops), whose
+    rules would register their own functions.
+    """
+
+    kernel: Dispatcher | None = None
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:  # noqa: ANN401 - as numba's
+        if self.kernel is None or _counts_references(self.kernel):
+            rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+
+def _counts_references(kernel: Dispatcher) -> bool:
+    """Whether the code of ``kernel`` calls numba's memory runtime: it or a kernel it calls was
+    compiled with reference counting (see :data:`ALLOCATES_NOTHING`; a kernel inlined in its
+    caller is compiled as its caller is)."""
+    return any(
+        one.targetoptions.get("_nrt", True) and (one is kernel or one.targetoptions.get("inline") != "always")
+        for one in kernels_called(kernel)
+    )
+
+
+def _loaded_alone(kernel: Any) -> Any:  # noqa: ANN401 - numba is untyped
+    cache = getattr(kernel, "_cache", None)
+    if type(cache) is FunctionCache:
+        cache.__class__ = _CacheLoadedAlone
+        cache.kernel = kernel
+    return kernel
+
+
 def njit(*args: Any, **options: Any) -> Any:  # noqa: ANN401 - numba's decorator is untyped
     """numba's ``njit``, without the C callback wrapper that numba otherwise
     compiles beside every kernel (for passing it to another kernel as a first-class function,
-    which no kernel here does): a part of each first compilation, in Python and in LLVM."""
+    which no kernel here does): a part of each first compilation, in Python and in LLVM. With
+    ``cache=True``, the kernel is loaded from the cache alone (:class:`_CacheLoadedAlone`)."""
     options.setdefault("no_cfunc_wrapper", True)
-    return _njit(*args, **options)
+    if args and callable(args[0]):
+        return _loaded_alone(_njit(*args, **options))
+    decorate = _njit(*args, **options)
+    return lambda func: _loaded_alone(decorate(func))
 
 
 class InnerKernel(CPUDispatcher):
@@ -60,7 +107,7 @@ def inner(*, cache: bool = False, **options: Any) -> Any:  # noqa: ANN401 - numb
         kernel = InnerKernel(py_func=func, locals={}, targetoptions=targetoptions)
         if cache:
             kernel.enable_caching()
-        return kernel
+        return _loaded_alone(kernel)
 
     return decorate
 

@@ -119,18 +119,16 @@ def entropy_weights(n_max: int) -> np.ndarray:
     order. Ranking differences below about 2**-32 bits are not resolved.
     """
     n_max = max(int(n_max), 1)
-    spf = np.zeros(n_max + 1, dtype=np.int64)  # smallest prime factor
+    composite = np.zeros(n_max + 1, dtype=bool)
     for p in range(2, int(n_max**0.5) + 1):
-        if spf[p] == 0:
-            block = spf[p * p :: p]
-            block[block == 0] = p
+        if not composite[p]:
+            composite[p * p :: p] = True
     log_sum = np.zeros(n_max + 1, dtype=np.int64)  # sum of e_p * L_p, i.e. fixed-point log2(n)
-    for n in range(2, n_max + 1):
-        p = spf[n]
-        if p == 0:  # n is prime
-            log_sum[n] = round(np.log2(n) * ENTROPY_SCALE)
-        else:
-            log_sum[n] = log_sum[p] + log_sum[n // p]
+    for p in np.flatnonzero(~composite[2:]) + 2:  # each prime, once per power of it dividing n
+        step, weight = int(p), round(np.log2(p) * ENTROPY_SCALE)
+        while step <= n_max:
+            log_sum[step::step] += weight
+            step *= int(p)
     return np.arange(n_max + 1, dtype=np.int64) * log_sum
 
 
