@@ -170,18 +170,19 @@ LOADS = script(
 
 
 @pytest.mark.parametrize(
-    ("game", "loaded"),
+    ("game", "runtime"),
     [
-        (["-s", "knuth", "-p", "4", "-c", "8"], "[] True False"),
-        (["-s", "entropy", "-p", "5", "-c", "6"], "[] True False"),
-        # skip-ahead counts references, and its cached environment imports numba's array module
-        (["-s", "counter", "-p", "4", "-c", "8", "--seed", "7"], "['numba.cpython.unicode'] True True"),
+        (["-s", "knuth", "-p", "4", "-c", "8"], False),
+        (["-s", "entropy", "-p", "5", "-c", "6"], False),
+        (["-s", "counter", "-p", "4", "-c", "8", "--seed", "7"], True),  # skip-ahead counts references
     ],
 )
-def test_kernels_are_loaded_from_numba_s_cache_without_its_compiler(game, loaded, tmp_path):
+def test_kernels_are_loaded_from_numba_s_cache_without_its_compiler(game, runtime, tmp_path):
     """A game past the quick start's size runs compiled kernels: loaded from numba's cache, they
     need none of numba's compiler (a fifth of a second to ready), and those that count no
-    references not even its memory runtime. The first run fills the cache; the second loads it."""
+    references not even its memory runtime. The first run fills the cache; the second loads it.
+    (The counter's cached code brings an environment whose unpickling may import numba's array
+    module, and with it some of the modules above, as numba's version has it.)"""
     import json
     import os
 
@@ -189,4 +190,7 @@ def test_kernels_are_loaded_from_numba_s_cache_without_its_compiler(game, loaded
     args = [sys.executable, "-c", LOADS, "evaluate", *game, "--json", "--no-history", "--recompute"]
     runs = [subprocess.run(args, capture_output=True, text=True, check=False, env=env) for _ in range(2)]
     assert [json.loads(run.stdout)["total"] for run in runs] == [json.loads(runs[0].stdout)["total"]] * 2
-    assert runs[1].stderr.strip().splitlines()[-1] == loaded
+    compiler, numba, started = runs[1].stderr.strip().splitlines()[-1].rsplit(" ", 2)
+    assert (numba, started) == ("True", str(runtime))
+    if not runtime:
+        assert compiler == "[]"
