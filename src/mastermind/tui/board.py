@@ -19,30 +19,18 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ..core.display import PEG_COLOURS
 from ..core.feedback import Feedback
 from ..core.notation import COLOR_NAMES, Notation, Terms
-
-#: Peg colours in the order of the notation's colour names (red, green, blue, ...), as hex.
-_BASE_COLORS = (
-    "#d7263d",
-    "#2e9e44",
-    "#2f6fdf",
-    "#f4d03f",
-    "#f07f13",
-    "#8e44ad",
-    "#1fb5c4",
-    "#eeeeee",
-    "#3b3b3b",
-    "#e040a0",
-)
 
 BLACK_KEY, WHITE_KEY, NO_KEY = "●", "○", "·"
 
 
 def peg_color(color: int) -> str:
-    """The background of a code peg: the named colours first, then hues spread around the wheel."""
-    if color < len(_BASE_COLORS):
-        return _BASE_COLORS[color]
+    """The background of a code peg: the palette's colours first (the notebook's and the web board's),
+    then hues spread around the wheel, as hex (which the terminal takes)."""
+    if color < len(PEG_COLOURS):
+        return PEG_COLOURS[color]
     hue = (color * 0.618034) % 1.0
     r, g, b = colorsys.hls_to_rgb(hue, 0.45 + 0.15 * (color % 3) / 2, 0.75)
     return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
