@@ -194,3 +194,23 @@ def test_kernels_are_loaded_from_numba_s_cache_without_its_compiler(game, runtim
     assert (numba, started) == ("True", str(runtime))
     if not runtime:
         assert compiler == "[]"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["evaluate", "-s", "knuth", "--json", "--no-history"],
+        ["evaluate", "-s", "knuth", "-p", "4", "-c", "8", "--json", "--no-history"],
+    ],
+)
+def test_a_run_for_a_script_loads_no_rich(args, tmp_path):
+    """Output for a script (``--json``, stderr not a terminal) needs no progress bar, so no rich,
+    a fiftieth of a second to import; on a terminal the bar loads it (tests/test_progress.py)."""
+    import os
+
+    env = {**os.environ, "MASTERMIND_DB": str(tmp_path / "h.db")}
+    for name in ("FORCE_COLOR", "FORCE_TERMINAL", "TTY_COMPATIBLE"):
+        env.pop(name, None)
+    loaded = modules_loaded_by(*args, env=env)
+    assert "numpy" in loaded  # it did compute (so the check below can fail)
+    assert "rich" not in loaded

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,20 @@ def color_option(command: Callable) -> Callable:
         return command(**kwargs)
 
     return wrapper
+
+
+#: What makes rich take a stream for a terminal whatever the stream says (see
+#: :func:`stderr_is_terminal`).
+_TERMINAL_SAYS = ("FORCE_COLOR", "FORCE_TERMINAL", "TTY_COMPATIBLE")
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal, as the command's rich console judges it (for a progress bar
+    or a note), without importing rich where stderr is plainly a file or a pipe: a command whose
+    output goes to a script (``--json``) then never loads it."""
+    if not sys.stderr.isatty() and not any(name in os.environ for name in _TERMINAL_SAYS):
+        return False
+    return console_for(stderr=True).is_terminal
 
 
 def console_for(stderr: bool = False, file: Any = None) -> Console:

@@ -21,7 +21,7 @@ import click
 
 from ..research import EXECUTORS
 from .common import db_option, fail, open_store
-from .console import console_for
+from .console import console_for, stderr_is_terminal
 from .files import check_output
 from .progress import LogLines, live_note, progress_display, progress_note
 
@@ -249,8 +249,7 @@ def run_progress(label: str) -> Iterator[OnProgress | None]:
     chosen; then the secrets and subtrees done, with the time left (for a strategy's own search:
     the pieces done, of those left, and the best total so far); off a terminal, a line every
     :data:`LOG_EVERY` seconds of a long run. Yields the runner's callback."""
-    console = console_for(stderr=True)
-    if not console.is_terminal:
+    if not stderr_is_terminal():
         import threading
 
         log, done = LogLines(label, _stage_words), threading.Event()
@@ -265,7 +264,7 @@ def run_progress(label: str) -> Iterator[OnProgress | None]:
         finally:
             done.set()
         return
-    with progress_display(console, "units") as bar, live_note(progress_note(bar, units="")):
+    with progress_display(console_for(stderr=True), "units") as bar, live_note(progress_note(bar, units="")):
         # Until the runner first reports (choosing the first guess of a big game takes a while), a
         # pulsing bar and the time elapsed show that work is going on.
         first = bar.add_task(f"{label}: choosing the first guess", total=None, units="")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .common import fail, note_long_search
-from .console import console_for
+from .console import console_for, stderr_is_terminal
 from .game_options import game_notation
 from .progress import progress_bar, search_progress
 from .run_options import (
@@ -191,7 +191,7 @@ def warn_if_long(player: Strategy) -> None:
     if player.space.size < ESTIMATE_FROM:
         return
     seconds = estimate_seconds(player)
-    shown = console_for(stderr=True).is_terminal
+    shown = stderr_is_terminal()
     if seconds is not None and seconds >= (LONG_RUN if shown else FEW_SECONDS):
         click.echo(
             f"mastermind: note: {player.name} on {player.space.size:,} codes: roughly {duration(seconds)} on "
