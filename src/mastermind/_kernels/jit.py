@@ -10,7 +10,7 @@ once when it ends.
 from __future__ import annotations
 
 import types
-from typing import Any
+from typing import Any, cast
 
 from numba import config, prange
 from numba import njit as _njit
@@ -47,7 +47,7 @@ class _CacheLoadedAlone(FunctionCache):
     rules would register their own functions.
     """
 
-    kernel: Dispatcher | None = None
+    kernel: Any = None  # the kernel's dispatcher (set by _loaded_alone)
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:  # noqa: ANN401 - as numba's
         if self.kernel is None or _counts_references(self.kernel):
@@ -69,8 +69,9 @@ def _counts_references(kernel: Dispatcher) -> bool:
 def _loaded_alone(kernel: Any) -> Any:  # noqa: ANN401 - numba is untyped
     cache = getattr(kernel, "_cache", None)
     if type(cache) is FunctionCache:
-        cache.__class__ = _CacheLoadedAlone
-        cache.kernel = kernel
+        alone = cast(_CacheLoadedAlone, cache)
+        alone.__class__ = _CacheLoadedAlone
+        alone.kernel = kernel
     return kernel
 
 

@@ -124,11 +124,11 @@ def entropy_weights(n_max: int) -> np.ndarray:
         if not composite[p]:
             composite[p * p :: p] = True
     log_sum = np.zeros(n_max + 1, dtype=np.int64)  # sum of e_p * L_p, i.e. fixed-point log2(n)
-    for p in np.flatnonzero(~composite[2:]) + 2:  # each prime, once per power of it dividing n
-        step, weight = int(p), round(np.log2(p) * ENTROPY_SCALE)
+    for prime in (np.flatnonzero(~composite[2:]) + 2).tolist():  # once per power dividing n
+        step, weight = prime, round(np.log2(prime) * ENTROPY_SCALE)
         while step <= n_max:
             log_sum[step::step] += weight
-            step *= int(p)
+            step *= prime
     return np.arange(n_max + 1, dtype=np.int64) * log_sum
 
 
