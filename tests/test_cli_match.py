@@ -283,3 +283,14 @@ def test_a_breaker_who_repeats_a_guess_is_warned_once_as_in_play():
     code, out, _ = run("--players", "knuth,human", "--games", "2", "--seed", "1", "--no-history", input=lines)
     assert out.count("You played 1122 already (row 1): it would get the same reply") == 1
     assert re.search(r"^\s+2\s+1\s+1\s+2\s+2", out, re.M)  # typed again, it was played as row 2
+
+
+def test_an_empty_line_at_a_hand_typed_reply_is_no_reply():
+    """In a match a replied guess stands, and a wrong reply costs points: Enter alone at the reply
+    prompt asks again rather than answer 0,0 (no key pegs is typed, as in `mastermind guess`)."""
+    script = "\n\n4,0\n"  # at the secret's prompt Enter (reply by hand); then Enter; then the win
+    code, out, err = run("--players", "human,knuth", "--seed", "5", "--json", input=script)
+    assert code == 1  # the input ends in game 2
+    first = json.loads(out)["games"][0]
+    assert first["guesses"] == 1 and first["broken"] and first["replayed"] == 0
+    assert err.count("Guess 1: 1122") == 2  # asked again after the empty line

@@ -108,6 +108,8 @@ class MatchSession(Session):
             return
         elif wait == "guess":
             events = yield from self._guess(line)
+        elif not line:  # no reply: the prompt again (no key pegs is typed, as 0,0 or -)
+            pass
         elif command in ("help", "?", "hint"):
             yield say(self._reply_help(command == "hint"))
         else:
