@@ -102,6 +102,23 @@ def test_mastermind_play_daily_gives_the_share_text_and_one_game_a_day(tmp_path)
     assert json.loads(stats.stdout) == []  # the code of the day is not counted with practice games
     code, _, err = play(db, "", "--seed", "3")
     assert code == 2 and "--daily plays the code of the day: it takes no --resume or --seed" in err
+    stats = CliRunner().invoke(cli, ["stats", "--db", str(db)])  # its line, apart from the table
+    assert stats.stdout.strip() == "Codes of the day: played 1, won 1; 1 in a row (best 1)."
+
+
+@pytest.mark.parametrize(
+    ("options", "why"),
+    [
+        (["--preset", "super"], "--daily plays the code of the day on 4x6: it takes no other rules"),
+        (["--max-guesses", "12"], "--daily plays the code of the day on 4x6: it takes no other rules"),
+        (["--no-history"], "--daily keeps the code of the day in the history (one game a day): not with"),
+    ],
+)
+def test_the_code_of_the_day_is_refused_other_rules_and_a_game_outside_the_history(tmp_path, options, why):
+    """Other rules would play the classic code under another name, and a game outside the history
+    could be played again after it was given up, and shared as won."""
+    code, out, err = play(tmp_path / "h.sqlite3", "1122\n", *options)
+    assert code == 2 and why in err and "guess 1" not in out
 
 
 def test_the_api_gives_every_visitor_the_same_code_and_one_game_a_day(tmp_path):

@@ -154,8 +154,14 @@ def play(
     from ..games.sessions import PlaySession
 
     if daily:
+        from ..games.daily import DAILY_RULES
+
         if resume is not None or seed is not None:
             fail("--daily plays the code of the day: it takes no --resume or --seed")
+        if rules != DAILY_RULES:
+            fail(f"--daily plays the code of the day on {DAILY_RULES.short_name()}: it takes no other rules")
+        if store is None:
+            fail("--daily keeps the code of the day in the history (one game a day): not with --no-history")
         game, recorder = todays_game(store, hard)
         resume = None if recorder.id is None else str(recorder.id)
     elif resume is not None:
@@ -185,17 +191,10 @@ def play(
 
         console.print(f"To share:\n{share_text(game)}", markup=False, highlight=False)
         if recorder.store is not None:
-            from datetime import UTC, datetime
-
-            from ..history.stats import daily_stats
+            from .history import codes_of_the_day
 
             recorder.save(game.record())  # counted with the others below
-            d = daily_stats(recorder.store.games(kind="play"), datetime.now(UTC).date())
-            console.print(
-                f"Codes of the day: played {d.played}, won {d.won}; {d.current_streak} in a row "
-                f"(best {d.best_streak}).",
-                markup=False,
-            )
+            console.print(codes_of_the_day(recorder.store), markup=False)
     finish(game, as_json, recorder)
 
 

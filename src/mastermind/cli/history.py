@@ -213,7 +213,8 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
     figures for the computer breaking the codes you kept. Matches have their own score (see
     'mastermind history ID') and are not counted. A streak is a run of won games in the order
     they were started: the best one, and the current one (0 if the latest game was not won).
-    Unaided counts the games won without a hint or a guess taken back.
+    Unaided counts the games won without a hint or a guess taken back. The codes of the day
+    (play --daily) count apart, in a line below the table (not in --json).
 
     \b
     Examples:
@@ -235,10 +236,11 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
     if as_json:
         click.echo(json.dumps([s.to_dict() for s in groups]))
         return
+    daily = codes_of_the_day(store) if kind == "play" else None
     if not finished:
         waiting = sum(s.unfinished for s in groups)
         more = f" ({waiting} unfinished: mastermind {kind} --resume)" if waiting else ""
-        click.echo(f"No finished {kind} games in the history yet{more}.")
+        click.echo(f"No finished {kind} games in the history yet{more}." if daily is None else daily)
         return
     who = "Your games breaking the computer's code" if kind == "play" else "The computer breaking your codes"
     console_for().print(stats_table(finished, f"{who} ({store.path})"))
@@ -248,6 +250,22 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
             f"{waiting} unfinished game{'s' if waiting != 1 else ''} not counted "
             f"(mastermind {kind} --resume)."
         )
+    if daily is not None:
+        click.echo(daily)
+
+
+def codes_of_the_day(store: Store) -> str | None:
+    """The line of the codes of the day (``play --daily``) in the history, which count apart from
+    the other games: played, won, the streak; None where none is finished."""
+    from datetime import UTC, datetime
+
+    from ..history.stats import daily_stats
+
+    d = daily_stats(store.games(kind="play"), datetime.now(UTC).date())
+    if not d.played:
+        return None
+    streak = f"{d.current_streak} in a row (best {d.best_streak})"
+    return f"Codes of the day: played {d.played}, won {d.won}; {streak}."
 
 
 def stats_table(finished: list[Any], title: str) -> Any:
