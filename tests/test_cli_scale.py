@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from mastermind.cli import cli
+from mastermind.runtime.install import install_command
 
 
 def run(*args):
@@ -23,7 +24,7 @@ def test_without_dask_the_dask_executor_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if the extra were not installed
     code, out, err = run("evaluate", "--executor", "dask")
     assert code == 2 and out == ""
-    assert "pip install 'mastermind-lab[distributed]'" in err and "Traceback" not in err
+    assert install_command("distributed") in err and "Traceback" not in err
 
 
 def test_cluster_options_need_the_dask_executor():

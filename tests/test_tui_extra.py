@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from mastermind.runtime.install import install_command
+
 BLOCKED = (
     "import sys\n"
     "class Block:\n"
@@ -37,7 +39,7 @@ def test_without_the_extra_one_line_says_how_to_install_it(command, blocked, ext
     )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1, proc.stderr
-    assert f"pip install 'mastermind-lab[{extra}]'" in proc.stderr
+    assert install_command(extra) in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

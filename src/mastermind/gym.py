@@ -1,5 +1,5 @@
-"""Mastermind as a Gymnasium environment (the optional ``rl`` extra: ``pip install
-'mastermind-lab[rl]'``).
+"""Mastermind as a Gymnasium environment (the optional ``rl`` extra: ``pip install -e
+'.[rl]'`` in a checkout).
 
 Importing this module registers ``Mastermind-v0``; ``gymnasium.make("mastermind.gym:Mastermind-v0")``
 imports it itself. Any game is made through keyword arguments: ``rules=Rules(...)``, a
@@ -43,7 +43,9 @@ try:
     import gymnasium
     from gymnasium import spaces
 except ImportError as err:  # pragma: no cover - the rl extra is installed with the tests
-    raise MastermindError("mastermind.gym needs gymnasium: pip install 'mastermind-lab[rl]'") from err
+    from .runtime.install import install_command
+
+    raise MastermindError(f"mastermind.gym needs gymnasium: {install_command('rl')}") from err
 
 #: The id under which the environment is registered.
 ENV_ID = "Mastermind-v0"

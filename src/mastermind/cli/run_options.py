@@ -61,7 +61,7 @@ def executor_options(checkpoint_help: str) -> Callable[[Command], Command]:
             default="local",
             show_default=True,
             help="Where whole trees are computed: this process (all cores) or a Dask cluster "
-            "(needs: pip install 'mastermind-lab[distributed]').",
+            "(needs the distributed extra: docs/index.md, Optional parts).",
         )
         @click.option(
             "--scheduler",

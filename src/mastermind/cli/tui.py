@@ -14,8 +14,6 @@ if TYPE_CHECKING:
     from .. import Rules
     from ..tui.app import MastermindApp
 
-INSTALL = "pip install 'mastermind-lab[tui]'"
-
 
 def need(module: str, what: str) -> None:
     """One line and exit 2 when the optional extra is not installed."""
@@ -24,7 +22,9 @@ def need(module: str, what: str) -> None:
     try:
         importlib.import_module(module)
     except ImportError:
-        fail(f"{what} needs the tui extra ({module} is not installed): {INSTALL}")
+        from ..runtime.install import install_command
+
+        fail(f"{what} needs the tui extra ({module} is not installed): {install_command('tui')}")
 
 
 GAME_OPTIONS_HELP = """

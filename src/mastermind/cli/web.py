@@ -13,8 +13,6 @@ from .game_options import game_options, notation_style, rules_given
 if TYPE_CHECKING:
     from .. import Rules
 
-INSTALL = "pip install 'mastermind-lab[web]'"
-
 
 @cli.command(
     help="""Serve the board to web browsers: one server, each visitor their own games.
@@ -63,7 +61,9 @@ def web(
     try:
         import aiohttp  # noqa: F401
     except ImportError:
-        fail(f"the web board needs the web extra (aiohttp is not installed): {INSTALL}")
+        from ..runtime.install import install_command
+
+        fail(f"the web board needs the web extra (aiohttp is not installed): {install_command('web')}")
     from ..web.limits import Limits
     from ..web.server import serve
     from ..web.settings import VisitorSettings

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from .evaluation import Stats
 
 #: What a chart needs installed (matplotlib is an optional extra).
-PLOT_INSTALL = "pip install 'mastermind-lab[plot]'"
 
 #: File types a chart can be written as, by suffix.
 FORMATS = ("png", "svg", "pdf")
@@ -37,7 +36,9 @@ def check_plot_path(path: str | Path) -> Path:
     if not path.parent.exists():
         raise PlotError(f"cannot draw {quote(path)}: folder {quote(path.parent)} does not exist")
     if importlib.util.find_spec("matplotlib") is None:
-        raise PlotError(f"cannot draw {quote(path)}: charts need matplotlib: {PLOT_INSTALL}")
+        from ..runtime.install import install_command
+
+        raise PlotError(f"cannot draw {quote(path)}: charts need matplotlib: {install_command('plot')}")
     return path
 
 

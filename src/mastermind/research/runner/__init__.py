@@ -23,13 +23,12 @@ from .checkpoint import (
     run_identity,
     runs_dir,
 )
-from .executors import DASK_INSTALL, DaskExecutor, Executor, LocalExecutor, make_executor
+from .executors import DaskExecutor, Executor, LocalExecutor, make_executor
 from .interrupt import interruptible, stop_here
 from .plan import SMALL_GAME, Plan, Unit, cut_tree, solve_unit, solve_units, unit_size_for
 from .run import SearchRun, TreeRun, evaluate_on, run_search, run_tree
 
 __all__ = [
-    "DASK_INSTALL",
     "SMALL_GAME",
     "Checkpoint",
     "DaskExecutor",

@@ -32,7 +32,6 @@ from .interrupt import interruptible, stop_here
 from .plan import Plan, Unit, distributions, guess_at, guesses_here, prepare_worker, solve_units
 
 #: How to install what the Dask executor needs.
-DASK_INSTALL = "pip install 'mastermind-lab[distributed]'"
 
 #: Hands finished units (with their distributions) back to the run, in this thread.
 Record = Callable[[list[tuple[Unit, dict[int, int]]]], None]
@@ -192,7 +191,11 @@ class DaskExecutor(Executor):
         try:
             import dask.distributed  # noqa: F401
         except ImportError as err:
-            raise ExecutorError(f"the Dask executor needs dask.distributed: {DASK_INSTALL}") from err
+            from ...runtime.install import install_command
+
+            raise ExecutorError(
+                f"the Dask executor needs dask.distributed: {install_command('distributed')}"
+            ) from err
 
     @property
     def starts_workers(self) -> bool:
