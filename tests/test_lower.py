@@ -1064,3 +1064,20 @@ def test_a_compact_record_damaged_is_refused(tmp_path):
         path.write_text("\n".join([*kept[:line], json.dumps(record), *kept[line + 1 :]]) + "\n")
         with pytest.raises(CheckpointError, match=f"line {line + 1}: damaged"):
             prove_optimum(rules, 905, checkpoint=path, compact=True)
+
+
+def test_the_unfinished_4x10_proof_s_checkpoint_reads_back_as_a_compact_build_of_4x10(tmp_path):
+    """results/unfinished holds the checkpoint of 4x10's guided proof between sittings (docs/results.md):
+    the next sitting resumes from it, so every record must read back as a compact build reads it."""
+    import lzma
+
+    from mastermind.strategies.optimal.proof_book import _Book
+    from mastermind.verify.proof import COMPACT
+
+    kept = RESULTS_DIR / "unfinished" / "4x10-lower.checkpoint.jsonl.xz"
+    path = tmp_path / "4x10.jsonl"
+    path.write_bytes(lzma.decompress(kept.read_bytes()))
+    records = path.read_text().count("\n") - 1  # every line but the header
+    book = _Book(path, Rules(pegs=4, colors=10), compact=True)  # a record it cannot read: CheckpointError
+    assert 0 < len(book.sets) + len(book.costs) <= records  # (a set proved again after a kill: once)
+    assert any(proof.version == COMPACT for _, proof in book.sets.values())  # (a leaf keeps version 2)
