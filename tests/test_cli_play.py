@@ -1,6 +1,7 @@
 """`mastermind play`: the user breaks the computer's code, driven with scripted input."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -260,3 +261,21 @@ def test_review_follows_a_game_given_up_after_its_first_guesses():
     assert "2 guesses played; best play expects 4.3403 from the first move." in out
     code, out, _ = run("play", "--review", "--seed", "2026", "--no-history", input="quit\n")
     assert code == 1 and "guesses played" not in out  # no guess: nothing to review
+
+
+def test_bytes_that_are_not_text_are_quoted_as_the_replacement_character(tmp_path):
+    """A byte that is no UTF-8 (a terminal in another encoding) is read, as Python reads it, as a
+    lone surrogate: the message quoting the guess shows the replacement character, not the escape."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "mastermind", "play", "--seed", "1", "--no-history"],
+        input=b"\xff12\nquit\n",
+        capture_output=True,
+        check=False,
+        env={
+            **os.environ,
+            "MASTERMIND_DB": str(tmp_path / "h.db"),
+            "PYTHONIOENCODING": "utf-8:surrogateescape",
+        },
+    )
+    out = proc.stdout.decode("utf-8", "replace")
+    assert "Not a guess: '\ufffd12' has 3 symbols" in out and "udcff" not in out

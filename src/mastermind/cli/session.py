@@ -29,9 +29,17 @@ def ask(prompt: str, err: bool = False) -> str | None:
     except EOFError:
         click.echo(err=err)
         return None
+    line = readable(line)
     if not sys.stdin.isatty():  # scripted input: show it, so the transcript reads like a session
         click.echo(line, err=err)
     return line.strip()
+
+
+def readable(line: str) -> str:
+    """A line as typed, each byte of it that is not text (which Python reads as a lone surrogate)
+    made the replacement character, so that a message quoting the line shows that character
+    rather than Python's escape of the surrogate."""
+    return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def show(console: Console, notation: Notation, outs: Iterable[Out]) -> None:
@@ -80,4 +88,4 @@ def hidden(prompt: str, err: bool) -> str | None:
         click.echo(err=err)
         return None
     click.echo(err=err)
-    return line.strip()
+    return readable(line).strip()
