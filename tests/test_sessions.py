@@ -38,7 +38,24 @@ def test_a_won_game_of_play_line_by_line():
     *rows, won = session.answer(secret)
     assert won == Say((("You broke the code in 2 guesses!", "won"),))
     assert session.done and not session.gave_up and game.outcome == "won"
-    assert [len(record["moves"]) for record in kept] == [0, 1]  # the winning move: the front end's to keep
+    assert [len(record["moves"]) for record in kept] == [0, 1, 2]  # the win kept before it is shown
+    assert kept[-1]["outcome"] == "won"
+
+
+def test_a_game_given_up_is_kept_before_its_secret_is_shown():
+    """Killed between showing the secret and keeping the giving up, the game would stay open to
+    be resumed and won by a player who has seen its secret (a code of the day shared as won)."""
+    game = Game.breaking(SMALL, seed=5)
+    kept = []
+    session = PlaySession(game, game.notation, commit=kept.append)
+    list(session.start())
+    list(session.answer("111"))
+    for out in session.answer("quit"):
+        if "The secret was" in str(out):
+            assert kept[-1]["outcome"] == "gave-up"
+            break
+    else:
+        raise AssertionError("the secret was never shown")
 
 
 def test_a_bad_line_in_play_is_one_error_and_the_same_question_again():
@@ -97,6 +114,20 @@ def test_guess_with_a_contradiction_is_repaired_by_a_fix():
     list(session.answer("0,0"))
     assert words(session.answer("fix 3 4,0")) == ["Row 3 is now 6666 = 4,0.", "Found it: 6666 in 3 guesses."]
     assert session.done and game.outcome == "won"
+
+
+def test_a_match_game_given_up_is_kept_before_its_secret_is_shown():
+    rules = Rules(pegs=3, colors=3)
+    match = Match(rules, ["knuth", "human"], 2, "standard", 1, "random", "knuth")
+    kept = []
+    session = MatchSession(match, Notation(rules), commit=kept.append)
+    list(session.start())
+    for out in session.answer("give up"):
+        if "the secret was" in str(out):
+            assert kept[-1]["games"][0]["finished"]
+            break
+    else:
+        raise AssertionError("the secret was never shown")
 
 
 def test_guess_scoring_itself_plays_to_the_end_in_its_opening():

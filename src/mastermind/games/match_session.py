@@ -119,6 +119,8 @@ class MatchSession(Session):
                 )
             except MastermindError as err:
                 yield say(f"{err}.", "error")
+        if events:
+            self.commit()  # kept before it is shown: a secret shown by a game's end stays shown
         yield from self._show(events)
         yield from self._advance()
 

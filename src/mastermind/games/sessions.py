@@ -227,6 +227,7 @@ class PlaySession(Session):
         if command in QUIT:
             game.give_up()
             self.done = True
+            self.commit()  # kept before the secret is shown: a kill then cannot undo the giving up
             yield say(game.summary(notation))
             return
         if command in ("help", "?"):
@@ -297,8 +298,8 @@ class PlaySession(Session):
     def _next(self) -> Iterator[Out]:
         """The game kept before the next line, or its end shown."""
         game = self.game
+        self.commit()  # (a game over is kept before its secret is shown)
         if not game.over:
-            self.commit()
             return
         self.done = True
         if game.outcome == "won":
