@@ -149,8 +149,13 @@ def open_store(db: str | None, hint: str = "", write: bool = True) -> Store:
     from ..errors import StoreError
     from ..history.store import Store
 
+    def read_stored(record: dict[str, Any]) -> object:  # the engine loaded only when a game is asked for
+        from ..games.game_record import read_stored
+
+        return read_stored(record)
+
     try:
-        store = Store(db, write=write)
+        store = Store(db, write=write, reader=read_stored)
     except StoreError as err:
         fail(f"{err}{hint}")
     ctx = click.get_current_context(silent=True)

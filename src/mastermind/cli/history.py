@@ -27,6 +27,19 @@ def when(stamp: str) -> str:
     return local_time(stamp)
 
 
+def note_left_out(store: Store) -> None:
+    """On stderr, once: the damaged games the listing left out (asked for alone, each says why)."""
+    ids = store.left_out
+    if ids:
+        which = ", ".join(map(str, ids))
+        games = f"game {which} is" if len(ids) == 1 else f"games {which} are"
+        click.echo(
+            f"mastermind: warning: {games} damaged in the history and left out "
+            f"(mastermind history {ids[0]} says why)",
+            err=True,
+        )
+
+
 def entry(stored: StoredGame) -> dict[str, Any]:
     """A stored game as JSON: its record as it may be shown (no secret while it is played)."""
     from ..games.game_record import shown
@@ -91,6 +104,7 @@ def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | 
         show_game(stored)
         return
     games = store.games()
+    note_left_out(store)
     if as_json:
         click.echo(json.dumps([entry(g) for g in games]))
         return
@@ -112,6 +126,7 @@ def export(store: Store, game_id: int | None, path: str, moves: bool) -> None:
     from ..history.store import write_csv
 
     games = [store.get(game_id)] if game_id is not None else store.games()
+    note_left_out(store)
     if path == "-":
         write_csv(games, sys.stdout, moves)
         return
@@ -228,6 +243,7 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
         check_plot(plot)
     store = open_store(db, write=False)
     groups = game_stats(store.games(kind), kind)
+    note_left_out(store)
     finished = [s for s in groups if s.played]
     if plot:
         written = plot_game_stats(finished, plot)

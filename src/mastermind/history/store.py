@@ -39,7 +39,16 @@ from typing import Any
 from ..core.text import PATH_LIMIT, quote
 from ..errors import StoreError
 from .export import GAME_COLUMNS, MOVE_COLUMNS, write_csv
-from .records import StoredGame, StoredRun, local_time, moves_of, outcome_of, worth_keeping
+from .records import (
+    DamagedGame,
+    StoredGame,
+    StoredRun,
+    local_time,
+    moves_of,
+    outcome_of,
+    read_record,
+    worth_keeping,
+)
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 #: The environment variable that names the database file (overridden by an explicit path).
@@ -106,13 +115,22 @@ class Store:
     those who only read (a read-only history can still be listed, and a missing file reads as an
     empty history without being made).
 
+    A game whose record cannot be read is damaged: asked for alone (:meth:`get`, :meth:`numbered`,
+    :meth:`latest_unfinished`) it raises :class:`DamagedGame`; a listing leaves it out and names it
+    in :attr:`left_out`. ``reader`` (a front end gives the engine's reading of a record, which
+    raises on a bad one) checks a game asked for alone: one that could not be played on is damaged.
+
     Raises:
         StoreError: the file cannot be opened or written, is not a database, is locked by another
             session for longer than the busy timeout, or has a newer schema than this package knows.
     """
 
     def __init__(
-        self, path: str | os.PathLike[str] | None = None, timeout: float = BUSY_TIMEOUT, write: bool = True
+        self,
+        path: str | os.PathLike[str] | None = None,
+        timeout: float = BUSY_TIMEOUT,
+        write: bool = True,
+        reader: Callable[[dict[str, Any]], object] | None = None,
     ) -> None:
         if path is not None and not str(path):
             raise StoreError("the history database's path is empty")
@@ -121,6 +139,9 @@ class Store:
         made_here = path is None and not os.environ.get(ENV_VAR)
         self.path = Path(path) if path is not None else default_path()
         self._db: sqlite3.Connection | None = None
+        self.reader = reader
+        #: The ids of the damaged games the last listing left out.
+        self.left_out: list[int] = []
         try:
             if self.path.is_dir():
                 raise StoreError(f"the history database {self.path} is a directory, not a file")
@@ -268,11 +289,11 @@ class Store:
         rows = []
         if 0 < number < 2**63:  # SQLite's integers
             sql = f"SELECT {_GAME} FROM games WHERE visitor = ? AND number = ?"
-            rows = self._read(sql, (visitor, number))
+            rows = self._read(sql, (visitor, number), one=True)
             if not rows:
                 seat = "SELECT game FROM seats WHERE visitor = ? AND number = ?"
                 sql = f"SELECT {_GAME} FROM games WHERE id = ({seat})"
-                rows = self._read(sql, (visitor, number))
+                rows = self._read(sql, (visitor, number), one=True)
         if not rows:
             raise StoreError(f"there is no game {number} in the history")
         return rows[0]
@@ -302,7 +323,8 @@ class Store:
         """Game ``game_id`` if it is ``visitor``'s (by default a local game); StoreError if not."""
         if not 0 < game_id < 2**63:  # SQLite's integers
             raise StoreError(f"there is no game {game_id} in the history")
-        row = self._read(f"SELECT {_GAME} FROM games WHERE id = ? AND visitor IS ?", (game_id, visitor))
+        sql = f"SELECT {_GAME} FROM games WHERE id = ? AND visitor IS ?"
+        row = self._read(sql, (game_id, visitor), one=True)
         if not row:
             raise StoreError(f"there is no game {game_id} in the history")
         return row[0]
@@ -332,6 +354,7 @@ class Store:
             f"SELECT {_GAME} FROM games WHERE visitor IS ? AND kind = ? AND finished = 0 ORDER BY id DESC "
             "LIMIT 1",
             (visitor, kind),
+            one=True,
         )
         return rows[0] if rows else None
 
@@ -465,9 +488,22 @@ class Store:
         except sqlite3.Error as err:
             raise self._error(err) from None
 
-    def _read(self, sql: str, params: tuple[Any, ...]) -> list[StoredGame]:
-        rows = self._rows(sql, params)
-        return [StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], json.loads(r[7]), r[8]) for r in rows]
+    def _read(self, sql: str, params: tuple[Any, ...], one: bool = False) -> list[StoredGame]:
+        """The games the query finds: for ``one`` game asked for, a damaged one raises
+        :class:`DamagedGame`; a listing leaves the damaged out, their ids in :attr:`left_out`."""
+        games, left_out = [], []
+        for r in self._rows(sql, params):
+            try:
+                record = read_record(r[0], r[7], self.reader if one else None)
+            except DamagedGame:
+                if one:
+                    raise
+                left_out.append(r[0])
+                continue
+            games.append(StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], record, r[8]))
+        if not one:
+            self.left_out = left_out
+        return games
 
     # -- closing -----------------------------------------------------------------------------------
 
@@ -536,6 +572,7 @@ class _Transaction:
 __all__ = [
     "BUSY_TIMEOUT",
     "ENV_VAR",
+    "DamagedGame",
     "GAME_COLUMNS",
     "MIGRATIONS",
     "MOVE_COLUMNS",
