@@ -15,7 +15,15 @@ class Recorder(store_module.Recorder):
     says how to resume."""
 
     def save(self, record: dict[str, Any]) -> str | None:
+        """Save; a warning printed once; a game saved by another session meanwhile stops here, in
+        one line that says what was not kept and how to go on with the saved game (exit 2)."""
         warning = super().save(record)
+        if self.elsewhere is not None:
+            from .common import fail
+
+            command = record.get("kind", "play")
+            again = f"mastermind {command}{self.db_option()} --resume {self.id}"
+            fail(f"{self.elsewhere}: {self.lost} not kept; go on with the saved game: {again}")
         if warning:
             click.echo(f"mastermind: warning: {warning}", err=True)
         return warning
@@ -35,6 +43,6 @@ class Recorder(store_module.Recorder):
 
         from ..history.store import default_path
 
-        if self.store is None or self.store.path == default_path():
+        if self.path is None or self.path == default_path():
             return ""
-        return f" --db {shlex.quote(str(self.store.path))}"
+        return f" --db {shlex.quote(str(self.path))}"

@@ -85,6 +85,24 @@ class DamagedGame(StoreError):
         self.game_id = game_id
 
 
+class PlayedElsewhere(StoreError):
+    """A save refused: the game's row changed since this session read or wrote it (the same game
+    resumed in another terminal, and played there); ``record`` is the row's record now (None if
+    the row is gone). Writing would lose the other session's moves, so nothing is written."""
+
+    def __init__(self, game_id: int, record: dict[str, Any] | None) -> None:
+        now = "removed" if record is None else f"now {len(_moves_or_none(record))} guesses"
+        super().__init__(f"game {game_id} was played elsewhere meanwhile ({now})")
+        self.game_id, self.record = game_id, record
+
+
+def _moves_or_none(record: dict[str, Any]) -> list[dict[str, Any]]:
+    try:
+        return moves_of(record)
+    except (KeyError, TypeError, AttributeError):
+        return []
+
+
 #: What reading a damaged record raises, besides this package's own errors: a field missing
 #: (KeyError), of the wrong type (TypeError, AttributeError, IndexError) or value (ValueError).
 _BROKEN = (MastermindError, KeyError, TypeError, AttributeError, IndexError, ValueError)

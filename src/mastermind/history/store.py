@@ -41,6 +41,7 @@ from ..errors import StoreError
 from .export import GAME_COLUMNS, MOVE_COLUMNS, write_csv
 from .records import (
     DamagedGame,
+    PlayedElsewhere,
     StoredGame,
     StoredRun,
     local_time,
@@ -105,6 +106,15 @@ def _game_row(record: dict[str, Any], visitor: str | None, number: int | None) -
         visitor,
         number,
     )
+
+
+_REPLACE = "UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? WHERE "
+
+
+def _replaced(record: dict[str, Any]) -> tuple[Any, ...]:
+    """The columns a save rewrites, in :data:`_REPLACE`'s order."""
+    rules, finished = json.dumps(record["rules"]), int(bool(record.get("finished")))
+    return (_now(), rules, finished, outcome_of(record), json.dumps(record))
 
 
 class Store:
@@ -298,26 +308,36 @@ class Store:
             raise StoreError(f"there is no game {number} in the history")
         return rows[0]
 
-    def save(self, game_id: int, record: dict[str, Any]) -> None:
-        """Replace game ``game_id``'s record, in one transaction."""
-        self._replace("id = ?", (game_id,), record)
+    def save(self, game_id: int, record: dict[str, Any], known: dict[str, Any] | None = None) -> None:
+        """Replace game ``game_id``'s record, in one transaction; with ``known`` (the record this
+        session last read or wrote) only if the row still holds it, else :class:`PlayedElsewhere`:
+        a save never overwrites moves it did not know of."""
+        if known is None:
+            self._replace("id = ?", (game_id,), record)
+            return
+        try:
+            with self._transaction():
+                self._check_known(game_id, known)
+                self.db.execute(_REPLACE + "id = ?", (*_replaced(record), game_id))
+        except sqlite3.Error as err:
+            raise self._error(err) from None
+
+    def _check_known(self, game_id: int, known: dict[str, Any]) -> None:
+        """In a transaction: PlayedElsewhere unless game ``game_id``'s row holds ``known``."""
+        row = self.db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        try:
+            now = None if row is None else json.loads(row[0])
+        except json.JSONDecodeError:
+            now = {}
+        if now != known:
+            raise PlayedElsewhere(game_id, now)
 
     def save_numbered(self, number: int, visitor: str, record: dict[str, Any]) -> None:
         """Replace ``visitor``'s game number ``number``'s record, in one transaction."""
         self._replace("visitor = ? AND number = ?", (visitor, number), record)
 
     def _replace(self, where: str, key: tuple[Any, ...], record: dict[str, Any]) -> None:
-        self._write(
-            f"UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? WHERE {where}",
-            (
-                _now(),
-                json.dumps(record["rules"]),
-                int(bool(record.get("finished"))),
-                outcome_of(record),
-                json.dumps(record),
-                *key,
-            ),
-        )
+        self._write(_REPLACE + where, (*_replaced(record), *key))
 
     def get(self, game_id: int, visitor: str | None = None) -> StoredGame:
         """Game ``game_id`` if it is ``visitor``'s (by default a local game); StoreError if not."""
@@ -372,11 +392,14 @@ class Store:
             (kind,),
         )
 
-    def delete(self, game_id: int, visitor: str | None = None) -> bool:
+    def delete(self, game_id: int, visitor: str | None = None, known: dict[str, Any] | None = None) -> bool:
         """Remove game ``game_id`` if it is ``visitor``'s (the web server drops a visitor's games
-        that never had a move); whether there was one."""
+        that never had a move); whether there was one. With ``known``, only if the row still holds
+        it (else :class:`PlayedElsewhere`), as :meth:`save`."""
         try:
             with self._transaction():
+                if known is not None:
+                    self._check_known(game_id, known)
                 sql = "DELETE FROM games WHERE id = ? AND visitor IS ?"
                 if self.db.execute(sql, (game_id, visitor)).rowcount == 0:
                     return False
@@ -525,13 +548,28 @@ class Recorder:
     to no move (every guess taken back) has its row removed (see :func:`worth_keeping`), and is
     given a new one at its next move. If the database fails during a game, ``warning`` says so,
     ``store`` becomes None and the game goes on unrecorded: nothing typed is lost. ``save`` returns
-    the new warning, once."""
+    the new warning, once.
+
+    Each save is a compare-and-set: it writes only over the record this recorder last read or
+    wrote (a resumed game's, read when the recorder is made). If the same game was saved by
+    another session meanwhile (resumed in a second terminal), nothing is written: ``elsewhere``
+    holds the refusal, ``warning`` says which guesses were not kept, and the recorder saves no more."""
 
     def __init__(self, store: Store | None, game_id: int | None = None) -> None:
         self.store = store
+        self.path = None if store is None else store.path  # kept when a failure drops the store
         self.id = game_id
         self.warning: str | None = None
+        self.elsewhere: PlayedElsewhere | None = None
+        self.lost = ""  # what a refused save did not keep (the guesses past the saved ones)
         self._last: str | None = None
+        self._known: dict[str, Any] | None = None  # what the row holds, as far as this session knows
+        if store is not None and game_id is not None:
+            try:
+                self._known = store.get(game_id).record
+                self._last = json.dumps(self._known, sort_keys=True)  # the same record: nothing to write
+            except StoreError as err:
+                self._failed(err)
 
     def save(self, record: dict[str, Any]) -> str | None:
         if self.store is None:
@@ -542,18 +580,36 @@ class Recorder:
         try:
             if not worth_keeping(record):
                 if self.id is not None:
-                    self.store.delete(self.id)
-                self.id = None
+                    self.store.delete(self.id, known=self._known)
+                self.id, self._known = None, None
             elif self.id is None:
                 self.id = self.store.add(record)
             else:
-                self.store.save(self.id, record)
-        except StoreError as err:
-            self.warning = f"{err}; this game goes on without being saved"
+                self.store.save(self.id, record, known=self._known)
+        except PlayedElsewhere as err:
+            self.elsewhere, self.lost = err, unkept(self._known, record)
+            self.warning = f"{err}: {self.lost} not kept; this game is no longer saved here"
             self.store = None
             return self.warning
-        self._last = text
+        except StoreError as err:
+            return self._failed(err)
+        # as the row reads back: JSON's lists for any tuple, so that the next compare is exact
+        self._last, self._known = text, json.loads(json.dumps(record)) if self.id is not None else None
         return None
+
+    def _failed(self, err: StoreError) -> str:
+        self.warning = f"{err}; this game goes on without being saved"
+        self.store = None
+        return self.warning
+
+
+def unkept(known: dict[str, Any] | None, record: dict[str, Any]) -> str:
+    """The guesses of ``record`` past those of ``known``, as a refused save names them."""
+    had = len(moves_of(known)) if known is not None else 0
+    guesses = [m["guess"] for m in moves_of(record)[had:]]
+    if not guesses:
+        return "the last change (no new guess)"
+    return ("guess " if len(guesses) == 1 else "guesses ") + ", ".join(guesses)
 
 
 class _Transaction:
@@ -573,6 +629,7 @@ __all__ = [
     "BUSY_TIMEOUT",
     "ENV_VAR",
     "DamagedGame",
+    "PlayedElsewhere",
     "GAME_COLUMNS",
     "MIGRATIONS",
     "MOVE_COLUMNS",
