@@ -31,11 +31,19 @@ class Recorder(store_module.Recorder):
     def resume_hint(self, command: str) -> str:
         """How to go on with the saved game: '; resume with mastermind play --resume 3' (with --db
         when the history is not the default one), or why it cannot be resumed."""
-        if self.store is None:
+        if self.store is None or (self.behind and self.id is None):
             return " (the game is not saved in the history: it cannot be resumed)"
         if self.id is None:  # a game with no move is not kept: the history keeps nothing of it
             return " before any move: there is nothing to resume"
-        return f"; resume with mastermind {command}{self.db_option()} --resume {self.id}"
+        again = f"mastermind {command}{self.db_option()} --resume {self.id}"
+        if self.behind:  # the history could not be written since: it holds an earlier state
+            n = self.saved_moves()
+            kept = f"{n} guess{'es' if n != 1 else ''}"
+            return (
+                f" (the last moves could not be saved: the history keeps it with {kept}; "
+                f"{again} goes on from there)"
+            )
+        return f"; resume with {again}"
 
     def db_option(self) -> str:
         """' --db PATH' when the history is not the default one, else ''."""

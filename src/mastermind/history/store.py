@@ -546,14 +546,18 @@ class Recorder:
     """Saves a game's (or a match's) record whenever it changed, for every front end: a row is made
     on the first save and rewritten, in one transaction, after every move; a game that comes back
     to no move (every guess taken back) has its row removed (see :func:`worth_keeping`), and is
-    given a new one at its next move. If the database fails during a game, ``warning`` says so,
-    ``store`` becomes None and the game goes on unrecorded: nothing typed is lost. ``save`` returns
-    the new warning, once.
+    given a new one at its next move.
+
+    If the database fails during a game (locked by another session past the busy timeout, say),
+    ``save`` returns a warning, once, and the game goes on: nothing typed is lost, ``behind`` says
+    that the history lacks the last moves, and the next save tries again with the whole record
+    (once it succeeds, ``warning`` is cleared and the history holds every move).
 
     Each save is a compare-and-set: it writes only over the record this recorder last read or
     wrote (a resumed game's, read when the recorder is made). If the same game was saved by
     another session meanwhile (resumed in a second terminal), nothing is written: ``elsewhere``
-    holds the refusal, ``warning`` says which guesses were not kept, and the recorder saves no more."""
+    holds the refusal, ``warning`` says which guesses were not kept, and the recorder saves no more
+    (``store`` becomes None)."""
 
     def __init__(self, store: Store | None, game_id: int | None = None) -> None:
         self.store = store
@@ -563,13 +567,21 @@ class Recorder:
         self.elsewhere: PlayedElsewhere | None = None
         self.lost = ""  # what a refused save did not keep (the guesses past the saved ones)
         self._last: str | None = None
+        #: Whether the last save failed: the history lacks this game's latest moves (or the game).
+        self.behind = False
         self._known: dict[str, Any] | None = None  # what the row holds, as far as this session knows
-        if store is not None and game_id is not None:
+        self._unread = store is not None and game_id is not None  # the resumed row, read once
+        if self._unread:
             try:
-                self._known = store.get(game_id).record
-                self._last = json.dumps(self._known, sort_keys=True)  # the same record: nothing to write
+                self._read_known()
             except StoreError as err:
                 self._failed(err)
+
+    def _read_known(self) -> None:
+        assert self.store is not None and self.id is not None
+        self._known = self.store.get(self.id).record
+        self._last = json.dumps(self._known, sort_keys=True)  # the same record: nothing to write
+        self._unread = False
 
     def save(self, record: dict[str, Any]) -> str | None:
         if self.store is None:
@@ -578,6 +590,8 @@ class Recorder:
         if text == self._last:
             return None
         try:
+            if self._unread:  # the resumed row could not be read when the recorder was made
+                self._read_known()
             if not worth_keeping(record):
                 if self.id is not None:
                     self.store.delete(self.id, known=self._known)
@@ -595,12 +609,20 @@ class Recorder:
             return self._failed(err)
         # as the row reads back: JSON's lists for any tuple, so that the next compare is exact
         self._last, self._known = text, json.loads(json.dumps(record)) if self.id is not None else None
+        self.behind, self.warning = False, None
         return None
 
-    def _failed(self, err: StoreError) -> str:
-        self.warning = f"{err}; this game goes on without being saved"
-        self.store = None
+    def _failed(self, err: StoreError) -> str | None:
+        """The game goes on; the next save tries again. The warning once, when saving first fails."""
+        if self.behind:
+            return None
+        self.behind = True
+        self.warning = f"{err}; the game goes on, and its next move tries to save it again"
         return self.warning
+
+    def saved_moves(self) -> int:
+        """How many guesses the history holds of this game (those of the last save that succeeded)."""
+        return 0 if self._known is None else len(moves_of(self._known))
 
 
 def unkept(known: dict[str, Any] | None, record: dict[str, Any]) -> str:
