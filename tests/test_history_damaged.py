@@ -92,6 +92,8 @@ def test_a_damaged_game_is_left_out_of_the_listings_and_named_once(tmp_path, dam
     assert err.count("damaged") == 1
     code, out, err = run("stats", "--json", "--db", db)
     assert code == 0 and [s["played"] for s in json.loads(out)] == [1] and err.count("damaged") == 1
+    code, out, err = run("review", "--json", "--db", db)  # the latest finished game: game 2
+    assert code == 0 and len(json.loads(out)["moves"]) == 1 and err.count("game 1 is damaged") == 1
 
 
 def test_the_store_reads_one_game_with_the_engine_and_lists_the_rest(tmp_path):

@@ -164,6 +164,19 @@ def open_store(db: str | None, hint: str = "", write: bool = True) -> Store:
     return store
 
 
+def note_left_out(store: Store) -> None:
+    """On stderr, once: the damaged games the listing left out (asked for alone, each says why)."""
+    ids = store.left_out
+    if ids:
+        which = ", ".join(map(str, ids))
+        games = f"game {which} is" if len(ids) == 1 else f"games {which} are"
+        click.echo(
+            f"mastermind: warning: {games} damaged in the history and left out "
+            f"(mastermind history {ids[0]} says why)",
+            err=True,
+        )
+
+
 def db_option(command: Callable) -> Callable:
     return click.option(
         "--db",

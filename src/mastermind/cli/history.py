@@ -12,7 +12,7 @@ from ..core.text import guess_count
 from ..history.stats import KINDS
 from ..history.store import local_time, moves_of
 from . import cli
-from .common import db_option, fail, open_store
+from .common import db_option, fail, note_left_out, open_store
 from .console import board, color_option, console_for
 from .files import check_output, check_plot
 
@@ -25,19 +25,6 @@ if TYPE_CHECKING:
 def when(stamp: str) -> str:
     """A stored UTC time, in local time to the minute (as the board's history shows it)."""
     return local_time(stamp)
-
-
-def note_left_out(store: Store) -> None:
-    """On stderr, once: the damaged games the listing left out (asked for alone, each says why)."""
-    ids = store.left_out
-    if ids:
-        which = ", ".join(map(str, ids))
-        games = f"game {which} is" if len(ids) == 1 else f"games {which} are"
-        click.echo(
-            f"mastermind: warning: {games} damaged in the history and left out "
-            f"(mastermind history {ids[0]} says why)",
-            err=True,
-        )
 
 
 def entry(stored: StoredGame) -> dict[str, Any]:
