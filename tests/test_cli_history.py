@@ -185,10 +185,11 @@ def test_a_database_that_fails_mid_game_is_one_warning_and_the_game_goes_on(tmp_
     game.guess("222")
     recorder.save(game.record())
     game.guess("333")
-    recorder.save(game.record())  # no second warning: the game is no longer recorded
+    recorder.save(game.record())  # no second warning: each move tries again, the warning is said once
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "warning: the history database" in err and "this game goes on without being saved" in err
+    assert "warning: the history database" in err and "its next move tries to save it again" in err
+    assert recorder.behind and recorder.saved_moves() == 1
     with Store(tmp_path / "h.db") as again:
         assert [m["guess"] for m in again.get(recorder.id).record["moves"]] == ["111"]  # as last saved
 

@@ -149,14 +149,32 @@ def open_store(db: str | None, hint: str = "", write: bool = True) -> Store:
     from ..errors import StoreError
     from ..history.store import Store
 
+    def read_stored(record: dict[str, Any]) -> object:  # the engine loaded only when a game is asked for
+        from ..games.game_record import read_stored
+
+        return read_stored(record)
+
     try:
-        store = Store(db, write=write)
+        store = Store(db, write=write, reader=read_stored)
     except StoreError as err:
         fail(f"{err}{hint}")
     ctx = click.get_current_context(silent=True)
     if ctx is not None:
         ctx.call_on_close(store.close)
     return store
+
+
+def note_left_out(store: Store) -> None:
+    """On stderr, once: the damaged games the listing left out (asked for alone, each says why)."""
+    ids = store.left_out
+    if ids:
+        which = ", ".join(map(str, ids))
+        games = f"game {which} is" if len(ids) == 1 else f"games {which} are"
+        click.echo(
+            f"mastermind: warning: {games} damaged in the history and left out "
+            f"(mastermind history {ids[0]} says why)",
+            err=True,
+        )
 
 
 def db_option(command: Callable) -> Callable:

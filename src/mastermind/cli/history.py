@@ -12,7 +12,7 @@ from ..core.text import guess_count
 from ..history.stats import KINDS
 from ..history.store import local_time, moves_of
 from . import cli
-from .common import db_option, fail, open_store
+from .common import db_option, fail, note_left_out, open_store
 from .console import board, color_option, console_for
 from .files import check_output, check_plot
 
@@ -91,6 +91,7 @@ def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | 
         show_game(stored)
         return
     games = store.games()
+    note_left_out(store)
     if as_json:
         click.echo(json.dumps([entry(g) for g in games]))
         return
@@ -112,6 +113,7 @@ def export(store: Store, game_id: int | None, path: str, moves: bool) -> None:
     from ..history.store import write_csv
 
     games = [store.get(game_id)] if game_id is not None else store.games()
+    note_left_out(store)
     if path == "-":
         write_csv(games, sys.stdout, moves)
         return
@@ -229,6 +231,7 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
         check_plot(plot)
     store = open_store(db, write=False)
     groups = game_stats(store.games(kind), kind)
+    note_left_out(store)
     finished = [s for s in groups if s.played]
     if plot:
         written = plot_game_stats(finished, plot)

@@ -15,7 +15,15 @@ class Recorder(store_module.Recorder):
     says how to resume."""
 
     def save(self, record: dict[str, Any]) -> str | None:
+        """Save; a warning printed once; a game saved by another session meanwhile stops here, in
+        one line that says what was not kept and how to go on with the saved game (exit 2)."""
         warning = super().save(record)
+        if self.elsewhere is not None:
+            from .common import fail
+
+            command = record.get("kind", "play")
+            again = f"mastermind {command}{self.db_option()} --resume {self.id}"
+            fail(f"{self.elsewhere}: {self.lost} not kept; go on with the saved game: {again}")
         if warning:
             click.echo(f"mastermind: warning: {warning}", err=True)
         return warning
@@ -23,11 +31,19 @@ class Recorder(store_module.Recorder):
     def resume_hint(self, command: str) -> str:
         """How to go on with the saved game: '; resume with mastermind play --resume 3' (with --db
         when the history is not the default one), or why it cannot be resumed."""
-        if self.store is None:
+        if self.store is None or (self.behind and self.id is None):
             return " (the game is not saved in the history: it cannot be resumed)"
         if self.id is None:  # a game with no move is not kept: the history keeps nothing of it
             return " before any move: there is nothing to resume"
-        return f"; resume with mastermind {command}{self.db_option()} --resume {self.id}"
+        again = f"mastermind {command}{self.db_option()} --resume {self.id}"
+        if self.behind:  # the history could not be written since: it holds an earlier state
+            n = self.saved_moves()
+            kept = f"{n} guess{'es' if n != 1 else ''}"
+            return (
+                f" (the last moves could not be saved: the history keeps it with {kept}; "
+                f"{again} goes on from there)"
+            )
+        return f"; resume with {again}"
 
     def db_option(self) -> str:
         """' --db PATH' when the history is not the default one, else ''."""
@@ -35,6 +51,6 @@ class Recorder(store_module.Recorder):
 
         from ..history.store import default_path
 
-        if self.store is None or self.store.path == default_path():
+        if self.path is None or self.path == default_path():
             return ""
-        return f" --db {shlex.quote(str(self.store.path))}"
+        return f" --db {shlex.quote(str(self.path))}"

@@ -9,7 +9,7 @@ import click
 
 from ..core.text import guess_count
 from . import cli
-from .common import db_option, fail, open_store
+from .common import db_option, fail, note_left_out, open_store
 from .console import color_option, console_for
 from .files import check_plot
 from .game_options import game_notation, game_options
@@ -186,6 +186,7 @@ def _finished_game(db: str | None, game_id: int | None) -> StoredGame:
     store = open_store(db, write=False)
     if game_id is None:
         finished = [g for g in store.games("play") if g.finished]
+        note_left_out(store)
         if not finished:
             fail(f"there is no finished 'play' game in the history {store.path}: give a HISTORY or --game ID")
         stored = finished[-1]

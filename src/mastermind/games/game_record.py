@@ -89,14 +89,26 @@ def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
             game.assists.append(Assist(a["kind"], int(a["turn"]), code, reply))
         game.gave_up = record.get("outcome") == "gave-up"
         game.daily = record.get("daily")
-    except (KeyError, TypeError) as err:
+    except (KeyError, TypeError, AttributeError) as err:
         raise RecordError(f"a game record is incomplete: {err!r}") from None
+    except ValueError as err:  # a number that is not one ("hints": "x")
+        raise RecordError(f"a game record has a wrong value: {err}") from None
     check_bounds(game)
     if game.kind == "play" and game.secret is None:  # the computer's code: the game is to find it
         raise RecordError("a record of play has no secret")
     if game.breaker is not None and not game.over and game.player().randomized:
         _choose_again(game)
     return game
+
+
+def read_stored(record: dict[str, Any]) -> object:
+    """The engine's reading of a record of the history, a game's or a match's (RecordError, or
+    another error, if it cannot be played on): the history's ``reader`` of a game asked for."""
+    if isinstance(record, dict) and record.get("kind") == "match":
+        from .match import Match
+
+        return Match.from_record(record)
+    return game_from_record(record)
 
 
 #: The largest seed a record may bring (a seed is drawn below 2**31: core.seeds.fresh_seed).

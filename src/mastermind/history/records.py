@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..core.records import check_version, rules_from_dict
+from ..errors import MastermindError, StoreError
+
 
 @dataclass(frozen=True)
 class StoredGame:
@@ -71,3 +74,62 @@ def worth_keeping(record: dict[str, Any]) -> bool:
     one never played, or one whose every guess was taken back, is not kept (nor listed as
     unfinished for ever)."""
     return record.get("kind") == "match" or bool(record.get("finished")) or bool(record.get("moves"))
+
+
+class DamagedGame(StoreError):
+    """A game of the history whose record cannot be read (edited by hand, a disk fault): asked for
+    alone it is this error; a listing leaves it out (:attr:`~mastermind.history.store.Store.left_out`)."""
+
+    def __init__(self, game_id: int, why: str) -> None:
+        super().__init__(f"game {game_id} of the history is damaged: {why}")
+        self.game_id = game_id
+
+
+class PlayedElsewhere(StoreError):
+    """A save refused: the game's row changed since this session read or wrote it (the same game
+    resumed in another terminal, and played there); ``record`` is the row's record now (None if
+    the row is gone). Writing would lose the other session's moves, so nothing is written."""
+
+    def __init__(self, game_id: int, record: dict[str, Any] | None) -> None:
+        now = "removed" if record is None else f"now {len(_moves_or_none(record))} guesses"
+        super().__init__(f"game {game_id} was played elsewhere meanwhile ({now})")
+        self.game_id, self.record = game_id, record
+
+
+def _moves_or_none(record: dict[str, Any]) -> list[dict[str, Any]]:
+    try:
+        return moves_of(record)
+    except (KeyError, TypeError, AttributeError):
+        return []
+
+
+#: What reading a damaged record raises, besides this package's own errors: a field missing
+#: (KeyError), of the wrong type (TypeError, AttributeError, IndexError) or value (ValueError).
+_BROKEN = (MastermindError, KeyError, TypeError, AttributeError, IndexError, ValueError)
+
+
+def read_record(game_id: int, text: str, reader: Any = None) -> dict[str, Any]:
+    """Game ``game_id``'s record from its stored JSON ``text``: the one place where a bad record
+    becomes a :class:`DamagedGame`. The history reads what it lists (kind and version, rules,
+    moves: :func:`moves_of`); ``reader`` (the engine's ``from_record``, given by a front end when
+    one game is asked for) reads the rest."""
+    import json
+
+    try:
+        record = json.loads(text)
+        check_version(record, ("play", "guess", "match"))
+        rules_from_dict(record["rules"])
+        for move in moves_of(record):  # the export splits a reply's text
+            if not isinstance(move["guess"], str) or not isinstance(move["reply"], str):
+                raise TypeError(f"a move's guess and reply are texts, not {str(move)[:60]}")
+        if reader is not None:
+            reader(record)
+    except json.JSONDecodeError as err:
+        raise DamagedGame(game_id, f"its record is not JSON ({err.msg} at character {err.pos})") from None
+    except _BROKEN as err:
+        if isinstance(err, KeyError):
+            why = f"a field is missing: {err}"
+        else:
+            why = str(err) if isinstance(err, MastermindError) else f"{type(err).__name__}: {err}"
+        raise DamagedGame(game_id, why[:200]) from None
+    return record

@@ -39,7 +39,17 @@ from typing import Any
 from ..core.text import PATH_LIMIT, quote
 from ..errors import StoreError
 from .export import GAME_COLUMNS, MOVE_COLUMNS, write_csv
-from .records import StoredGame, StoredRun, local_time, moves_of, outcome_of, worth_keeping
+from .records import (
+    DamagedGame,
+    PlayedElsewhere,
+    StoredGame,
+    StoredRun,
+    local_time,
+    moves_of,
+    outcome_of,
+    read_record,
+    worth_keeping,
+)
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 #: The environment variable that names the database file (overridden by an explicit path).
@@ -98,6 +108,15 @@ def _game_row(record: dict[str, Any], visitor: str | None, number: int | None) -
     )
 
 
+_REPLACE = "UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? WHERE "
+
+
+def _replaced(record: dict[str, Any]) -> tuple[Any, ...]:
+    """The columns a save rewrites, in :data:`_REPLACE`'s order."""
+    rules, finished = json.dumps(record["rules"]), int(bool(record.get("finished")))
+    return (_now(), rules, finished, outcome_of(record), json.dumps(record))
+
+
 class Store:
     """The history database at ``path`` (default: :func:`default_path`), opened and migrated.
 
@@ -106,13 +125,22 @@ class Store:
     those who only read (a read-only history can still be listed, and a missing file reads as an
     empty history without being made).
 
+    A game whose record cannot be read is damaged: asked for alone (:meth:`get`, :meth:`numbered`,
+    :meth:`latest_unfinished`) it raises :class:`DamagedGame`; a listing leaves it out and names it
+    in :attr:`left_out`. ``reader`` (a front end gives the engine's reading of a record, which
+    raises on a bad one) checks a game asked for alone: one that could not be played on is damaged.
+
     Raises:
         StoreError: the file cannot be opened or written, is not a database, is locked by another
             session for longer than the busy timeout, or has a newer schema than this package knows.
     """
 
     def __init__(
-        self, path: str | os.PathLike[str] | None = None, timeout: float = BUSY_TIMEOUT, write: bool = True
+        self,
+        path: str | os.PathLike[str] | None = None,
+        timeout: float = BUSY_TIMEOUT,
+        write: bool = True,
+        reader: Callable[[dict[str, Any]], object] | None = None,
     ) -> None:
         if path is not None and not str(path):
             raise StoreError("the history database's path is empty")
@@ -121,6 +149,9 @@ class Store:
         made_here = path is None and not os.environ.get(ENV_VAR)
         self.path = Path(path) if path is not None else default_path()
         self._db: sqlite3.Connection | None = None
+        self.reader = reader
+        #: The ids of the damaged games the last listing left out.
+        self.left_out: list[int] = []
         try:
             if self.path.is_dir():
                 raise StoreError(f"the history database {self.path} is a directory, not a file")
@@ -268,41 +299,52 @@ class Store:
         rows = []
         if 0 < number < 2**63:  # SQLite's integers
             sql = f"SELECT {_GAME} FROM games WHERE visitor = ? AND number = ?"
-            rows = self._read(sql, (visitor, number))
+            rows = self._read(sql, (visitor, number), one=True)
             if not rows:
                 seat = "SELECT game FROM seats WHERE visitor = ? AND number = ?"
                 sql = f"SELECT {_GAME} FROM games WHERE id = ({seat})"
-                rows = self._read(sql, (visitor, number))
+                rows = self._read(sql, (visitor, number), one=True)
         if not rows:
             raise StoreError(f"there is no game {number} in the history")
         return rows[0]
 
-    def save(self, game_id: int, record: dict[str, Any]) -> None:
-        """Replace game ``game_id``'s record, in one transaction."""
-        self._replace("id = ?", (game_id,), record)
+    def save(self, game_id: int, record: dict[str, Any], known: dict[str, Any] | None = None) -> None:
+        """Replace game ``game_id``'s record, in one transaction; with ``known`` (the record this
+        session last read or wrote) only if the row still holds it, else :class:`PlayedElsewhere`:
+        a save never overwrites moves it did not know of."""
+        if known is None:
+            self._replace("id = ?", (game_id,), record)
+            return
+        try:
+            with self._transaction():
+                self._check_known(game_id, known)
+                self.db.execute(_REPLACE + "id = ?", (*_replaced(record), game_id))
+        except sqlite3.Error as err:
+            raise self._error(err) from None
+
+    def _check_known(self, game_id: int, known: dict[str, Any]) -> None:
+        """In a transaction: PlayedElsewhere unless game ``game_id``'s row holds ``known``."""
+        row = self.db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        try:
+            now = None if row is None else json.loads(row[0])
+        except json.JSONDecodeError:
+            now = {}
+        if now != known:
+            raise PlayedElsewhere(game_id, now)
 
     def save_numbered(self, number: int, visitor: str, record: dict[str, Any]) -> None:
         """Replace ``visitor``'s game number ``number``'s record, in one transaction."""
         self._replace("visitor = ? AND number = ?", (visitor, number), record)
 
     def _replace(self, where: str, key: tuple[Any, ...], record: dict[str, Any]) -> None:
-        self._write(
-            f"UPDATE games SET updated = ?, rules = ?, finished = ?, outcome = ?, record = ? WHERE {where}",
-            (
-                _now(),
-                json.dumps(record["rules"]),
-                int(bool(record.get("finished"))),
-                outcome_of(record),
-                json.dumps(record),
-                *key,
-            ),
-        )
+        self._write(_REPLACE + where, (*_replaced(record), *key))
 
     def get(self, game_id: int, visitor: str | None = None) -> StoredGame:
         """Game ``game_id`` if it is ``visitor``'s (by default a local game); StoreError if not."""
         if not 0 < game_id < 2**63:  # SQLite's integers
             raise StoreError(f"there is no game {game_id} in the history")
-        row = self._read(f"SELECT {_GAME} FROM games WHERE id = ? AND visitor IS ?", (game_id, visitor))
+        sql = f"SELECT {_GAME} FROM games WHERE id = ? AND visitor IS ?"
+        row = self._read(sql, (game_id, visitor), one=True)
         if not row:
             raise StoreError(f"there is no game {game_id} in the history")
         return row[0]
@@ -332,6 +374,7 @@ class Store:
             f"SELECT {_GAME} FROM games WHERE visitor IS ? AND kind = ? AND finished = 0 ORDER BY id DESC "
             "LIMIT 1",
             (visitor, kind),
+            one=True,
         )
         return rows[0] if rows else None
 
@@ -349,11 +392,14 @@ class Store:
             (kind,),
         )
 
-    def delete(self, game_id: int, visitor: str | None = None) -> bool:
+    def delete(self, game_id: int, visitor: str | None = None, known: dict[str, Any] | None = None) -> bool:
         """Remove game ``game_id`` if it is ``visitor``'s (the web server drops a visitor's games
-        that never had a move); whether there was one."""
+        that never had a move); whether there was one. With ``known``, only if the row still holds
+        it (else :class:`PlayedElsewhere`), as :meth:`save`."""
         try:
             with self._transaction():
+                if known is not None:
+                    self._check_known(game_id, known)
                 sql = "DELETE FROM games WHERE id = ? AND visitor IS ?"
                 if self.db.execute(sql, (game_id, visitor)).rowcount == 0:
                     return False
@@ -465,9 +511,22 @@ class Store:
         except sqlite3.Error as err:
             raise self._error(err) from None
 
-    def _read(self, sql: str, params: tuple[Any, ...]) -> list[StoredGame]:
-        rows = self._rows(sql, params)
-        return [StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], json.loads(r[7]), r[8]) for r in rows]
+    def _read(self, sql: str, params: tuple[Any, ...], one: bool = False) -> list[StoredGame]:
+        """The games the query finds: for ``one`` game asked for, a damaged one raises
+        :class:`DamagedGame`; a listing leaves the damaged out, their ids in :attr:`left_out`."""
+        games, left_out = [], []
+        for r in self._rows(sql, params):
+            try:
+                record = read_record(r[0], r[7], self.reader if one else None)
+            except DamagedGame:
+                if one:
+                    raise
+                left_out.append(r[0])
+                continue
+            games.append(StoredGame(r[0], r[1], r[2], r[3], bool(r[5]), r[6], record, r[8]))
+        if not one:
+            self.left_out = left_out
+        return games
 
     # -- closing -----------------------------------------------------------------------------------
 
@@ -487,15 +546,42 @@ class Recorder:
     """Saves a game's (or a match's) record whenever it changed, for every front end: a row is made
     on the first save and rewritten, in one transaction, after every move; a game that comes back
     to no move (every guess taken back) has its row removed (see :func:`worth_keeping`), and is
-    given a new one at its next move. If the database fails during a game, ``warning`` says so,
-    ``store`` becomes None and the game goes on unrecorded: nothing typed is lost. ``save`` returns
-    the new warning, once."""
+    given a new one at its next move.
+
+    If the database fails during a game (locked by another session past the busy timeout, say),
+    ``save`` returns a warning, once, and the game goes on: nothing typed is lost, ``behind`` says
+    that the history lacks the last moves, and the next save tries again with the whole record
+    (once it succeeds, ``warning`` is cleared and the history holds every move).
+
+    Each save is a compare-and-set: it writes only over the record this recorder last read or
+    wrote (a resumed game's, read when the recorder is made). If the same game was saved by
+    another session meanwhile (resumed in a second terminal), nothing is written: ``elsewhere``
+    holds the refusal, ``warning`` says which guesses were not kept, and the recorder saves no more
+    (``store`` becomes None)."""
 
     def __init__(self, store: Store | None, game_id: int | None = None) -> None:
         self.store = store
+        self.path = None if store is None else store.path  # kept when a failure drops the store
         self.id = game_id
         self.warning: str | None = None
+        self.elsewhere: PlayedElsewhere | None = None
+        self.lost = ""  # what a refused save did not keep (the guesses past the saved ones)
         self._last: str | None = None
+        #: Whether the last save failed: the history lacks this game's latest moves (or the game).
+        self.behind = False
+        self._known: dict[str, Any] | None = None  # what the row holds, as far as this session knows
+        self._unread = store is not None and game_id is not None  # the resumed row, read once
+        if self._unread:
+            try:
+                self._read_known()
+            except StoreError as err:
+                self._failed(err)
+
+    def _read_known(self) -> None:
+        assert self.store is not None and self.id is not None
+        self._known = self.store.get(self.id).record
+        self._last = json.dumps(self._known, sort_keys=True)  # the same record: nothing to write
+        self._unread = False
 
     def save(self, record: dict[str, Any]) -> str | None:
         if self.store is None:
@@ -504,20 +590,48 @@ class Recorder:
         if text == self._last:
             return None
         try:
+            if self._unread:  # the resumed row could not be read when the recorder was made
+                self._read_known()
             if not worth_keeping(record):
                 if self.id is not None:
-                    self.store.delete(self.id)
-                self.id = None
+                    self.store.delete(self.id, known=self._known)
+                self.id, self._known = None, None
             elif self.id is None:
                 self.id = self.store.add(record)
             else:
-                self.store.save(self.id, record)
-        except StoreError as err:
-            self.warning = f"{err}; this game goes on without being saved"
+                self.store.save(self.id, record, known=self._known)
+        except PlayedElsewhere as err:
+            self.elsewhere, self.lost = err, unkept(self._known, record)
+            self.warning = f"{err}: {self.lost} not kept; this game is no longer saved here"
             self.store = None
             return self.warning
-        self._last = text
+        except StoreError as err:
+            return self._failed(err)
+        # as the row reads back: JSON's lists for any tuple, so that the next compare is exact
+        self._last, self._known = text, json.loads(json.dumps(record)) if self.id is not None else None
+        self.behind, self.warning = False, None
         return None
+
+    def _failed(self, err: StoreError) -> str | None:
+        """The game goes on; the next save tries again. The warning once, when saving first fails."""
+        if self.behind:
+            return None
+        self.behind = True
+        self.warning = f"{err}; the game goes on, and its next move tries to save it again"
+        return self.warning
+
+    def saved_moves(self) -> int:
+        """How many guesses the history holds of this game (those of the last save that succeeded)."""
+        return 0 if self._known is None else len(moves_of(self._known))
+
+
+def unkept(known: dict[str, Any] | None, record: dict[str, Any]) -> str:
+    """The guesses of ``record`` past those of ``known``, as a refused save names them."""
+    had = len(moves_of(known)) if known is not None else 0
+    guesses = [m["guess"] for m in moves_of(record)[had:]]
+    if not guesses:
+        return "the last change (no new guess)"
+    return ("guess " if len(guesses) == 1 else "guesses ") + ", ".join(guesses)
 
 
 class _Transaction:
@@ -536,6 +650,8 @@ class _Transaction:
 __all__ = [
     "BUSY_TIMEOUT",
     "ENV_VAR",
+    "DamagedGame",
+    "PlayedElsewhere",
     "GAME_COLUMNS",
     "MIGRATIONS",
     "MOVE_COLUMNS",

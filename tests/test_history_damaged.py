@@ -1,0 +1,112 @@
+"""A damaged game in the history (its record edited by hand, a disk fault): asked for alone it is one
+line and exit status 2; every listing shows the other games and names the damaged ones once."""
+
+import json
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind import Rules
+from mastermind.cli import cli
+from mastermind.games.game import Game
+from mastermind.history.store import DamagedGame, Store
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(cli, list(args), input=input)
+    assert "Traceback" not in result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def two_games(db) -> None:
+    """Game 1 unfinished (a guess, then stopped), game 2 given up."""
+    with Store(db) as store:
+        for seed in (1, 2):
+            game = Game.breaking(Rules(), seed=seed)
+            game.guess("1122")
+            if seed == 2:
+                game.give_up()
+            store.add(game.record())
+
+
+def spoil(db, change) -> None:
+    c = sqlite3.connect(db)
+    text = c.execute("SELECT record FROM games WHERE id = 1").fetchone()[0]
+    c.execute("UPDATE games SET record = ? WHERE id = 1", (change(text),))
+    c.commit()
+    c.close()
+
+
+def edited(**fields):
+    return lambda text: json.dumps(json.loads(text) | fields)
+
+
+DAMAGES = {
+    "not JSON": lambda text: "{bad json",
+    "empty object": lambda text: "{}",
+    "kind only": lambda text: '{"kind": "play"}',
+    "a list": lambda text: "[]",
+    "moves a number": edited(moves=5),
+    "hints a word": edited(hints="x"),
+    "no rules": lambda text: json.dumps({k: v for k, v in json.loads(text).items() if k != "rules"}),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES.values(), ids=DAMAGES.keys())
+def test_a_damaged_game_asked_for_is_one_line(tmp_path, damage):
+    db = str(tmp_path / "h.db")
+    two_games(db)
+    spoil(db, damage)
+    for args in (
+        ["history", "1"],
+        ["history", "1", "--json"],
+        ["review", "--game", "1"],
+        ["play", "--resume", "1"],
+    ):
+        code, out, err = run(*args, "--db", db, input="")
+        assert code == 2, args
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(
+            "mastermind: error: game 1 of the history is damaged: "
+        )
+
+
+@pytest.mark.parametrize("damage", DAMAGES.values(), ids=DAMAGES.keys())
+def test_a_damaged_game_is_left_out_of_the_listings_and_named_once(tmp_path, damage):
+    db = str(tmp_path / "h.db")
+    two_games(db)
+    spoil(db, damage)
+    if damage is DAMAGES["hints a word"]:  # listed (the listing reads no hints); asked for alone, damaged
+        code, out, _ = run("history", "--db", db)
+        assert code == 0 and "   1  " in out
+        return
+    code, out, err = run("history", "--db", db)
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["2"]
+    assert err.count("game 1 is damaged") == 1
+    code, out, err = run("history", "--json", "--db", db)
+    assert code == 0 and [g["id"] for g in json.loads(out)] == [2] and err.count("damaged") == 1
+    code, out, err = run("history", "--csv", "-", "--db", db)
+    assert code == 0 and [line.split(",")[0] for line in out.splitlines()] == ["id", "2"]
+    assert err.count("damaged") == 1
+    code, out, err = run("stats", "--json", "--db", db)
+    assert code == 0 and [s["played"] for s in json.loads(out)] == [1] and err.count("damaged") == 1
+    code, out, err = run("review", "--json", "--db", db)  # the latest finished game: game 2
+    assert code == 0 and len(json.loads(out)["moves"]) == 1 and err.count("game 1 is damaged") == 1
+
+
+def test_the_store_reads_one_game_with_the_engine_and_lists_the_rest(tmp_path):
+    db = str(tmp_path / "h.db")
+    two_games(db)
+    spoil(db, edited(secret="9999"))  # the history reads it; the engine cannot play it on
+    with Store(db, write=False, reader=Game.from_record) as store:
+        assert [g.id for g in store.games()] == [1, 2] and store.left_out == []
+        with pytest.raises(DamagedGame, match="game 1 of the history is damaged: "):
+            store.get(1)
+    spoil(db, lambda text: "{bad json")
+    with Store(db, write=False) as store:
+        assert [g.id for g in store.unfinished()] == [] and store.left_out == [1]
+        assert [g.id for g in store.games()] == [2] and store.left_out == [1]
+        with pytest.raises(DamagedGame):
+            store.latest_unfinished("play")
