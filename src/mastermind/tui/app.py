@@ -120,6 +120,7 @@ class MastermindApp(App[None]):
         self.pace = pace
         self.compiling = False  # whether the JIT is compiling kernels now (said in the status)
         self._stop_listening: Callable[[], None] = lambda: None
+        self._stop_signals: Callable[[], None] = lambda: None
         self.store_warning: str | None = None
         if store is None and history:
             from ..history.store import Store
@@ -134,6 +135,7 @@ class MastermindApp(App[None]):
         from .._kernels import on_compile  # imports no numba
 
         self._stop_listening = on_compile(self._compiling)
+        self._end_on_signals()
         self.push_screen(GameScreen(self.settings, self.store, self.pace, self.seed, self.notation))
         for warning in (self.settings_warning, self.store_warning):
             if warning:
@@ -141,6 +143,32 @@ class MastermindApp(App[None]):
 
     def on_unmount(self) -> None:
         self._stop_listening()
+        self._stop_signals()
+
+    def _end_on_signals(self) -> None:
+        """SIGTERM and SIGHUP end the app as Ctrl+Q does: left to Python's default, they killed
+        the process with the terminal still in the app's mode (no echo, the dead board on it)
+        until `reset`. Every move is saved as it is made, so ending at once loses nothing."""
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        installed = []
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)  # Windows has no SIGHUP
+            if number is None:
+                continue
+            try:
+                loop.add_signal_handler(number, self.exit)
+            except (NotImplementedError, RuntimeError, ValueError):  # no such handler on this loop or thread
+                continue
+            installed.append(number)
+
+        def stop() -> None:
+            for number in installed:
+                loop.remove_signal_handler(number)
+
+        self._stop_signals = stop
 
     def _compiling(self, started: bool) -> None:
         """The JIT starts or ends compiling kernels (a strategy's first search, in a worker thread):
