@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import select
 import signal
 import struct
@@ -16,6 +17,7 @@ import time
 
 import pytest
 
+from mastermind import Rules
 from mastermind.history.store import Store
 
 #: What Textual writes to enter and to leave the alternate screen: the terminal's own screen
@@ -80,9 +82,11 @@ class Terminal:
         return code
 
     def after_the_app(self) -> str:
-        """What is written after the app left its screen, as text."""
+        """What is written after the app left its screen, as text (the terminal's modes it resets
+        left out)."""
         assert LEAVE in self.written, "the app never left its screen: the terminal is left in its mode"
-        return self.written.rsplit(LEAVE, 1)[1].decode(errors="replace")
+        text = self.written.rsplit(LEAVE, 1)[1].decode(errors="replace")
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
 
 
 def moves_saved(db) -> int:
@@ -119,3 +123,49 @@ def test_a_signal_ends_the_app_as_ctrl_q_does_and_gives_the_terminal_back(tui_en
     assert code == 0, f"ended by the signal ({code}), not by the app"
     assert term.written.count(ENTER) == 1 and term.written.rindex(LEAVE) > term.written.rindex(ENTER)
     assert moves_saved(tui_env) == 1
+
+
+def test_ctrl_q_mid_game_says_how_to_go_on_and_resume_goes_on(tui_env):
+    """Ctrl+Q mid-game once printed nothing, and the next launch started a new game. Now one line,
+    after the terminal is given back, names the game and how to take it up again, as play says it
+    when stopped; `mastermind tui --resume ID` starts on it."""
+    term = Terminal("tui", "--preset", "classic")
+    guess_and_wait(term, tui_env, b"1234")
+    term.type(b"\x11")  # Ctrl+Q
+    assert term.end() == 0
+    assert term.after_the_app().strip() == "Stopped game 1; resume with mastermind tui --resume 1."
+    term = Terminal("tui", "--resume", "1")
+    term.wait_for(b"goes on from its last move")
+    term.type(b"\x11")
+    assert term.end() == 0
+    assert term.after_the_app().strip() == "Stopped game 1; resume with mastermind tui --resume 1."
+    assert moves_saved(tui_env) == 1  # the same game, in its own row: no second game
+
+
+def test_leaving_with_no_unfinished_game_says_nothing(tui_env):
+    term = Terminal("tui", "--preset", "classic")
+    term.wait_for(b"Guess")
+    term.type(b"\x11")
+    assert term.end() == 0
+    assert term.after_the_app().strip() == ""
+
+
+def test_a_game_that_cannot_be_resumed_is_one_line(tui_env):
+    from click.testing import CliRunner
+
+    from mastermind.cli import cli
+    from mastermind.games.game import Game
+
+    game = Game.breaking(Rules(pegs=3, colors=4), seed=1)
+    game.guess(game.secret)
+    with Store(tui_env) as store:
+        won = store.add(game.record())
+    for args, words in [
+        (["--resume", "7"], "there is no game 7 in the history"),
+        (["--resume", str(won)], f"game {won} is over (won): there is nothing to resume"),
+        (["--resume", str(won), "--no-history"], "--resume needs the history"),
+        (["--resume", str(won), "--pegs", "5"], "it takes no game options"),
+    ]:
+        result = CliRunner().invoke(cli, ["tui", *args])
+        assert result.exit_code == 2 and words in result.stderr, (args, result.output)
+        assert len(result.stderr.strip().splitlines()) == 1
