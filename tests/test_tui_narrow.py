@@ -8,7 +8,7 @@ pytest.importorskip("textual")
 
 from mastermind.tui.app import MastermindApp  # noqa: E402
 from mastermind.tui.review_screen import ReviewScreen  # noqa: E402
-from tui_pilot import board, driven, settle, type_code  # noqa: E402
+from tui_pilot import board, configure, driven, settle, type_code  # noqa: E402
 
 
 def labels(table) -> list[str]:
@@ -53,3 +53,20 @@ async def test_the_title_fits_60_columns():
         await pilot.resize_terminal(44, 20)
         await pilot.pause()
         assert (screen.title, screen.sub_title) == ("4x6, 10 guesses", "")
+
+
+@driven
+async def test_every_key_of_a_match_is_in_the_footer_at_60_columns(private_settings):
+    """A match has the most keys (F2 to peek, ? to hint): spaced out, they ran past 60 columns,
+    the last cut to '^q Qu'."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    configure(private_settings, mode="match")
+    app = MastermindApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        screen = board(app)
+        assert (screen.title, screen.sub_title) == ("A match between two players", "4x6")
+        keys = list(screen.query_one(Footer).query(FooterKey))
+        assert keys[-1].description == "Quit" and keys[-1].region.right <= 60, keys[-1].region

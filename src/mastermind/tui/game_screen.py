@@ -53,7 +53,7 @@ _EXPECTED: dict[str, Expect] = {"secret": "secret", "guess": "code", "reply": "r
 
 #: The columns of the header beside its title: the icon's on the left, as many on the right (the
 #: title is centred).
-HEADER_SIDES = 16
+HEADER_SIDES = 18
 
 
 class GameScreen(BoardKeys, BoardView):
@@ -152,6 +152,8 @@ class GameScreen(BoardKeys, BoardView):
         self.set_class(stacked, "-stacked")
         self.set_class(spaced, "-spaced")
         self.title, self.sub_title = self._heading(width)
+        for footer in self.query(Footer):  # a match's keys, spaced, run past 60 columns ('^q Qu')
+            footer.compact = width < 80
 
     def _heading(self, width: int) -> tuple[str, str]:
         """The header's title and subtitle: the mode and the game, without the program's name (all
