@@ -143,3 +143,23 @@ def test_a_damaged_copy_of_lines_met_again_is_refused_however_its_check_is_split
     steps: list[int] = []
     ProofFile.loads(good("4x7 first")).check(progress=steps.append)
     assert tops[1] - tops[0] - 1 in steps
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("1/0", "a check is cut into at least 1 part (1/0)"),
+        ("0/0", "a check is cut into at least 1 part (0/0)"),
+        ("5/4", "parts run from 1 to 4 (5/4)"),
+        ("0-2/4", "parts run from 1 to 4 (0-2/4)"),
+        ("2/1", "a check cut in 1 part has only part 1 (2/1)"),
+    ],
+)
+def test_a_part_outside_the_cut_is_refused_in_words_that_fit_it(text, words):
+    """'1/0' once said 'parts run from 1 to 0'; each refusal now names what is wrong and quotes
+    the text. A range downwards (3-2/4) stays: it is how two machines take the parts from opposite
+    ends."""
+    with pytest.raises(ValueError) as refused:
+        Parts.parse(text)
+    assert str(refused.value) == words
+    assert list(Parts.parse("3-2/4").numbers) == [3, 2]

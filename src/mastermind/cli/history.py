@@ -10,7 +10,7 @@ import click
 from ..core.records import rules_from_dict
 from ..core.text import guess_count
 from ..history.stats import KINDS
-from ..history.store import local_time, moves_of
+from ..history.store import GAME_COLUMNS, MOVE_COLUMNS, local_time, moves_of
 from . import cli
 from .common import db_option, fail, note_left_out, open_store
 from .console import board, color_option, console_for
@@ -49,14 +49,13 @@ def entry(stored: StoredGame) -> dict[str, Any]:
     "--csv",
     "csv_path",
     metavar="FILE",
-    help="Write the games as CSV to FILE (- for stdout): id, started, updated, kind, pegs, colors, "
-    "repeats, max_guesses, guesses, outcome, finished.",
+    # the columns named from the list the export writes, so that the help cannot leave one out
+    help=f"Write the games as CSV to FILE (- for stdout): {', '.join(GAME_COLUMNS)}.",
 )
 @click.option(
     "--moves",
     is_flag=True,
-    help="With --csv: one row per move instead (id, kind, the rules, game in a match, move, guess, "
-    "black, white, outcome, finished).",
+    help=f"With --csv: one row per move instead ({', '.join(MOVE_COLUMNS)}; game: the game of a match).",
 )
 @color_option
 def history(game_id: int | None, db: str | None, as_json: bool, csv_path: str | None, moves: bool) -> None:

@@ -13,7 +13,20 @@ from ..core.notation import Notation
 from ..core.text import guess_count, sentence
 from ..errors import GameError, MastermindError
 from .scoring import SCORING_RULES, WRONG_INFORMATION_POINTS
-from .sessions import QUIT, Board, Out, Row, Say, Session, hint_words, repeat_warning, reply_words, say
+from .sessions import (
+    MATCH_WAY_OUT,
+    QUIT,
+    Board,
+    Out,
+    Row,
+    Say,
+    Session,
+    hint_words,
+    repeat_warning,
+    reply_words,
+    say,
+    think_note,
+)
 
 if TYPE_CHECKING:
     from .match import Event, Match
@@ -190,6 +203,8 @@ class MatchSession(Session):
                     assert r.game is not None and r.game.pending is not None
                     yield say(f"Guess {r.game.turn}: {self.notation.format_code(r.game.pending)}")
                 return
+            if r.game is not None:  # a computer's guess: its search may be long (an optimal breaker's)
+                yield from think_note(r.game, MATCH_WAY_OUT)
             with self.thinking(self.who(r.maker if r.game is None else r.breaker)):
                 events = m.advance()  # an optimal breaker searches its whole tree at first
             yield from self._show(events)

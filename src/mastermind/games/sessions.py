@@ -40,6 +40,10 @@ QUIT = ("quit", "q", "exit")
 #: The way out of a hint's long search: a game of a heuristic strategy.
 HINT_WAY_OUT = "a heuristic strategy hints in seconds (mastermind play --strategy entropy); "
 
+#: The way out of a long search for the computer's guess (guess, match): a heuristic strategy.
+GUESS_WAY_OUT = "a heuristic strategy guesses in seconds (--strategy entropy); "
+MATCH_WAY_OUT = "a heuristic strategy plays in seconds (entropy in --players); "
+
 
 @dataclass(frozen=True)
 class Say:
@@ -90,6 +94,16 @@ def search_note(
         return None
     stop = "Ctrl-C stops, and the same command again resumes" if resumes else "Ctrl-C stops"
     return f"{player.name}: {cost}; {way_out}{stop}"
+
+
+def think_note(game: Game, way_out: str) -> Iterator[Out]:
+    """Before the breaker's next guess, where the search behind it may be long (an exact search
+    of a large game): :func:`search_note`, as a line said before the search begins."""
+    from ..deduction.state import SolverState
+
+    note = search_note(game.player(), SolverState(game.rules, game.history), way_out)
+    if note is not None:
+        yield say(f"Note: {note}.")
 
 
 def reply_words(notation: Notation) -> str:
@@ -413,6 +427,7 @@ class GuessSession(Session):
                 yield say(game.summary(notation), "won" if game.outcome == "won" else "")
                 return
             try:
+                yield from think_note(game, GUESS_WAY_OUT)  # "is thinking" alone, for hours, says too little
                 with self.thinking(game.strategy_name):
                     left = game.candidates()
                     code = game.proposal()

@@ -97,12 +97,15 @@ class MastermindApp(App[None]):
         seed: int | None = None,
         rules: Rules | None = None,
         notation: str = "",
+        resume: StoredGame | None = None,
     ) -> None:
         """``rules`` and ``notation`` (a style of :class:`~mastermind.core.notation.Notation`), when
         given, replace the remembered ones for this run: they are not saved (the settings screen
         saves what it starts). Raises the games package's error if they make no game with the remembered
-        mode and players."""
+        mode and players. ``resume``: a saved game (or match) the app starts on instead of a new one."""
         super().__init__()
+        self.resume_first = resume
+        self._board: GameScreen | None = None  # the last board: what is left unfinished at the end
         self.seed = seed
         self.settings_path = settings_path
         self.settings, self.settings_warning = SavedSettings.read(settings_path)
@@ -120,6 +123,7 @@ class MastermindApp(App[None]):
         self.pace = pace
         self.compiling = False  # whether the JIT is compiling kernels now (said in the status)
         self._stop_listening: Callable[[], None] = lambda: None
+        self._stop_signals: Callable[[], None] = lambda: None
         self.store_warning: str | None = None
         if store is None and history:
             from ..history.store import Store
@@ -134,13 +138,45 @@ class MastermindApp(App[None]):
         from .._kernels import on_compile  # imports no numba
 
         self._stop_listening = on_compile(self._compiling)
-        self.push_screen(GameScreen(self.settings, self.store, self.pace, self.seed, self.notation))
+        self._end_on_signals()
+        first, self.resume_first = self.resume_first, None
+        if first is not None:
+            self._board = self._board_for(first)
+        else:
+            self._board = GameScreen(self.settings, self.store, self.pace, self.seed, self.notation)
+        self.push_screen(self._board)
         for warning in (self.settings_warning, self.store_warning):
             if warning:
                 self.notify(warning, severity="warning", timeout=10)
 
     def on_unmount(self) -> None:
         self._stop_listening()
+        self._stop_signals()
+
+    def _end_on_signals(self) -> None:
+        """SIGTERM and SIGHUP end the app as Ctrl+Q does: left to Python's default, they killed
+        the process with the terminal still in the app's mode (no echo, the dead board on it)
+        until `reset`. Every move is saved as it is made, so ending at once loses nothing."""
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        installed = []
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)  # Windows has no SIGHUP
+            if number is None:
+                continue
+            try:
+                loop.add_signal_handler(number, self.exit)
+            except (NotImplementedError, RuntimeError, ValueError):  # no such handler on this loop or thread
+                continue
+            installed.append(number)
+
+        def stop() -> None:
+            for number in installed:
+                loop.remove_signal_handler(number)
+
+        self._stop_signals = stop
 
     def _compiling(self, started: bool) -> None:
         """The JIT starts or ends compiling kernels (a strategy's first search, in a worker thread):
@@ -170,13 +206,19 @@ class MastermindApp(App[None]):
         problem = settings.save(self.settings_path)
         if problem:
             self.notify(problem, severity="warning")
-        self.switch_screen(GameScreen(settings, self.store, self.pace, notation=self.notation))
+        self._board = GameScreen(settings, self.store, self.pace, notation=self.notation)
+        self.switch_screen(self._board)
 
     def resume(self, stored: StoredGame | None) -> None:
         """Go on with a saved game (or match) on the board, from its last move, saved in its own row;
         the remembered settings stay as they are."""
-        if stored is None:
-            return
+        if stored is not None:
+            self._board = self._board_for(stored)
+            self.switch_screen(self._board)
+
+    def _board_for(self, stored: StoredGame) -> GameScreen:
+        """A board going on with a saved game (or match), with the remembered settings but its own
+        mode, rules and players."""
         settings = SavedSettings(**{**asdict(self.settings), "mode": stored.kind}).with_rules(
             rules_from_dict(stored.record["rules"])
         )
@@ -185,7 +227,19 @@ class MastermindApp(App[None]):
         if stored.kind == "match":
             settings.players, settings.games = list(record["players"]), record["games_planned"]
             settings.scoring = record["scoring"]
-        self.switch_screen(GameScreen(settings, self.store, self.pace, notation=self.notation, resume=stored))
+        return GameScreen(settings, self.store, self.pace, notation=self.notation, resume=stored)
+
+    def left_unfinished(self) -> StoredGame | None:
+        """The saved game (or match) the app was left with, if it is unfinished: after the app has
+        ended, the command says how to go on with it."""
+        board = self._board
+        if board is None or board.recorder.store is None or board.recorder.id is None:
+            return None  # nothing saved: no move made, no history, or the history failed mid-game
+        try:
+            stored = board.recorder.store.get(board.recorder.id)
+        except StoreError:
+            return None
+        return None if stored.finished else stored
 
     def action_menu(self) -> None:
         def chosen(choice: str | None) -> None:

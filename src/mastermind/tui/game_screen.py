@@ -51,6 +51,11 @@ from .view import BoardView
 _EXPECTED: dict[str, Expect] = {"secret": "secret", "guess": "code", "reply": "reply", "fix": "reply"}
 
 
+#: The columns of the header beside its title: the icon's on the left, as many on the right (the
+#: title is centred).
+HEADER_SIDES = 18
+
+
 class GameScreen(BoardKeys, BoardView):
     """The board and what goes with it: the palette, the status, hints and problems, the score."""
 
@@ -134,11 +139,6 @@ class GameScreen(BoardKeys, BoardView):
 
     def on_mount(self) -> None:
         self._fit(self.app.size.width, self.app.size.height)
-        # the mode and the game, without the program's name: all of it fits 80 columns
-        self.title = MODES[self.settings.mode]
-        hard = ", hard" if self.game.hard else ""
-        guesses = plural(self.rules.max_guesses, "guess")
-        self.sub_title = f"{self.rules.short_name(limit=False)}, {guesses}{hard}"
         self._ready = True
         self.refresh_view()
         self.call_after_refresh(self.next_step)
@@ -151,6 +151,22 @@ class GameScreen(BoardKeys, BoardView):
         stacked, spaced = board_layout((width, height), self.rules.pegs, self._rows_wanted())
         self.set_class(stacked, "-stacked")
         self.set_class(spaced, "-spaced")
+        self.title, self.sub_title = self._heading(width)
+        for footer in self.query(Footer):  # a match's keys, spaced, run past 60 columns ('^q Qu')
+            footer.compact = width < 80
+
+    def _heading(self, width: int) -> tuple[str, str]:
+        """The header's title and subtitle: the mode and the game, without the program's name (all
+        of it fits 80 columns); where that is cut off, the game without its guess limit (the board
+        says it: 'Guess 1 of 10'), then the game alone."""
+        hard = ", hard" if self.game.hard else ""
+        game = self.rules.short_name(limit=False)
+        mode, guesses = MODES[self.settings.mode], plural(self.rules.max_guesses, "guess")
+        room = width - HEADER_SIDES
+        for title, sub in ((mode, f"{game}, {guesses}{hard}"), (mode, f"{game}{hard}")):
+            if len(title) + len(" — ") + len(sub) <= room:
+                return title, sub
+        return f"{game}, {guesses}{hard}", ""
 
     # -- starting ----------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -40,6 +41,10 @@ STYLES = {
 }
 MARKS = {name: (VERDICT_MARKS[name], style) for name, style in STYLES.items()}
 
+#: Below this width the table leaves out the expected guesses of the move and of the best guess
+#: (the ghost row under it says them, with the loss): it fits a 60-column terminal.
+NARROW = 80
+
 
 class ReviewScreen(Screen[None]):
     """A finished game (a Game or a game's record) reviewed move by move; computed off the
@@ -61,6 +66,7 @@ class ReviewScreen(Screen[None]):
         self.error: str | None = None
         self.match: MatchReview | None = None  # a match's record: each game reviewed, both sides
         self.game_at = 0
+        self.narrow = False  # the table laid out for a terminal under NARROW columns
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◉")
@@ -102,18 +108,10 @@ class ReviewScreen(Screen[None]):
             head.update(Text(f"No review: {error}.", "red"))
             return
         notation = self.notation or Notation(result.rules)
-        rules = result.rules
         head.update(self.head_text(result, notation))
-        table = self.query_one("#review-moves", DataTable)
-        table.clear(columns=True)
-        # the rows are the moves in order, and what a mark means is said under the table: the
-        # table fits an 80-column terminal
-        table.add_columns("", "guess", "reply", "codes left", "exp", "best", "best exp", "loss")
-        for m in result.moves:
-            table.add_row(*row_cells(m, notation, rules.pegs), key=str(m.number))
+        self.fill_table(self.size.width < NARROW)
         self.query_one("#review-chart", Static).update(Text("\n".join(chart_lines(result))))
-        self.show_ghost(0)
-        table.focus()  # the arrows walk the moves, each showing its ghost row
+        self.query_one("#review-moves", DataTable).focus()  # the arrows walk the moves, with their ghost rows
         practice = len(result.practice().positions)
         lines = [*result.summary_lines(), f"Share: {result.share_line()}"]
         if self.match is not None:
@@ -127,6 +125,30 @@ class ReviewScreen(Screen[None]):
         if notes:
             summary.append("\n\n" + "\n".join(notes), style="dim")
         self.query_one("#review-summary", Static).update(summary)
+
+    def fill_table(self, narrow: bool, row: int = 0) -> None:
+        """The table of the moves, each value in full where the terminal has 80 columns, else
+        without the expected guesses (the ghost row says them); the cursor on ``row``."""
+        if self.result is None:
+            return
+        self.narrow = narrow
+        notation = self.notation or Notation(self.result.rules)
+        table = self.query_one("#review-moves", DataTable)
+        table.clear(columns=True)
+        # the rows are the moves in order, and what a mark means is said under the table
+        if narrow:
+            table.add_columns("", "guess", "reply", "codes left", "best", "loss")
+        else:
+            table.add_columns("", "guess", "reply", "codes left", "exp", "best", "best exp", "loss")
+        for m in self.result.moves:
+            table.add_row(*row_cells(m, notation, self.result.rules.pegs, narrow), key=str(m.number))
+        table.move_cursor(row=row)
+        self.show_ghost(table.cursor_row)
+
+    def on_resize(self, event: events.Resize) -> None:
+        narrow = event.size.width < NARROW
+        if self.result is not None and narrow != self.narrow:
+            self.fill_table(narrow, self.query_one("#review-moves", DataTable).cursor_row)
 
     def head_text(self, result: Review, notation: Notation) -> Text:
         """The game, its outcome, and in a match which game this is and who breaks."""
@@ -155,7 +177,8 @@ class ReviewScreen(Screen[None]):
         if self.result is None or not 0 <= row < len(self.result.moves):
             return
         notation = self.notation or Notation(self.result.rules)
-        self.query_one("#review-ghost", Static).update(ghost_text(self.result.moves[row], notation))
+        ghost = ghost_text(self.result.moves[row], notation, values=self.narrow)
+        self.query_one("#review-ghost", Static).update(ghost)
 
     def action_next_game(self) -> None:
         """A match's next game (the first after the last)."""
@@ -198,8 +221,9 @@ class ReviewScreen(Screen[None]):
         self.app.push_screen(PracticeScreen(self.result, self.notation))
 
 
-def ghost_text(m: MoveReview, notation: Notation) -> Text:
-    """The player's guess and, beside it, the best one (a ghost), with how each split the codes."""
+def ghost_text(m: MoveReview, notation: Notation, values: bool = False) -> Text:
+    """The player's guess and, beside it, the best one (a ghost), with how each split the codes;
+    with ``values`` the expected guesses of each too (the narrow table leaves them out)."""
     from ..games.accuracy import mean_left
 
     def split(sizes: tuple[int, ...]) -> str:
@@ -209,6 +233,9 @@ def ghost_text(m: MoveReview, notation: Notation) -> Text:
     text = Text(f"Guess {m.number}  ", "bold")
     text.append_text(pegs_text(notation, m.guess.colors, gap=""))
     text.append(f" {notation.format_code(m.guess)}: {split(m.split)}\n")
+    if values:
+        expected = "-" if m.expected is None else f"{float(m.expected):.3f}"
+        text.append(f"Expected guesses {expected}, the best {float(m.best_expected):.3f}\n")
     if m.best == m.guess:
         return text.append(f"☆ the best guess: {notation.format_code(m.best)}", "dim")
     text.append("Best ☆    ", "dim")
@@ -217,19 +244,19 @@ def ghost_text(m: MoveReview, notation: Notation) -> Text:
     return text
 
 
-def row_cells(m: MoveReview, notation: Notation, pegs: int) -> list[Text | str]:
+def row_cells(m: MoveReview, notation: Notation, pegs: int, narrow: bool = False) -> list[Text | str]:
     """One row of the review table: the verdict's mark and the move's, the move, the codes left,
-    the values."""
+    the values (``narrow``: the best guess and the loss only)."""
     mark, style = MARKS[m.verdict]
     expected = "-" if m.expected is None else f"{float(m.expected):.3f}"
     loss = "-" if m.loss is None else f"{float(m.loss):.3f}"
-    return [
+    move: list[Text | str] = [
         Text.assemble((mark, style), m.marks),
         pegs_text(notation, m.guess.colors, gap=""),
         keys_text(m.reply, pegs, gap=""),
-        f"{m.before:,} → {m.after:,}",
-        expected,
-        notation.format_code(m.best),
-        f"{float(m.best_expected):.3f}",
-        Text(loss, style),
+        f"{m.before:,}→{m.after:,}" if narrow else f"{m.before:,} → {m.after:,}",
     ]
+    best = notation.format_code(m.best)
+    if narrow:
+        return [*move, best, Text(loss, style)]
+    return [*move, expected, best, f"{float(m.best_expected):.3f}", Text(loss, style)]

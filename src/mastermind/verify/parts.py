@@ -26,14 +26,19 @@ class Parts:
         """``I/N`` (part I of N) or ``I-J/N`` (parts I to J of N, down if J is below I).
 
         Raises:
-            ValueError: not such a text, or parts outside 1 to N (the message says so).
+            ValueError: not such a text, N below 1, or parts outside 1 to N (the message says
+                which, and quotes the text).
         """
         found = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?/\s*(\d+)\s*", text)
         if not found:
             raise ValueError(f"{text[:40]!r} is not I/N (part I of N) or I-J/N (parts I to J of N)")
         first, last, count = int(found[1]), int(found[2] or found[1]), int(found[3])
+        shown = text.strip()
+        if count < 1:
+            raise ValueError(f"a check is cut into at least 1 part ({shown})")
         if not (1 <= first <= count and 1 <= last <= count):
-            raise ValueError(f"{text!r}: parts run from 1 to {count}")
+            span = "a check cut in 1 part has only part 1" if count == 1 else f"parts run from 1 to {count}"
+            raise ValueError(f"{span} ({shown})")
         return cls(first, last, count)
 
     @property
