@@ -126,10 +126,11 @@ class MastermindApp(App[None]):
         self._stop_signals: Callable[[], None] = lambda: None
         self.store_warning: str | None = None
         if store is None and history:
+            from ..games.game_record import read_stored
             from ..history.store import Store
 
             try:
-                store = Store()
+                store = Store(reader=read_stored)  # a damaged game asked for: the engine says why
             except StoreError as err:
                 self.store_warning = f"{err}; games are not saved"
         self.store = store
