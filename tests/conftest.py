@@ -78,6 +78,25 @@ def kill_after_moves(args, typed, db, moves_saved, moves=2):
     return seen, proc.returncode
 
 
+def saved_game(db) -> int:
+    """A classic game (seed 99) with one guess, 1122, saved in the history ``db``: its id."""
+    from mastermind.games.game import Game
+    from mastermind.history.store import Store
+
+    with Store(db) as store:
+        game = Game.breaking(Rules(), seed=99)
+        game.guess("1122")
+        return store.add(game.record())
+
+
+def guesses(db, game_id) -> list[str]:
+    """The guesses the history ``db`` keeps of game ``game_id``."""
+    from mastermind.history.store import Store
+
+    with Store(db, write=False) as store:
+        return [m["guess"] for m in store.get(game_id).record["moves"]]
+
+
 def pytest_collection_modifyitems(config, items):
     """The long checks (minutes each: the proofs of results/ replayed in plain Python) run only when
     asked, so that the test command stays within CI's time."""

@@ -7,21 +7,9 @@ import sys
 
 import pytest
 
-from mastermind import Rules
+from conftest import guesses, saved_game
 from mastermind.games.game import Game
 from mastermind.history.store import PlayedElsewhere, Recorder, Store
-
-
-def saved_game(db) -> int:
-    with Store(db) as store:
-        game = Game.breaking(Rules(), seed=99)
-        game.guess("1122")
-        return store.add(game.record())
-
-
-def guesses(db, game_id) -> list[str]:
-    with Store(db, write=False) as store:
-        return [m["guess"] for m in store.get(game_id).record["moves"]]
 
 
 def test_the_second_of_two_recorders_of_one_game_is_refused_and_writes_nothing(tmp_path):

@@ -8,21 +8,9 @@ import sys
 
 import pytest
 
-from mastermind import Rules
+from conftest import guesses, saved_game
 from mastermind.games.game import Game
 from mastermind.history.store import Recorder, Store
-
-
-def saved_game(db) -> int:
-    with Store(db) as store:
-        game = Game.breaking(Rules(), seed=99)
-        game.guess("1122")
-        return store.add(game.record())
-
-
-def guesses(db, game_id) -> list[str]:
-    with Store(db, write=False) as store:
-        return [m["guess"] for m in store.get(game_id).record["moves"]]
 
 
 def locked(db) -> sqlite3.Connection:
