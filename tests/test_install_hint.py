@@ -41,8 +41,19 @@ class Installed:
 def test_the_install_command_names_the_checkout_the_package_came_from(monkeypatch, record, command):
     import importlib.metadata
 
-    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Installed(record))
+    monkeypatch.setattr(importlib.metadata, "distributions", lambda name: [Installed(record)])
     assert install.install_command("tui") == command
+
+
+def test_a_checkout_s_own_build_metadata_first_on_the_path_is_passed_over(monkeypatch):
+    """Tests run from a checkout may find its src/*.egg-info (no pip record) before the install."""
+    import importlib.metadata
+
+    editable = {"url": "file:///home/me/mastermind", "dir_info": {"editable": True}}
+    monkeypatch.setattr(
+        importlib.metadata, "distributions", lambda name: [Installed(None), Installed(editable)]
+    )
+    assert install.install_command("web") == "pip install -e '/home/me/mastermind[web]'"
 
 
 def test_a_damaged_record_falls_back_to_the_name(monkeypatch):
@@ -52,5 +63,5 @@ def test_a_damaged_record_falls_back_to_the_name(monkeypatch):
         def read_text(self, name):
             return "{not json"
 
-    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Damaged(None))
+    monkeypatch.setattr(importlib.metadata, "distributions", lambda name: [Damaged(None)])
     assert install.install_command("web") == "pip install 'mastermind-lab[web]'"

@@ -89,6 +89,8 @@ def game_from_record(record: dict[str, Any], cls: type[Game] = Game) -> Game:
             game.assists.append(Assist(a["kind"], int(a["turn"]), code, reply))
         game.gave_up = record.get("outcome") == "gave-up"
         game.daily = record.get("daily")
+    except RecordError:  # (a ValueError itself: said as it is)
+        raise
     except (KeyError, TypeError, AttributeError) as err:
         raise RecordError(f"a game record is incomplete: {err!r}") from None
     except ValueError as err:  # a number that is not one ("hints": "x")

@@ -24,15 +24,21 @@ def install_command(extra: str) -> str:
 
 def _installed_from() -> tuple[str, bool] | None:
     """The folder the package was installed from and whether in editable mode, from the record
-    pip leaves (``direct_url.json``, PEP 610); None for an install from an index or a file."""
-    from importlib.metadata import PackageNotFoundError, distribution
+    pip leaves (``direct_url.json``, PEP 610) in the first installation of it that has one (a
+    checkout's own build metadata, which a path may name first, has none); None for an install
+    from an index or a file."""
+    from importlib.metadata import distributions
 
-    try:
-        raw = distribution(DISTRIBUTION).read_text("direct_url.json")
-        found = json.loads(raw) if raw else {}
-        url = urlparse(found.get("url", ""))
-        if url.scheme != "file" or not isinstance(found.get("dir_info"), dict):
+    for found in distributions(name=DISTRIBUTION):
+        try:
+            raw = found.read_text("direct_url.json")
+            record = json.loads(raw) if raw else None
+        except (ValueError, OSError):
+            continue
+        if not isinstance(record, dict):
+            continue
+        url = urlparse(str(record.get("url", "")))
+        if url.scheme != "file" or not isinstance(record.get("dir_info"), dict):
             return None
-        return unquote(url.path), bool(found["dir_info"].get("editable"))
-    except (PackageNotFoundError, ValueError, AttributeError, OSError):
-        return None
+        return unquote(url.path), bool(record["dir_info"].get("editable"))
+    return None
