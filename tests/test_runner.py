@@ -3,6 +3,7 @@
 import json
 import pickle
 import random
+import re
 
 import pytest
 
@@ -10,6 +11,7 @@ from conftest import SMALL_GAMES
 from mastermind import Rules, evaluate, make_strategy
 from mastermind.errors import CheckpointError, ExecutorError
 from mastermind.research import runner
+from mastermind.runtime.install import install_command
 
 KNUTH_CLASSIC = {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}  # Knuth 1977: 5801 guesses in all
 
@@ -180,7 +182,7 @@ def test_without_dask_the_executor_says_how_to_install_it(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import fails as if not installed
-    with pytest.raises(ExecutorError, match=r"pip install 'mastermind-lab\[distributed\]'"):
+    with pytest.raises(ExecutorError, match=re.escape(install_command("distributed"))):
         runner.make_executor("dask")
 
 
