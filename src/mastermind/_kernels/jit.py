@@ -37,12 +37,13 @@ class _CacheLoadedAlone(FunctionCache):
     """numba's on-disk cache of one kernel, whose compiled code is loaded without first readying
     numba's compiler.
 
-    Why: numba's own load refreshes the whole target context first, importing some forty of
-    numba's modules and installing every typing and lowering rule it has: 0.2 s, more than a
-    game of 4,096 codes takes to walk, and of use only to compile (numba's compiler refreshes
-    the context itself before anything is compiled). Loading compiled code needs only the
-    functions that code calls: numba's memory runtime (itself compiled when started, 0.02 s),
-    and only where the kernel or a kernel it calls counts references (:func:`_counts_references`).
+    Why: numba's own load refreshes the whole target context first, importing dozens of numba's
+    modules and installing every typing and lowering rule it has: longer than a game of 4,096
+    codes takes to walk (docs/performance.md, the sixth round), and of use only to compile
+    (numba's compiler refreshes the context itself before anything is compiled). Loading
+    compiled code needs only the functions that code calls: numba's memory runtime (itself
+    compiled when started), and only where the kernel or a kernel it calls counts references
+    (:func:`_counts_references`).
     The kernels here use no other part of numba's runtime (no hashing, no parallel loops), whose
     rules would register their own functions.
     """
