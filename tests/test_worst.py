@@ -333,6 +333,45 @@ def test_both_ways_of_counting_cells_agree_with_a_plain_tally(size, repeats):
         assert all(got >= 1 << 14 if want == SKIP else got == want for got, want in pairs)
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(pegs=2, colors=6),
+        Rules(pegs=3, colors=5),
+        Rules(),
+        Rules(colors=8, repeats=False),
+        Rules(pegs=5, colors=4),
+    ]
+    + [Rules(pegs=7, colors=2)],
+    ids=str,
+)
+def test_the_one_level_bound_by_cells_alone_is_the_counted_one_where_it_is_given(rules):
+    """verify.arithmetic.least_by_cells (lanes of 8, 16, 32 and 64 bits as the replies are 4 to
+    34): the least over the guesses of the sum of T(K', m) over their cells, as a plain tally
+    finds it, or None; and given wherever no cell can hold more than K' + 1 secrets."""
+    game, rng, given = _Game(rules), random.Random(rules.size), 0
+    win = rules.pegs * (rules.pegs + 1)
+    plain = [[game.row(g)[i] for i in range(rules.size)] for g in range(rules.size)]
+    # random sets, and those of few colours (whose guesses give few cells, and large ones)
+    sets = [
+        sorted(rng.sample(range(rules.size), min(m, rules.size))) for m in [2, 3, 5, 9, 14, 15, 20, 40] * 4
+    ]
+    for k in (2, 3, rules.pegs + 1):
+        S = [i for i, code in enumerate(game.codes) if max(code) < k]
+        sets += [S] if 1 < len(S) <= 200 else []
+    for S in sets:
+        cells = [Counter(plain[g][i] for i in S if plain[g][i] != win) for g in range(rules.size)]
+        for K in (1, 2, 5, 13, 40):
+            K1 = min(K, max(len(t) for t in cells))
+            least = [least_total(K1, m) for m in range(len(S) + 1)]
+            whole = [list(t.values()) == [len(S)] for t in cells]
+            want = min(sum(least[m] for m in t.values()) for t, w in zip(cells, whole, strict=True) if not w)
+            got = arithmetic_module.least_by_cells(game, S, K)
+            assert got == want if len(S) <= K1 + 1 else got in (None, want)  # (no cell is then over K1 + 1)
+            given += got is not None
+    assert given > 0.4 * len(sets) * 5
+
+
 def test_counting_bound():
     assert [reach(13, k) for k in range(5)] == [0, 1, 14, 183, 2380]
     # 4 guesses reach at most 2,380 classic codes: the root alone is no proof, 3 guesses' 183 is

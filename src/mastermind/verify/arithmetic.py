@@ -93,6 +93,16 @@ class _Game:
         found = {b * (p + 1) + w for b in range(p) for w in range(p + 1 - b)} - {(p - 1) * (p + 1) + 1}
         self.tables = [bytes(int(v == r) for v in range(256)) for r in sorted(found)]
         self.marks: dict[int, list[int]] = {}
+        # The same replies as bits, a lane of ``lane`` bits per code (see :meth:`reply_bits`): a
+        # table per byte of a lane, turning a row's reply into that byte of its bit.
+        self.lane = next(b for b in (8, 16, 32, 64) if b >= len(self.tables))
+        number = {r: k for k, r in enumerate(sorted(found))}
+        self.bit_tables = [
+            bytes((1 << number[v]) >> 8 * k & 255 if v in number else 0 for v in range(256))
+            for k in range(self.lane // 8)
+        ]
+        self.bits: dict[int, int] = {}
+        self.masks: tuple[int, int, int, int, int] | None = None
         self.fewer: dict[int, _Game] = {}  # the game of fewer colours, by their number (see narrowed)
         self.keep(LANE_MEMORY if LANE_MEMORY is not None else memory_share())
 
@@ -101,6 +111,7 @@ class _Game:
         in the games of fewer colours (:meth:`narrowed`)."""
         self.memory = memory
         self.marks_kept = max(64, memory // max(1, len(self.tables) * len(self.codes)))
+        self.bits_kept = max(64, memory // (self.lane // 8 * len(self.codes)))
         for game in self.fewer.values():
             game.keep(memory // self.colors)
 
@@ -154,6 +165,32 @@ class _Game:
             if len(self.marks) >= self.marks_kept:
                 self.marks.clear()
             self.marks[s] = found
+        return found
+
+    def lane_masks(self) -> tuple[int, int, int, int, int]:
+        """For lanes of :attr:`lane` bits over the codes: 1 in each lane, then the masks that
+        add up a lane's bits by halves (0x55.., 0x33.., 0x0f..) and its lowest byte."""
+        found = self.masks
+        if found is None:
+            ones = int.from_bytes((b"\x01" + bytes(self.lane // 8 - 1)) * len(self.codes), "little")
+            m1, m2, m4 = (ones * int(byte * (self.lane // 8), 16) for byte in ("55", "33", "0f"))
+            found = self.masks = (ones, m1, m2, m4, ones * 255)
+        return found
+
+    def reply_bits(self, s: int) -> int:
+        """For secret s: an integer with a lane of :attr:`lane` bits per guess g (little-endian),
+        in which bit r is set where g gets the r-th reply other than the win from s (none where g
+        is s). Kept once computed (up to :data:`LANE_MEMORY` bytes)."""
+        found = self.bits.get(s)
+        if found is None:
+            row, step = self.row(s), len(self.bit_tables)
+            out = bytearray(len(row) * step)
+            for k, table in enumerate(self.bit_tables):
+                out[k::step] = row.translate(table)
+            found = int.from_bytes(out, "little")
+            if len(self.bits) >= self.bits_kept:
+                self.bits.clear()
+            self.bits[s] = found
         return found
 
     def image(self, perm: Perm, i: int) -> int:
@@ -230,6 +267,71 @@ class _Game:
             self.orbits.clear()
         self.orbits[key] = found
         return found
+
+
+def least_by_cells(game: _Game, S: list[int], K: int) -> int | None:
+    """The least over the codes, as guesses on S, of the sum of T(K', m) over a code's cells
+    other than the win (m secrets each; K' the least of K and the most such cells a code gives;
+    a code that leaves S whole left out), where the codes' numbers of cells alone settle it;
+    None where they do not (or S has one secret, or is too large for the lanes).
+
+    A cell of m secrets costs at least 2m - 1, and exactly that up to m = K' + 1; so a code
+    with c cells costs at least ``2 (|S| - w) - c`` (w 1 where it is a secret of S), and where
+    the code that gives the least of these has no cell over K' + 1 secrets, that least is its
+    sum, and no code's sum is lower. A code's cells are the bits of its lane in the OR of S's
+    :meth:`_Game.reply_bits`, counted in place (each lane's bits added by halves), and the
+    least lane is found by halving too: a pass over the codes per secret, as :class:`_Tally`
+    makes, but of one bit per reply, not a byte, and none per code."""
+    n, lane, K = len(S), game.lane, min(K, len(game.tables))
+    if n < 2 or 2 * n >= 1 << lane - 1:
+        return None
+    ones, m1, m2, m4, low = game.lane_masks()
+    x = 0
+    for i in S:
+        x |= game.reply_bits(i)
+    x -= (x >> 1) & m1
+    x = (x & m2) + ((x >> 2) & m2)
+    x = (x + (x >> 4)) & m4
+    shift = 8
+    while shift < lane:
+        x += x >> shift
+        shift *= 2
+    cells, top = x & low, ones << lane - 1
+    step = lane // 8
+    members = bytearray(len(game.codes) * step)
+    for i in S:
+        members[i * step] = 1
+    inside = int.from_bytes(members, "little")
+    # No lane borrows, as c <= |S| - w. A code that leaves S whole (one cell, not in S) is
+    # never the least: its 2 |S| - 1 is above any secret of S's 2 (|S| - 1) - c.
+    bound = 2 * n * ones - 2 * inside - cells
+    least = _least_lane(bound, ones, top, 2 * n)
+    # the first code that gives it, and its cells
+    at = ((bound + top - least * ones) & top) ^ ((bound + top - (least + 1) * ones) & top)
+    g = ((at & -at).bit_length() - 1) // lane
+    row, win = game.row(g), game.pegs * (game.pegs + 1)
+    sizes = Counter([row[i] for i in S])
+    sizes.pop(win, None)
+    largest = max(sizes.values())
+    if largest <= min(K, len(sizes)) + 1:  # (K' is at least the cells of g)
+        return least
+    if not (cells + top - K * ones) & top:  # no code gives K cells or more: K' is the most
+        K -= _least_lane(K * ones - cells, ones, top, K)
+    return least if largest <= K + 1 else None
+
+
+def _least_lane(x: int, ones: int, top: int, most: int) -> int:
+    """The least of ``x``'s lanes (each below ``top``, the lanes' top bit; the least at most
+    ``most``), found by halving: a lane is below v where adding ``top - v`` leaves its top bit
+    clear."""
+    lo, hi = 0, most  # the least lies in [lo, hi]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (x + top - (mid + 1) * ones) & top != top:  # some lane <= mid
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def _lanes(raw: bytes, width: int) -> list[int]:

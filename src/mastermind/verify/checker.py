@@ -15,7 +15,7 @@ from ..core.feedback import Feedback
 from ..core.rules import Rules
 from ..core.text import plural
 from ..errors import ProofError
-from .arithmetic import SKIP, _by_lanes, _Game, _Tally, least_total, reach
+from .arithmetic import SKIP, _by_lanes, _Game, _Tally, least_by_cells, least_total, reach
 from .files import code_text
 from .proof import ProofNode, _gens_text, _Reader
 
@@ -432,10 +432,13 @@ class _Checker:
         # Counted in the game of S's colours and one more, where that is smaller: every code of
         # it is a guess to try (none holds two colours that S lacks).
         game, narrow = self.game.narrowed(S)
-        tally = _Tally(game, narrow, None)
-        K = min(K, tally.most_cells())
-        T = self.least(K)
-        found = len(S) + min(tally.totals(T, K, min(SKIP, T[len(S)] + 1)))
+        least = least_by_cells(game, narrow, K)
+        if least is None:
+            tally = _Tally(game, narrow, None)
+            K = min(K, tally.most_cells())
+            T = self.least(K)
+            least = min(tally.totals(T, K, min(SKIP, T[len(S)] + 1)))
+        found = len(S) + least
         if len(self.bounds) > 1 << 16:
             self.bounds.clear()
         self.bounds[key] = found
