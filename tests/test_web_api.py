@@ -750,6 +750,25 @@ def test_a_finished_game_has_the_engines_review_and_an_unfinished_one_none(tmp_p
     serve(tmp_path, scenario)
 
 
+def test_the_review_of_bulls_and_cows_names_the_game_in_its_line_to_share(tmp_path):
+    """Ten digits 0-9, none repeated, are Bulls and Cows: the page's line to share says so (as
+    the command line's and the board's do), not 'Mastermind 3x10 no repeats'."""
+    bulls = Rules(pegs=3, colors=10, repeats=False)  # 720 codes: valued exactly
+
+    async def scenario(app, client):
+        rules = {"pegs": 3, "colors": 10, "repeats": False}
+        game = await call(client, "POST", "/api/games", {"mode": "break", "rules": rules}, status=201)
+        path, breaker, answer = f"/api/games/{game['id']}", Knuth(bulls), None
+        while answer is None or not answer["finished"]:
+            guess = breaker.guess()
+            answer = await call(client, "POST", f"{path}/guesses", {"guess": guess})
+            breaker.learn(guess, answer["reply"])
+        share = (await call(client, "GET", f"{path}/review"))["review"]["summary"]["share"]
+        assert share.startswith(f"Bulls and Cows 3x10: won in {len(answer['moves'])} (best play ")
+
+    serve(tmp_path, scenario)
+
+
 @pytest.mark.parametrize("slow", ["history write", "review"])
 def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work(tmp_path, monkeypatch, slow):
     """A history write (SQLite waiting for its lock or a checkpoint) and the engine's long work (a
