@@ -664,6 +664,7 @@ __all__ = [
     "local_time",
     "moves_of",
     "outcome_of",
+    "unkept",
     "worth_keeping",
     "write_csv",
 ]
