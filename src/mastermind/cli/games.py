@@ -194,7 +194,7 @@ def play(
             from .history import codes_of_the_day
 
             recorder.save(game.record())  # counted with the others below
-            console.print(codes_of_the_day(recorder.store), markup=False)
+            console.print(codes_of_the_day(recorder.store.games(kind="play")), markup=False)
     finish(game, as_json, recorder)
 
 
