@@ -138,6 +138,7 @@ class Match:
         self._rng = random.Random(self.seed)
         self._depths: dict[str, np.ndarray] = {}
         self._walkers: dict[str, Strategy] = {}  # the strategies whose trees the hardest secrets walk
+        self._redraw: list[Round] = []  # rounds read from a record whose draws are not yet made again
         for n, name in enumerate(self.players, 1):
             if name != "human" and n not in self._agents:
                 make_strategy(name, rules)  # a strategy that cannot play this game: refused now
@@ -382,7 +383,7 @@ class Match:
                 r.replays = [Game.from_record(replay) for replay in g.get("replays", ())]
                 match._check_round(r, "replays" in g)
                 match.rounds.append(r)
-                match._draw_again(r)
+                match._redraw.append(r)  # drawn again before the match's next draw (_generator)
             if not match.rounds:
                 match.rounds = [Round(1, maker=1, breaker=2)]
             elif match.current.points is not None and len(match.rounds) < match.games:
@@ -439,10 +440,19 @@ class Match:
             secret=secret,
             breaker=None if breaker == "human" else breaker,
             strategy=self.strategy,
-            seed=self._rng.randrange(2**31),
+            seed=self._generator().randrange(2**31),
             kind="match",
             hard=self.hard,
         )
+
+    def _generator(self) -> random.Random:
+        """The match's generator, once it has drawn again what the rounds of a match read back
+        from its record drew. Deferred to the match's next draw, so that reading a record (as the
+        history's listings do, every record) walks no strategy's tree for a hardest secret."""
+        pending, self._redraw = self._redraw, []  # the draws below find none pending: in order
+        for r in pending:
+            self._draw_again(r)
+        return self._rng
 
     def _draw_again(self, r: Round) -> None:
         """Draw again what round ``r`` drew from the match's generator (a computer's secret, then a
@@ -484,8 +494,9 @@ class Match:
 
     def _computer_secret(self, r: Round) -> Code:
         space = CodeSpace.of(self.rules)
+        rng = self._generator()
         if self.codemaker == "random":
-            return space.code(self._rng.randrange(space.size))
+            return space.code(rng.randrange(space.size))
         model, player = self._secret_model(r)
         if model not in self._depths:
             from ..strategies.walk import guesses_per_secret
@@ -493,7 +504,7 @@ class Match:
             self._depths[model] = guesses_per_secret(self._walker(model, player))
         depths = self._depths[model]
         hardest = np.flatnonzero(depths == depths.max())
-        return space.code(int(hardest[self._rng.randrange(len(hardest))]))
+        return space.code(int(hardest[rng.randrange(len(hardest))]))
 
     def _after(self, move: Move | None) -> list[Event]:
         r = self.current
