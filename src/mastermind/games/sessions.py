@@ -376,9 +376,10 @@ class GuessSession(Session):
         words = line.split()
         verb = words[0].lower()
         if verb in QUIT:
-            yield say("Given up.")
             game.give_up()
             self.done = True
+            self.commit()  # the end kept, as every change is, by the session
+            yield say("Given up.")
         elif verb in ("help", "?"):
             yield say(
                 f"{reply_words(notation)}. fix ROW REPLY: correct an earlier reply (e.g. fix 2 0,1); "
