@@ -279,3 +279,31 @@ def test_bytes_that_are_not_text_are_quoted_as_the_replacement_character(tmp_pat
     )
     out = proc.stdout.decode("utf-8", "replace")
     assert "Not a guess: '\ufffd12' has 3 symbols" in out and "udcff" not in out
+
+
+def test_each_state_of_a_game_is_handed_to_the_history_once_its_end_before_it_is_shown(tmp_path, monkeypatch):
+    """The session commits the end of the game before showing it (the secret of a game given up
+    is never shown while the history has it open); the command does not hand it over once more."""
+    from mastermind.history import store as store_module
+
+    handed = []
+    save = store_module.Recorder.save
+
+    def counted(self, record):
+        handed.append((len(record["moves"]), record["outcome"]))
+        return save(self, record)
+
+    monkeypatch.setattr(store_module.Recorder, "save", counted)
+    db = str(tmp_path / "h.db")
+    secret = secret_of(5, *SMALL, "--no-history")
+    wrong = "111" if secret != "111" else "222"
+    handed.clear()
+    code, _, _ = run("play", "--seed", "5", *SMALL, "--db", db, input=f"{wrong}\n{secret}\n")
+    assert code == 0 and handed == [(0, "playing"), (1, "playing"), (2, "won")]
+    handed.clear()
+    code, out, _ = run("play", "--seed", "5", *SMALL, "--db", db, input=f"{wrong}\nquit\n")
+    assert (
+        code == 1 and "The secret was" in out and handed == [(0, "playing"), (1, "playing"), (1, "gave-up")]
+    )
+    with Store(db, write=False) as store:
+        assert [(len(g.record["moves"]), g.outcome) for g in store.games()] == [(2, "won"), (1, "gave-up")]

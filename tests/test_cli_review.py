@@ -201,3 +201,18 @@ def test_puzzles_from_the_saved_games_move_a_rating_kept_beside_the_history(tmp_
     code, out, _ = run("review", "--puzzles", "--db", db, input="")
     assert "your rating 1508" in out.splitlines()[0]
     assert one_line_error(*run("review", "--puzzles", "--db", db, "--json"))
+
+
+def test_a_review_of_bulls_and_cows_names_the_game_as_it_speaks_of_it():
+    """Ten digits 0-9, none repeated: Bulls and Cows, in the heading and in the line to share (3
+    digits here: 720 codes, valued exactly), not '3 pegs, 10 colours' nor 'Mastermind 3x10'."""
+    code, out, err = run("review", "--pegs", "3", "--colors", "10", "--no-repeats", "012=0,3", "120=3,0")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "3 digits 0-9, no digit repeats, 10 guesses; won."
+    assert lines[-1].startswith("Share: Bulls and Cows 3x10: won in 2 (best play ")
+    bulls = ["--pegs", "3", "--colors", "10", "--no-repeats"]
+    code, out, err = run("review", *bulls, "--notation", "letters", "abc=0,3", "bca=3,0")
+    # in letters the game speaks of colours: Mastermind's words, and its name
+    assert code == 0, err
+    assert out.splitlines()[-1].startswith("Share: Mastermind 3x10 no repeats: won in 2 ")

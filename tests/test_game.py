@@ -427,6 +427,26 @@ def test_a_match_read_back_from_its_record_goes_on_as_if_never_stopped(codemaker
         assert again.record() == whole.record(), stop
 
 
+def test_reading_a_hardest_match_walks_no_tree_until_it_draws_again(monkeypatch):
+    """The history's listings read every record with the engine: a match of hardest secrets read
+    back walks its breakers' trees (an optimal breaker's is the exact search) only once it draws
+    its next secret, not while it is read."""
+    from mastermind.strategies import walk
+
+    rules = Rules(pegs=3, colors=4)
+    match = Match(rules, ["knuth", "random"], games=4, seed=11, codemaker="hardest")
+    for _ in range(7):
+        match.advance()
+    walks = []
+    real = walk.guesses_per_secret
+    monkeypatch.setattr(walk, "guesses_per_secret", lambda s: walks.append(s.name) or real(s))
+    again = Match.from_record(json.loads(json.dumps(match.record())))
+    assert walks == [] and again.record() == match.record()
+    again.play_out()
+    match.play_out()
+    assert walks and again.record() == match.record()
+
+
 def test_a_replayed_game_is_counted_when_a_match_is_read_back():
     match = Match(CLASSIC, ["human", "knuth"], games=2, seed=1)
     match.set_secret(None)

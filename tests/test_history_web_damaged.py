@@ -17,7 +17,7 @@ DAMAGES = {
     "not JSON": lambda text: "{bad json",
     "a list": lambda text: "[]",
     "no strategy": lambda text: json.dumps({k: v for k, v in json.loads(text).items() if k != "strategy"}),
-    "hints a word": lambda text: json.dumps(json.loads(text) | {"hints": "x"}),
+    "hints a word": lambda text: json.dumps(json.loads(text) | {"hints": "x"}),  # the engine's to refuse
 }
 
 
@@ -36,7 +36,7 @@ def test_a_damaged_game_breaks_none_of_a_visitors_pages(tmp_path, damage):
         for visitor, number in list(games._games):  # as after a restart: read from the history
             games.drop(visitor, number)
         listed = [g["id"] for g in (await call(alice, "GET", "/api/history"))["games"]]
-        assert 2 in listed and (listed == [2] or damage is DAMAGES["hints a word"])
+        assert listed == [2]  # the engine's reading too, as the history's lists read every game
         assert 2 in [g["id"] for g in (await call(alice, "GET", "/api/games"))["games"]]
         await call(alice, "GET", "/api/stats")
         response = await alice.get("/api/games/1")

@@ -63,6 +63,33 @@ def test_a_match_notes_a_search_of_hours_before_its_breaker_begins():
     assert said[-1].endswith("a heuristic strategy plays in seconds (entropy in --players); Ctrl-C stops.")
 
 
+def test_a_match_notes_the_walk_for_the_hardest_secret_before_it_begins():
+    """A computer codemaker picking the hardest secret walks the breaker's whole tree first: an
+    optimal breaker's is the exact search, said in the same note (its way out: a random code)."""
+    said = []
+    match = Match(LARGE, ["knuth", "optimal"], 2, codemaker="hardest", seed=1)
+    session = MatchSession(match, Notation(LARGE), thinking=stopped_at("knuth"))  # the codemaker's turn
+    try:
+        for out in session.start():
+            said.append(str(out))
+    except Searching:
+        pass
+    else:
+        raise AssertionError("knuth never began to choose its secret")
+    assert said[-1].startswith(f"Note: {the_note()};")
+    assert said[-1].endswith("--codemaker random draws a secret at once; Ctrl-C stops.")
+    assert match.current.game is None  # the walk has not begun
+
+
+def test_a_hardest_secret_of_a_quick_walk_has_no_note():
+    match = Match(Rules(pegs=3, colors=4), ["knuth", "optimal"], 2, codemaker="hardest", seed=1)
+    assert match.secret_search() is not None  # a walk is due, and quick: no note
+    session = MatchSession(match, Notation(match.rules))
+    said = [str(out) for out in session.start()]
+    assert not any(line.startswith("Note:") for line in said) and match.over
+    assert match.secret_search() is None
+
+
 def test_a_quick_search_has_no_note():
     for args in (
         ["guess", "-s", "optimal", "-p", "3", "-c", "4", "--secret", "123"],

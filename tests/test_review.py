@@ -718,3 +718,11 @@ def test_a_puzzle_is_rated_by_the_possible_codes_it_accepts_and_the_first_try_mo
     assert said[0].endswith("Solved.") and not any(s.startswith("Rating") for s in said)  # only the first try
     assert session.done and said[-1] == "Solved 1; your rating 1473."
     assert Rating.load(path).puzzles == 1
+
+
+def test_the_line_to_share_names_bulls_and_cows_as_the_game_speaks_of_it():
+    bulls = review("012=0,3 120=3,0", Rules(pegs=3, colors=10, repeats=False))
+    assert bulls.share_line().startswith("Bulls and Cows 3x10: won in 2 (best play ")
+    assert bulls.to_dict()["summary"]["share"] == bulls.share_line()
+    letters = Notation(bulls.rules, "letters")  # colours a-j: Mastermind's words, its name
+    assert bulls.to_dict(letters)["summary"]["share"].startswith("Mastermind 3x10 no repeats: won in 2 ")

@@ -218,6 +218,16 @@ def test_guess_keeps_a_wrong_reply_and_its_fix_in_the_record():
     assert [again.told(n)[1][1] for n in (3, 5, 6)] == [Feedback(2, 0), Feedback(2, 0), Feedback(3, 0)]
 
 
+def test_guess_given_up_is_kept_by_the_session_as_every_change_is():
+    game = Game.solving(SMALL, "knuth")
+    kept = []
+    session = GuessSession(game, game.notation, commit=kept.append)
+    list(session.start())
+    list(session.answer("0,1"))
+    assert words(session.answer("quit")) == ["Given up."] and session.done
+    assert kept[-1]["outcome"] == "gave-up" and len(kept[-1]["moves"]) == 1
+
+
 def test_a_review_values_each_of_the_computers_guesses_as_it_was_told_then():
     from mastermind.games.review import review
 

@@ -259,3 +259,22 @@ async def test_a_new_player_gets_the_optimal_trees_puzzles_from_the_menu():
         # = 0.98485 against it: solved, it gains 32 x 0.01515 = 0.4848 (shown 1500)
         assert result[0].endswith("Solved.") and result[1] == "Rating 1500 -> 1500 (the puzzle is rated 775)."
         assert puzzles.session.rating.value == pytest.approx(1500.4848, abs=1e-4)
+
+
+@driven
+async def test_the_review_of_bulls_and_cows_names_the_game_in_its_own_words():
+    from mastermind import Game, Rules
+
+    game = Game.breaking(Rules(pegs=3, colors=10, repeats=False), seed=1)  # 720 codes: exact
+    secret = game.notation.format_code(game.secret)
+    game.guess("012" if secret != "012" else "345")
+    game.guess(secret)
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(110, 30)) as pilot:
+        review = ReviewScreen(game, game.notation, "Review of this game")
+        app.push_screen(review)
+        await settle(app, pilot)
+        head = str(review.query_one("#review-head").render()).replace("\n", " ")
+        assert head.startswith("3 digits 0-9, no digit repeats, 10 guesses: won")
+        summary = str(review.query_one("#review-summary").render())
+        assert "Share: Bulls and Cows 3x10: won in 2 " in summary

@@ -61,11 +61,10 @@ def chromium() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``mastermind web`` on a free local port over a fresh history, as a person starts it."""
-    tmp = tmp_path_factory.mktemp("web")
-    env = {**os.environ, "MASTERMIND_DB": str(tmp / "h.sqlite3")}
+@contextlib.contextmanager
+def serving(history: Path):
+    """``mastermind web`` on a free local port over ``history``, as a person starts it; yields its URL."""
+    env = {**os.environ, "MASTERMIND_DB": str(history)}
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "mastermind.cli", "web", "--port", str(port)],
@@ -86,6 +85,13 @@ def server(tmp_path_factory):
         finally:
             if proc.poll() is None:
                 proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``mastermind web`` on a free local port over a fresh history, as a person starts it."""
+    with serving(tmp_path_factory.mktemp("web") / "h.sqlite3") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -742,6 +748,38 @@ def test_give_up_and_new_game_ask_first_in_the_page(server, browser):
         t.tap("#give-up")
         t.tap("#confirm-yes")
         assert wait_for(lambda: t.text("#message").startswith("You gave up: the code was "), 10)
+
+
+def test_a_guess_on_a_game_played_on_another_server_meanwhile_is_said_not_kept_and_the_board_reloaded(
+    browser, tmp_path
+):
+    """Two servers on one history, one visitor (the same cookie: cookies ignore the port): the
+    game played on at the second, its next guess at the first is not written over those moves;
+    the page says which guess was not kept and shows the game as the history holds it."""
+    history = tmp_path / "h.sqlite3"
+    with serving(history) as one, serving(history) as two, tab(browser, DESKTOP) as t:
+        t.open(one)
+        for key in [*"1122", "Enter"]:
+            t.key(key)
+        t.settle()
+        cookies = t("Network.getCookies")["cookies"]
+        with tab(browser, DESKTOP) as other:  # (a new tab clears the browser's cookies)
+            for c in cookies:
+                other("Network.setCookie", name=c["name"], value=c["value"], url=two)
+            other.open(two)  # the unfinished game taken up
+            assert other.text("#row-1 .pegs") == "1122"
+            for key in [*"3344", "Enter"]:
+                other.key(key)
+            other.settle()
+            assert other.text("#row-2 .pegs") == "3344"
+        for key in [*"5566", "Enter"]:
+            t.key(key)
+        t.settle()
+        assert wait_for(lambda: "5566 not kept" in t.text("#message"), 10), t.text("#message")
+        assert "here is the game as the history holds it" in t.text("#message")
+        assert [t.text("#row-1 .pegs"), t.text("#row-2 .pegs")] == ["1122", "3344"]
+        assert t.text("#status") == "Guess 3 of 10"
+        t.shot("played-elsewhere")
 
 
 def test_a_page_only_looked_at_leaves_no_game_and_a_visitors_games_are_numbered_from_1(server, browser):

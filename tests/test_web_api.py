@@ -17,6 +17,7 @@ aiohttp = pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not 
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
 from mastermind import CodeSpace, Notation, Rules, SolverState, score  # noqa: E402
+from mastermind.games.game_record import read_stored  # noqa: E402
 from mastermind.history.store import Store, moves_of  # noqa: E402
 from mastermind.strategies import make_strategy  # noqa: E402
 from mastermind.web.api import STATE  # noqa: E402
@@ -52,7 +53,8 @@ def serve(
         limits = replace(limits, rate=1e6, burst=10**6)
 
     async def main() -> None:
-        with Store(tmp_path / "h.sqlite3") as store:
+        # as mastermind web opens it: a record read by the engine too (a damaged one left out)
+        with Store(tmp_path / "h.sqlite3", reader=read_stored) as store:
             server = TestServer(make_app(store, limits, address=address))
             clients = [TestClient(server) for _ in range(visitors)]
             for c in clients:
@@ -74,8 +76,8 @@ async def call(client: TestClient, method: str, path: str, body=None, status: in
     assert response.status == status, (method, path, response.status, text)
     assert response.content_type == "application/json", text
     answer = json.loads(text)
-    if status >= 400:
-        assert set(answer) == {"error"} and answer["error"] and "Traceback" not in text
+    if status >= 400:  # an error, and where a move was not kept the game as the history holds it
+        assert set(answer) - {"game"} == {"error"} and answer["error"] and "Traceback" not in text
     return answer
 
 
@@ -746,6 +748,65 @@ def test_a_finished_game_has_the_engines_review_and_an_unfinished_one_none(tmp_p
         assert comments[0].startswith("1123: best, 4.3403 guesses expected")
         assert got == json.loads(json.dumps(expected.to_dict()))
         assert got["moves"][0]["guess"] == "1123" and abs(got["moves"][0]["expected"] - 5625 / 1296) < 1e-6
+
+    serve(tmp_path, scenario)
+
+
+def test_a_move_on_a_game_played_elsewhere_meanwhile_is_refused_and_the_game_reloaded(tmp_path):
+    """Two servers (or a server and ``mastermind play --resume``) on one history: a save is the
+    history's compare-and-set, as the command line's. The move of the server whose save comes
+    second is not written over the other's: its answer is a 409 that names the guess not kept,
+    with the game as the history holds it; the game goes on from there, saved again."""
+    from mastermind import Game
+
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{game['id']}"
+        await call(client, "POST", f"{path}/guesses", {"guess": "1122"})
+        row = live_of(app, game["id"]).row
+        with Store(tmp_path / "h.sqlite3") as elsewhere:  # the other session plays on: 3344
+            known = elsewhere.get(row, visitor=live_of(app, game["id"]).visitor).record
+            other = Game.from_record(known)
+            other.guess("3344")
+            elsewhere.save(row, other.record(), known=known)
+        refused = await call(client, "POST", f"{path}/guesses", {"guess": "5566"}, status=409)
+        assert refused["error"] == (
+            f"game {game['id']} was played elsewhere meanwhile (another server or terminal on this "
+            "history): guess 5566 not kept; here is the game as the history holds it"
+        )
+        assert [m["guess"] for m in refused["game"]["moves"]] == ["1122", "3344"]
+        assert refused["game"]["id"] == game["id"] and refused["game"]["secret"] is None
+        state = app[STATE]
+        assert [
+            m["guess"]
+            for m in moves_of(state.store.get(row, visitor=live_of(app, game["id"]).visitor).record)
+        ] == [
+            "1122",
+            "3344",
+        ]
+        again = await call(client, "POST", f"{path}/guesses", {"guess": "5566"})  # from the reloaded game
+        assert [m["guess"] for m in again["moves"]] == ["1122", "3344", "5566"]
+        stored = state.store.get(row, visitor=live_of(app, game["id"]).visitor).record
+        assert [m["guess"] for m in moves_of(stored)] == ["1122", "3344", "5566"]
+
+    serve(tmp_path, scenario)
+
+
+def test_the_review_of_bulls_and_cows_names_the_game_in_its_line_to_share(tmp_path):
+    """Ten digits 0-9, none repeated, are Bulls and Cows: the page's line to share says so (as
+    the command line's and the board's do), not 'Mastermind 3x10 no repeats'."""
+    bulls = Rules(pegs=3, colors=10, repeats=False)  # 720 codes: valued exactly
+
+    async def scenario(app, client):
+        rules = {"pegs": 3, "colors": 10, "repeats": False}
+        game = await call(client, "POST", "/api/games", {"mode": "break", "rules": rules}, status=201)
+        path, breaker, answer = f"/api/games/{game['id']}", Knuth(bulls), None
+        while answer is None or not answer["finished"]:
+            guess = breaker.guess()
+            answer = await call(client, "POST", f"{path}/guesses", {"guess": guess})
+            breaker.learn(guess, answer["reply"])
+        share = (await call(client, "GET", f"{path}/review"))["review"]["summary"]["share"]
+        assert share.startswith(f"Bulls and Cows 3x10: won in {len(answer['moves'])} (best play ")
 
     serve(tmp_path, scenario)
 

@@ -41,9 +41,12 @@ if TYPE_CHECKING:
 
 
 def finish(game: Game, as_json: bool, recorder: Recorder) -> NoReturn:
-    """The game saved in the history and its record on stdout with --json; exit 0 if the code was
-    broken, 1 if not."""
-    recorder.save(game.record())
+    """The game's record on stdout with --json; exit 0 if the code was broken, 1 if not. The
+    history has the game as it ends already: the session committed its end before showing it (a
+    secret shown is never of a game left open), :func:`pause` its stop; saved again only where
+    that save failed (the recorder is behind: one more try)."""
+    if recorder.behind:
+        recorder.save(game.record())
     if as_json:
         click.echo(json.dumps(game.record()))
     sys.exit(EXIT_OK if game.outcome == "won" else EXIT_NOT_WON)
@@ -190,11 +193,10 @@ def play(
         from ..games.daily import share_text
 
         console.print(f"To share:\n{share_text(game)}", markup=False, highlight=False)
-        if recorder.store is not None:
+        if recorder.store is not None:  # the game's end is saved (the session's commit): counted below
             from .history import codes_of_the_day
 
-            recorder.save(game.record())  # counted with the others below
-            console.print(codes_of_the_day(recorder.store), markup=False)
+            console.print(codes_of_the_day(recorder.store.games(kind="play")), markup=False)
     finish(game, as_json, recorder)
 
 

@@ -229,7 +229,8 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
     if plot:
         check_plot(plot)
     store = open_store(db, write=False)
-    groups = game_stats(store.games(kind), kind)
+    games = store.games(kind)  # read once (every record by the engine): the table and the daily line
+    groups = game_stats(games, kind)
     note_left_out(store)
     finished = [s for s in groups if s.played]
     if plot:
@@ -238,7 +239,7 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
     if as_json:
         click.echo(json.dumps([s.to_dict() for s in groups]))
         return
-    daily = codes_of_the_day(store) if kind == "play" else None
+    daily = codes_of_the_day(games) if kind == "play" else None
     if not finished:
         waiting = sum(s.unfinished for s in groups)
         more = f" ({waiting} unfinished: mastermind {kind} --resume)" if waiting else ""
@@ -256,14 +257,14 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
         click.echo(daily)
 
 
-def codes_of_the_day(store: Store) -> str | None:
-    """The line of the codes of the day (``play --daily``) in the history, which count apart from
-    the other games: played, won, the streak; None where none is finished."""
+def codes_of_the_day(games: list[StoredGame]) -> str | None:
+    """The line of the codes of the day (``play --daily``) among the history's ``games`` of play,
+    which count apart from the other games: played, won, the streak; None where none is finished."""
     from datetime import UTC, datetime
 
     from ..history.stats import daily_stats
 
-    d = daily_stats(store.games(kind="play"), datetime.now(UTC).date())
+    d = daily_stats(games, datetime.now(UTC).date())
     if not d.played:
         return None
     streak = f"{d.current_streak} in a row (best {d.best_streak})"

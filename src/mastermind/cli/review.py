@@ -253,7 +253,8 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
     rules = result.rules
     width = max(4, rules.pegs)
     title = f"Game {game_id}: " if game_id is not None else ""
-    out = [f"{title}{rules.describe()}, {guess_count(rules.max_guesses)}; {_outcome_words(result)}."]
+    game = notation.describe_game()  # Bulls and Cows speaks of digits
+    out = [f"{title}{game}, {guess_count(rules.max_guesses)}; {_outcome_words(result, notation)}."]
     out.append(
         f"{'#':>2}  {'guess':<{width}}  {'reply':5}  {'codes':>13}  {'bits':>5}  {'expected':>8}  "
         f"{'best':<{width}}  {'best exp':>8}  {'loss':>6}  verdict"
@@ -275,16 +276,14 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
     out += result.summary_lines()
     legend = result.marks_legend()
     out += [] if legend is None else [legend]
-    return [*out, f"Share: {result.share_line()}"]
+    return [*out, f"Share: {result.share_line(notation)}"]
 
 
-def _outcome_words(result: Review) -> str:
+def _outcome_words(result: Review, notation: Notation) -> str:
     words = {"won": "won", "lost": "lost (out of guesses)", "gave-up": "given up", None: "not finished"}
     text = words.get(result.outcome, str(result.outcome))
     if result.secret is not None and result.outcome != "won":
-        from ..core.notation import Notation
-
-        text += f", the secret was {Notation(result.rules).format_code(result.secret)}"
+        text += f", the secret was {notation.format_code(result.secret)}"
     return text
 
 

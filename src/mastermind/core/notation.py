@@ -86,6 +86,7 @@ class Terms:
     symbol: str  # what a peg holds: a colour, a digit
     counted: bool  # whether black and white take a plural (1 bull, 2 bulls)
     place: str = "peg"  # one place of a code: a peg, a digit
+    game: str = "Mastermind"  # the game's name, as a title or a shared line says it
 
     @property
     def keys(self) -> str:
@@ -127,7 +128,7 @@ class Terms:
 
 
 MASTERMIND = Terms("black", "white", "colour", counted=False)
-BULLS_AND_COWS = Terms("bull", "cow", "digit", counted=True, place="digit")
+BULLS_AND_COWS = Terms("bull", "cow", "digit", counted=True, place="digit", game="Bulls and Cows")
 
 
 def _span(style: str, symbols: str) -> str:
@@ -290,6 +291,18 @@ class Notation:
         if self.rules.blank and not typing:
             symbols = f"{self._describe_own()} and the blank"
         return f"{terms.code_of(self.rules, symbols)}, {repeats}"
+
+    def title(self, limit: bool = True) -> str:
+        """The game named in a few characters, as a title or a line to share says it: its name
+        and :meth:`.Rules.short_name` (Bulls and Cows has no repeats by its rules: not said again).
+
+        >>> Notation(Rules()).title(), Notation(Rules(colors=10, repeats=False, max_guesses=7)).title()
+        ('Mastermind 4x6', 'Bulls and Cows 4x10 /7')
+        """
+        short = self.rules.short_name(limit)
+        if self.terms is BULLS_AND_COWS:
+            short = short.replace(" no repeats", "", 1)
+        return f"{self.terms.game} {short}"
 
     def describe_symbols(self) -> str:
         """The game's own symbols, for messages: '1-6', or 'R=red, G=green, ...'."""

@@ -121,7 +121,9 @@ def code_text(rules: Rules, code: Code | None) -> str | None:
 
 
 def code_from_text(rules: Rules, text: str | None) -> Code | None:
-    return None if text is None else Notation(rules).parse_code(text)
+    if text is None:
+        return None
+    return _read_code(rules, text) if isinstance(text, str) else Notation(rules).parse_code(text)
 
 
 def reply_text(fb: Feedback) -> str:
@@ -129,6 +131,19 @@ def reply_text(fb: Feedback) -> str:
 
 
 def reply_from_text(rules: Rules, text: str) -> Feedback:
+    return _read_reply(rules, text) if isinstance(text, str) else Notation(rules).parse_feedback(text)
+
+
+# A history's records hold the same few codes and replies over and over (its listings read every
+# record with the engine): each text is read once for its rules. Rules, codes and replies are
+# immutable; a text that cannot be read raises every time (errors are not cached).
+@functools.lru_cache(maxsize=4096)
+def _read_code(rules: Rules, text: str) -> Code:
+    return Notation(rules).parse_code(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_reply(rules: Rules, text: str) -> Feedback:
     return Notation(rules).parse_feedback(text)
 
 

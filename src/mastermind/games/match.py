@@ -137,6 +137,8 @@ class Match:
         self.rounds: list[Round] = [Round(1, maker=1, breaker=2)]
         self._rng = random.Random(self.seed)
         self._depths: dict[str, np.ndarray] = {}
+        self._walkers: dict[str, Strategy] = {}  # the strategies whose trees the hardest secrets walk
+        self._redraw: list[Round] = []  # rounds read from a record whose draws are not yet made again
         for n, name in enumerate(self.players, 1):
             if name != "human" and n not in self._agents:
                 make_strategy(name, rules)  # a strategy that cannot play this game: refused now
@@ -381,7 +383,7 @@ class Match:
                 r.replays = [Game.from_record(replay) for replay in g.get("replays", ())]
                 match._check_round(r, "replays" in g)
                 match.rounds.append(r)
-                match._draw_again(r)
+                match._redraw.append(r)  # drawn again before the match's next draw (_generator)
             if not match.rounds:
                 match.rounds = [Round(1, maker=1, breaker=2)]
             elif match.current.points is not None and len(match.rounds) < match.games:
@@ -438,10 +440,19 @@ class Match:
             secret=secret,
             breaker=None if breaker == "human" else breaker,
             strategy=self.strategy,
-            seed=self._rng.randrange(2**31),
+            seed=self._generator().randrange(2**31),
             kind="match",
             hard=self.hard,
         )
+
+    def _generator(self) -> random.Random:
+        """The match's generator, once it has drawn again what the rounds of a match read back
+        from its record drew. Deferred to the match's next draw, so that reading a record (as the
+        history's listings do, every record) walks no strategy's tree for a hardest secret."""
+        pending, self._redraw = self._redraw, []  # the draws below find none pending: in order
+        for r in pending:
+            self._draw_again(r)
+        return self._rng
 
     def _draw_again(self, r: Round) -> None:
         """Draw again what round ``r`` drew from the match's generator (a computer's secret, then a
@@ -452,24 +463,48 @@ class Match:
         for _ in range(1 + r.replayed):
             self._rng.randrange(2**31)
 
-    def _computer_secret(self, r: Round) -> Code:
-        space = CodeSpace.of(self.rules)
-        if self.codemaker == "random":
-            return space.code(self._rng.randrange(space.size))
+    def secret_search(self) -> Strategy | None:
+        """The strategy whose whole tree a computer codemaker is about to walk to pick the current
+        game's hardest secret (``codemaker="hardest"``), a walk that may be long (an exact search:
+        :func:`~mastermind.strategies.capabilities.search_cost` says); None where no such walk
+        is due (a random secret, a person's, a game begun, a tree walked already)."""
+        r = self.current
+        if self.over or self.codemaker != "hardest" or self.is_human(r.maker) or r.game is not None:
+            return None
+        model, player = self._secret_model(r)
+        return None if model in self._depths else self._walker(model, player)
+
+    def _secret_model(self, r: Round) -> tuple[str, Strategy | None]:
+        """Whose guesses the hardest secret of round ``r`` is hardest for (the breaker's, or the
+        match's --strategy where the breaker is a person or plays at random), and the breaker's
+        own strategy object where it is that one."""
         breaker = self.players[r.breaker - 1]
         agent = self._agents.get(r.breaker)
         if agent is not None:
-            model, player = (breaker, agent) if not agent.randomized else (self.strategy, None)
-        else:
-            randomized = breaker == "human" or find_strategy(breaker).randomized
-            model, player = (self.strategy, None) if randomized else (breaker, None)
+            return (breaker, agent) if not agent.randomized else (self.strategy, None)
+        randomized = breaker == "human" or find_strategy(breaker).randomized
+        return (self.strategy, None) if randomized else (breaker, None)
+
+    def _walker(self, model: str, player: Strategy | None) -> Strategy:
+        """The strategy the hardest secret walks: ``player``, or ``model`` made once for the match."""
+        if player is None:
+            player = self._walkers.get(model) or make_strategy(model, self.rules)
+            self._walkers[model] = player
+        return player
+
+    def _computer_secret(self, r: Round) -> Code:
+        space = CodeSpace.of(self.rules)
+        rng = self._generator()
+        if self.codemaker == "random":
+            return space.code(rng.randrange(space.size))
+        model, player = self._secret_model(r)
         if model not in self._depths:
             from ..strategies.walk import guesses_per_secret
 
-            self._depths[model] = guesses_per_secret(player or make_strategy(model, self.rules))
+            self._depths[model] = guesses_per_secret(self._walker(model, player))
         depths = self._depths[model]
         hardest = np.flatnonzero(depths == depths.max())
-        return space.code(int(hardest[self._rng.randrange(len(hardest))]))
+        return space.code(int(hardest[rng.randrange(len(hardest))]))
 
     def _after(self, move: Move | None) -> list[Event]:
         r = self.current

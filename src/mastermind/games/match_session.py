@@ -16,12 +16,14 @@ from .scoring import SCORING_RULES, WRONG_INFORMATION_POINTS
 from .sessions import (
     MATCH_WAY_OUT,
     QUIT,
+    SECRET_WAY_OUT,
     Board,
     Out,
     Row,
     Say,
     Session,
     hint_words,
+    long_work_note,
     repeat_warning,
     reply_words,
     say,
@@ -205,6 +207,8 @@ class MatchSession(Session):
                 return
             if r.game is not None:  # a computer's guess: its search may be long (an optimal breaker's)
                 yield from think_note(r.game, MATCH_WAY_OUT)
+            elif (walked := m.secret_search()) is not None:  # the hardest secret: a whole tree walked
+                yield from long_work_note(walked, None, SECRET_WAY_OUT)
             with self.thinking(self.who(r.maker if r.game is None else r.breaker)):
                 events = m.advance()  # an optimal breaker searches its whole tree at first
             yield from self._show(events)

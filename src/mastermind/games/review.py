@@ -315,10 +315,11 @@ class Review:
             counts[m.verdict] += 1
         return counts
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, notation: Notation | None = None) -> dict[str, Any]:
         """The summary as JSON types: guesses played, the optimum from the first move, the total
         loss, the moves by verdict, the codes known and not played, the moves measured exactly
-        (what was searched and how long it took is left out: it depends on what was cached)."""
+        (what was searched and how long it took is left out: it depends on what was cached), the
+        line to share (the game named as ``notation`` speaks of it)."""
         return {
             "guesses": len(self.moves),
             "outcome": self.outcome,
@@ -329,7 +330,7 @@ class Review:
             "exact_moves": sum(m.exact for m in self.moves),
             "accuracy": None if self.accuracy is None else round(self.accuracy, 2),
             "luck": None if self.luck is None else round(self.luck, 2),
-            "share": self.share_line(),
+            "share": self.share_line(notation),
         }
 
     def summary_lines(self) -> list[str]:
@@ -363,11 +364,11 @@ class Review:
             )
         return out
 
-    def share_line(self) -> str:
+    def share_line(self, notation: Notation | None = None) -> str:
         """The game in one line to share (:func:`.review_chart.share_line`)."""
         from .review_chart import share_line
 
-        return share_line(self)
+        return share_line(self, notation)
 
     def marks_legend(self) -> str | None:
         """What the moves' :attr:`~MoveReview.marks` mean, or None where no move has one."""
@@ -398,7 +399,7 @@ class Review:
             "measure": self.measure(),
             "secret": None if self.secret is None else notation.format_code(self.secret),
             "moves": [m.to_dict(notation) for m in self.moves],
-            "summary": self.summary(),
+            "summary": self.summary(notation),
             "verdicts": {name: bound for name, bound in VERDICTS[1:-1]},
             "chart": [p.to_dict() for p in chart_points(self)],
             "practice": [p.to_dict(notation) for p in self.practice().positions],

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..core.notation import Notation
     from .review import Review
 
 #: The text chart's marks: the player's line, the best line, both at one place.
@@ -90,13 +91,15 @@ def chart_lines(result: Review, height: int = 6, step: int = 4) -> list[str]:
     return out
 
 
-def share_line(result: Review) -> str:
-    """The game in one line to share: the game, the guesses, accuracy, luck, a mark per move.
+def share_line(result: Review, notation: Notation | None = None) -> str:
+    """The game in one line to share: the game (named as ``notation`` speaks of it:
+    :meth:`.Notation.title`), the guesses, accuracy, luck, a mark per move.
 
     >>> from mastermind import review
     >>> share_line(review("1123=0,0 4456=3,0 4455=4,0"))
     'Mastermind 4x6: won in 3 (best play 4.34) · accuracy 85 · luck 66 · ★ ★ ?!'
     """
+    from ..core.notation import Notation
     from ..core.text import guess_count
     from .accuracy import rounded
     from .review import VERDICT_MARKS
@@ -107,6 +110,6 @@ def share_line(result: Review) -> str:
     expects = "" if best is None else f" (best play {float(best):.2f})"
     marks = " ".join(VERDICT_MARKS[m.verdict] for m in result.moves)
     return (
-        f"Mastermind {result.rules.short_name()}: {played}{expects} · accuracy "
+        f"{(notation or Notation(result.rules)).title()}: {played}{expects} · accuracy "
         f"{rounded(result.accuracy)} · luck {rounded(result.luck)} · {marks}"
     )

@@ -43,6 +43,8 @@ HINT_WAY_OUT = "a heuristic strategy hints in seconds (mastermind play --strateg
 #: The way out of a long search for the computer's guess (guess, match): a heuristic strategy.
 GUESS_WAY_OUT = "a heuristic strategy guesses in seconds (--strategy entropy); "
 MATCH_WAY_OUT = "a heuristic strategy plays in seconds (entropy in --players); "
+#: The way out of a computer codemaker's long walk for the hardest secret.
+SECRET_WAY_OUT = "--codemaker random draws a secret at once; "
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,14 @@ def think_note(game: Game, way_out: str) -> Iterator[Out]:
     of a large game): :func:`search_note`, as a line said before the search begins."""
     from ..deduction.state import SolverState
 
-    note = search_note(game.player(), SolverState(game.rules, game.history), way_out)
+    yield from long_work_note(game.player(), SolverState(game.rules, game.history), way_out)
+
+
+def long_work_note(player: Strategy, state: SolverState | None, way_out: str) -> Iterator[Out]:
+    """:func:`search_note` as the line said before the work begins (nothing where it is quick):
+    before a breaker's guess (:func:`think_note`), or a codemaker's walk of ``player``'s whole
+    tree for the hardest secret."""
+    note = search_note(player, state, way_out)
     if note is not None:
         yield say(f"Note: {note}.")
 
@@ -367,9 +376,10 @@ class GuessSession(Session):
         words = line.split()
         verb = words[0].lower()
         if verb in QUIT:
-            yield say("Given up.")
             game.give_up()
             self.done = True
+            self.commit()  # the end kept, as every change is, by the session
+            yield say("Given up.")
         elif verb in ("help", "?"):
             yield say(
                 f"{reply_words(notation)}. fix ROW REPLY: correct an earlier reply (e.g. fix 2 0,1); "

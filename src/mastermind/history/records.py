@@ -111,8 +111,8 @@ _BROKEN = (MastermindError, KeyError, TypeError, AttributeError, IndexError, Val
 def read_record(game_id: int, text: str, reader: Any = None) -> dict[str, Any]:
     """Game ``game_id``'s record from its stored JSON ``text``: the one place where a bad record
     becomes a :class:`DamagedGame`. The history reads what it lists (kind and version, rules,
-    moves: :func:`moves_of`); ``reader`` (the engine's ``from_record``, given by a front end when
-    one game is asked for) reads the rest."""
+    moves: :func:`moves_of`); ``reader`` (the engine's ``from_record``, given by a front end)
+    reads the rest, for a listing as for a game asked for alone."""
     import json
 
     try:

@@ -128,7 +128,8 @@ class Store:
     A game whose record cannot be read is damaged: asked for alone (:meth:`get`, :meth:`numbered`,
     :meth:`latest_unfinished`) it raises :class:`DamagedGame`; a listing leaves it out and names it
     in :attr:`left_out`. ``reader`` (a front end gives the engine's reading of a record, which
-    raises on a bad one) checks a game asked for alone: one that could not be played on is damaged.
+    raises on a bad one) checks every game read, listed or asked for alone: one that could not be
+    played on is damaged, and a listing never shows a game that is refused when asked for.
 
     Raises:
         StoreError: the file cannot be opened or written, is not a database, is locked by another
@@ -512,12 +513,14 @@ class Store:
             raise self._error(err) from None
 
     def _read(self, sql: str, params: tuple[Any, ...], one: bool = False) -> list[StoredGame]:
-        """The games the query finds: for ``one`` game asked for, a damaged one raises
-        :class:`DamagedGame`; a listing leaves the damaged out, their ids in :attr:`left_out`."""
+        """The games the query finds, each read as one game asked for is (with :attr:`reader`), so
+        that a listing shows only games that can be asked for: for ``one`` game asked for, a
+        damaged one raises :class:`DamagedGame`; a listing leaves the damaged out, their ids in
+        :attr:`left_out`."""
         games, left_out = [], []
         for r in self._rows(sql, params):
             try:
-                record = read_record(r[0], r[7], self.reader if one else None)
+                record = read_record(r[0], r[7], self.reader)
             except DamagedGame:
                 if one:
                     raise
@@ -664,6 +667,7 @@ __all__ = [
     "local_time",
     "moves_of",
     "outcome_of",
+    "unkept",
     "worth_keeping",
     "write_csv",
 ]

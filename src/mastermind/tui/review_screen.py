@@ -113,7 +113,7 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-chart", Static).update(Text("\n".join(chart_lines(result))))
         self.query_one("#review-moves", DataTable).focus()  # the arrows walk the moves, with their ghost rows
         practice = len(result.practice().positions)
-        lines = [*result.summary_lines(), f"Share: {result.share_line()}"]
+        lines = [*result.summary_lines(), f"Share: {result.share_line(notation)}"]
         if self.match is not None:
             lines += ["", *self.match.summary_lines()]
         if practice:
@@ -163,8 +163,9 @@ class ReviewScreen(Screen[None]):
                 f"Game {game.number} ({self.game_at + 1} of {len(self.match.games)}; N: the next): "
                 f"player {game.breaker} ({name}) breaks. "
             )
+        words = notation.describe_game()  # Bulls and Cows speaks of digits
         return Text(
-            f"{which}{rules.describe()}, {guess_count(rules.max_guesses)}: {outcome}{secret}. Each move "
+            f"{which}{words}, {guess_count(rules.max_guesses)}: {outcome}{secret}. Each move "
             "against the best guess at its turn (expected guesses from the move on).",
             "bold",
         )

@@ -30,7 +30,7 @@ from .. import ContradictionError, Game, GameError, Match, find_rules, find_stra
 from ..core.text import plural
 from ..errors import StoreError
 from .limits import Limits
-from .sessions import GameTable, LiveGame, Visitor, Visitors, notation_for
+from .sessions import GameTable, LiveGame, NotKept, Visitor, Visitors, notation_for
 from .settings import KIND_OF_MODE, MODES, SettingsError, VisitorSettings, rules_from_json
 from .views import game_view, match_view, notation_view
 
@@ -59,11 +59,12 @@ SHARED: list[Shared] = []
 
 
 class ApiError(Exception):
-    """A refusal that is not the games package's: a missing field, a game too large for this server."""
+    """A refusal that is not the games package's: a missing field, a game too large for this server.
+    ``extra``: what the answer holds besides its error (a game reloaded from the history)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, extra: dict[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.status = status
+        self.status, self.extra = status, extra or {}
 
 
 @dataclass
@@ -276,6 +277,26 @@ async def keep(state: State, visitor: Visitor, live: LiveGame) -> None:
     await state.games.save(live)
 
 
+async def kept_or_reloaded(request: web.Request, live: LiveGame) -> None:
+    """:func:`keep`; where the history refuses the save (the game was played elsewhere meanwhile:
+    :class:`~mastermind.web.sessions.NotKept`), a 409 whose error names what was not kept and
+    whose ``game`` is the game read back from the history, as the page then shows it (nothing
+    the visitor typed is dropped unsaid; nothing the other session played is overwritten)."""
+    state = state_of(request)
+    try:
+        await keep(state, visitor_of(request), live)
+    except NotKept as err:
+        try:
+            again = await live_game(request)
+        except ApiError:  # the row is gone: nothing to show
+            raise ApiError(409, f"{err}; it is no longer in your history") from None
+        if again is live:  # a friend's match, held in this server's memory only: not read back
+            raise ApiError(409, str(err)) from None
+        raise ApiError(
+            409, f"{err}; here is the game as the history holds it", {"game": seen(request, again)}
+        ) from None
+
+
 async def make_room(state: State, visitor: Visitor) -> None:
     """Room for one more unfinished game: the visitor's kept games whose every move was taken
     back are dropped, and past :attr:`Limits.open_games` a new game is refused (drafts do not
@@ -328,7 +349,7 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
         finally:
             # answered once in the history: a kill -9 loses no answered move
             started = time.perf_counter()
-            await keep(state, visitor_of(request), live)
+            await kept_or_reloaded(request, live)
             request[SAVE_WAIT] = time.perf_counter() - started
     for shared in SHARED:
         await shared.moved(request, live)  # the other device is told at once
@@ -354,7 +375,7 @@ async def get_game(request: web.Request) -> web.Response:
     if live.mode == "solve":  # read back after a stop between a reply and the computer's next guess
         async with live.lock:
             await computer_guesses(state, live)
-            await keep(state, visitor_of(request), live)
+            await kept_or_reloaded(request, live)
     return ok(seen(request, live))
 
 

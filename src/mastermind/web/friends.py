@@ -43,6 +43,7 @@ from aiohttp import WSMsgType, web
 
 from .. import GameError, Match, find_rules
 from ..games.seats import check_move, mover
+from ..history.store import PlayedElsewhere
 from .api import (
     CREATORS,
     SHARED,
@@ -172,7 +173,8 @@ class Friends:
                 assert game.match is not None
                 if not game.match.over:
                     game.left = True
-                    await state.games.save(game)
+                    with contextlib.suppress(PlayedElsewhere):  # played on elsewhere: the history's stands
+                        await state.games.save(game)
                 self.remove(game)
             closed.append(game)
             if game.left:

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..errors import ContradictionError, GameError, MastermindError, StoreError
-from ..history.store import Store
+from ..history.store import PlayedElsewhere, Store
 from . import daily, friends, invite_code, moves, puzzles, records, reviews, transfer
 from .api import ADDRESS, SAVE_WAIT, STATE, VISITOR, ApiError, State, routes
 from .limits import Limits, RateLimiter
@@ -67,13 +67,14 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RATE: web.AppKey[RateLimiter] = web.AppKey("rate", RateLimiter)
 
 
-def error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def error(status: int, message: str, extra: dict[str, Any] | None = None) -> web.Response:
+    return web.json_response({"error": message, **(extra or {})}, status=status)
 
 
 def status_of(err: MastermindError) -> int:
-    """409 for a move the game's state does not allow now, 503 for an unusable history, else 400."""
-    if isinstance(err, GameError | ContradictionError):
+    """409 for a move the game's state does not allow now (or a save the history refused: the
+    game was played elsewhere meanwhile), 503 for an unusable history, else 400."""
+    if isinstance(err, GameError | ContradictionError | PlayedElsewhere):
         return 409
     if isinstance(err, StoreError):
         return 503
@@ -85,7 +86,7 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
         response = await handler(request)
     except ApiError as err:
-        response = error(err.status, str(err))
+        response = error(err.status, str(err), err.extra)
     except MastermindError as err:
         response = error(status_of(err), str(err))
     except web.HTTPRequestEntityTooLarge:
@@ -237,9 +238,12 @@ def make_app(
 
 def saved(done: Future[Any]) -> None:
     """A game's write ended: a failure is said in the log (the move's answer is a 503; the game
-    is still played from memory, and the next move's write tries again)."""
+    is still played from memory, and the next move's write tries again); a write the history
+    refused (the game played elsewhere meanwhile: the answer is a 409) is a warning."""
     err = done.exception()
-    if err is not None:
+    if isinstance(err, PlayedElsewhere):
+        log.warning("a game's save was refused: %s", err)
+    elif err is not None:
         log.error("a game could not be saved in the history: %s", err)
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 import secrets
 import time
@@ -35,7 +36,7 @@ from typing import Any, TypeVar
 
 from .. import Game, Match, Notation
 from ..errors import NotationError
-from ..history.store import Store, worth_keeping
+from ..history.store import PlayedElsewhere, Store, unkept, worth_keeping
 from .limits import Limits
 from .settings import MODE_OF_KIND, VisitorSettings
 
@@ -179,6 +180,20 @@ class LiveGame:
         return self.match.over if self.match is not None else bool(self.game and self.game.over)
 
 
+class NotKept(PlayedElsewhere):
+    """A save refused by the history's compare-and-set (:meth:`GameTable.save`): the visitor's game
+    ``number`` was played on elsewhere meanwhile (another server on this history, or ``mastermind
+    play --resume``); ``lost`` names what was not kept (the guesses past the saved ones)."""
+
+    def __init__(self, refused: PlayedElsewhere, number: int, lost: str) -> None:
+        super().__init__(refused.game_id, refused.record)
+        self.number, self.lost = number, lost
+        where = "removed from the history" if refused.record is None else "played elsewhere meanwhile"
+        self.args = (
+            f"game {number} was {where} (another server or terminal on this history): {lost} not kept",
+        )
+
+
 def played(record: dict[str, Any]) -> bool:
     """Whether a game or match record holds play worth keeping: a move, or its end; in a match
     also a code set (a game of the match begun: its codemaker chose a code, or chose to reply by
@@ -277,25 +292,42 @@ class GameTable:
         synchronous=NORMAL loses no committed transaction when the process dies). The history's
         thread takes its calls in order, so a game read back later (after a drop from memory) is
         read after its last write. A write that fails raises (the request is answered 503), and
-        the game is written whole with its next change (a draft's first write too)."""
+        the game is written whole with its next change (a draft's first write too).
+
+        Each write of a kept game is the history's compare-and-set, as the command line's: only
+        over the record this server last read or wrote (:attr:`LiveGame.saved`). Where the row
+        changed meanwhile (the game played on by another server on this history, or by
+        ``mastermind play --resume``), nothing is written, the game is dropped from memory (its
+        next request reads the history's) and :class:`NotKept` is raised."""
         if not live.kept and not live.worth_keeping():
             return
-        record = live.record()
+        # as the row reads back (JSON's lists for tuples): the compare-and-set compares with it
+        record = json.loads(json.dumps(live.record()))
         if live.kept and record == live.saved:  # a refused move changed nothing: nothing to write
             return
-        live.saved = record
-        number, visitor, row = live.id, live.visitor, live.row
+        known, number, visitor, row = live.saved, live.id, live.visitor, live.row
+
+        def written(write: Callable[[], Any]) -> Callable[[], Any]:
+            def job() -> Any:
+                done = write()
+                live.saved = record  # in the history's thread, once the row holds it
+                return done
+
+            return job
+
         try:
             if not live.kept:
-                live.row = await self.later(lambda: self.store.add(record, visitor=visitor, number=number))
+                live.row = await self.later(
+                    written(lambda: self.store.add(record, visitor=visitor, number=number))
+                )
                 live.kept = True
             elif row is not None:  # by its row: a shared game keeps its row when a visitor moves
-                await self.later(lambda: self.store.save(row, record))
+                await self.later(written(lambda: self.store.save(row, record, known=known)))
             else:
-                await self.later(lambda: self.store.save_numbered(number, visitor, record))
-        except BaseException:
-            live.saved = None
-            raise
+                await self.later(written(lambda: self.store.save_numbered(number, visitor, record)))
+        except PlayedElsewhere as err:
+            self.drop(visitor, number)
+            raise NotKept(err, number, unkept(known, record)) from None
 
     def _hold(self, live: LiveGame) -> None:
         key = (live.visitor, live.id)

@@ -1,9 +1,11 @@
 // The JSON API of the server: every call answers the server's data, or throws its error line.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  // ``game``: the game as the history holds it, where a move was not kept (played elsewhere meanwhile)
+  constructor(status, message, game = null) {
     super(message);
     this.status = status;
+    this.game = game;
   }
 }
 
@@ -28,6 +30,6 @@ export async function api(method, path, body) {
   } catch {
     data = { error: `the server answered ${response.status}` };
   }
-  if (!response.ok) throw new ApiError(response.status, data.error || `error ${response.status}`);
+  if (!response.ok) throw new ApiError(response.status, data.error || `error ${response.status}`, data.game || null);
   return data;
 }

@@ -30,6 +30,7 @@ async function request(method, path, body) {
     const answer = await api(method, path, body);
     return answer;
   } catch (err) {
+    if (err.game) show(err.game);  // the move was not kept: the game as the history holds it
     say(sentence(err.message), "error");
     return null;
   } finally {
