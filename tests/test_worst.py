@@ -351,6 +351,7 @@ def test_the_one_level_bound_by_cells_alone_is_the_counted_one_where_it_is_given
     finds it, or None; and given wherever no cell can hold more than K' + 1 secrets."""
     game, rng, given = _Game(rules), random.Random(rules.size), 0
     win = rules.pegs * (rules.pegs + 1)
+    tables = cache(lambda k: [least_total(k, m) for m in range(201)])  # (no set here is larger)
     plain = [[game.row(g)[i] for i in range(rules.size)] for g in range(rules.size)]
     # random sets, and those of few colours (whose guesses give few cells, and large ones)
     sets = [
@@ -366,7 +367,7 @@ def test_the_one_level_bound_by_cells_alone_is_the_counted_one_where_it_is_given
             least = [least_total(K1, m) for m in range(len(S) + 1)]
             whole = [list(t.values()) == [len(S)] for t in cells]
             want = min(sum(least[m] for m in t.values()) for t, w in zip(cells, whole, strict=True) if not w)
-            got = arithmetic_module.least_by_cells(game, S, K)
+            got = arithmetic_module.least_by_cells(game, S, K, tables)
             assert got == want if len(S) <= K1 + 1 else got in (None, want)  # (no cell is then over K1 + 1)
             given += got is not None
     assert given > 0.4 * len(sets) * 5

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections import Counter
+from collections.abc import Callable
 
 from ..core.rules import Rules
 from ..runtime.pool import memory_share
@@ -269,19 +270,25 @@ class _Game:
         return found
 
 
-def least_by_cells(game: _Game, S: list[int], K: int) -> int | None:
+#: The most guesses :func:`least_by_cells` tallies one by one before it leaves the set to
+#: :class:`_Tally`.
+FEW_GUESSES = 64
+
+
+def least_by_cells(game: _Game, S: list[int], K: int, least: Callable[[int], list[int]]) -> int | None:
     """The least over the codes, as guesses on S, of the sum of T(K', m) over a code's cells
     other than the win (m secrets each; K' the least of K and the most such cells a code gives;
-    a code that leaves S whole left out), where the codes' numbers of cells alone settle it;
-    None where they do not (or S has one secret, or is too large for the lanes).
+    a code that leaves S whole left out; ``least(K')`` the list of T(K', m)), found from the
+    codes' numbers of cells; None where that takes tallying more than :data:`FEW_GUESSES` codes
+    one by one (or S has one secret, or is too large for the lanes).
 
-    A cell of m secrets costs at least 2m - 1, and exactly that up to m = K' + 1; so a code
-    with c cells costs at least ``2 (|S| - w) - c`` (w 1 where it is a secret of S), and where
-    the code that gives the least of these has no cell over K' + 1 secrets, that least is its
-    sum, and no code's sum is lower. A code's cells are the bits of its lane in the OR of S's
-    :meth:`_Game.reply_bits`, counted in place (each lane's bits added by halves), and the
-    least lane is found by halving too: a pass over the codes per secret, as :class:`_Tally`
-    makes, but of one bit per reply, not a byte, and none per code."""
+    A cell of m secrets costs at least 2m - 1 (exactly that up to m = K' + 1), so a code with c
+    cells costs at least ``2 (|S| - w) - c`` (w 1 where it is a secret of S): the codes are
+    tallied one by one from the least of these up, until every code left has a bound at least
+    the least sum found. A code's cells are the bits of its lane in the OR of S's
+    :meth:`_Game.reply_bits`, counted in place (each lane's bits added by halves), and the least
+    lane is found by halving too: a pass over the codes per secret, as :class:`_Tally` makes,
+    but of one bit per reply, not a byte, and none per code."""
     n, lane, K = len(S), game.lane, min(K, len(game.tables))
     if n < 2 or 2 * n >= 1 << lane - 1:
         return None
@@ -297,27 +304,39 @@ def least_by_cells(game: _Game, S: list[int], K: int) -> int | None:
         x += x >> shift
         shift *= 2
     cells, top = x & low, ones << lane - 1
+    if not (cells + top - K * ones) & top:  # no code gives K cells or more: K' is the most
+        K -= _least_lane(K * ones - cells, ones, top, K)
     step = lane // 8
     members = bytearray(len(game.codes) * step)
     for i in S:
         members[i * step] = 1
-    inside = int.from_bytes(members, "little")
     # No lane borrows, as c <= |S| - w. A code that leaves S whole (one cell, not in S) is
     # never the least: its 2 |S| - 1 is above any secret of S's 2 (|S| - 1) - c.
-    bound = 2 * n * ones - 2 * inside - cells
-    least = _least_lane(bound, ones, top, 2 * n)
-    # the first code that gives it, and its cells
-    at = ((bound + top - least * ones) & top) ^ ((bound + top - (least + 1) * ones) & top)
-    g = ((at & -at).bit_length() - 1) // lane
-    row, win = game.row(g), game.pegs * (game.pegs + 1)
-    sizes = Counter([row[i] for i in S])
-    sizes.pop(win, None)
-    largest = max(sizes.values())
-    if largest <= min(K, len(sizes)) + 1:  # (K' is at least the cells of g)
-        return least
-    if not (cells + top - K * ones) & top:  # no code gives K cells or more: K' is the most
-        K -= _least_lane(K * ones - cells, ones, top, K)
-    return least if largest <= K + 1 else None
+    bound = 2 * n * ones - 2 * int.from_bytes(members, "little") - cells
+    low_bound = _least_lane(bound, ones, top, 2 * n)
+    T, rows, win, inside = least(K), [game.row(i) for i in S], game.pegs * (game.pegs + 1), set(S)
+
+    def total(g: int) -> int:  # (a reply is the same with guess and secret swapped)
+        sizes = Counter([row[g] for row in rows])
+        sizes.pop(win, None)
+        if len(sizes) == 1 and g not in inside:
+            return SKIP
+        return sum(map(T.__getitem__, sizes.values()))
+
+    at = ((bound + top - low_bound * ones) & top) ^ ((bound + top - (low_bound + 1) * ones) & top)
+    found = total(((at & -at).bit_length() - 1) // lane)  # (the first code with the least bound)
+    if found == low_bound:
+        return found
+    # the codes whose bound is below it (every bound is below the lanes' top bit)
+    below = top ^ ((bound + top - min(found, 1 << lane - 1) * ones) & top)
+    if below.bit_count() > FEW_GUESSES:
+        return None
+    raw = below.to_bytes(len(game.codes) * step, "little")
+    at = raw.find(b"\x80", step - 1)
+    while at >= 0:
+        found = min(found, total(at // step))
+        at = raw.find(b"\x80", at + step)
+    return found
 
 
 def _least_lane(x: int, ones: int, top: int, most: int) -> int:

@@ -15,7 +15,7 @@ from ..core.feedback import Feedback
 from ..core.rules import Rules
 from ..core.text import plural
 from ..errors import ProofError
-from .arithmetic import SKIP, _by_lanes, _Game, _Tally, least_by_cells, least_total, reach
+from .arithmetic import SKIP, _by_lanes, _Game, _Tally, least_by_cells, reach
 from .files import code_text
 from .proof import ProofNode, _gens_text, _Reader
 
@@ -278,10 +278,16 @@ class _Checker:
         self.taken_bytes = 0
 
     def least(self, K: int) -> list[int]:
+        """T(K, m) for m up to the game's size (:func:`~.arithmetic.least_total`), found one m
+        after another: the m-th secret adds a guess for each level j with F(K, j) < m."""
         found = self.tables.get(K)
         if found is None:
-            size = len(self.game.codes)
-            found = self.tables[K] = [least_total(K, m) for m in range(size + 1)]
+            found, levels = [0], 0
+            for m in range(1, len(self.game.codes) + 1):
+                while reach(K, levels) < m:
+                    levels += 1
+                found.append(found[-1] + levels)
+            self.tables[K] = found
         return found
 
     def show(self, i: int) -> str:
@@ -432,7 +438,7 @@ class _Checker:
         # Counted in the game of S's colours and one more, where that is smaller: every code of
         # it is a guess to try (none holds two colours that S lacks).
         game, narrow = self.game.narrowed(S)
-        least = least_by_cells(game, narrow, K)
+        least = least_by_cells(game, narrow, K, self.least)
         if least is None:
             tally = _Tally(game, narrow, None)
             K = min(K, tally.most_cells())
