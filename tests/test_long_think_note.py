@@ -4,6 +4,7 @@ The search itself is never run here: the spinner it would run under stops the te
 
 from contextlib import contextmanager
 
+import pytest
 from click.testing import CliRunner
 
 from mastermind import Rules
@@ -48,17 +49,18 @@ def test_guess_notes_a_search_of_hours_before_it_begins(monkeypatch):
     assert "a heuristic strategy guesses in seconds (--strategy entropy); Ctrl-C stops." in notes[0]
 
 
-def test_a_match_notes_a_search_of_hours_before_its_breaker_begins():
-    said = []
-    match = Match(LARGE, ["knuth", "optimal"], 2, seed=1)  # game 1: knuth makes the code, optimal breaks it
-    session = MatchSession(match, Notation(LARGE), thinking=stopped_at("optimal"))
-    try:
+def said_until_stopped(session: MatchSession) -> list[str]:
+    """What a match session says before its thinker is stopped (:func:`stopped_at`), which it must be."""
+    said: list[str] = []
+    with pytest.raises(Searching):
         for out in session.start():
             said.append(str(out))
-    except Searching:
-        pass
-    else:
-        raise AssertionError("optimal never began to think")
+    return said
+
+
+def test_a_match_notes_a_search_of_hours_before_its_breaker_begins():
+    match = Match(LARGE, ["knuth", "optimal"], 2, seed=1)  # game 1: knuth makes the code, optimal breaks it
+    said = said_until_stopped(MatchSession(match, Notation(LARGE), thinking=stopped_at("optimal")))
     assert said[-1].startswith(f"Note: {the_note()};")
     assert said[-1].endswith("a heuristic strategy plays in seconds (entropy in --players); Ctrl-C stops.")
 
@@ -66,16 +68,8 @@ def test_a_match_notes_a_search_of_hours_before_its_breaker_begins():
 def test_a_match_notes_the_walk_for_the_hardest_secret_before_it_begins():
     """A computer codemaker picking the hardest secret walks the breaker's whole tree first: an
     optimal breaker's is the exact search, said in the same note (its way out: a random code)."""
-    said = []
     match = Match(LARGE, ["knuth", "optimal"], 2, codemaker="hardest", seed=1)
-    session = MatchSession(match, Notation(LARGE), thinking=stopped_at("knuth"))  # the codemaker's turn
-    try:
-        for out in session.start():
-            said.append(str(out))
-    except Searching:
-        pass
-    else:
-        raise AssertionError("knuth never began to choose its secret")
+    said = said_until_stopped(MatchSession(match, Notation(LARGE), thinking=stopped_at("knuth")))  # its turn
     assert said[-1].startswith(f"Note: {the_note()};")
     assert said[-1].endswith("--codemaker random draws a secret at once; Ctrl-C stops.")
     assert match.current.game is None  # the walk has not begun
