@@ -26,6 +26,7 @@ from .files import check_output
 from .progress import LogLines, live_note, progress_display, progress_note
 
 if TYPE_CHECKING:
+    from ..research.runner import Executor
     from ..research.session import Session
     from ..strategies.progress import OnProgress, Progress
 
@@ -51,24 +52,32 @@ class History:
     recompute: bool
 
 
+def executor_option(where: str) -> Callable[[Command], Command]:
+    """``--executor local|dask``, its help beginning with ``where`` the local one runs."""
+    return click.option(
+        "--executor",
+        type=click.Choice(EXECUTORS),
+        default="local",
+        show_default=True,
+        help=f"{where} or a Dask cluster (needs the distributed extra: docs/index.md, Optional parts).",
+    )
+
+
+#: ``--scheduler ADDRESS``: the Dask cluster to use, if not one started here.
+scheduler_option = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="With --executor dask: the scheduler of an existing cluster, e.g. tcp://host:8786 "
+    "[a local cluster on this machine].",
+)
+
+
 def executor_options(checkpoint_help: str) -> Callable[[Command], Command]:
     """The options that say where a whole-tree evaluation runs; passes ``scale`` (a :class:`Scale`)."""
 
     def decorate(command: Command) -> Command:
-        @click.option(
-            "--executor",
-            type=click.Choice(EXECUTORS),
-            default="local",
-            show_default=True,
-            help="Where whole trees are computed: this process (all cores) or a Dask cluster "
-            "(needs the distributed extra: docs/index.md, Optional parts).",
-        )
-        @click.option(
-            "--scheduler",
-            metavar="ADDRESS",
-            help="With --executor dask: the scheduler of an existing cluster, e.g. tcp://host:8786 "
-            "[a local cluster on this machine].",
-        )
+        @executor_option("Where whole trees are computed: this process (all cores)")
+        @scheduler_option
         @click.option(
             "--workers",
             type=click.IntRange(min=1),
@@ -200,10 +209,17 @@ def started(session: Session) -> Iterator[None]:
     rather than wait for an orderly shutdown of the cluster and of the interpreter (together
     a second or more on a busy machine); a local cluster's worker processes are killed first.
     """
-    executor = session.executor
-    if executor is None:
+    if session.executor is None:
         yield
         return
+    with executor_in_use(session.executor):
+        yield
+
+
+@contextmanager
+def executor_in_use(executor: Executor) -> Iterator[None]:
+    """The executor in use, closed after use; on Ctrl-C abandoned (a local cluster's workers
+    killed) and the command ended at once, status 130 (see :func:`started`)."""
     if executor.starts_workers:
         # multiprocessing's resource tracker (started with the cluster, with this process's -W
         # options) would warn about the queues of workers that ended with us; it frees them.

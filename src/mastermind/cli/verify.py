@@ -12,6 +12,7 @@ from . import cli
 from .common import fail
 from .console import color_option
 from .game_options import game_options
+from .run_options import executor_option, scheduler_option
 from .runs import given_words, words
 
 if TYPE_CHECKING:
@@ -29,8 +30,11 @@ if TYPE_CHECKING:
     type=click.IntRange(min=1, max=1024),
     metavar="N",
     help="Check a proof file on N processes [every core this process may use]; its subproofs are "
-    "shared among them (a proof of 20,000 lines or more, on a system with fork: not Windows).",
+    "shared among them (a proof of 20,000 lines or more, on a system with fork: not Windows). With "
+    "--executor dask and no --scheduler: the local cluster's worker processes.",
 )
+@executor_option("Where a proof file is checked: processes of this machine")
+@scheduler_option
 @click.option(
     "--part",
     metavar="I/N",
@@ -48,7 +52,14 @@ if TYPE_CHECKING:
 )
 @color_option
 def verify(
-    tree_file: str, rules: Rules, as_json: bool, workers: int | None, part: Parts | None, compact: str | None
+    tree_file: str,
+    rules: Rules,
+    as_json: bool,
+    workers: int | None,
+    part: Parts | None,
+    compact: str | None,
+    executor: str,
+    scheduler: str | None,
 ) -> None:
     """Check a tree file: play its tree against every secret of its game (or a proof file).
 
@@ -68,6 +79,7 @@ def verify(
       mastermind verify results/5x6-optimal.tree.gz --pegs 5 --colors 6
       mastermind verify big.proof.gz --part 1-8/16     # half a long check; 9-16/16 elsewhere
       mastermind verify old.proof.gz --compact new.proof.xz && mastermind verify new.proof.xz
+      mastermind verify big.proof.xz --executor dask --scheduler tcp://head:8786   # in parts, one task each
     """
     from .. import TreeFile, TreeFileError
     from ..verify.proof import is_proof_file
@@ -76,16 +88,25 @@ def verify(
 
     if not tree_file.strip():
         fail("no file named: give the path of a tree file or a proof file")
+    if scheduler is not None and executor != "dask":
+        fail("--scheduler goes with --executor dask")
+    if scheduler is not None and workers is not None:
+        fail("a cluster given by --scheduler has its own workers: drop --workers")
     if is_proof_file(tree_file):  # a proof that no tree does it within some guesses (mastermind worst)
         from .worst import compact_proof, verify_proof
 
         if compact is not None:
+            if executor == "dask":
+                fail("--compact rewrites the file here: not with --executor dask")
             return compact_proof(tree_file, compact)
 
-        return verify_proof(tree_file, rules, as_json, workers, part)
+        cluster = (scheduler, workers) if executor == "dask" else None
+        return verify_proof(tree_file, rules, as_json, workers, part, cluster)
     tree = TreeFile.read(tree_file)
     if compact is not None:
         fail(f"--compact rewrites a proof file; {tree_file} is a tree file")
+    if executor == "dask":
+        fail(f"--executor dask shares the check of a proof file; {tree_file} is a tree file, replayed here")
     if part is not None:
         fail(f"--part cuts the check of a proof file; {tree_file} is a tree file, replayed whole")
     asked = asked_game(tree.rules, rules)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import time
@@ -18,9 +19,11 @@ from .common import fail
 from .console import color_option, console_for
 from .files import check_output
 from .game_options import asked_game, game_options
+from .run_options import executor_in_use
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
+    from ..research.runner import DaskExecutor
     from ..strategies.optimal.worst import Decision
     from ..verify.check import Checked, ProofHead
     from ..verify.parts import Parts
@@ -443,32 +446,25 @@ def compact_proof(path: str, out: str) -> None:
 
 
 def verify_proof(
-    path: str, rules: Rules, as_json: bool, workers: int | None = None, parts: Parts | None = None
+    path: str,
+    rules: Rules,
+    as_json: bool,
+    workers: int | None = None,
+    parts: Parts | None = None,
+    cluster: tuple[str | None, int | None] | None = None,
 ) -> None:
     """``mastermind verify`` given a proof file: check it in plain Python (on ``workers``
-    processes, every usable core if None), or only some ``parts`` of its check (each said as it
-    passes), and say what it proves."""
-    from ..errors import ProofError
-    from ..strategies.piece_control import usable_cores
-    from ..verify.check import check_file
-    from .progress import count_bar
-
+    processes, every usable core if None; or in parts on a Dask ``cluster``: its scheduler's
+    address, or None and the worker processes of a local one), or only some ``parts`` of its
+    check (each said as it passes), and say what it proves."""
     found, checked_nodes = _proof_head(path, rules, parts)
-    began = time.monotonic()
+    executor = None if cluster is None else _dask(*cluster)
+    with contextlib.nullcontext() if executor is None else executor_in_use(executor):
+        if executor is not None and parts is None:
+            from ..research.runner.check import whole_check
 
-    def passed(part: int, lines: int) -> None:
-        if not as_json:
-            spent = int(time.monotonic() - began)
-            click.echo(
-                f"part {part} of {parts.count if parts else 1} checked ({lines:,} nodes of its own; "
-                f"{spent // 60} min {spent % 60} s in)"
-            )
-
-    with count_bar(checked_nodes, f"checking {path}") as advance:
-        try:
-            checked = check_file(path, advance, workers or usable_cores(), found, parts, passed)
-        except ProofError as err:
-            fail(str(err))
+            parts = whole_check(executor)  # (every part: the nodes are those counted above)
+        checked = _checked(path, found, checked_nodes, parts, as_json, workers, executor)
     claim, figure = _proved(found.rules, checked)
     if parts is not None:
         figure["part"] = parts.text()
@@ -487,6 +483,56 @@ def verify_proof(
         f"parts {parts.text()} of the proof checked ({nodes}, plain Python): once the others pass too "
         f"({others}, on any machine), it proves that {claim}"
     )
+
+
+def _checked(
+    path: str,
+    found: ProofHead,
+    nodes: int,
+    parts: Parts | None,
+    as_json: bool,
+    workers: int | None,
+    executor: DaskExecutor | None,
+) -> Checked:
+    """The check of :func:`verify_proof`, with its progress bar, each part said as it passes;
+    refused (status 2) at the first claim that does not hold."""
+    from ..errors import ProofError
+    from ..strategies.piece_control import usable_cores
+    from ..verify.check import check_file
+    from .progress import count_bar
+
+    began = time.monotonic()
+
+    def passed(part: int, lines: int) -> None:
+        if not as_json:
+            spent = int(time.monotonic() - began)
+            click.echo(
+                f"part {part} of {parts.count if parts else 1} checked ({lines:,} nodes of its own; "
+                f"{spent // 60} min {spent % 60} s in)"
+            )
+
+    with count_bar(nodes, f"checking {path}") as advance:
+        try:
+            if executor is None:
+                return check_file(path, advance, workers or usable_cores(), found, parts, passed)
+            from ..research.runner.check import check_on
+
+            assert parts is not None
+            return check_on(executor, found, parts, advance, passed)
+        except ProofError as err:
+            fail(str(err))
+
+
+def _dask(address: str | None, workers: int | None) -> DaskExecutor:
+    """The Dask executor asked for (not started yet); refused (status 2) if Dask is missing."""
+    from ..errors import ExecutorError
+    from ..research.runner import DaskExecutor
+
+    try:
+        DaskExecutor.require()
+        return DaskExecutor(address, workers)
+    except ExecutorError as err:
+        fail(str(err))
 
 
 def _proof_head(path: str, rules: Rules, parts: Parts | None) -> tuple[ProofHead, int]:

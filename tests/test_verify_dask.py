@@ -1,0 +1,111 @@
+"""mastermind verify --executor dask: a proof file's check cut into parts, a task each on a Dask
+cluster; the claim said once every part has passed, a fault refused in the local check's words."""
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mastermind.cli import cli
+from mastermind.verify.check import scan
+from mastermind.verify.parts import Parts
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+CLASSIC = RESULTS / "4x6-lower.proof.gz"  # 2,389 lines: a few seconds in plain Python
+CLAIM = "every tree for 4 pegs, 6 colours, repeats allowed takes at least 5,625 guesses in all"
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.slow
+def test_a_proof_is_checked_whole_on_a_local_cluster_a_part_per_task():
+    code, out, err = run("verify", CLASSIC, "--executor", "dask", "--workers", "2")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[-1] == f"proof checked (2,389 nodes, plain Python): {CLAIM}"
+    passed = {int(line.split()[1]): line for line in lines if line.startswith("part ")}
+    assert sorted(passed) == [1, 2, 3, 4]  # two parts per worker
+    own = sum(int(line.split("(")[1].split()[0].replace(",", "")) for line in passed.values())
+    assert own + scan(CLASSIC).cut(4).shared == 2_389  # every node checked, each part's once
+
+    code, out, _ = run("verify", CLASSIC, "--executor", "dask", "--workers", "2", "--part", "3/5", "--json")
+    said = json.loads(out)
+    assert code == 0 and said["passed"] and not said["verified"] and said["part"] == "3/5"
+    assert said["nodes"] == scan(CLASSIC).nodes_checked(Parts(3, 3, 5))
+
+
+@pytest.mark.slow
+def test_a_damaged_proof_is_refused_on_the_cluster_in_the_words_of_the_local_check(tmp_path):
+    lines = gzip.decompress(CLASSIC.read_bytes()).decode().split("\n")
+    deepest = max(range(3, len(lines) - 2), key=lambda i: (len(lines[i]) - len(lines[i].lstrip()), i))
+    indent = " " * (len(lines[deepest]) - len(lines[deepest].lstrip()))
+    guess, _, rest = lines[deepest].split(maxsplit=2)
+    lines[deepest] = f"{indent}{guess} 4,0 {rest}"  # the win as a reply: no secret gives it and goes on
+    path = tmp_path / "damaged.proof"
+    path.write_text("\n".join(lines))
+    local = run("verify", path, "--workers", "1")
+    on_dask = run("verify", path, "--executor", "dask", "--workers", "2")
+    assert local[0] == on_dask[0] == 2
+    assert on_dask[2] == local[2]  # one line, naming the file as given (not the worker's copy)
+    assert on_dask[2].count("\n") == 1 and str(path) in on_dask[2] and f"line {deepest + 1}" in on_dask[2]
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        ((CLASSIC, "--scheduler", "tcp://127.0.0.1:9"), "--scheduler goes with --executor dask"),
+        (
+            (CLASSIC, "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", "--workers", "2"),
+            "has its own workers",
+        ),
+        ((CLASSIC, "--executor", "dask", "--compact", "out.xz"), "not with --executor dask"),
+        ((RESULTS / "4x6-optimal.tree.gz", "--executor", "dask"), "is a tree file, replayed here"),
+    ],
+)
+def test_cluster_options_that_do_not_fit_are_refused_in_one_line(args, words):
+    code, out, err = run("verify", *args)
+    assert code == 2 and out == ""
+    assert words in err and err.count("\n") == 1
+
+
+def _hear_ctrl_c():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # (as on a terminal, even under a background job)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_check_on_a_local_cluster_and_its_workers():
+    proof = RESULTS / "4x7-lower.proof.gz"  # 81,426 lines: over a minute of CPU in 4 parts
+    command = ["verify", str(proof), "--executor", "dask", "--workers", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind.cli", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_hear_ctrl_c,
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the first part passed: the cluster is at work on the others
+    assert first.startswith("part "), proc.communicate()
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "proof checked" not in out and "interrupted" in err and "Traceback" not in err
+    deadline = time.monotonic() + 30  # (a bound for a loaded machine, not a timing)
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            return  # the workers and their nannies are gone too
+        time.sleep(0.1)
+    pytest.fail("a process of the check's group is still running")
