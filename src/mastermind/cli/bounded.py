@@ -8,6 +8,7 @@ trees and prints what it proved.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,7 @@ from .common import fail
 from .console import console_for
 from .game_options import game_notation
 from .progress import LogLines
-from .run_options import save_run, taken_from_history
+from .run_options import executor_in_use, save_run, taken_from_history
 from .runs import print_stats, rules_dict, words
 
 if TYPE_CHECKING:
@@ -159,7 +160,7 @@ def _print_exact(
 ) -> None:
     """The optimum found (or at hand), with the proof file of it where one is asked for (a proof
     cut short by Ctrl-C exits with status 130, after the result)."""
-    proved = None if proof is None else _prove_lower(player, stats.total, proof, seconds, exact=True)
+    proved = None if proof is None else _prove_lower(player, stats.total, proof, seconds, True, session)
     if as_json:
         out = session.to_dict(stats, game_notation(player.rules))
         out |= {"lower_bound": stats.total, "upper_bound": stats.total, "exact": True}
@@ -177,12 +178,17 @@ def _print_exact(
 
 
 def _prove_lower(
-    player: Strategy, target: int | None, path: str, seconds: float, exact: bool = False
+    player: Strategy,
+    target: int | None,
+    path: str,
+    seconds: float,
+    exact: bool = False,
+    session: Session | None = None,
 ) -> ProvedBound:
     """A proof file of a lower bound on the least total, raised toward ``target`` (the best tree
     found, or, ``exact``, the optimum: the proof is then guided by the exact search) for at most
     ``seconds``, written to ``path`` (see :func:`mastermind.research.bounded.prove_lower`), its
-    progress shown."""
+    progress shown; a guided proof on the ``session``'s Dask cluster where it has one."""
     import time
 
     from ..research.bounded import proof_journal, prove_lower
@@ -206,7 +212,12 @@ def _prove_lower(
         click.echo(f"resuming the proof from {journal}", err=True)
     try:
         try:
-            proved = prove_lower(player.rules, target, path, seconds, exact=exact, progress=on_progress)
+            executor = None if session is None or not exact else session.executor
+            executor = executor if executor is not None and executor.name == "dask" else None
+            with contextlib.nullcontext() if executor is None else executor_in_use(executor):
+                proved = prove_lower(
+                    player.rules, target, path, seconds, exact=exact, progress=on_progress, executor=executor
+                )
         finally:
             if shown.is_terminal:
                 click.echo("", err=True)

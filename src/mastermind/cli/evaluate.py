@@ -139,6 +139,7 @@ def evaluate_command(
       mastermind evaluate -s optimal -p 5 -c 5 --executor dask --workers 2   # root guesses split
       mastermind evaluate -s optimal -p 4 -c 9 --budget 10m --save 4x9.tree.gz  # bounds, best tree
       mastermind evaluate -s optimal -p 4 -c 10 --budget 5m --proof 4x10.proof.gz  # a checkable bound
+      mastermind evaluate -s optimal -p 4 -c 9 --budget 2h --proof 4x9.proof.xz --executor dask --workers 2
     """
     _check_outputs(log, plot, per_secret, as_json)
     player = make_player(strategy, rules, first, no_tables, no_cache)
@@ -256,8 +257,8 @@ def _check_budget(
     for given, option in ((sample, "--sample"), (plot, "--plot"), (per_secret, "--per-secret")):
         if given is not None:
             fail(f"--budget reports bounds on the whole game: leave out {option}")
-    if scale.executor != "local":
-        fail("--budget searches in this process: leave out --executor")
+    if scale.executor != "local" and proof is None:
+        fail("--budget searches in this process: leave out --executor (with --proof, the proof runs there)")
     return search
 
 

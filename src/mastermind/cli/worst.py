@@ -461,7 +461,7 @@ def verify_proof(
     executor = None if cluster is None else _dask(*cluster)
     with contextlib.nullcontext() if executor is None else executor_in_use(executor):
         if executor is not None and parts is None:
-            from ..research.runner.check import whole_check
+            from ..research.runner.proofs import whole_check
 
             parts = whole_check(executor)  # (every part: the nodes are those counted above)
         checked = _checked(path, found, checked_nodes, parts, as_json, workers, executor)
@@ -515,7 +515,7 @@ def _checked(
         try:
             if executor is None:
                 return check_file(path, advance, workers or usable_cores(), found, parts, passed)
-            from ..research.runner.check import check_on
+            from ..research.runner.proofs import check_on
 
             assert parts is not None
             return check_on(executor, found, parts, advance, passed)

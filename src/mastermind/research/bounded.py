@@ -12,6 +12,7 @@ its own.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import signal
 import threading
 import time
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from ..core.rules import Rules
     from ..strategies import Strategy
     from ..strategies.optimal.lower import LowerBound
+    from .runner.executors import Executor
     from .session import Session
 
 
@@ -191,11 +193,13 @@ def prove_lower(
     *,
     exact: bool = False,
     progress: Callable[[int, int | None], None] | None = None,
+    executor: Executor | None = None,
 ) -> ProvedBound:
     """A proof of a lower bound on the least total of ``rules``, raised toward ``target`` (the
     best tree found, or, ``exact``, the optimum: the proof is then guided by the exact search,
     and resumes from its :func:`proof_journal`) for at most ``seconds``, written to ``path``.
-    ``progress(bound, target)`` as the bound rises.
+    ``progress(bound, target)`` as the bound rises. A guided proof given a Dask ``executor``
+    proves its sets as tasks there (:class:`~.runner.proofs.DaskFarm`).
 
     Raises:
         OSError: the proof file cannot be written (a guided proof's journal keeps what it proved).
@@ -208,6 +212,10 @@ def prove_lower(
     journal = proof_journal(path)
     if guided:
         assert target is not None
+        from .runner.executors import DaskExecutor
+        from .runner.proofs import DaskFarm
+
+        farm = functools.partial(DaskFarm, executor=executor) if isinstance(executor, DaskExecutor) else None
         found = prove_optimum(  # (a file of version 3, and a journal of it: see ProofFile.write)
             rules,
             target,
@@ -216,6 +224,7 @@ def prove_lower(
             progress=progress,
             checkpoint=journal,
             compact=str(path).endswith(".xz"),
+            farm=farm,
         )
     else:
         found = prove(rules, target=target, seconds=seconds, stop=stop, progress=progress)

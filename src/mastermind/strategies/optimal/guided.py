@@ -27,7 +27,7 @@ from ...verify.proof import COMPACT, VERSION, PackedNode, ProofFile
 from ..piece_control import usable_cores
 from .lower import NO_LIMIT, TASK_DEPTH, LowerBound, _Prover, _Set
 from .proof_book import _Book
-from .proof_workers import _Workers
+from .proof_workers import Farm, _Workers
 from .run import _Run
 from .symmetry import root_group
 from .tables import FAIL
@@ -41,7 +41,9 @@ class _Guided(_Prover):
     at once, and this one writes the set's line from what they send back; the next set's are
     sent before the last of a set's are answered (:meth:`close_all`). With 1, everything is
     proved here, one compiled call after another. ``compact``: the sets' lines are held (and
-    kept in the book) in version 3 of the proof format, their leaves left out, not version 2."""
+    kept in the book) in version 3 of the proof format, their leaves left out, not version 2.
+    ``farm``: what raises those guesses instead of forked processes, made from this prover (with
+    :class:`_Workers`' methods: a Dask cluster's, :mod:`mastermind.research.runner.proofs`)."""
 
     def __init__(
         self,
@@ -50,6 +52,7 @@ class _Guided(_Prover):
         workers: int = 1,
         book: _Book | None = None,
         compact: bool = False,
+        farm: Callable[[_Guided], Farm] | None = None,
     ) -> None:
         super().__init__(rules, stop)
         self.version = COMPACT if compact else VERSION
@@ -59,9 +62,11 @@ class _Guided(_Prover):
         self.heartbeat: Callable[[], None] | None = None
         self.beat = time.perf_counter()
         self.book = book  # where what is proved is kept (see :func:`prove_optimum`)
-        self.workers: _Workers | None = None
+        self.workers: Farm | None = None
         self.sent: dict[int, list[int]] = {}  # by an open set's id: its guesses sent to the workers
-        if workers > 1 and can_fork():
+        if farm is not None:
+            self.workers = farm(self)
+        elif workers > 1 and can_fork():
             self.workers = _Workers(self, workers)  # (forked now, before this process has threads)
 
     def _map(self, fn: Callable, items: list) -> list:
@@ -176,7 +181,7 @@ class _Guided(_Prover):
             return
         todo, opened = list(reversed(claims)), list[tuple[_Set, int]]()
         while todo or opened:
-            while todo and workers.running < 2 * len(workers.pool.processes):
+            while todo and workers.running < 2 * workers.width:
                 node, claim = todo.pop()
                 if self.open(node, claim):
                     opened.append((node, claim))
@@ -232,6 +237,7 @@ def prove_optimum(
     workers: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     compact: bool = False,
+    farm: Callable[[_Guided], Farm] | None = None,
 ) -> LowerBound:
     """A proof that every tree of ``rules`` (whatever the guess limit) costs at least the least
     total, guided by the exact search (see the module's documentation).
@@ -249,6 +255,9 @@ def prove_optimum(
     ``compact``: the proof is in version 3 of the format (its leaves left out: written in that
     version only, see :data:`~mastermind.verify.proof.COMPACT`), and so are the records of its
     checkpoint (a hundredth of their size in version 2); it resumes from a checkpoint of either.
+    ``farm``: where the sets :data:`~.lower.TASK_DEPTH` deep are proved, instead of ``workers``
+    processes (see :class:`_Guided`; the root's exact costs are searched on this process's
+    threads).
 
     Raises:
         CheckpointError: the checkpoint cannot be read or written, is another game's, or is
@@ -256,7 +265,7 @@ def prove_optimum(
     """
     began = time.perf_counter()
     book = None if checkpoint is None else _Book(checkpoint, rules, compact)
-    prover = _Guided(rules, stop, usable_cores() if workers is None else workers, book, compact)
+    prover = _Guided(rules, stop, usable_cores() if workers is None else workers, book, compact, farm)
     timer, expired = None, threading.Event()
     if seconds is not None:
 

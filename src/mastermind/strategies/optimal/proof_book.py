@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import multiprocessing
 import os
 import threading
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from ...core.rules import Rules
@@ -123,15 +123,38 @@ _KEEP = -1
 
 
 class _Outbox(_Book):
-    """A worker process's book: what the prover's held when the worker was forked; what the
-    worker proves goes to the prover as it is proved, for it to write (a task of a large game
-    runs for many minutes: a stop loses no more than the set it was proving)."""
+    """A worker's book: the records the prover's held when the worker was forked (or, on a
+    cluster, those of the sets below its task: :func:`records_below`); what the worker proves
+    goes to the prover as it is proved, by ``send``, for it to write (a task of a large game runs
+    for many minutes: a stop loses no more than the set it was proving)."""
 
-    def __init__(self, book: _Book, results: multiprocessing.Queue) -> None:  # (no journal of its own)
-        self.rules, self.sets, self.costs = book.rules, book.sets, book.costs
-        self.compact, self.path = book.compact, book.path
+    def __init__(
+        self,
+        rules: Rules,
+        compact: bool,
+        path: str | os.PathLike[str],
+        records: tuple[dict[Any, tuple[int, ProofNode]], dict[Any, int]],
+        send: Callable[[dict[str, Any]], None],
+    ) -> None:  # (no journal of its own)
+        self.rules, self.compact, self.path = rules, compact, path
+        self.sets, self.costs = records
         self.lock = threading.Lock()  # (its own: the prover's may have been held when it was forked)
-        self.results = results
+        self.send = send
+
+    @classmethod
+    def of(cls, book: _Book, send: Callable[[dict[str, Any]], None]) -> _Outbox:
+        """An outbox with every record of ``book``."""
+        return cls(book.rules, book.compact, book.path, (book.sets, book.costs), send)
 
     def write(self, record: dict[str, Any]) -> None:
-        self.results.put((_KEEP, record, None))
+        self.send(record)
+
+
+def records_below(
+    book: _Book, history: tuple[int, ...]
+) -> tuple[dict[Any, tuple[int, ProofNode]], dict[Any, int]]:
+    """The book's records (sets proved, exact costs) of the sets that ``history`` leads to: what
+    a task that raises the guess at the end of ``history`` may take from it."""
+    n = len(history)
+    sets = {key: found for key, found in book.sets.items() if key[0][:n] == history}
+    return sets, {key: cost for key, cost in book.costs.items() if key[0][:n] == history}

@@ -7,7 +7,7 @@ import itertools
 import multiprocessing
 import os
 import queue
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ...errors import StrategyError
 from ...runtime.pool import Pool, uninterrupted
@@ -18,6 +18,36 @@ from .run import _Run
 
 if TYPE_CHECKING:
     from .guided import _Guided
+
+
+class Farm(Protocol):
+    """What raises a guided proof's guesses one guess above :data:`~.lower.TASK_DEPTH`, a task
+    each: processes forked from the prover (:class:`_Workers`) or a cluster's workers
+    (:class:`mastermind.research.runner.proofs.DaskFarm`)."""
+
+    @property
+    def width(self) -> int:
+        """The tasks that run at once."""
+
+    @property
+    def running(self) -> int:
+        """Tasks sent whose answer has not come back."""
+
+    def submit(self, node: _Set, g: int, claim: int) -> None:
+        """Send the task of guess g at the node, to be raised to ``claim``."""
+
+    def ready(self, node: _Set, guesses: list[int]) -> bool:
+        """Whether the answers of those guesses' tasks at the node have all come back."""
+
+    def receive(self) -> None:
+        """Wait a little for one answer, and keep it."""
+
+    def finish(self, node: _Set, g: int) -> bool:
+        """Wait for the task of guess g at the node, give its cells their bounds and lines, and
+        say whether the guess reached its claim."""
+
+    def close(self) -> None:
+        """End the tasks still running; what has come back is kept."""
 
 
 class _Workers:
@@ -33,6 +63,11 @@ class _Workers:
         self.done: dict[int, tuple[bool, dict[int, tuple[int, ProofNode]] | str]] = {}
         died = "a process proving the bound died (killed, or out of memory?): try fewer workers"
         self.pool = Pool(_prove_tasks, count, args=(prover,), died=died)
+
+    @property
+    def width(self) -> int:
+        """The tasks that run at once."""
+        return len(self.pool.processes)
 
     def submit(self, node: _Set, g: int, claim: int) -> None:
         number = self.waiting[id(node), g] = next(self.numbers)
@@ -109,7 +144,8 @@ def _prove_tasks(tasks: multiprocessing.Queue, results: multiprocessing.Queue, p
     """A worker process's loop: raise each guess it is sent, one compiled call after another,
     until it is ended (Ctrl-C is the calling process's to hear) or that process is gone."""
     prover.workers, prover.serial, prover.heartbeat = None, True, None
-    prover.book = None if prover.book is None else _Outbox(prover.book, results)
+    if prover.book is not None:
+        prover.book = _Outbox.of(prover.book, lambda record: results.put((_KEEP, record, None)))
     prover.run = _Run(prover.game, 1)  # (its own buffers; the caller's threads are not here)
     parent = os.getppid()
     while True:
@@ -120,11 +156,18 @@ def _prove_tasks(tasks: multiprocessing.Queue, results: multiprocessing.Queue, p
                 return
             continue
         try:
-            node.guesses = {g: prover.cells(node, g, prover.game.group(list(node.history)))}
-            ok = prover.raise_guess(node, g, claim)
-            cells = {
-                f: (cell.low, cell.proof) for f, cell in node.guesses[g].items() if cell.proof is not None
-            }
-            results.put((number, ok, cells))
+            results.put((number, *raise_task(prover, node, g, claim)))
         except Exception as err:  # (sent to the caller, which stops)
             results.put((number, False, f"{type(err).__name__}: {err}"))
+
+
+#: A task's answer: whether the guess reached its claim, and its cells' bounds and lines by reply.
+Raised = tuple[bool, dict[int, tuple[int, ProofNode]]]
+
+
+def raise_task(prover: _Guided, node: _Set, g: int, claim: int) -> Raised:
+    """A worker's task: guess g at the node raised to ``claim`` by this (serial) prover, the sets
+    below proved here."""
+    node.guesses = {g: prover.cells(node, g, prover.game.group(list(node.history)))}
+    ok = prover.raise_guess(node, g, claim)
+    return ok, {f: (cell.low, cell.proof) for f, cell in node.guesses[g].items() if cell.proof is not None}

@@ -1,5 +1,6 @@
-"""mastermind verify --executor dask: a proof file's check cut into parts, a task each on a Dask
-cluster; the claim said once every part has passed, a fault refused in the local check's words."""
+"""Proofs on a Dask cluster: a guided proof's sets proved as tasks there (the same lines, the same
+checkpoint, as on the prover's own processes), and a proof file's check cut into parts, a task
+each (the claim said once every part has passed, a fault refused in the local check's words)."""
 
 import gzip
 import json
@@ -14,6 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from mastermind.cli import cli
+from mastermind.core.rules import Rules
+from mastermind.research.runner import DaskExecutor
+from mastermind.research.runner import proofs as dask_proofs
+from mastermind.strategies.optimal.guided import prove_optimum
 from mastermind.verify.check import scan
 from mastermind.verify.parts import Parts
 
@@ -25,6 +30,46 @@ CLAIM = "every tree for 4 pegs, 6 colours, repeats allowed takes at least 5,625 
 def run(*args):
     result = CliRunner().invoke(cli, [str(a) for a in args])
     return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.slow
+def test_a_guided_proof_on_a_cluster_is_the_proof_made_here_and_its_checkpoint_resumes(tmp_path):
+    rules, journal = Rules(pegs=4, colors=5), tmp_path / "4x5.jsonl"
+    here = prove_optimum(rules, 2463, workers=1, compact=True)
+    with DaskExecutor(workers=2) as dask:
+        there = dask_proofs.prove_optimum_on(dask, rules, 2463, compact=True, checkpoint=journal)
+    assert there.ended and there.total == 2463
+    assert there.proof.dumps() == here.proof.dumps()  # line for line
+    there.proof.check()
+    # what the tasks proved was written to the checkpoint here, as the prover's own processes
+    # write it (in another order), and a proof started again takes it from there
+    forked = tmp_path / "forked.jsonl"
+    prove_optimum(rules, 2463, workers=2, compact=True, checkpoint=forked)
+    assert sorted(journal.read_text().splitlines()) == sorted(forked.read_text().splitlines())
+    again = prove_optimum(rules, 2463, workers=1, compact=True, checkpoint=journal)
+    assert again.proof.dumps() == here.proof.dumps() and again.deepened < here.deepened
+
+
+@pytest.mark.slow
+def test_evaluate_proves_on_the_cluster_given_proof_and_the_dask_executor(tmp_path, monkeypatch):
+    sent = []
+    submit = dask_proofs.DaskFarm.submit
+
+    def counted(farm, *task):
+        sent.append(task)
+        submit(farm, *task)
+
+    monkeypatch.setattr(dask_proofs.DaskFarm, "submit", counted)
+    path = tmp_path / "4x5.proof.xz"
+    game = ("-s", "optimal", "-p", "4", "-c", "5", "--budget", "1m", "--no-history")
+    code, out, err = run("evaluate", *game, "--proof", path, "--executor", "dask", "--workers", "2")
+    assert code == 0, err
+    assert sent  # the sets two guesses deep were tasks on the cluster
+    assert f"proof file: {path}: every tree costs at least 2,463" in out
+    code, out, _ = run("verify", path)
+    assert code == 0 and "at least 2,463 guesses in all" in out
+    code, _, err = run("evaluate", *game, "--executor", "dask", "--workers", "2")  # no proof: refused
+    assert code == 2 and "--budget searches in this process" in err
 
 
 @pytest.mark.slow
