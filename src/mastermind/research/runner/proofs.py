@@ -147,15 +147,14 @@ class DaskFarm:
 
     def finish(self, node: _Set, g: int) -> bool:
         """As :meth:`~mastermind.strategies.optimal.proof_workers._Workers.finish`."""
+        from ...strategies.optimal.proof_workers import take_cells
+
         key = self.tasks[id(node), g].key
         while key not in self.done:
             self.receive()
         del self.tasks[id(node), g]
         ok, cells = self.done.pop(key)
-        assert node.guesses is not None
-        for f, (low, proof) in cells.items():
-            cell = node.guesses[g][f]
-            cell.low, cell.proof = max(cell.low, low), proof
+        take_cells(node, g, cells)
         return ok
 
     def close(self) -> None:

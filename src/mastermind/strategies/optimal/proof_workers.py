@@ -128,10 +128,7 @@ class _Workers:
         ok, cells = self.done.pop(number)
         if isinstance(cells, str):
             raise StrategyError(f"a process proving the bound failed: {cells}")
-        assert node.guesses is not None
-        for f, (low, proof) in cells.items():
-            cell = node.guesses[g][f]
-            cell.low, cell.proof = max(cell.low, low), proof
+        take_cells(node, g, cells)
         return ok
 
     def close(self) -> None:
@@ -163,6 +160,14 @@ def _prove_tasks(tasks: multiprocessing.Queue, results: multiprocessing.Queue, p
 
 #: A task's answer: whether the guess reached its claim, and its cells' bounds and lines by reply.
 Raised = tuple[bool, dict[int, tuple[int, ProofNode]]]
+
+
+def take_cells(node: _Set, g: int, cells: dict[int, tuple[int, ProofNode]]) -> None:
+    """Give guess g's cells at the node the bounds and lines a task sent back."""
+    assert node.guesses is not None
+    for f, (low, proof) in cells.items():
+        cell = node.guesses[g][f]
+        cell.low, cell.proof = max(cell.low, low), proof
 
 
 def raise_task(prover: _Guided, node: _Set, g: int, claim: int) -> Raised:
