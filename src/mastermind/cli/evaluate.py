@@ -89,7 +89,8 @@ if TYPE_CHECKING:
     metavar="FILE",
     help="With --budget: then, for up to DURATION again, prove a lower bound on the least total and "
     "write the proof to FILE ('mastermind verify' checks it in plain Python). When the search "
-    "finished, the proof is guided by it and aims at the optimum (on every core; what it proves is "
+    "finished, the proof is guided by it and aims at the optimum (on every core, or with --executor "
+    "dask on the cluster, the search staying here; what it proves is "
     "kept in FILE.journal until it ends, and the same command resumes from there); else it counts "
     "a few levels down and aims at the best tree: reaching it proves that tree optimal. The lower "
     "bound reported is the higher of the search's and the proof's.",
