@@ -28,7 +28,7 @@ from .executors import DaskExecutor
 
 if TYPE_CHECKING:
     from ...strategies.optimal.guided import _Guided
-    from ...strategies.optimal.lower import _Set
+    from ...strategies.optimal.lower import LowerBound, _Set
     from ...strategies.optimal.proof_workers import Raised
 
 #: Parts per worker thread that a whole check is cut into: parts end at different times, and each
@@ -140,8 +140,10 @@ class DaskFarm:
                 err = future.exception()
                 raise StrategyError(f"a task proving the bound failed: {type(err).__name__}: {err}")
             ok, cells, records = future.result()
-            for record in records:
-                self.prover.book.write(record)  # type: ignore[union-attr]  # (records only with a book)
+            book = self.prover.book
+            if book is not None:  # (records are made only with a book)
+                for record in records:
+                    book.write(record)
             self.done[future.key] = (ok, cells)
         self.prover._heartbeat()
 
@@ -187,7 +189,9 @@ def _raise_on_worker(
     return ok, cells, made
 
 
-def prove_optimum_on(executor: DaskExecutor, rules: Rules, optimum: int | None = None, **options: Any) -> Any:
+def prove_optimum_on(
+    executor: DaskExecutor, rules: Rules, optimum: int | None = None, **options: Any
+) -> LowerBound:
     """:func:`~mastermind.strategies.optimal.guided.prove_optimum` with its tasks on the cluster
     (:class:`DaskFarm`); ``options`` as it takes them (``checkpoint``, ``compact``, ``progress``,
     ``seconds``, ``stop``), not ``workers``: the cluster's are."""
