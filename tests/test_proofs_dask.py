@@ -52,19 +52,24 @@ def test_a_guided_proof_on_a_cluster_is_the_proof_made_here_and_its_checkpoint_r
 
 @pytest.mark.slow
 def test_evaluate_proves_on_the_cluster_given_proof_and_the_dask_executor(tmp_path, monkeypatch):
-    sent = []
-    submit = dask_proofs.DaskFarm.submit
+    sent, asked = [], []
+    submit, costs = dask_proofs.DaskFarm.submit, dask_proofs.DaskFarm.costs
 
     def counted(farm, *task):
         sent.append(task)
         submit(farm, *task)
 
+    def searched(farm, cells, keep):
+        asked.extend(cells)
+        return costs(farm, cells, keep)
+
     monkeypatch.setattr(dask_proofs.DaskFarm, "submit", counted)
+    monkeypatch.setattr(dask_proofs.DaskFarm, "costs", searched)
     path = tmp_path / "4x5.proof.xz"
     game = ("-s", "optimal", "-p", "4", "-c", "5", "--budget", "1m", "--no-history")
     code, out, err = run("evaluate", *game, "--proof", path, "--executor", "dask", "--workers", "2")
     assert code == 0, err
-    assert sent  # the sets two guesses deep were tasks on the cluster
+    assert sent and asked  # the sets two guesses deep, and the root's cells' costs, were tasks there
     assert f"proof file: {path}: every tree costs at least 2,463" in out
     code, out, _ = run("verify", path)
     assert code == 0 and "at least 2,463 guesses in all" in out

@@ -4,7 +4,8 @@
   (:func:`~mastermind.strategies.optimal.guided.prove_optimum`) raises one guess above its
   task depth (:data:`~mastermind.strategies.optimal.lower.TASK_DEPTH`), each a task on a
   worker, which proves the sets below it there and sends back their lines and the records for
-  the checkpoint (``mastermind evaluate -s optimal --proof FILE --executor dask``);
+  the checkpoint, and the exact costs the prover asks of its own sets, a task each
+  (``mastermind evaluate -s optimal --proof FILE --executor dask``);
 - :func:`check_on`: a proof file's check cut into parts (:class:`~mastermind.verify.parts.Parts`,
   as ``--part`` cuts it), each part a task that checks the file, sent with it, in plain Python on
   one worker. The claim holds once every part has passed, as it does when the parts are checked
@@ -107,13 +108,11 @@ class DaskFarm:
         return sum(f.key not in self.done for f in self.tasks.values())
 
     def submit(self, node: _Set, g: int, claim: int) -> None:
-        from ...strategies.optimal.lower import _Set
         from ...strategies.optimal.proof_book import records_below
 
         book, prover = self.prover.book, self.prover
         records = None if book is None else records_below(book, (*node.history, g))
-        sent = _Set(node.S, node.history, node.group, node.used, node.low)
-        args = (prover.rules, prover.version, sent, g, claim, records)
+        args = (prover.rules, prover.version, _sent(node), g, claim, records)
         self.tasks[id(node), g] = self.client.submit(_raise_on_worker, *args, pure=False)
 
     def ready(self, node: _Set, guesses: list[int]) -> bool:
@@ -159,6 +158,36 @@ class DaskFarm:
         take_cells(node, g, cells)
         return ok
 
+    def costs(self, asked: list[tuple[int, _Set, int]], keep: Callable[[int, int], int]) -> bool:
+        """The exact costs the prover asks of its own sets (at the root of a large game, searches
+        of minutes), a task each, ``keep(i, cost)`` here as each comes back.
+
+        Raises:
+            KeyboardInterrupt: the prover was stopped meanwhile (the searches are cancelled).
+        """
+        from dask.distributed import wait
+
+        prover = self.prover
+        game = (prover.rules, prover.version)
+        futures = {}
+        for i, cell, budget in asked:
+            futures[self.client.submit(_cost_on_worker, *game, _sent(cell), budget, pure=False)] = i
+        try:
+            while futures:
+                if prover.run.stopped or prover._stopped():
+                    raise KeyboardInterrupt
+                try:
+                    finished = wait(list(futures), timeout=0.2, return_when=FIRST_COMPLETED).done
+                except TimeoutError:  # (none ended within the wait)
+                    finished = set()
+                for future in finished:
+                    keep(futures.pop(future), int(future.result()))
+                prover._heartbeat()
+        except BaseException:
+            self.client.cancel(list(futures))
+            raise
+        return True
+
     def close(self) -> None:
         """Cancel the tasks still running (what they proved is lost; what ended is written)."""
         pending = [f for f in self.tasks.values() if f.key not in self.done]
@@ -167,22 +196,48 @@ class DaskFarm:
         self.tasks.clear()
 
 
+def _sent(node: _Set) -> _Set:
+    """The set as a task carries it: its secrets, history, symmetries and bound, not what is
+    proved below it."""
+    from ...strategies.optimal.lower import _Set
+
+    return _Set(node.S, node.history, node.group, node.used, node.low)
+
+
 #: A worker's prover, by game and version, made for its first task and kept for the next ones.
 _PROVERS: dict[tuple[Rules, int], _Guided] = {}
+
+
+def _prover(rules: Rules, version: int) -> _Guided:
+    """This worker's prover of the game, in that version of the proof format."""
+    from ...strategies.optimal.guided import _Guided
+    from ...verify.proof import COMPACT
+
+    prover = _PROVERS.get((rules, version))
+    if prover is None:
+        prover = _PROVERS[rules, version] = _Guided(rules, None, 1, None, version == COMPACT)
+    return prover
+
+
+def _cost_on_worker(rules: Rules, version: int, cell: _Set, budget: int) -> int:
+    """On a worker: the cell's exact cost, or the budget where it costs that much or more."""
+    from ...strategies.optimal.lower import NO_LIMIT
+
+    prover = _prover(rules, version)
+    sym = prover.game.group(list(cell.history))
+    cost, _ = prover.run.kernel_call(prover.run.root, cell.S, NO_LIMIT, budget, sym)
+    return min(cost, budget)
 
 
 def _raise_on_worker(
     rules: Rules, version: int, node: _Set, g: int, claim: int, records: tuple | None
 ) -> tuple[bool, dict, list[dict]]:
     """On a worker: guess g at the node raised to ``claim``; its answer, and the records made."""
-    from ...strategies.optimal.guided import _Guided
     from ...strategies.optimal.proof_book import _Outbox
     from ...strategies.optimal.proof_workers import raise_task
     from ...verify.proof import COMPACT
 
-    prover = _PROVERS.get((rules, version))
-    if prover is None:
-        prover = _PROVERS[rules, version] = _Guided(rules, None, 1, None, version == COMPACT)
+    prover = _prover(rules, version)
     made: list[dict] = []
     prover.book = None if records is None else _Outbox(rules, version == COMPACT, "", records, made.append)
     ok, cells = raise_task(prover, node, g, claim)

@@ -17,6 +17,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
@@ -103,23 +104,30 @@ class _Guided(_Prover):
     def exact(self, cells: list[_Set], budgets: list[int]) -> list[int]:
         """Each cell's exact cost, or its budget where it costs at least that much (taken from
         the book where it has them, and put in it as each is found: at the root of a large game
-        each is a search of minutes)."""
+        each is a search of minutes). Searched on the run's threads, or by the farm's workers
+        where it searches them (a cluster's: :meth:`Farm.costs`)."""
         book = self.book
         if book is not None and any(len(cell.history) > TASK_DEPTH for cell in cells):
             book = None
+        pairs = zip(cells, budgets, strict=True)
+        found = [None if book is None else book.costs.get(book.key(c, b)) for c, b in pairs]
+        todo = [i for i, cost in enumerate(found) if cost is None]
 
-        def one(item: tuple[_Set, int]) -> int:
-            cell, budget = item
-            if book is not None and (known := book.costs.get(book.key(cell, budget))) is not None:
-                return known
-            sym = self.game.group(list(cell.history))
-            cost, _ = self.run.kernel_call(self.run.root, cell.S, NO_LIMIT, budget, sym)
-            cost = min(cost, budget)
+        def keep(i: int, cost: int) -> int:
+            found[i] = cost = min(cost, budgets[i])
             if book is not None and not self.run.stopped:  # (a search stopped midway proves nothing)
-                book.keep_cost(cell, budget, cost)
+                book.keep_cost(cells[i], budgets[i], cost)
             return cost
 
-        return self._map(one, list(zip(cells, budgets, strict=True)))
+        def one(i: int) -> int:
+            sym = self.game.group(list(cells[i].history))
+            return keep(i, self.run.kernel_call(self.run.root, cells[i].S, NO_LIMIT, budgets[i], sym)[0])
+
+        asked = [(i, cells[i], budgets[i]) for i in todo]
+        if not asked or self.workers is None or not self.workers.costs(asked, keep):
+            self._map(one, todo)
+        assert None not in found
+        return cast(list[int], found)
 
     def close(self, node: _Set, claim: int) -> None:
         """Prove the node to ``claim`` (no more than its exact cost), then keep only its line.
@@ -256,8 +264,7 @@ def prove_optimum(
     version only, see :data:`~mastermind.verify.proof.COMPACT`), and so are the records of its
     checkpoint (a hundredth of their size in version 2); it resumes from a checkpoint of either.
     ``farm``: where the sets :data:`~.lower.TASK_DEPTH` deep are proved, instead of ``workers``
-    processes (see :class:`_Guided`; the root's exact costs are searched on this process's
-    threads).
+    processes (see :class:`_Guided`; a cluster's searches the root's exact costs too).
 
     Raises:
         CheckpointError: the checkpoint cannot be read or written, is another game's, or is

@@ -7,6 +7,7 @@ import itertools
 import multiprocessing
 import os
 import queue
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from ...errors import StrategyError
@@ -48,6 +49,11 @@ class Farm(Protocol):
 
     def close(self) -> None:
         """End the tasks still running; what has come back is kept."""
+
+    def costs(self, asked: list[tuple[int, _Set, int]], keep: Callable[[int, int], int]) -> bool:
+        """Search the exact costs the prover asks of its own sets (each ``(i, cell, budget)``),
+        ``keep(i, cost)`` as each is found; False where they are searched by the prover instead
+        (forked processes: its threads are on the same cores)."""
 
 
 class _Workers:
@@ -130,6 +136,9 @@ class _Workers:
             raise StrategyError(f"a process proving the bound failed: {cells}")
         take_cells(node, g, cells)
         return ok
+
+    def costs(self, asked: list[tuple[int, _Set, int]], keep: Callable[[int, int], int]) -> bool:
+        return False
 
     def close(self) -> None:
         with uninterrupted():  # (a second Ctrl-C would lose what the workers sent)
