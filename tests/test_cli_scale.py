@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from mastermind.cli import cli
 from mastermind.runtime.install import install_command
+from terminal import group_is_gone, started
 
 
 def run(*args):
@@ -232,23 +233,12 @@ def test_mastermind_cache_dir_moves_the_checkpoints_of_runs_too(tmp_path, monkey
     assert path.parent == tmp_path / "all" / "runs"  # not the user's own cache
 
 
-def _hear_ctrl_c():
-    """In the child: SIGINT as on a terminal, even when the tests run as a background job (which
-    starts with SIGINT ignored, and children inherit that)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _interrupt(tmp_path, *extra, game=("--pegs", "6", "--colors", "9")):
     """Start an evaluation (6 pegs 9 colours by default) as a terminal would (its own process
     group), wait until it has started its run, press Ctrl-C (SIGINT to the whole group)."""
     path = tmp_path / "run.jsonl"
-    proc = subprocess.Popen(
+    proc = started(
         [sys.executable, "-m", "mastermind.cli", "evaluate", *game, "--checkpoint", str(path), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=_hear_ctrl_c,
         env={**os.environ, "MASTERMIND_CACHE_DIR": str(tmp_path / "trees")},
     )
     deadline = time.monotonic() + 240  # a generous bound for starting on a loaded machine, not a timing
@@ -260,23 +250,12 @@ def _interrupt(tmp_path, *extra, game=("--pegs", "6", "--colors", "9")):
     return proc, out, err
 
 
-def _group_is_gone(pgid):
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    return False
-
-
 @pytest.mark.slow
 def test_ctrl_c_stops_a_big_local_evaluation(tmp_path):
     proc, out, err = _interrupt(tmp_path)
     assert proc.returncode == 130
     assert out == "" and "interrupted" in err and "Traceback" not in err
-    assert _group_is_gone(proc.pid)
+    assert group_is_gone(proc.pid)
 
 
 @pytest.mark.slow
@@ -284,7 +263,7 @@ def test_ctrl_c_stops_a_dask_evaluation_and_its_cluster(tmp_path):
     proc, out, err = _interrupt(tmp_path, "--executor", "dask", "--workers", "2")
     assert proc.returncode == 130
     assert out == "" and "interrupted" in err and "Traceback" not in err
-    assert _group_is_gone(proc.pid)  # the workers and their nannies are gone too
+    assert group_is_gone(proc.pid)  # the workers and their nannies are gone too
 
 
 @pytest.mark.slow
@@ -294,7 +273,7 @@ def test_ctrl_c_stops_an_optimal_search_on_dask_and_its_cluster(tmp_path):
     proc, out, err = _interrupt(tmp_path, "--executor", "dask", "--workers", "2", game=game)
     assert proc.returncode == 130
     assert out == "" and "interrupted" in err and "Traceback" not in err
-    assert _group_is_gone(proc.pid)
+    assert group_is_gone(proc.pid)
 
 
 @pytest.mark.slow

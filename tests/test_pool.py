@@ -5,16 +5,15 @@ import io
 import os
 import queue
 import signal
-import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
 from mastermind.errors import ExecutorError
 from mastermind.runtime import pool as pool_module
 from mastermind.runtime.pool import Pool, can_fork
+from terminal import group_is_gone, started
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="the pool forks its workers")
 
@@ -77,23 +76,6 @@ def test_a_fault_on_the_way_out_of_the_pool_ends_every_worker():
     assert all(process.exitcode is not None for process in pool.processes)
 
 
-def _hear_ctrl_c():
-    """In the child: SIGINT as on a terminal, even when the tests run as a background job (which
-    starts with SIGINT ignored, and children inherit that)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def _group_is_gone(pgid):
-    deadline = time.monotonic() + 30  # a bound for a loaded machine, not a timing
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def test_ctrl_c_stops_the_pool_and_its_busy_workers_at_once():
     # Workers that never answer, and a caller waiting for them: Ctrl-C (SIGINT to the whole
     # group, as a terminal sends it) ends the caller's wait, and leaving the pool ends the workers.
@@ -115,21 +97,14 @@ def test_ctrl_c_stops_the_pool_and_its_busy_workers_at_once():
                     pass
         """
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=_hear_ctrl_c,
-    )
+    proc = started([sys.executable, "-c", script])
     assert proc.stdout is not None
     workers = [int(pid) for pid in proc.stdout.readline().split()]
     assert len(workers) == 2 and proc.poll() is None
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)  # a bound for a loaded machine, not a timing
     assert proc.returncode != 0 and "KeyboardInterrupt" in err
-    assert _group_is_gone(proc.pid)  # the workers too: none was left behind
+    assert group_is_gone(proc.pid)  # the workers too: none was left behind
 
 
 def test_a_worker_keeps_an_eighth_of_the_memory_it_may_use_from_128_mb_to_2_gb_found_when_asked(monkeypatch):

@@ -6,9 +6,7 @@ import gzip
 import json
 import os
 import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from mastermind.research.runner import proofs as dask_proofs
 from mastermind.strategies.optimal.guided import prove_optimum
 from mastermind.verify.check import scan
 from mastermind.verify.parts import Parts
+from terminal import group_is_gone, started
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 CLASSIC = RESULTS / "4x6-lower.proof.gz"  # 2,389 lines: a few seconds in plain Python
@@ -128,22 +127,11 @@ def test_cluster_options_that_do_not_fit_are_refused_in_one_line(args, words):
     assert words in err and err.count("\n") == 1
 
 
-def _hear_ctrl_c():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # (as on a terminal, even under a background job)
-
-
 @pytest.mark.slow
 def test_ctrl_c_stops_a_check_on_a_local_cluster_and_its_workers():
     proof = RESULTS / "4x7-lower.proof.gz"  # 81,426 lines: over a minute of CPU in 4 parts
     command = ["verify", str(proof), "--executor", "dask", "--workers", "2"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind.cli", *command],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=_hear_ctrl_c,
-    )
+    proc = started([sys.executable, "-m", "mastermind.cli", *command])
     assert proc.stdout is not None
     first = proc.stdout.readline()  # the first part passed: the cluster is at work on the others
     assert first.startswith("part "), proc.communicate()
@@ -151,11 +139,4 @@ def test_ctrl_c_stops_a_check_on_a_local_cluster_and_its_workers():
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "proof checked" not in out and "interrupted" in err and "Traceback" not in err
-    deadline = time.monotonic() + 30  # (a bound for a loaded machine, not a timing)
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(proc.pid, 0)
-        except ProcessLookupError:
-            return  # the workers and their nannies are gone too
-        time.sleep(0.1)
-    pytest.fail("a process of the check's group is still running")
+    assert group_is_gone(proc.pid)  # the workers and their nannies are gone too

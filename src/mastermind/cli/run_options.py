@@ -8,6 +8,7 @@ one and draws what it does.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -198,8 +199,7 @@ def save_run(session: Session, player: Any, stats: Any, sample: int | None, seed
         click.echo(f"mastermind: warning: {err}; this run was not saved", err=True)
 
 
-@contextmanager
-def started(session: Session) -> Iterator[None]:
+def started(session: Session) -> contextlib.AbstractContextManager[None]:
     """The session's executor in use (a Dask cluster is started or reached when a whole-tree run
     first needs it: a run taken from a cache needs none), closed after use.
 
@@ -209,11 +209,7 @@ def started(session: Session) -> Iterator[None]:
     rather than wait for an orderly shutdown of the cluster and of the interpreter (together
     a second or more on a busy machine); a local cluster's worker processes are killed first.
     """
-    if session.executor is None:
-        yield
-        return
-    with executor_in_use(session.executor):
-        yield
+    return contextlib.nullcontext() if session.executor is None else executor_in_use(session.executor)
 
 
 @contextmanager
