@@ -21,7 +21,7 @@ from mastermind.errors import CheckpointError
 from mastermind.strategies.optimal.worst import WorstSearch
 from mastermind.strategies.optimal.worst_in_pieces import WorstSearchInPieces
 from mastermind.verify.proof import ProofFile
-from test_cli_scale import _group_is_gone, _hear_ctrl_c
+from terminal import group_is_gone, started
 
 
 def run(*args):
@@ -114,7 +114,7 @@ def test_worst_with_a_width_says_a_no_is_no_proof_and_refuses_what_would_need_on
 @pytest.mark.slow
 def test_ctrl_c_stops_the_split_search_and_its_workers(tmp_path):
     # 4x9 within 6 takes minutes of search: interrupted once its workers are running
-    proc = subprocess.Popen(
+    proc = started(
         [
             sys.executable,
             "-m",
@@ -129,11 +129,6 @@ def test_ctrl_c_stops_the_split_search_and_its_workers(tmp_path):
             "--workers",
             "2",
         ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=_hear_ctrl_c,
     )
     deadline = time.monotonic() + 240  # a bound for starting on a loaded machine, not a timing
     while proc.poll() is None and time.monotonic() < deadline and len(_children(proc.pid)) < 2:
@@ -144,7 +139,7 @@ def test_ctrl_c_stops_the_split_search_and_its_workers(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert out == "" and "interrupted" in err and "Traceback" not in err
-    assert _group_is_gone(proc.pid), "a worker outlived the search"
+    assert group_is_gone(proc.pid), "a worker outlived the search"
 
 
 def _children(pid):
@@ -258,7 +253,7 @@ def test_workers_end_when_the_calling_process_is_killed_and_the_run_resumes(tmp_
     assert proc.poll() is None and len(_children(proc.pid)) >= 2
     proc.kill()  # SIGKILL: no handler runs, the workers are not told
     proc.wait(timeout=60)
-    assert _group_is_gone(proc.pid), "a worker outlived the process that started it"
+    assert group_is_gone(proc.pid), "a worker outlived the process that started it"
     again = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=600, check=False)
     assert again.returncode == 0 and json.loads(again.stdout)["possible"] is False, again.stderr
     assert f"resuming from {path}: " in again.stderr
