@@ -32,6 +32,25 @@ def test_a_negative_seed_is_one_line_and_exit_2(args):
     assert code == 2 and err == "mastermind: error: a seed must be a whole number, 0 or more, not -1\n"
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play"],
+        ["evaluate", "-s", "random", "--pegs", "2", "--colors", "3"],
+        ["compare", "-s", "knuth,random", "--pegs", "2", "--colors", "3"],
+        ["match", "--players", "knuth,entropy"],
+    ],
+)
+def test_a_seed_past_what_the_history_holds_is_one_line_and_exit_2(args, tmp_path):
+    # it was taken, then the run's save overflowed SQLite (a traceback) or the game's record
+    # read back as damaged: a seed is a whole number that fits the history's integers
+    huge = "99999999999999999999999"
+    code, out, err = run(*args, "--seed", huge, "--db", str(tmp_path / "h.sqlite3"), input="quit\n")
+    why = f"a seed must be at most {2**63 - 1:,}, not {huge}"
+    assert code == 2 and out == "" and err == f"mastermind: error: {why}\n"
+    assert run("play", "--seed", str(2**63 - 1), "--no-history", input="quit\n")[0] == 1
+
+
 @pytest.mark.parametrize("command", ["play", "guess", "evaluate", "tui", "match"])
 def test_a_guess_limit_no_game_needs_is_one_line_and_exit_2(command):
     # a limit past any game's needs would build that many rows on a board: refused by the rules

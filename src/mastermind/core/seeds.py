@@ -15,10 +15,17 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+#: The largest seed: the history keeps a run's seed as an SQLite integer (signed, 64 bits), and
+#: a game's record is read back only with a seed below 2**63.
+MAX_SEED = 2**63 - 1
+
+
 def check_seed(seed: int | None) -> int | None:
-    """``seed`` if it is None or a whole number 0 or more; otherwise a SeedError."""
+    """``seed`` if it is None or a whole number from 0 to MAX_SEED; otherwise a SeedError."""
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise SeedError(f"a seed must be a whole number, 0 or more, not {seed!r}")
+    if seed is not None and seed > MAX_SEED:
+        raise SeedError(f"a seed must be at most {MAX_SEED:,}, not {seed!r}")
     return seed
 
 
