@@ -39,7 +39,7 @@ from mastermind.verify import workers as workers_module
 from mastermind.verify.arithmetic import least_total, other_replies
 from mastermind.verify.check import check_file
 from mastermind.verify.files import game_dict
-from mastermind.verify.parts import Parts
+from mastermind.verify.parts import MAX_PARTS, Parts
 from mastermind.verify.proof import ProofFile
 from test_optimal import TINY, plain_optimum
 
@@ -299,9 +299,18 @@ def test_parts_are_read_as_i_of_n_or_i_to_j_of_n():
     assert Parts.parse("1/1").others() == [] and Parts.parse("8-1/8").whole
     down = Parts.parse("6-3/8")
     assert list(down.numbers) == [6, 5, 4, 3] and [p.text() for p in down.others()] == ["1-2/8", "7-8/8"]
-    for bad in ["", "3", "0/4", "5/4", "3-5/4", "a/b", "1/0"]:
+    for bad in ["", "3", "0/4", "5/4", "3-5/4", "a/b", "1/0", f"1/{MAX_PARTS + 1}"]:
         with pytest.raises(ValueError):
             Parts.parse(bad)
+    assert Parts.parse(f"1/{MAX_PARTS}").count == MAX_PARTS
+
+
+def test_a_cut_into_more_parts_than_any_machines_share_is_one_line_not_a_memory_error():
+    # 1/99999999999 made a list of that many part sizes: MemoryError, a traceback, exit status 1
+    code, out, err = run("verify", RESULTS_DIR / "5x7-worst.proof.gz", "--part", "1/99999999999")
+    assert code == 2 and out == ""
+    why = f"a check is cut into at most {MAX_PARTS:,} parts (1/99999999999)"
+    assert err == f"mastermind: error: --part: {why}\n"
 
 
 def test_verify_checks_some_parts_and_says_which_others_are_needed(monkeypatch):

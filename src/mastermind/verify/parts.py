@@ -9,6 +9,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+#: The most parts a check is cut into: far more than machines anyone shares a check among.
+MAX_PARTS = 100_000
+
 
 @dataclass(frozen=True)
 class Parts:
@@ -36,6 +39,8 @@ class Parts:
         shown = text.strip()
         if count < 1:
             raise ValueError(f"a check is cut into at least 1 part ({shown})")
+        if count > MAX_PARTS:  # each part's lines are counted in a list: a huge N is a MemoryError
+            raise ValueError(f"a check is cut into at most {MAX_PARTS:,} parts ({shown})")
         if not (1 <= first <= count and 1 <= last <= count):
             span = "a check cut in 1 part has only part 1" if count == 1 else f"parts run from 1 to {count}"
             raise ValueError(f"{span} ({shown})")
