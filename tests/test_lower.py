@@ -311,6 +311,8 @@ def test_a_cut_into_more_parts_than_any_machines_share_is_one_line_not_a_memory_
     assert code == 2 and out == ""
     why = f"a check is cut into at most {MAX_PARTS:,} parts (1/99999999999)"
     assert err == f"mastermind: error: --part: {why}\n"
+    code, out, _ = run("verify", RESULTS_DIR / "5x7-worst.proof.gz", "--part", "1/7")
+    assert code == 0 and out.startswith("part 1 of 7 checked (1 node of its own; ")  # not '1 nodes'
 
 
 def test_verify_checks_some_parts_and_says_which_others_are_needed(monkeypatch):

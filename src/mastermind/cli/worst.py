@@ -507,7 +507,7 @@ def _checked(
         if not as_json:
             spent = int(time.monotonic() - began)
             click.echo(
-                f"part {part} of {parts.count if parts else 1} checked ({lines:,} nodes of its own; "
+                f"part {part} of {parts.count if parts else 1} checked ({plural(lines, 'node')} of its own; "
                 f"{spent // 60} min {spent % 60} s in)"
             )
 
