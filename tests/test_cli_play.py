@@ -263,6 +263,21 @@ def test_review_follows_a_game_given_up_after_its_first_guesses():
     assert code == 1 and "guesses played" not in out  # no guess: nothing to review
 
 
+def test_a_game_too_large_to_review_is_not_offered_a_review(tmp_path):
+    # 10 pegs of 36 colours: play said "mastermind review --game 1", which then refused it, and
+    # --review turned the game's exit status 1 into 2 with the review's error
+    huge, db = ["--pegs", "10", "--colors", "36", "--seed", "1"], str(tmp_path / "h.sqlite3")
+    code, out, err = run("play", *huge, "--db", db, input="0123456789\nquit\n")
+    assert code == 1 and "You gave up." in out and "mastermind review" not in out and err == ""
+    code, out, err = run("play", *huge, "--no-history", "--review", input="0123456789\nquit\n")
+    assert code == 1 and err == ""
+    assert out.endswith(
+        "No review: 10 pegs, 36 colours, repeats allowed has too many codes to review a game of it.\n"
+    )
+    code, _, err = run("review", "--game", "1", "--db", db)  # asked for all the same: the same words
+    assert code == 2 and err.endswith("has too many codes to review a game of it\n")
+
+
 def test_bytes_that_are_not_text_are_quoted_as_the_replacement_character(tmp_path):
     """A byte that is no UTF-8 (a terminal in another encoding) is read, as Python reads it, as a
     lone surrogate: the message quoting the guess shows the replacement character, not the escape."""

@@ -220,7 +220,15 @@ def todays_game(store: Store | None, hard: bool) -> tuple[Game, Recorder]:
 
 
 def after_play(game: Game, console: Console, review_after: bool, recorder: Recorder) -> None:
-    """A game played to its end: its review with --review, else the command that reviews it."""
+    """A game played to its end: its review with --review, else the command that reviews it
+    (neither where the game is too large to review: with --review, the engine says why)."""
+    from ..games.review import unreviewable
+
+    why = unreviewable(game.rules)
+    if why is not None:
+        if review_after:
+            console.print(f"No review: {why}.", markup=False)
+        return
     if review_after:
         from ..games.review import review
         from .review import review_lines

@@ -491,9 +491,9 @@ def review(
     rules, history, secret, outcome, told = _game_of(subject, rules)
     if budget is not None and budget < 0:
         raise GameError(f"the budget is a number of seconds, at least 0, not {budget}")
-    space = CodeSpace.of(rules)
-    if not space.enumerable:
-        raise GameError(f"{rules.describe()} has too many codes to review a game of it")
+    why = unreviewable(rules)
+    if why is not None:
+        raise GameError(why)
     _check_history(rules, history)
     pegs = rules.pegs
     if history and history[-1][1].black == pegs:
@@ -517,6 +517,14 @@ def review(
         optimum = moves[0].best_expected
     marked = tuple(_mark_known(moves, pegs, over))
     return Review(rules, marked, outcome, secret, valuer.budget, heuristic, optimum)
+
+
+def unreviewable(rules: Rules) -> str | None:
+    """Why no game of ``rules`` can be reviewed (its codes cannot be listed), or None: asked
+    before a front end offers a review, so that it offers none :func:`review` would refuse."""
+    if CodeSpace.of(rules).enumerable:
+        return None
+    return f"{rules.describe()} has too many codes to review a game of it"
 
 
 def _game_of(

@@ -537,8 +537,10 @@ class GameScreen(BoardKeys, BoardView):
         code being chosen is offered only while it is chosen."""
         if action == "peek":
             return self.expects == "secret"
-        if action == "review":  # a finished game of one's own, whose codes can be listed
-            return self.match is None and self.game.over and self.game.space.enumerable
+        if action == "review":  # a finished game of one's own, that the engine can review
+            from ..games.review import unreviewable
+
+            return self.match is None and self.game.over and unreviewable(self.game.rules) is None
         if action != "hint":
             return True
         if self.settings.mode == "guess":
