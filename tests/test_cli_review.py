@@ -57,6 +57,20 @@ def test_the_latest_finished_play_game_is_reviewed_by_default(tmp_path):
     assert json.loads(out2) == data
 
 
+def test_a_game_given_up_before_its_first_guess_is_not_the_one_reviewed(tmp_path):
+    # play offers no review of it; review alone took it as the latest finished game and drew an
+    # empty table and chart, and a line to share with 'accuracy None · luck None'
+    db = str(tmp_path / "h.sqlite3")
+    run("play", "--seed", "2026", "--db", db, input="1122\n1344\n1235\n3312\n2154\n")
+    code, out, _ = run("play", "--seed", "5", "--db", db, input="quit\n")
+    assert code == 1 and "mastermind review" not in out
+    code, out, _ = run("review", "--db", db, "--json")
+    assert code == 0 and json.loads(out)["game"] == 1
+    code, out, _ = run("review", "--db", db, "--game", "2")  # asked for: said in words, no None
+    assert code == 0 and "None" not in out and " #  guess" not in out
+    assert out.endswith("No guesses played.\nShare: Mastermind 4x6: gave up after 0\n")
+
+
 def test_bad_input_is_one_line_and_status_2(tmp_path):
     db = str(tmp_path / "h.sqlite3")
     assert one_line_error(*run("review", "--db", db))  # no finished game yet

@@ -726,3 +726,7 @@ def test_the_line_to_share_names_bulls_and_cows_as_the_game_speaks_of_it():
     assert bulls.to_dict()["summary"]["share"] == bulls.share_line()
     letters = Notation(bulls.rules, "letters")  # colours a-j: Mastermind's words, its name
     assert bulls.to_dict(letters)["summary"]["share"].startswith("Mastermind 3x10 no repeats: won in 2 ")
+
+
+def test_a_review_with_no_move_shares_no_accuracy_nor_luck():
+    assert review("").share_line() == "Mastermind 4x6: 0 guesses"  # not 'accuracy None · luck None · '

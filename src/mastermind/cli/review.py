@@ -185,7 +185,8 @@ def _finished_game(db: str | None, game_id: int | None) -> StoredGame:
     one that is a match or not finished ends the command."""
     store = open_store(db, write=False)
     if game_id is None:
-        finished = [g for g in store.games("play") if g.finished]
+        # a game given up before its first guess has no review (play offers none)
+        finished = [g for g in store.games("play") if g.finished and g.record.get("moves")]
         note_left_out(store)
         if not finished:
             fail(f"there is no finished 'play' game in the history {store.path}: give a HISTORY or --game ID")
@@ -255,6 +256,8 @@ def review_lines(result: Review, notation: Notation, game_id: int | None = None)
     title = f"Game {game_id}: " if game_id is not None else ""
     game = notation.describe_game()  # Bulls and Cows speaks of digits
     out = [f"{title}{game}, {guess_count(rules.max_guesses)}; {_outcome_words(result, notation)}."]
+    if not result.moves:  # no table nor chart to draw
+        return [*out, "", *result.summary_lines(), f"Share: {result.share_line(notation)}"]
     out.append(
         f"{'#':>2}  {'guess':<{width}}  {'reply':5}  {'codes':>13}  {'bits':>5}  {'expected':>8}  "
         f"{'best':<{width}}  {'best exp':>8}  {'loss':>6}  verdict"

@@ -108,8 +108,8 @@ def share_line(result: Review, notation: Notation | None = None) -> str:
     played = f"{how} {len(result.moves)}" if how else guess_count(len(result.moves))
     best = result.optimal_expected
     expects = "" if best is None else f" (best play {float(best):.2f})"
-    marks = " ".join(VERDICT_MARKS[m.verdict] for m in result.moves)
-    return (
-        f"{(notation or Notation(result.rules)).title()}: {played}{expects} · accuracy "
-        f"{rounded(result.accuracy)} · luck {rounded(result.luck)} · {marks}"
-    )
+    parts = [f"{(notation or Notation(result.rules)).title()}: {played}{expects}"]
+    if result.moves:  # a game with no move has no accuracy, luck nor marks to share
+        marks = " ".join(VERDICT_MARKS[m.verdict] for m in result.moves)
+        parts += [f"accuracy {rounded(result.accuracy)}", f"luck {rounded(result.luck)}", marks]
+    return " · ".join(parts)
