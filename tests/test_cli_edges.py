@@ -51,6 +51,25 @@ def test_a_seed_past_what_the_history_holds_is_one_line_and_exit_2(args, tmp_pat
     assert run("play", "--seed", str(2**63 - 1), "--no-history", input="quit\n")[0] == 1
 
 
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [(["play", "--db"], "play"), (["verify", "--part"], "verify"), (["worst", "--join"], "worst")],
+)
+def test_an_option_missing_its_value_points_to_its_commands_help(args, command):
+    # click raises this one with no context: the line said "see 'mastermind --help'"
+    code, out, err = run(*args)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    result = CliRunner().invoke(cli, args, prog_name="mastermind")
+    assert result.stderr.endswith(f"requires an argument. (see 'mastermind {command} --help')\n")
+
+
+def test_an_unknown_option_of_the_command_itself_is_one_line():
+    # it was click's three lines of usage and 'Error: No such option', not the house's one line
+    result = CliRunner().invoke(cli, ["--frob"], prog_name="mastermind")
+    why = "No such option '--frob'. (see 'mastermind --help')"
+    assert result.exit_code == 2 and result.stdout == "" and result.stderr == f"mastermind: error: {why}\n"
+
+
 @pytest.mark.parametrize("command", ["play", "guess", "evaluate", "tui", "match"])
 def test_a_guess_limit_no_game_needs_is_one_line_and_exit_2(command):
     # a limit past any game's needs would build that many rows on a board: refused by the rules

@@ -51,6 +51,15 @@ class Main(click.Group):
             importlib.import_module(f"{__name__}.{COMMANDS[cmd_name]}")
         return super().get_command(ctx, cmd_name)
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        """An option of the command itself misread (``mastermind --frob``): one line, as below."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as err:
+            fail(f"{err.format_message()} (see '{info_name or 'mastermind'} --help')")
+
     def invoke(self, ctx: click.Context) -> Any:
         from ..errors import MastermindError
 
@@ -60,7 +69,9 @@ class Main(click.Group):
         except MastermindError as err:
             fail(str(err))
         except click.UsageError as err:
-            where = err.ctx.command_path if err.ctx else "mastermind"
+            where = err.ctx.command_path if err.ctx else ctx.command_path
+            if err.ctx is None and ctx.invoked_subcommand:  # click gives an option's missing value no context
+                where += f" {ctx.invoked_subcommand}"
             fail(f"{err.format_message()} (see '{where} --help')")
         except KeyboardInterrupt:
             _interrupted()
