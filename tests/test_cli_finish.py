@@ -381,6 +381,15 @@ def test_every_file_evaluate_writes_follows_one_rule_before_any_work(
     assert out == "" and list(tmp_path.iterdir()) == []  # nothing made, not even a file "new"
 
 
+@pytest.mark.parametrize("folder", ["/proc/run", "/proc"])
+def test_a_checkpoint_folder_that_cannot_be_written_is_refused_before_any_work(folder):
+    # compare's --checkpoint is a folder: one that could not be made (or written) was a traceback
+    # (OSError from mkdir) once the first strategy's run began
+    code, out, err = run("compare", "-s", "knuth,entropy", "-p", "2", "-c", "3", "--checkpoint", folder)
+    one_line_error(code, err, f"--checkpoint: cannot write '{folder}'")
+    assert out == ""
+
+
 def test_a_link_into_a_missing_folder_names_that_folder(tmp_path):
     (tmp_path / "link").symlink_to(tmp_path / "gone" / "x.tree")
     code, _, err = run("tree", "-s", "knuth", "-p", "2", "-c", "3", "--save", str(tmp_path / "link"))

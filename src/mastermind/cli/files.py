@@ -41,6 +41,22 @@ def check_output(path: str, option: str, stdout: bool = False) -> None:
         fail(f"{option}: cannot write {named}: permission denied")
 
 
+def check_output_folder(path: str, option: str) -> None:
+    """A folder a command writes its files in (compare's --checkpoint), checked before any work:
+    it, or the folder it is to be made in, takes a new file (nothing is made on the way)."""
+    import tempfile
+    from pathlib import Path
+
+    from ..core.text import PATH_LIMIT, quote
+
+    target = Path(path)
+    try:
+        with tempfile.NamedTemporaryFile(dir=target if target.is_dir() else target.resolve().parent):
+            pass
+    except OSError as err:
+        fail(f"{option}: cannot write {quote(path, PATH_LIMIT)}: {err.strerror or err}")
+
+
 def check_plot(path: str) -> None:
     """A chart's file, checked before any work: its ending (the image type), matplotlib at hand,
     and the rule of every file written (:func:`check_output`)."""

@@ -23,7 +23,7 @@ import click
 from ..research import EXECUTORS
 from .common import db_option, fail, open_store
 from .console import console_for, stderr_is_terminal
-from .files import check_output
+from .files import check_output, check_output_folder
 from .progress import LogLines, live_note, progress_display, progress_note
 
 if TYPE_CHECKING:
@@ -154,7 +154,9 @@ def open_session(scale: Scale, history: History, *, per_run: bool) -> Session:
         path = Path(scale.checkpoint)
         if per_run and path.exists() and not path.is_dir():
             fail(f"--checkpoint {path} is a file; compare needs a directory (one file per strategy)")
-        if not per_run:
+        if per_run:
+            check_output_folder(scale.checkpoint, "--checkpoint")
+        else:
             check_output(scale.checkpoint, "--checkpoint")
         checkpoint, checkpoints_in = (None, path) if per_run else (path, None)
     return Session(
