@@ -68,6 +68,25 @@ def test_a_hint_in_hard_mode_is_a_guess_that_may_be_played():
     assert game.outcome == "won"
 
 
+def test_a_hint_in_hard_mode_says_the_code_is_hard_modes_not_the_strategys():
+    # after 1122 got 1,1, knuth would play 1134, which cannot be the secret: the hint said
+    # "knuth would play 1233", then "The code knuth would play cannot be the secret" (and the
+    # short hint, "on the last guess, play 1233", on the second guess of ten)
+    from mastermind.games.advice import advise
+
+    game = Game.breaking(Rules(), seed=2026, hard=True)
+    game.guess("1122")
+    hint = game.hint()
+    assert str(hint.passed_over) == "1134" and game.inconsistency(hint.guess) is None
+    assert hint.lead == "in hard mode, play"
+    lines = advise(game).lines(game.notation)
+    assert lines[1].startswith(f"In hard mode, play {hint.guess}: it splits them into ")
+    assert lines[2] == "The code knuth would play cannot be the secret."
+    last = Game.breaking(Rules(max_guesses=2), seed=2026, hard=True)
+    last.guess("1122")
+    assert last.hint().lead == "on the last guess, play"  # the last guess says so, hard mode or not
+
+
 def test_a_strategy_breaking_is_never_held_to_hard_mode():
     game = Game(SMALL, secret="123", breaker="knuth", hard=True)
     while not game.over:

@@ -75,11 +75,12 @@ class Advice:
                 out.append(f"Your last guess, {self.last.comment(notation)}.")
             return out
         classes = "1 class" if self.parts == 1 else f"{self.parts} classes"
+        lead = self.hint.lead if self.hint.passed_over is None else sentence(self.hint.lead)  # hard mode
         out.append(
-            f"{self.hint.strategy} would play {guess}: it splits them into {classes}, the largest "
+            f"{lead} {guess}: it splits them into {classes}, the largest "
             f"of {self.largest:,}, {self.expected_size:.2f} codes left on average."
         )
-        if self.hint.note:  # the strategy asked for cannot play this game
+        if self.hint.note:  # the strategy asked for cannot play this game, or its guess here
             out.append(f"{sentence(self.hint.note)}.")
         how = "" if self.exact else f" ({HEURISTIC} line)"
         if not self.within_limit:

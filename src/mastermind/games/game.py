@@ -388,7 +388,7 @@ class Game:
         self.hints += 1
         self.assists.append(Assist("hint", self.turn, guess))
         hint = Hint.of(self.player().name, guess, self.candidates(), asked=self.strategy_name)
-        return replace(hint, passed_over=passed_over)
+        return replace(hint, passed_over=passed_over, hard=passed_over is not None and self.guesses_left > 1)
 
     @property
     def helped(self) -> bool:

@@ -30,7 +30,9 @@ class Hint:
     asked one of :data:`HINT_FALLBACKS` (``strategy``) instead; :attr:`note` says so in words.
 
     ``passed_over`` is the strategy's own guess where it was passed over: on the last guess only a
-    code still possible can win, and the strategy's guess was not one, so ``guess`` is such a code.
+    code still possible can win, and the strategy's guess was not one, so ``guess`` is such a code;
+    ``hard`` where it was passed over for hard mode (only such a code may be played) before the
+    last guess.
     """
 
     strategy: str
@@ -38,6 +40,7 @@ class Hint:
     candidates: int | None
     instead_of: str | None = None
     passed_over: Code | None = None
+    hard: bool = False
 
     @property
     def lead(self) -> str:
@@ -46,7 +49,9 @@ class Hint:
         >>> Hint("knuth", Code((0, 0)), 3).lead, Hint("knuth", Code((0, 0)), 3, passed_over=Code((1, 1))).lead
         ('knuth would play', 'on the last guess, play')
         """
-        return "on the last guess, play" if self.passed_over is not None else f"{self.strategy} would play"
+        if self.passed_over is None:
+            return f"{self.strategy} would play"
+        return "in hard mode, play" if self.hard else "on the last guess, play"
 
     @property
     def note(self) -> str:
