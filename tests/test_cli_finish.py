@@ -185,6 +185,16 @@ def test_a_sample_larger_than_a_small_game_is_the_whole_game():
     assert code == 0 and "a sample of 5,000 covers every secret: all 1,296 secrets" in err
 
 
+def test_a_sample_of_every_secret_is_the_whole_run_not_a_game_by_game_one():
+    # it played each secret on its own (7 s for Knuth's 0.1 s tree walk), drew and reported a
+    # seed a deterministic strategy does not use, and never found the same run in the history
+    code, out, _ = run("evaluate", "-s", "knuth", "--json")
+    assert code == 0 and json.loads(out)["total"] == 5801
+    code, out, err = run("evaluate", "-s", "knuth", "--sample", "5000", "--json")
+    assert code == 0 and json.loads(out)["seed"] is None and json.loads(out)["from_history"]
+    assert "a sample of 5,000 covers every secret" in err and "taken from the history" in err
+
+
 def test_bulls_and_cows_speaks_of_bulls_cows_and_digits():
     bulls = ("--preset", "bulls-and-cows", "--no-history")
     code, out, _ = run("guess", *bulls, input="help\nzz\nBCC\nquit\n")

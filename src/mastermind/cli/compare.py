@@ -25,7 +25,7 @@ from .run_options import (
     started,
     taken_from_history,
 )
-from .runs import AT_HAND, draw, first_text, note_whole_sample, run_evaluation, warn_if_long, words
+from .runs import AT_HAND, draw, first_text, run_evaluation, warn_if_long, whole_sample, words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,11 +96,11 @@ def compare(
     if plot is not None:
         check_plot(plot)
     players = _players(names, chosen, rules)
+    sample = whole_sample(rules, sample)
     drawn = seed is None and (sample is not None or any(p.randomized for p in players))
     if drawn:
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
-    note_whole_sample(rules, sample)
     session = open_session(scale, history, per_run=True)
     if not any(session.whole_tree(p, secrets) for p in players):
         refuse_runner_options(session, players[0], secrets)  # says why not, exit 2

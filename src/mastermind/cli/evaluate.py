@@ -26,7 +26,7 @@ from .run_options import (
     started,
     taken_from_history,
 )
-from .runs import draw, make_player, note_whole_sample, print_stats, run_evaluation, warn_if_long, words
+from .runs import draw, make_player, print_stats, run_evaluation, warn_if_long, whole_sample, words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -192,6 +192,7 @@ def _evaluated(
     from ..research.evaluation import sample_secrets
 
     rules = player.rules
+    sample = whole_sample(rules, sample)
     if sample is None and rules.size > ENUMERATION_LIMIT:
         fail(
             f"{words(rules)} has {rules.size:,} codes, too many to play every secret; "
@@ -201,7 +202,6 @@ def _evaluated(
     if drawn:
         seed = fresh_seed()  # drawn here and reported, so the run can be repeated
     secrets = sample_secrets(rules, sample, seed) if sample is not None else None
-    note_whole_sample(rules, sample)
     session = open_session(scale, history, per_run=False)
     stats = session.stored(player, sample, seed, drawn=drawn)
     if stats is not None:

@@ -164,15 +164,21 @@ def save_tree(
         )
 
 
-def note_whole_sample(rules: Rules, sample: int | None) -> None:
-    """Say on stderr when --sample asks for as many secrets as the game has, or more: every secret
-    is played, none drawn."""
-    if sample is not None and sample >= rules.size:
-        click.echo(
-            f"mastermind: note: a sample of {sample:,} covers every secret: all {rules.size:,} secrets "
-            f"of {words(rules)} are played",
-            err=True,
-        )
+def whole_sample(rules: Rules, sample: int | None) -> int | None:
+    """``sample``, or None where it asks for as many secrets as the game has, or more (said on
+    stderr): every secret is played, none drawn, as the whole run without --sample (one walk of
+    the tree, found in the history as that run). A game too large to list keeps its sample,
+    which is refused as too large to hold."""
+    from ..core.code import ENUMERATION_LIMIT
+
+    if sample is None or sample < rules.size or rules.size > ENUMERATION_LIMIT:
+        return sample
+    click.echo(
+        f"mastermind: note: a sample of {sample:,} covers every secret: all {rules.size:,} secrets "
+        f"of {words(rules)} are played",
+        err=True,
+    )
+    return None
 
 
 def warn_if_long(player: Strategy) -> None:
