@@ -37,7 +37,10 @@ if TYPE_CHECKING:
     "--depth",
     type=click.IntRange(min=1),
     metavar="N",
-    help="Show only the first N guesses (the last with the classes its replies leave).",
+    help=(
+        "Show only the first N guesses (the last with the classes its replies leave; dot draws the "
+        "guesses alone)."
+    ),
 )
 @click.option("--first", metavar="CODE", help="Override the strategy's first guess.")
 @click.option(
