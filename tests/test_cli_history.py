@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from click.testing import CliRunner
 
 from conftest import kill_after_moves
@@ -387,6 +388,48 @@ def test_a_read_only_database_is_one_line_and_exit_2_but_no_history_plays(tmp_pa
     assert proc.stdout.splitlines()[1].split()[3:] == ["play", "3x4", "0", "gave-up", "yes"]
     assert mastermind("stats").returncode == 0
     assert db.read_bytes() == before
+
+
+def test_a_history_in_a_folder_that_cannot_be_written_is_still_read(tmp_path):
+    # SQLite needs the -shm file beside a database in WAL mode even to read it: history, stats
+    # and review said "is read-only" (exit 2) where the Store promises a read-only history is listed
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    db = folder / "h.db"
+    run("play", "--db", str(db), "--seed", "2026", input="1122\n1344\n1235\n3312\n2154\n")
+    before = sorted(folder.iterdir())
+    folder.chmod(0o555)
+    try:
+        prefix = ["setpriv", "--bounding-set=-dac_override", "--inh-caps=-dac_override"]
+        prefix = prefix if os.geteuid() == 0 else []  # as root, file modes apply without the override
+        probe = [*prefix, sys.executable, "-c", f"open({str(folder / 'probe')!r}, 'x')"]
+        try:
+            made = "PermissionError" not in subprocess.run(probe, capture_output=True, text=True).stderr
+        except FileNotFoundError:  # no setpriv
+            made = True
+        if made:
+            pytest.skip("a file can be made in a read-only folder here")
+
+        def mastermind(*args):
+            command = [*prefix, sys.executable, "-m", "mastermind.cli", *args, "--db", str(db)]
+            return subprocess.run(command, input="quit\n", capture_output=True, text=True, check=False)
+
+        proc = mastermind("history")
+        assert proc.returncode == 0 and proc.stdout.splitlines()[1].split()[3:] == [
+            "play",
+            "4x6",
+            "5",
+            "won",
+            "yes",
+        ]
+        assert mastermind("stats").returncode == 0
+        proc = mastermind("review", "--json")
+        assert proc.returncode == 0 and json.loads(proc.stdout)["summary"]["guesses"] == 5
+        proc = mastermind("play", "--seed", "1")  # a game needs to write: refused, as before
+        assert proc.returncode == 2 and "read-only; use --no-history to play without it" in proc.stderr
+    finally:
+        folder.chmod(0o755)
+    assert sorted(folder.iterdir()) == before
 
 
 def test_a_directory_an_empty_name_or_a_huge_id_is_one_line(tmp_path, monkeypatch):

@@ -171,7 +171,11 @@ class Store:
             # at a time may use the store (the web server calls it from a thread of its own)
             self._db = sqlite3.connect(where, timeout=timeout, isolation_level=None, check_same_thread=False)
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            self._migrate()
+            try:
+                self._migrate()
+            except sqlite3.OperationalError:
+                if write or where == ":memory:" or not self._read_as_it_is():
+                    raise
             self._db.execute("PRAGMA journal_mode = WAL")
             # in WAL mode, NORMAL loses no committed transaction when the process is killed (only a
             # power cut may lose the last few), and spares an fsync per move
@@ -190,6 +194,20 @@ class Store:
             raise
 
     # -- opening -----------------------------------------------------------------------------------
+
+    def _read_as_it_is(self) -> bool:
+        """Open a history only read in a folder this user cannot write, where SQLite cannot make
+        the shared-memory file a database in WAL mode needs even to be read: as an unchanging file,
+        which it is while no session writes it (none has: there is no write-ahead log beside it).
+        Whether it was so opened (then migrated: a history of an older layout is refused)."""
+        if os.access(self.path.parent, os.W_OK) or Path(f"{self.path}-wal").exists():
+            return False
+        assert self._db is not None
+        self._db.close()
+        uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
+        self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        self._migrate()
+        return True
 
     def _error(self, err: Exception) -> StoreError:
         text = str(err).lower()
