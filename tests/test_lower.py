@@ -664,7 +664,7 @@ def test_the_roots_exact_costs_are_kept_as_each_is_found(tmp_path, monkeypatch):
         if len(calls) == 2:
             self.interrupt()  # as Ctrl-C while the root's third cell is searched
         found = call(self, *args, **kwargs)
-        calls.append(found[0])
+        calls.append(min(found[0], args[3]))  # (a search that fails its budget: it costs at least that)
         return found
 
     monkeypatch.setattr(run_module._Run, "kernel_call", counted)
@@ -788,12 +788,12 @@ def test_a_worker_process_that_fails_or_dies_stops_the_proof_with_a_clear_error(
 
     raise_guess = guided_module._Guided.raise_guess
 
-    def broken(self, node, g, claim, after=None):
+    def broken(self, node, g, claim, *args):
         if self.workers is None and len(node.history) >= lower_module.TASK_DEPTH:  # (in a worker)
             if how == "dies":
                 os._exit(1)
             raise StrategyError("broken on purpose")
-        return raise_guess(self, node, g, claim, after)
+        return raise_guess(self, node, g, claim, *args)
 
     monkeypatch.setattr(guided_module._Guided, "raise_guess", broken)  # (the workers are forked with it)
     error = ExecutorError if how == "dies" else StrategyError

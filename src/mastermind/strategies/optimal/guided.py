@@ -129,6 +129,22 @@ class _Guided(_Prover):
         assert None not in found
         return cast(list[int], found)
 
+    def exact_ahead(self, node: _Set, claim: int) -> dict[int, int]:
+        """The exact costs that raising each of the node's guesses to ``claim`` asks of its cells
+        (:meth:`raise_guess`), searched all at once, the largest cells first, by the cell's id:
+        at the root of a large game these are searches of minutes to an hour, and one guess's
+        alone would leave all but one core idle while its largest cell is searched."""
+        assert node.guesses is not None
+        asked = [
+            (cell, cell.low + short)
+            for g in node.guesses
+            if (short := self.short(node, g, claim))
+            for cell in node.guesses[g].values()
+        ]
+        asked.sort(key=lambda pair: -len(pair[0].S))
+        costs = self.exact([cell for cell, _ in asked], [budget for _, budget in asked])
+        return {id(cell): cost for (cell, _), cost in zip(asked, costs, strict=True)}
+
     def close(self, node: _Set, claim: int) -> None:
         """Prove the node to ``claim`` (no more than its exact cost), then keep only its line.
         With worker processes, a set one guess above :data:`TASK_DEPTH` has each of its guesses
@@ -211,16 +227,28 @@ class _Guided(_Prover):
             return 0
         return max(0, claim - self.value(node, g))
 
-    def raise_guess(self, node: _Set, g: int, claim: int, after: Callable[[], None] | None = None) -> bool:
+    def raise_guess(
+        self,
+        node: _Set,
+        g: int,
+        claim: int,
+        after: Callable[[], None] | None = None,
+        known: dict[int, int] | None = None,
+    ) -> bool:
         """Raise guess g's cells at the node (bounded a level deeper) until it reaches ``claim``;
         False if it costs less: its cells are then proved to their exact costs. ``after()`` as
-        each cell is proved."""
+        each cell is proved. ``known``: each cell's exact cost, or a budget it costs at least, by
+        the cell's id, searched already (:meth:`exact_ahead`)."""
         assert node.guesses is not None
         short = self.short(node, g, claim)
         if short == 0:
             return True
         cells = sorted(node.guesses[g].values(), key=lambda c: -len(c.S))
-        reach = self.exact(cells, [c.low + short for c in cells])
+        budgets = [c.low + short for c in cells]
+        if known is None:
+            reach = self.exact(cells, budgets)
+        else:  # (what costs at least a higher budget costs at least this one too)
+            reach = [min(known[id(c)], b) for c, b in zip(cells, budgets, strict=True)]
         spare = [r - c.low for c, r in zip(cells, reach, strict=True)]
         if sum(spare) < short:  # (then no cell reached its budget: each reach is its exact cost)
             self.close_all(list(zip(cells, reach, strict=True)), after)
@@ -299,8 +327,9 @@ def prove_optimum(
         report()
         prover.heartbeat = report
         assert root.guesses is not None
+        known = prover.exact_ahead(root, optimum)
         for g in sorted(root.guesses, key=lambda g: prover.value(root, g)):
-            if not prover.raise_guess(root, g, optimum, report):  # below the aim: the least total is lower
+            if not prover.raise_guess(root, g, optimum, report, known):  # below the aim: the optimum is lower
                 optimum = root.cap = prover.value(root, g)
             report()
         ended = True
