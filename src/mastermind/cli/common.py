@@ -129,15 +129,26 @@ def parse_history(rules: Rules, items: tuple[str, ...]) -> list[tuple[Code, Feed
 def candidates_or_fail(
     rules: Rules, history: Sequence[tuple[Code, Feedback]]
 ) -> tuple[SolverState, np.ndarray]:
-    """The candidate indices of a history; a contradictory one ends the command with the diagnosis."""
-    from ..deduction.state import SolverState, diagnose
-    from ..errors import ContradictionError
+    """The candidate indices of a history; one no game could have had ends the command in one
+    line (:func:`check_history_or_fail`)."""
+    from ..deduction.state import SolverState
 
+    check_history_or_fail(rules, history)
     state = SolverState(rules, history)
+    return state, state.candidate_indices()
+
+
+def check_history_or_fail(rules: Rules, history: Sequence[tuple[Code, Feedback]]) -> None:
+    """End the command in one line on a history no game could have had: a guess after a win, more
+    guesses than the game allows, replies that contradict each other (which rows, and the
+    corrections that mend them): the engine's :func:`~mastermind.games.moves.check_history`."""
+    from ..errors import MastermindError
+    from ..games.moves import check_history
+
     try:
-        return state, state.candidate_indices()
-    except ContradictionError:
-        fail(diagnose(rules, history, game_notation(rules)) or "the history is contradictory")
+        check_history(rules, history, game_notation(rules))
+    except MastermindError as err:
+        fail(str(err))
 
 
 # --- the history: where games are saved as they are played ------------------------------------------
