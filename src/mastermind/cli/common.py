@@ -4,6 +4,7 @@ player and the history given on the line, and the history's options."""
 from __future__ import annotations
 
 import functools
+import itertools
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -209,6 +210,34 @@ def history_options(command: Callable) -> Callable:
         return command(**kwargs)
 
     return wrapper
+
+
+class TakesGameId(click.Command):
+    """A command that takes a game's id, where click reads a negative one (-1) as an option and
+    says "No such option '-1'": ``--resume -1`` (or ``--resume=-1``) and an ID argument of -1
+    are refused as the history refuses any number it has not, "there is no game -1 in the
+    history", in one line (no game has a number below 1)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for arg, after in itertools.zip_longest(args, args[1:], fillvalue=""):
+            if arg == "--":
+                break
+            name, _, value = arg.partition("=")
+            value = after if arg == "--resume" else value if name == "--resume" else ""
+            if _negative(value):
+                fail(f"there is no game {value} in the history")
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as err:
+            takes_id = any(isinstance(p, click.Argument) and p.name == "game_id" for p in self.params)
+            if takes_id and _negative(err.option_name):
+                fail(f"there is no game {err.option_name} in the history")
+            raise
+
+
+def _negative(text: str) -> bool:
+    """Whether ``text`` is a negative whole number (which click takes for an option)."""
+    return text.startswith("-") and text[1:].isdigit()
 
 
 def resume_option(command: Callable) -> Callable:
