@@ -9,8 +9,8 @@ A game is kept in the history from its first move (as the command line keeps one
 :func:`~mastermind.history.store.worth_keeping`), with its visitor, and saved after every change
 from then on: a page opened and only looked at leaves no game behind. Until then it is a draft,
 held in memory only; a kept game whose every guess is taken back leaves the history and is a
-draft again, as the command line removes it. Games are numbered for each visitor (their second game is 2): a draft takes
-the next number, which it keeps when it is kept. The live games are held in memory
+draft again, as the command line removes it. Games are numbered for each visitor (their second
+game is 2): a draft takes the next number, which it keeps when it is kept. The live games are held in memory
 (:class:`GameTable`), at most :attr:`Limits.games_in_memory` of them, and none idle for longer
 than :attr:`Limits.idle_seconds`: a kept game dropped from memory is read back from the history
 when it is touched again; a draft dropped is gone.
