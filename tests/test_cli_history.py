@@ -123,6 +123,23 @@ def test_resume_errors_are_one_line(tmp_path):
     assert code == 2 and "--resume needs the history" in err
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--resume", "-1"],
+        ["play", "--resume=-1"],
+        ["guess", "--resume", "-1"],
+        ["match", "--resume", "-1"],
+        ["history", "-1"],
+        ["history", "-1", "--json"],
+    ],
+)
+def test_a_negative_game_id_is_no_game_not_an_option(tmp_path, args):
+    # click read -1 as an option: "No such option '-1'"
+    code, out, err = run(*args, "--db", str(tmp_path / "h.db"), input="")
+    assert code == 2 and out == "" and err == "mastermind: error: there is no game -1 in the history\n"
+
+
 def test_a_corrupt_database_is_one_line_and_exit_2_but_no_history_plays(tmp_path):
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"not a database at all " * 200)

@@ -191,14 +191,44 @@ def test_practice_without_mistakes_says_so_and_practice_with_json_is_refused():
     assert one_line_error(*run("review", *README_GAME, "--practice", "--json"))
 
 
+def test_the_practice_prompt_answers_the_words_of_play_and_says_its_own():
+    # 'hint' was "'h' is not a colour": play's words were read as a code
+    typed = "hint\nundo\nhelp\n?\nboard\n1187\nquit\n"
+    code, out, err = run("review", *PRACTICE_GAME, "--practice", input=typed)
+    assert code == 0, err
+    practice = out[out.index("Practice: 4 positions") :].splitlines()
+    assert practice[0].endswith("'solution', 'skip' or 'quit' (help: every word).")
+    said = dict(zip(practice, practice[1:], strict=False))
+    assert said["better guess> hint"] == (
+        "No hint here: the best guess is what you are looking for. solution shows it; skip moves on."
+    )
+    assert said["better guess> undo"] == (
+        "Nothing to undo: each try is valued on its own. Type another guess, solution or skip."
+    )
+    words = (
+        "Type a better guess; solution (s): the best guess; skip (n): the next position; "
+        "board: this position again; quit."
+    )
+    assert said["better guess> help"] == said["better guess> ?"] == words
+    assert said["better guess> board"] == "Position 1 of 4: guess 1."
+    assert said["better guess> 1187"].endswith(
+        "is not a colour of this game (type colours as 1-6, a-f or RGBYOP). Try again (or type help)."
+    )
+    assert practice[-1] == "Solved 0 of 4 positions."
+    assert not any("'h' is not a colour" in line for line in practice)
+
+
 def test_puzzles_from_the_saved_games_move_a_rating_kept_beside_the_history(tmp_path):
     db = str(tmp_path / "h.sqlite3")
     typed = "1122\n1344\n1235\n3312\n1111\n2154\n"  # 1111 when only 2154 was left: a blunder
     code, _, _ = run("play", "--seed", "2026", "--db", db, input=typed)
     assert code == 0
-    code, out, err = run("review", "--puzzles", "--db", db, input="2154\n")
+    # play's words first: each answered, none taken for the first try (which counts)
+    code, out, err = run("review", "--puzzles", "--db", db, input="hint\nundo\n2154\n")
     assert code == 0, err
     lines = out.splitlines()
+    assert "puzzle guess> hint" in lines and "puzzle guess> undo" in lines
+    assert any(line.startswith("No hint here: the best guess is what you are looking for.") for line in lines)
     assert lines[0].startswith(
         "111 puzzles (1 from your games, 110 from the optimal trees); your rating 1500. "
         "Type a guess (your first try counts)"

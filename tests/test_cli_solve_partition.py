@@ -60,12 +60,36 @@ def test_solve_json_and_options():
         (["1122=x"], "'x' is not a reply"),
         (["--show", "-1"], "Invalid value for '--show'"),
         (["-s", "nope"], "unknown strategy 'nope'"),
+        # a history no game could have had: the engine's check, the words of `review`
+        (["1122=4,0", "1344=1,0"], "guess 1 won (all 4 black): no guess follows a win"),
+        (["1122=4,0", "1344=0,0"], "guess 1 won (all 4 black): no guess follows a win"),
+        (
+            ["--max-guesses", "2", "11=0,0", "22=0,0", "33=1,0", "-p", "2", "-c", "4"],
+            "3 guesses are more than the 2",
+        ),
+        (["-p", "8", "-c", "10", "12345678=8,0", "11111111=0,0"], "guess 1 won (all 8 black)"),
     ],
 )
 def test_solve_bad_input_exit_2_in_one_line(args, message):
     code, out, err = run("solve", *args)
     assert code == 2
     assert message in err and err.count("\n") == 1 and out == ""
+
+
+def test_solve_and_review_refuse_the_same_histories():
+    for history in (["1122=4,0", "1344=1,0"], ["1122=1,0", "1122=0,1"]):
+        solved, reviewed = run("solve", *history), run("review", *history)
+        assert solved[0] == reviewed[0] == 2 and solved[2] == reviewed[2]
+
+
+def test_solve_a_lost_game_lists_the_codes_and_suggests_no_guess():
+    args = ["--max-guesses", "2", "1122=0,0", "3344=0,0"]
+    code, out, _ = run("solve", *args)
+    assert code == 0 and out.splitlines()[0] == "16 codes are possible:"
+    assert out.splitlines()[-1] == "No guess is left: the game allows 2 guesses, all played."
+    code, out, _ = run("solve", *args, "--json")
+    data = json.loads(out)
+    assert data["guess"] is None and data["lost"] is True and data["candidates"] == 16
 
 
 SEED_001 = ["--candidates", "1123,3151,1141,6544", "--guess", "4113"]
@@ -113,6 +137,9 @@ def test_partition_from_a_history_scores_the_strategy_guess_by_default():
         (["1122=0,0", "--candidates", "1123", "-g", "1111"], "none of the --candidates fits the history"),
         (["1122=1,0", "1344=0,1", "1344=2,0", "-g", "1111"], "the replies contradict each other"),
         (["-g", "11111"], "'11111' has 5 symbols"),
+        (["1122=4,0", "1344=1,0", "-g", "1111"], "no guess follows a win"),
+        (["1122=4,0", "1344=1,0", "--candidates", "1122", "-g", "1111"], "no guess follows a win"),
+        (["1122=1,0", "1122=0,1", "--candidates", "1122", "-g", "1111"], "row 2 to 1,0 (256)"),
         (["-g", "1111", "--show", "x"], "Invalid value for '--show'"),
     ],
 )
@@ -157,9 +184,9 @@ def test_solve_a_game_too_large_to_list_with_the_counter():
     guess = notation.parse_code(data["guess"])
     assert score(notation.parse_code("12345678").colors, guess.colors) == (2, 3)
     code, _, err = run(
-        "solve", "--pegs", "8", "--colors", "10", "-s", "counter", "12345678=8,0", "12345678=2,3"
+        "solve", "--pegs", "8", "--colors", "10", "-s", "counter", "12345678=3,2", "12345678=2,3"
     )
-    assert code == 2 and "row 1 (12345678=8,0), row 2 (12345678=2,3)" in err
+    assert code == 2 and "row 1 (12345678=3,2), row 2 (12345678=2,3)" in err
     code, _, err = run("solve", "--pegs", "8", "--colors", "10", "12345678=2,3")
     assert code == 2 and "strategies that can play it: counter" in err
 

@@ -41,12 +41,14 @@ def test_corrections_are_exactly_the_single_replies_that_restore_consistency(sec
     last = len(rows) - 1
     for i, (g, f) in enumerate(rows):
         for other in possible_feedbacks(3, 4):
-            if other.black == 3 and i < last:
-                continue  # all black ends the game: never on a row with rows after it
-            if other != f and consistent(SMALL, [*rows[:i], (g, other), *rows[i + 1 :]]):
+            mended = [*rows[:i], (g, other), *rows[i + 1 :]]
+            if any(reply.black == 3 for _, reply in mended[:-1]):
+                continue  # all black ends the game: never a row with rows after it
+            if other != f and consistent(SMALL, mended):
                 expected.add((i, other))
     assert found == expected
-    if true_reply.black < 3 or wrong == last:
+    won_before = any(reply.black == 3 for j, (_, reply) in enumerate(rows[:-1]) if j != wrong)
+    if (true_reply.black < 3 or wrong == last) and not won_before:
         assert (wrong, true_reply) in found  # putting the true reply back always works
 
 
@@ -54,6 +56,16 @@ def test_no_correction_makes_a_row_with_rows_after_it_all_black():
     rows = Notation(CLASSIC).parse_history("5316=1,2 3536=2,0 1223=0,1")  # 3536 fits row 3
     fixes = {(c.row, str(c.reply)) for c in suggest_corrections(CLASSIC, rows)}
     assert (1, "3,0") in fixes and (1, "4,0") not in fixes
+
+
+def test_no_correction_leaves_a_guess_after_a_win():
+    # 1344=0,0 does not fit a secret of 1122, which would give 1,0: mending row 2 so would leave
+    # guess 2 after the win; only row 1, the win itself, may be blamed
+    rows = Notation(CLASSIC).parse_history("1122=4,0 1344=0,0")
+    fixes = suggest_corrections(CLASSIC, rows)
+    assert fixes and {c.row for c in fixes} == {0} and all(c.reply.black < 4 for c in fixes)
+    two_wins = Notation(CLASSIC).parse_history("1122=4,0 3456=4,0 1111=0,0")
+    assert suggest_corrections(CLASSIC, two_wins) == []
 
 
 def test_corrections_count_the_codes_that_would_fit():

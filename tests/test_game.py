@@ -10,17 +10,19 @@ from hypothesis import strategies as st
 
 from mastermind import (
     Code,
+    ContradictionError,
     Feedback,
     Game,
     GameError,
     Match,
+    Notation,
     RecordError,
     Rules,
     SolverState,
     StrategyError,
     score,
 )
-from mastermind.games.moves import Move
+from mastermind.games.moves import Move, check_history, problem
 from mastermind.strategies import make_strategy
 from mastermind.strategies.walk import guesses_per_secret
 
@@ -261,6 +263,7 @@ def test_a_record_of_play_without_its_secret_is_refused():
         ("daily", ["x"], "YYYY-MM-DD"),
         ("daily", "2026-13-01", "YYYY-MM-DD"),
         ("moves", [{"guess": "1122", "reply": "0,0"}] * 11, "number of guesses"),
+        ("moves", [{"guess": "1122", "reply": "4,0"}, {"guess": "1344", "reply": "1,0"}], "follows a win"),
     ],
 )
 def test_a_record_bringing_a_number_out_of_bounds_is_refused_in_one_line(key, value, says):
@@ -650,3 +653,37 @@ def test_a_record_of_version_3_has_no_fixes_and_still_reads():
     record["version"] = 3
     again = Game.from_record(record)
     assert again.moves[0].fixed == () and again.told(2) == game.history
+
+
+@pytest.mark.parametrize(
+    ("history", "error", "says"),
+    [
+        ("1122=4,0 1344=1,0", GameError, "guess 1 won (all 4 black): no guess follows a win"),
+        ("1122=4,0 1344=0,0", GameError, "guess 1 won"),
+        ("11=0,0 22=0,0 33=1,0", GameError, "3 guesses are more than the 2 the game allows"),
+        ("1122=1,0 1122=0,1", ContradictionError, "row 2 to 1,0 (256); or row 1 to 0,1 (256)"),
+    ],
+)
+def test_check_history_refuses_what_no_game_could_have_had(history, error, says):
+    rules = Rules(pegs=2, colors=3, max_guesses=2) if history.startswith("11=") else CLASSIC
+    with pytest.raises(error) as err:
+        check_history(rules, Notation(rules).parse_history(history))
+    assert says in str(err.value)
+
+
+def test_check_history_says_how_a_history_ends_and_every_correction_passes_it():
+    rules = Rules(pegs=2, colors=3, max_guesses=3)
+    parse = Notation(rules).parse_history
+    assert [check_history(rules, parse(h)) for h in ("", "11=0,0 23=2,0", "11=0,0 22=0,0 33=2,0")] == [
+        None,
+        "won",
+        "won",
+    ]
+    assert check_history(rules, parse("11=0,0 22=0,0 12=0,0")) == "lost"
+    for history in ("11=2,0 12=0,0", "11=1,0 22=2,0 33=0,0", "12=2,0 21=0,0"):
+        rows = parse(history)
+        found = problem(rules, rows)
+        assert found is not None and found.corrections
+        for c in found.corrections:
+            mended = [*rows[: c.row], (rows[c.row][0], c.reply), *rows[c.row + 1 :]]
+            check_history(rules, mended)  # a correction offered never leaves a history refused

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -674,6 +677,7 @@ def launched(monkeypatch, *args):
 
     apps = []
     monkeypatch.setattr(MastermindApp, "run", lambda self: apps.append(self))
+    monkeypatch.setattr("mastermind.cli.tui.need_terminal", lambda: None)  # CliRunner's input is no terminal
     result = CliRunner().invoke(cli, list(args))
     return result.exit_code, result.stderr, (apps[0] if apps else None)
 
@@ -695,11 +699,25 @@ def test_an_app_that_stopped_on_an_error_exits_with_its_status(monkeypatch, priv
         app._return_code = 1
 
     monkeypatch.setattr(MastermindApp, "run", crash)
+    monkeypatch.setattr("mastermind.cli.tui.need_terminal", lambda: None)  # CliRunner's input is no terminal
     from click.testing import CliRunner
 
     from mastermind.cli import cli
 
     assert CliRunner().invoke(cli, ["tui", "--no-history"]).exit_code == 1
+
+
+@pytest.mark.parametrize("given", [{"stdin": subprocess.DEVNULL}, {"input": "1122\n"}], ids=["file", "pipe"])
+def test_tui_without_a_terminal_for_input_is_one_line_and_exit_2(tmp_path, private_settings, given):
+    # on a file or a pipe the app waited for keys until killed
+    env = {**os.environ, "MASTERMIND_DB": str(tmp_path / "h.sqlite3")}
+    command = [sys.executable, "-m", "mastermind.cli", "tui"]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, **given)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "mastermind: error: mastermind tui needs a terminal, and its input is not one "
+        "(to play from a file or a pipe, use mastermind play or mastermind guess)\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -226,6 +226,7 @@ def test_the_tui_command_writes_no_compile_notice_across_the_app(monkeypatch):
         _kernels._compiling(False)
 
     monkeypatch.setattr(MastermindApp, "run", run)
+    monkeypatch.setattr("mastermind.cli.tui.need_terminal", lambda: None)  # CliRunner's input is no terminal
     stream = Terminal()
     with compile_notice(stream):  # what the command line does when stderr is a terminal
         result = CliRunner().invoke(cli, ["tui", "--no-history"])

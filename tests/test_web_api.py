@@ -18,7 +18,7 @@ aiohttp = pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not 
 
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
-from mastermind import CodeSpace, Notation, Rules, SolverState, score  # noqa: E402
+from mastermind import CodeSpace, Game, Notation, Rules, SolverState, score  # noqa: E402
 from mastermind.games import game as game_module  # noqa: E402
 from mastermind.games.game_record import read_stored  # noqa: E402
 from mastermind.history.store import Store, moves_of  # noqa: E402
@@ -381,6 +381,37 @@ def test_a_visitor_who_only_looks_leaves_no_game_and_a_game_is_kept_from_its_fir
         refused = await call(client, "DELETE", "/api/games/1", status=409)
         assert refused["error"] == "game 1 is in your history: give it up instead"
         assert (await call(client, "POST", "/api/games", {"mode": "break"}, status=201))["id"] == 3
+
+    serve(tmp_path, scenario)
+
+
+def test_a_game_whose_every_guess_is_taken_back_leaves_the_history_as_the_clis_does(tmp_path):
+    async def scenario(app, client):
+        store = app[STATE].store
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{game['id']}"
+        assert (await call(client, "POST", f"{path}/guesses", {"guess": "1122"}))["kept"] is True
+        undone = await call(client, "POST", f"{path}/undo")
+        assert undone["kept"] is False and undone["moves"] == []
+        assert (await call(client, "GET", "/api/history"))["games"] == []  # not unfinished for ever
+        assert await app[STATE].db(lambda: store.games(visitor=live_of(app, 1).visitor)) == []
+        # a draft again, with its number: the next game does not take it, and its next move keeps it
+        other = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        assert other["id"] == 2
+        again = await call(client, "POST", f"{path}/guesses", {"guess": "3456"})
+        assert again["kept"] is True and again["id"] == 1
+        [entry] = (await call(client, "GET", "/api/history"))["games"]
+        assert (entry["id"], entry["guesses"]) == (1, 1)
+        # played elsewhere meanwhile: the row is not removed from under the other session
+        row = live_of(app, 1).row
+        with Store(tmp_path / "h.sqlite3") as elsewhere:
+            known = elsewhere.get(row, visitor=live_of(app, 1).visitor).record
+            theirs = Game.from_record(known)
+            theirs.guess("1344")
+            elsewhere.save(row, theirs.record(), known=known)
+        refused = await call(client, "POST", f"{path}/undo", status=409)
+        assert "played elsewhere meanwhile" in refused["error"]
+        assert [m["guess"] for m in refused["game"]["moves"]] == ["3456", "1344"]
 
     serve(tmp_path, scenario)
 
@@ -762,7 +793,6 @@ def test_a_move_on_a_game_played_elsewhere_meanwhile_is_refused_and_the_game_rel
     history's compare-and-set, as the command line's. The move of the server whose save comes
     second is not written over the other's: its answer is a 409 that names the guess not kept,
     with the game as the history holds it; the game goes on from there, saved again."""
-    from mastermind import Game
 
     async def scenario(app, client):
         game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)

@@ -219,9 +219,14 @@ def test_a_friends_match_waiting_for_its_first_move_is_never_dropped_to_make_roo
         assert made["id"] == 1 and made["kept"]  # kept from its making: the link is given away
         first = await call(alice, "POST", "/api/games", {"mode": "break"}, status=201)
         await call(alice, "POST", f"/api/games/{first['id']}/guesses", {"guess": "1122"})
-        await call(alice, "POST", f"/api/games/{first['id']}/undo")  # every move taken back
+        undone = await call(alice, "POST", f"/api/games/{first['id']}/undo")  # every move taken back
+        assert undone["kept"] is False  # out of the history: a draft, which the page forgets on leaving
+        await call(alice, "DELETE", f"/api/games/{first['id']}")
         again = await call(alice, "POST", "/api/games", {"mode": "break"}, status=201)
         assert again["id"] == 2  # the game with no move left made room; the match did not
+        await call(alice, "POST", f"/api/games/{again['id']}/guesses", {"guess": "1122"})
+        refused = await call(alice, "POST", "/api/games", {"mode": "break"}, status=429)
+        assert "(games 1, 2)" in refused["error"]  # at the limit, the match waiting for a move stays
         state = app[STATE]
         kept = await state.db(lambda: state.store.unfinished_of_visitors("match"))
         assert [g.number for g in kept] == [1]

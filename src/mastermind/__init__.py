@@ -40,6 +40,7 @@ _HOME = {
     "Hint": "games.game",
     "Move": "games.moves",
     "Problem": "games.moves",
+    "check_history": "games.moves",
     "SCORING_RULES": "games.match",
     "Review": "games.review",
     "MoveReview": "games.review",
@@ -131,7 +132,7 @@ if TYPE_CHECKING:
     from .games.advice import Advice, advise
     from .games.game import Game, Hint
     from .games.match import SCORING_RULES, Match
-    from .games.moves import Move, Problem
+    from .games.moves import Move, Problem, check_history
     from .games.review import VERDICTS, MoveReview, Review, review
     from .research.evaluation import Stats, evaluate, play, strategy_tree
     from .strategies import (
@@ -153,6 +154,7 @@ __all__ = [
     "advise",
     "review",
     "Problem",
+    "check_history",
     "RecordError",
     "SCORING_RULES",
     "SeedError",

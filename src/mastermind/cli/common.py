@@ -4,6 +4,7 @@ player and the history given on the line, and the history's options."""
 from __future__ import annotations
 
 import functools
+import itertools
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -129,15 +130,26 @@ def parse_history(rules: Rules, items: tuple[str, ...]) -> list[tuple[Code, Feed
 def candidates_or_fail(
     rules: Rules, history: Sequence[tuple[Code, Feedback]]
 ) -> tuple[SolverState, np.ndarray]:
-    """The candidate indices of a history; a contradictory one ends the command with the diagnosis."""
-    from ..deduction.state import SolverState, diagnose
-    from ..errors import ContradictionError
+    """The candidate indices of a history; one no game could have had ends the command in one
+    line (:func:`check_history_or_fail`)."""
+    from ..deduction.state import SolverState
 
+    check_history_or_fail(rules, history)
     state = SolverState(rules, history)
+    return state, state.candidate_indices()
+
+
+def check_history_or_fail(rules: Rules, history: Sequence[tuple[Code, Feedback]]) -> None:
+    """End the command in one line on a history no game could have had: a guess after a win, more
+    guesses than the game allows, replies that contradict each other (which rows, and the
+    corrections that mend them): the engine's :func:`~mastermind.games.moves.check_history`."""
+    from ..errors import MastermindError
+    from ..games.moves import check_history
+
     try:
-        return state, state.candidate_indices()
-    except ContradictionError:
-        fail(diagnose(rules, history, game_notation(rules)) or "the history is contradictory")
+        check_history(rules, history, game_notation(rules))
+    except MastermindError as err:
+        fail(str(err))
 
 
 # --- the history: where games are saved as they are played ------------------------------------------
@@ -198,6 +210,34 @@ def history_options(command: Callable) -> Callable:
         return command(**kwargs)
 
     return wrapper
+
+
+class TakesGameId(click.Command):
+    """A command that takes a game's id, where click reads a negative one (-1) as an option and
+    says "No such option '-1'": ``--resume -1`` (or ``--resume=-1``) and an ID argument of -1
+    are refused as the history refuses any number it has not, "there is no game -1 in the
+    history", in one line (no game has a number below 1)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for arg, after in itertools.zip_longest(args, args[1:], fillvalue=""):
+            if arg == "--":
+                break
+            name, _, value = arg.partition("=")
+            value = after if arg == "--resume" else value if name == "--resume" else ""
+            if _negative(value):
+                fail(f"there is no game {value} in the history")
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as err:
+            takes_id = any(isinstance(p, click.Argument) and p.name == "game_id" for p in self.params)
+            if takes_id and _negative(err.option_name):
+                fail(f"there is no game {err.option_name} in the history")
+            raise
+
+
+def _negative(text: str) -> bool:
+    """Whether ``text`` is a negative whole number (which click takes for an option)."""
+    return text.startswith("-") and text[1:].isdigit()
 
 
 def resume_option(command: Callable) -> Callable:

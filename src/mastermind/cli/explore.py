@@ -11,6 +11,7 @@ from . import cli
 from .common import (
     HEURISTIC_WAY_OUT,
     candidates_or_fail,
+    check_history_or_fail,
     fail,
     make_player,
     note_long_search,
@@ -69,31 +70,44 @@ def solve(
       mastermind solve 1234=0,2 --preset bulls-and-cows --show 5
     """
     from ..deduction.state import SolverState
+    from ..games.moves import check_rows, ending
 
     notation = game_notation(rules)
     rows = parse_history(rules, history)
-    if rows and rows[-1][1].black == rules.pegs:  # the last guess was the secret: nothing to choose
-        if SolverState(rules).space.enumerable:
-            candidates_or_fail(rules, rows)  # the earlier replies must fit it too
-        _print_solved(notation.format_code(rows[-1][0]), len(rows), as_json)
-        return
     if SolverState(rules).space.enumerable:
         state, cands = candidates_or_fail(rules, rows)
     else:  # too many codes to list: only a strategy that does not enumerate can answer
+        check_rows(rules, rows)  # the rules of play; the strategy's search finds a contradiction
         state, cands = SolverState(rules, rows), None
-    player = make_player(strategy, rules, seed)
-    note_long_search(player, state, HEURISTIC_WAY_OUT)
-    with search_progress(player, f"{strategy} from here"), thinking(console_for(stderr=True), strategy):
-        next_guess = notation.format_code(state.space.code(player.choose(state)))
-        # a strategy that knows it (optimal) also tells the expected number of guesses left
-        expected = player.expected_guesses(state)
+    end = ending(rules, rows)
+    if end == "won":  # the last guess was the secret: nothing to choose
+        _print_solved(notation.format_code(rows[-1][0]), len(rows), as_json)
+        return
+    next_guess, expected = None, None
+    if end != "lost":  # when lost, no guess is left to suggest: only what the secret may be
+        player = make_player(strategy, rules, seed)
+        note_long_search(player, state, HEURISTIC_WAY_OUT)
+        with search_progress(player, f"{strategy} from here"), thinking(console_for(stderr=True), strategy):
+            next_guess = notation.format_code(state.space.code(player.choose(state)))
+            # a strategy that knows it (optimal) also tells the expected number of guesses left
+            expected = player.expected_guesses(state)
+    plays = _plays(rules, strategy, next_guess)
     if cands is None:  # too many codes to enumerate: the first few that fit, found by search
         from ..deduction.state import first_candidates
 
         first = [notation.format_code(c) for c in first_candidates(rules, rows, show + 1)]
-        _print_first_found(first, show, state.space.size, strategy, next_guess, as_json)
+        _print_first_found(first, show, state.space.size, plays, next_guess, as_json)
     else:
-        _print_candidates(notation, state, cands, show, strategy, next_guess, expected, as_json)
+        _print_candidates(notation, state, cands, show, plays, next_guess, expected, as_json)
+
+
+def _plays(rules: Rules, strategy: str, next_guess: str | None) -> str:
+    """solve's last line: the strategy's next guess, or that none is left."""
+    if next_guess is None:
+        from ..core.text import guess_count
+
+        return f"No guess is left: the game allows {guess_count(rules.max_guesses)}, all played."
+    return f"{strategy} plays next: [bold]{next_guess}[/]"
 
 
 def _print_solved(secret: str, guesses: int, as_json: bool) -> None:
@@ -109,13 +123,16 @@ def _print_solved(secret: str, guesses: int, as_json: bool) -> None:
 
 
 def _print_first_found(
-    first: list[str], show: int, size: int, strategy: str, next_guess: str, as_json: bool
+    first: list[str], show: int, size: int, plays: str, next_guess: str | None, as_json: bool
 ) -> None:
     """solve in a game too large to enumerate: the first ``show`` codes that fit (of ``first``,
-    one more when there are more), and the strategy's next guess."""
+    one more when there are more), and the strategy's next guess (``plays`` says it)."""
     count = len(first) if len(first) <= show else None  # exact only when they all were found
     if as_json:
-        click.echo(json.dumps({"candidates": count, "guess": next_guess, "sample": first[:show]}))
+        found: dict[str, Any] = {"candidates": count, "guess": next_guess, "sample": first[:show]}
+        if next_guess is None:
+            found["lost"] = True  # every guess the game allows was played
+        click.echo(json.dumps(found))
         return
     say = console_for().print
     if count == 1:
@@ -129,7 +146,7 @@ def _print_first_found(
             markup=False,
         )
         say("  " + " ".join(first[:show]) + " ...", markup=False)
-    say(f"{strategy} plays next: [bold]{next_guess}[/]")
+    say(plays)
 
 
 def _print_candidates(
@@ -137,13 +154,13 @@ def _print_candidates(
     state: SolverState,
     cands: np.ndarray,
     show: int,
-    strategy: str,
-    next_guess: str,
+    plays: str,
+    next_guess: str | None,
     expected: float | None,
     as_json: bool,
 ) -> None:
     """solve: the candidates (all of them, or ``show`` evenly spread), the strategy's next guess
-    and, if it knows it, the expected number of guesses left."""
+    (``plays`` says it) and, if it knows it, the expected number of guesses left."""
     import numpy as np
 
     complete = len(cands) <= show
@@ -153,6 +170,8 @@ def _print_candidates(
         out: dict[str, Any] = {"candidates": len(cands), "guess": next_guess, "sample": sample}
         if expected is not None:
             out["expected_guesses"] = round(expected, 6)
+        if next_guess is None:
+            out["lost"] = True  # every guess the game allows was played
         click.echo(json.dumps(out))
         return
     say = console_for().print
@@ -165,7 +184,7 @@ def _print_candidates(
     else:
         say(f"{n:,} codes are possible; {len(sample)} of them, evenly spread:")
         say("  " + " ".join(sample) + " ...", markup=False)
-    say(f"{strategy} plays next: [bold]{next_guess}[/]")
+    say(plays)
     if expected is not None:
         say(f"Expected number of guesses left, this one included: {expected:.4f}", markup=False)
 
@@ -263,6 +282,7 @@ def _given_candidates(
     from ..core.code import CodeSpace
     from ..deduction.state import SolverState
 
+    check_history_or_fail(rules, rows)
     space = CodeSpace.of(rules)
     given = sorted({space.index(notation.parse_code(c).colors) for c in candidates.split(",") if c.strip()})
     if not given:

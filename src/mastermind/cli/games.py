@@ -19,6 +19,7 @@ from . import cli
 from .common import (
     EXIT_NOT_WON,
     EXIT_OK,
+    TakesGameId,
     fail,
     history_options,
     resumable,
@@ -86,7 +87,7 @@ def play_through(
 # --- play: the user breaks the computer's code ------------------------------------------------------
 
 
-@cli.command()
+@cli.command(cls=TakesGameId)
 @game_options
 @strategy_option
 @seed_option("Seed for the secret: the same seed, the same game.")
@@ -248,7 +249,7 @@ def after_play(game: Game, console: Console, review_after: bool, recorder: Recor
 # --- guess: the computer breaks the user's code -----------------------------------------------------
 
 
-@cli.command()
+@cli.command(cls=TakesGameId)
 @game_options
 @strategy_option
 @click.option("--secret", metavar="CODE", help="Let the computer score its own guesses (a demonstration).")

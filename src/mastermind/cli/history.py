@@ -12,7 +12,7 @@ from ..core.text import guess_count
 from ..history.stats import KINDS
 from ..history.store import GAME_COLUMNS, MOVE_COLUMNS, local_time, moves_of
 from . import cli
-from .common import db_option, fail, note_left_out, open_store
+from .common import TakesGameId, db_option, fail, note_left_out, open_store
 from .console import board, color_option, console_for
 from .files import check_output, check_plot
 
@@ -41,7 +41,7 @@ def entry(stored: StoredGame) -> dict[str, Any]:
     }
 
 
-@cli.command()
+@cli.command(cls=TakesGameId)
 @click.argument("game_id", type=int, required=False, metavar="[ID]")
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="The records as JSON (one object with ID).")

@@ -18,6 +18,7 @@ from . import cli
 from .common import (
     EXIT_NOT_WON,
     EXIT_OK,
+    TakesGameId,
     fail,
     history_options,
     resumable,
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from ..history.store import Store
 
 
-@cli.command()
+@cli.command(cls=TakesGameId)
 @game_options
 @strategy_option
 @click.option(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -26,6 +27,16 @@ def need(module: str, what: str) -> None:
         from ..runtime.install import install_command
 
         fail(f"{what} needs the tui extra ({module} is not installed): {install_command('tui')}")
+
+
+def need_terminal() -> None:
+    """One line and exit 2 when the standard input is not a terminal: the app reads its keys
+    there, and on a file or a pipe it would wait for them until killed."""
+    if not sys.stdin.isatty():
+        fail(
+            "mastermind tui needs a terminal, and its input is not one "
+            "(to play from a file or a pipe, use mastermind play or mastermind guess)"
+        )
 
 
 GAME_OPTIONS_HELP = """
@@ -87,6 +98,7 @@ def tui(rules: Rules, db: str | None, no_history: bool, resume: int | None) -> N
         if app.store is None:
             fail("--resume needs the history, and --no-history turns it off")
         app.resume_first = resumable(app.store, app.store.get(resume).kind, str(resume))
+    need_terminal()  # after the options and the history, whose errors are said first
     from .progress import live_note
 
     # the app owns the screen: the command's compile notice (a line on stderr) would be written

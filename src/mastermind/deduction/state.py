@@ -278,7 +278,9 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
 
     Empty when the history is already consistent, or when no single reply can be blamed (two or
     more replies are wrong). The all-black reply is offered for the last row only: a row with rows
-    after it was not the secret, or the game would have ended there.
+    after it was not the secret, or the game would have ended there. For the same reason, where a
+    row with rows after it is all black already, only that row's reply is offered to change: a
+    correction elsewhere would leave a guess after a win.
 
     Ordered likeliest first (see :func:`slip`): the fewest key pegs away from the reply given (one
     peg misjudged is a likelier slip than a wholly different reply), then the last row (the reply
@@ -305,8 +307,11 @@ def suggest_corrections(rules: Rules, history: Sequence[Row]) -> list[Correction
     for i in range(n - 2, -1, -1):
         fit_after[i] = fit_after[i + 1] & masks[i + 1]
     won = Feedback(pegs, 0).to_int(pegs)
+    wins = [i for i, (_, fb) in enumerate(history[:-1]) if fb.black == pegs]  # each followed by a guess
     out = []
     for i, (_, fb) in enumerate(history):
+        if any(j != i for j in wins):
+            continue  # changing this row would leave a guess after a win
         others = np.flatnonzero(fit_before[i] & fit_after[i])
         if not len(others):
             continue

@@ -24,17 +24,12 @@ from ..core.notation import Notation
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed, generator
 from ..core.text import plural
-from ..deduction.state import (
-    SolverState,
-    diagnose,
-    first_candidates,
-    smallest_contradiction,
-    suggest_corrections,
-)
+from ..deduction.state import SolverState, first_candidates
 from ..errors import ContradictionError, GameError, StrategyError
 from ..strategies import Strategy, find_strategy, make_strategy
 from .hints import DEFAULT_STRATEGY, Hint, hint_strategy
-from .moves import Assist, Inconsistency, Move, Problem, inconsistency
+from .moves import Assist, Inconsistency, Move, Problem, ending, inconsistency
+from .moves import problem as problem_of
 
 Outcome = Literal["playing", "won", "lost", "gave-up"]
 
@@ -162,11 +157,10 @@ class Game:
     def outcome(self) -> Outcome:
         if self.gave_up:
             return "gave-up"
-        if self.moves and self.moves[-1].reply.black == self.rules.pegs:
-            return "won"
-        if len(self.moves) >= self.rules.max_guesses and self.problem is None:
-            return "lost"
-        return "playing"
+        end = ending(self.rules, self.history)
+        if end == "lost" and self.problem is not None:  # a reply to fix first: the last may be a win
+            return "playing"
+        return end or "playing"
 
     @property
     def over(self) -> bool:
@@ -312,16 +306,8 @@ class Game:
             return self._strategy_problem
         key = tuple(self.moves)
         if key not in self._problems:  # read several times a move: diagnosed once per history
-            self._problems = {key: self._diagnose()}
+            self._problems = {key: problem_of(self.rules, self.history, self.notation)}
         return self._problems[key]
-
-    def _diagnose(self) -> Problem | None:
-        history = self.history
-        rows = smallest_contradiction(self.rules, history)
-        if rows is None:
-            return None
-        message = diagnose(self.rules, history, self.notation) or ""
-        return Problem(tuple(rows), tuple(suggest_corrections(self.rules, history)), message)
 
     # -- the breaker's side ------------------------------------------------------------------------
 

@@ -17,9 +17,9 @@ from ..core.records import (
     rules_to_dict,
 )
 from ..deduction.state import SolverState
-from ..errors import RecordError
+from ..errors import GameError, RecordError
 from .game import Game
-from .moves import Assist, Move
+from .moves import Assist, Move, check_rows
 
 
 def game_record(game: Game) -> dict[str, Any]:
@@ -133,6 +133,10 @@ def check_bounds(game: Game) -> None:
     date of a game of the day."""
     rules = game.rules
     whole(len(game.moves), 0, rules.max_guesses, "number of guesses")
+    try:
+        check_rows(rules, game.history)  # no guess after a win
+    except GameError as err:
+        raise RecordError(f"a game record breaks a rule of play: {err}") from None
     whole(game.hints, 0, 2**31, "number of hints")
     if game.seed is not None:
         whole(game.seed, 0, SEED_BOUND, "seed")

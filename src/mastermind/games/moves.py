@@ -1,19 +1,25 @@
 """The rows of a board and what can be wrong with them: a move (a guess and its reply), the help
 the breaker had (a hint asked, a guess taken back), a guess that cannot be the secret
-(:func:`inconsistency`), and replies that contradict each other (:class:`Problem`).
+(:func:`inconsistency`), replies that contradict each other (:class:`Problem`, :func:`problem`),
+and a history no game could have had (:func:`check_history`).
 
 The :class:`~mastermind.games.game.Game` keeps them; the rules of play that make them are its.
+:func:`check_history` is the same rules asked of a history given whole (``mastermind solve``,
+``partition``, ``review``), so that a history typed in is held to what a game allows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..core.code import Code
+from ..core.code import Code, CodeSpace
 from ..core.feedback import Feedback, score
 from ..core.notation import Notation
-from ..deduction.state import Correction
+from ..core.rules import Rules
+from ..deduction.state import Correction, diagnose, smallest_contradiction, suggest_corrections
+from ..errors import ContradictionError, GameError
 
 
 @dataclass(frozen=True)
@@ -123,3 +129,84 @@ class Problem:
 
     def __str__(self) -> str:
         return self.message
+
+
+def problem(
+    rules: Rules, history: Sequence[tuple[Code, Feedback]], notation: Notation | None = None
+) -> Problem | None:
+    """The contradiction in ``history``'s replies (codes written in ``notation``), or None when
+    some code gives them all. Only the rows are read: a game too large to list is not asked.
+
+    >>> from mastermind.core.rules import Rules
+    >>> rows = Notation(Rules()).parse_history("1122=1,0 1122=0,1")
+    >>> problem(Rules(), rows).rows, [str(c) for c in problem(Rules(), rows).corrections]
+    ((0, 1), ['row 2 to 1,0 (256 codes would fit)', 'row 1 to 0,1 (256 codes would fit)'])
+    """
+    rows = smallest_contradiction(rules, history)
+    if rows is None:
+        return None
+    message = diagnose(rules, history, notation or Notation(rules)) or ""
+    return Problem(tuple(rows), tuple(suggest_corrections(rules, history)), message)
+
+
+#: How a history ends a game (:func:`ending`).
+Ending = Literal["won", "lost"]
+
+
+def ending(rules: Rules, history: Sequence[tuple[Code, Feedback]]) -> Ending | None:
+    """How ``history`` ends the game: ``"won"`` (its last guess got all black), ``"lost"`` (every
+    guess the game allows made, none won), or None (play goes on).
+
+    >>> from mastermind.core.rules import Rules
+    >>> rules = Rules(pegs=2, colors=3, max_guesses=2)
+    >>> [ending(rules, Notation(rules).parse_history(h)) for h in ("", "11=0,0 23=2,0", "11=0,0 22=0,0")]
+    [None, 'won', 'lost']
+    """
+    if history and history[-1][1].black == rules.pegs:
+        return "won"
+    return "lost" if len(history) >= rules.max_guesses else None
+
+
+def check_rows(rules: Rules, history: Sequence[tuple[Code, Feedback]]) -> Ending | None:
+    """The rules of play every history keeps, whatever its replies: no guess follows a win, and no
+    more guesses are made than the game allows (GameError, naming the row, if not). Returns how
+    the history ends the game (:func:`ending`).
+
+    >>> from mastermind.core.rules import Rules
+    >>> check_rows(Rules(), Notation(Rules()).parse_history("1122=4,0 1344=1,0"))
+    Traceback (most recent call last):
+    mastermind.errors.GameError: guess 1 won (all 4 black): no guess follows a win
+    """
+    for row in range(1, len(history)):
+        if ending(rules, history[:row]) == "won":
+            raise GameError(f"guess {row} won (all {rules.pegs} black): no guess follows a win")
+    if len(history) > rules.max_guesses:
+        raise GameError(
+            f"{len(history)} guesses are more than the {rules.max_guesses} the game allows "
+            "(give the game's guess limit)"
+        )
+    return ending(rules, history)
+
+
+def check_history(
+    rules: Rules, history: Sequence[tuple[Code, Feedback]], notation: Notation | None = None
+) -> Ending | None:
+    """Refuse a history no game could have had: a guess after a win, more guesses than the game
+    allows (GameError, :func:`check_rows`), or replies no code gives (ContradictionError whose
+    message is the :func:`problem`'s: the rows, and the corrections that mend them, each of which
+    leaves a history this check accepts). In a game too large to list its codes, only the rules
+    of play are checked: the search that looks for a code finds a contradiction. Returns how the
+    history ends the game (:func:`ending`).
+
+    >>> from mastermind.core.rules import Rules
+    >>> check_history(Rules(), Notation(Rules()).parse_history("1122=1,0 1344=0,1 3526=1,2"))
+    >>> check_history(Rules(max_guesses=2), Notation(Rules()).parse_history("1122=0,0 3344=0,0 5555=1,0"))
+    Traceback (most recent call last):
+    mastermind.errors.GameError: 3 guesses are more than the 2 the game allows (give the game's guess limit)
+    """
+    end = check_rows(rules, history)
+    if CodeSpace.of(rules).enumerable:
+        found = problem(rules, history, notation)
+        if found is not None:
+            raise ContradictionError(found.message, found.rows)
+    return end

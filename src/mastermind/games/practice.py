@@ -226,6 +226,28 @@ class Practice:
 #: What asks for the best guess of a position, and what passes on to the next.
 SOLUTION, SKIP = ("solution", "s"), ("skip", "n")
 
+#: What asks a practice prompt for its words, and what shows the position again.
+HELP, BOARD = ("help", "?"), ("board",)
+
+#: The words of a practice prompt (``review --practice``, ``--puzzles``), as its help says them.
+WORDS = (
+    "a better guess; solution (s): the best guess; skip (n): the next position; "
+    "board: this position again; quit"
+)
+
+
+def word_of_play(word: str) -> str | None:
+    """What a practice prompt says to a word that play's prompt takes and it takes otherwise
+    (``help``, ``hint``, ``undo``), or None for any other line: a player types play's words here
+    too, and each is answered with the words that stand for it, never taken for a code."""
+    if word in HELP:
+        return f"Type {WORDS}."
+    if word == "hint":
+        return "No hint here: the best guess is what you are looking for. solution shows it; skip moves on."
+    if word == "undo":
+        return "Nothing to undo: each try is valued on its own. Type another guess, solution or skip."
+    return None
+
 
 class PracticeSession(Session):
     """Practice line by line, as ``mastermind review --practice`` lives it: each position's rows
@@ -263,7 +285,8 @@ class PracticeSession(Session):
             return
         yield say(
             f"Practice: {plural(count, 'position')} from your mistakes and blunders. At each, type a "
-            f"better guess (within {MARGIN} of the best is accepted), 'solution', 'skip' or 'quit'."
+            f"better guess (within {MARGIN} of the best is accepted), 'solution', 'skip' or 'quit' "
+            "(help: every word)."
         )
         yield from self._show()
 
@@ -288,13 +311,17 @@ class PracticeSession(Session):
             yield from self._next()
         elif word in SKIP:
             yield from self._next()
+        elif word in BOARD:
+            yield from self._show()
         elif not word:
-            yield say("Type a guess, 'solution', 'skip' or 'quit'.")
+            yield say("Type a guess, 'solution', 'skip' or 'quit' (or help).")
+        elif word_of_play(word) is not None:
+            yield say(word_of_play(word) or "")
         else:
             try:
                 tried = self.practice.attempt(self.position, line)
             except MastermindError as err:
-                yield say(str(err), "error")
+                yield say(f"{err}. Try again (or type help).", "error")
                 return
             yield say(tried.words(self.notation), "won" if tried.accepted else "")
             if tried.accepted:

@@ -32,7 +32,7 @@ from ..core.rules import Rules
 from ..core.text import plural
 from ..deduction.state import SolverState
 from ..errors import MastermindError
-from .practice import MARGIN, Position, Practice
+from .practice import BOARD, MARGIN, Position, Practice, word_of_play
 from .review import review
 from .sessions import QUIT, Board, Out, Session, say
 
@@ -282,7 +282,7 @@ class PuzzleSession(Session):
         yield say(
             f"{plural(len(self.puzzles), 'puzzle')} ({own} from your games, {len(self.puzzles) - own} "
             f"from the optimal trees); your rating {self.rating.value:.0f}. "
-            "Type a guess (your first try counts), 'solution', 'skip' or 'quit'."
+            "Type a guess (your first try counts), 'solution', 'skip' or 'quit' (help: every word)."
         )
         yield from self._show()
 
@@ -306,6 +306,10 @@ class PuzzleSession(Session):
             yield from self._end()
             return
         puzzle = self.puzzles[self.at]
+        said = word_of_play(word)
+        if said is not None or word in BOARD:
+            yield from [say(said)] if said is not None else self._show()
+            return
         if word in ("solution", "s", "skip", "n"):
             if not self.tried:
                 yield self._rate(puzzle, False)
@@ -318,7 +322,7 @@ class PuzzleSession(Session):
         try:
             tried = puzzle.practice.attempt(puzzle.position, line)
         except MastermindError as err:
-            yield say(str(err), "error")
+            yield say(f"{err}. Try again (or type help).", "error")
             return
         yield say(tried.words(self.notation), "won" if tried.accepted else "")
         if not self.tried:

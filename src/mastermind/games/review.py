@@ -47,9 +47,10 @@ from ..core.notation import Notation
 from ..core.records import reply_text, rules_to_dict
 from ..core.rules import Rules
 from ..core.text import guess_count, plural
-from ..deduction.state import SolverState, diagnose
+from ..deduction.state import SolverState
 from ..errors import ContradictionError, GameError, RecordError
 from . import accuracy as scores
+from .moves import check_history
 from .positions import Clock
 from .valuer import Place, Valuer
 
@@ -494,7 +495,7 @@ def review(
     why = unreviewable(rules)
     if why is not None:
         raise GameError(why)
-    _check_history(rules, history)
+    check_history(rules, history)
     pegs = rules.pegs
     if history and history[-1][1].black == pegs:
         outcome = outcome or "won"
@@ -574,25 +575,6 @@ def _told_place(valuer: Valuer, rows: list[tuple[Code, Feedback]]) -> Place | No
 
 def listed(space: CodeSpace, codes: np.ndarray) -> tuple[Code, ...] | None:
     return tuple(space.code(int(i)) for i in codes) if len(codes) <= LIST_LIMIT else None
-
-
-def _check_history(rules: Rules, history: Sequence[tuple[Code, Feedback]]) -> None:
-    """Refuse a history no code gives, one that goes on after a win, or one too long for the game."""
-    for row, (_, reply) in enumerate(history[:-1], 1):
-        if reply.black == rules.pegs:
-            raise GameError(f"guess {row} won (all {reply.black} black): no guess follows a win")
-    if len(history) > rules.max_guesses:
-        raise GameError(
-            f"{len(history)} guesses are more than the {rules.max_guesses} the game allows "
-            "(give the game's guess limit)"
-        )
-    try:
-        SolverState(rules, history).candidate_indices()
-    except ContradictionError:
-        message = diagnose(rules, list(history), Notation(rules)) or "the replies contradict each other"
-        from ..deduction.state import smallest_contradiction
-
-        raise ContradictionError(message, tuple(smallest_contradiction(rules, list(history)) or ())) from None
 
 
 def _mark_known(moves: list[MoveReview], pegs: int, over: bool) -> Iterable[MoveReview]:

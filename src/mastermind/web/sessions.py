@@ -8,8 +8,9 @@ replaced by a new one.
 A game is kept in the history from its first move (as the command line keeps one, see
 :func:`~mastermind.history.store.worth_keeping`), with its visitor, and saved after every change
 from then on: a page opened and only looked at leaves no game behind. Until then it is a draft,
-held in memory only. Games are numbered for each visitor (their second game is 2): a draft takes
-the next number, which it keeps when it is kept. The live games are held in memory
+held in memory only; a kept game whose every guess is taken back leaves the history and is a
+draft again, as the command line removes it. Games are numbered for each visitor (their second
+game is 2): a draft takes the next number, which it keeps when it is kept. The live games are held in memory
 (:class:`GameTable`), at most :attr:`Limits.games_in_memory` of them, and none idle for longer
 than :attr:`Limits.idle_seconds`: a kept game dropped from memory is read back from the history
 when it is touched again; a draft dropped is gone.
@@ -298,7 +299,14 @@ class GameTable:
         over the record this server last read or wrote (:attr:`LiveGame.saved`). Where the row
         changed meanwhile (the game played on by another server on this history, or by
         ``mastermind play --resume``), nothing is written, the game is dropped from memory (its
-        next request reads the history's) and :class:`NotKept` is raised."""
+        next request reads the history's) and :class:`NotKept` is raised.
+
+        A kept game no longer worth keeping (every guess taken back) leaves the history, as the
+        command line's :class:`~mastermind.history.store.Recorder` removes it: a draft again,
+        with its number, kept anew at its next move (:meth:`_unkeep`)."""
+        if live.kept and not live.worth_keeping():
+            await self._unkeep(live)
+            return
         if not live.kept and not live.worth_keeping():
             return
         # as the row reads back (JSON's lists for tuples): the compare-and-set compares with it
@@ -328,6 +336,22 @@ class GameTable:
         except PlayedElsewhere as err:
             self.drop(visitor, number)
             raise NotKept(err, number, unkept(known, record)) from None
+
+    async def _unkeep(self, live: LiveGame) -> None:
+        """Remove a kept game's row, by the same compare-and-set as a save (:class:`NotKept` if
+        the row changed meanwhile); the game stays in memory as a draft with its number."""
+        known, number, visitor, row = live.saved, live.id, live.visitor, live.row
+
+        def job() -> None:
+            target = row if row is not None else self.store.numbered(number, visitor).id
+            self.store.delete(target, visitor, known=known)
+
+        try:
+            await self.later(job)
+        except PlayedElsewhere as err:
+            self.drop(visitor, number)
+            raise NotKept(err, number, unkept(known, live.record())) from None
+        live.kept, live.row, live.saved = False, None, None
 
     def _hold(self, live: LiveGame) -> None:
         key = (live.visitor, live.id)
