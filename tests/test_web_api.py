@@ -9,7 +9,7 @@ import itertools
 import json
 import subprocess
 import sys
-from dataclasses import replace
+from dataclasses import fields, replace
 from unittest import mock
 
 import pytest
@@ -911,3 +911,12 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
         serve(tmp_path, scenario, Limits(thinking=1), visitors=2)
     finally:
         release.set()
+
+
+def test_the_web_commands_help_names_every_limit_with_its_default():
+    from mastermind.cli.web import web
+
+    said = " ".join((web.help or "").split())
+    for limit in fields(Limits):
+        default = getattr(Limits(), limit.name)
+        assert f"{limit.name}={default:g}" in said, limit.name  # (a limit added to Limits, told of here too)

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     games_in_memory=2000, idle_seconds=600 (a game idle this long is dropped from memory; it is
     read back from the history when touched), rate=20 and burst=40 (requests a second per
     visitor), max_codes=60000 (the largest game served), optimal_codes=3125 (the largest the
-    optimal strategy plays), match_games=20, thinking=2 (strategy computations at once).
+    optimal strategy plays), match_games=20, thinking=2 (strategy computations at once),
+    friend_idle_seconds=3600 (a friend's match nobody moves in this long is closed).
 
     \b
     Examples:
