@@ -232,6 +232,12 @@ class DaskExecutor(Executor):
                 finally:
                     if main:
                         signal.signal(signal.SIGINT, handler)
+                # The scheduler runs in this process and times its garbage collections from a gc
+                # callback, where a Ctrl-C that arrives is printed and lost ("Exception ignored in
+                # gc callback"): the command would go on. Those timings are not needed here.
+                from distributed.gc import disable_gc_diagnosis
+
+                disable_gc_diagnosis(force=True)
                 self._client = Client(self._cluster)
                 self._pids = sorted(self._client.run(os.getpid).values())
             else:
