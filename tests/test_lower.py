@@ -531,26 +531,6 @@ def test_off_a_terminal_a_guided_proof_writes_its_progress_in_lines(monkeypatch,
     assert code == 0 and lines and lines[-1].startswith("proof of a lower bound: 206 of 206 ("), err
 
 
-def test_a_proof_under_a_guess_limit_proves_the_least_total_without_it(tmp_path):
-    path = tmp_path / "classic-max5.proof.gz"
-    code, out, _ = run(
-        "evaluate",
-        "-s",
-        "optimal",
-        "--max-guesses",
-        5,
-        "--budget",
-        "1m",
-        "--proof",
-        path,
-        "--json",
-        "--no-history",
-    )
-    report = json.loads(out)
-    assert code == 0 and report["exact"] and report["total"] == 5626  # Koyama and Lai: 5,626 within 5
-    assert report["proof"]["total"] == 5625 == ProofFile.read(path).check().total  # the proof: any limit
-
-
 def test_proof_without_budget_or_to_a_missing_folder_is_one_line_and_status_2(tmp_path):
     code, _, err = run("evaluate", "-s", "optimal", "--proof", tmp_path / "p.proof")
     assert code == 2 and "give --budget too" in err and len(err.strip().splitlines()) == 1

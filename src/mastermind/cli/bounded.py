@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..core.text import guess_count
 from . import runs
 from .common import fail
 from .console import console_for
@@ -231,9 +232,11 @@ def _prove_lower(
 
 
 def _proof_dict(found: LowerBound, path: str) -> dict[str, Any]:
+    within = {"within": found.proof.guesses} if found.proof.guesses else {}
     return {
         "file": path,
         "total": found.total,
+        **within,
         "nodes": found.proof.header["nodes"],
         "seconds": round(found.seconds, 3),
     }
@@ -241,8 +244,9 @@ def _proof_dict(found: LowerBound, path: str) -> dict[str, Any]:
 
 def _proof_text(found: LowerBound, path: str) -> str:
     nodes = found.proof.header["nodes"]
+    trees = f"every tree within {guess_count(found.proof.guesses)}" if found.proof.guesses else "every tree"
     return (
-        f"{path}: every tree costs at least {found.total:,} ({nodes:,} line{'s' * (nodes != 1)}, "
+        f"{path}: {trees} costs at least {found.total:,} ({nodes:,} line{'s' * (nodes != 1)}, "
         f"{found.seconds:.1f} s; 'mastermind verify {path}' checks it)"
     )
 

@@ -92,8 +92,9 @@ if TYPE_CHECKING:
     "finished, the proof is guided by it and aims at the optimum (on every core, or with --executor "
     "dask on the cluster, the search staying here; what it proves is "
     "kept in FILE.journal until it ends, and the same command resumes from there); else it counts "
-    "a few levels down and aims at the best tree: reaching it proves that tree optimal. The lower "
-    "bound reported is the higher of the search's and the proof's.",
+    "a few levels down and aims at the best tree: reaching it proves that tree optimal. With "
+    "--max-guesses below 10, a guided proof is of the least total within that limit (on this "
+    "machine). The lower bound reported is the higher of the search's and the proof's.",
 )
 @executor_options(
     "Record each finished subtree (optimal: each piece of its root search) in this file; the same "

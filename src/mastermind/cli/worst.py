@@ -549,7 +549,7 @@ def _proof_head(path: str, rules: Rules, parts: Parts | None) -> tuple[ProofHead
         fail(str(err))
     # a claim on guesses is about trees within them; one on the total, within its game's limit
     theirs = dataclasses.replace(
-        found.rules, max_guesses=found.header.get("guesses") or found.rules.max_guesses
+        found.rules, max_guesses=found.header.get("guesses") or found.within or found.rules.max_guesses
     )
     asked = asked_game(theirs, rules)
     if asked != theirs:
@@ -562,6 +562,12 @@ def _proof_head(path: str, rules: Rules, parts: Parts | None) -> tuple[ProofHead
 
 def _proved(rules: Rules, checked: Checked) -> tuple[str, dict[str, object]]:
     """What a checked proof proves, in words and as figures for --json."""
+    if checked.claim == "total" and checked.guesses:  # (within a guess limit)
+        claim = (
+            f"every tree for {rules.describe()} that finds every secret within "
+            f"{guess_count(checked.guesses)} takes at least {checked.total:,} guesses in all"
+        )
+        return claim, {"total": checked.total, "within": checked.guesses}
     if checked.claim == "total":
         claim = f"every tree for {rules.describe()} takes at least {checked.total:,} guesses in all"
         return claim, {"total": checked.total}

@@ -209,6 +209,9 @@ def prove_lower(
 
     stop = threading.Event()
     guided = exact and target is not None
+    # (a guided proof is of the least total within the game's guess limit where one is set: the
+    # optimum aimed at is that limit's; the counting proof's holds whatever the limit)
+    within = rules.max_guesses if guided and rules.max_guesses < 10 else None  # (10: the game's own limit)
     journal = proof_journal(path)
     if guided:
         assert target is not None
@@ -223,8 +226,9 @@ def prove_lower(
             stop=stop,
             progress=progress,
             checkpoint=journal,
-            compact=str(path).endswith(".xz"),
-            farm=farm,
+            compact=str(path).endswith(".xz") and within is None,
+            farm=None if within is not None else farm,
+            within=within,
         )
     else:
         found = prove(rules, target=target, seconds=seconds, stop=stop, progress=progress)

@@ -19,14 +19,15 @@ from .arithmetic import other_replies
 from .checker import _Checker, _Entry, _Open, _walk
 from .files import alphabet, code_text, opener, read_header, write_file
 from .parts import Parts, _Cut, _pieces
-from .proof import COMPACT, FORMAT, VERSION, ProofFile, _claim, _file_text, _lines, _Reader
+from .proof import COMPACT, FORMAT, VERSION, ProofFile, _claim, _file_text, _lines, _Reader, _within
 from .workers import _Dealer, _processes
 
 
 @dataclass(frozen=True)
 class Checked:
     """What a checked proof proved: no tree finds every secret of ``rules`` within ``guesses``
-    (claim ``guesses``), or every tree's total is at least ``total`` (claim ``total``)."""
+    (claim ``guesses``), or every tree's total is at least ``total`` (claim ``total``; with
+    ``guesses``, every tree's that finds every secret within that many)."""
 
     rules: Rules
     claim: str
@@ -86,14 +87,15 @@ def check(
     h = proof.header
     nodes = proof.root.size()
     _counted(h, rules, nodes, "")
-    reader = _Reader(rules, proof.claim, "the proof", proof.version)
+    within = proof.guesses if proof.claim == "total" else 0
+    reader = _Reader(rules, proof.claim, "the proof", proof.version, within)
     reader.firsts = bool(proof.first)
     symbols = alphabet(rules)
     version = proof.version
     split = None if parts is None else proof.cut(parts.count)
     total = proof.total if proof.claim == "total" else None
     scored = _check_lines(
-        _checker(rules, proof.first, version, proof.claim),
+        _checker(rules, proof.first, version, proof.claim, within),
         reader,
         lambda: enumerate(_lines(proof.root, symbols, version), start=3),
         proof.guesses,
@@ -122,7 +124,8 @@ def _counted(header: dict[str, Any], rules: Rules, nodes: int, name: str) -> Non
 @dataclass
 class ProofHead:
     """A proof file's header, its game and claim (``guesses`` or ``total``, and its number), and
-    its nodes, counted (:func:`scan`)."""
+    its nodes, counted (:func:`scan`); ``within``: the guess limit a claim on the total is
+    within (0 for none)."""
 
     rules: Rules
     header: dict[str, Any]
@@ -131,6 +134,7 @@ class ProofHead:
     nodes: int
     path: str | os.PathLike[str]
     version: int = VERSION
+    within: int = 0
     _cuts: dict[int, _Cut] = field(default_factory=dict, repr=False)
 
     def cut(self, count: int) -> _Cut:
@@ -163,7 +167,7 @@ def scan(path: str | os.PathLike[str]) -> ProofHead:
             cut short.
     """
     nodes, header, rules, claim, number, version = _scan(path)
-    return ProofHead(rules, header, claim, number, nodes, path, version)
+    return ProofHead(rules, header, claim, number, nodes, path, version, _within(header, str(path), version))
 
 
 def check_file(
@@ -191,9 +195,9 @@ def check_file(
     head = head or scan(path)
     rules, header, claim, number, nodes = head.rules, head.header, head.claim, head.number, head.nodes
     _counted(header, rules, nodes, f"{name}: ")
-    reader = _Reader(rules, claim, name, head.version)
+    reader = _Reader(rules, claim, name, head.version, head.within)
     first = tuple(reader.first(header))
-    guesses = number if claim == "guesses" else 0
+    guesses = number if claim == "guesses" else head.within
 
     def lines() -> Iterator[tuple[int, str]]:
         with _opened(path) as f:
@@ -204,7 +208,7 @@ def check_file(
     try:
         split = None if parts is None else head.cut(parts.count)
         scored = _check_lines(
-            _checker(rules, first, head.version, claim),
+            _checker(rules, first, head.version, claim, head.within),
             reader,
             lines,
             guesses,
@@ -223,7 +227,7 @@ def check_file(
         raise (err if said.startswith(name) else ProofError(f"{name}, {said}")) from None
     checked = head.nodes_checked(parts)
     if claim == "total":
-        return Checked(rules, claim, 0, number, checked, scored, (), parts)
+        return Checked(rules, claim, head.within, number, checked, scored, (), parts)
     shown = tuple(code_text(rules, code) for code in first)
     return Checked(rules, claim, number, 0, checked, scored, shown, parts)
 
@@ -238,6 +242,9 @@ def compact_file(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> i
             ``out`` cannot be written.
     """
     head = scan(path)
+    if head.within:
+        said = "a proof within a guess limit has no compact version (its leaves are refutations)"
+        raise ProofError(f"{path}: {said}")
 
     def lines() -> Iterator[str]:
         with _opened(path) as f:
@@ -322,10 +329,13 @@ def _scan(path: str | os.PathLike[str]) -> tuple[int, dict[str, Any], Rules, str
     return nodes, header, rules, claim, number, int(lines[0].split()[1])
 
 
-def _checker(rules: Rules, first: tuple[tuple[int, ...], ...], version: int, claim: str) -> _Checker:
+def _checker(
+    rules: Rules, first: tuple[tuple[int, ...], ...], version: int, claim: str, within: int = 0
+) -> _Checker:
     """The checker of a proof: a compact one (version 3) on the total leaves its leaves out, and
-    the checker bounds the cells it does not list itself."""
-    return _Checker(rules, first, implicit=version >= COMPACT and claim == "total")
+    the checker bounds the cells it does not list itself; one on the total ``within`` a guess
+    limit refutes guesses by the guesses left too."""
+    return _Checker(rules, first, implicit=version >= COMPACT and claim == "total", within=bool(within))
 
 
 def _check_lines(

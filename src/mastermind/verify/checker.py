@@ -262,8 +262,16 @@ class _Checker:
     node needs nothing but its set and the first lines of its own lines: a proof is checked as
     it is read (:func:`_walk`)."""
 
-    def __init__(self, rules: Rules, first: tuple[tuple[int, ...], ...] = (), implicit: bool = False) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        first: tuple[tuple[int, ...], ...] = (),
+        implicit: bool = False,
+        within: bool = False,
+    ) -> None:
         self.rules = rules
+        # On the total within a guess limit: what a node claims depends on the guesses left too.
+        self.within = within
         self.first = first  # the first guesses a claim on guesses is about (at the root)
         # Version 3 on the total: a guess short of its node's claim has its cells that no line
         # names raised to their one-level bounds (:meth:`_raised`), found here, not read.
@@ -295,7 +303,7 @@ class _Checker:
 
     def _key(self, entry: _Entry) -> tuple[bytes, int, int, str]:
         node, S, k, K = entry
-        return array("i", S).tobytes(), (k if node.kind == "all" else 0), K, node.text()
+        return array("i", S).tobytes(), (k if node.kind == "all" or self.within else 0), K, node.text()
 
     def twin(self, entry: _Entry) -> bytes | None:
         """The digest of the lines checked already under a node like this one (see
@@ -328,6 +336,8 @@ class _Checker:
             return None
         if node.kind == "all" and k < 1:
             raise ProofError(f"line {node.line}: no guess is left to refute")
+        if node.kind == "total" and self.within and k < 1:
+            raise ProofError(f"line {node.line}: a total within no guess left (a 'count' says that)")
         members = set(S)
         for perm in node.gens:
             img = game.images(perm)
@@ -353,6 +363,8 @@ class _Checker:
     def line(self, opened: _Open, g: int, reply: Feedback, child: ProofNode) -> _Entry:
         """The entry of a line under an open node (guess g, its reply, the line's node): the
         secrets of the node's set that give that reply."""
+        if child.kind == "total" and opened.node.kind != "total":
+            raise ProofError(f"line {child.line}: a 'total' line under an '{opened.node.kind}' line")
         split = opened.splits.get(g)
         if split is None:
             row = self.game.row(g)
@@ -391,6 +403,8 @@ class _Checker:
         else:
             candidates = game.least_absent_codes(opened.absent)
             pool = candidates if isinstance(candidates, range) else [*candidates, *cells]
+        if self.within:
+            self._refute(opened, pool, sums)
         if self.implicit:
             need = node.total - n
             for g in [g for g in pool if sums[g] < need]:
@@ -403,6 +417,19 @@ class _Checker:
                 f"line {node.line}: for guess {self.show(g)} the bounds reach only {n + sums[g]:,} on "
                 f"these {n:,} secrets, below the {node.total:,} claimed"
             )
+
+    def _refute(self, opened: _Open, pool: Iterable[int], sums: dict[int, int] | list[int]) -> None:
+        """Within a guess limit: the guesses that cannot finish in the guesses left, whatever
+        their cells cost, reach any claim: by counting (a cell other than the win past F(K, k -
+        1)) or by a line naming it that is a ``count`` or an ``all`` (its cell cannot be found
+        within k - 1 guesses)."""
+        fits = set(opened.tally.fitting(reach(opened.K, opened.k - 1)))
+        for g in pool:
+            if g not in fits:
+                sums[g] = SKIP
+        for g, named in opened.cells.items():
+            if any(child.kind != "total" for _, child in named):
+                sums[g] = SKIP
 
     def _raised(self, opened: _Open, g: int, short: int, T: list[int]) -> int:
         """What guess g's cells that no line names add to its bound, each raised from T(K, m) to

@@ -7,8 +7,9 @@ specification and none of the search's code (no numpy, no numba):
   the least number of guesses that always suffices by a decision search
   (``mastermind.strategies.optimal.worst``) and writes each "no" as such a proof.
 * **total**: every tree's total (the guesses over all secrets, the winning one counted) is at
-  least L, whatever its guess limit. ``mastermind evaluate -s optimal --proof FILE`` writes one
-  for the lower bound it reports (``mastermind.strategies.optimal.lower`` and ``.guided``).
+  least L, whatever its guess limit, or (with ``within``) every tree's that finds every secret
+  within D guesses. ``mastermind evaluate -s optimal --proof FILE`` writes one for the lower
+  bound it reports (``mastermind.strategies.optimal.lower`` and ``.guided``).
 
 The checker recomputes every claim it relies on: each set of secrets (from the guesses and
 replies that lead to it), each cell, each counting step and each symmetry that lets a guess go
@@ -67,6 +68,14 @@ child line naming that guess and reply if larger. Each guess checked must reach 
 except one that leaves S whole (a single cell, S itself): no best tree plays it, as leaving it
 out would save ``|S|``.
 
+A proof on the total **within D guesses** (``"within": D`` in its header; version 2 only) claims
+L of the trees that find every secret within D guesses: a node's tree has k guesses left, D at
+the root and its parent's less one below, and a ``total`` node needs k of 1 or more. There a
+guess is refuted, whatever its cells' costs, by counting (a cell other than the win of more than
+``F(K, k - 1)`` secrets) or by a line naming it whose node is a ``count`` or an ``all``, as in a
+proof on guesses: that cell cannot be found within k - 1 guesses (the lines below an ``all`` are
+``count`` or ``all`` too). Each other guess must reach L as above.
+
 * Last line: ``end`` and the number of nodes, so that a file cut short is refused.
 
 Codes are written as in tree files (:func:`mastermind.verify.files.alphabet`), replies
@@ -76,6 +85,7 @@ bytes, whatever its name).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import lzma
 import os
@@ -185,8 +195,10 @@ class PackedNode(ProofNode):
     @property
     def children(self) -> list[tuple[tuple[int, ...], Feedback, ProofNode]]:
         if self.unpacked is None:  # (kept once read: a check reads them more than once)
-            head = json.dumps({"game": game_dict(self.rules), "claim": "total", "total": self.total})
-            text = f"{FORMAT} {self.version}\n{head}\n{self.body()}\nend {self.nodes}\n"
+            info: dict[str, Any] = {"game": game_dict(self.rules), "claim": "total", "total": self.total}
+            if self.version < COMPACT:  # its lines may refute guesses, as those of a proof within a
+                info["within"] = 1  # limit do (read here; the whole proof's check says what they prove)
+            text = f"{FORMAT} {self.version}\n{json.dumps(info)}\n{self.body()}\nend {self.nodes}\n"
             self.unpacked = ProofFile.loads(text, "a packed line").root.children
         return self.unpacked
 
@@ -251,7 +263,7 @@ class ProofFile:
     (no tree within ``guesses``) or ``total`` (no tree below ``total``; ``guesses`` is then 0)."""
 
     rules: Rules
-    guesses: int
+    guesses: int  # (on the total: the guess limit it is within, 0 for none)
     root: ProofNode
     header: dict[str, Any]
     claim: str = "guesses"
@@ -270,10 +282,17 @@ class ProofFile:
         return cls(rules, guesses, root, header, first=first)
 
     @classmethod
-    def of_total(cls, rules: Rules, total: int, root: ProofNode, **info: Any) -> ProofFile:
-        """A proof that every tree's total is at least ``total`` (``root.total``)."""
-        header = _header(rules, root, {"claim": "total", "total": total}, info)
-        return cls(rules, 0, root, header, "total", total)
+    def of_total(
+        cls, rules: Rules, total: int, root: ProofNode, within: int | None = None, **info: Any
+    ) -> ProofFile:
+        """A proof that every tree's total is at least ``total`` (``root.total``); ``within``:
+        every tree's that finds every secret within that many guesses."""
+        claim: dict[str, Any] = {"claim": "total", "total": total}
+        if within is not None:  # (its game is the game within that limit)
+            claim["within"] = within
+            rules = dataclasses.replace(rules, max_guesses=within)
+        header = _header(rules, root, claim, info)
+        return cls(rules, within or 0, root, header, "total", total)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -287,13 +306,15 @@ class ProofFile:
         line by line (a proof of millions of lines is never all in memory as text). In
         ``version`` (by default its own, or :data:`COMPACT` for a name ending in ``.xz``)."""
         if version is None:
-            version = COMPACT if str(path).endswith(".xz") else self.version
+            version = COMPACT if str(path).endswith(".xz") and not self.guesses else self.version
         write_file(path, self._text(version))
 
     def _text(self, version: int) -> Iterator[str]:
         if self.claim == "total" and version < COMPACT <= self.version:
             said = f"a proof in version {COMPACT} cannot be written in version {version}"
             raise ProofError(f"{said}: its leaves are left out")
+        if self.claim == "total" and self.guesses and version >= COMPACT:
+            raise ProofError(f"a proof within a guess limit is written in version {VERSION}, not {version}")
         symbols = alphabet(self.rules)
         return _file_lines(self.header, version, lambda: _lines(self.root, symbols, version, self.version))
 
@@ -316,6 +337,7 @@ class ProofFile:
         )
         claim, number = _claim(lines[0], header, name)
         version = int(lines[0].split()[1])
+        within = _within(header, name, version)
         if len(lines) < 3 or not lines[-1].startswith("end "):
             raise ProofError(f"{name}: cut short (no 'end' line)")
         body = lines[2:-1]
@@ -325,7 +347,7 @@ class ProofFile:
             raise ProofError(f"{name}, line {len(lines)}: a damaged 'end' line") from None
         if count != len(body) or not body:
             raise ProofError(f"{name}: {len(body):,} nodes, where its 'end' line says {count:,}: damaged")
-        reader = _Reader(rules, claim, name, version)
+        reader = _Reader(rules, claim, name, version, within)
         first = reader.first(header)
         root = ProofNode("count")
         path: list[ProofNode] = []
@@ -341,7 +363,7 @@ class ProofFile:
         if claim == "total":
             if root.total != number:
                 raise ProofError(f"{name}, line 3: the root claims {root.total}, the header {number}")
-            return cls(rules, 0, root, header, "total", number, version=version)
+            return cls(rules, within, root, header, "total", number, version=version)
         return cls(rules, number, root, header, first=tuple(first), version=version)
 
     # -- checking --------------------------------------------------------------------------
@@ -388,14 +410,29 @@ def _claim(first_line: str, header: dict[str, Any], name: str) -> tuple[str, int
     return claim, number
 
 
+def _within(header: dict[str, Any], name: str, version: int) -> int:
+    """The guess limit a proof on the total is within (``within`` in its header), or 0."""
+    if "within" not in header:
+        return 0
+    within = header["within"]
+    whole = isinstance(within, int) and not isinstance(within, bool)
+    if header.get("claim") != "total" or not whole or within < 1:
+        raise ProofError(f"{name}, line 2: 'within' is a number of guesses (of a claim on the total)")
+    if version != VERSION:
+        said = f"a proof within a guess limit is in version {VERSION}, not {version}"
+        raise ProofError(f"{name}, line 1: {said}")
+    return within
+
+
 class _Reader:
     """A proof's lines read one at a time (:meth:`take`), each checked for its form as it comes:
     its indent under the node above it, its code, reply, kind and permutations, no guess named
     twice under one node (a guess and reply, on the total), no line under a ``count``. Only the
     path to the last line is kept, so a proof of any size can be read line by line."""
 
-    def __init__(self, rules: Rules, claim: str, name: str, version: int = VERSION) -> None:
+    def __init__(self, rules: Rules, claim: str, name: str, version: int = VERSION, within: int = 0) -> None:
         self.rules, self.claim, self.name, self.version = rules, claim, name, version
+        self.within = within  # (on the total within a limit: 'count' and 'all' lines too)
         self.symbols = alphabet(rules)
         # (the same few codes and permutations come back on line after line: each read once)
         self.codes: dict[str, tuple[int, ...]] = {}
@@ -445,7 +482,7 @@ class _Reader:
         return gens
 
     def node(self, words: list[str], at: int) -> ProofNode:
-        if self.claim == "total":
+        if self.claim == "total" and not (self.within and words and words[0] in ("count", "all")):
             if self.version >= COMPACT:  # (the word 'total' left out)
                 words = ["total", *words]
             if len(words) == 3 and words[0] == "total" and words[1].isascii() and words[1].isdigit():
@@ -488,6 +525,8 @@ class _Reader:
                 )
             if depth:
                 raise ProofError(f"{name}, line {at}: the root is indented")
+            if self.claim == "total" and root.kind != "total":
+                raise ProofError(f"{name}, line {at}: the root of a proof on the total is a 'total' line")
             self.path.append((root, set()))
             return 0, None, None, root
         parts = line.split()

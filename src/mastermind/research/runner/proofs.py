@@ -221,11 +221,9 @@ def _prover(rules: Rules, version: int) -> _Guided:
 
 def _cost_on_worker(rules: Rules, version: int, cell: _Set, budget: int) -> int:
     """On a worker: the cell's exact cost, or the budget where it costs that much or more."""
-    from ...strategies.optimal.lower import NO_LIMIT
-
     prover = _prover(rules, version)
     sym = prover.game.group(list(cell.history))
-    cost, _ = prover.run.kernel_call(prover.run.root, cell.S, NO_LIMIT, budget, sym)
+    cost, _ = prover.run.kernel_call(prover.run.root, cell.S, prover.left(cell), budget, sym)
     return min(cost, budget)
 
 

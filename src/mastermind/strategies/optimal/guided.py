@@ -26,7 +26,7 @@ from ...errors import StrategyError
 from ...runtime.pool import can_fork
 from ...verify.proof import COMPACT, VERSION, PackedNode, ProofFile
 from ..piece_control import usable_cores
-from .lower import NO_LIMIT, TASK_DEPTH, LowerBound, _Prover, _Set
+from .lower import TASK_DEPTH, LowerBound, _Prover, _Set
 from .proof_book import _Book
 from .proof_workers import Farm, _Workers
 from .run import _Run
@@ -54,8 +54,10 @@ class _Guided(_Prover):
         book: _Book | None = None,
         compact: bool = False,
         farm: Callable[[_Guided], Farm] | None = None,
+        within: int | None = None,
     ) -> None:
         super().__init__(rules, stop)
+        self.limit = within  # (before the workers are forked: they prove within it too)
         self.version = COMPACT if compact else VERSION
         self.run = _Run(self.game, max(1, workers))
         self.serial = workers <= 1
@@ -93,7 +95,7 @@ class _Guided(_Prover):
         """As :meth:`_Prover.deepen`, the guesses' cells bounded by :meth:`_map`, each guess's no
         further than it takes to reach ``cap`` (the set's claim: such a guess needs no more)."""
         sym = self.game.group(list(node.history))
-        codes, _ = self.game.root_guesses(node.S, NO_LIMIT, cap, sym, self._ctl())
+        codes, _ = self.game.root_guesses(node.S, self.left(node), cap, sym, self._ctl())
         guesses = node.guesses if node.guesses is not None else {}
         todo = [g for g in codes.tolist() if g not in guesses]
         guesses.update(zip(todo, self._map(lambda g: self.cells(node, g, sym, cap), todo), strict=True))
@@ -121,7 +123,8 @@ class _Guided(_Prover):
 
         def one(i: int) -> int:
             sym = self.game.group(list(cells[i].history))
-            return keep(i, self.run.kernel_call(self.run.root, cells[i].S, NO_LIMIT, budgets[i], sym)[0])
+            left = self.left(cells[i])
+            return keep(i, self.run.kernel_call(self.run.root, cells[i].S, left, budgets[i], sym)[0])
 
         asked = [(i, cells[i], budgets[i]) for i in todo]
         if not asked or self.workers is None or not self.workers.costs(asked, keep):
@@ -274,6 +277,7 @@ def prove_optimum(
     checkpoint: str | os.PathLike[str] | None = None,
     compact: bool = False,
     farm: Callable[[_Guided], Farm] | None = None,
+    within: int | None = None,
 ) -> LowerBound:
     """A proof that every tree of ``rules`` (whatever the guess limit) costs at least the least
     total, guided by the exact search (see the module's documentation).
@@ -293,14 +297,21 @@ def prove_optimum(
     checkpoint (a hundredth of their size in version 2); it resumes from a checkpoint of either.
     ``farm``: where the sets :data:`~.lower.TASK_DEPTH` deep are proved, instead of ``workers``
     processes (see :class:`_Guided`; a cluster's searches the root's exact costs too).
+    ``within``: the proof is of the least total of the trees that find every secret within that
+    many guesses (``optimum`` is then theirs), in version 2 only (not ``compact``).
 
     Raises:
-        CheckpointError: the checkpoint cannot be read or written, is another game's, or is
-            damaged.
+        CheckpointError: the checkpoint cannot be read or written, is another game's or another
+            limit's, or is damaged.
+        StrategyError: ``within`` and ``compact`` both asked.
     """
+    if within is not None and compact:
+        raise StrategyError("a proof within a guess limit is written in version 2 (a .gz file), not 3 (.xz)")
+    if within is not None and farm is not None:  # (its workers' provers are made without the limit)
+        raise StrategyError("a proof within a guess limit is proved on this machine, not on a cluster")
     began = time.perf_counter()
-    book = None if checkpoint is None else _Book(checkpoint, rules, compact)
-    prover = _Guided(rules, stop, usable_cores() if workers is None else workers, book, compact, farm)
+    book = None if checkpoint is None else _Book(checkpoint, rules, compact, within)
+    prover = _Guided(rules, stop, usable_cores() if workers is None else workers, book, compact, farm, within)
     timer, expired = None, threading.Event()
     if seconds is not None:
 
@@ -317,6 +328,9 @@ def prove_optimum(
     try:
         if optimum is None:
             optimum = prover.exact([root], [FAIL])[0]
+            if optimum >= FAIL:
+                said = f"within {within} guesses" if within is not None else "at all"
+                raise StrategyError(f"no tree finds every secret {said} ('mastermind worst' proves that)")
         prover.deepen(root, optimum)
 
         def report() -> None:  # (the bound reached stands if the proof is stopped)
@@ -346,6 +360,6 @@ def prove_optimum(
     line = prover.proof_node(root, total)
     if compact:
         line = PackedNode.pack(rules, line, COMPACT)
-    proof = ProofFile.of_total(rules, total, line, search="lower")
+    proof = ProofFile.of_total(rules, total, line, within, search="lower")
     proof.version = prover.version
     return LowerBound(rules, total, proof, prover.deepened, time.perf_counter() - began, ended)

@@ -34,10 +34,11 @@ import numpy as np
 from ...core.feedback import Feedback
 from ...core.rules import Rules
 from ...errors import StrategyError
-from ...verify.arithmetic import Perm
+from ...verify.arithmetic import Perm, other_replies
 from ...verify.proof import ProofFile, ProofNode
 from .symmetry import child_group, generators, root_group
 from .tables import FAIL, _feedback, _kernel, game_of
+from .worst import WorstSearch
 
 #: Guesses left given to the compiled bounds: more than any tree needs, so no guess limit binds.
 NO_LIMIT = 64
@@ -95,6 +96,25 @@ class _Prover:
         self.lb = self.t.lb  # counting with every reply of the game (the checker's K is no larger)
         self.deepened = 0
         self.depth = DEPTHS[0]  # sets above this depth may be bounded a level deeper
+        #: The guess limit the proof is within (None: whatever the limit), see :meth:`left`.
+        self.limit: int | None = None
+        self._worst: WorstSearch | None = None  # (made when first needed: its reply matrix)
+
+    def left(self, node: _Set) -> int:
+        """The guesses a tree has left at the node: :data:`NO_LIMIT` where the proof is within
+        no limit (the same at every depth: the search's memo is keyed by it)."""
+        return NO_LIMIT if self.limit is None else self.limit - len(node.history)
+
+    def refutation(self, cell: _Set) -> ProofNode:
+        """The line that says a cell cannot be found within the guesses left at it (the worst-case
+        search's proof of that: a ``count`` or an ``all``), where the bounds found it cannot."""
+        if self._worst is None:
+            self._worst = WorstSearch(self.rules)
+        K = other_replies(self.pegs)
+        ok, proof = self._worst._solve(cell.S, self.left(cell), K, cell.group, cell.used, 0)
+        if ok or not isinstance(proof, ProofNode):
+            raise StrategyError(f"internal: a cell of {len(cell.S)} secrets found within the guesses left")
+        return proof
 
     def _stopped(self) -> bool:
         return self.stop.is_set()
@@ -116,7 +136,7 @@ class _Prover:
             self.t,
             node.S,
             np.int64(g),
-            np.int64(NO_LIMIT),
+            np.int64(self.left(node)),
             *sym,
             self.game.new_counts(),
             self.game.new_bits(),
@@ -139,7 +159,7 @@ class _Prover:
     def deepen(self, node: _Set, cap: int) -> None:
         """Bound the node a level deeper: each guess below ``cap`` gets its cells' bounds."""
         sym = self.game.group(list(node.history))
-        codes, _ = self.game.root_guesses(node.S, NO_LIMIT, cap, sym, self._ctl())
+        codes, _ = self.game.root_guesses(node.S, self.left(node), cap, sym, self._ctl())
         guesses = node.guesses if node.guesses is not None else {}
         for g in codes.tolist():
             if self._stopped():
@@ -203,6 +223,11 @@ class _Prover:
             cells = node.guesses[g]
             if any(len(c.S) == len(node.S) for c in cells.values()):
                 continue  # leaves the set whole: the checker skips it
+            late = [f for f, c in cells.items() if c.low >= FAIL]
+            if late:  # (within a guess limit) a cell that cannot be found in time refutes it
+                reply = Feedback.from_int(late[0], self.pegs)
+                out.children.append((self.colours[g], reply, self.refutation(cells[late[0]])))
+                continue
             reach = len(node.S) + sum(int(self.lb[len(c.S)]) for c in cells.values())
             gains = sorted(((c.low - int(self.lb[len(c.S)]), f) for f, c in cells.items()), reverse=True)
             for gain, f in gains:

@@ -19,6 +19,14 @@ from ...verify.proof import COMPACT, FORMAT, VERSION, PackedNode, ProofFile, Pro
 from .lower import TASK_DEPTH, _Set
 
 
+def _limit_differs(theirs: Any, ours: int | None) -> str | None:
+    """Why a checkpoint of a proof within one guess limit is not another's (None: it is)."""
+    if theirs == ours:
+        return None
+    said = "no guess limit" if theirs is None else f"a limit of {theirs} guesses"
+    return f"is the checkpoint of a proof with {said}, not this one"
+
+
 class _Book:
     """The checkpoint of a guided proof: a :class:`~mastermind.runtime.journal.Journal` of the sets
     proved (those at most :data:`TASK_DEPTH` guesses deep: each with its claim, bound and line)
@@ -35,16 +43,20 @@ class _Book:
     begun by a proof in version 2 goes on in version 3); a proof in version 2 cannot take the
     records of version 3 (their leaves are not known), and says so."""
 
-    def __init__(self, path: str | os.PathLike[str], rules: Rules, compact: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], rules: Rules, compact: bool = False, within: int | None = None
+    ) -> None:
         self.rules, self.compact, self.path = rules, compact, path
-        head = {"checkpoint": "mastermind-guided-proof", "game": game_dict(rules)}
+        head: dict[str, Any] = {"checkpoint": "mastermind-guided-proof", "game": game_dict(rules)}
+        if within is not None:  # (a set's cost within a limit is not its cost without)
+            head["within"] = within
         self.journal = Journal(path, head, "a guided proof")
         #: by (history, set, claim): the bound proved and its line
         self.sets: dict[tuple[tuple[int, ...], str, int], tuple[int, ProofNode]] = {}
         #: by (history, set, budget): the exact cost, or the budget where it costs that much or more
         self.costs: dict[tuple[tuple[int, ...], str, int], int] = {}
         self.lock = threading.Lock()
-        self.journal.read(self._parse)
+        self.journal.read(self._parse, lambda theirs: _limit_differs(theirs.get("within"), within))
 
     @staticmethod
     def key(node: _Set, number: int) -> tuple[tuple[int, ...], str, int]:
