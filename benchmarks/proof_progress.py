@@ -1,0 +1,78 @@
+"""Where a guided proof's checkpoint stands at the root: what each first guess is known to cost.
+
+A guided proof (`prove_optimum`) first asks the exact search for the cost of every cell of every
+root guess (each search kept in its checkpoint as it ends), then proves the cells. This script
+reads one or more checkpoints (the records of a proof's side runs too) and prints, for each root
+guess (the least code of its class), its one-level bound (the guess's secrets plus its cells'
+least guess bounds) and that bound with the exact costs found so far put in for their cells'
+bounds: each cost is the search's (a cell whose search reached its budget costs at least that).
+A guess whose figure passes a total costs at least that much as a first guess, by the search.
+Nothing here is a checkable proof.
+
+    python benchmarks/proof_progress.py --game 5x7 --optimum 85645 \
+        results/unfinished/5x7-lower.checkpoint.jsonl.xz
+"""
+
+from __future__ import annotations
+
+import argparse
+import lzma
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from mastermind import Rules
+from mastermind.strategies.optimal.guided import _Guided
+from mastermind.strategies.optimal.lower import _Set
+from mastermind.strategies.optimal.proof_book import _Book
+from mastermind.strategies.optimal.symmetry import root_group
+from mastermind.verify.files import code_text
+
+
+def costs_found(rules: Rules, paths: list[str]) -> dict[tuple[tuple[int, ...], str, int], int]:
+    """The exact costs in the checkpoints (``.xz`` ones unpacked to a temporary copy first: a
+    checkpoint is opened to be written to)."""
+    found: dict[tuple[tuple[int, ...], str, int], int] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for i, path in enumerate(paths):
+            copy = Path(folder) / f"{i}.jsonl"
+            if path.endswith(".xz"):
+                copy.write_bytes(lzma.decompress(Path(path).read_bytes()))
+            else:
+                shutil.copyfile(path, copy)
+            found.update(_Book(copy, rules, compact=True).costs)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True, help="PxC, e.g. 5x7")
+    parser.add_argument("--optimum", type=int, required=True, help="the optimum the proof aims at")
+    parser.add_argument("checkpoints", nargs="+", help="checkpoint files (JSON lines, or .xz)")
+    args = parser.parse_args()
+    pegs, colors = map(int, args.game.split("x"))
+    rules = Rules(pegs=pegs, colors=colors)
+    found = costs_found(rules, args.checkpoints)
+    prover = _Guided(rules, None, workers=1)
+    codes = np.arange(rules.size, dtype=np.int64)
+    root = _Set(codes, (), root_group(pegs, colors), 0, int(prover.lb[rules.size]))
+    prover.deepen(root, args.optimum)
+    assert root.guesses is not None
+    print(f"{rules.describe()}: {len(found)} exact costs found; each root guess costs at least")
+    for g in sorted(root.guesses, key=lambda g: prover.value(root, g)):
+        short = prover.short(root, g, args.optimum)
+        cells = list(root.guesses[g].values())
+        costs = [found.get(_Book.key(cell, cell.low + short)) for cell in cells]
+        gains = [cost - c.low for c, cost in zip(cells, costs, strict=True) if cost is not None]
+        bound = prover.value(root, g) + sum(gains)
+        known = len(gains)
+        print(
+            f"  {code_text(rules, prover.colours[g])}: {prover.value(root, g):,} (one level), "
+            f"{bound:,} with the {known} of its {len(cells)} cells' costs found"
+        )
+
+
+if __name__ == "__main__":
+    main()
