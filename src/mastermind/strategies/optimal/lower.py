@@ -34,7 +34,7 @@ import numpy as np
 from ...core.feedback import Feedback
 from ...core.rules import Rules
 from ...errors import StrategyError
-from ...verify.arithmetic import Perm, other_replies
+from ...verify.arithmetic import Perm
 from ...verify.proof import ProofFile, ProofNode
 from .symmetry import child_group, generators, root_group
 from .tables import FAIL, _feedback, _kernel, game_of
@@ -110,9 +110,8 @@ class _Prover:
         search's proof of that: a ``count`` or an ``all``), where the bounds found it cannot."""
         if self._worst is None:
             self._worst = WorstSearch(self.rules)
-        K = other_replies(self.pegs)
-        ok, proof = self._worst._solve(cell.S, self.left(cell), K, cell.group, cell.used, 0)
-        if ok or not isinstance(proof, ProofNode):
+        proof = self._worst.refutation(cell.S, self.left(cell), cell.group, cell.used)
+        if proof is None:
             raise StrategyError(f"internal: a cell of {len(cell.S)} secrets found within the guesses left")
         return proof
 

@@ -192,6 +192,16 @@ class WorstSearch:
             below = found
             d += 1
 
+    def refutation(self, S: np.ndarray, guesses: int, group: list[Perm], used: int) -> ProofNode | None:
+        """The proof's line that a set S (sorted codes, its history's ``group`` and colours
+        ``used``) cannot all be found within ``guesses`` (a ``count`` or an ``all``, with its lines
+        below), or None if it can."""
+        ok, found = self._solve(S, guesses, other_replies(self.pegs), group, used, 0)
+        if ok:
+            return None
+        assert isinstance(found, ProofNode)
+        return found
+
     # -- the search ------------------------------------------------------------------------
 
     def _solve(
