@@ -718,7 +718,7 @@ def web_command(monkeypatch, tmp_path, *args):
         (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
         (["--blank", "--no-repeats"], "the blank needs repeats"),
         (["--preset", "chess"], "unknown preset 'chess'"),
-        (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
+        (["--colors", "12", "--notation", "digits"], "--notation digits writes at most 10 colours"),
         (["--pegs", "8", "--colors", "12"], "this server plays games of at most 60,000 codes"),
         (["--limit", "rate=0"], "limit rate must be a number more than 0, not 0"),
         (["--limit", "rate"], "limit rate needs a value: rate=VALUE"),
