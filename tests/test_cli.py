@@ -127,7 +127,7 @@ def test_notation_option_reads_and_writes_one_style():
     code, out, _ = run("solve", "--notation", "letters", "--json", "1122=1,0")  # digits still read
     assert json.loads(out)["candidates"] == 256
     code, _, err = run("evaluate", "--notation", "colors", "--colors", "12")
-    assert code == 2 and "only 10 symbols" in err
+    assert code == 2 and "--notation colors writes at most 10 colours" in err
 
 
 def test_the_top_level_help_says_which_commands_take_the_game_options_and_no_color():

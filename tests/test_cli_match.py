@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from conftest import kill_after_moves
@@ -50,6 +51,21 @@ def test_an_odd_number_of_games_and_unknown_players_are_refused_in_one_line():
     ]:
         code, out, err = run(*args)
         assert code == 2 and message in err and err.count("\n") == 1, (args, err)
+
+
+@pytest.mark.parametrize(
+    "games, message",
+    [
+        ("10002", "a match has at most 10,000 games, not 10,002"),
+        ("-20000", "a match has at least 2 games (each player makes a code), not -20,000"),
+        ("10001", "a match has at most 10,000 games, not 10,001"),
+        ("1001", "a match has an even number of games (each makes as many codes), not 1,001"),
+        ("1" * 60, f"a match has at most 10,000 games, not {'111,' * 10}... (60 digits)"),
+    ],
+)
+def test_the_number_of_games_refused_is_written_as_every_number_is_never_quoted(games, message):
+    code, out, err = run("--players", "knuth,entropy", "--games", games)
+    assert (code, err) == (2, f"mastermind: error: {message}\n")
 
 
 def test_a_human_codemaker_who_gives_wrong_information_has_the_game_replayed():

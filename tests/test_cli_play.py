@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from click.testing import CliRunner
 
 from mastermind.cli import cli
@@ -322,3 +323,34 @@ def test_each_state_of_a_game_is_handed_to_the_history_once_its_end_before_it_is
     )
     with Store(db, write=False) as store:
         assert [(len(g.record["moves"]), g.outcome) for g in store.games()] == [(2, "won"), (1, "gave-up")]
+
+
+DEFAULT = "the default (no --notation) writes up to 36 (0-9 then a-z)"
+LETTERS = "--notation letters writes up to 26"
+DIGITS = "--notation digits writes at most 10 colours (1-9, or 0-9 with 10 colours), and this game has"
+COLORS = "--notation colors writes at most 10 colours (the initials RGBYOPCWKM), and this game has"
+
+
+@pytest.mark.parametrize(
+    "style, colors, why",
+    [
+        ("digits", 36, f"{DIGITS} 36: {DEFAULT}"),
+        ("digits", 11, f"{DIGITS} 11: {LETTERS}"),
+        (
+            "letters",
+            27,
+            f"--notation letters writes at most 26 colours (a-z), and this game has 27: {DEFAULT}",
+        ),
+        ("colors", 12, f"{COLORS} 12: {LETTERS}"),
+        ("colors", 36, f"{COLORS} 36: {DEFAULT}"),
+    ],
+)
+def test_a_notation_too_small_for_the_game_says_how_many_colours_it_writes_and_which_fits(style, colors, why):
+    code, out, err = run("play", "--colors", str(colors), "--notation", style, input="quit\n")
+    assert (code, out, err) == (2, "", f"mastermind: error: {why}\n")
+
+
+@pytest.mark.parametrize("style, colors", [("digits", 9), ("digits", 10), ("letters", 26), ("colors", 10)])
+def test_a_notation_plays_as_many_colours_as_it_writes(style, colors):
+    code, out, _ = run("play", "--colors", str(colors), "--notation", style, "--seed", "1", input="quit\n")
+    assert code == 1 and "You gave up." in out

@@ -87,6 +87,35 @@ def test_a_hint_in_hard_mode_says_the_code_is_hard_modes_not_the_strategys():
     assert last.hint().lead == "on the last guess, play"  # the last guess says so, hard mode or not
 
 
+def largest_class(guess, codes) -> int:
+    """The most of ``codes`` that one reply to ``guess`` leaves (Knuth's minimax), by the
+    specification of scoring."""
+    from collections import Counter
+
+    from mastermind.core.feedback import score
+
+    return max(Counter(score(guess, secret) for secret in codes).values())
+
+
+@pytest.mark.parametrize(
+    "hard, max_guesses, lead", [(True, 10, "in hard mode, play"), (False, 2, "on the last guess, play")]
+)
+def test_a_hint_that_must_be_possible_is_the_strategys_best_possible_code(hard, max_guesses, lead):
+    # after 1122 got 1 black, 1 white, 208 codes are possible and knuth would play 1134, which is
+    # not one; among the 208, knuth's minimax leaves at most 39 after 1314 (the first of the least
+    # in numeric order) and 45 after 1233, the first possible code, which the hint offered before
+    game = Game.breaking(Rules(max_guesses=max_guesses), seed=2026, hard=hard)
+    game.guess("1122")
+    possible = SolverState(game.rules, game.history).candidates()
+    sizes = {str(code): largest_class(code, possible) for code in possible}
+    best = min(sizes.values())
+    assert (len(possible), best, sizes["1233"]) == (208, 39, 45)
+    first_best = next(code for code, size in sizes.items() if size == best)
+    hint = game.hint()
+    assert (str(hint.passed_over), str(hint.guess), first_best) == ("1134", "1314", "1314")
+    assert str(hint) == f"208 codes possible; {lead} 1314"
+
+
 def test_a_strategy_breaking_is_never_held_to_hard_mode():
     game = Game(SMALL, secret="123", breaker="knuth", hard=True)
     while not game.over:

@@ -140,3 +140,35 @@ def test_prepare_loads_every_kernel_a_whole_tree_runs():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1"]  # once: the root, many nodes and their guesses all run it
+
+
+@pytest.mark.parametrize(
+    "rules, history",
+    [
+        (Rules(), "1122=1,1"),
+        (Rules(), "1234=0,2 1156=1,0"),
+        (Rules(pegs=3, colors=5, repeats=False), "123=0,1"),
+        (Rules(pegs=5, colors=8), "11223=0,1"),
+        (Rules(pegs=5, colors=8), "11111=1,0"),
+        (Rules(pegs=4, colors=10, repeats=False), "0123=0,1"),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("name", ["knuth", "expected-size", "entropy", "most-parts"])
+def test_the_best_possible_code_compiled_is_the_references(rules, history, name):
+    # hard mode's guess: the criterion over the candidates alone; the compiled search (with its
+    # symmetry test and pruning) finds the code the reference finds by scoring every candidate
+    from mastermind import Notation, make_strategy
+    from mastermind.deduction.state import SolverState
+
+    state = SolverState(rules, Notation(rules).parse_history(history))
+    cands = state.candidate_indices()
+    compiled = make_strategy(name, rules).pick_possible(state)
+    assert compiled in cands
+    assert compiled == make_strategy(name, rules, kernel="numpy").pick_possible(state)
+    scores = reference.criterion_scores(
+        reference.partition_counts(CodeSpace.of(rules), cands, cands),
+        make_strategy(name, rules).criterion,
+        reference.entropy_weights(len(cands)),
+    )
+    assert compiled == cands[int(np.argmin(scores))]

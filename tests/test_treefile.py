@@ -249,6 +249,23 @@ def test_save_to_no_file_is_one_line_before_the_tree_is_built(name, words):
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
 
 
+@pytest.mark.parametrize("name", ["k.json", "k.JSON", "k.json.gz"])
+def test_save_to_a_json_name_writes_what_format_json_prints(tmp_path, name):
+    import gzip
+
+    path = tmp_path / name
+    code, out, err = run("tree", "-s", "knuth", "-p", "2", "-c", "3", "--save", path)
+    assert (code, err) == (0, "")
+    assert out == (
+        "knuth on 2 pegs, colours 1-3, repeats allowed: total 24 over 9 secrets (mean 2.6667), at most "
+        f"4 guesses; 9 nodes written to {path} as JSON (as --format json prints them)\n"
+    )
+    code, printed, _ = run("tree", "-s", "knuth", "-p", "2", "-c", "3", "--format", "json")
+    assert code == 0
+    saved = (gzip.open if name.endswith(".gz") else open)(path, "rt").read()
+    assert saved == printed and json.loads(saved)["tree"]["guess"] == "11"
+
+
 def test_trees_of_games_with_the_blank_letters_and_no_repeats_round_trip(tmp_path):
     for args in (
         ["--pegs", "2", "--colors", "3", "--blank"],

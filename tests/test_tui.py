@@ -726,7 +726,7 @@ def test_tui_without_a_terminal_for_input_is_one_line_and_exit_2(tmp_path, priva
         (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
         (["--blank", "--no-repeats"], "the blank needs repeats"),
         (["--preset", "chess"], "unknown preset 'chess'"),
-        (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
+        (["--colors", "12", "--notation", "digits"], "--notation digits writes at most 10 colours"),
         (["--pegs", "8", "--colors", "12"], "knuth cannot play 8 pegs, 12 colours"),  # the remembered mode
     ],
 )

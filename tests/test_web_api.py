@@ -682,7 +682,7 @@ def test_mastermind_web_says_when_it_is_reachable_from_the_network_and_refuses_a
         text=True,
         timeout=60,
     )
-    assert bad.returncode == 2 and bad.stderr.startswith("mastermind: error: unknown limit 'speed=3'")
+    assert bad.returncode == 2 and bad.stderr.startswith("mastermind: error: unknown limit 'speed' (known: ")
     assert bad.stderr.count("\n") == 1
     env = {"MASTERMIND_DB": str(tmp_path / "h.sqlite3"), "PATH": ""}
     command = [sys.executable, "-m", "mastermind.cli", "web", "--host", "0.0.0.0", "--port", "0"]
@@ -718,10 +718,10 @@ def web_command(monkeypatch, tmp_path, *args):
         (["--pegs", "11"], "pegs must be 1 to 10, not 11"),
         (["--blank", "--no-repeats"], "the blank needs repeats"),
         (["--preset", "chess"], "unknown preset 'chess'"),
-        (["--colors", "12", "--notation", "digits"], "notation 'digits' has only 9 symbols"),
+        (["--colors", "12", "--notation", "digits"], "--notation digits writes at most 10 colours"),
         (["--pegs", "8", "--colors", "12"], "this server plays games of at most 60,000 codes"),
-        (["--limit", "rate=0"], "limit rate must be more than 0, not 0"),
-        (["--limit", "rate"], "unknown limit 'rate'"),
+        (["--limit", "rate=0"], "limit rate must be a number more than 0, not 0"),
+        (["--limit", "rate"], "limit rate needs a value: rate=VALUE"),
         (["--public-url", "mastermind.example.org"], "--public-url must be an http:// or https:// address"),
         (["--public-url", "https://"], "with a host (e.g. https://example.org), not 'https://'"),
     ],
@@ -730,6 +730,33 @@ def test_bad_options_of_mastermind_web_are_one_line_and_exit_2(monkeypatch, tmp_
     code, err, served = web_command(monkeypatch, tmp_path, *args)
     assert code == 2 and served is None
     assert err.startswith("mastermind: error: ") and why in err and err.count("\n") == 1, err
+
+
+KNOWN_LIMITS = (
+    "body_bytes, open_games, games_in_memory, idle_seconds, rate, burst, max_codes, optimal_codes, "
+    "match_games, thinking, friend_idle_seconds"
+)
+
+
+@pytest.mark.parametrize(
+    "limit, why",
+    [
+        ("nope=3", f"unknown limit 'nope' (known: {KNOWN_LIMITS})"),
+        ("nope", f"unknown limit 'nope' (known: {KNOWN_LIMITS})"),
+        ("=3", f"a limit needs a name: NAME=VALUE, one of {KNOWN_LIMITS}"),
+        ("friend_idle_seconds=abc", "limit friend_idle_seconds must be a number more than 0, not 'abc'"),
+        ("friend_idle_seconds=-5", "limit friend_idle_seconds must be a number more than 0, not -5"),
+        ("rate=1e400", "limit rate must be a number more than 0, not 1e400"),
+        ("rate=nan", "limit rate must be a number more than 0, not nan"),
+        ("open_games=2.5", "limit open_games must be a whole number more than 0, not '2.5'"),
+        ("open_games=-1", "limit open_games must be a whole number more than 0, not -1"),
+    ],
+)
+def test_a_bad_limit_names_the_unknown_name_alone_or_says_what_its_value_must_be(
+    monkeypatch, tmp_path, limit, why
+):
+    code, err, served = web_command(monkeypatch, tmp_path, "--limit", limit)
+    assert (code, err, served) == (2, f"mastermind: error: {why}\n", None)
 
 
 def test_the_game_options_of_mastermind_web_are_what_a_new_visitor_plays(monkeypatch, tmp_path):

@@ -286,6 +286,41 @@ def choose(t, weights, cands, lo, hi, used, blocks, criterion, replies, scratch,
     return best
 
 
+def best_candidate(t, weights, cands, criterion, replies, used, blocks) -> int:
+    """The candidate with the least key (score, index) among the candidates alone, for the guess
+    hard mode allows: the first part of :func:`choose`, a compiled score per candidate, with its
+    symmetry test (``used`` and ``blocks`` of the history, as :func:`choose` takes them) and its
+    pruning (a candidate abandoned once its partial score cannot win; an even split over every
+    reply ends the search)."""
+    n = cands.shape[0]
+    if n <= 2:
+        return int(cands[0])
+    pegs = t.pegs
+    cands = np.ascontiguousarray(cands, dtype=np.int64)
+    hist = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
+    seen = np.empty(n, dtype=np.int64)
+    tabled = t.shared.shape[0] > 0
+    cpk = t.packed[cands].astype(np.int64) if tabled else seen
+    cms = t.msid[cands].astype(np.int64) if tabled else seen
+    # each position with the next one no guess has told apart from it, as choose pairs them
+    nexts = [next((j for j in range(i + 1, pegs) if blocks[j] == blocks[i]), None) for i in range(pegs)]
+    pairs = np.array([p for i, j in enumerate(nexts) if j is not None for p in (i, j)], dtype=np.int64)
+    buf, relabel = np.empty(pegs, dtype=np.int64), np.empty(t.colors, dtype=np.int64)
+    floor = even_split_bound(n, replies + 1, criterion, weights)
+    best, best_score = cands[0], BIG
+    for g in cands:
+        if n > SYMMETRY_FIRST and not may_be_lowest(
+            t.digits, g, used, pairs, len(pairs) // 2, pegs, t.colors, buf, relabel
+        ):
+            continue
+        score = score_guess(t, weights, g, cands, 0, n, criterion, best_score, hist, seen, cpk, cms)
+        if score < best_score:
+            best, best_score = g, score
+            if best_score <= floor:
+                break
+    return int(best)
+
+
 # ---------------------------------------------------------------------------------------------
 # whole subtrees
 

@@ -97,10 +97,15 @@ def game_options(command: Callable) -> Callable:
         options = {k: kwargs.pop(k) for k in RULE_OPTIONS}
         kwargs["rules"] = _rules_from(options)
         style = kwargs.pop("notation")
-        if style:
-            from ..core.notation import Notation
+        if style:  # a style too small for the game: one line in the options' words, exit 2
+            from ..core.notation import too_few_symbols
+            from ..errors import NotationError
 
-            Notation(kwargs["rules"], style)  # a style too small for the game: one line, exit 2
+            problem = too_few_symbols(
+                style, kwargs["rules"].real_colors, "--notation {}", "the default (no --notation)"
+            )
+            if problem is not None:
+                raise NotationError(problem)
         click.get_current_context().meta[_NOTATION_KEY] = style or ""
         return command(**kwargs)
 

@@ -55,7 +55,8 @@ if TYPE_CHECKING:
     "--save",
     metavar="FILE",
     help="Write the whole tree to FILE as a tree file (gzip-compressed if FILE ends in .gz), which "
-    "'mastermind verify' checks against every secret; prints a summary instead of the tree.",
+    "'mastermind verify' checks against every secret, or, where FILE ends in .json (or .json.gz), "
+    "as the nested objects --format json prints; prints a summary instead of the tree.",
 )
 @color_option
 def tree(
@@ -109,16 +110,22 @@ def _check_save(save: str, depth: int | None) -> None:
 
 
 def _write_tree(player: Strategy, strategy: str, root: Node, save: str) -> None:
-    """The tree as a tree file, and a line that sums it up."""
+    """The tree as a tree file, or as --format json prints it where the name ends in .json (or
+    .json.gz), and a line that sums it up."""
     from .. import TreeFile
     from ..research.evaluation import run_key
+    from ..verify.files import write_file
 
     rules = player.rules
     key = run_key(player)
     info = {"strategy": strategy, "first": key["first"], "options": key["options"]}
-    tree_file = TreeFile.of_tree(rules, root, **info)
+    tree_file = TreeFile.of_tree(rules, root, **info)  # (also refuses a tree that loses a secret)
+    as_json = save.lower().endswith((".json", ".json.gz"))
     try:
-        tree_file.write(save)
+        if as_json:
+            write_file(save, json.dumps(_tree_json(strategy, rules, root, None)) + "\n")
+        else:
+            tree_file.write(save)
     except OSError as err:
         fail(f"cannot write {save}: {err.strerror or err}")
     h = tree_file.header
@@ -126,23 +133,28 @@ def _write_tree(player: Strategy, strategy: str, root: Node, save: str) -> None:
         f"{strategy} on {words(rules)}{given_words(h)}: total {h['total']:,} over {h['secrets']:,} "
         f"secrets (mean {h['total'] / h['secrets']:.4f}), at most {h['max']} guesses; "
         f"{h['nodes']:,} nodes written to {save}"
+        + (" as JSON (as --format json prints them)" if as_json else "")
     )
+
+
+def _tree_json(strategy: str, rules: Rules, root: Node, depth: int | None) -> dict:
+    """The tree as nested objects: what --format json prints, and --save writes to a .json file."""
+    return {
+        "strategy": strategy,
+        "pegs": rules.pegs,
+        "colors": rules.colors,
+        "repeats": rules.repeats,
+        "max_guesses": rules.max_guesses,
+        "blank": rules.blank,
+        "tree": root.to_dict(game_notation(rules), depth),
+    }
 
 
 def _print_tree(strategy: str, rules: Rules, root: Node, fmt: str, depth: int | None) -> None:
     """The tree as an outline (text), nested objects (json) or a Graphviz graph (dot)."""
     notation = game_notation(rules)
     if fmt == "json":
-        out = {
-            "strategy": strategy,
-            "pegs": rules.pegs,
-            "colors": rules.colors,
-            "repeats": rules.repeats,
-            "max_guesses": rules.max_guesses,
-            "blank": rules.blank,
-            "tree": root.to_dict(notation, depth),
-        }
-        click.echo(json.dumps(out))
+        click.echo(json.dumps(_tree_json(strategy, rules, root, depth)))
     elif fmt == "dot":
         click.echo(root.to_dot(notation, depth, title=f"{strategy} on {words(rules)}"))
     else:

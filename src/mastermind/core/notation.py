@@ -61,6 +61,55 @@ _SEPARATORS = re.compile(r"[\s,;\-_./|]+")
 _SEPARATORS_BLANK = re.compile(r"[\s,;_/|]+")  # with the blank, "-" and "." are pegs
 
 
+#: The symbols of each style in words, for a message that says how many colours it writes.
+_SYMBOL_WORDS = {
+    "digits": "1-9, or 0-9 with 10 colours",
+    "digits0": "0-9",
+    "letters": "a-z",
+    "alnum": "0-9 then a-z",
+    "colors": "the initials " + COLOR_INITIALS.upper(),
+}
+
+
+def most_colors(style: str) -> int:
+    """The most colours notation ``style`` writes (``digits``: 9 digits 1-9, or ten 0-9).
+
+    >>> [most_colors(style) for style in CHOSEN_STYLES]
+    [10, 26, 10]
+    """
+    return len(DIGITS0) if style == "digits" else len(STYLES[style])
+
+
+def too_few_symbols(
+    style: str, colors: int, named: str = "notation {}", default: str = "the game's own notation"
+) -> str | None:
+    """Why notation ``style`` cannot write a game of ``colors`` colours, and which can, in one
+    line; None where it can. ``named`` writes a notation's name and ``default`` the game's own
+    notation (on the command line: ``--notation {}``, and leaving it out).
+
+    >>> print(too_few_symbols("digits", 12))  # doctest: +NORMALIZE_WHITESPACE
+    notation digits writes at most 10 colours (1-9, or 0-9 with 10 colours), and this game has 12:
+    notation letters writes up to 26
+    >>> print(too_few_symbols("letters", 36))  # doctest: +NORMALIZE_WHITESPACE
+    notation letters writes at most 26 colours (a-z), and this game has 36: the game's own notation
+    writes up to 36 (0-9 then a-z)
+    >>> too_few_symbols("letters", 26) is None
+    True
+    """
+    if style not in STYLES or most_colors(style) >= colors:
+        return None
+    fits = [other for other in CHOSEN_STYLES if most_colors(other) >= colors]
+    if fits:
+        advice = f"{named.format(fits[0])} writes up to {most_colors(fits[0])}"
+    else:
+        own = default_style(colors)
+        advice = f"{default} writes up to {most_colors(own)} ({_SYMBOL_WORDS[own]})"
+    return (
+        f"{named.format(style)} writes at most {most_colors(style)} colours ({_SYMBOL_WORDS[style]}), "
+        f"and this game has {colors}: {advice}"
+    )
+
+
 def default_style(colors: int) -> str:
     """Knuth's digits 1..9 up to 9 colours, 0..9 for 10, letters up to 26, then 0-9a-z."""
     if colors <= 9:
@@ -154,10 +203,9 @@ class Notation:
             style = "digits0"  # the digits of a ten-colour game are 0-9
         if style not in STYLES:
             raise NotationError(f"unknown notation {quote(style)}; choose one of: {', '.join(STYLES)}")
-        if len(STYLES[style]) < colors:
-            raise NotationError(
-                f"notation {style!r} has only {len(STYLES[style])} symbols, this game has {colors} colours"
-            )
+        problem = too_few_symbols(style, colors)
+        if problem is not None:
+            raise NotationError(problem)
         object.__setattr__(self, "style", style)
 
     @property

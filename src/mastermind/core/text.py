@@ -24,6 +24,21 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
+def number(n: int, limit: int = QUOTE_LIMIT) -> str:
+    """A whole number as messages write numbers, typed or not: never quoted, with thousands
+    separators; one too long to repeat is cut, so a message stays one short line.
+
+    >>> number(10002), number(-2)
+    ('10,002', '-2')
+    >>> number(10**100)
+    '10,000,000,000,000,000,000,000,000,000,0... (101 digits)'
+    """
+    text = f"{n:,}"
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(str(abs(n))):,} digits)"
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``n`` and the word that agrees with it.
 

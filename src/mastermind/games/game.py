@@ -24,7 +24,7 @@ from ..core.notation import Notation
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed, generator
 from ..core.text import plural
-from ..deduction.state import SolverState, first_candidates
+from ..deduction.state import SolverState
 from ..errors import ContradictionError, GameError, StrategyError
 from ..strategies import Strategy, find_strategy, make_strategy
 from .hints import DEFAULT_STRATEGY, Hint, hint_strategy
@@ -361,16 +361,17 @@ class Game:
         """The hint strategy's guess and the number of codes left; counted in the record.
 
         On the last guess only a code still possible can win, and in hard mode only one may be
-        played: where the strategy's guess is not one, the first code still possible is hinted
-        instead (:attr:`Hint.passed_over`).
+        played: where the strategy's guess is not one, the strategy's own choice among the codes
+        still possible is hinted instead (:meth:`~mastermind.strategies.Strategy.pick_possible`;
+        :attr:`Hint.passed_over` keeps the guess passed over).
         """
         guess = self.proposal()
         passed_over = None
         only_possible = self.guesses_left == 1 or (self.hard and self.breaker is None)
         if only_possible and self.inconsistency(guess) is not None:
-            possible = first_candidates(self.rules, self.history, 1)
-            if possible:
-                passed_over, guess = guess, possible[0]
+            possible = self.player().pick_possible(SolverState(self.rules, self.history))
+            if possible is not None:
+                passed_over, guess = guess, self.space.code(possible)
         self.hints += 1
         self.assists.append(Assist("hint", self.turn, guess))
         hint = Hint.of(self.player().name, guess, self.candidates(), asked=self.strategy_name)

@@ -19,7 +19,7 @@ from ..core.notation import Notation
 from ..core.records import RECORD_VERSION, check_version, code_text, rules_from_dict, rules_to_dict
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed
-from ..core.text import plural, quote
+from ..core.text import number, plural
 from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from ..strategies import find_strategy, make_strategy
 from ..strategies.base import Strategy
@@ -113,11 +113,13 @@ class Match:
         if len(players) != 2:
             raise GameError(f"a match has two players, not {len(players)}")
         if games < 2:
-            raise GameError(f"a match has at least 2 games (each player makes a code), not {games}")
+            raise GameError(f"a match has at least 2 games (each player makes a code), not {number(games)}")
         if games > MAX_MATCH_GAMES:
-            raise GameError(f"a match has at most {MAX_MATCH_GAMES:,} games, not {quote(games)}")
+            raise GameError(f"a match has at most {MAX_MATCH_GAMES:,} games, not {number(games)}")
         if games % 2:
-            raise GameError(f"a match has an even number of games (each makes as many codes), not {games}")
+            raise GameError(
+                f"a match has an even number of games (each makes as many codes), not {number(games)}"
+            )
         if scoring not in SCORING_RULES:
             raise GameError(f"unknown scoring rule {scoring!r}; choose one of: {', '.join(SCORING_RULES)}")
         if codemaker not in CODEMAKERS:

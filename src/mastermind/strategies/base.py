@@ -265,6 +265,19 @@ class Strategy(ABC):
     def pick(self, state: SolverState) -> int:
         """The strategy's own choice of the next guess."""
 
+    def pick_possible(self, state: SolverState) -> int | None:
+        """The strategy's choice among the codes still possible alone (hard mode allows no other,
+        and on the last guess no other can win); None where no code is possible.
+
+        This one plays the first code still possible, in numeric order, found without listing
+        the codes (so it serves any game); a strategy that scores its guesses overrides it to
+        score the codes still possible alone, by the same criterion.
+        """
+        from ..deduction.state import first_candidates
+
+        found = first_candidates(self.rules, state.history, 1)
+        return self.space.index(found[0].colors) if found else None
+
     def expected_guesses(self, state: SolverState) -> float | None:
         """The expected number of guesses still needed from ``state`` (the next one included),
         over the codes still possible, each equally likely; None where the strategy does not know."""

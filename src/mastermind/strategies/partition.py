@@ -84,6 +84,20 @@ class PartitionStrategy(Strategy, PositionKernels):
             self._own_first = choice
         return choice
 
+    def pick_possible(self, state: SolverState) -> int | None:
+        """The least key (score, index) among the codes still possible: the criterion that picks
+        the strategy's guesses, applied to those codes alone."""
+        cands = state.candidate_indices()
+        if len(cands) == 0:
+            return None
+        if self.kernel == "numpy":
+            return reference.best_guess(self.space, cands, cands, self.criterion, self.weights)
+        from .._kernels.partition import best_candidate
+
+        t = tables_of(self.space)
+        used, blocks = symmetry(t, [self.space.index(code.colors) for code, _ in state.history])
+        return best_candidate(t, self.weights, cands, self.criterion, self.replies, used, blocks)
+
     def prepare(self) -> None:
         """Packed codes of the game, and the compiled search loaded (on three candidates), alone
         and as the kernels that run many positions on all cores (so a first run times no

@@ -8,11 +8,13 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 
+from ..core.text import QUOTE_LIMIT, quote
 from ..errors import MastermindError
 
 
@@ -57,26 +59,47 @@ class Limits:
 
     @classmethod
     def parse(cls, items: Iterable[str], base: Limits | None = None) -> Limits:
-        """Limits from ``NAME=VALUE`` items over ``base`` (the defaults); LimitError if one is wrong."""
+        """Limits from ``NAME=VALUE`` items over ``base`` (the defaults); LimitError if one is wrong.
+
+        >>> Limits.parse(["nope=3"])
+        Traceback (most recent call last):
+        mastermind.web.limits.LimitError: unknown limit 'nope' (known: body_bytes, open_games, \
+games_in_memory, idle_seconds, rate, burst, max_codes, optimal_codes, match_games, thinking, \
+friend_idle_seconds)
+        """
         kinds = {f.name: f.type for f in fields(cls)}
         values: dict[str, float | int] = {}
         for item in items:
             name, sep, text = item.partition("=")
             name = name.strip().replace("-", "_")
-            if not sep or name not in kinds:
-                raise LimitError(f"unknown limit {item!r}; the limits are: {', '.join(kinds)} (NAME=VALUE)")
-            try:
-                value: float | int = float(text) if kinds[name] in (float, "float") else int(text)
-            except ValueError:
-                raise LimitError(f"limit {name} must be a number, not {text!r}") from None
-            if not value > 0:
-                raise LimitError(f"limit {name} must be more than 0, not {text}")
-            values[name] = value
+            if name not in kinds:
+                known = ", ".join(kinds)
+                raise LimitError(
+                    f"unknown limit {quote(name)} (known: {known})"
+                    if name
+                    else f"a limit needs a name: NAME=VALUE, one of {known}"
+                )
+            if not sep:
+                raise LimitError(f"limit {name} needs a value: {name}=VALUE")
+            values[name] = _limit_value(name, text.strip(), whole=kinds[name] not in (float, "float"))
         return replace(base or cls(), **values)  # type: ignore[arg-type]
 
     def describe(self) -> str:
         """The limits in one line, for the server's start and its help."""
         return ", ".join(f"{f.name}={getattr(self, f.name):g}" for f in fields(self))
+
+
+def _limit_value(name: str, text: str, whole: bool) -> float | int:
+    """The value of limit ``name`` typed as ``text``: a whole number where ``whole``, else a finite
+    number; more than 0 either way."""
+    kind = "a whole number" if whole else "a number"
+    try:
+        value: float | int = int(text) if whole else float(text)
+    except ValueError:  # not a number: quoted as typed
+        raise LimitError(f"limit {name} must be {kind} more than 0, not {quote(text)}") from None
+    if not math.isfinite(value) or not value > 0:  # a number, written as numbers are: unquoted
+        raise LimitError(f"limit {name} must be {kind} more than 0, not {text[:QUOTE_LIMIT]}")
+    return value
 
 
 class RateLimiter:
