@@ -391,7 +391,8 @@ class _Checker:
 
     def _close_total(self, opened: _Open) -> None:
         """Each guess checked (the least of its class, or named) must reach the claim: its cells'
-        counting bounds, raised by the lines naming it."""
+        counting bounds, raised by the lines naming it; within a guess limit, or be refuted by the
+        guesses left (:meth:`_refute`)."""
         node, n, cells, game = opened.node, len(opened.S), opened.cells, self.game
         T = self.least(opened.K)
         sums = opened.tally.totals(T, opened.K, min(SKIP, max(0, node.total - n)))
