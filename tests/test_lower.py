@@ -407,16 +407,36 @@ def test_evaluate_keeps_what_a_cut_proof_proved_and_the_same_command_resumes_it(
 ):
     path, journal = tmp_path / f"classic.proof{suffix}", tmp_path / f"classic.proof{suffix}.journal"
     command = ("evaluate", "-s", "optimal", "--budget", "1m", "--proof", path, "--json", "--no-history")
-    whole = guided_module.prove_optimum
+    whole, keep, expiries = guided_module.prove_optimum, proof_book._Book.keep, []
+
+    class Clock:  # the proof's time: out once its first set is kept, however loaded the machine
+        daemon = True
+
+        def __init__(self, seconds, expire):
+            expiries.append(expire)
+
+        def start(self):
+            pass
+
+        def cancel(self):
+            pass
+
+    def kept(book, node, claim):
+        keep(book, node, claim)
+        if expiries:
+            expiries.pop()()
+
+    monkeypatch.setattr(guided_module, "threading", SimpleNamespace(Event=threading.Event, Timer=Clock))
+    monkeypatch.setattr(proof_book._Book, "keep", kept)
     monkeypatch.setattr(
-        guided_module, "prove_optimum", lambda *args, **kw: whole(*args, **{**kw, "seconds": 0.3})
+        guided_module, "prove_optimum", lambda *args, **kw: whole(*args, **{**kw, "seconds": 60})
     )
     code, out, err = run(*command)  # (the proof's time cut short)
     assert code == 0 and json.loads(out)["proof"]["total"] < 5625 and journal.exists()
     assert f"what the proof has proved is kept in {journal}: the same command resumes from it" in err
     # a proof of version 3 (.xz) keeps its sets in version 3, one of version 2 in version 2
     assert ('"compact"' in journal.read_text()) is (suffix == ".xz")
-    monkeypatch.setattr(guided_module, "prove_optimum", whole)
+    monkeypatch.undo()
     code, out, err = run(*command)
     assert code == 0 and f"resuming the proof from {journal}" in err
     assert json.loads(out)["proof"]["total"] == 5625 == ProofFile.read(path).check().total
