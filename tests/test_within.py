@@ -117,19 +117,34 @@ def test_a_total_with_no_guess_left_is_refused():
         ProofFile.loads(text).check()
 
 
-def test_a_proof_within_a_limit_is_in_version_2_only(classic5, tmp_path):
+def test_a_proof_within_a_limit_in_the_compact_version_keeps_its_refutations(classic5, tmp_path):
+    # Version 3 leaves out the leaves on the total; the checker works out their one-level bounds
+    # within the guesses left. The lines that refute guesses ('count', 'all') stay.
+    book = tmp_path / "max5.jsonl"
+    built = prove_optimum(
+        Rules(pegs=4, colors=6), 5626, workers=1, within=5, compact=True, checkpoint=book
+    ).proof
+    assert built.version == 3 and built.dumps() == classic5.dumps(3)
+    # (its checkpoint's records hold those lines too: the proof taken from them is the same)
+    again = prove_optimum(Rules(pegs=4, colors=6), 5626, workers=1, within=5, compact=True, checkpoint=book)
+    assert again.proof.dumps() == built.dumps() and again.proof.check().total == 5626
+    assert len(built.dumps().splitlines()) < len(classic5.dumps().splitlines()) / 8
+    assert any(child.kind in ("all", "count") for _, _, child in _nodes(built.root))
     path = tmp_path / "max5.proof.xz"
-    classic5.write(path)  # (xz, in version 2: its leaves are refutations, not left out)
-    assert ProofFile.read(path).version == 2 and check_file(path).total == 5626
-    with pytest.raises(ProofError, match="has no compact version"):
-        compact_file(path, tmp_path / "c.proof.xz")
-    with pytest.raises(ProofError, match="written in version 2, not 3"):
-        classic5.dumps(3)
-    text = classic5.dumps().replace("mastermind-proof 2", "mastermind-proof 3", 1)
-    with pytest.raises(ProofError, match="line 1: a proof within a guess limit is in version 2, not 3"):
-        ProofFile.loads(text)
-    with pytest.raises(StrategyError, match="version 2"):
-        prove_optimum(Rules(pegs=4, colors=6), 5626, workers=1, within=5, compact=True)
+    classic5.write(path)  # (an .xz name: version 3)
+    assert ProofFile.read(path).version == 3 and ProofFile.read(path).dumps() == built.dumps()
+    checked = check_file(path)
+    assert (checked.total, checked.guesses) == (5626, 5)
+    v2 = tmp_path / "max5.proof.gz"
+    classic5.write(v2)
+    compact_file(v2, tmp_path / "rewritten.proof.xz")
+    assert (tmp_path / "rewritten.proof.xz").read_bytes() == path.read_bytes()
+    # within 6 guesses (the least total is then 5,625) the refutations prove nothing
+    text = (
+        built.dumps().replace('"within": 5', '"within": 6', 1).replace('"max_guesses": 5', '"max_guesses": 6')
+    )
+    with pytest.raises(ProofError, match="is not refuted|proves nothing"):
+        ProofFile.loads(text).check()
 
 
 def test_a_checkpoint_within_one_limit_is_refused_by_another(tmp_path):
@@ -162,7 +177,7 @@ def test_evaluate_under_a_guess_limit_proves_the_total_within_it_and_verify_says
     [("4x6-max5", 5626, 5), pytest.param("4x8-max6", 20473, 6, marks=pytest.mark.long)],
 )
 def test_the_proof_files_within_a_limit_prove_their_totals(name, total, within):
-    checked = check_file(RESULTS_DIR / f"{name}-lower.proof.gz")
+    checked = check_file(RESULTS_DIR / f"{name}-lower.proof.xz")
     assert (checked.claim, checked.total, checked.guesses) == ("total", total, within)
 
 

@@ -370,6 +370,16 @@ def test_the_one_level_bound_by_cells_alone_is_the_counted_one_where_it_is_given
             got = arithmetic_module.least_by_cells(game, S, K, tables)
             assert got == want if len(S) <= K1 + 1 else got in (None, want)  # (no cell is then over K1 + 1)
             given += got is not None
+            # within a guess limit: the codes with a cell past F(K', left - 1) left out
+            for left in (2, 3):
+                cap = arithmetic_module.reach(K1, left - 1)
+                fits = [
+                    sum(least[m] for m in t.values())
+                    for t, w in zip(cells, whole, strict=True)
+                    if not w and max(t.values(), default=0) <= cap
+                ]
+                got = arithmetic_module.least_by_cells(game, S, K, tables, left)
+                assert got in (None, min(fits, default=SKIP)), (S, K, left)
     assert given > 0.4 * len(sets) * 5
 
 

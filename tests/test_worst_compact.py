@@ -128,7 +128,7 @@ def test_a_cells_bound_found_among_fewer_colours_is_the_least_over_every_code():
     of the whole game must give the same, on cells that lack no colour, one, or several."""
     from collections import Counter
 
-    from mastermind.verify.arithmetic import SKIP, least_total
+    from mastermind.verify.arithmetic import SKIP, least_total, reach
     from mastermind.verify.checker import _Checker
 
     rules = Rules(pegs=4, colors=7)
@@ -145,6 +145,7 @@ def test_a_cells_bound_found_among_fewer_colours_is_the_least_over_every_code():
                     cells.append(cell)
     narrowed = {len(checker.game.narrowed(cell)[0].codes) for cell in cells}
     assert len(narrowed) >= 3 and rules.size in narrowed  # the whole game, and smaller ones
+    limited = Counter[int]()
     for K in (13, 6):
         for cell in cells:
             tallies = [Counter(game.row(g)[i] for i in cell) for g in range(rules.size)]
@@ -155,3 +156,12 @@ def test_a_cells_bound_found_among_fewer_colours_is_the_least_over_every_code():
             whole = [len(cell)]  # a guess that leaves the cell whole is skipped
             sums = [SKIP if list(t.values()) == whole else sum(T[m] for m in t.values()) for t in tallies]
             assert checker.one_level(cell, K) == len(cell) + min(sums), cell
+            # within a guess limit (``left`` guesses for the cell): a guess with a cell past
+            # F(K', left - 1) cannot finish in time, and a cell no guess finishes costs SKIP
+            for left in (2, 3, 4):
+                cap = reach(most, left - 1)
+                fits = [s for s, t in zip(sums, tallies, strict=True) if max(t.values(), default=0) <= cap]
+                want = min(SKIP, len(cell) + min(fits, default=SKIP))
+                assert checker.one_level(cell, K, left) == want, (cell, left)
+                limited[left] += want != len(cell) + min(sums)
+    assert limited[2] > 0 and limited[3] > 0  # (the limit binds on some of these cells)

@@ -226,7 +226,7 @@ def prove_lower(
             stop=stop,
             progress=progress,
             checkpoint=journal,
-            compact=str(path).endswith(".xz") and within is None,
+            compact=str(path).endswith(".xz"),
             farm=None if within is not None else farm,
             within=within,
         )

@@ -275,12 +275,16 @@ class _Game:
 FEW_GUESSES = 64
 
 
-def least_by_cells(game: _Game, S: list[int], K: int, least: Callable[[int], list[int]]) -> int | None:
+def least_by_cells(
+    game: _Game, S: list[int], K: int, least: Callable[[int], list[int]], left: int | None = None
+) -> int | None:
     """The least over the codes, as guesses on S, of the sum of T(K', m) over a code's cells
     other than the win (m secrets each; K' the least of K and the most such cells a code gives;
     a code that leaves S whole left out; ``least(K')`` the list of T(K', m)), found from the
     codes' numbers of cells; None where that takes tallying more than :data:`FEW_GUESSES` codes
-    one by one (or S has one secret, or is too large for the lanes).
+    one by one (or S has one secret, or is too large for the lanes). ``left``: the guesses a tree
+    has left for S (within a guess limit): a code with a cell past F(K', left - 1) is left out
+    too (:data:`SKIP` where every code is).
 
     A cell of m secrets costs at least 2m - 1 (exactly that up to m = K' + 1), so a code with c
     cells costs at least ``2 (|S| - w) - c`` (w 1 where it is a secret of S): the codes are
@@ -315,11 +319,12 @@ def least_by_cells(game: _Game, S: list[int], K: int, least: Callable[[int], lis
     bound = 2 * n * ones - 2 * int.from_bytes(members, "little") - cells
     low_bound = _least_lane(bound, ones, top, 2 * n)
     T, rows, win, inside = least(K), [game.row(i) for i in S], game.pegs * (game.pegs + 1), set(S)
+    cap = n if left is None else reach(K, left - 1)
 
     def total(g: int) -> int:  # (a reply is the same with guess and secret swapped)
         sizes = Counter([row[g] for row in rows])
         sizes.pop(win, None)
-        if len(sizes) == 1 and g not in inside:
+        if len(sizes) == 1 and g not in inside or max(sizes.values(), default=0) > cap:
             return SKIP
         return sum(map(T.__getitem__, sizes.values()))
 

@@ -167,7 +167,7 @@ def scan(path: str | os.PathLike[str]) -> ProofHead:
             cut short.
     """
     nodes, header, rules, claim, number, version = _scan(path)
-    return ProofHead(rules, header, claim, number, nodes, path, version, _within(header, str(path), version))
+    return ProofHead(rules, header, claim, number, nodes, path, version, _within(header, str(path)))
 
 
 def check_file(
@@ -242,9 +242,6 @@ def compact_file(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> i
             ``out`` cannot be written.
     """
     head = scan(path)
-    if head.within:
-        said = "a proof within a guess limit has no compact version (its leaves are refutations)"
-        raise ProofError(f"{path}: {said}")
 
     def lines() -> Iterator[str]:
         with _opened(path) as f:
@@ -268,6 +265,8 @@ def _wordy(line: str) -> str:
     :func:`.proof._compact_line` takes the word out again)."""
     pad = line[: len(line) - len(line.lstrip(" "))]
     words = line.split()
+    if pad and len(words) > 2 and words[2] in ("count", "all"):  # (within a guess limit)
+        return line
     return pad + " ".join(["total", *words] if not pad else [*words[:2], "total", *words[2:]])
 
 

@@ -138,9 +138,9 @@ def _digest_from(held: list[tuple[int, str]], start: int, indent: int) -> tuple[
 _NO_LINES = hashlib.blake2b(digest_size=16).digest()
 
 
-def _bound_key(S: list[int], K: int) -> tuple[bytes, int]:
+def _bound_key(S: list[int], K: int, left: int | None) -> tuple[bytes, int, int | None]:
     """A set's one-level bound is kept under this (``_Checker.bounds``)."""
-    return array("i", S).tobytes(), K
+    return array("i", S).tobytes(), K, left
 
 
 def _indent(line: str) -> int:
@@ -276,7 +276,7 @@ class _Checker:
         # Version 3 on the total: a guess short of its node's claim has its cells that no line
         # names raised to their one-level bounds (:meth:`_raised`), found here, not read.
         self.implicit = implicit
-        self.bounds: dict[tuple[bytes, int], int] = {}  # (a cell, K) -> its one-level bound
+        self.bounds: dict[tuple[bytes, int, int | None], int] = {}  # (a cell, K, left) -> its bound
         self.game = _Game(rules)
         self.tables: dict[int, list[int]] = {}  # T(K, m) for m up to the game's size, by K
         # What a node's check finds depends on its set, guesses left, K, its line and the lines
@@ -442,37 +442,43 @@ class _Checker:
         split: dict[int, list[int]] = {}
         for i in opened.S:
             split.setdefault(row[i], []).append(i)
-        K = opened.K
+        K, left = opened.K, (opened.k - 1 if self.within else None)
         cells = sorted(
             (c for f, c in split.items() if f != win and f not in named and len(c) > 2),
-            key=lambda c: (_bound_key(c, K) not in self.bounds, -len(c)),
+            key=lambda c: (_bound_key(c, K, left) not in self.bounds, -len(c)),
         )
         gained = 0
         for cell in cells:
-            gained += max(0, self.one_level(cell, opened.K) - T[len(cell)])
+            gained += max(0, self.one_level(cell, K, left) - T[len(cell)])
             if gained >= short:
                 break
         return gained
 
-    def one_level(self, S: list[int], K: int) -> int:
+    def one_level(self, S: list[int], K: int, left: int | None = None) -> int:
         """The least total of a set S that counting one guess down proves: |S| plus, over the
         guesses (but one that leaves S whole), the least sum of T(K', m) over a guess's cells,
         K' the most cells other than the win that a guess gives on S (at most K): what a line of
-        S with nothing below it claims at most, found as its check finds it."""
-        key = _bound_key(S, K)
+        S with nothing below it claims at most, found as its check finds it. ``left``: the
+        guesses a tree has left for S, within a guess limit; a guess refuted by counting (a cell
+        past F(K', left - 1)) is left out, and S costs :data:`SKIP` where every guess is."""
+        key = _bound_key(S, K, left)
         found = self.bounds.get(key)
         if found is not None:
             return found
         # Counted in the game of S's colours and one more, where that is smaller: every code of
         # it is a guess to try (none holds two colours that S lacks).
         game, narrow = self.game.narrowed(S)
-        least = least_by_cells(game, narrow, K, self.least)
+        least = least_by_cells(game, narrow, K, self.least, left)
         if least is None:
             tally = _Tally(game, narrow, None)
             K = min(K, tally.most_cells())
             T = self.least(K)
-            least = min(tally.totals(T, K, min(SKIP, T[len(S)] + 1)))
-        found = len(S) + least
+            sums = tally.totals(T, K, min(SKIP, T[len(S)] + 1))
+            pool = range(len(sums)) if left is None else tally.fitting(reach(K, left - 1))
+            least = min(map(sums.__getitem__, pool), default=SKIP)
+            if least > T[len(S)]:  # (only guesses that leave S whole: S cannot be found in time)
+                least = SKIP
+        found = min(SKIP, len(S) + least)
         if len(self.bounds) > 1 << 16:
             self.bounds.clear()
         self.bounds[key] = found

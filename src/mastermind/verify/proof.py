@@ -68,13 +68,15 @@ child line naming that guess and reply if larger. Each guess checked must reach 
 except one that leaves S whole (a single cell, S itself): no best tree plays it, as leaving it
 out would save ``|S|``.
 
-A proof on the total **within D guesses** (``"within": D`` in its header; version 2 only) claims
+A proof on the total **within D guesses** (``"within": D`` in its header) claims
 L of the trees that find every secret within D guesses: a node's tree has k guesses left, D at
 the root and its parent's less one below, and a ``total`` node needs k of 1 or more. There a
 guess is refuted, whatever its cells' costs, by counting (a cell other than the win of more than
 ``F(K, k - 1)`` secrets) or by a line naming it whose node is a ``count`` or an ``all``, as in a
 proof on guesses: that cell cannot be found within k - 1 guesses (the lines below an ``all`` are
-``count`` or ``all`` too). Each other guess must reach L as above.
+``count`` or ``all`` too). Each other guess must reach L as above. In version 3 the checker
+works out a left-out cell's one-level bound within the guesses left at it: the guesses refuted
+by counting there are left out, and a cell that every guess leaves too large refutes its guess.
 
 * Last line: ``end`` and the number of nodes, so that a file cut short is refused.
 
@@ -196,8 +198,9 @@ class PackedNode(ProofNode):
     def children(self) -> list[tuple[tuple[int, ...], Feedback, ProofNode]]:
         if self.unpacked is None:  # (kept once read: a check reads them more than once)
             info: dict[str, Any] = {"game": game_dict(self.rules), "claim": "total", "total": self.total}
-            if self.version < COMPACT:  # its lines may refute guesses, as those of a proof within a
-                info["within"] = 1  # limit do (read here; the whole proof's check says what they prove)
+            # Its lines may refute guesses, as those of a proof within a limit do (read here; the
+            # whole proof's check says what they prove).
+            info["within"] = 1
             text = f"{FORMAT} {self.version}\n{json.dumps(info)}\n{self.body()}\nend {self.nodes}\n"
             self.unpacked = ProofFile.loads(text, "a packed line").root.children
         return self.unpacked
@@ -306,15 +309,13 @@ class ProofFile:
         line by line (a proof of millions of lines is never all in memory as text). In
         ``version`` (by default its own, or :data:`COMPACT` for a name ending in ``.xz``)."""
         if version is None:
-            version = COMPACT if str(path).endswith(".xz") and not self.guesses else self.version
+            version = COMPACT if str(path).endswith(".xz") and self.claim == "total" else self.version
         write_file(path, self._text(version))
 
     def _text(self, version: int) -> Iterator[str]:
         if self.claim == "total" and version < COMPACT <= self.version:
             said = f"a proof in version {COMPACT} cannot be written in version {version}"
             raise ProofError(f"{said}: its leaves are left out")
-        if self.claim == "total" and self.guesses and version >= COMPACT:
-            raise ProofError(f"a proof within a guess limit is written in version {VERSION}, not {version}")
         symbols = alphabet(self.rules)
         return _file_lines(self.header, version, lambda: _lines(self.root, symbols, version, self.version))
 
@@ -337,7 +338,7 @@ class ProofFile:
         )
         claim, number = _claim(lines[0], header, name)
         version = int(lines[0].split()[1])
-        within = _within(header, name, version)
+        within = _within(header, name)
         if len(lines) < 3 or not lines[-1].startswith("end "):
             raise ProofError(f"{name}: cut short (no 'end' line)")
         body = lines[2:-1]
@@ -410,7 +411,7 @@ def _claim(first_line: str, header: dict[str, Any], name: str) -> tuple[str, int
     return claim, number
 
 
-def _within(header: dict[str, Any], name: str, version: int) -> int:
+def _within(header: dict[str, Any], name: str) -> int:
     """The guess limit a proof on the total is within (``within`` in its header), or 0."""
     if "within" not in header:
         return 0
@@ -418,9 +419,6 @@ def _within(header: dict[str, Any], name: str, version: int) -> int:
     whole = isinstance(within, int) and not isinstance(within, bool)
     if header.get("claim") != "total" or not whole or within < 1:
         raise ProofError(f"{name}, line 2: 'within' is a number of guesses (of a claim on the total)")
-    if version != VERSION:
-        said = f"a proof within a guess limit is in version {VERSION}, not {version}"
-        raise ProofError(f"{name}, line 1: {said}")
     return within
 
 
@@ -556,17 +554,25 @@ class _Reader:
 
 
 def compact(lines: Iterable[str]) -> Iterator[str]:
-    """A proof on the total's lines (version 2's words, from its root) less its leaves, the lines
-    other than the root with no line below them: version 3 leaves them out. What a leaf claims
-    is at most what counting one guess down proves of its set (its check shows it), and the
-    checker of version 3 works that out itself for the cells it needs (:class:`.checker._Checker`)."""
+    """A proof on the total's lines (version 2's words, from its root) less its leaves, the
+    ``total`` lines other than the root with no line below them: version 3 leaves them out. What
+    a leaf claims is at most what counting one guess down proves of its set (its check shows it),
+    and the checker of version 3 works that out itself for the cells it needs
+    (:class:`.checker._Checker`). (The ``count`` lines of a proof within a guess limit stay.)"""
     held = None
     for line in lines:
-        if held is not None and (held[0] != " " or _indent(line) > _indent(held)):
+        if held is not None and (not _is_leaf(held) or _indent(line) > _indent(held)):
             yield held
         held = line
-    if held is not None and held[0] != " ":  # (a root with no lines)
+    if held is not None and not _is_leaf(held):
         yield held
+
+
+def _is_leaf(line: str) -> bool:
+    """Whether a line of version 2 on the total, with no line below it, is a leaf: an indented
+    ``total`` line."""
+    words = line.split()
+    return line[0] == " " and len(words) > 2 and words[2] == "total"
 
 
 def _compact_line(line: str) -> str:
@@ -574,7 +580,9 @@ def _compact_line(line: str) -> str:
     words = line.split()
     if words and words[0] == "total":
         return " ".join(words[1:])
-    return line[: _indent(line)] + " ".join(words[:2] + words[3:])
+    if len(words) > 2 and words[2] == "total":
+        return line[: _indent(line)] + " ".join(words[:2] + words[3:])
+    return line  # (a 'count' or an 'all' line, within a guess limit)
 
 
 def _indent(line: str) -> int:

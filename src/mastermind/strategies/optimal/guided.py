@@ -298,15 +298,13 @@ def prove_optimum(
     ``farm``: where the sets :data:`~.lower.TASK_DEPTH` deep are proved, instead of ``workers``
     processes (see :class:`_Guided`; a cluster's searches the root's exact costs too).
     ``within``: the proof is of the least total of the trees that find every secret within that
-    many guesses (``optimum`` is then theirs), in version 2 only (not ``compact``).
+    many guesses (``optimum`` is then theirs).
 
     Raises:
         CheckpointError: the checkpoint cannot be read or written, is another game's or another
             limit's, or is damaged.
-        StrategyError: ``within`` and ``compact`` both asked.
+        StrategyError: ``within`` and ``farm`` both asked.
     """
-    if within is not None and compact:
-        raise StrategyError("a proof within a guess limit is written in version 2 (a .gz file), not 3 (.xz)")
     if within is not None and farm is not None:  # (its workers' provers are made without the limit)
         raise StrategyError("a proof within a guess limit is proved on this machine, not on a cluster")
     began = time.perf_counter()
