@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..core.rules import DEFAULT_MAX_GUESSES
 from ..core.text import guess_count
 from . import cli
 from .common import fail
@@ -180,5 +181,5 @@ def _part(value: str | None) -> Parts | None:
 
 
 def _game_text(rules: Rules) -> str:
-    limit = f", at most {guess_count(rules.max_guesses)}" if rules.max_guesses != 10 else ""
+    limit = f", at most {guess_count(rules.max_guesses)}" if rules.max_guesses != DEFAULT_MAX_GUESSES else ""
     return words(rules) + limit

@@ -27,6 +27,10 @@ MIN_COLORS, MAX_COLORS = 2, 36
 #: would never finish.
 MAX_GUESSES = 200
 
+#: The guess limit of a game where none is given: the board game's ten rows. A game with another
+#: limit says so in its name (``4x6 /5``), and a proof of its least total is within that limit.
+DEFAULT_MAX_GUESSES = 10
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -46,7 +50,7 @@ class Rules:
     pegs: int = 4
     colors: int = 6
     repeats: bool = True
-    max_guesses: int = 10
+    max_guesses: int = DEFAULT_MAX_GUESSES
     blank: bool = False
 
     def __post_init__(self) -> None:
@@ -123,7 +127,7 @@ class Rules:
         text = f"{self.pegs}x{self.real_colors}" + ("+blank" if self.blank else "")
         if not self.repeats:
             text += " no repeats"
-        if limit and self.max_guesses != 10:
+        if limit and self.max_guesses != DEFAULT_MAX_GUESSES:
             text += f" /{self.max_guesses}"
         return text
 
@@ -139,7 +143,7 @@ class Rules:
         extra = ""
         if not self.repeats:
             extra += ", repeats=False"
-        if self.max_guesses != 10:
+        if self.max_guesses != DEFAULT_MAX_GUESSES:
             extra += f", max_guesses={self.max_guesses}"
         if self.blank:
             extra += ", blank=True"

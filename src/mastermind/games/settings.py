@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Self
 
-from ..core.rules import Rules, find_rules
+from ..core.rules import DEFAULT_MAX_GUESSES, Rules, find_rules
 from ..errors import SettingsError
 from .game import Game
 from .match import Match
@@ -44,7 +44,7 @@ class Settings:
     pegs: int = 4
     colors: int = 6
     repeats: bool = True
-    max_guesses: int = 10
+    max_guesses: int = DEFAULT_MAX_GUESSES
     blank: bool = False
     strategy: str = "knuth"
     players: list[str] = field(default_factory=lambda: ["human", "knuth"])

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core.rules import DEFAULT_MAX_GUESSES
 from ..errors import StrategyError
 from ..strategies.capabilities import OnBounds, SearchBounds, TreeSearch
 from .evaluation import evaluate
@@ -211,7 +212,7 @@ def prove_lower(
     guided = exact and target is not None
     # (a guided proof is of the least total within the game's guess limit where one is set: the
     # optimum aimed at is that limit's; the counting proof's holds whatever the limit)
-    within = rules.max_guesses if guided and rules.max_guesses < 10 else None  # (10: the game's own limit)
+    within = rules.max_guesses if guided and rules.max_guesses < DEFAULT_MAX_GUESSES else None
     journal = proof_journal(path)
     if guided:
         assert target is not None

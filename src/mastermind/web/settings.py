@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import Notation, Rules
+from ..core.rules import DEFAULT_MAX_GUESSES
 from ..errors import MastermindError, RulesError, SettingsError
 from ..games import settings as rules_of_play
 
@@ -84,6 +85,6 @@ def rules_from_json(data: Any) -> Rules:
         pegs=data["pegs"],
         colors=data["colors"],
         repeats=data.get("repeats", True),
-        max_guesses=data.get("max_guesses", 10),
+        max_guesses=data.get("max_guesses", DEFAULT_MAX_GUESSES),
         blank=data.get("blank", False),
     )
