@@ -50,6 +50,19 @@ def test_a_guided_proof_on_a_cluster_is_the_proof_made_here_and_its_checkpoint_r
 
 
 @pytest.mark.slow
+def test_a_proof_within_a_guess_limit_on_a_cluster_is_the_proof_made_here(tmp_path):
+    # (the tasks' provers are made within the limit too: without it, they would prove the
+    # classic's cells to what they cost whatever the limit, and the root would stop at 5,625)
+    rules = Rules(pegs=4, colors=6)
+    here = prove_optimum(rules, 5626, workers=1, compact=True, within=5)
+    with DaskExecutor(workers=2) as dask:
+        there = dask_proofs.prove_optimum_on(dask, rules, 5626, compact=True, within=5)
+    assert there.ended and there.total == 5626
+    assert there.proof.dumps() == here.proof.dumps()
+    assert there.proof.check().guesses == 5
+
+
+@pytest.mark.slow
 def test_evaluate_proves_on_the_cluster_given_proof_and_the_dask_executor(tmp_path, monkeypatch):
     sent, asked = [], []
     submit, costs = dask_proofs.DaskFarm.submit, dask_proofs.DaskFarm.costs

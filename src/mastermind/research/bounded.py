@@ -228,7 +228,7 @@ def prove_lower(
             progress=progress,
             checkpoint=journal,
             compact=str(path).endswith(".xz"),
-            farm=None if within is not None else farm,
+            farm=farm,
             within=within,
         )
     else:

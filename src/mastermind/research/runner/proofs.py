@@ -112,7 +112,7 @@ class DaskFarm:
 
         book, prover = self.prover.book, self.prover
         records = None if book is None else records_below(book, (*node.history, g))
-        args = (prover.rules, prover.version, _sent(node), g, claim, records)
+        args = (prover.rules, prover.version, prover.limit, _sent(node), g, claim, records)
         self.tasks[id(node), g] = self.client.submit(_raise_on_worker, *args, pure=False)
 
     def ready(self, node: _Set, guesses: list[int]) -> bool:
@@ -168,7 +168,7 @@ class DaskFarm:
         from dask.distributed import wait
 
         prover = self.prover
-        game = (prover.rules, prover.version)
+        game = (prover.rules, prover.version, prover.limit)
         futures = {}
         for i, cell, budget in asked:
             futures[self.client.submit(_cost_on_worker, *game, _sent(cell), budget, pure=False)] = i
@@ -204,38 +204,41 @@ def _sent(node: _Set) -> _Set:
     return _Set(node.S, node.history, node.group, node.used, node.low)
 
 
-#: A worker's prover, by game and version, made for its first task and kept for the next ones.
-_PROVERS: dict[tuple[Rules, int], _Guided] = {}
+#: A worker's prover, by game, version and guess limit, made for its first task and kept for the
+#: next ones.
+_PROVERS: dict[tuple[Rules, int, int | None], _Guided] = {}
 
 
-def _prover(rules: Rules, version: int) -> _Guided:
-    """This worker's prover of the game, in that version of the proof format."""
+def _prover(rules: Rules, version: int, limit: int | None) -> _Guided:
+    """This worker's prover of the game, in that version of the proof format, within that guess
+    limit (None: whatever the limit)."""
     from ...strategies.optimal.guided import _Guided
     from ...verify.proof import COMPACT
 
-    prover = _PROVERS.get((rules, version))
+    key = (rules, version, limit)
+    prover = _PROVERS.get(key)
     if prover is None:
-        prover = _PROVERS[rules, version] = _Guided(rules, None, 1, None, version == COMPACT)
+        prover = _PROVERS[key] = _Guided(rules, None, 1, None, version == COMPACT, within=limit)
     return prover
 
 
-def _cost_on_worker(rules: Rules, version: int, cell: _Set, budget: int) -> int:
+def _cost_on_worker(rules: Rules, version: int, limit: int | None, cell: _Set, budget: int) -> int:
     """On a worker: the cell's exact cost, or the budget where it costs that much or more."""
-    prover = _prover(rules, version)
+    prover = _prover(rules, version, limit)
     sym = prover.game.group(list(cell.history))
     cost, _ = prover.run.kernel_call(prover.run.root, cell.S, prover.left(cell), budget, sym)
     return min(cost, budget)
 
 
 def _raise_on_worker(
-    rules: Rules, version: int, node: _Set, g: int, claim: int, records: tuple | None
+    rules: Rules, version: int, limit: int | None, node: _Set, g: int, claim: int, records: tuple | None
 ) -> tuple[bool, dict, list[dict]]:
     """On a worker: guess g at the node raised to ``claim``; its answer, and the records made."""
     from ...strategies.optimal.proof_book import _Outbox
     from ...strategies.optimal.proof_workers import raise_task
     from ...verify.proof import COMPACT
 
-    prover = _prover(rules, version)
+    prover = _prover(rules, version, limit)
     made: list[dict] = []
     prover.book = None if records is None else _Outbox(rules, version == COMPACT, "", records, made.append)
     ok, cells = raise_task(prover, node, g, claim)
@@ -247,7 +250,7 @@ def prove_optimum_on(
 ) -> LowerBound:
     """:func:`~mastermind.strategies.optimal.guided.prove_optimum` with its tasks on the cluster
     (:class:`DaskFarm`); ``options`` as it takes them (``checkpoint``, ``compact``, ``progress``,
-    ``seconds``, ``stop``), not ``workers``: the cluster's are."""
+    ``seconds``, ``stop``, ``within``), not ``workers``: the cluster's are."""
     from ...strategies.optimal.guided import prove_optimum
 
     return prove_optimum(rules, optimum, farm=lambda prover: DaskFarm(prover, executor), **options)

@@ -303,10 +303,8 @@ def prove_optimum(
     Raises:
         CheckpointError: the checkpoint cannot be read or written, is another game's or another
             limit's, or is damaged.
-        StrategyError: ``within`` and ``farm`` both asked.
+        StrategyError: no tree finds every secret within ``within`` guesses.
     """
-    if within is not None and farm is not None:  # (its workers' provers are made without the limit)
-        raise StrategyError("a proof within a guess limit is proved on this machine, not on a cluster")
     began = time.perf_counter()
     book = None if checkpoint is None else _Book(checkpoint, rules, compact, within)
     prover = _Guided(rules, stop, usable_cores() if workers is None else workers, book, compact, farm, within)
