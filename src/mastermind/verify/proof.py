@@ -76,7 +76,8 @@ guess is refuted, whatever its cells' costs, by counting (a cell other than the 
 proof on guesses: that cell cannot be found within k - 1 guesses (the lines below an ``all`` are
 ``count`` or ``all`` too). Each other guess must reach L as above. In version 3 the checker
 works out a left-out cell's one-level bound within the guesses left at it: the guesses refuted
-by counting there are left out, and a cell that every guess leaves too large refutes its guess.
+by counting there are left out, and a cell that every guess leaves too large refutes its guess
+(so version 3 leaves out an ``all`` line with nothing below it under a ``total`` line too).
 
 * Last line: ``end`` and the number of nodes, so that a file cut short is refused.
 
@@ -228,9 +229,9 @@ def _lines(root: ProofNode, symbols: str, version: int = VERSION, source: int | 
         ProofError: packed lines of version 3 asked for in an older version.
     """
     drop = version >= COMPACT and (version if source is None else source) < COMPACT
-    stack: list[tuple[ProofNode, int, str]] = [(root, 0, "")]
+    stack: list[tuple[ProofNode, int, str, str]] = [(root, 0, "", "")]  # (its parent's kind last)
     while stack:
-        node, depth, lead = stack.pop()
+        node, depth, lead, parent = stack.pop()
         pad = " " * depth
         if isinstance(node, PackedNode):
             if version >= COMPACT and node.version < COMPACT and depth and node.nodes == 1:
@@ -239,12 +240,12 @@ def _lines(root: ProofNode, symbols: str, version: int = VERSION, source: int | 
             yield f"{pad}{lead}{first}"
             yield from (pad + line for line in rest)  # (indented from its own line already)
             continue
-        if drop and depth and node.kind == "total" and not node.children:
+        if drop and depth and not node.children and _is_leaf(" ", node.kind, parent):
             continue  # (a leaf)
         yield f"{pad}{lead}{node.text(version)}"
         for guess, reply, child in reversed(node.children):
             code = "".join(symbols[c] for c in guess)
-            stack.append((child, depth + 1, f"{code} {reply.black},{reply.white} "))
+            stack.append((child, depth + 1, f"{code} {reply.black},{reply.white} ", node.kind))
 
 
 def _packed_lines(node: PackedNode, version: int) -> list[str]:
@@ -554,25 +555,32 @@ class _Reader:
 
 
 def compact(lines: Iterable[str]) -> Iterator[str]:
-    """A proof on the total's lines (version 2's words, from its root) less its leaves, the
-    ``total`` lines other than the root with no line below them: version 3 leaves them out. What
-    a leaf claims is at most what counting one guess down proves of its set (its check shows it),
-    and the checker of version 3 works that out itself for the cells it needs
-    (:class:`.checker._Checker`). (The ``count`` lines of a proof within a guess limit stay.)"""
-    held = None
+    """A proof on the total's lines (version 2's words, from its root) less its leaves, the lines
+    other than the root with no line below them that are ``total`` lines, or ``all`` lines under
+    a ``total`` line (within a guess limit): version 3 leaves them out. What a leaf claims is at
+    most what counting one guess down proves of its set (its check shows it), and the checker of
+    version 3 works that out itself for the cells it needs, within the guesses left
+    (:class:`.checker._Checker`); the other ``count`` and ``all`` lines stay."""
+    held: tuple[str, str, str] | None = None  # a line, its kind and its parent's kind
+    path: list[tuple[int, str]] = []  # the indent and kind of each line on the path to it
     for line in lines:
-        if held is not None and (not _is_leaf(held) or _indent(line) > _indent(held)):
-            yield held
-        held = line
-    if held is not None and not _is_leaf(held):
-        yield held
+        depth = _indent(line)
+        if held is not None and (depth > _indent(held[0]) or not _is_leaf(*held)):
+            yield held[0]
+        while path and path[-1][0] >= depth:
+            path.pop()
+        words = line.split()
+        kind = words[2] if depth and len(words) > 2 else words[0] if words else ""
+        held = (line, kind, path[-1][1] if path else "")
+        path.append((depth, kind))
+    if held is not None and not _is_leaf(*held):
+        yield held[0]
 
 
-def _is_leaf(line: str) -> bool:
-    """Whether a line of version 2 on the total, with no line below it, is a leaf: an indented
-    ``total`` line."""
-    words = line.split()
-    return line[0] == " " and len(words) > 2 and words[2] == "total"
+def _is_leaf(line: str, kind: str, parent: str) -> bool:
+    """Whether a line (of version 2 on the total, with no line below it) is a leaf that version 3
+    leaves out."""
+    return line[0] == " " and (kind == "total" or kind == "all" and parent == "total")
 
 
 def _compact_line(line: str) -> str:
