@@ -11,6 +11,9 @@ Nothing here is a checkable proof.
 
     python benchmarks/proof_progress.py --game 5x7 --optimum 85645 \
         results/unfinished/5x7-lower.checkpoint.jsonl.xz
+
+With ``--cells``, each guess's cells too, the largest first: the cell's size and what its exact
+cost adds to its bound, or ``?`` where it is not found yet.
 """
 
 from __future__ import annotations
@@ -51,6 +54,11 @@ def main() -> None:
     parser.add_argument("--game", required=True, help="PxC, e.g. 5x7")
     parser.add_argument("--optimum", type=int, required=True, help="the optimum the proof aims at")
     parser.add_argument("checkpoints", nargs="+", help="checkpoint files (JSON lines, or .xz)")
+    parser.add_argument(
+        "--cells",
+        action="store_true",
+        help="each guess's cells, the largest first: SIZE:GAIN (cost over bound), or SIZE:? (not found)",
+    )
     args = parser.parse_args()
     pegs, colors = map(int, args.game.split("x"))
     rules = Rules(pegs=pegs, colors=colors)
@@ -72,6 +80,10 @@ def main() -> None:
             f"  {code_text(rules, prover.colours[g])}: {prover.value(root, g):,} (one level), "
             f"{bound:,} with the {known} of its {len(cells)} cells' costs found"
         )
+        if args.cells:
+            pairs = sorted(zip(cells, costs, strict=True), key=lambda pair: -len(pair[0].S))
+            shown = (f"{len(c.S)}:{'?' if cost is None else cost - c.low}" for c, cost in pairs)
+            print("    " + " ".join(shown))
 
 
 if __name__ == "__main__":
