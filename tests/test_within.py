@@ -74,8 +74,12 @@ def test_the_claim_one_higher_or_within_a_looser_limit_or_none_is_refused(classi
     with pytest.raises(ProofError, match=r"line 3: for guess \w+ the bounds reach only"):
         higher.check()
     # within 6 guesses the least total is 5,625: the refutations by the guesses left fail
+    looser = header | {"within": 6, "game": header["game"] | {"max_guesses": 6}}
     with pytest.raises(ProofError, match=r"line \d+: guess \w+ is not refuted"):
-        loads(header | {"within": 6}).check()
+        loads(looser).check()
+    # (the game a proof within a limit is about is the game within that limit)
+    with pytest.raises(ProofError, match=r"line 2: 'within' is 6, but the game's guess limit is 5"):
+        loads(header | {"within": 6})
     # without the limit, its refutations are not lines a proof on the total may hold
     without = {k: v for k, v in header.items() if k != "within"}
     with pytest.raises(ProofError, match=r"line \d+: not 'total LEAST PERMUTATIONS'"):
@@ -103,10 +107,11 @@ def test_a_refutation_dropped_or_a_total_under_an_all_is_refused(classic5):
 
 
 def test_a_total_with_no_guess_left_is_refused():
+    one_guess = Rules(2, 2, max_guesses=1)
     text = "\n".join(
         [
             "mastermind-proof 2",
-            json.dumps({"game": game_dict(Rules(2, 2)), "claim": "total", "total": 99, "within": 1}),
+            json.dumps({"game": game_dict(one_guess), "claim": "total", "total": 99, "within": 1}),
             "total 99 -",
             " 11 0,0 total 9 -",
             "end 2",

@@ -198,10 +198,10 @@ class PackedNode(ProofNode):
     @property
     def children(self) -> list[tuple[tuple[int, ...], Feedback, ProofNode]]:
         if self.unpacked is None:  # (kept once read: a check reads them more than once)
-            info: dict[str, Any] = {"game": game_dict(self.rules), "claim": "total", "total": self.total}
-            # Its lines may refute guesses, as those of a proof within a limit do (read here; the
-            # whole proof's check says what they prove).
-            info["within"] = 1
+            # Its lines may refute guesses, as those of a proof within a limit do (read here as
+            # within one; the whole proof's check says what they prove).
+            game = game_dict(dataclasses.replace(self.rules, max_guesses=1))
+            info = {"game": game, "claim": "total", "total": self.total, "within": 1}
             text = f"{FORMAT} {self.version}\n{json.dumps(info)}\n{self.body()}\nend {self.nodes}\n"
             self.unpacked = ProofFile.loads(text, "a packed line").root.children
         return self.unpacked
@@ -420,6 +420,10 @@ def _within(header: dict[str, Any], name: str) -> int:
     whole = isinstance(within, int) and not isinstance(within, bool)
     if header.get("claim") != "total" or not whole or within < 1:
         raise ProofError(f"{name}, line 2: 'within' is a number of guesses (of a claim on the total)")
+    game = header.get("game")
+    limit = game.get("max_guesses") if isinstance(game, dict) else None
+    if limit != within:  # (the game of a proof within a limit is the game within it)
+        raise ProofError(f"{name}, line 2: 'within' is {within}, but the game's guess limit is {limit}")
     return within
 
 
