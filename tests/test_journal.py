@@ -108,6 +108,11 @@ def test_damage_other_than_a_torn_last_line_is_refused(tmp_path):
         journal(path).read(lambda item: {1: item}[item["n"]])
     with pytest.raises(CheckpointError, match=r"is the checkpoint of another game \(4 pegs, 6 colours\)"):
         journal(path, {**HEAD, "game": {"pegs": 4, "colors": 7}}).read(dict)
+    # the same size, another guess limit: said, as the size alone would not show it
+    other = tmp_path / "limited.jsonl"
+    journal(other, {**HEAD, "game": {**HEAD["game"], "max_guesses": 10}}).read(dict)
+    with pytest.raises(CheckpointError, match=r"another game \(4 pegs, 6 colours; max guesses 10, not 6\)"):
+        journal(other, {**HEAD, "game": {**HEAD["game"], "max_guesses": 6}}).read(dict)
     with pytest.raises(CheckpointError, match="is not a checkpoint of a test search"):
         journal(path, {**HEAD, "checkpoint": "another"}).read(dict)
     with pytest.raises(CheckpointError, match="run.jsonl was written by another"):

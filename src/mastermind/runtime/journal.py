@@ -114,12 +114,9 @@ class Journal:
             raise CheckpointError(f"{self.path} is not a checkpoint of {self.what}")
         theirs = first.get("game")
         if theirs != self.head["game"]:
-            game = (
-                f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours"
-                if isinstance(theirs, dict)
-                else "an unnamed game"
+            raise CheckpointError(
+                f"{self.path} is the checkpoint of another game ({_game_text(theirs, self.head['game'])})"
             )
-            raise CheckpointError(f"{self.path} is the checkpoint of another game ({game})")
         why = differs(first)
         if why is not None:
             raise CheckpointError(f"{self.path} {why}")
@@ -145,3 +142,17 @@ class Journal:
             write()
         except OSError as err:
             raise CheckpointError(f"cannot write the checkpoint {self.path}: {err.strerror or err}") from None
+
+
+def _game_text(theirs: Any, mine: dict[str, Any]) -> str:
+    """A checkpoint's game in words, with what differs from this search's beyond its size (a
+    guess limit, repeats, the blank), which its pegs and colours alone would not show."""
+    if not isinstance(theirs, dict):
+        return "an unnamed game"
+    text = f"{theirs.get('pegs')} pegs, {theirs.get('colors')} colours"
+    differ = [
+        f"{key.replace('_', ' ')} {theirs.get(key)}, not {mine.get(key)}"
+        for key in mine
+        if key not in ("pegs", "colors") and theirs.get(key) != mine.get(key)
+    ]
+    return "; ".join([text, *differ])
