@@ -9,6 +9,7 @@ guesses left), and the checker must refuse it without the limit, or with a loose
 from __future__ import annotations
 
 import json
+import lzma
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,20 @@ def _nodes(root):
         line = stack.pop()
         yield line
         stack.extend(line[2].children)
+
+
+def test_a_claim_within_a_limit_no_tree_meets_is_said_to_hold_of_none(tmp_path):
+    # Within 4 guesses no tree finds every secret of the classic game: every first guess is
+    # refuted, so any total "holds" (of no tree), and verify says so rather than a bare figure.
+    text = lzma.decompress((RESULTS_DIR / "4x6-max5-lower.proof.xz").read_bytes()).decode()
+    lines = text.split("\n")
+    head = json.loads(lines[1])
+    head = head | {"within": 4, "total": 999999, "game": head["game"] | {"max_guesses": 4}}
+    root = "999999 " + lines[2].split(" ", 1)[1]
+    path = tmp_path / "none.proof"
+    path.write_text("\n".join([lines[0], json.dumps(head), root, *lines[3:]]))
+    assert check_file(path).vacuous and not check_file(RESULTS_DIR / "4x6-max5-lower.proof.xz").vacuous
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 0
+    assert "no tree for 4 pegs, 6 colours, repeats allowed finds every secret within 4" in result.output
+    assert "holds of none" in result.output

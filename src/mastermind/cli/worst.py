@@ -562,6 +562,12 @@ def _proof_head(path: str, rules: Rules, parts: Parts | None) -> tuple[ProofHead
 
 def _proved(rules: Rules, checked: Checked) -> tuple[str, dict[str, object]]:
     """What a checked proof proves, in words and as figures for --json."""
+    if checked.claim == "total" and checked.vacuous:  # (every first guess refuted)
+        claim = (
+            f"no tree for {rules.describe()} finds every secret within {guess_count(checked.guesses)} "
+            f"(every first guess is refuted), so the total claimed, {checked.total:,}, holds of none"
+        )
+        return claim, {"total": checked.total, "within": checked.guesses, "no_tree": True}
     if checked.claim == "total" and checked.guesses:  # (within a guess limit)
         claim = (
             f"every tree for {rules.describe()} that finds every secret within "

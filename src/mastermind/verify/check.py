@@ -39,6 +39,9 @@ class Checked:
     #: The parts checked, if only some (:class:`Parts`): the claim then holds once every other
     #: part is checked too; ``nodes`` is then the lines those parts checked.
     parts: Parts | None = None
+    #: On the total within a guess limit: every first guess is refuted (no tree finds every
+    #: secret in time), so the total claimed holds of no tree.
+    vacuous: bool = False
 
     @property
     def whole(self) -> bool:
@@ -94,8 +97,9 @@ def check(
     version = proof.version
     split = None if parts is None else proof.cut(parts.count)
     total = proof.total if proof.claim == "total" else None
+    checker = _checker(rules, proof.first, version, proof.claim, within)
     scored = _check_lines(
-        _checker(rules, proof.first, version, proof.claim, within),
+        checker,
         reader,
         lambda: enumerate(_lines(proof.root, symbols, version), start=3),
         proof.guesses,
@@ -109,7 +113,15 @@ def check(
     )
     first = tuple(code_text(rules, code) for code in proof.first)
     return Checked(
-        rules, proof.claim, proof.guesses, proof.total, proof.nodes_checked(parts), scored, first, parts
+        rules,
+        proof.claim,
+        proof.guesses,
+        proof.total,
+        proof.nodes_checked(parts),
+        scored,
+        first,
+        parts,
+        checker.vacuous,
     )
 
 
@@ -205,10 +217,11 @@ def check_file(
             if next(f, "").rstrip("\n") != f"end {nodes}":  # (as the first pass found it)
                 raise ProofError(f"{name}: the file changed while it was checked")
 
+    checker = _checker(rules, first, head.version, claim, head.within)
     try:
         split = None if parts is None else head.cut(parts.count)
         scored = _check_lines(
-            _checker(rules, first, head.version, claim, head.within),
+            checker,
             reader,
             lines,
             guesses,
@@ -227,7 +240,7 @@ def check_file(
         raise (err if said.startswith(name) else ProofError(f"{name}, {said}")) from None
     checked = head.nodes_checked(parts)
     if claim == "total":
-        return Checked(rules, claim, head.within, number, checked, scored, (), parts)
+        return Checked(rules, claim, head.within, number, checked, scored, (), parts, checker.vacuous)
     shown = tuple(code_text(rules, code) for code in first)
     return Checked(rules, claim, number, 0, checked, scored, shown, parts)
 

@@ -276,6 +276,9 @@ class _Checker:
         # Version 3 on the total: a guess short of its node's claim has its cells that no line
         # names raised to their one-level bounds (:meth:`_raised`), found here, not read.
         self.implicit = implicit
+        # Within a guess limit: every first guess refuted, so that no tree finds every secret in
+        # time, and the claim holds of none (found as the root is closed).
+        self.vacuous = False
         self.bounds: dict[tuple[bytes, int, int | None], int] = {}  # (a cell, K, left) -> its bound
         self.game = _Game(rules)
         self.tables: dict[int, list[int]] = {}  # T(K, m) for m up to the game's size, by K
@@ -412,6 +415,8 @@ class _Checker:
                 sums[g] += self._raised(opened, g, need - sums[g], T)
         # (every code a guess to check: the least of the list of every code's sums)
         low = min(sums) if isinstance(pool, range) else min(map(sums.__getitem__, pool), default=SKIP)
+        if opened.root and low >= SKIP:
+            self.vacuous = True
         if n + low < node.total:
             g = min((g for g in pool if n + sums[g] < node.total), key=lambda g: (sums[g], g))
             raise ProofError(
