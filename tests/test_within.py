@@ -128,13 +128,13 @@ def test_a_proof_within_a_limit_in_the_compact_version_works_out_its_refutations
     # the checker works out a left-out cell's one-level bound within the guesses left, and a cell
     # that no guess can finish in time refutes its guess.
     book = tmp_path / "max5.jsonl"
-    built = prove_optimum(
-        Rules(pegs=4, colors=6), 5626, workers=1, within=5, compact=True, checkpoint=book
-    ).proof
+    first = prove_optimum(Rules(pegs=4, colors=6), 5626, workers=1, within=5, compact=True, checkpoint=book)
+    built = first.proof
     assert built.version == 3 and built.dumps() == classic5.dumps(3)
     # (its checkpoint's records hold those lines too: the proof taken from them is the same)
     again = prove_optimum(Rules(pegs=4, colors=6), 5626, workers=1, within=5, compact=True, checkpoint=book)
     assert again.proof.dumps() == built.dumps() and again.proof.check().total == 5626
+    assert again.deepened < first.deepened  # (the sets it kept were taken, not proved again)
     assert len(built.dumps().splitlines()) < len(classic5.dumps().splitlines()) / 8
     refuted = [child for _, _, child in _nodes(classic5.root) if child.kind == "all" and not child.children]
     assert len(refuted) > 100 and not any(
