@@ -7,6 +7,8 @@ import json
 import os
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -153,3 +155,60 @@ def test_ctrl_c_stops_a_check_on_a_local_cluster_and_its_workers():
     assert proc.returncode == 130, err
     assert "proof checked" not in out and "interrupted" in err and "Traceback" not in err
     assert group_is_gone(proc.pid)  # the workers and their nannies are gone too
+
+
+@pytest.fixture
+def threaded():
+    """A cluster in this process whose one worker runs two tasks at once, in two threads (as
+    ``dask worker`` does, one thread a core, unless told otherwise); the test's own patches
+    reach its tasks."""
+    from dask.distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0")
+    with cluster, DaskExecutor(cluster.scheduler_address) as dask:
+        yield dask
+
+
+@pytest.mark.slow
+def test_a_worker_running_tasks_side_by_side_gives_each_thread_its_own_prover(threaded, tmp_path):
+    # (one prover shared by the threads, each task setting its own book on it, would send what
+    # one task proved in another's answer, or in none if that one had ended)
+    rules = Rules(pegs=4, colors=5)
+    here = prove_optimum(rules, 2463, workers=1, compact=True)
+    journal, forked = tmp_path / "4x5.jsonl", tmp_path / "forked.jsonl"
+    there = dask_proofs.prove_optimum_on(threaded, rules, 2463, compact=True, checkpoint=journal)
+    assert there.ended and there.proof.dumps() == here.proof.dumps()
+    prove_optimum(rules, 2463, workers=2, compact=True, checkpoint=forked)
+    assert sorted(journal.read_text().splitlines()) == sorted(forked.read_text().splitlines())
+    again = prove_optimum(rules, 2463, workers=1, compact=True, checkpoint=journal)
+    assert again.proof.dumps() == here.proof.dumps() and again.deepened < here.deepened
+
+
+@pytest.mark.slow
+def test_a_build_stopped_on_a_cluster_keeps_what_its_running_tasks_proved(threaded, tmp_path, monkeypatch):
+    from mastermind.strategies.optimal import proof_book
+
+    rules, journal, stop = Rules(pegs=4, colors=5), tmp_path / "4x5.jsonl", threading.Event()
+    first: list[dict] = []
+    write = proof_book._Outbox.write
+
+    def stopped_after_the_first(outbox, record):  # (on a worker: in this process, in its thread)
+        write(outbox, record)
+        if not first:
+            first.append(record)
+            stop.set()  # as Ctrl-C: the build stops while this task is still at work
+            ends = time.monotonic() + 30
+            while not getattr(dask_proofs, "_STOPPED", ()) and time.monotonic() < ends:
+                time.sleep(0.01)  # (until the stop reaches the workers: then this task stops too)
+
+    monkeypatch.setattr(proof_book._Outbox, "write", stopped_after_the_first)
+    stopped = dask_proofs.prove_optimum_on(threaded, rules, 2463, compact=True, checkpoint=journal, stop=stop)
+    assert not stopped.ended and stopped.total < 2463
+    kept = [json.loads(line) for line in journal.read_text().splitlines()[1:]]
+    assert first and first[0] in kept  # sent back by the task as it stopped, and written here
+    monkeypatch.undo()
+    # the workers' provers were stopped: the next build on the cluster makes new ones, and takes
+    # what the stopped one kept
+    here = prove_optimum(rules, 2463, workers=1, compact=True)
+    again = dask_proofs.prove_optimum_on(threaded, rules, 2463, compact=True, checkpoint=journal)
+    assert again.ended and again.proof.dumps() == here.proof.dumps()

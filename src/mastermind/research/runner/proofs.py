@@ -14,9 +14,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import tempfile
-from collections.abc import Callable
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +39,10 @@ if TYPE_CHECKING:
 #: Parts per worker thread that a whole check is cut into: parts end at different times, and each
 #: checks again the nodes that every part checks (the top of the proof), so a few each.
 PARTS_PER_WORKER = 2
+
+#: Seconds a stopped build waits for its tasks' last records (each stops at its next step, within
+#: a second or so: what it proved is written to the checkpoint).
+STOP_WAIT = 10.0
 
 
 def whole_check(executor: DaskExecutor) -> Parts:
@@ -94,11 +102,13 @@ class DaskFarm:
     cluster (with the methods of the forked workers the prover has otherwise): the task is sent
     the set (its secrets, history and symmetries), the guess, the claim and the checkpoint's
     records of the sets below it, and sends back its cells' bounds and lines and its new records,
-    which are written to the checkpoint here as each task ends (a task stopped midway keeps
-    none of its own)."""
+    which are written to the checkpoint here as each task ends. A stop of the build (Ctrl-C, its
+    time, its ``stop``) stops the tasks running on the workers too, and writes what each had
+    proved: :meth:`close`."""
 
     def __init__(self, prover: _Guided, executor: DaskExecutor) -> None:
         self.prover, self.client, self.width = prover, executor.client, executor.width
+        self.build = uuid.uuid4().hex  # (what the workers know this build's tasks by, to stop them)
         self.tasks: dict[tuple[int, int], Any] = {}  # by the set's id and the guess: its future
         self.done: dict[str, Raised] = {}  # by a future's key: its answer, once it has come back
 
@@ -112,7 +122,7 @@ class DaskFarm:
 
         book, prover = self.prover.book, self.prover
         records = None if book is None else records_below(book, (*node.history, g))
-        args = (prover.rules, prover.version, prover.limit, _sent(node), g, claim, records)
+        args = (self.build, prover.rules, prover.version, prover.limit, _sent(node), g, claim, records)
         self.tasks[id(node), g] = self.client.submit(_raise_on_worker, *args, pure=False)
 
     def ready(self, node: _Set, guesses: list[int]) -> bool:
@@ -168,7 +178,7 @@ class DaskFarm:
         from dask.distributed import wait
 
         prover = self.prover
-        game = (prover.rules, prover.version, prover.limit)
+        game = (self.build, prover.rules, prover.version, prover.limit)
         futures = {}
         for i, cell, budget in asked:
             futures[self.client.submit(_cost_on_worker, *game, _sent(cell), budget, pure=False)] = i
@@ -184,16 +194,40 @@ class DaskFarm:
                     keep(futures.pop(future), int(future.result()))
                 prover._heartbeat()
         except BaseException:
+            self._stop()
             self.client.cancel(list(futures))
             raise
         return True
 
     def close(self) -> None:
-        """Cancel the tasks still running (what they proved is lost; what ended is written)."""
+        """Stop the tasks still running, and write the records each sends back with its stop
+        (:data:`STOP_WAIT` seconds at most: a worker that does not answer by then loses what its
+        task proved, and the task is cancelled)."""
+        from dask.distributed import wait
+
         pending = [f for f in self.tasks.values() if f.key not in self.done]
+        self.tasks.clear()
+        if not pending:
+            return
+        self._stop()
+        book, ends = self.prover.book, time.monotonic() + STOP_WAIT
+        while pending and time.monotonic() < ends:
+            try:
+                finished = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED).done
+            except TimeoutError:  # (none ended within the wait)
+                continue
+            for future in finished:
+                pending.remove(future)
+                if future.status == "finished" and book is not None:
+                    for record in future.result()[2]:
+                        book.write(record)
         if pending:
             self.client.cancel(pending)
-        self.tasks.clear()
+
+    def _stop(self) -> None:
+        """Stop this build's tasks on every worker (:func:`_stop_build`)."""
+        with contextlib.suppress(Exception):  # a cluster going away is no news on the way out
+            self.client.run(_stop_build, self.build)
 
 
 def _sent(node: _Set) -> _Set:
@@ -204,36 +238,91 @@ def _sent(node: _Set) -> _Set:
     return _Set(node.S, node.history, node.group, node.used, node.low)
 
 
-#: A worker's prover, by game, version and guess limit, made for its first task and kept for the
-#: next ones.
-_PROVERS: dict[tuple[Rules, int, int | None], _Guided] = {}
+#: A worker thread's provers, by game, version and guess limit, each made for the thread's first
+#: task and kept for the next ones (a worker may run tasks side by side, in threads: each sets its
+#: own book on its prover).
+_PROVERS = threading.local()
+
+#: The tasks running in this worker process, by build (:attr:`DaskFarm.build`): their provers.
+_RUNNING: dict[str, set[_Guided]] = {}
+
+#: The builds stopped (:func:`_stop_build`): a task of one that starts after the stop ends at once.
+_STOPPED: set[str] = set()
+
+_LOCK = threading.Lock()
+
+
+class BuildStopped(Exception):
+    """A task of a build that was stopped (:func:`_stop_build`): what it found is no answer."""
 
 
 def _prover(rules: Rules, version: int, limit: int | None) -> _Guided:
-    """This worker's prover of the game, in that version of the proof format, within that guess
-    limit (None: whatever the limit)."""
+    """This thread's prover of the game, in that version of the proof format, within that guess
+    limit (None: whatever the limit); a new one where the last was stopped."""
     from ...strategies.optimal.guided import _Guided
     from ...verify.proof import COMPACT
 
     key = (rules, version, limit)
-    prover = _PROVERS.get(key)
-    if prover is None:
-        prover = _PROVERS[key] = _Guided(rules, None, 1, None, version == COMPACT, within=limit)
+    provers = _PROVERS.__dict__.setdefault("by_game", {})
+    prover = provers.get(key)
+    if prover is None or prover._stopped():
+        prover = provers[key] = _Guided(rules, None, 1, None, version == COMPACT, within=limit)
     return prover
 
 
-def _cost_on_worker(rules: Rules, version: int, limit: int | None, cell: _Set, budget: int) -> int:
+@contextlib.contextmanager
+def _running(build: str, prover: _Guided) -> Iterator[None]:
+    """The prover is at a task of ``build`` meanwhile (so that a stop of the build reaches it);
+    :class:`BuildStopped` at once where the build was stopped already."""
+    with _LOCK:
+        if build in _STOPPED:
+            raise BuildStopped(build)
+        _RUNNING.setdefault(build, set()).add(prover)
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _RUNNING[build].discard(prover)
+
+
+def _stop_build(build: str) -> int:
+    """Run on each worker when a build stops: its tasks running here stop at their next step
+    (each then answers with what it proved), and those that start later end at once. The
+    number stopped here."""
+    with _LOCK:
+        _STOPPED.add(build)
+        provers = list(_RUNNING.get(build, ()))
+    for prover in provers:
+        prover.stop.set()
+        prover.run.interrupt()
+    return len(provers)
+
+
+def _cost_on_worker(
+    build: str, rules: Rules, version: int, limit: int | None, cell: _Set, budget: int
+) -> int:
     """On a worker: the cell's exact cost, or the budget where it costs that much or more."""
     prover = _prover(rules, version, limit)
     sym = prover.game.group(list(cell.history))
-    cost, _ = prover.run.kernel_call(prover.run.root, cell.S, prover.left(cell), budget, sym)
+    with _running(build, prover):
+        cost, _ = prover.run.kernel_call(prover.run.root, cell.S, prover.left(cell), budget, sym)
+    if prover.run.stopped:  # (a search stopped midway proves nothing)
+        raise BuildStopped(build)
     return min(cost, budget)
 
 
 def _raise_on_worker(
-    rules: Rules, version: int, limit: int | None, node: _Set, g: int, claim: int, records: tuple | None
-) -> tuple[bool, dict, list[dict]]:
-    """On a worker: guess g at the node raised to ``claim``; its answer, and the records made."""
+    build: str,
+    rules: Rules,
+    version: int,
+    limit: int | None,
+    node: _Set,
+    g: int,
+    claim: int,
+    records: tuple | None,
+) -> tuple[bool | None, dict, list[dict]]:
+    """On a worker: guess g at the node raised to ``claim``; its answer, and the records made
+    (the answer None where the build was stopped meanwhile: the records made before the stop)."""
     from ...strategies.optimal.proof_book import _Outbox
     from ...strategies.optimal.proof_workers import raise_task
     from ...verify.proof import COMPACT
@@ -241,7 +330,11 @@ def _raise_on_worker(
     prover = _prover(rules, version, limit)
     made: list[dict] = []
     prover.book = None if records is None else _Outbox(rules, version == COMPACT, "", records, made.append)
-    ok, cells = raise_task(prover, node, g, claim)
+    try:
+        with _running(build, prover):
+            ok, cells = raise_task(prover, node, g, claim)
+    except (KeyboardInterrupt, BuildStopped):  # (a stopped prover raises KeyboardInterrupt)
+        return None, {}, made
     return ok, cells, made
 
 
