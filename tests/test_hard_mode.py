@@ -116,6 +116,61 @@ def test_a_hint_that_must_be_possible_is_the_strategys_best_possible_code(hard, 
     assert str(hint) == f"208 codes possible; {lead} 1314"
 
 
+def after_1123_got_two_black(strategy):
+    """Seed 2's game after 1123 got 2 black: 105 codes possible, and the optimal next guess
+    (1245) is not one of them."""
+    game = Game.breaking(Rules(), seed=2, strategy=strategy, hard=True)
+    game.guess("1123")
+    assert str(game.moves[-1].reply) == "2,0"
+    return game, SolverState(game.rules, game.history).candidates()
+
+
+def test_optimals_hint_in_hard_mode_is_the_possible_code_that_costs_least():
+    # the hint was the first possible code, 1111: of the 105, the one that costs most to play
+    from mastermind.strategies.optimal.search import solve_position
+
+    game, possible = after_1123_got_two_black("optimal")
+    space, first = game.space, [game.space.index(game.moves[0].guess.colors)]
+    indices = [space.index(code.colors) for code in possible]
+
+    def cost(code):  # every secret left, this code played now, the best tree after it
+        return solve_position(game.rules, indices, first, 9, first=space.index(code.colors)).cost
+
+    costs = {str(code): cost(code) for code in possible}
+    hint = game.hint()
+    assert (len(possible), str(hint.passed_over), hint.lead) == (105, "1245", "in hard mode, play")
+    assert (
+        costs[str(hint.guess)] == min(costs.values()) == 344 and costs["1111"] == max(costs.values()) == 406
+    )
+    assert str(hint.guess) == min(code for code, c in costs.items() if c == 344)  # the least of the best
+
+
+def test_the_six_guess_hint_in_hard_mode_is_the_first_possible_code_of_its_list():
+    # its list: the fewest colours repeated first, then in alphabetical order (not 1111, the
+    # first in numeric order, with the most repeated)
+    game, possible = after_1123_got_two_black("six-guess")
+    listed = min(possible, key=lambda code: (len(code.colors) - len(set(code.colors)), str(code)))
+    hint = game.hint()
+    assert str(hint.passed_over) == "2345" and hint.guess == listed and str(listed) == "1425"
+
+
+def test_the_rollouts_hint_in_hard_mode_is_the_cheapest_of_its_criterias_possible_codes():
+    from mastermind.strategies.optimal.search import solve_position
+
+    game, possible = after_1123_got_two_black("rollout")
+    state, rollout = SolverState(game.rules, game.history), game.player()
+    chosen = {base.pick_possible(state) for base in rollout.bases}  # each criterion's own choice
+    estimates = dict(rollout.estimates(state, possible=True))
+    assert set(estimates) == chosen and chosen <= {game.space.index(code.colors) for code in possible}
+    hint = game.hint()
+    g = game.space.index(hint.guess.colors)
+    assert str(hint.passed_over) == "1415" and estimates[g] == min(estimates.values())
+    # the estimate is the total of trees that exist after it: no less than the best tree's
+    indices = [game.space.index(code.colors) for code in possible]
+    best = solve_position(game.rules, indices, [game.space.index(game.moves[0].guess.colors)], 9, first=g)
+    assert best.cost <= estimates[g]
+
+
 def test_a_strategy_breaking_is_never_held_to_hard_mode():
     game = Game(SMALL, secret="123", breaker="knuth", hard=True)
     while not game.over:

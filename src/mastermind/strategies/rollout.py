@@ -99,9 +99,17 @@ class Rollout(Strategy, LongWork):
         self._chosen[key] = choice
         return choice
 
-    def estimates(self, state: SolverState) -> list[tuple[int, int]]:
+    def pick_possible(self, state: SolverState) -> int | None:
+        """As :meth:`pick`, each criterion's own choice among the codes still possible tried."""
+        cands = state.candidate_indices()
+        if len(cands) <= 2:
+            return int(cands[0]) if len(cands) else None
+        return self.estimates(state, possible=True)[0][0]
+
+    def estimates(self, state: SolverState, possible: bool = False) -> list[tuple[int, int]]:
         """(guess, estimated total) for each guess tried at ``state``, cheapest first (ties: the
         criteria's order); the guess is a code index (``self.space.code(guess)`` is the code).
+        ``possible``: the criteria's choices among the codes still possible are tried instead.
         The estimate is the candidates' number plus, for each reply other than the win, the
         least total of the criteria's trees of its candidates: the total of a tree that exists,
         so an upper bound on what the rollout's own tree from ``state`` costs after that guess.
@@ -116,8 +124,8 @@ class Rollout(Strategy, LongWork):
         cands = state.candidate_indices()
         tried: list[int] = []
         for base in self.bases:
-            g = base.choose(state)
-            if g not in tried:
+            g = base.pick_possible(state) if possible else base.choose(state)
+            if g is not None and g not in tried:
                 tried.append(g)
         positions: list[Position] = []
         owner: list[int] = []  # the tried guess each position follows

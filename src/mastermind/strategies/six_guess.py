@@ -82,8 +82,15 @@ class SixGuess(Strategy):
         turn = state.turn
         if turn in self.fixed:
             return self.fixed[turn]
-        cands = state.candidate_indices()
-        head = int(cands[np.argmin(self.rank[cands])])
+        head = self._first_listed(state.candidate_indices())
         if turn == 4:
             return self.exceptions.get(head, head)
         return head
+
+    def pick_possible(self, state: SolverState) -> int | None:
+        """The first code of the list still possible (the rule past the fourth guess)."""
+        cands = state.candidate_indices()
+        return self._first_listed(cands) if len(cands) else None
+
+    def _first_listed(self, cands: np.ndarray) -> int:
+        return int(cands[np.argmin(self.rank[cands])])

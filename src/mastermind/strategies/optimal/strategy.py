@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from ..._kernels import cells
 from ...core.code import Code
 from ...core.records import package_version
 from ...core.rules import Rules
@@ -103,6 +104,7 @@ class Optimal(Strategy, TreeSearch):
         self.cache = bool(self.settings["cache"])
         self._tree: OptimalNode | None = None
         self._positions: dict[tuple, OptimalNode] = {}
+        self._possible: dict[tuple, int] = {}  # by history: :meth:`pick_possible`'s code
 
     # -- the whole tree ----------------------------------------------------------------------
 
@@ -400,6 +402,35 @@ class Optimal(Strategy, TreeSearch):
 
     def pick(self, state: SolverState) -> int:
         return self.node(state).guess
+
+    def pick_possible(self, state: SolverState) -> int | None:
+        """The code still possible that costs least to play now, the best tree following it
+        (ties: the least code): each searched with it as the position's guess, in the order of
+        its counting bound, until no bound left can beat the best found."""
+        cands = state.candidate_indices()
+        left = self.rules.max_guesses - len(state.history)
+        if len(cands) <= 2 or left < 2:  # (the first splits the rest best; or only a win counts)
+            return int(cands[0]) if len(cands) else None
+        key = tuple((code.colors, reply) for code, reply in state.history)
+        if key not in self._possible:
+            guesses = [self.space.index(code.colors) for code, _ in state.history]
+            lb, win = game_of(self.rules).t.lb, self.rules.win
+
+            def counted(x: int) -> int:  # (each secret left costs this guess and what finds it)
+                return len(cands) + sum(
+                    int(lb[len(cell)]) for f, cell in cells(self.space, x, cands) if f != win
+                )
+
+            bounds = sorted((counted(x), x) for x in cands.tolist())
+            best: tuple[int, int] | None = None
+            for bound, x in bounds:
+                if best is not None and (bound, x) > best:
+                    break  # (this code and every one after it costs at least its bound)
+                sol = solve_position(self.rules, cands, guesses, left, first=x)
+                if sol is not None and (best is None or (sol.cost, x) < best):
+                    best = (sol.cost, x)
+            self._possible[key] = int(cands[0]) if best is None else best[1]
+        return self._possible[key]
 
     def expected_guesses(self, state: SolverState) -> float:
         """The least expected number of guesses still needed (the next one included), over the
