@@ -240,7 +240,7 @@ def _lines(root: ProofNode, symbols: str, version: int = VERSION, source: int | 
             yield f"{pad}{lead}{first}"
             yield from (pad + line for line in rest)  # (indented from its own line already)
             continue
-        if drop and depth and not node.children and _is_leaf(" ", node.kind, parent):
+        if drop and depth and not node.children and _left_out(node.kind, parent):
             continue  # (a leaf)
         yield f"{pad}{lead}{node.text(version)}"
         for guess, reply, child in reversed(node.children):
@@ -567,9 +567,13 @@ def compact(lines: Iterable[str]) -> Iterator[str]:
     (:class:`.checker._Checker`); the other ``count`` and ``all`` lines stay."""
     held: tuple[str, str, str] | None = None  # a line, its kind and its parent's kind
     path: list[tuple[int, str]] = []  # the indent and kind of each line on the path to it
+
+    def leaf(line: str, kind: str, parent: str) -> bool:  # (a line with none below it)
+        return _indent(line) > 0 and _left_out(kind, parent)
+
     for line in lines:
         depth = _indent(line)
-        if held is not None and (depth > _indent(held[0]) or not _is_leaf(*held)):
+        if held is not None and (depth > _indent(held[0]) or not leaf(*held)):
             yield held[0]
         while path and path[-1][0] >= depth:
             path.pop()
@@ -577,14 +581,14 @@ def compact(lines: Iterable[str]) -> Iterator[str]:
         kind = words[2] if depth and len(words) > 2 else words[0] if words else ""
         held = (line, kind, path[-1][1] if path else "")
         path.append((depth, kind))
-    if held is not None and not _is_leaf(*held):
+    if held is not None and not leaf(*held):
         yield held[0]
 
 
-def _is_leaf(line: str, kind: str, parent: str) -> bool:
-    """Whether a line (of version 2 on the total, with no line below it) is a leaf that version 3
-    leaves out."""
-    return line[0] == " " and (kind == "total" or kind == "all" and parent == "total")
+def _left_out(kind: str, parent: str) -> bool:
+    """Whether a line other than the root, of ``kind`` under a line of kind ``parent``, with no
+    line below it, is a leaf that version 3 leaves out (of version 2 on the total)."""
+    return kind == "total" or kind == "all" and parent == "total"
 
 
 def _compact_line(line: str) -> str:
