@@ -238,10 +238,16 @@ def _sent(node: _Set) -> _Set:
     return _Set(node.S, node.history, node.group, node.used, node.low)
 
 
-#: A worker thread's provers, by game, version and guess limit, each made for the thread's first
-#: task and kept for the next ones (a worker may run tasks side by side, in threads: each sets its
-#: own book on its prover).
-_PROVERS = threading.local()
+class _Provers(threading.local):
+    """A worker thread's provers, by game, version and guess limit, each made for the thread's
+    first task and kept for the next ones (a worker may run tasks side by side, in threads: each
+    sets its own book on its prover)."""
+
+    def __init__(self) -> None:
+        self.by_game: dict[tuple[Rules, int, int | None], _Guided] = {}
+
+
+_PROVERS = _Provers()
 
 #: The tasks running in this worker process, by build (:attr:`DaskFarm.build`): their provers.
 _RUNNING: dict[str, set[_Guided]] = {}
@@ -263,10 +269,9 @@ def _prover(rules: Rules, version: int, limit: int | None) -> _Guided:
     from ...verify.proof import COMPACT
 
     key = (rules, version, limit)
-    provers = _PROVERS.__dict__.setdefault("by_game", {})
-    prover = provers.get(key)
+    prover = _PROVERS.by_game.get(key)
     if prover is None or prover._stopped():
-        prover = provers[key] = _Guided(rules, None, 1, None, version == COMPACT, within=limit)
+        prover = _PROVERS.by_game[key] = _Guided(rules, None, 1, None, version == COMPACT, within=limit)
     return prover
 
 
