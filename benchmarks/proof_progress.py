@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from mastermind import Rules
-from mastermind.strategies.optimal.guided import _Guided
+from mastermind.strategies.optimal.guided import _Guided, shares_of
 from mastermind.strategies.optimal.lower import _Set
 from mastermind.strategies.optimal.proof_book import _Book
 from mastermind.strategies.optimal.symmetry import root_group
@@ -101,13 +101,8 @@ def below(prover: _Guided, cells: list[_Set], spare: list[int], short: int) -> t
     """The guesses at the cells short of the cells' claims (their shares of ``short``, as
     :meth:`~mastermind.strategies.optimal.guided._Guided.raise_guess` shares it), and their cells."""
     order = sorted(range(len(cells)), key=lambda i: -len(cells[i].S))  # (the prover's order)
-    cells, spare = [cells[i] for i in order], [spare[i] for i in order]
-    shares = [min(s, -(-short * s // sum(spare))) for s in spare]
-    over = sum(shares) - short
-    for i in reversed(range(len(shares))):  # (the smallest cells give back what is over)
-        cut = min(over, shares[i])
-        shares[i] -= cut
-        over -= cut
+    cells = [cells[i] for i in order]
+    shares = shares_of([spare[i] for i in order], short)
     tasks = searches = 0
     for cell, share in zip(cells, shares, strict=True):
         if share <= 0:

@@ -256,15 +256,23 @@ class _Guided(_Prover):
         if sum(spare) < short:  # (then no cell reached its budget: each reach is its exact cost)
             self.close_all(list(zip(cells, reach, strict=True)), after)
             return False
-        shares = [min(s, -(-short * s // sum(spare))) for s in spare]
-        over = sum(shares) - short
-        for i in reversed(range(len(shares))):  # the smallest cells give back what is over
-            cut = min(over, shares[i])
-            shares[i] -= cut
-            over -= cut
+        shares = shares_of(spare, short)
         claims = [(cell, cell.low + share) for cell, share in zip(cells, shares, strict=True) if share > 0]
         self.close_all(claims, after)
         return True
+
+
+def shares_of(spare: list[int], short: int) -> list[int]:
+    """``short`` shared among cells (the largest first) in proportion to what each has to
+    spare, none given more than its spare; the smallest cells give back what rounding up put
+    over. ``sum(spare)`` is at least ``short``."""
+    shares = [min(s, -(-short * s // sum(spare))) for s in spare]
+    over = sum(shares) - short
+    for i in reversed(range(len(shares))):
+        cut = min(over, shares[i])
+        shares[i] -= cut
+        over -= cut
+    return shares
 
 
 def prove_optimum(
