@@ -269,3 +269,31 @@ def test_the_compile_command_leaves_a_family_compiled_and_stamped(tmp_path, monk
     compiled._key.cache_clear()
     result = CliRunner().invoke(cli, ["compile", "--only", "nothing"])
     assert result.exit_code == 2
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+def test_ctrl_c_during_a_compile_on_the_main_thread_is_never_lost(capsys):
+    """LLVM calls back into Python as it compiles (numba's object cache); ctypes prints and drops
+    an interrupt raised in such a callback, and the command ran on after Ctrl-C. Here a listener
+    of the compile hears Ctrl-C inside a ctypes callback: the compile still ends in
+    KeyboardInterrupt, nothing is printed, and SIGINT's handler is as it was."""
+    import ctypes
+    import signal
+
+    from mastermind._kernels import on_compile_step
+
+    def interrupt():
+        signal.raise_signal(signal.SIGINT)
+        sum(range(1000))  # the handler runs between bytecodes, inside the callback
+
+    callback = ctypes.CFUNCTYPE(None)(interrupt)
+    before = signal.getsignal(signal.SIGINT)
+    remove = on_compile_step(lambda done, total: callback() if done == 1 else None)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            fresh_pair()(20)
+    finally:
+        remove()
+    assert signal.getsignal(signal.SIGINT) is before
+    assert capsys.readouterr().err == ""
+    assert fresh_pair()(20) == 42  # no interrupt left pending for the next compile

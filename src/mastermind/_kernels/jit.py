@@ -9,6 +9,9 @@ once when it ends.
 
 from __future__ import annotations
 
+import signal
+import sys
+import threading
 import types
 from typing import Any, cast
 
@@ -172,31 +175,80 @@ def kernels_called(kernel: Dispatcher) -> set[Dispatcher]:
 class _Watch(event.Listener):
     """Counts nested compilations (a kernel compiles the kernels it calls), reports the outermost,
     and counts the kernels done of those the outermost needs (:func:`kernels_called`, less those
-    compiled or loaded already) for a progress bar."""
+    compiled or loaded already) for a progress bar.
+
+    It also keeps Ctrl-C from being lost while the main thread compiles: LLVM calls back into
+    Python as it compiles (numba's object cache), and an exception raised in such a callback is
+    printed and dropped by ctypes. So for the compilation the interrupt handler is wrapped, what
+    it raised is raised again as each kernel starts or ends, and ctypes prints nothing of it.
+    """
 
     def __init__(self) -> None:
         self.depth = 0
         self.needed: set[Dispatcher] = set()
         self.done: set[Dispatcher] = set()
+        self.heard: BaseException | None = None
+        self.handler: Any = None
+        self.unraisable: Any = None
 
     def on_start(self, ev: event.Event) -> None:
         self.depth += 1
         if self.depth == 1:
+            self._hear_interrupts()
             kernel = ev.data["dispatcher"]
             self.needed = {k for k in kernels_called(kernel) if not k.overloads} | {kernel}
             self.done = set()
             _compiling(True)
             _compile_step(0, len(self.needed))
+        self._raise_heard()
 
     def on_end(self, ev: event.Event) -> None:
         self.depth -= 1
         kernel = ev.data["dispatcher"]
         self.needed.add(kernel)
         self.done.add(kernel)
-        # the outermost's end: every kernel it needs is compiled (or was in numba's cache)
-        _compile_step(len(self.needed) if self.depth == 0 else len(self.done), len(self.needed))
-        if self.depth == 0:
-            _compiling(False)
+        try:
+            # the outermost's end: every kernel it needs is compiled (or was in numba's cache)
+            _compile_step(len(self.needed) if self.depth == 0 else len(self.done), len(self.needed))
+            if self.depth == 0:
+                _compiling(False)
+        finally:
+            if self.depth == 0 and self.handler is not None:
+                signal.signal(signal.SIGINT, self.handler)
+                sys.unraisablehook = self.unraisable
+                self.handler = self.unraisable = None
+        self._raise_heard()
+
+    def _hear_interrupts(self) -> None:
+        self.heard = None
+        if threading.current_thread() is not threading.main_thread():
+            return  # only the main thread runs signal handlers
+        handler = signal.getsignal(signal.SIGINT)
+        if not callable(handler):
+            return  # ignored, or the default of a process that set none
+
+        def heard(signum: int, frame: types.FrameType | None) -> None:
+            try:
+                handler(signum, frame)
+            except BaseException as err:
+                self.heard = err
+                raise
+
+        previous = sys.unraisablehook
+
+        def unraisable(report: Any) -> None:  # noqa: ANN401 - sys.UnraisableHookArgs
+            if report.exc_value is not self.heard or self.heard is None:
+                previous(report)
+
+        self.handler, self.unraisable = handler, previous
+        signal.signal(signal.SIGINT, heard)
+        sys.unraisablehook = unraisable
+
+    def _raise_heard(self) -> None:
+        # raised again even if it went up the first time: then it is the exception going up
+        if self.heard is not None:
+            heard, self.heard = self.heard, None
+            raise heard
 
 
 event.register("numba:compile", _Watch())
