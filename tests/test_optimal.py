@@ -105,6 +105,17 @@ def test_a_limit_the_first_root_guess_cannot_keep_is_no_tree_not_a_broken_one():
         evaluate(make_strategy("optimal", Rules(pegs=3, colors=5, max_guesses=2), cache=False))
 
 
+def test_a_budget_finds_only_a_tree_below_it():
+    # the classic's position after 1122 got 1 black: a tree at the optimum, none below it
+    rules = Rules()
+    state = SolverState(rules).add("1122", "1,0")
+    cands = state.candidate_indices()
+    guesses = [CodeSpace.of(rules).index(code.colors) for code, _ in state.history]
+    cost = opt.solve_position(rules, cands, guesses).cost
+    assert opt.solve_position(rules, cands, guesses, budget=cost) is None
+    assert opt.solve_position(rules, cands, guesses, budget=cost + 1).cost == cost
+
+
 # -- optimality itself, against the plain search ----------------------------------------------
 
 TINY = [

@@ -87,10 +87,12 @@ def solve_position(
     progress: OnProgress | None = None,
     workers: int | None = None,
     timeout: float | None = None,
+    budget: int = FAIL,
 ) -> Solution | None:
     """The least total number of guesses that finds every secret of ``secrets`` within ``left``
     guesses (default: what the rules leave after ``guesses``), and a tree reaching it; None if no
-    tree can. ``guesses`` are the codes played so far (their symmetry prunes the search);
+    tree can, or none costs less than ``budget``. ``guesses`` are the codes played so far (their
+    symmetry prunes the search);
     ``first`` forces the position's guess. ``progress`` hears of the pieces of the search at the
     position (stage ``"search"``): the cells (replies) of its first guess, then the other guesses
     left to try after pruning (with one guess only, as in Bulls and Cows, the bar still moves).
@@ -122,7 +124,7 @@ def solve_position(
         timer.daemon = True
         timer.start()
     try:
-        cost, flat = _solve_set(run, run.root, S, list(guesses), left, FAIL, first, progress)
+        cost, flat = _solve_set(run, run.root, S, list(guesses), left, budget, first, progress)
     except BaseException as err:  # Ctrl-C (or a failing progress callback): stop every search first
         run.interrupt()
         if expired.is_set() and isinstance(err, KeyboardInterrupt):

@@ -28,7 +28,7 @@ from ...errors import StrategyError
 from ..base import MapTasks, PieceBook, SearchCost, SearchedTree, Strategy
 from ..capabilities import OnBounds, TreeSearch
 from ..progress import OnProgress
-from .search import OptimalNode, Solution, check_tree, game_of, solve_piece, solve_position, to_flat
+from .search import FAIL, OptimalNode, Solution, check_tree, game_of, solve_piece, solve_position, to_flat
 
 if TYPE_CHECKING:
     from .anytime import Bounds
@@ -426,8 +426,10 @@ class Optimal(Strategy, TreeSearch):
             for bound, x in bounds:
                 if best is not None and (bound, x) > best:
                     break  # (this code and every one after it costs at least its bound)
-                sol = solve_position(self.rules, cands, guesses, left, first=x)
-                if sol is not None and (best is None or (sol.cost, x) < best):
+                # (a code after the best is searched only for a lower cost, or the same and less)
+                budget = FAIL if best is None else best[0] + (x < best[1])
+                sol = solve_position(self.rules, cands, guesses, left, first=x, budget=budget)
+                if sol is not None:
                     best = (sol.cost, x)
             self._possible[key] = int(cands[0]) if best is None else best[1]
         return self._possible[key]
