@@ -1077,19 +1077,29 @@ def test_a_compact_record_damaged_is_refused(tmp_path):
             prove_optimum(rules, 905, checkpoint=path, compact=True)
 
 
-def test_the_unfinished_5x7_proof_s_checkpoint_reads_back_as_a_compact_build_of_5x7(tmp_path):
-    """results/unfinished holds the checkpoint of 5x7's guided proof between sittings (results/README.md):
-    the next sitting resumes from it, so every record must read back as a compact build reads it."""
+UNFINISHED = sorted((RESULTS_DIR / "unfinished").glob("*.checkpoint.jsonl.xz"))
+
+
+@pytest.mark.parametrize("kept", UNFINISHED, ids=lambda path: path.name.split(".")[0])
+def test_an_unfinished_proof_s_checkpoint_reads_back_as_a_compact_build_of_its_game(kept, tmp_path):
+    """results/unfinished holds the checkpoints of guided proofs between sittings (results/README.md):
+    the next sitting resumes from each, so every record must read back as a compact build of its
+    game (and guess limit, from its name: 4x10-max7-lower is 4x10 within 7) reads it."""
     import lzma
+    import re
 
     from mastermind.strategies.optimal.proof_book import _Book
     from mastermind.verify.proof import COMPACT
 
-    kept = RESULTS_DIR / "unfinished" / "5x7-lower.checkpoint.jsonl.xz"
-    path = tmp_path / "5x7.jsonl"
+    pegs, colors, within = re.fullmatch(r"(\d+)x(\d+)(?:-max(\d+))?-lower", kept.name.split(".")[0]).groups()
+    path = tmp_path / "checkpoint.jsonl"
     path.write_bytes(lzma.decompress(kept.read_bytes()))
     records = path.read_text().count("\n") - 1  # every line but the header
-    book = _Book(path, Rules(pegs=5, colors=7), compact=True)  # a record it cannot read: CheckpointError
+    limit = None if within is None else int(within)
+    # a record it cannot read, or a header of another game or limit: CheckpointError
+    book = _Book(path, Rules(pegs=int(pegs), colors=int(colors)), compact=True, within=limit)
     assert 0 < len(book.sets) + len(book.costs) <= records  # (a set proved again after a kill: once)
     if book.sets:  # (the root's exact costs are all found first: until then, costs alone)
         assert any(proof.version == COMPACT for _, proof in book.sets.values())  # (a leaf keeps version 2)
+    # (an empty glob would skip this test, not fail it)
+    assert "5x7-lower.checkpoint.jsonl.xz" in [path.name for path in UNFINISHED]
