@@ -287,13 +287,16 @@ def test_ctrl_c_during_a_compile_on_the_main_thread_is_never_lost(capsys):
         sum(range(1000))  # the handler runs between bytecodes, inside the callback
 
     callback = ctypes.CFUNCTYPE(None)(interrupt)
-    before = signal.getsignal(signal.SIGINT)
+    # Python's own handler, as in a command (an in-process test of the command line that ended
+    # in Ctrl-C may have left SIGINT ignored in this test process, as the command does on exit)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     remove = on_compile_step(lambda done, total: callback() if done == 1 else None)
     try:
         with pytest.raises(KeyboardInterrupt):
             fresh_pair()(20)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         remove()
-    assert signal.getsignal(signal.SIGINT) is before
+        signal.signal(signal.SIGINT, before)
     assert capsys.readouterr().err == ""
     assert fresh_pair()(20) == 42  # no interrupt left pending for the next compile
