@@ -2,6 +2,7 @@
 line and exit status 2; every listing shows the other games and names the damaged ones once."""
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -71,6 +72,16 @@ def test_a_damaged_game_asked_for_is_one_line(tmp_path, damage):
         assert len(lines) == 1 and lines[0].startswith(
             "mastermind: error: game 1 of the history is damaged: "
         )
+
+
+def test_a_record_cut_short_says_where_its_json_ends_in_plain_words(tmp_path):
+    db = str(tmp_path / "h.db")
+    two_games(db)
+    spoil(db, lambda text: text[: text.index('"secret"') + 12])  # cut inside a string
+    code, out, err = run("history", "1", "--db", db, input="")
+    assert code == 2
+    said = r"its record is not JSON \(Unterminated string starting at character \d+\)$"
+    assert re.search(said, err.strip()), err
 
 
 @pytest.mark.parametrize("damage", DAMAGES.values(), ids=DAMAGES.keys())

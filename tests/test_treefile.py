@@ -213,6 +213,16 @@ def test_what_is_not_a_tree_file_is_refused(tmp_path, text):
     refused(path)
 
 
+@pytest.mark.parametrize("name", ["x.tree", "x.proof.xz", "x.txt"])
+def test_a_file_of_neither_kind_is_called_neither_whatever_its_name(tmp_path, name):
+    path = tmp_path / name
+    path.write_text("hello\n")
+    assert refused(path) == (
+        f"mastermind: error: {path}: neither a tree file nor a proof file "
+        "(they start with 'mastermind-tree 1' and 'mastermind-proof N')\n"
+    )
+
+
 def test_a_missing_or_binary_file_is_refused(tmp_path):
     assert "cannot read" in refused(tmp_path / "none.tree")
     assert "no file named" in refused("")  # not the working folder

@@ -83,7 +83,11 @@ def verify(
       mastermind verify big.proof.xz --executor dask --scheduler tcp://head:8786   # in parts, one task each
     """
     from .. import TreeFile, TreeFileError
+    from ..verify.files import first_word
+    from ..verify.proof import FORMAT as PROOF_FORMAT
     from ..verify.proof import is_proof_file
+    from ..verify.tree import FORMAT as TREE_FORMAT
+    from ..verify.tree import VERSION as TREE_VERSION
     from .game_options import asked_game
     from .progress import count_bar
 
@@ -103,6 +107,11 @@ def verify(
 
         cluster = (scheduler, workers) if executor == "dask" else None
         return verify_proof(tree_file, rules, as_json, workers, part, cluster)
+    if first_word(tree_file) not in (None, TREE_FORMAT):
+        fail(
+            f"{tree_file}: neither a tree file nor a proof file (they start with "
+            f"'{TREE_FORMAT} {TREE_VERSION}' and '{PROOF_FORMAT} N')"
+        )
     tree = TreeFile.read(tree_file)
     if compact is not None:
         fail(f"--compact rewrites a proof file; {tree_file} is a tree file")

@@ -125,7 +125,8 @@ def read_record(game_id: int, text: str, reader: Any = None) -> dict[str, Any]:
         if reader is not None:
             reader(record)
     except json.JSONDecodeError as err:
-        raise DamagedGame(game_id, f"its record is not JSON ({err.msg} at character {err.pos})") from None
+        what = err.msg.removesuffix(" at")  # ("Unterminated string starting at")
+        raise DamagedGame(game_id, f"its record is not JSON ({what} at character {err.pos})") from None
     except _BROKEN as err:
         if isinstance(err, KeyError):
             why = f"a field is missing: {err}"

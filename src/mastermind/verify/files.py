@@ -29,6 +29,18 @@ def opener(path: str | os.PathLike[str]) -> Any:
     return gzip.open if head[:2] == GZIP_MAGIC else lzma.open if head == XZ_MAGIC else open
 
 
+def first_word(path: str | os.PathLike[str]) -> str | None:
+    """The first word of the file (plain or compressed): its format's name in a tree or proof
+    file; None if it cannot be read (its reader then says why)."""
+    try:
+        with opener(path)(path, "rb") as f:
+            head = f.read(64)
+    except (OSError, EOFError, lzma.LZMAError):
+        return None
+    words = head.decode(errors="replace").split(maxsplit=1)
+    return words[0] if words else ""
+
+
 def write_file(path: str | os.PathLike[str], text: str | Iterable[str]) -> None:
     """Write ``text`` (gzip-compressed if the name ends in ``.gz``, xz if in ``.xz``) to a
     temporary file renamed at the end, so that a killed process never leaves half a file under
