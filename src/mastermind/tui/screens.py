@@ -318,10 +318,10 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
-        def number(widget_id: str) -> int:
+        def number(widget_id: str, label: str) -> int:
             text = self.query_one(f"#{widget_id}", Input).value.strip()
             if not text.lstrip("-").isdigit():
-                raise MastermindError(f"{widget_id.replace('-', ' ')} must be a whole number")
+                raise MastermindError(f"{label} must be a whole number")
             return int(text)
 
         def value(widget_id: str) -> str:
@@ -333,13 +333,13 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
             hard = self.query_one("#hard", Checkbox).value
             settings = SavedSettings(
                 mode=value("mode"),
-                pegs=number("pegs"),
-                colors=number("colors"),
-                max_guesses=number("max-guesses"),
+                pegs=number("pegs", "Pegs"),
+                colors=number("colors", "Colours"),
+                max_guesses=number("max-guesses", "Guesses"),
                 **checked,
                 strategy=value("strategy"),
                 players=[value("player1"), value("player2")],
-                games=number("games"),
+                games=number("games", "Games"),
                 scoring=value("scoring"),
                 warn_inconsistent=warn,
                 hard=hard,
