@@ -45,7 +45,7 @@ def test_an_odd_number_of_games_and_unknown_players_are_refused_in_one_line():
         (["--players", "knuth,entropy", "--games", "-2"], "a match has at least 2 games"),
         (["--players", "knuth,entropy", "--games", "99999999999999999999"], "at most 10,000 games"),
         (["--players", "knuth"], "two players"),
-        (["--players", "knuth,nobody"], "unknown strategy 'nobody'"),
+        (["--players", "knuth,nobody"], "unknown player 'nobody'; choose human or one of"),
         (["--players", "knuth,entropy", "--scoring", "most"], "'most' is not one of"),
         (["--players", "knuth,entropy", "--seed", "-1"], "a seed must be a whole number, 0 or more"),
     ]:
@@ -310,3 +310,28 @@ def test_an_empty_line_at_a_hand_typed_reply_is_no_reply():
     first = json.loads(out)["games"][0]
     assert first["guesses"] == 1 and first["broken"] and first["replayed"] == 0
     assert err.count("Guess 1: 1122") == 2  # asked again after the empty line
+
+
+def test_a_match_stopped_with_no_history_says_the_match_cannot_be_resumed():
+    # it said "(the game is not saved in the history: ...)": the words play uses for its game
+    code, out, err = run("--players", "human,knuth", "--seed", "3", "--no-history", input="")
+    assert code == 1
+    assert (
+        "Match stopped after 0 of 2 games. Score: player 1 (human) 0, player 2 (knuth) 0 "
+        "(the match is not saved in the history: it cannot be resumed)."
+    ) in out
+
+
+@pytest.mark.parametrize(
+    "players, message",
+    [
+        # "human" was not among the names offered, though a player may be one
+        ("knuth,foo", "unknown player 'foo'; choose human or one of: knuth, expected-size, "),
+        # it said "unknown strategy ''"
+        (",knuth", "player 1's name is empty; choose human or one of: knuth, "),
+        ("knuth,", "player 2's name is empty; choose human or one of: knuth, "),
+    ],
+)
+def test_an_unknown_or_empty_player_is_refused_naming_human_among_the_choices(players, message):
+    code, out, err = run("--players", players)
+    assert code == 2 and err.startswith(f"mastermind: error: {message}") and err.count("\n") == 1, err

@@ -354,3 +354,27 @@ def test_a_notation_too_small_for_the_game_says_how_many_colours_it_writes_and_w
 def test_a_notation_plays_as_many_colours_as_it_writes(style, colors):
     code, out, _ = run("play", "--colors", str(colors), "--notation", style, "--seed", "1", input="quit\n")
     assert code == 1 and "You gave up." in out
+
+
+def test_hard_mode_refuses_a_repeated_guess_at_once_without_offering_it_again():
+    # hard mode said "You played 1122 already (row 1)... Type it again to play it anyway." and
+    # then refused it when typed again: a repeat not won cannot be the secret
+    lines = "1122\n3456\n1122\n1122\n"
+    code, out, _ = run("play", "--seed", "5", "--hard", "--no-history", input=lines)
+    assert code == 1
+    assert "already (row 1)" not in out and "Type it again" not in out
+    refusal = "Not allowed: hard mode: 1122 cannot be the secret: guess 1, 1122, got 0 black, 0 white"
+    assert out.count(refusal) == 2  # each time it is typed, the same refusal
+
+
+def test_a_resumed_game_says_it_goes_on_and_draws_no_new_secret(tmp_path):
+    # it opened with "I have chosen a secret: ... You have 10 guesses.", then "Resuming game 1"
+    env = {"MASTERMIND_DB": str(tmp_path / "h.sqlite3")}
+    code, out, _ = run("play", "--seed", "5", input="1122\n", env=env)
+    assert code == 1 and "resume with mastermind play --resume 1" in out
+    code, out, _ = run("play", "--resume", input="quit\n", env=env)
+    assert code == 1 and "I have chosen a secret" not in out
+    assert out.startswith(
+        "Resuming game 1: 1 guess made.\nSame secret as before: 4 pegs, colours 1-6, repeats allowed. "
+        "You have 9 guesses left. Type a guess, or help.\n"
+    )

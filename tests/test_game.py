@@ -42,6 +42,17 @@ def test_a_game_is_won_with_the_secret_and_records_each_move():
         game.guess("1234")
 
 
+def test_hard_mode_has_no_repeat_to_warn_about_it_refuses_it():
+    game = Game.breaking(CLASSIC, seed=5, hard=True)
+    game.guess("1122")  # 0 black, 0 white
+    assert game.repeat_of("1122") is None  # not "played already": refused (a front end says so at once)
+    with pytest.raises(GameError, match="hard mode: 1122 cannot be the secret"):
+        game.check_hard("1122")
+    easy = Game.breaking(CLASSIC, seed=5)
+    easy.guess("1122")
+    assert easy.repeat_of("1122") == 1
+
+
 def test_the_same_seed_draws_the_same_secret():
     assert Game.breaking(CLASSIC, seed=7).secret == Game.breaking(CLASSIC, seed=7).secret
 

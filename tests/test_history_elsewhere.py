@@ -57,7 +57,7 @@ def test_play_resumed_in_two_terminals_keeps_both_sides_moves_or_says_which_was_
     b = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    assert b.stdout.readline().startswith("I have chosen a secret")  # B has read the game
+    assert b.stdout.readline().startswith("Resuming game")  # B has read the game
     with Store(db) as store:  # terminal A plays its guess meanwhile
         game = Game.from_record(store.get(game_id).record)
         game.guess("3344")

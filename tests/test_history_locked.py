@@ -54,7 +54,7 @@ def test_play_saves_the_whole_game_once_the_lock_is_gone(tmp_path):
     db = str(tmp_path / "h.db")
     game_id = saved_game(db)
     game = play(db, game_id)
-    assert game.stdout.readline().startswith("I have chosen a secret")
+    assert game.stdout.readline().startswith("Resuming game")
     holder = locked(db)
     game.stdin.write("3344\n")
     game.stdin.flush()
@@ -71,7 +71,7 @@ def test_play_stopped_while_the_history_is_locked_says_what_the_history_keeps(tm
     db = str(tmp_path / "h.db")
     game_id = saved_game(db)
     game = play(db, game_id)
-    assert game.stdout.readline().startswith("I have chosen a secret")
+    assert game.stdout.readline().startswith("Resuming game")
     holder = locked(db)
     out, err = game.communicate("3344\n", timeout=120)  # then the end of input: the game stops
     holder.close()

@@ -517,7 +517,7 @@ def test_every_bad_input_is_a_4xx_with_the_games_words(tmp_path):
                 "/api/games",
                 {"mode": "match", "players": ["human", "nobody"]},
                 400,
-                "unknown strategy 'nobody'",
+                "unknown player 'nobody'; choose human or one of",
             ),
             ("POST", "/api/games", {"mode": "match", "games": 3}, 400, "a match has an even number of games"),
             ("POST", "/api/games", {"mode": "match", "games": 40}, 400, "a match here has at most 20 games"),

@@ -32,7 +32,8 @@ class Recorder(store_module.Recorder):
         """How to go on with the saved game: '; resume with mastermind play --resume 3' (with --db
         when the history is not the default one), or why it cannot be resumed."""
         if self.store is None or (self.behind and self.id is None):
-            return " (the game is not saved in the history: it cannot be resumed)"
+            what = "match" if command == "match" else "game"
+            return f" (the {what} is not saved in the history: it cannot be resumed)"
         if self.id is None:  # a game with no move is not kept: the history keeps nothing of it
             return " before any move: there is nothing to resume"
         again = f"mastermind {command}{self.db_option()} --resume {self.id}"

@@ -266,10 +266,16 @@ class Game:
 
     def repeat_of(self, guess: CodeLike) -> int | None:
         """The row (1-based) where ``guess`` was played already, or None: a front end may warn
-        before a repeated guess costs a turn (it is allowed)."""
+        before a repeated guess costs a turn (it is allowed). None where hard mode refuses it
+        (:meth:`check_hard`: a guess played and not won cannot be the secret), so the refusal is
+        said at once rather than after an offer to play it anyway."""
         code = self._code(guess)
         for row, move in enumerate(self.moves, 1):
             if move.guess == code:
+                try:
+                    self.check_hard(code)
+                except GameError:
+                    return None
                 return row
         return None
 

@@ -19,7 +19,7 @@ from ..core.notation import Notation
 from ..core.records import RECORD_VERSION, check_version, code_text, rules_from_dict, rules_to_dict
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed
-from ..core.text import number, plural
+from ..core.text import number, plural, quote
 from ..errors import ContradictionError, GameError, RecordError, StrategyError
 from ..strategies import find_strategy, make_strategy
 from ..strategies.base import Strategy
@@ -126,7 +126,7 @@ class Match:
             raise GameError(f"unknown codemaker {codemaker!r}; choose one of: {', '.join(CODEMAKERS)}")
         check_seed(seed)
         self.rules = rules
-        self.players = [_player_name(p, rules) for p in players]
+        self.players = [_player_name(n, p, rules) for n, p in enumerate(players, 1)]
         #: The players given as strategies, by player number (1 or 2); the others are made by name.
         self._agents = {n: p for n, p in enumerate(players, 1) if isinstance(p, Strategy)}
         self.games = games
@@ -559,9 +559,9 @@ class Match:
         return r.maker if self.scoring == "codebreaker" else r.breaker
 
 
-def _player_name(player: str | Strategy, rules: Rules) -> str:
-    """``human``, or a registered strategy's own name (an unknown one is refused); a strategy
-    object's name, once it is found to be of this game."""
+def _player_name(number: int, player: str | Strategy, rules: Rules) -> str:
+    """``human``, or a registered strategy's own name (an empty or unknown one is refused, naming
+    human among the choices); a strategy object's name, once it is found to be of this game."""
     if isinstance(player, Strategy):
         if CodeSpace.of(player.rules) is not CodeSpace.of(rules):
             raise StrategyError(
@@ -572,7 +572,19 @@ def _player_name(player: str | Strategy, rules: Rules) -> str:
     if not isinstance(player, str):
         raise StrategyError(f"a match's player is 'human', a strategy's name or a Strategy, not {player!r}")
     key = player.strip().lower()
-    return key if key == "human" else find_strategy(player).name
+    if key == "human":
+        return key
+    try:
+        return find_strategy(player).name
+    except StrategyError as err:
+        if key and not str(err).startswith("unknown strategy"):
+            raise  # a plug-in that could not be loaded says why
+        from ..strategies import STRATEGIES  # (read already by the search that failed)
+
+        choices = f"choose human or one of: {', '.join(s.name for s in STRATEGIES)}"
+        if not key:
+            raise StrategyError(f"player {number}'s name is empty; {choices}") from None
+        raise StrategyError(f"unknown player {quote(player)}; {choices}") from None
 
 
 __all__ = ["Event", "Match", "Round"]

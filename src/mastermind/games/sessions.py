@@ -221,24 +221,28 @@ class PlaySession(Session):
         return self.game.outcome == "gave-up"
 
     def start(self) -> Iterator[Out]:
-        notation, rules = self.notation, self.rules
-        yield say(
-            f"I have chosen a secret: {notation.describe_game(typing=True)}. "
-            f"You have {plural(rules.max_guesses, 'guess', 'guesses')}. Type a guess, or help."
-        )
-        if self.game.daily is not None:
+        notation, rules, game = self.notation, self.rules, self.game
+        if self.resumed is None:
+            yield say(
+                f"I have chosen a secret: {notation.describe_game(typing=True)}. "
+                f"You have {plural(rules.max_guesses, 'guess', 'guesses')}. Type a guess, or help."
+            )
+        else:  # the same game goes on: no secret is drawn
+            yield say(f"Resuming game {self.resumed}: {plural(len(game.moves), 'guess', 'guesses')} made.")
+            yield say(
+                f"Same secret as before: {notation.describe_game(typing=True)}. "
+                f"You have {plural(game.guesses_left, 'guess', 'guesses')} left. Type a guess, or help."
+            )
+        if game.daily is not None:
             from datetime import date
 
             from .daily import day_number
 
-            yield say(f"The code of the day: #{day_number(date.fromisoformat(self.game.daily))}.")
-        if self.game.hard:
+            yield say(f"The code of the day: #{day_number(date.fromisoformat(game.daily))}.")
+        if game.hard:
             yield say("Hard mode: every guess must be one that could still be the secret.")
         if self.resumed is not None:
-            yield say(
-                f"Resuming game {self.resumed}: {plural(len(self.game.moves), 'guess', 'guesses')} made."
-            )
-            yield Board(tuple(self.game.history))
+            yield Board(tuple(game.history))
         yield from self._next()
 
     def stopped(self, how_to_resume: str) -> Say:
