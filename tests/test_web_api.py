@@ -487,6 +487,14 @@ def test_every_bad_input_is_a_4xx_with_the_games_words(tmp_path):
                 'there is no mode "chess"; the modes are: break, solve, match',
             ),
             ("POST", "/api/games", {"rules": {"pegs": 0, "colors": 6}}, 400, "pegs must be 1 to 10, not 0"),
+            (  # the size goes in "rules": a field left aside would give a game not asked for
+                "POST",
+                "/api/games",
+                {"mode": "break", "pegs": 0},
+                400,
+                'a new game has no field "pegs"; its fields are: codemaker, games, hard, mode, notation, '
+                "players, preset, rules, scoring, strategy",
+            ),
             (
                 "POST",
                 "/api/games",

@@ -196,6 +196,13 @@ async def computer_guesses(state: State, live: LiveGame) -> None:
         await state.think(lambda: play_computer(game))
 
 
+#: The fields of ``POST /api/games`` for a game or match of the visitor's own (the code of the
+#: day, a practice position and a friend's match have theirs: :data:`CREATORS`).
+GAME_FIELDS = frozenset(
+    {"mode", "rules", "preset", "strategy", "notation", "players", "games", "scoring", "codemaker", "hard"}
+)
+
+
 @routes.post("/api/games")
 async def create_game(request: web.Request) -> web.Response:
     state, visitor = state_of(request), visitor_of(request)
@@ -205,6 +212,10 @@ async def create_game(request: web.Request) -> web.Response:
     made_by = "friend" if friend else data.get("mode")
     if isinstance(made_by, str) and made_by in CREATORS:
         return await CREATORS[made_by](request, data)
+    unknown = sorted(set(data) - GAME_FIELDS)
+    if unknown:  # (a field dropped unsaid would give another game than the one asked for)
+        known = ", ".join(sorted(GAME_FIELDS))
+        raise ApiError(400, f"a new game has no field {json.dumps(unknown[0])[:40]}; its fields are: {known}")
     settings = await state.visitors.settings(visitor)
     mode = data.get("mode", settings.mode)
     if mode not in MODES:
