@@ -12,6 +12,9 @@ Nothing here is a checkable proof.
     python benchmarks/proof_progress.py --game 5x7 --optimum 85645 \
         results/unfinished/5x7-lower.checkpoint.jsonl.xz
 
+A proof within a guess limit is read with ``--within`` (4x10 within 7: ``--game 4x10 --optimum
+55634 --within 7``).
+
 With ``--cells``, each guess's cells too, the largest first: the cell's size and what its exact
 cost adds to its bound, or ``?`` where it is not found yet.
 
@@ -41,7 +44,9 @@ from mastermind.strategies.optimal.symmetry import root_group
 from mastermind.verify.files import code_text
 
 
-def costs_found(rules: Rules, paths: list[str]) -> dict[tuple[tuple[int, ...], str, int], int]:
+def costs_found(
+    rules: Rules, paths: list[str], within: int | None = None
+) -> dict[tuple[tuple[int, ...], str, int], int]:
     """The exact costs in the checkpoints (``.xz`` ones unpacked to a temporary copy first: a
     checkpoint is opened to be written to)."""
     found: dict[tuple[tuple[int, ...], str, int], int] = {}
@@ -52,7 +57,7 @@ def costs_found(rules: Rules, paths: list[str]) -> dict[tuple[tuple[int, ...], s
                 copy.write_bytes(lzma.decompress(Path(path).read_bytes()))
             else:
                 shutil.copyfile(path, copy)
-            found.update(_Book(copy, rules, compact=True).costs)
+            found.update(_Book(copy, rules, compact=True, within=within).costs)
     return found
 
 
@@ -67,11 +72,12 @@ def main() -> None:
         help="each guess's cells, the largest first: SIZE:GAIN (cost over bound), or SIZE:? (not found)",
     )
     parser.add_argument("--left", action="store_true", help="the work below each root guess's cells")
+    parser.add_argument("--within", type=int, help="the proof's guess limit, if it has one")
     args = parser.parse_args()
     pegs, colors = map(int, args.game.split("x"))
     rules = Rules(pegs=pegs, colors=colors)
-    found = costs_found(rules, args.checkpoints)
-    prover = _Guided(rules, None, workers=1)
+    found = costs_found(rules, args.checkpoints, args.within)
+    prover = _Guided(rules, None, workers=1, within=args.within)
     codes = np.arange(rules.size, dtype=np.int64)
     root = _Set(codes, (), root_group(pegs, colors), 0, int(prover.lb[rules.size]))
     prover.deepen(root, args.optimum)
