@@ -85,7 +85,6 @@ def verify(
     from .. import TreeFile, TreeFileError
     from ..verify.files import first_word
     from ..verify.proof import FORMAT as PROOF_FORMAT
-    from ..verify.proof import is_proof_file
     from ..verify.tree import FORMAT as TREE_FORMAT
     from ..verify.tree import VERSION as TREE_VERSION
     from .game_options import asked_game
@@ -97,7 +96,8 @@ def verify(
         fail("--scheduler goes with --executor dask")
     if scheduler is not None and workers is not None:
         fail("a cluster given by --scheduler has its own workers: drop --workers")
-    if is_proof_file(tree_file):  # a proof that no tree does it within some guesses (mastermind worst)
+    kind = first_word(tree_file)  # (None if it cannot be read: the tree file's reader says why)
+    if kind == PROOF_FORMAT:  # a proof of a lower bound, or that no tree is within some guesses
         from .worst import compact_proof, verify_proof
 
         if compact is not None:
@@ -107,7 +107,7 @@ def verify(
 
         cluster = (scheduler, workers) if executor == "dask" else None
         return verify_proof(tree_file, rules, as_json, workers, part, cluster)
-    if first_word(tree_file) not in (None, TREE_FORMAT):
+    if kind not in (None, TREE_FORMAT):
         fail(
             f"{tree_file}: neither a tree file nor a proof file (they start with "
             f"'{TREE_FORMAT} {TREE_VERSION}' and '{PROOF_FORMAT} N')"

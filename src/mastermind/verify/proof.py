@@ -90,7 +90,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import lzma
 import os
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -101,7 +100,7 @@ from ..core.feedback import Feedback
 from ..core.rules import Rules
 from ..errors import ProofError
 from .arithmetic import Perm, _Game
-from .files import alphabet, code_text, game_dict, opener, read_header, read_text, write_file
+from .files import alphabet, code_text, game_dict, read_header, read_text, write_file
 from .parts import Parts, _Cut, _pieces
 
 if TYPE_CHECKING:
@@ -716,13 +715,3 @@ def join(proofs: Iterable[tuple[str, ProofFile]]) -> ProofFile:
     if not every_class:
         info["first"] = [code_text(base.rules, code) for code in first]
     return ProofFile.of(base.rules, base.guesses, root, **info)
-
-
-def is_proof_file(path: str | os.PathLike[str]) -> bool:
-    """Whether the file starts like a proof file (plain or gzip-compressed); False if it cannot
-    be read (the reader of the other kind then says why)."""
-    try:
-        with opener(path)(path, "rb") as f:
-            return bool(f.read(len(FORMAT)) == FORMAT.encode())
-    except (OSError, EOFError, lzma.LZMAError):
-        return False
