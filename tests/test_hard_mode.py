@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from mastermind import Game, GameError, Rules
 from mastermind.cli import cli
 from mastermind.deduction.state import SolverState
+from mastermind.errors import ContradictionError
 
 SMALL = Rules(pegs=3, colors=4)
 
@@ -143,6 +144,40 @@ def test_optimals_hint_in_hard_mode_is_the_possible_code_that_costs_least():
         costs[str(hint.guess)] == min(costs.values()) == 344 and costs["1111"] == max(costs.values()) == 406
     )
     assert str(hint.guess) == min(code for code, c in costs.items() if c == 344)  # the least of the best
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(pegs=3, colors=4), Rules(pegs=3, colors=5), Rules(pegs=4, colors=4)], ids=repr
+)
+def test_optimals_possible_code_is_the_least_of_those_that_cost_least_in_every_position(rules):
+    """Each possible code searched alone, against the strategy's choice, after each first guess
+    class and reply that leave three codes or more (it searches each code after the best only
+    below the best: a code that ties it, or one the history's symmetry maps to a lower code, is
+    never taken for a lower one)."""
+    from mastermind import make_strategy
+    from mastermind.strategies.optimal.search import solve_position
+
+    space = SolverState(rules).space
+    for first in ("1" * rules.pegs, "1" * (rules.pegs - 1) + "2", "123" + "4" * (rules.pegs - 3)):
+        replies = [
+            (b, w)
+            for b in range(rules.pegs)
+            for w in range(rules.pegs + 1 - b)
+            if (b, w) != (rules.pegs - 1, 1)
+        ]
+        for b, w in replies:
+            state = SolverState(rules).add(first, f"{b},{w}")
+            try:
+                cands = state.candidate_indices()
+            except ContradictionError:  # (a reply no secret gives)
+                continue
+            if len(cands) < 3:
+                continue
+            guesses = [space.index(code.colors) for code, _ in state.history]
+            left = rules.max_guesses - 1
+            costs = [(solve_position(rules, cands, guesses, left, first=x).cost, x) for x in cands.tolist()]
+            strategy = make_strategy("optimal", rules)
+            assert strategy.pick_possible(state) == min(costs)[1], (first, b, w)
 
 
 def test_the_six_guess_hint_in_hard_mode_is_the_first_possible_code_of_its_list():

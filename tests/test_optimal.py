@@ -106,14 +106,16 @@ def test_a_limit_the_first_root_guess_cannot_keep_is_no_tree_not_a_broken_one():
 
 
 def test_a_budget_finds_only_a_tree_below_it():
-    # the classic's position after 1122 got 1 black: a tree at the optimum, none below it
+    # the classic's position after 1122 got 1 black, 1234 played next: a tree at its least cost,
+    # none below it (a race lets a guess tie its budget: solve_below does not)
     rules = Rules()
     state = SolverState(rules).add("1122", "1,0")
     cands = state.candidate_indices()
-    guesses = [CodeSpace.of(rules).index(code.colors) for code, _ in state.history]
-    cost = opt.solve_position(rules, cands, guesses).cost
-    assert opt.solve_position(rules, cands, guesses, budget=cost) is None
-    assert opt.solve_position(rules, cands, guesses, budget=cost + 1).cost == cost
+    space = CodeSpace.of(rules)
+    guesses, first = [space.index(code.colors) for code, _ in state.history], space.index((0, 1, 2, 3))
+    cost = opt.solve_position(rules, cands, guesses, first=first).cost
+    assert opt.solve_below(rules, cands, guesses, rules.max_guesses - 1, first, cost) is None
+    assert opt.solve_below(rules, cands, guesses, rules.max_guesses - 1, first, cost + 1).cost == cost
 
 
 # -- optimality itself, against the plain search ----------------------------------------------

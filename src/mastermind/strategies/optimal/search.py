@@ -44,6 +44,7 @@ __all__ = [
     "piece_limit",
     "piece_run",
     "piece_secrets",
+    "solve_below",
     "solve_piece",
     "solve_position",
     "to_flat",
@@ -87,12 +88,10 @@ def solve_position(
     progress: OnProgress | None = None,
     workers: int | None = None,
     timeout: float | None = None,
-    budget: int = FAIL,
 ) -> Solution | None:
     """The least total number of guesses that finds every secret of ``secrets`` within ``left``
     guesses (default: what the rules leave after ``guesses``), and a tree reaching it; None if no
-    tree can, or none costs less than ``budget``. ``guesses`` are the codes played so far (their
-    symmetry prunes the search);
+    tree can. ``guesses`` are the codes played so far (their symmetry prunes the search);
     ``first`` forces the position's guess. ``progress`` hears of the pieces of the search at the
     position (stage ``"search"``): the cells (replies) of its first guess, then the other guesses
     left to try after pruning (with one guess only, as in Bulls and Cows, the bar still moves).
@@ -102,7 +101,31 @@ def solve_position(
         KeyboardInterrupt: when interrupted; every compiled search has stopped by then.
         TimeoutError: the search ran past ``timeout`` (and has stopped); nothing is known then.
     """
+    return _solve(rules, secrets, guesses, left, first, progress, workers, timeout, FAIL)
 
+
+def solve_below(
+    rules: Rules, secrets: np.ndarray, guesses: Sequence[int], left: int, first: int, budget: int
+) -> Solution | None:
+    """:func:`solve_position` with ``first`` as the position's guess, if its tree costs less than
+    ``budget``; None otherwise, and None too where a symmetry of ``guesses`` maps ``first`` to a
+    lower code (which costs the same: the search tries only the least of each class). For codes
+    tried in turn, each only for less than the best so far, the least of a class first
+    (:meth:`~.strategy.Optimal.pick_possible`)."""
+    return _solve(rules, secrets, guesses, left, first, None, None, None, budget)
+
+
+def _solve(
+    rules: Rules,
+    secrets: np.ndarray,
+    guesses: Sequence[int],
+    left: int | None,
+    first: int | None,
+    progress: OnProgress | None,
+    workers: int | None,
+    timeout: float | None,
+    budget: int,
+) -> Solution | None:
     game = game_of(rules)
     S = np.unique(np.asarray(secrets, dtype=np.int64))
     if left is None:
@@ -136,7 +159,9 @@ def solve_position(
         run.pool.shutdown(wait=True)
     if expired.is_set():  # a stopped search returns no tree, or a tree that may not be the best
         raise TimeoutError(f"the search ran past {timeout} s")
-    return None if flat is None else Solution(cost, to_flat(parse(flat)))
+    if flat is None or cost >= budget:  # (a race lets a guess tie its budget)
+        return None
+    return Solution(cost, to_flat(parse(flat)))
 
 
 class Record:

@@ -28,7 +28,16 @@ from ...errors import StrategyError
 from ..base import MapTasks, PieceBook, SearchCost, SearchedTree, Strategy
 from ..capabilities import OnBounds, TreeSearch
 from ..progress import OnProgress
-from .search import FAIL, OptimalNode, Solution, check_tree, game_of, solve_piece, solve_position, to_flat
+from .search import (
+    OptimalNode,
+    Solution,
+    check_tree,
+    game_of,
+    solve_below,
+    solve_piece,
+    solve_position,
+    to_flat,
+)
 
 if TYPE_CHECKING:
     from .anytime import Bounds
@@ -426,10 +435,14 @@ class Optimal(Strategy, TreeSearch):
             for bound, x in bounds:
                 if best is not None and (bound, x) > best:
                     break  # (this code and every one after it costs at least its bound)
-                # (a code after the best is searched only for a lower cost, or the same and less)
-                budget = FAIL if best is None else best[0] + (x < best[1])
-                sol = solve_position(self.rules, cands, guesses, left, first=x, budget=budget)
-                if sol is not None:
+                # (after the best, a code is searched only for a lower cost, or the same and
+                # less; one the history's symmetry maps to a lower code is then not searched:
+                # that code, possible too, as costly and with the same bound, came before it)
+                if best is None:
+                    sol = solve_position(self.rules, cands, guesses, left, first=x)
+                else:
+                    sol = solve_below(self.rules, cands, guesses, left, x, best[0] + (x < best[1]))
+                if sol is not None and (best is None or (sol.cost, x) < best):
                     best = (sol.cost, x)
             self._possible[key] = int(cands[0]) if best is None else best[1]
         return self._possible[key]
