@@ -223,6 +223,16 @@ def test_a_file_of_neither_kind_is_called_neither_whatever_its_name(tmp_path, na
     )
 
 
+def test_a_gzip_file_damaged_past_its_header_is_refused_in_one_line(knuth_file, tmp_path):
+    with open(knuth_file, "rb") as f:
+        data = bytearray(gzip.compress(f.read()))
+    for i in range(12, 40):  # (the deflate stream's first bytes: the header still reads)
+        data[i] ^= 0xFF
+    path = tmp_path / "damaged.tree.gz"
+    path.write_bytes(bytes(data))
+    assert "a damaged or truncated gzip file" in refused(path)
+
+
 def test_a_missing_or_binary_file_is_refused(tmp_path):
     assert "cannot read" in refused(tmp_path / "none.tree")
     assert "no file named" in refused("")  # not the working folder

@@ -35,7 +35,7 @@ def first_word(path: str | os.PathLike[str]) -> str | None:
     try:
         with opener(path)(path, "rb") as f:
             head = f.read(64)
-    except (OSError, EOFError, lzma.LZMAError):
+    except (OSError, EOFError, zlib.error, lzma.LZMAError):
         return None
     words = head.decode(errors="replace").split(maxsplit=1)
     return words[0] if words else ""
@@ -85,7 +85,7 @@ def read_text(path: str | os.PathLike[str], kind: str, error: type[MastermindErr
     if data[:2] == GZIP_MAGIC:
         try:
             data = gzip.decompress(data)
-        except (OSError, EOFError) as err:
+        except (OSError, EOFError, zlib.error) as err:
             raise error(f"{name}: a damaged or truncated gzip file ({err})") from None
     elif data[: len(XZ_MAGIC)] == XZ_MAGIC:
         try:

@@ -197,7 +197,7 @@ async def computer_guesses(state: State, live: LiveGame) -> None:
 
 
 #: The fields of ``POST /api/games`` for a game or match of the visitor's own (the code of the
-#: day, a practice position and a friend's match have theirs: :data:`CREATORS`).
+#: day and a friend's match have theirs: :data:`CREATORS`).
 GAME_FIELDS = frozenset(
     {"mode", "rules", "preset", "strategy", "notation", "players", "games", "scoring", "codemaker", "hard"}
 )
