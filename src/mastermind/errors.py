@@ -28,6 +28,10 @@ class StrategyError(MastermindError, ValueError):
     """An unknown strategy, or one that cannot play the given game."""
 
 
+class UnknownStrategyError(StrategyError):
+    """No strategy is registered under the name (one that failed to load is a StrategyError)."""
+
+
 class ContradictionError(MastermindError, ValueError):
     """A history that no secret satisfies.
 

@@ -20,7 +20,7 @@ from ..core.records import RECORD_VERSION, check_version, code_text, rules_from_
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed
 from ..core.text import number, plural, quote
-from ..errors import ContradictionError, GameError, RecordError, StrategyError
+from ..errors import ContradictionError, GameError, RecordError, StrategyError, UnknownStrategyError
 from ..strategies import find_strategy, make_strategy
 from ..strategies.base import Strategy
 from .game import DEFAULT_STRATEGY, Game, Hint
@@ -576,9 +576,7 @@ def _player_name(number: int, player: str | Strategy, rules: Rules) -> str:
         return key
     try:
         return find_strategy(player).name
-    except StrategyError as err:
-        if key and not str(err).startswith("unknown strategy"):
-            raise  # a plug-in that could not be loaded says why
+    except UnknownStrategyError:  # (one that could not be loaded says why, as it is)
         from ..strategies import STRATEGIES  # (read already by the search that failed)
 
         choices = f"choose human or one of: {', '.join(s.name for s in STRATEGIES)}"

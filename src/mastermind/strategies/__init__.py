@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from ..core.code import Code
 from ..core.rules import Rules
 from ..core.text import quote
-from ..errors import StrategyError
+from ..errors import StrategyError, UnknownStrategyError
 from .base import Strategy, StrategySpec
 from .partition import PartitionStrategy
 
@@ -77,7 +77,7 @@ def find_strategy(name: str) -> type[Strategy]:
     if key in _BROKEN:
         raise StrategyError(f"the strategy {quote(name)} could not be loaded: {_BROKEN[key]}")
     names = ", ".join(s.name for s in strategies)
-    raise StrategyError(f"unknown strategy {quote(name)}; choose one of: {names}")
+    raise UnknownStrategyError(f"unknown strategy {quote(name)}; choose one of: {names}")
 
 
 def _built_in(key: str) -> type[Strategy]:
