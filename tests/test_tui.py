@@ -330,6 +330,7 @@ async def test_impossible_settings_are_refused_on_the_form(private_settings):
         await pilot.pause()
         assert str(app.screen.query_one("#settings-error").render()).strip() == ""
         app.screen.query_one("#colors").value = ""  # the error names the field by its label
+        await pilot.pause()  # (the edit's own message clears the form's error: it goes first)
         await pilot.click("#start")
         await pilot.pause()
         assert "Colours must be a whole number" in str(app.screen.query_one("#settings-error").render())
