@@ -50,6 +50,7 @@ def kill_after_moves(args, typed, db, moves_saved, moves=2):
     import sys
     import time
 
+    from mastermind.errors import StoreError
     from mastermind.history.store import Store
 
     proc = subprocess.Popen(
@@ -67,9 +68,13 @@ def kill_after_moves(args, typed, db, moves_saved, moves=2):
         deadline = time.monotonic() + 60  # a generous wait for a slow machine, not a measurement
         while seen < moves and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
-            if db.exists():
-                with Store(db) as store:
+            if not db.exists():
+                continue
+            try:  # (read only: the command is the one writer)
+                with Store(db, write=False) as store:
                     seen = moves_saved(store.games())
+            except StoreError:  # (on a loaded machine, the command's write outlasted the wait)
+                continue
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()

@@ -23,6 +23,7 @@ _HOME = {
     "NotationError": "errors",
     "RulesError": "errors",
     "StrategyError": "errors",
+    "UnknownStrategyError": "errors",
     "GameError": "errors",
     "RecordError": "errors",
     "SeedError": "errors",
@@ -128,6 +129,7 @@ if TYPE_CHECKING:
         StrategyError,
         TreeError,
         TreeFileError,
+        UnknownStrategyError,
     )
     from .games.advice import Advice, advise
     from .games.game import Game, Hint
@@ -191,6 +193,7 @@ __all__ = [
     "TreeError",
     "TreeFile",
     "TreeFileError",
+    "UnknownStrategyError",
     "ProofError",
     "as_code",
     "diagnose",
