@@ -157,14 +157,11 @@ def test_optimals_possible_code_is_the_least_of_those_that_cost_least_in_every_p
     from mastermind import make_strategy
     from mastermind.strategies.optimal.search import solve_position
 
-    space = SolverState(rules).space
+    space, strategy = SolverState(rules).space, make_strategy("optimal", rules)
+    replies = [
+        (b, w) for b in range(rules.pegs) for w in range(rules.pegs + 1 - b) if (b, w) != (rules.pegs - 1, 1)
+    ]
     for first in ("1" * rules.pegs, "1" * (rules.pegs - 1) + "2", "123" + "4" * (rules.pegs - 3)):
-        replies = [
-            (b, w)
-            for b in range(rules.pegs)
-            for w in range(rules.pegs + 1 - b)
-            if (b, w) != (rules.pegs - 1, 1)
-        ]
         for b, w in replies:
             state = SolverState(rules).add(first, f"{b},{w}")
             try:
@@ -176,7 +173,6 @@ def test_optimals_possible_code_is_the_least_of_those_that_cost_least_in_every_p
             guesses = [space.index(code.colors) for code, _ in state.history]
             left = rules.max_guesses - 1
             costs = [(solve_position(rules, cands, guesses, left, first=x).cost, x) for x in cands.tolist()]
-            strategy = make_strategy("optimal", rules)
             assert strategy.pick_possible(state) == min(costs)[1], (first, b, w)
 
 
