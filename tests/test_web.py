@@ -750,6 +750,35 @@ def test_give_up_and_new_game_ask_first_in_the_page(server, browser):
         assert wait_for(lambda: t.text("#message").startswith("You gave up: the code was "), 10)
 
 
+def test_a_repeated_guess_is_warned_of_once_and_in_hard_mode_refused_at_once(server, browser):
+    """The page asks the game (the view's "again") whether a repeat is offered: a warning, then
+    played on the next Enter; in hard mode it is refused by the first Enter, in the game's words."""
+    with tab(browser, PHONE) as t:
+        t.open(server)
+        for _ in range(2):
+            for key in "1122":
+                t.key(key)
+            t.key("Enter")
+            t.settle()
+        assert t.text("#message") == "You played 1122 already (row 1): Enter again to play it anyway."
+        assert t.text("#status") == "Guess 2 of 10"
+        t.key("Enter")  # the code is still entered: played as asked
+        t.settle()
+        assert t.text("#status") == "Guess 3 of 10" and t.text("#row-2 .pegs") == "1122"
+        t.tap(".tab[data-section='settings-section']")
+        assert wait_for(lambda: t.js("!!document.querySelector('#settings input[name=hard]')"), 10)
+        t.js("document.querySelector('#settings input[name=hard]').checked = true")
+        t.tap("#settings button[type=submit]")
+        assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 10)
+        for _ in range(2):
+            for key in "1122":
+                t.key(key)
+            t.key("Enter")
+            t.settle()
+        assert t.text("#message").startswith("Hard mode: 1122 cannot be the secret: guess 1, 1122, got ")
+        assert t.text("#status") == "Guess 2 of 10"
+
+
 def test_a_guess_on_a_game_played_on_another_server_meanwhile_is_said_not_kept_and_the_board_reloaded(
     browser, tmp_path
 ):

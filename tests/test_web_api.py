@@ -129,6 +129,7 @@ def test_a_visitor_breaks_the_computers_code_and_the_secret_shows_only_at_the_en
                 "reply": answer["reply"],
                 "black": answer["black"],
                 "white": answer["white"],
+                "again": True,  # (not in hard mode: a repeat is warned of, then played)
             }
             if answer["finished"]:
                 break

@@ -40,8 +40,8 @@ async function submitGuess() {
   const code = entered();
   if (code === null) return;
   const g = game();
-  // hard mode refuses a repeat (Game.repeat_of): the server's refusal is said at once, not offered
-  const row = g.hard ? 0 : g.moves.findIndex((m) => m.guess === code) + 1;
+  // a repeat the game refuses (hard mode: the view's "again") is sent, and its refusal said at once
+  const row = g.moves.findIndex((m) => m.guess === code && m.again) + 1;
   if (row && state.warned !== code) {
     state.warned = code;
     say(`You played ${code} already (row ${row}): Enter again to play it anyway.`, "warn");
