@@ -258,7 +258,7 @@ _STOPPED: set[str] = set()
 _LOCK = threading.Lock()
 
 
-class BuildStopped(Exception):
+class _BuildStopped(Exception):
     """A task of a build that was stopped (:func:`_stop_build`): what it found is no answer."""
 
 
@@ -278,10 +278,10 @@ def _prover(rules: Rules, version: int, limit: int | None) -> _Guided:
 @contextlib.contextmanager
 def _running(build: str, prover: _Guided) -> Iterator[None]:
     """The prover is at a task of ``build`` meanwhile (so that a stop of the build reaches it);
-    :class:`BuildStopped` at once where the build was stopped already."""
+    :class:`_BuildStopped` at once where the build was stopped already."""
     with _LOCK:
         if build in _STOPPED:
-            raise BuildStopped(build)
+            raise _BuildStopped(build)
         _RUNNING.setdefault(build, set()).add(prover)
     try:
         yield
@@ -312,7 +312,7 @@ def _cost_on_worker(
     with _running(build, prover):
         cost, _ = prover.run.kernel_call(prover.run.root, cell.S, prover.left(cell), budget, sym)
     if prover.run.stopped:  # (a search stopped midway proves nothing)
-        raise BuildStopped(build)
+        raise _BuildStopped(build)
     return min(cost, budget)
 
 
@@ -338,7 +338,7 @@ def _raise_on_worker(
     try:
         with _running(build, prover):
             ok, cells = raise_task(prover, node, g, claim)
-    except (KeyboardInterrupt, BuildStopped):  # (a stopped prover raises KeyboardInterrupt)
+    except (KeyboardInterrupt, _BuildStopped):  # (a stopped prover raises KeyboardInterrupt)
         return None, {}, made
     return ok, cells, made
 
