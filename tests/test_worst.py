@@ -498,7 +498,7 @@ def test_a_truncated_or_foreign_proof_is_refused(proof_text, tmp_path):
     path.write_bytes(gzip.compress(proof_text.encode())[:-20])
     with pytest.raises(ProofError, match="truncated"):
         ProofFile.read(path)
-    with pytest.raises(ProofError, match="not a proof file"):
+    with pytest.raises(ProofError, match=r"not a proof file \(it does not start with 'mastermind-proof N'\)"):
         ProofFile.loads("mastermind-tree 1\n{}\n1122\nend 1\n")
     with pytest.raises(ProofError, match="format '4'; this version reads format 1 and 2 and 3"):
         ProofFile.loads(proof_text.replace("mastermind-proof 2", "mastermind-proof 4", 1))

@@ -115,7 +115,8 @@ def read_header(
         lines.pop()
     first = lines[0].split() if lines else []
     if len(first) != 2 or first[0] != fmt:
-        raise error(f"{name}: not a {kind} (it does not start with '{fmt} {version}')")
+        start = f"{fmt} N" if older else f"{fmt} {version}"  # (not the newest: older ones are read too)
+        raise error(f"{name}: not a {kind} (it does not start with '{start}')")
     if first[1] not in {str(v) for v in (*older, version)}:
         known = " and ".join(str(v) for v in (*older, version))
         raise error(f"{name}: {kind} format {first[1]!r}; this version reads format {known}")
