@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import SMALL_GAMES
-from mastermind import CodeSpace, Feedback, Rules, possible_feedbacks, score
+from mastermind import Code, CodeSpace, Feedback, NotationError, Rules, possible_feedbacks, score
 from mastermind._kernels import reference
 from mastermind._kernels.feedback import replies as compiled_replies
 from mastermind._kernels.tables import tables_of
@@ -32,6 +32,15 @@ def test_knuth_worked_examples():
     # Seed 002: F(1122, 1112) = BBB, F(1122, 1314) = BW.
     assert score((0, 0, 1, 1), (0, 0, 0, 1)) == Feedback(3, 0)
     assert score((0, 0, 1, 1), (0, 2, 0, 3)) == Feedback(1, 1)
+
+
+def test_text_is_read_in_the_game_of_the_code_beside_it_and_refused_alone():
+    classic = Rules()
+    assert score(Code("1122", classic), "1213") == score("1213", Code("1122", classic)) == Feedback(1, 2)
+    assert score(Code("1122", classic), "RGRB") == Feedback(1, 2)  # any notation the game reads
+    for guess, secret in [("1122", "1213"), ("aabb", (0, 0, 1, 1)), ((0, 0, 1, 1), "1213")]:
+        with pytest.raises(NotationError, match="without its game: give Code"):
+            score(guess, secret)
 
 
 @given(code_pairs())

@@ -119,7 +119,8 @@ def test_a_match_hints_only_to_a_person_at_their_guess():
     assert (hint.strategy, str(hint.guess), hint.candidates) == ("knuth", "1122", 1296)
     assert match.current.game.hints == 1
     match.guess("1122")
-    left = SolverState(CLASSIC, [(Code("1122", CLASSIC), score("1122", "1234"))]).candidate_indices()
+    first = Code("1122", CLASSIC)
+    left = SolverState(CLASSIC, [(first, score(first, "1234"))]).candidate_indices()
     assert match.hint().candidates == len(left)
 
 

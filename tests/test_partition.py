@@ -172,3 +172,16 @@ def test_the_best_possible_code_compiled_is_the_references(rules, history, name)
         reference.entropy_weights(len(cands)),
     )
     assert compiled == cands[int(np.argmin(scores))]
+
+
+def test_partition_takes_codes_indices_as_numbers_a_range_or_an_array_and_refuses_one_outside():
+    from mastermind import NotationError, partition
+
+    classic = Rules()
+    by_text = partition(classic, "1122", ["1111", "1112", "1113"])
+    for indices in ([0, 1, 2], range(3), np.arange(3), ["1111", 1, np.int64(2)]):
+        assert partition(classic, "1122", indices).classes == by_text.classes
+    assert partition(classic, "1122", range(1296)).largest == 256  # Knuth's first guess
+    for outside in ([1296], range(1290, 1300), np.array([-1])):
+        with pytest.raises(NotationError, match="out of range: this game's codes are 0 to 1295"):
+            partition(classic, "1122", outside)

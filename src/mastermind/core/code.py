@@ -136,6 +136,15 @@ def _is_integer(value: object) -> bool:
     )
 
 
+def _reads(notation: Notation, text: str) -> bool:
+    """Whether ``text`` is a code of the notation's game."""
+    try:
+        notation.parse_code(text)
+    except NotationError:
+        return False
+    return True
+
+
 def not_a_code(value: object, rules: Rules | None) -> str:
     """Why ``value`` is not a code, and what a code may be given as, for messages.
 
@@ -152,7 +161,7 @@ or colour indices from 0 to 5, e.g. (0, 1, 2, 3)"
         indices = f"from 0 to {rules.colors - 1}"
         example = repr(tuple(notation.parse_code(example_code).colors))
     if isinstance(value, Integral) and not isinstance(value, bool):
-        if rules is not None:
+        if rules is not None and _reads(_notation(rules), str(value)):  # (0 is no code: not '0')
             text = f"in the game's notation, {str(value)!r}"
         return (
             f"{value!r} is a number, not a code: write it as text {text}, or give a Code or colour "

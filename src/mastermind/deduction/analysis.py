@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from ..core.feedback import Feedback
 from ..core.notation import Notation
 from ..core.rules import Rules
 from ..core.text import plural
+from ..errors import NotationError
 
 #: The criteria, by the name of the strategy that uses each, with a label for people.
 CRITERIA = {
@@ -129,20 +131,33 @@ class Partition:
         }[criterion]
 
 
+def _is_index(value: object) -> bool:
+    return isinstance(value, Integral | np.integer) and not isinstance(value, bool)
+
+
 def partition(rules: Rules, guess: CodeLike, candidates: Sequence[CodeLike] | np.ndarray) -> Partition:
-    """Split ``candidates`` (codes in any form :func:`~mastermind.core.code.as_code` reads, or code
-    indices as an array) by their reply to ``guess``.
+    """Split ``candidates`` (codes in any form :func:`~mastermind.core.code.as_code` reads, or
+    codes' indices in numeric order: numbers, a range or an array) by their reply to ``guess``.
 
     >>> print(partition(Rules(), "4113", ["1123", "3151", "1141", "6544"]))
     4113 splits 4 candidates: 0,1: 6544; 1,2: 3151 1141; 2,1: 1123
     largest class 2, expected size 1.500, entropy 1.500 bits, 3 classes
+    >>> partition(Rules(), "1122", range(1296)).largest
+    256
     """
     space = CodeSpace.of(rules)
     guess_code = as_code(guess, rules)
-    if isinstance(candidates, np.ndarray):
-        cands = candidates.astype(np.int64)
-    else:
-        cands = np.array([space.index(as_code(c, rules).colors) for c in candidates], dtype=np.int64)
+    if isinstance(candidates, np.ndarray | range):
+        cands = np.asarray(candidates, dtype=np.int64)
+    else:  # (a number is a code's index: as_code refuses numbers as codes)
+        cands = np.array(
+            [c if _is_index(c) else space.index(as_code(c, rules).colors) for c in candidates], dtype=np.int64
+        )
+    outside = cands[(cands < 0) | (cands >= space.size)]
+    if len(outside):
+        raise NotationError(
+            f"code index {outside[0]} out of range: this game's codes are 0 to {space.size - 1}"
+        )
     g = np.array([space.index(guess_code.colors)], dtype=np.int64)
     counts = reference.partition_counts(space, g, cands)
     weights = reference.entropy_weights(max(len(cands), 1))

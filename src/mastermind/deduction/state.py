@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.code import Code, CodeSpace, as_code
+from ..core.code import Code, CodeLike, CodeSpace, as_code
 from ..core.feedback import Feedback
 from ..core.notation import Notation, check_feedback
 from ..core.rules import Rules
@@ -114,11 +114,13 @@ class SolverState:
         """The consistent codes, for people."""
         return [self.space.code(i) for i in self.candidate_indices()]
 
-    def is_candidate(self, code: Code | Sequence[int]) -> bool:
-        """Whether ``code`` is consistent with every row."""
+    def is_candidate(self, code: CodeLike) -> bool:
+        """Whether ``code`` (a Code, its text in this game, or colour numbers) is consistent
+        with every row."""
         from ..core.feedback import score
 
-        return all(score(g.colors, tuple(code)) == fb for g, fb in self.history)
+        colors = as_code(code, self.rules).colors
+        return all(score(g.colors, colors) == fb for g, fb in self.history)
 
     def __repr__(self) -> str:
         notation = Notation(self.rules)

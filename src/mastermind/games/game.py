@@ -24,7 +24,7 @@ from ..core.notation import Notation
 from ..core.rules import Rules
 from ..core.seeds import check_seed, fresh_seed, generator
 from ..core.text import plural
-from ..deduction.state import SolverState
+from ..deduction.state import Correction, SolverState
 from ..errors import ContradictionError, GameError, StrategyError
 from ..strategies import Strategy, find_strategy, make_strategy
 from .hints import DEFAULT_STRATEGY, Hint, hint_strategy
@@ -440,6 +440,18 @@ class Game:
         self.pending = None
         self._strategy_problem = None
         return move
+
+    def correct(self, correction: Correction) -> Move:
+        """Take one of :attr:`problem`'s corrections (its ``row`` counts from 0, as the history's
+        rows do; :meth:`fix` counts from 1, as people do).
+
+        >>> game = Game.solving(Rules(), seed=1)
+        >>> for reply in ["1,0", "0,1", "1,2", "1,2", "0,2"]:
+        ...     _ = game.reply(reply)
+        >>> str(game.problem.corrections[0]), str(game.correct(game.problem.corrections[0]).reply)
+        ('row 4 to 1,1 (1 code would fit)', '1,1')
+        """
+        return self.fix(correction.row + 1, correction.reply)
 
     # -- either side -------------------------------------------------------------------------------
 

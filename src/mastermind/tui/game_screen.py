@@ -488,7 +488,7 @@ class GameScreen(BoardKeys, BoardView):
         if self.match is not None or problem is None or not 1 <= number <= len(problem.corrections):
             return
         fix = problem.corrections[number - 1]
-        self.game.fix(fix.row + 1, fix.reply)
+        self.game.correct(fix)
         self._after_reply(f"Row {fix.row + 1} is now {self.notation.terms.reply(fix.reply)}.")
         self.refresh_view()
 
