@@ -230,7 +230,7 @@ def test_values_print_in_the_games_words():
     assert str(game.guess("1122")) == "1122=1,1"
     assert str(game.hint()) == "208 codes possible; knuth would play 1134"
     tree = strategy_tree(make_strategy("knuth", CLASSIC))
-    assert repr(tree) == "<Node guess=7 size=1296: 12 replies below, 5 guesses deep>"
+    assert repr(tree) == "<Node guess=1122 size=1296: 12 replies below, 5 guesses deep>"
     p = partition(CLASSIC, "4113", ["1123", "3151", "1141", "6544"])
     assert repr(p) == "<Partition of 4 candidates by 4113: 3 classes, largest 2>"
 

@@ -190,6 +190,19 @@ def test_a_hint_in_words_on_the_last_guess_says_why_the_strategy_guess_was_passe
     )
 
 
+def test_a_hint_says_whether_the_strategys_guess_is_also_the_best():
+    from mastermind.games.sessions import hint_lines
+
+    classic = Rules()
+    game = Game(classic, secret="3456")  # 1122 gets 0,0: knuth's 3345 is as good as any there
+    game.guess("1122")
+    lines = hint_lines(game, Notation(classic))
+    assert "With 3345, 3.5352 guesses are expected from here, as few as any guess gives." in lines
+    game = Game(classic, secret="1111")
+    lines = hint_lines(game, Notation(classic))  # knuth's 1122 is not the best first guess, 1123 is
+    assert "With 1122, 4.3997 guesses are expected from here (the best, 1123: 4.3403)." in lines
+
+
 def wrong_reply_fixed_later(session, game):
     """The computer breaks 1234 with knuth; the second reply is wrong (2,0 for 3,0), and is fixed
     once the replies contradict each other."""

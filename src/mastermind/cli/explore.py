@@ -243,6 +243,7 @@ def partition(
     codes = [notation.parse_code(g) for g in guesses]
     if codes and strategy_given():
         fail("--strategy picks the guess to score when no --guess is given; with --guess it does nothing")
+    chosen = None  # (what says whose guess is scored, when the strategy picks it)
     if candidates is not None:
         cands = _given_candidates(rules, notation, rows, candidates)
         if not codes:
@@ -252,6 +253,7 @@ def partition(
         if not codes:
             player = make_player(strategy, rules, None)
             codes = [space.code(player.choose(state))]
+            chosen = f"{strategy} plays {notation.format_code(codes[0])} next"
     parts = [split(rules, code, cands) for code in codes]
     if as_json:
         click.echo(json.dumps(_partition_json(notation, parts, len(cands), show)))
@@ -261,6 +263,8 @@ def partition(
     more = " ..." if len(cands) > show else ""
     word = "candidate" if len(cands) == 1 else "candidates"
     console.print(f"{len(cands):,} {word}: {shown}{more}", markup=False)
+    if chosen is not None:
+        console.print(chosen, markup=False)
     console.print(_partition_table(notation, parts))
     if len(parts) > 1:
         console.print("* the best guess under that criterion", markup=False)

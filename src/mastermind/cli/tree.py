@@ -159,5 +159,7 @@ def _print_tree(strategy: str, rules: Rules, root: Node, fmt: str, depth: int | 
         click.echo(root.to_dot(notation, depth, title=f"{strategy} on {words(rules)}"))
     else:
         reply = notation.terms.reply_form.lower()  # black,white or bulls,cows
-        click.echo(f"{strategy} on {words(rules)}: reply ({reply}): codes left -> next guess")
+        # (a guess that is the secret wins: that reply leaves no class, so the classes add up to one less)
+        head = f"{strategy} on {words(rules)}: reply ({reply}): codes left -> next guess"
+        click.echo(f"{head} (the winning reply left out)")
         click.echo(root.format(notation, depth))

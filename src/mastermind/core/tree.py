@@ -34,13 +34,19 @@ class Node:
     rules: Rules | None = field(default=None, compare=False, repr=False)
 
     def __repr__(self) -> str:
-        """Short: a whole tree's nested repr would run to thousands of lines.
+        """Short: a whole tree's nested repr would run to thousands of lines. The guess is its
+        code where the node knows its game (a tree's root does), else its index.
 
         >>> Node(7, 1296, {0: Node(20, 256)})
         <Node guess=7 size=1296: 1 reply below, 2 guesses deep>
+        >>> Node(7, 1296, {0: Node(20, 256)}, rules=Rules())
+        <Node guess=1122 size=1296: 1 reply below, 2 guesses deep>
         """
         below = plural(len(self.children), "reply", "replies")
-        return f"<Node guess={self.guess} size={self.size}: {below} below, {self.depth()} guesses deep>"
+        guess: int | str = self.guess
+        if self.rules is not None:
+            guess = Notation(self.rules).format_code(CodeSpace.of(self.rules).code(self.guess))
+        return f"<Node guess={guess} size={self.size}: {below} below, {self.depth()} guesses deep>"
 
     def _repr_html_(self) -> str:
         if self.rules is None:

@@ -89,6 +89,8 @@ class Advice:
             text = f"With {guess}, {float(self.expected):.4f} guesses are expected from here"
             if self.best_expected != self.expected:
                 text += f" (the best, {notation.format_code(self.best)}: {float(self.best_expected):.4f})"
+            elif self.exact:  # (a heuristic's line cannot say that no guess does better)
+                text += ", as few as any guess gives"
             out.append(text + how + ".")
         if self.last is not None:
             out.append(f"Your last guess, {self.last.comment(notation)}.")
