@@ -537,6 +537,21 @@ def test_a_strategys_guesses_in_a_match_are_not_taken_back():
     assert len(match.current.game.moves) == 1
 
 
+def test_only_a_person_breaking_a_code_gives_up_a_match_game_and_only_at_their_guess():
+    against = Match(CLASSIC, ["human", "knuth"], games=2, seed=1)
+    against.set_secret("3632")  # knuth breaks it
+    with pytest.raises(GameError, match="only a person breaking a code can give up, at their turn to guess"):
+        against.give_up()
+    assert not against.current.game.over
+    by_hand = Match(CLASSIC, ["human", "human"], games=2, seed=1)
+    by_hand.set_secret(None)  # the codemaker replies to each guess
+    by_hand.guess("1122")
+    with pytest.raises(GameError, match="at their turn to guess"):
+        by_hand.give_up()  # the reply is owed first
+    by_hand.reply("1,0")
+    assert [e.kind for e in by_hand.give_up()][:1] == ["round-over"] and by_hand.current.number == 2
+
+
 def test_a_finished_match_cannot_be_undone():
     match = Match(SMALL, ["knuth", "entropy"], games=2, seed=1)
     match.play_out()

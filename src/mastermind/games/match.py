@@ -263,7 +263,10 @@ class Match:
         return self._game().hint()
 
     def give_up(self) -> list[Event]:
-        """The breaker gives up the current game."""
+        """The person breaking the code gives up the current game, at their turn to guess (a
+        computer breaker does not give up, and a guess waiting for its reply is answered first)."""
+        if self.waiting_for != "guess":
+            raise GameError("only a person breaking a code can give up, at their turn to guess")
         game = self._game()
         game.give_up()
         return self._after(None)

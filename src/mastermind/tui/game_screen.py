@@ -21,7 +21,7 @@ from ..core.code import Code
 from ..core.notation import Notation
 from ..core.text import plural as text_plural
 from ..core.text import sentence
-from ..errors import ContradictionError, MastermindError, NotationError
+from ..errors import ContradictionError, GameError, MastermindError, NotationError
 from ..games.game import Game
 from ..games.match import Event, Match, Round
 from ..history.store import Recorder, StoredGame
@@ -589,11 +589,13 @@ class GameScreen(BoardKeys, BoardView):
         if self.busy:
             return
         if self.match is not None:
-            if self.match.waiting_for != "guess":
-                self.message = Text("Only a person breaking a code can give up.", "yellow")
+            try:
+                events = self.match.give_up()
+            except GameError as err:  # (the match says who may give up, and when)
+                self.message = Text(f"{sentence(err)}.", "yellow")
                 self.refresh_view()
                 return
-            self._match_events(self.match.give_up())
+            self._match_events(events)
         elif not self.game.over:
             self.game.give_up()
             self.recorder.save(self.game.record())
