@@ -552,6 +552,16 @@ def test_only_a_person_breaking_a_code_gives_up_a_match_game_and_only_at_their_g
     assert [e.kind for e in by_hand.give_up()][:1] == ["round-over"] and by_hand.current.number == 2
 
 
+def test_a_wrong_reply_in_a_match_is_not_fixed_by_the_game_itself():
+    match = Match(CLASSIC, ["human", "human"], games=2, seed=1)
+    match.set_secret(None)
+    match.guess("1122")
+    match.reply("1,0")
+    with pytest.raises(GameError, match="in a match a wrong reply is not fixed: the game is played again"):
+        match.current.game.fix(1, "0,0")
+    assert str(match.current.game.moves[0].reply) == "1,0"
+
+
 def test_a_finished_match_cannot_be_undone():
     match = Match(SMALL, ["knuth", "entropy"], games=2, seed=1)
     match.play_out()

@@ -40,6 +40,10 @@ GameWaiting = Literal["guess", "computer", "reply", "fix"]
 _OUTCOME_WORDS = {"won": "the code was broken", "lost": "no guesses are left", "gave-up": "it was given up"}
 
 
+#: Why a match's reply is not corrected (:meth:`Game.fix`; the match replays the game instead).
+NOT_FIXED_IN_A_MATCH = "in a match a wrong reply is not fixed: the game is played again when it shows"
+
+
 class Game:
     """One game: a breaker (a person, or a strategy) tries to find a code.
 
@@ -423,6 +427,8 @@ class Game:
         would not have replied to the guesses after it; undo them first. No row is ever dropped."""
         if self.secret is not None:
             raise GameError("the computer scores this game itself: there is no reply to fix")
+        if self.kind == "match":  # (the board game's rule: wrong information is played again, and costs)
+            raise GameError(NOT_FIXED_IN_A_MATCH)
         if self.gave_up:
             raise GameError("the game is over")
         if not 1 <= row <= len(self.moves):

@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from .. import GameError
+from ..games.game import NOT_FIXED_IN_A_MATCH
 from .api import ApiError, State, act, computer_guesses, field, game_of
 from .sessions import LiveGame
 from .views import events_view
@@ -64,8 +65,8 @@ async def fix(request: web.Request) -> web.Response:
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> None:
         row = field(data, "row", int, "a row number, from 1")
         text = field(data, "reply", str, 'a reply, e.g. "1,0"')
-        if live.match is not None:
-            raise GameError("in a match a wrong reply is not fixed: the game is played again when it shows")
+        if live.match is not None:  # (Game.fix refuses it too: the words are the games package's)
+            raise GameError(NOT_FIXED_IN_A_MATCH)
         game = game_of(live)
         await state.think(lambda: game.fix(row, text))
         await computer_guesses(state, live)
