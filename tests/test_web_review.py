@@ -76,6 +76,9 @@ def test_the_review_page_shows_accuracy_luck_the_chart_and_practice_by_taps(serv
         assert positions[0]["number"] == 1 and positions[0]["played"] == "1111"
         t.tap("#practice-start")
         assert t.text("#practice-title") == f"Position 1 of {len(positions)}: guess 1"
+        # the loss in the games package's words (positions[0]["loss_words"]), as the command line's
+        facts = t.text("#practice-facts")
+        assert "You played 1111 here: mistake (loss 0.5347). Find a better guess." in facts
         assert t.text("#practice-count") == f"Solved 0 of {len(positions)} position" + (
             "s" if len(positions) > 1 else ""
         )

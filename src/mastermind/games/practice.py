@@ -76,6 +76,16 @@ class Position:
     best: Code
     best_expected: Fraction
 
+    @property
+    def loss_words(self) -> str:
+        """The loss as a player reads it (None: the guess played may let a code escape the guesses
+        left, :func:`~mastermind.games.review.verdict`).
+
+        >>> Position(1, (), 2, None, Code((0,)), "blunder", None, Code((1,)), Fraction(3, 2)).loss_words
+        'a code could escape'
+        """
+        return "a code could escape" if self.loss is None else f"loss {float(self.loss):.4f}"
+
     def to_dict(self, notation: Notation) -> dict[str, Any]:
         """The position as JSON types (the web page's practice)."""
         f = notation.format_code
@@ -87,6 +97,7 @@ class Position:
             "played": f(self.played),
             "verdict": self.verdict,
             "loss": None if self.loss is None else round(float(self.loss), 6),
+            "loss_words": self.loss_words,
             "best": f(self.best),
             "best_expected": round(float(self.best_expected), 6),
         }
@@ -297,8 +308,7 @@ class PracticeSession(Session):
             yield Board(p.rows)
         codes = "" if p.codes is None else ": " + " ".join(f(c) for c in p.codes)
         yield say(f"{plural(p.count, 'code')} possible{codes}.")
-        loss = "no code could be lost" if p.loss is None else f"loss {float(p.loss):.4f}"
-        yield say(f"You played {f(p.played)} here: {p.verdict} ({loss}).")
+        yield say(f"You played {f(p.played)} here: {p.verdict} ({p.loss_words}).")
 
     def answer(self, line: str) -> Iterator[Out]:
         word = line.strip().lower()

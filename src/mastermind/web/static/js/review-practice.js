@@ -52,11 +52,10 @@ function drawPosition() {
       codePegs(r.guess), keys(game.notation.terms, game.pegs, { black, white }));
   });
   const codes = p.codes ? `: ${p.codes.join(" ")}` : "";
-  const loss = p.loss === null ? "a code could escape" : `loss ${p.loss.toFixed(4)}`;
   $("practice-title").textContent = `Position ${at + 1} of ${game.positions.length}: guess ${p.number}`;
   $("practice-rows").replaceChildren(...rows);
   $("practice-facts").textContent = `${plural(p.count, "code")} possible${codes}. ` +
-    `You played ${p.played} here: ${p.verdict} (${loss}). Find a better guess.`;
+    `You played ${p.played} here: ${p.verdict} (${p.loss_words}). Find a better guess.`;
   $("practice-next").hidden = true;
   say("");
   drawGuess();
