@@ -562,6 +562,21 @@ def test_a_wrong_reply_in_a_match_is_not_fixed_by_the_game_itself():
     assert str(match.current.game.moves[0].reply) == "1,0"
 
 
+def test_an_all_black_reply_that_contradicts_the_others_wins_nothing_until_a_row_is_fixed():
+    game = Game.solving(CLASSIC)
+    game.reply("1,1")  # to 1122
+    assert str(game.proposal()) == "1134"
+    game.reply("4,0")  # 1134 against 1122 would have got 2,0: one of the replies is wrong
+    assert (game.outcome, game.over, game.waiting_for) == ("playing", False, "fix")
+    assert game.problem.rows == (0, 1)
+    game.undo()  # not over: its rows can be taken back
+    game.reply("4,0")
+    first_row = next(c for c in game.problem.corrections if c.row == 0)
+    assert str(first_row) == "row 1 to 2,0 (1 code would fit)"
+    game.correct(first_row)
+    assert game.outcome == "won" and game.summary() == "Found it: 1134 in 2 guesses."
+
+
 def test_a_finished_match_cannot_be_undone():
     match = Match(SMALL, ["knuth", "entropy"], games=2, seed=1)
     match.play_out()
@@ -620,7 +635,7 @@ def test_expect_says_whose_turn_it_is_instead_of_playing_out_of_turn():
     with pytest.raises(GameError, match="the replies contradict each other"):
         game.expect("reply")
     game.undo()
-    game.guess("1111")
+    game.guess("1345")  # (1345 fits 1122=1,0: its all-black reply wins)
     game.reply("4,0")
     with pytest.raises(GameError, match=r"the game is over \(won\)"):
         game.expect("reply")

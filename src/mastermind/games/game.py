@@ -162,7 +162,9 @@ class Game:
         if self.gave_up:
             return "gave-up"
         end = ending(self.rules, self.history)
-        if end == "lost" and self.problem is not None:  # a reply to fix first: the last may be a win
+        # replies that contradict each other end nothing: a wrong one is fixed first (the last
+        # row's all-black may be the wrong one, or an earlier reply, and the last row may win)
+        if end is not None and self.problem is not None:
             return "playing"
         return end or "playing"
 
