@@ -750,6 +750,23 @@ def test_give_up_and_new_game_ask_first_in_the_page(server, browser):
         assert wait_for(lambda: t.text("#message").startswith("You gave up: the code was "), 10)
 
 
+def test_a_hint_keeps_the_pegs_already_entered(server, browser):
+    with tab(browser, PHONE) as t:
+        t.open(server)
+        for key in "12":
+            t.key(key)
+        entered = t.text("#row-1 .pegs")
+        t.key("?")
+        t.settle()
+        assert t.text("#message").startswith("Hint: ")
+        assert t.text("#row-1 .pegs") == entered and entered.startswith("12")
+        for key in "34":
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        assert t.text("#status") == "Guess 2 of 10" and t.text("#row-1 .pegs") == "1234"
+
+
 def test_a_repeated_guess_is_warned_of_once_and_in_hard_mode_refused_at_once(server, browser):
     """The page asks the game (the view's "again") whether a repeat is offered: a warning, then
     played on the next Enter; in hard mode it is refused by the first Enter, in the game's words."""

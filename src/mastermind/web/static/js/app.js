@@ -38,10 +38,19 @@ async function request(method, path, body) {
   }
 }
 
+// Where a view stands: its game, whose turn and how many rows (an answer that leaves all three,
+// as a hint does, keeps what the player has entered).
+function place(v) {
+  if (!v) return null;
+  const g = v.mode === "match" ? v.game : v;
+  return `${v.id}/${v.waiting_for}/${g ? g.moves.length : -1}/${g ? g.pending : ""}`;
+}
+
 export function show(view) {
+  const same = !state.held && place(state.view) === place(view);
   state.view = view;
   state.confirm = null;
-  resetEntry();
+  if (!same) resetEntry();
   const g = game();
   if (g && g.problem) chooseRow(g.problem.rows[g.problem.rows.length - 1]);
   render();
@@ -72,6 +81,7 @@ export async function newGame(body = {}) {
     say(null);
     // the button that asked for the game gives the focus back: Enter then plays, not another game
     if (document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
+    state.view = null; // (a new game may take a forgotten draft's number: nothing entered is kept)
     show(answer);
     showSection("board-section");
   } else {
