@@ -375,7 +375,7 @@ async def test_a_match_in_hard_mode_refuses_a_guess_that_cannot_be_the_code(priv
         wrong = next(c for c in ("3456", "1234", "5566", "1111") if c not in possible)
         await type_code(app, pilot, wrong)
         assert len(game.moves) == 1
-        assert f"hard mode: {wrong} cannot be the secret" in str(screen.query_one("#status").render())
+        assert f"Hard mode: {wrong} cannot be the secret" in str(screen.query_one("#status").render())
 
 
 @driven
@@ -651,7 +651,8 @@ async def test_bulls_and_cows_speaks_of_bulls_cows_and_digits(private_settings):
         await type_code(app, pilot, "012")
         assert "1 hole still empty: a code has 4 digits." in str(board(app).message)
         await type_code(app, pilot, "0")
-        assert str(board(app).message) == "this game allows no repeats: a code holds each symbol at most once"
+        refused = "This game allows no repeats: a code holds each symbol at most once."
+        assert str(board(app).message) == refused
 
 
 @driven

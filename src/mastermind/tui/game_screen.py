@@ -405,8 +405,8 @@ class GameScreen(BoardKeys, BoardView):
                 self.submit_secret()
             else:
                 self.submit_reply()
-        except MastermindError as err:
-            self.message = Text(str(err), "red")
+        except MastermindError as err:  # (a sentence, as the web page says it)
+            self.message = Text(f"{sentence(err)}.", "red")
         self.refresh_view()
 
     def _entered_code(self) -> Code | None:
