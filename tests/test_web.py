@@ -777,7 +777,7 @@ def test_a_repeated_guess_is_warned_of_once_and_in_hard_mode_refused_at_once(ser
                 t.key(key)
             t.key("Enter")
             t.settle()
-        assert t.text("#message") == "You played 1122 already (row 1): Enter again to play it anyway."
+        assert t.text("#message") == "You played 1122 already (row 1): tap Guess again to play it anyway."
         assert t.text("#status") == "Guess 2 of 10"
         t.key("Enter")  # the code is still entered: played as asked
         t.settle()

@@ -44,7 +44,9 @@ async function submitGuess() {
   const row = g.moves.findIndex((m) => m.guess === code && m.again) + 1;
   if (row && state.warned !== code) {
     state.warned = code;
-    say(`You played ${code} already (row ${row}): Enter again to play it anyway.`, "warn");
+    // a touch screen has no Enter key (a coarse pointer, as the keyboard's help in style.css)
+    const again = window.matchMedia("(pointer: coarse)").matches ? "tap Guess again" : "Enter again";
+    say(`You played ${code} already (row ${row}): ${again} to play it anyway.`, "warn");
     render();
     return;
   }
