@@ -782,11 +782,13 @@ def test_a_repeated_guess_is_warned_of_once_and_in_hard_mode_refused_at_once(ser
         t.key("Enter")  # the code is still entered: played as asked
         t.settle()
         assert t.text("#status") == "Guess 3 of 10" and t.text("#row-2 .pegs") == "1122"
+        assert "hard mode" not in t.text("#title")
         t.tap(".tab[data-section='settings-section']")
         assert wait_for(lambda: t.js("!!document.querySelector('#settings input[name=hard]')"), 10)
         t.js("document.querySelector('#settings input[name=hard]').checked = true")
         t.tap("#settings button[type=submit]")
         assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 10)
+        assert t.text("#title").endswith(" · hard mode")  # said on the board, as the terminal's title does
         for _ in range(2):
             for key in "1122":
                 t.key(key)

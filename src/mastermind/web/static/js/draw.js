@@ -40,7 +40,8 @@ export function render() {
   const x = expects();
   const pegs = v.rules.pegs;
   document.documentElement.style.setProperty("--pegs", String(pegs));
-  $("title").textContent = `${modeWords(v)} · ${rulesWords(v.rules, n)}`;
+  const hard = v.hard ? " · hard mode" : ""; // (every guess must be a code that could still be the secret)
+  $("title").textContent = `${modeWords(v)} · ${rulesWords(v.rules, n)}${hard}`;
   drawScore(v);
   drawBoard(v, g, n, x);
   drawSecret(v, g, n, x);
