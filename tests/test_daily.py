@@ -49,6 +49,8 @@ def test_the_share_text_has_the_number_the_guesses_the_key_pegs_and_the_link_nev
     text = share_text(game, "http://example.org/")
     lines = text.split("\n")
     assert lines[0] == "Mastermind #60 2/10"
+    game.hints = 2  # (as two hints taken would have left it)
+    assert share_text(game).split("\n")[0] == "Mastermind #60 2/10 (2 hints)"
     assert lines[1] == "●" * reply.black + "○" * reply.white + "·" * (4 - reply.black - reply.white)
     assert lines[2] == "●●●●"
     assert lines[3] == "http://example.org/"

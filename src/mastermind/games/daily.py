@@ -21,6 +21,7 @@ from datetime import date
 
 from ..core.code import Code, CodeSpace
 from ..core.rules import Rules
+from ..core.text import plural
 from ..errors import GameError
 from .game import Game
 
@@ -59,8 +60,9 @@ def daily_game(day: date, key: bytes, hard: bool = False, seed: int | None = Non
 
 def share_text(game: Game, link: str = "") -> str:
     """What a player shares of a finished game of the day: its number, the guesses it took
-    (``X`` when it was not broken) out of those allowed, ``*`` for hard mode, and each row's key
-    pegs as symbols, blacks first; never a code. ``link`` ends it when given.
+    (``X`` when it was not broken) out of those allowed, ``*`` for hard mode, the hints taken if
+    any, and each row's key pegs as symbols, blacks first; never a code. ``link`` ends it when
+    given.
 
     >>> game = daily_game(date(2026, 1, 2), bytes(32), seed=1, hard=True)
     >>> _ = game.guess("1122"), game.guess(game.secret)
@@ -77,7 +79,8 @@ def share_text(game: Game, link: str = "") -> str:
     pegs = game.rules.pegs
     number = day_number(date.fromisoformat(game.daily))
     taken = str(len(game.moves)) if game.outcome == "won" else "X"
-    lines = [f"Mastermind #{number} {taken}/{game.rules.max_guesses}{'*' if game.hard else ''}"]
+    hints = f" ({plural(game.hints, 'hint')})" if game.hints else ""  # (a score shared honestly)
+    lines = [f"Mastermind #{number} {taken}/{game.rules.max_guesses}{'*' if game.hard else ''}{hints}"]
     for move in game.moves:
         black, white = move.reply.black, move.reply.white
         lines.append(BLACK * black + WHITE * white + EMPTY * (pegs - black - white))
