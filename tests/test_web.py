@@ -466,6 +466,8 @@ def test_a_finished_game_is_reviewed_guess_by_guess_from_its_end_and_from_the_hi
         assert t.js("document.getElementById('review-section').getAttribute('aria-busy')") == "true"
         assert t.text("#review-status") == "Reviewing the game against the optimum…"
         t.shot("review-working")
+        back = "Back" if size is PHONE else "Back (Esc)"  # (a phone has no Esc key to name)
+        assert t.js("document.getElementById('review-back').innerText") == back
         t.tap("#review-back")  # the page answers while the review is worked out
         assert t.js("!document.getElementById('board-section').hidden")
         assert t.text("#moment h2") == f"You broke the code in {len(guesses)} guesses!"
