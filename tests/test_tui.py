@@ -137,6 +137,20 @@ async def test_undo_takes_back_a_row_and_the_history_follows():
 
 
 @driven
+async def test_a_digit_that_is_no_colour_of_the_game_is_said_not_dropped_unsaid():
+    app = MastermindApp(seed=3)
+    async with app.run_test() as pilot:
+        screen = board(app)
+        await pilot.press("1", "7")
+        await settle(app, pilot)
+        assert str(screen.message) == "7 is not a colour of this game (1-6, a-f or RGBYOP)."
+        assert screen.entry[:2] == [0, None]  # nothing else changed
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert screen.entry[:2] == [0, 1] and str(screen.message) == ""
+
+
+@driven
 async def test_undo_after_a_win_is_refused_and_the_result_stands():
     app = MastermindApp(seed=2026)
     async with app.run_test() as pilot:

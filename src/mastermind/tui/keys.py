@@ -72,6 +72,13 @@ class BoardKeys:
             if color is not None:
                 self.put(color)
                 return True
+            if ch.isdigit():  # (a letter may be a key's action: only a digit is surely a colour meant)
+                symbols = self.notation.describe_input()
+                self.message = Text(
+                    f"{ch} is not a {self.notation.terms.symbol} of this game ({symbols}).", "yellow"
+                )
+                self.refresh_view()
+                return True
         elif expects == "reply" and ch.lower() in "bw" + self.notation.terms.keys.lower():
             self.add_key("b" if ch.lower() == "b" else "w")  # the game's key letters, and b and w
             return True
