@@ -419,3 +419,23 @@ def test_a_log_writes_the_last_report_again_when_no_line_came_for_a_minute(capsy
     log(4)
     log.again()
     assert capsys.readouterr().err == ""  # not before a minute (here an hour) has passed
+
+
+def test_a_ctrl_c_that_python_drops_ends_the_run_at_its_next_report(monkeypatch):
+    from mastermind.cli.run_options import run_progress
+    from mastermind.strategies.progress import Progress
+
+    class Finalizer:  # Python prints and drops what a finalizer raises: "Exception ignored in"
+        def __del__(self):
+            signal.raise_signal(signal.SIGINT)
+
+    dropped = []
+    monkeypatch.setattr(sys, "unraisablehook", dropped.append)
+    before = signal.getsignal(signal.SIGINT)
+    with run_progress("knuth on 6x9") as report:
+        report(Progress("split", 0, 1, 0, 10))
+        Finalizer()  # the Ctrl-C lands in the finalizer and is lost there
+        assert [type(d.exc_value) for d in dropped] == [KeyboardInterrupt]
+        with pytest.raises(KeyboardInterrupt):
+            report(Progress("split", 1, 1, 0, 10))
+    assert signal.getsignal(signal.SIGINT) is before

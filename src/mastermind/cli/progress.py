@@ -126,6 +126,41 @@ def compile_notice(stream: Any = None) -> Iterator[CompileNotice | CompileLogLin
 
 
 @contextmanager
+def ctrl_c_kept() -> Iterator[Callable[[], None]]:
+    """A check for long work to call as it reports progress: it raises KeyboardInterrupt again
+    if Ctrl-C was pressed and the work went on.
+
+    Python prints and drops an exception raised where it cannot go on up (a finalizer, a gc or
+    ctypes callback: "Exception ignored in ..."); a Ctrl-C that lands there is lost, and the run
+    would go on as if it had not been pressed. The handler notes each Ctrl-C, so the run ends at
+    its next report instead. Only the main thread raises it (another would only end itself).
+    """
+    import signal
+    import threading
+
+    previous = signal.getsignal(signal.SIGINT)
+    main = threading.current_thread() is threading.main_thread()
+    if not main or not callable(previous):  # Ctrl-C ignored, or heard by no Python handler
+        yield lambda: None
+        return
+    heard = threading.Event()
+
+    def hear(signum: int, frame: Any) -> None:
+        heard.set()
+        previous(signum, frame)
+
+    def check() -> None:
+        if heard.is_set() and threading.current_thread() is threading.main_thread():
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, hear)
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
 def live_note(note: Callable[[str | None], None]) -> Iterator[None]:
     _live_notes.append(note)
     try:

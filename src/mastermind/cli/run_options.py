@@ -24,7 +24,7 @@ from ..research import EXECUTORS
 from .common import db_option, fail, open_store
 from .console import console_for, stderr_is_terminal
 from .files import check_output, check_output_folder
-from .progress import LogLines, live_note, progress_display, progress_note
+from .progress import LogLines, ctrl_c_kept, live_note, progress_display, progress_note
 
 if TYPE_CHECKING:
     from ..research.runner import Executor
@@ -258,11 +258,23 @@ def _found(status: Progress, best: str) -> str:
 
 
 @contextmanager
-def run_progress(label: str) -> Iterator[OnProgress | None]:
+def run_progress(label: str) -> Iterator[OnProgress]:
     """A progress display on stderr when it is a terminal: while the tree is split, the guesses
     chosen; then the secrets and subtrees done, with the time left (for a strategy's own search:
     the pieces done, of those left, and the best total so far); off a terminal, a line every
-    :data:`LOG_EVERY` seconds of a long run. Yields the runner's callback."""
+    :data:`LOG_EVERY` seconds of a long run. Yields the runner's callback, which also ends the
+    run on a Ctrl-C that was lost on its way (see :func:`ctrl_c_kept`)."""
+    with ctrl_c_kept() as check, _shown(label) as show:
+
+        def report(status: Progress) -> None:
+            check()
+            show(status)
+
+        yield report
+
+
+@contextmanager
+def _shown(label: str) -> Iterator[OnProgress]:
     if not stderr_is_terminal():
         import threading
 
