@@ -188,7 +188,10 @@ def _print_table(rules: Rules, results: list[Stats]) -> None:
     codes = results[0].codes
     what = f"a sample of {results[0].games:,} secrets" if results[0].sample else f"all {codes:,} secrets"
     title = f"{words(rules)}, at most {guess_count(rules.max_guesses)}: {what}"
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    # one space between columns: the distribution wraps less in an 80-column terminal
+    table = Table(
+        title=title, title_justify="left", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False
+    )
     # lost: the games played past the guess limit the title names, as evaluate counts them
     for column in ("strategy", "first", "total", "mean", "max", "lost", "distribution", "seconds"):
         table.add_column(column, justify="left" if column in ("strategy", "distribution") else "right")
