@@ -301,6 +301,25 @@ def test_a_breaker_who_repeats_a_guess_is_warned_once_as_in_play():
     assert re.search(r"^\s+2\s+1\s+1\s+2\s+2", out, re.M)  # typed again, it was played as row 2
 
 
+def test_warn_inconsistent_points_out_a_guess_that_cannot_be_the_secret_once_then_plays_it():
+    """As in mastermind play: the games package's words, then the guess typed again is played."""
+    from mastermind import Code, Match, Rules, score
+
+    drawn = Match(Rules(), ["knuth", "human"], 2, "standard", 1, "random", "knuth")
+    drawn.advance()  # knuth's code for game 1, as the command draws it with --seed 1
+    first = Code("1122", Rules())
+    reply = score(first, drawn.current.game.secret)
+    assert reply != score(first, "3456")  # 3456 cannot be the secret
+    lines = "1122\n3456\n3456\nquit\n"
+    args = ("--players", "knuth,human", "--games", "2", "--seed", "1", "--no-history")
+    code, out, _ = run(*args, "--warn-inconsistent", input=lines)
+    warning = f"3456 cannot be the secret: guess 1, 1122, got {reply.black} black, {reply.white} white"
+    assert out.count(warning) == 1 and "Type it again to play it anyway." in out
+    assert re.search(r"^\s+2\s+3\s+4\s+5\s+6", out, re.M)  # typed again, it was played as row 2
+    code, out, _ = run(*args, input=lines)
+    assert "cannot be the secret" not in out  # not asked for: played at once
+
+
 def test_an_empty_line_at_a_hand_typed_reply_is_no_reply():
     """In a match a replied guess stands, and a wrong reply costs points: Enter alone at the reply
     prompt asks again rather than answer 0,0 (no key pegs is typed, as in `mastermind guess`)."""

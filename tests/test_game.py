@@ -53,6 +53,36 @@ def test_hard_mode_has_no_repeat_to_warn_about_it_refuses_it():
     assert easy.repeat_of("1122") == 1
 
 
+def test_the_warning_before_a_guess_says_a_repeat_first_and_an_impossible_guess_only_when_asked():
+    """One rule for every front end (Game.warning): a guess played already, in words, before
+    "cannot be the secret" (a repeat not won is both); an impossible guess only with the player's
+    setting; none in hard mode, which refuses both; codes in the notation the front end shows."""
+    game = Game.breaking(CLASSIC, seed=2026)
+    game.guess("1122")  # 1 black, 1 white
+    repeat = "You played 1122 already (row 1): it would get the same reply"
+    assert game.warning("1122") == repeat and game.warning("1122", inconsistent=True) == repeat
+    assert game.warning("3456") is None  # legal, and not asked to be warned of
+    clash = "3456 cannot be the secret: guess 1, 1122, got 1 black, 1 white, and would have got 0 black"
+    assert game.warning("3456", inconsistent=True).startswith(clash)
+    assert game.warning("1233", inconsistent=True) is None  # it could be the secret
+    letters = Notation(CLASSIC, "letters")
+    assert game.warning("1122", notation=letters).startswith("You played aabb already (row 1)")
+    hard = Game.breaking(CLASSIC, seed=2026, hard=True)
+    hard.guess("1122")
+    assert hard.warning("1122", inconsistent=True) is None and hard.warning("3456", True) is None
+
+
+def test_a_matchs_game_warns_as_a_single_game_does_at_a_persons_turn_to_guess():
+    match = Match(CLASSIC, ["human", "human"], games=2, seed=1)
+    with pytest.raises(GameError, match="it is not a person's turn to guess"):
+        match.warning("1122")  # the codemaker is choosing
+    match.set_secret("1234")
+    match.guess("1122")  # 1 black, 0 white
+    assert match.warning("1122") == "You played 1122 already (row 1): it would get the same reply"
+    assert match.warning("3456") is None
+    assert match.warning("3456", inconsistent=True).startswith("3456 cannot be the secret: guess 1, 1122")
+
+
 def test_the_same_seed_draws_the_same_secret():
     assert Game.breaking(CLASSIC, seed=7).secret == Game.breaking(CLASSIC, seed=7).secret
 

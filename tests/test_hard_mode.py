@@ -257,8 +257,10 @@ def test_the_api_takes_hard_at_creation_and_refuses_a_guess_409_in_the_engines_w
         refused = await call(client, "POST", path, {"guess": impossible}, status=409)
         words = f"hard mode: {impossible} cannot be the secret: guess 1, 1122, got "
         assert refused["error"].startswith(words)
-        again = await call(client, "GET", f"/api/games/{game['id']}")
-        assert len(again["moves"]) == 1 and again["moves"][0]["again"] is False  # a repeat: refused too
+        # a repeat, the page asking to be warned first: refused at once, not warned of
+        again = await call(client, "POST", path, {"guess": "1122", "warn": True}, status=409)
+        assert again["error"].startswith("hard mode: 1122 cannot be the secret: guess 1, 1122, got ")
+        assert len((await call(client, "GET", f"/api/games/{game['id']}"))["moves"]) == 1
         easy = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
         assert easy["hard"] is False
         bad = await call(client, "POST", "/api/games", {"mode": "break", "hard": "yes"}, status=400)

@@ -4,7 +4,9 @@ done."""
 
 from contextlib import contextmanager
 
-from mastermind import Rules
+import pytest
+
+from mastermind import CodeSpace, Rules, score
 from mastermind.core.code import Code
 from mastermind.core.feedback import Feedback
 from mastermind.core.notation import Notation
@@ -157,6 +159,32 @@ def test_a_match_against_a_strategy_line_by_line():
     said = words(session.answer(notation.format_code(match.current.game.secret)))
     assert said[-1] == "Final score: player 1 (human) 2, player 2 (knuth) 1: player 1 (human) wins."
     assert session.done and not session.stop_asked and match.over
+
+
+def test_a_match_warns_of_a_guess_that_cannot_be_the_secret_as_play_does_when_asked():
+    """The line session of a match warns as the terminal board and mastermind play do (the games
+    package's rule): a guess that cannot be the secret is pointed out once, then played."""
+    rules = Rules(pegs=3, colors=3)
+    match, notation = Match(rules, ["human", "knuth"], 2, "standard", 1, "random", "knuth"), Notation(rules)
+    session = MatchSession(match, notation, warn_inconsistent=True)
+    list(session.start())
+    list(session.answer("123"))  # player 1's code, which knuth breaks; then player 1 breaks
+    assert session.prompt == "player 1 (human), guess 1 of 10> "
+    secret = match.current.game.secret
+    first = Code.parse("111", rules)
+    reply = score(first, secret)
+    if reply.black == 3:  # (drawn with seed 1: not 111, but say so if that changes)
+        pytest.skip("the secret is 111")
+    list(session.answer("111"))
+    space = CodeSpace.of(rules)
+    codes = (space.code(i) for i in range(space.size))
+    impossible = next(c for c in codes if c != first and score(first, c) != reply)
+    typed = notation.format_code(impossible)
+    (warned,) = words(session.answer(typed))
+    assert warned.startswith(f"{typed} cannot be the secret: guess 1, 111, got ")
+    assert warned.endswith(". Type it again to play it anyway.") and len(match.current.game.moves) == 1
+    list(session.answer(typed))
+    assert len(match.current.game.moves) == 2  # typed again: played
 
 
 def test_quit_in_a_match_asks_it_to_stop_with_the_score_so_far():

@@ -769,27 +769,53 @@ def test_a_hint_keeps_the_pegs_already_entered(server, browser):
         assert t.text("#status") == "Guess 2 of 10" and t.text("#row-1 .pegs") == "1234"
 
 
-def test_a_repeated_guess_is_warned_of_once_and_in_hard_mode_refused_at_once(server, browser):
-    """The page asks the game (the view's "again") whether a repeat is offered: a warning, then
-    played on the next Enter; in hard mode it is refused by the first Enter, in the game's words."""
+def tick_setting(t: Tab, name: str) -> None:
+    """Tick the setting ``name`` on the settings page and start the new game it saves."""
+    t.tap(".tab[data-section='settings-section']")
+    assert wait_for(lambda: t.js(f"!!document.querySelector('#settings input[name={name}]')"), 10)
+    t.js(f"document.querySelector('#settings input[name={name}]').checked = true")
+    t.tap("#settings button[type=submit]")
+    assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 10)
+
+
+def type_guess(t: Tab, code: str) -> None:
+    for key in code:
+        t.key(key)
+    t.key("Enter")
+    t.settle()
+
+
+def test_a_guess_is_warned_of_once_in_the_games_words_and_in_hard_mode_refused_at_once(server, browser):
+    """The server says whether a guess is warned of, in the games package's words (a repeat; with
+    the setting, a guess that cannot be the secret); the page adds how to go on, and plays it on
+    the next Enter; in hard mode a repeat is refused by the first Enter, in the game's words."""
     with tab(browser, PHONE) as t:
         t.open(server)
-        for _ in range(2):
-            for key in "1122":
-                t.key(key)
-            t.key("Enter")
-            t.settle()
-        assert t.text("#message") == "You played 1122 already (row 1): tap Guess again to play it anyway."
+        type_guess(t, "1122")
+        type_guess(t, "1122")
+        assert t.text("#message") == (
+            "You played 1122 already (row 1): it would get the same reply. Tap Guess again to play it anyway."
+        )
         assert t.text("#status") == "Guess 2 of 10"
         t.key("Enter")  # the code is still entered: played as asked
         t.settle()
         assert t.text("#status") == "Guess 3 of 10" and t.text("#row-2 .pegs") == "1122"
         assert "hard mode" not in t.text("#title")
-        t.tap(".tab[data-section='settings-section']")
-        assert wait_for(lambda: t.js("!!document.querySelector('#settings input[name=hard]')"), 10)
-        t.js("document.querySelector('#settings input[name=hard]').checked = true")
-        t.tap("#settings button[type=submit]")
-        assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 10)
+        tick_setting(t, "warn_inconsistent")
+        type_guess(t, "1122")
+        n, (black, white) = Notation(Rules()), last_reply(t, 1)
+        first = n.parse_code("1122")
+        impossible = next(
+            c for c in ("3456", "1111", "3333") if score(first, n.parse_code(c)) != (black, white)
+        )
+        type_guess(t, impossible)
+        said = t.text("#message")
+        assert said.startswith(f"{impossible} cannot be the secret: guess 1, 1122, got ")
+        assert said.endswith(". Tap Guess again to play it anyway.") and t.text("#status") == "Guess 2 of 10"
+        t.key("Enter")
+        t.settle()
+        assert t.text("#status") == "Guess 3 of 10" and t.text("#row-2 .pegs") == impossible
+        tick_setting(t, "hard")
         assert t.text("#title").endswith(" · hard mode")  # said on the board, as the terminal's title does
         for _ in range(2):
             for key in "1122":

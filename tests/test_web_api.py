@@ -129,7 +129,6 @@ def test_a_visitor_breaks_the_computers_code_and_the_secret_shows_only_at_the_en
                 "reply": answer["reply"],
                 "black": answer["black"],
                 "white": answer["white"],
-                "again": True,  # (not in hard mode: a repeat is warned of, then played)
             }
             if answer["finished"]:
                 break
@@ -252,6 +251,52 @@ def test_a_hint_on_the_last_guess_is_a_code_that_can_still_win(tmp_path):
         assert SolverState(Rules(max_guesses=3), rows).is_candidate(notation.parse_code(hint["guess"]))
         assert hint["lead"] in ("knuth would play", "on the last guess, play")
         assert (hint["note"] != "") == (hint["lead"] != "knuth would play")
+
+    serve(tmp_path, scenario)
+
+
+def impossible_after(guess: str, reply: str) -> str:
+    """A code other than ``guess`` that cannot be the secret once ``guess`` got ``reply``."""
+    n, space = Notation(CLASSIC), CodeSpace.of(CLASSIC)
+    first, got = n.parse_code(guess), n.parse_feedback(reply)
+    codes = (space.code(i) for i in range(space.size))
+    return n.format_code(next(c for c in codes if c != first and score(first, c) != got))
+
+
+def test_a_guess_sent_to_be_warned_of_gets_the_games_words_and_is_not_played(tmp_path):
+    """The page sends "warn": true until the person confirms: a repeat (and, with the visitor's
+    setting, a guess that cannot be the secret) is answered with the games package's warning and
+    not played; sent again without it, it is played. A program that asks for no warning plays."""
+
+    async def scenario(app, client):
+        await call(client, "PUT", "/api/settings", {"warn_inconsistent": True})
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{game['id']}/guesses"
+        first = await call(client, "POST", path, {"guess": "1122", "warn": True})  # no rows: played
+        assert len(first["moves"]) == 1 and "warning" not in first
+        warned = await call(client, "POST", path, {"guess": "1122", "warn": True})
+        assert warned["warning"] == "You played 1122 already (row 1): it would get the same reply"
+        assert len(warned["moves"]) == 1
+        impossible = impossible_after("1122", first["reply"])
+        warned = await call(client, "POST", path, {"guess": impossible, "warn": True})
+        assert warned["warning"].startswith(f"{impossible} cannot be the secret: guess 1, 1122, got ")
+        assert len(warned["moves"]) == 1
+        played = await call(client, "POST", path, {"guess": impossible})  # confirmed: played
+        assert len(played["moves"]) == 2 and "warning" not in played
+        bad = await call(client, "POST", path, {"guess": "1122", "warn": "yes"}, status=400)
+        assert bad["error"] == "'warn' must be true or false, not \"yes\""
+        # a match's game warns as a single game does
+        body = {"mode": "match", "players": ["knuth", "human"], "games": 2}
+        match = await call(client, "POST", "/api/games", body, status=201)
+        path = f"/api/games/{match['id']}"
+        await call(client, "POST", f"{path}/advance")  # knuth draws its code
+        first = await call(client, "POST", f"{path}/guesses", {"guess": "1122", "warn": True})
+        warned = await call(client, "POST", f"{path}/guesses", {"guess": "1122", "warn": True})
+        assert warned["warning"] == "You played 1122 already (row 1): it would get the same reply"
+        assert len(warned["game"]["moves"]) == 1
+        impossible = impossible_after("1122", first["reply"])
+        warned = await call(client, "POST", f"{path}/guesses", {"guess": impossible, "warn": True})
+        assert warned["warning"].startswith(f"{impossible} cannot be the secret: guess 1, 1122, got ")
 
     serve(tmp_path, scenario)
 

@@ -74,6 +74,12 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Hard mode for a person breaking a code: every guess must be one that could still be the secret.",
 )
+@click.option(
+    "--warn-inconsistent",
+    is_flag=True,
+    help="Warn a person breaking a code before playing a guess that cannot be the secret (it contradicts "
+    "a reply): type it again to play it.",
+)
 @seed_option("Seed of the computers' secrets.")
 @click.option("--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the match's record.")
 @history_options
@@ -95,6 +101,7 @@ def match(
     scoring: str,
     maker: str,
     hard: bool,
+    warn_inconsistent: bool,
     seed: int | None,
     as_json: bool,
     store: Store | None,
@@ -108,9 +115,11 @@ def match(
     other, the program shows it and the game is replayed. A guess that has had its reply stands;
     a person's guess still waiting for a reply typed by hand may be taken back with undo (nothing
     was revealed for it). A breaker may give up, and ask for a hint (the --strategy's guess);
-    help at a prompt says what may be typed there. With --hard a person's guess that cannot be
-    the secret is refused, in the words of the reply it contradicts (a resumed match keeps its
-    mode). Ctrl-C or the end of input stops the match with the score so far and says how to
+    help at a prompt says what may be typed there. A guess the breaker played already in the
+    game is pointed out first (type it again to play it anyway); so is, with --warn-inconsistent,
+    a guess that cannot be the secret, as in mastermind play. With --hard a person's guess that
+    cannot be the secret is refused, in the words of the reply it contradicts (a resumed match
+    keeps its mode). Ctrl-C or the end of input stops the match with the score so far and says how to
     resume it (exit status 1); a finished match exits 0.
 
     \b
@@ -119,6 +128,7 @@ def match(
       mastermind match --players human,knuth --games 2
       mastermind match --players human,human --scoring codebreaker
       mastermind match --players knuth,human --hard   # refuse a guess that cannot be the secret
+      mastermind match --players knuth,human --warn-inconsistent   # point such a guess out
       mastermind match --players knuth,most-parts --codemaker hardest --json
       mastermind match --resume               # after Ctrl-C or a crash: go on from the last move
     """
@@ -139,6 +149,7 @@ def match(
         m,
         game_notation(m.rules),
         resumed=None if resume is None else recorder.id,
+        warn_inconsistent=warn_inconsistent,
         thinking=lambda who: thinking(console_for(stderr=True), who),
         commit=recorder.save,  # every move is committed before the next one is asked
     )

@@ -290,6 +290,32 @@ class Game:
         None: see :func:`inconsistency`."""
         return inconsistency(self.history, self._code(guess))
 
+    def warning(
+        self, guess: CodeLike, inconsistent: bool = False, notation: Notation | None = None
+    ) -> str | None:
+        """What a person is told before ``guess`` is played, or None: the one rule every front end
+        asks, so that none words it or orders it its own way. First a guess played already
+        (:meth:`repeat_of`), then, where the player asked for it (``inconsistent``: the setting
+        ``warn_inconsistent``), a guess that cannot be the secret (:meth:`inconsistency`). Both are
+        legal: the front end plays the guess when the person confirms it, and adds how (its own
+        keys). Hard mode warns of neither: it refuses them (:meth:`check_hard`). Codes are written
+        in ``notation`` (the game's own by default).
+
+        >>> game = Game.breaking(Rules(), seed=2026)
+        >>> _ = game.guess("1122")  # 1 black, 1 white
+        >>> game.warning("1122")
+        'You played 1122 already (row 1): it would get the same reply'
+        >>> game.warning("3456") is None, game.warning("3456", inconsistent=True)  # doctest: +ELLIPSIS
+        (True, '3456 cannot be the secret: guess 1, 1122, got 1 black, 1 white, and would have got 0 ...')
+        """
+        notation = notation or self.notation
+        code = self._code(guess)
+        row = self.repeat_of(code)
+        if row is not None:  # said first: "played already" says more than "cannot be the secret"
+            return f"You played {notation.format_code(code)} already (row {row}): it would get the same reply"
+        clash = self.inconsistency(code) if inconsistent and not self.hard else None
+        return None if clash is None else clash.warning(code, notation)
+
     def check_hard(self, guess: CodeLike) -> None:
         """Hard mode's rule: raise GameError, in words that name the reply it contradicts, when
         ``guess`` cannot be the secret; nothing outside hard mode, nor for a strategy breaking (it

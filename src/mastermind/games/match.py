@@ -249,6 +249,18 @@ class Match:
         move = game.guess(code)
         return self._after(move)
 
+    def warning(
+        self, code: Code | str, inconsistent: bool = False, notation: Notation | None = None
+    ) -> str | None:
+        """What the person breaking the code is told before ``code`` is played, or None: a
+        match's game warns as a single game does (:meth:`Game.warning`), a guess that cannot be
+        the secret included where the player asked for it, so that a match played at the terminal,
+        in the line session or on the web page says the same; refused, as :meth:`guess` is, when
+        it is not a person's turn to guess."""
+        if self.waiting_for != "guess":
+            raise GameError("it is not a person's turn to guess")
+        return self._game().warning(code, inconsistent, notation)
+
     def reply(self, reply: Feedback | str) -> list[Event]:
         """A human codemaker's reply to the waiting guess."""
         if self.waiting_for != "reply":

@@ -14,6 +14,7 @@ from ..core.text import guess_count, sentence
 from ..errors import GameError, MastermindError
 from .scoring import SCORING_RULES, WRONG_INFORMATION_POINTS
 from .sessions import (
+    CONFIRM_BY_TYPING,
     MATCH_WAY_OUT,
     QUIT,
     SECRET_WAY_OUT,
@@ -24,7 +25,6 @@ from .sessions import (
     Session,
     hint_words,
     long_work_note,
-    repeat_warning,
     reply_words,
     say,
     think_note,
@@ -38,16 +38,22 @@ class MatchSession(Session):
     """mastermind match: two players, an even number of games, roles alternating (``match``);
     a computer's moves are played as they come, a person's are asked for. ``resumed``: the name of
     the match taken up again from the history. Quit at a person's prompt asks the match to stop
-    (:attr:`stop_asked`), as the end of input does."""
+    (:attr:`stop_asked`), as the end of input does. ``warn_inconsistent``: a person's guess that
+    cannot be the secret is pointed out before it is played, as in a single game."""
 
     def __init__(
-        self, match: Match, notation: Notation, resumed: int | str | None = None, **hooks: Any
+        self,
+        match: Match,
+        notation: Notation,
+        resumed: int | str | None = None,
+        warn_inconsistent: bool = False,
+        **hooks: Any,
     ) -> None:
         super().__init__(notation, **hooks)
-        self.match, self.resumed = match, resumed
+        self.match, self.resumed, self.warn_inconsistent = match, resumed, warn_inconsistent
         self.stop_asked = False
         self._announced = 0
-        self._warned: Code | None = None  # a repeated guess pointed out once: typed again, it is played
+        self._warned: Code | None = None  # a guess pointed out once: typed again, it is played
 
     def record(self) -> dict[str, Any]:
         return self.match.record()
@@ -164,14 +170,13 @@ class MatchSession(Session):
             except MastermindError as err:
                 yield Say((("Not a guess:", "error"), (f" {err}.", "")))
                 return []
-            game = m.current.game
-            row = None if game is None else game.repeat_of(code)
-            if row is not None and self._warned != code:
-                self._warned = code
-                yield say(repeat_warning(code, row, self.notation))
-                return []
-            self._warned = None
             try:
+                warning = m.warning(code, self.warn_inconsistent, self.notation)
+                if warning is not None and self._warned != code:  # a warning, not a refusal
+                    self._warned = code
+                    yield say(f"{warning}. {CONFIRM_BY_TYPING}")
+                    return []
+                self._warned = None
                 return m.guess(code)
             except GameError as err:  # hard mode's refusal, in the games package's words
                 yield Say((("Not allowed:", "error"), (f" {err}. Try again (or type hint).", "")))
@@ -195,6 +200,7 @@ class MatchSession(Session):
             r = m.current
             if self._announced != r.number:
                 self._announced = r.number
+                self._warned = None  # a warning is about a game's rows: a new game has none
                 roles = f"{self.who(r.maker)} makes the code, {self.who(r.breaker)} breaks it"
                 yield Say(((f"Game {r.number} of {m.games}:", "strong"), (f" {roles}.", "")))
                 for row, move in enumerate(r.game.moves if r.game else [], 1):  # a resumed game's rows

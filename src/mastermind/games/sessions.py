@@ -183,12 +183,8 @@ class Session:
         self._commit(self.record())
 
 
-def repeat_warning(code: Code, row: int, notation: Notation) -> str:
-    """What a session says, once, before a guess played already costs a turn."""
-    return (
-        f"You played {notation.format_code(code)} already (row {row}): it would get the "
-        "same reply. Type it again to play it anyway."
-    )
+#: How a line session's player confirms a guess warned of (:meth:`Game.warning` says why).
+CONFIRM_BY_TYPING = "Type it again to play it anyway."
 
 
 class PlaySession(Session):
@@ -304,15 +300,10 @@ class PlaySession(Session):
         except MastermindError as err:
             yield Say((("Not a guess:", "error"), (f" {err}. Try again (or type help).", "")))
             return
-        row = game.repeat_of(code)
-        if row is not None and self._warned != code:
+        warning = game.warning(code, self.warn_inconsistent, notation)
+        if warning is not None and self._warned != code:  # a warning, not a refusal
             self._warned = code
-            yield say(repeat_warning(code, row, notation))
-            return
-        clash = game.inconsistency(code) if self.warn_inconsistent and not game.hard else None
-        if clash is not None and self._warned != code:  # a warning, not a refusal
-            self._warned = code
-            yield say(f"{clash.warning(code, notation)}. Type it again to play it anyway.")
+            yield say(f"{warning}. {CONFIRM_BY_TYPING}")
             return
         self._warned = None
         try:

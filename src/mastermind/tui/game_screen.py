@@ -423,21 +423,13 @@ class GameScreen(BoardKeys, BoardView):
             return
         game = self.game
         self.game.space.check_code(code.colors)  # no repeats where the game forbids them: said first
-        row = game.repeat_of(code)
-        if row is not None and self.warned != code:
+        # the games package says whether and why (a match's game as a single one); the board
+        # only says how to go on
+        playing = self.match if self.match is not None else game
+        warning = playing.warning(code, self.settings.warn_inconsistent, self.notation)
+        if warning is not None and self.warned != code:  # a warning, not a refusal: Enter plays it
             self.warned = code
-            self.message = Text(
-                f"You played {self.notation.format_code(code)} already (row {row}): "
-                "Enter again to play it anyway.",
-                "yellow",
-            )
-            return
-        clash = game.inconsistency(code) if self.settings.warn_inconsistent and not game.hard else None
-        if clash is not None and self.warned != code:  # a warning, not a refusal: Enter plays it
-            self.warned = code
-            self.message = Text(
-                f"{clash.warning(code, self.notation)}. Enter again to play it anyway.", "yellow"
-            )
+            self.message = Text(f"{warning}. Enter again to play it anyway.", "yellow")
             return
         if self.match is not None:
             self._match_events(self.match.guess(code))

@@ -12,7 +12,7 @@ from aiohttp import web
 
 from .. import GameError
 from ..games.game import NOT_FIXED_IN_A_MATCH
-from .api import ApiError, State, act, computer_guesses, field, game_of
+from .api import ApiError, State, act, computer_guesses, field, game_of, visitor_of
 from .sessions import LiveGame
 from .views import events_view
 
@@ -21,8 +21,19 @@ routes = web.RouteTableDef()
 
 @routes.post("/api/games/{id}/guesses")
 async def guess(request: web.Request) -> web.Response:
+    """A person's guess. With ``"warn": true`` (the page's, until the person confirms) a guess the
+    games package warns of (:meth:`~mastermind.games.game.Game.warning`: played already, or, with
+    the visitor's setting ``warn_inconsistent``, one that cannot be the secret) is not played: the
+    answer's ``warning`` says why, and the page adds how to play it anyway. Without it, the guess
+    is played: a program asks for no warning."""
+
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
         code = field(data, "guess", str, 'a code, e.g. "1122"')
+        if "warn" in data and field(data, "warn", bool, "true or false"):
+            settings = await state.visitors.settings(visitor_of(request))
+            warning = warning_of(live, code, settings.warn_inconsistent)
+            if warning is not None:
+                return {"warning": warning}  # nothing played
         if live.match is not None:
             events = live.match.guess(code)
             moves = [e for e in events if e.kind == "move"]
@@ -37,6 +48,16 @@ async def guess(request: web.Request) -> web.Response:
         return reply_of(move.reply)
 
     return await act(request, action)
+
+
+def warning_of(live: LiveGame, code: str, inconsistent: bool) -> str | None:
+    """The games package's warning before ``code`` is played in ``live`` (a match's game as a
+    single game), or None; its refusal where no person's guess is awaited."""
+    if live.match is not None:
+        return live.match.warning(code, inconsistent, live.notation)
+    game = game_of(live)
+    game.expect("guess")
+    return game.warning(code, inconsistent, live.notation)
 
 
 def reply_of(reply: Any) -> dict[str, Any]:

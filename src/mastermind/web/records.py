@@ -11,6 +11,7 @@ from aiohttp import web
 from .. import PRESETS, STRATEGIES
 from ..core.records import rules_to_dict
 from ..games.scoring import CODEMAKERS, SCORING_RULES
+from ..games.settings import PREFERENCES
 from ..history.stats import KINDS, game_stats
 from ..history.store import moves_of
 from .api import body, check_size, ok, state_of, visitor_of
@@ -86,6 +87,7 @@ def choices(limits: Limits) -> dict[str, Any]:
         "notations": ["", "digits", "letters", "colors"],
         "palettes": list(PALETTES),
         "themes": list(THEMES),
+        "preferences": PREFERENCES,  # each preference in the games package's words
         "limits": {
             "max_codes": limits.max_codes,
             "optimal_codes": limits.optimal_codes,

@@ -89,11 +89,8 @@ def game_view(game: Game, notation: Notation, mode: str) -> dict[str, Any]:
         "rules": rules_to_dict(game.rules),
         "strategy": game.strategy_name,
         "breaker": game.breaker or "human",
-        # "again": this guess may be played again after a warning (hard mode refuses it instead)
-        "moves": [
-            {"guess": code(m.guess), **reply_view(m.reply), "again": game.repeat_of(m.guess) is not None}
-            for m in game.moves
-        ],
+        # (whether a guess is warned of before it is played, the answer to it says: ``warn``)
+        "moves": [{"guess": code(m.guess), **reply_view(m.reply)} for m in game.moves],
         "pending": None if game.pending is None else code(game.pending),
         "waiting_for": game.waiting_for,
         "turn": game.turn,

@@ -39,18 +39,16 @@ function entered() {
 async function submitGuess() {
   const code = entered();
   if (code === null) return;
-  const g = game();
-  // a repeat the game refuses (hard mode: the view's "again") is sent, and its refusal said at once
-  const row = g.moves.findIndex((m) => m.guess === code && m.again) + 1;
-  if (row && state.warned !== code) {
+  // whether a guess is warned of, and why, is the games package's to say (answered in its words,
+  // nothing played); the page keeps the code warned of, and the same code again plays it
+  const answer = await act("guesses", { guess: code, warn: state.warned !== code });
+  if (answer && answer.warning) {
     state.warned = code;
     // a touch screen has no Enter key (a coarse pointer, as the keyboard's help in style.css)
-    const again = window.matchMedia("(pointer: coarse)").matches ? "tap Guess again" : "Enter again";
-    say(`You played ${code} already (row ${row}): ${again} to play it anyway.`, "warn");
+    const again = window.matchMedia("(pointer: coarse)").matches ? "Tap Guess again" : "Enter again";
+    say(`${answer.warning}. ${again} to play it anyway.`, "warn");
     render();
-    return;
   }
-  await act("guesses", { guess: code });
 }
 
 async function submitSecret() {

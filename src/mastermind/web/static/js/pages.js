@@ -126,6 +126,7 @@ export async function showSettings() {
       field("Repeats allowed", checkbox("repeats", s.repeats)),
       field("The blank (an empty hole as one more colour)", checkbox("blank", s.blank)),
       field("Guesses allowed", number("max_guesses", s.max_guesses, 1, 200)),
+      field(c.preferences.warn_inconsistent, checkbox("warn_inconsistent", s.warn_inconsistent)),
       field("Hard mode (every guess must be one that could still be the secret)", checkbox("hard", s.hard))),
     el("fieldset", {}, el("legend", { text: "Players" }),
       field("Strategy (hints, and the computer's guesses)", select("strategy", strategies, s.strategy)),
@@ -146,6 +147,7 @@ export async function showSettings() {
     const body = {
       mode: f.get("mode"), pegs: Number(f.get("pegs")), colors: Number(f.get("colors")),
       repeats: f.get("repeats") === "on", blank: f.get("blank") === "on", hard: f.get("hard") === "on",
+      warn_inconsistent: f.get("warn_inconsistent") === "on",
       max_guesses: Number(f.get("max_guesses")), strategy: f.get("strategy"),
       players: [f.get("player1"), f.get("player2")], games: Number(f.get("games")),
       scoring: f.get("scoring"), notation: f.get("notation"), palette: f.get("palette"),

@@ -13,7 +13,7 @@ export const state = {
   busy: false,
   message: null, // {text | node, tone}
   peek: false, // whether the code a person chooses in a match is shown (masked otherwise)
-  warned: null, // a repeated guess, pointed out once
+  warned: null, // a guess the server warned of once: the same code again plays it
   settings: null,
   choices: null,
   log: [],
