@@ -202,20 +202,17 @@ def play(
 
 
 def todays_game(store: Store | None, hard: bool) -> tuple[Game, Recorder]:
-    """The code of the day (UTC's): the game of today in the history if there is one (finished
-    or not: one game a day), else a new one, from the key kept beside the history."""
-    from datetime import UTC, datetime
-
-    from ..games.daily import daily_game
+    """The code of the day: today's game in the history if there is one (finished or not: one
+    game a day), else a new one, from the key kept beside the history."""
+    from ..games.daily import daily_game, game_of_day, today
     from ..games.game import Game
     from ..history.keys import daily_key
     from ..history.store import default_path
 
-    day = datetime.now(UTC).date()
-    if store is not None:
-        for stored in reversed(store.games(kind="play")):
-            if stored.record.get("daily") == day.isoformat():
-                return Game.from_record(stored.record), Recorder(store, stored.id)
+    day = today()
+    stored = None if store is None else game_of_day(store.games(kind="play"), day)
+    if stored is not None:
+        return Game.from_record(stored.record), Recorder(store, stored.id)
     key = daily_key(store.path if store is not None else default_path())
     return daily_game(day, key, hard=hard), Recorder(store)
 

@@ -260,15 +260,10 @@ def stats(kind: str, db: str | None, as_json: bool, plot: str | None) -> None:
 def codes_of_the_day(games: list[StoredGame]) -> str | None:
     """The line of the codes of the day (``play --daily``) among the history's ``games`` of play,
     which count apart from the other games: played, won, the streak; None where none is finished."""
-    from datetime import UTC, datetime
+    from ..games.daily import daily_stats, today
 
-    from ..history.stats import daily_stats
-
-    d = daily_stats(games, datetime.now(UTC).date())
-    if not d.played:
-        return None
-    streak = f"{d.current_streak} in a row (best {d.best_streak})"
-    return f"Codes of the day: played {d.played}, won {d.won}; {streak}."
+    d = daily_stats(games, today())
+    return d.summary() if d.played else None
 
 
 def stats_table(finished: list[Any], title: str) -> Any:

@@ -4,8 +4,9 @@ and the text a player shares of their game without giving the code away.
 The day's code is drawn from the date and a key kept secret by whoever serves it (the web server
 keeps one beside its history, the command line one beside the user's): a keyed hash (HMAC-SHA256)
 of the date, so nobody who lacks the key can compute a day's code from the page, the date or
-earlier days' codes. The rules of the code of the day, its numbering and its share text live
-here, once, for the command line and the web page.
+earlier days' codes. The rules of the code of the day live here, once, for the command line
+and the web page: which day it is (UTC's), which days can be played, the day's code and its
+number, which game is a player's game of a day, the statistics and streaks, the share text.
 
 >>> key = bytes(32)
 >>> game = daily_game(date(2026, 12, 6), key, seed=1)
@@ -17,13 +18,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from datetime import date
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from ..core.code import Code, CodeSpace
 from ..core.rules import Rules
 from ..core.text import plural
 from ..errors import GameError
 from .game import Game
+
+if TYPE_CHECKING:
+    from ..history.store import StoredGame
 
 #: The game of the day: the classic game, for everyone.
 DAILY_RULES = Rules()
@@ -34,6 +41,31 @@ FIRST_DAY = date(2026, 1, 1)
 #: The key pegs of a share text: a black, a white, an empty place (as the command line's board
 #: draws them: characters every font has, where emoji are missing on some machines).
 BLACK, WHITE, EMPTY = "●", "○", "·"
+
+
+def today(now: datetime | None = None) -> date:
+    """The day whose code is out at ``now`` (default: now): UTC's date, so that every player has
+    the same code at the same moment wherever they are (a day runs from 00:00 to 24:00 UTC).
+
+    >>> from datetime import timezone
+    >>> today(datetime(2026, 3, 1, 23, 30, tzinfo=timezone(timedelta(hours=-5))))
+    datetime.date(2026, 3, 2)
+    """
+    return (now or datetime.now(UTC)).astimezone(UTC).date()
+
+
+def check_day(day: date, now: date) -> date:
+    """``day`` where its code may be played on the day ``now``: any day from :data:`FIRST_DAY`
+    up to ``now``, never one to come (its code is not out yet).
+
+    Raises:
+        GameError: ``day`` is after ``now`` or before :data:`FIRST_DAY`.
+    """
+    if day > now:
+        raise GameError(f"the code of {day.isoformat()} is not out yet: today is {now.isoformat()}")
+    if day < FIRST_DAY:
+        raise GameError(f"the codes of the day begin on {FIRST_DAY.isoformat()}")
+    return day
 
 
 def day_number(day: date) -> int:
@@ -87,3 +119,99 @@ def share_text(game: Game, link: str = "") -> str:
     if link:
         lines.append(link)
     return "\n".join(lines)
+
+
+def game_of_day(games: Iterable[StoredGame], day: date) -> StoredGame | None:
+    """A player's game of ``day`` among their stored games (oldest first), finished or not: the
+    first that plays that day's code. One game a day: a later one (two starts at once, say)
+    neither replaces it nor counts (:func:`daily_stats` counts the same one)."""
+    iso = day.isoformat()
+    return next((g for g in games if g.record.get("daily") == iso), None)
+
+
+@dataclass
+class DailyStats:
+    """The figures of a player's codes of the day: the games finished, won, their guesses, and the
+    streak of days in a row won, counting only the games played on their own day (UTC's: a past
+    day played later counts in ``played``, never in a streak)."""
+
+    played: int = 0
+    won: int = 0
+    distribution: dict[int, int] = field(default_factory=dict)
+    current_streak: int = 0
+    best_streak: int = 0
+
+    def summary(self) -> str:
+        """The figures in one line, as every front end shows them."""
+        streak = f"{self.current_streak} in a row (best {self.best_streak})"
+        return f"Codes of the day: played {self.played}, won {self.won}; {streak}."
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "played": self.played,
+            "won": self.won,
+            "distribution": {str(k): n for k, n in sorted(self.distribution.items())},
+            "current_streak": self.current_streak,
+            "best_streak": self.best_streak,
+        }
+
+
+def daily_stats(games: Iterable[StoredGame], now: date) -> DailyStats:
+    """The statistics of a player's games of the day among their stored ``games`` (oldest first):
+    each day's game (:func:`game_of_day`) once finished; the current streak ends on the day
+    ``now``, or the day before while today's code is not won yet.
+
+    >>> from mastermind.history.store import StoredGame
+    >>> def day(d, outcome, n=4, started=None):
+    ...     record = {"daily": d, "outcome": outcome, "moves": [{}] * n}
+    ...     return StoredGame(0, "play", started or d + "T08:00:00+00:00", "", True, outcome, record)
+    >>> games = [day("2026-03-01", "won"), day("2026-03-02", "won", 3), day("2026-03-03", "lost", 10)]
+    >>> games += [day("2026-03-04", "won"), day("2026-03-05", "won")]
+    >>> games += [day("2026-02-01", "won", 5, started="2026-03-05")]  # a past day: no streak
+    >>> s = daily_stats(games, date(2026, 3, 6))
+    >>> (s.played, s.won, s.current_streak, s.best_streak, s.distribution)
+    (6, 5, 2, 2, {3: 1, 4: 3, 5: 1})
+    >>> s.summary()
+    'Codes of the day: played 6, won 5; 2 in a row (best 2).'
+    """
+    stats = DailyStats()
+    on_the_day: dict[date, bool] = {}
+    seen: set[str] = set()
+    for stored in games:
+        day = stored.record.get("daily")
+        if not day or day in seen:
+            continue
+        seen.add(day)  # the day's first game is its game (game_of_day), finished or not
+        if not stored.finished:
+            continue
+        stats.played += 1
+        won = stored.record.get("outcome") == "won"
+        if won:
+            stats.won += 1
+            n = len(stored.record.get("moves", ()))
+            stats.distribution[n] = stats.distribution.get(n, 0) + 1
+        if stored.started[:10] == day:
+            on_the_day[date.fromisoformat(day)] = won
+    stats.distribution = dict(sorted(stats.distribution.items()))
+    stats.best_streak, stats.current_streak = streaks(on_the_day, now)
+    return stats
+
+
+def streaks(on_the_day: dict[date, bool], now: date) -> tuple[int, int]:
+    """The best and the current run of days in a row won, from whether each day played on its
+    own day was won; the current run ends on ``now``, or the day before while ``now`` is not won
+    (a day still to play does not break it).
+
+    >>> d = [date(2026, 3, n) for n in range(1, 6)]
+    >>> streaks({d[0]: True, d[1]: True, d[2]: False, d[3]: True}, d[4])
+    (2, 1)
+    """
+    best = run = 0
+    for d in sorted(on_the_day):
+        run = run + 1 if on_the_day[d] and on_the_day.get(d - timedelta(days=1)) else int(on_the_day[d])
+        best = max(best, run)
+    current, end = 0, now if on_the_day.get(now) else now - timedelta(days=1)
+    while on_the_day.get(end):
+        current += 1
+        end -= timedelta(days=1)
+    return best, current

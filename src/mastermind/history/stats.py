@@ -5,7 +5,7 @@ computer's code): won is the code broken, lost is out of guesses, and a game giv
 played and not won. Unfinished games do not count (they can still be resumed). With
 ``kind="guess"`` the same figures describe the computer breaking the codes a person kept.
 Games of a match are not counted here: a match has its own score; nor the games of the code of
-the day, which have theirs (:func:`daily_stats`).
+the day, which have theirs (:func:`mastermind.games.daily.daily_stats`).
 
 Games are grouped by their rules (pegs, colours, repeats, guesses allowed), since a guess count
 means nothing across game sizes. Streaks are runs of won games, in the order the games were
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..core.records import rules_from_dict, rules_to_dict
@@ -103,7 +102,7 @@ def game_stats(games: Iterable[StoredGame], kind: str = "play") -> list[GameStat
         raise MastermindError(f"statistics are kept for {' and '.join(KINDS)} games, not {kind!r}")
     groups: dict[Rules, GameStats] = {}
     streaks: dict[Rules, int] = {}
-    # the codes of the day have their statistics apart (daily_stats): one a day, not practice
+    # the codes of the day have their statistics apart (games/daily.py): one a day, not practice
     ours = (g for g in games if g.kind == kind and not g.record.get("daily"))
     for stored in sorted(ours, key=lambda g: g.id):
         rules = rules_from_dict(stored.record["rules"])
@@ -130,69 +129,6 @@ def game_stats(games: Iterable[StoredGame], kind: str = "play") -> list[GameStat
     for s in groups.values():
         s.distribution = dict(sorted(s.distribution.items()))
     return sorted(groups.values(), key=lambda s: (-s.played, *_order(s.rules)))
-
-
-@dataclass
-class DailyStats:
-    """The figures of a player's codes of the day: the games finished, won, their guesses, and the
-    streak of days in a row won, counting only the games played on their own day (UTC's: a past
-    day played later counts in ``played``, never in a streak)."""
-
-    played: int = 0
-    won: int = 0
-    distribution: dict[int, int] = field(default_factory=dict)
-    current_streak: int = 0
-    best_streak: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "played": self.played,
-            "won": self.won,
-            "distribution": {str(k): n for k, n in sorted(self.distribution.items())},
-            "current_streak": self.current_streak,
-            "best_streak": self.best_streak,
-        }
-
-
-def daily_stats(games: Iterable[StoredGame], today: date) -> DailyStats:
-    """The statistics of the finished games of the code of the day among ``games``; the current
-    streak ends today, or yesterday while today's code is not won yet.
-
-    >>> from mastermind.history.store import StoredGame
-    >>> def day(d, outcome, n=4, started=None):
-    ...     record = {"daily": d, "outcome": outcome, "moves": [{}] * n}
-    ...     return StoredGame(0, "play", started or d + "T08:00:00+00:00", "", True, outcome, record)
-    >>> games = [day("2026-03-01", "won"), day("2026-03-02", "won", 3), day("2026-03-03", "lost", 10)]
-    >>> games += [day("2026-03-04", "won"), day("2026-03-05", "won")]
-    >>> games += [day("2026-02-01", "won", 5, started="2026-03-05")]  # a past day: no streak
-    >>> s = daily_stats(games, date(2026, 3, 6))
-    >>> (s.played, s.won, s.current_streak, s.best_streak, s.distribution)
-    (6, 5, 2, 2, {3: 1, 4: 3, 5: 1})
-    """
-    stats = DailyStats()
-    on_the_day: dict[date, bool] = {}
-    for stored in games:
-        day = stored.record.get("daily")
-        if not day or not stored.finished:
-            continue
-        stats.played += 1
-        won = stored.record.get("outcome") == "won"
-        if won:
-            stats.won += 1
-            n = len(stored.record.get("moves", ()))
-            stats.distribution[n] = stats.distribution.get(n, 0) + 1
-        if stored.started[:10] == day:
-            on_the_day[date.fromisoformat(day)] = won
-    stats.distribution = dict(sorted(stats.distribution.items()))
-    run = 0
-    for d in sorted(on_the_day):
-        run = run + 1 if on_the_day[d] and on_the_day.get(d - timedelta(days=1)) else int(on_the_day[d])
-        stats.best_streak = max(stats.best_streak, run)
-    end = today if on_the_day.get(today) else today - timedelta(days=1)
-    while on_the_day.get(end):
-        stats.current_streak += 1
-        end -= timedelta(days=1)
-    return stats
 
 
 def helped(record: dict[str, Any]) -> bool:

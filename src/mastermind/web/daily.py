@@ -1,27 +1,28 @@
 """The code of the day on the server: ``POST /api/games {"mode": "daily"}`` starts the visitor's
 game of the day, or answers the one they have (finished or not: one game a day each).
 
-The day's code is the games package's (:func:`~mastermind.games.daily.daily_secret`) from the
-date (UTC, the same for every visitor wherever they are) and the server's key, made on the first
-start and kept beside the history (:func:`~mastermind.history.keys.daily_key`): the page never
-has what it takes to compute a code. A past day may be played (``"day": "2026-12-01"``); a
-day to come is refused. A finished game's answer carries ``share``, the text to share without
-its code, ending with the page's address (:data:`~mastermind.web.views.LINK`).
+Every rule of the code of the day is the games package's (:mod:`mastermind.games.daily`): which
+day it is (UTC's), which days can be played (a past one, ``"day": "2026-12-01"``; never one to
+come), the day's code from the date and the server's key, which game is the visitor's game of a
+day, the statistics and the share text. This module holds only the plumbing: the key, made on
+the first start and kept beside the history (:func:`~mastermind.history.keys.daily_key`), so the
+page never has what it takes to compute a code; the memory of the games found; the routes. A
+finished game's answer carries ``share``, ending with the page's address
+(:data:`~mastermind.web.views.LINK`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from aiohttp import web
 
-from ..errors import StoreError
-from ..games.daily import DAILY_RULES, FIRST_DAY, daily_game, day_number
+from ..errors import GameError, StoreError
+from ..games.daily import DAILY_RULES, check_day, daily_game, daily_stats, day_number, game_of_day, today
 from ..history.keys import daily_key
-from ..history.stats import daily_stats
 from .api import CREATORS, ApiError, address_of, hard_of, make_room, ok, state_of, view, visitor_of
 from .sessions import notation_for
 from .views import LINK
@@ -55,10 +56,6 @@ async def link(request: web.Request, handler: Callable[[web.Request], Awaitable[
     return await handler(request)
 
 
-def today() -> date:
-    return datetime.now(UTC).date()
-
-
 def trim(app: web.Application) -> None:
     """The games of the day found kept for today and yesterday only, once a day: a server up for
     months would otherwise hold one entry per visitor and day played."""
@@ -83,11 +80,10 @@ def day_of(data: dict[str, Any]) -> date:
         day = None
     if day is None:
         raise ApiError(400, f"'day' must be a date, e.g. \"2026-12-01\", not {json.dumps(text)[:40]}")
-    if day > today():
-        raise ApiError(400, f"the code of {day.isoformat()} is not out yet: today is {today().isoformat()}")
-    if day < FIRST_DAY:
-        raise ApiError(400, f"the codes of the day begin on {FIRST_DAY.isoformat()}")
-    return day
+    try:
+        return check_day(day, today())
+    except GameError as err:
+        raise ApiError(400, str(err)) from None
 
 
 async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
@@ -102,10 +98,8 @@ async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
     if visitor.saved and (visitor.key, iso) not in found:
 
         def mine() -> int | None:
-            for stored in state.store.games(kind="play", visitor=visitor.key):
-                if stored.record.get("daily") == iso:
-                    return stored.number
-            return None
+            stored = game_of_day(state.store.games(kind="play", visitor=visitor.key), day)
+            return None if stored is None else stored.number
 
         game_id = await state.db(mine)
         if game_id is not None:
@@ -129,12 +123,15 @@ async def create(request: web.Request, data: dict[str, Any]) -> web.Response:
 
 @routes.get("/api/daily/stats")
 async def stats(request: web.Request) -> web.Response:
-    """The visitor's codes of the day: played, won, guesses, the streak of days won on their day."""
+    """The visitor's codes of the day: played, won, guesses, the streak of days won on their day,
+    and all that in one line (``summary``)."""
     state, visitor = state_of(request), visitor_of(request)
     games = (
         await state.db(lambda: state.store.games(kind="play", visitor=visitor.key)) if visitor.saved else []
     )
-    return ok({"daily": daily_stats(games, today()).to_dict(), "day": day_number(today())})
+    figures = daily_stats(games, today())
+    # the line as the games package words it: the page shows it as `mastermind stats` prints it
+    return ok({"daily": figures.to_dict(), "summary": figures.summary(), "day": day_number(today())})
 
 
 CREATORS["daily"] = create

@@ -33,10 +33,10 @@ from .. import Game, Match
 from ..core.records import rules_from_dict
 from ..core.text import plural
 from ..errors import GameError
-from ..games.daily import FIRST_DAY
+from ..games.daily import check_day, today
 from ..history.records import StoredGame
 from .api import ApiError, State, check_size, ok, state_of, visitor_of
-from .daily import FOUND, today
+from .daily import FOUND
 from .friends import FRIENDS, FriendGame
 from .limits import Limits
 from .settings import MODE_OF_KIND, VisitorSettings
@@ -289,8 +289,13 @@ def read_record(record: Any, limits: Limits, day: date) -> dict[str, Any]:
             game.rules,
             [game.strategy_name, *([game.breaker] if isinstance(game.breaker, str) else [])],
         )
-        if game.daily is not None and not FIRST_DAY <= date.fromisoformat(game.daily) <= day:
-            raise ApiError(400, f"there is no code of the day of {game.daily} (today is {day.isoformat()})")
+        if game.daily is not None:
+            try:
+                check_day(date.fromisoformat(game.daily), day)
+            except GameError:
+                raise ApiError(
+                    400, f"there is no code of the day of {game.daily} (today is {day.isoformat()})"
+                ) from None
         kept = game.record()
     if record.get("left") is True:  # a friend's match closed unfinished (its outcome "left")
         kept["left"] = True

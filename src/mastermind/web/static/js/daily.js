@@ -38,9 +38,9 @@ let counted = null; // the game of the day whose statistics are shown
 
 async function showStats() {
   try {
-    const { daily: d } = await api("GET", "/api/daily/stats");
-    $("daily-stats").textContent = `Codes of the day: played ${d.played}, won ${d.won}; ` +
-      `${d.current_streak} in a row (best ${d.best_streak}).`;
+    // the line in the games package's words: the command line prints the same one
+    const { summary } = await api("GET", "/api/daily/stats");
+    $("daily-stats").textContent = summary;
   } catch {
     $("daily-stats").textContent = "";
   }
