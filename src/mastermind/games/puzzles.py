@@ -14,6 +14,8 @@ The player starts at :data:`START`; each puzzle is a game against it: the expect
 ``1 / (1 + 10 ** ((puzzle - player) / SCALE))``, the score 1 when the first try is accepted and
 0 otherwise (a wrong first try, the solution asked, or a skip), and the rating moves by
 ``K * (score - expected)``. Later tries at the same puzzle teach, they do not move the rating.
+Which puzzle comes next and which try counts are here too (:func:`serve`, :func:`first_try`):
+the web server keeps a standing per visitor and asks these, so its rules are the sessions'.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .review import review
 from .sessions import QUIT, Board, Out, Session, say
 
 if TYPE_CHECKING:
+    from ..history.puzzle_ratings import Standing
     from .review import Review
 
 #: A player's first rating, and a puzzle's where half the possible codes solve it.
@@ -90,6 +93,11 @@ class Puzzle:
     source: str = "game"
     key: str = ""
     best_mean_left: float | None = None
+
+    @property
+    def name(self) -> str:
+        """The puzzle's name among every puzzle: ``source:key`` (``tree:1122-21``, ``game:3:2``)."""
+        return f"{self.source}:{self.key}"
 
 
 def rate(practice: Practice, position: Position, **named: Any) -> Puzzle:
@@ -151,7 +159,7 @@ def mixed(own: Sequence[Puzzle], tree: Sequence[Puzzle]) -> list[Puzzle]:
 def nearest(puzzles: Sequence[Puzzle], rating: float, done: Collection[str]) -> Puzzle | None:
     """The puzzle to serve a player of ``rating`` next: of those whose name is not in ``done``,
     the one rated nearest the player (on a tie, one from the player's games); None when none is left."""
-    left = [p for p in puzzles if f"{p.source}:{p.key}" not in done]
+    left = [p for p in puzzles if p.name not in done]
     if not left:
         return None
     return min(left, key=lambda p: (abs(p.rating - rating), p.source != "game"))
@@ -205,6 +213,44 @@ def puzzle_session(
         return PuzzleSession(found, Rating(), notation)
     path = Path(history).with_name("puzzle-rating.json")
     return PuzzleSession(found, Rating.load(path), notation, keep=lambda rating: rating.save(path))
+
+
+def serve(standing: Standing, puzzles: Sequence[Puzzle]) -> tuple[Puzzle | None, bool]:
+    """The puzzle to show a player now, and whether ``standing`` changed: the one served stays
+    until it is tried or its solution is asked (a reload shows it again); then the one rated
+    nearest the player of those not played yet (:func:`nearest`), round again once all are."""
+    if standing.current is not None and not standing.tried:
+        served = next((p for p in puzzles if p.name == standing.current), None)
+        if served is not None:
+            return served, False
+    served = nearest(puzzles, standing.rating, standing.done)
+    if served is None and puzzles:  # every puzzle played: round again
+        standing.done = []
+        served = nearest(puzzles, standing.rating, ())
+    if served is None:
+        return None, False
+    standing.current, standing.tried = served.name, False
+    return served, True
+
+
+def first_try(standing: Standing, puzzle: Puzzle, solved: bool) -> tuple[float, float] | None:
+    """The player's rating before and after ``puzzle`` where this is the first try at the puzzle
+    served (``solved``: the try accepted; the solution asked first counts as not solved), the
+    puzzle counted played; None for any later try, which teaches and moves nothing."""
+    if standing.current != puzzle.name or standing.tried:
+        return None
+    before = standing.rating
+    standing.rating = rated(before, puzzle.rating, solved)
+    standing.tried, standing.puzzles = True, standing.puzzles + 1
+    standing.solved += int(solved)
+    standing.played(puzzle.name)
+    return before, standing.rating
+
+
+def solution(puzzle: Puzzle, notation: Notation) -> str:
+    """The sentence that gives a puzzle's solution: the best guess and the guesses it expects."""
+    p = puzzle.position
+    return f"The solution: {notation.format_code(p.best)}, {float(p.best_expected):.4f} guesses expected."
 
 
 def goal(puzzle: Puzzle) -> str:
@@ -314,9 +360,7 @@ class PuzzleSession(Session):
             if not self.tried:
                 yield self._rate(puzzle, False)
             if word in ("solution", "s"):
-                p = puzzle.position
-                best = f"{self.notation.format_code(p.best)}, {float(p.best_expected):.4f} guesses expected"
-                yield say(f"The solution: {best}.")
+                yield say(solution(puzzle, self.notation))
             yield from self._next()
             return
         try:

@@ -17,6 +17,10 @@ A puzzle's id says where it comes from: ``tree:1122-21`` (a position of the opti
 rows) or ``game:3:2`` (the position before guess 2 of the visitor's game 3). The puzzles are of
 the game of the visitor's settings: its trees where it has some (the classic game), the
 visitor's last :data:`GAMES` finished games of it where they break the code.
+
+Which puzzle is served, which try moves the rating, how far, and the solution's words are the
+games package's (:func:`~mastermind.games.puzzles.serve`, :func:`~mastermind.games.puzzles.first_try`,
+:func:`~mastermind.games.puzzles.solution`): here are the routes, the memory and the lock.
 """
 
 from __future__ import annotations
@@ -93,13 +97,9 @@ async def puzzles_of_visitor(request: web.Request) -> tuple[list[lib.Puzzle], An
     return puzzles, notation
 
 
-def name(puzzle: lib.Puzzle) -> str:
-    return f"{puzzle.source}:{puzzle.key}"
-
-
 def find(puzzles: list[lib.Puzzle], ident: str) -> lib.Puzzle:
     for puzzle in puzzles:
-        if name(puzzle) == ident:
+        if puzzle.name == ident:
             return puzzle
     raise ApiError(404, f"there is no puzzle {ident[:40]!r} for you: ask for the next one")
 
@@ -112,7 +112,7 @@ def puzzle_view(puzzle: lib.Puzzle, notation: Any) -> dict[str, Any]:
     """A puzzle as the page draws it: its rows and codes, never its solution."""
     p, f = puzzle.position, notation.format_code
     return {
-        "id": name(puzzle),
+        "id": puzzle.name,
         "source": puzzle.source,
         "rating": round(puzzle.rating),
         "number": p.number,
@@ -145,31 +145,20 @@ async def next_puzzle(request: web.Request) -> web.Response:
 
 async def serve_next(request: web.Request, puzzles: list[lib.Puzzle], notation: Any) -> web.Response:
     state, visitor, book, s = await standing(request)
-    served = None
-    if s.current is not None and not s.tried:
-        served = next((p for p in puzzles if name(p) == s.current), None)
-    if served is None:
-        served = lib.nearest(puzzles, s.rating, s.done)
-        if served is None and puzzles:  # every puzzle played: round again
-            s.done = []
-            served = lib.nearest(puzzles, s.rating, ())
-        if served is None:
-            return ok({"puzzle": None, "player": standing_view(s), "notation": notation_view(notation)})
-        s.current, s.tried = name(served), False
+    served, changed = lib.serve(s, puzzles)  # which puzzle: the games package's rule
+    if changed:
         await keep(state, visitor, book, s)
-    view = puzzle_view(served, notation)
+    view = None if served is None else puzzle_view(served, notation)
     return ok({"puzzle": view, "player": standing_view(s), "notation": notation_view(notation)})
 
 
 def first_try(s: Standing, puzzle: lib.Puzzle, solved: bool) -> dict[str, Any] | None:
-    """Move the rating where this is the first try at the puzzle served; what it moved."""
-    if s.current != name(puzzle) or s.tried:
+    """The rating moved where this is the first try at the puzzle served (the games package
+    decides), as the page shows it; None where it moved nothing."""
+    moved = lib.first_try(s, puzzle, solved)
+    if moved is None:
         return None
-    before = s.rating
-    s.rating = lib.rated(s.rating, puzzle.rating, solved)
-    s.tried, s.puzzles, s.solved = True, s.puzzles + 1, s.solved + int(solved)
-    s.played(name(puzzle))
-    return {"before": round(before), "after": round(s.rating), "solved": solved}
+    return {"before": round(moved[0]), "after": round(moved[1]), "solved": solved}
 
 
 @routes.post("/api/puzzles/{id}/try")
@@ -200,7 +189,7 @@ async def solution(request: web.Request) -> web.Response:
             await keep(state, visitor, book, s)
     p = puzzle.position
     best = {"guess": notation.format_code(p.best), "expected": round(float(p.best_expected), 6)}
-    words = f"The solution: {best['guess']}, {float(p.best_expected):.4f} guesses expected."
+    words = lib.solution(puzzle, notation)
     return ok({"solution": {**best, "words": words}, "rated": moved, "player": standing_view(s)})
 
 
