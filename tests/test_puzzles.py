@@ -22,15 +22,19 @@ from mastermind import CodeSpace, Notation, Rules
 from mastermind.games.puzzles import (
     START,
     expected_score,
+    first_try,
     goal,
     mixed,
     nearest,
     puzzle_rating,
     rate,
     rated,
+    solution,
     tree_puzzles,
 )
+from mastermind.games.puzzles import serve as serve_puzzle
 from mastermind.games.tree_puzzles import accepted_counts, tree_positions, tree_practice
+from mastermind.history.puzzle_ratings import Standing
 
 CLASSIC = Rules()
 
@@ -103,6 +107,36 @@ def test_the_rating_moves_by_elo():
     assert rated(1500, puzzle, True) == pytest.approx(1500 + 32 * (1 - expected_score(1500, puzzle)))
     assert rated(1500, puzzle, True) - 1500 < 1500 - rated(1500, puzzle, False)  # failing it costs more
     assert round(rated(1500, puzzle, True)) == 1503 and round(rated(1500, puzzle, False)) == 1471
+
+
+def test_the_puzzle_served_stays_until_its_first_try_which_alone_moves_the_rating():
+    """The rules the web server keeps a visitor's standing by (once written in web/puzzles.py)."""
+    puzzles, s = tree_puzzles(CLASSIC), Standing(START)
+    served, changed = serve_puzzle(s, puzzles)
+    assert (served.name, served.rating, changed) == ("tree:1123-00_4456-03", 1500.0, True)
+    assert s.current == served.name and not s.tried
+    assert serve_puzzle(s, puzzles) == (served, False)  # a reload: the same puzzle, nothing to keep
+    assert first_try(s, by_key("1123-13"), True) is None  # not the puzzle served: nothing moves
+    assert first_try(s, served, True) == (1500.0, 1516.0)
+    assert (s.rating, s.puzzles, s.solved, s.tried, s.done) == (1516.0, 1, 1, True, [served.name])
+    assert first_try(s, served, False) is None and s.rating == 1516.0  # a later try only teaches
+    after, changed = serve_puzzle(s, puzzles)
+    assert (after.name, changed, s.current, s.tried) == ("tree:1123-11_1415-02", True, after.name, False)
+    assert first_try(s, after, False) == (1516.0, rated(1516.0, after.rating, False))  # the solution asked
+    assert (s.puzzles, s.solved, s.done) == (2, 1, [served.name, after.name])
+
+
+def test_every_puzzle_played_the_next_round_begins_again():
+    puzzles = tree_puzzles(CLASSIC)[:2]
+    s = Standing(START, current=puzzles[1].name, tried=True, done=[p.name for p in puzzles])
+    served, changed = serve_puzzle(s, puzzles)
+    assert (served, changed, s.done, s.current) == (puzzles[1], True, [], puzzles[1].name)
+    assert serve_puzzle(Standing(START), []) == (None, False)
+
+
+def test_the_solution_is_said_in_one_sentence_for_every_front_end():
+    assert solution(by_key("1123-13"), Notation(CLASSIC)) == "The solution: 1231, 1.7500 guesses expected."
+    assert by_key("1123-13").name == "tree:1123-13"
 
 
 # -- the API ----------------------------------------------------------------------------------------

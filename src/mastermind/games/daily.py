@@ -159,7 +159,7 @@ class DailyStats:
 def daily_stats(games: Iterable[StoredGame], now: date) -> DailyStats:
     """The statistics of a player's games of the day among their stored ``games`` (oldest first):
     each day's game (:func:`game_of_day`) once finished; the current streak ends on the day
-    ``now``, or the day before while today's code is not won yet.
+    ``now`` once its game is over, or the day before while it is still to play.
 
     >>> from mastermind.history.store import StoredGame
     >>> def day(d, outcome, n=4, started=None):
@@ -199,8 +199,8 @@ def daily_stats(games: Iterable[StoredGame], now: date) -> DailyStats:
 
 def streaks(on_the_day: dict[date, bool], now: date) -> tuple[int, int]:
     """The best and the current run of days in a row won, from whether each day played on its
-    own day was won; the current run ends on ``now``, or the day before while ``now`` is not won
-    (a day still to play does not break it).
+    own day was won; the current run ends on ``now`` once its game is over (a day lost ends it at
+    once), else the day before (a day still to play does not break it).
 
     >>> d = [date(2026, 3, n) for n in range(1, 6)]
     >>> streaks({d[0]: True, d[1]: True, d[2]: False, d[3]: True}, d[4])
@@ -210,7 +210,7 @@ def streaks(on_the_day: dict[date, bool], now: date) -> tuple[int, int]:
     for d in sorted(on_the_day):
         run = run + 1 if on_the_day[d] and on_the_day.get(d - timedelta(days=1)) else int(on_the_day[d])
         best = max(best, run)
-    current, end = 0, now if on_the_day.get(now) else now - timedelta(days=1)
+    current, end = 0, now if now in on_the_day else now - timedelta(days=1)
     while on_the_day.get(end):
         current += 1
         end -= timedelta(days=1)
