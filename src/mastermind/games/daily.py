@@ -44,8 +44,9 @@ BLACK, WHITE, EMPTY = "●", "○", "·"
 
 
 def today(now: datetime | None = None) -> date:
-    """The day whose code is out at ``now`` (default: now): UTC's date, so that every player has
-    the same code at the same moment wherever they are (a day runs from 00:00 to 24:00 UTC).
+    """The day whose code is out at ``now`` (an aware time; default: now): UTC's date, so that
+    every player has the same code at the same moment wherever they are (a day runs from 00:00
+    to 24:00 UTC).
 
     >>> from datetime import timezone
     >>> today(datetime(2026, 3, 1, 23, 30, tzinfo=timezone(timedelta(hours=-5))))
