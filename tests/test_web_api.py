@@ -301,6 +301,26 @@ def test_a_guess_sent_to_be_warned_of_gets_the_games_words_and_is_not_played(tmp
     serve(tmp_path, scenario)
 
 
+def test_a_hint_in_a_match_is_the_matchs_own_refused_in_its_words(tmp_path):
+    """The page asks the match for a hint, as the command line and the board do: a hint while a
+    strategy breaks the code is refused with the match's reason, in the match's words."""
+    from mastermind import GameError, Match
+
+    expected = Match(Rules(), ["human", "knuth"], seed=1)
+    expected.set_secret("2345")
+    with pytest.raises(GameError) as refusal:
+        expected.hint()
+
+    async def scenario(app, client):
+        body = {"mode": "match", "players": ["human", "knuth"], "games": 2, "scoring": "standard"}
+        path = f"/api/games/{(await call(client, 'POST', '/api/games', body, status=201))['id']}"
+        await call(client, "POST", f"{path}/secret", {"secret": "2345"})
+        refused = await call(client, "POST", f"{path}/hint", status=409)
+        assert refused["error"] == str(refusal.value) and "knuth breaks this code" in refused["error"]
+
+    serve(tmp_path, scenario)
+
+
 def test_a_match_against_a_strategy_with_the_computers_guesses_one_by_one(tmp_path):
     async def scenario(app, client):
         body = {"mode": "match", "players": ["human", "knuth"], "games": 2, "scoring": "standard"}

@@ -549,13 +549,15 @@ class GameScreen(BoardKeys, BoardView):
     def action_hint(self) -> None:
         if self.expects != "code":
             return
-        game = self.game
+        game, match = self.game, self.match
         if not game.space.enumerable:
-            self.think(game.hint, self._hinted)
-            return
-        from ..games.advice import advise
+            self.think(match.hint if match is not None else game.hint, self._hinted)
+        elif match is not None:  # the match says when a hint may be asked, as at the terminal
+            self.think(match.advise, self._advised)
+        else:
+            from ..games.advice import advise
 
-        self.think(lambda: advise(game), self._advised)
+            self.think(lambda: advise(game), self._advised)
 
     def _advised(self, advice: Any) -> None:
         """The hint that teaches (the words of the command line), the guess drawn in pegs."""
@@ -563,8 +565,7 @@ class GameScreen(BoardKeys, BoardView):
         pegs = pegs_text(self.notation, advice.hint.guess)
         self.info = Text.assemble(f"Hint: {lines[0]}\n{lines[1]}\n", pegs, "\n", "\n".join(lines[2:]))
         self.call_after_refresh(self._show_info)
-        if self.match is None:
-            self.recorder.save(self.game.record()) if self.game.moves else None
+        self._save_hint()
 
     def _hinted(self, hint: Any) -> None:
         guess = self.notation.format_code(hint.guess)
@@ -574,8 +575,16 @@ class GameScreen(BoardKeys, BoardView):
         # the pegs on a line of their own: a peg is never cut where the line wraps
         self.info = Text.assemble(f"Hint: {left}{hint.lead}:\n", pegs, f" ({guess}){note}")
         self.call_after_refresh(self._show_info)
-        if self.match is None:
-            self.recorder.save(self.game.record()) if self.game.moves else None
+        self._save_hint()
+
+    def _save_hint(self) -> None:
+        """The hint just given kept in the history, as a move is: it is counted in the game's
+        record, and a board closed now must not lose it (a match's record is kept from its first
+        code; a game alone from its first guess)."""
+        if self.match is not None:
+            self.recorder.save(self.match.record())
+        elif self.game.moves:
+            self.recorder.save(self.game.record())
 
     def give_up(self) -> None:
         if self.busy:
