@@ -303,6 +303,8 @@ class GameScreen(BoardKeys, BoardView):
                 self.held = r  # its board stays, secret and all, until the person moves on
                 self.game = r.game
         self.recorder.save(m.record())
+        if m.over and self.check_action("review", ()):  # offered as a game's review is, at its end
+            self.message = Text("Enter: a new match; R: how each game's guesses compared with the best.")
         if self.held is not None:
             self.hurry = False
             return
@@ -529,10 +531,10 @@ class GameScreen(BoardKeys, BoardView):
         code being chosen is offered only while it is chosen."""
         if action == "peek":
             return self.expects == "secret"
-        if action == "review":  # a finished game of one's own, that the engine can review
-            from ..games.review import unreviewable
+        if action == "review":  # the engine's rule, the command line's and the web page's
+            from ..games.reviewable import review_refusal
 
-            return self.match is None and self.game.over and unreviewable(self.game.rules) is None
+            return review_refusal(self._played()) is None
         if action != "hint":
             return True
         if self.settings.mode == "guess":
@@ -540,11 +542,20 @@ class GameScreen(BoardKeys, BoardView):
         return True if self.expects == "code" else None
 
     def action_review(self) -> None:
-        """The review of the game just finished, on its own screen."""
+        """The review of the game or match just finished, on its own screen (a match's: each of
+        its games, both sides)."""
         if self.check_action("review", ()):
             from .review_screen import ReviewScreen
 
-            self.app.push_screen(ReviewScreen(self.game, self.notation, "Review of this game"))
+            if self.match is not None:
+                screen = ReviewScreen(self.match.record(), self.notation, "Review of this match")
+            else:
+                screen = ReviewScreen(self.game, self.notation, "Review of this game")
+            self.app.push_screen(screen)
+
+    def _played(self) -> Game | Match:
+        """What the board plays: the match, or the game alone."""
+        return self.match if self.match is not None else self.game
 
     def action_hint(self) -> None:
         if self.expects != "code":
