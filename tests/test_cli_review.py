@@ -57,18 +57,19 @@ def test_the_latest_finished_play_game_is_reviewed_by_default(tmp_path):
     assert json.loads(out2) == data
 
 
-def test_a_game_given_up_before_its_first_guess_is_not_the_one_reviewed(tmp_path):
-    # play offers no review of it; review alone took it as the latest finished game and drew an
-    # empty table and chart, and a line to share with 'accuracy None · luck None'
+def test_a_game_given_up_before_its_first_guess_has_no_review(tmp_path):
+    # the engine's rule (games.reviewable), the boards' and the web page's: nothing to value. play
+    # names no review; review alone takes the game before; asked for, the reason in one line
     db = str(tmp_path / "h.sqlite3")
     run("play", "--seed", "2026", "--db", db, input="1122\n1344\n1235\n3312\n2154\n")
     code, out, _ = run("play", "--seed", "5", "--db", db, input="quit\n")
     assert code == 1 and "mastermind review" not in out
+    code, out, _ = run("play", "--seed", "6", "--db", db, "--review", input="quit\n")
+    assert "No review: the game was given up before its first guess" in out
     code, out, _ = run("review", "--db", db, "--json")
     assert code == 0 and json.loads(out)["game"] == 1
-    code, out, _ = run("review", "--db", db, "--game", "2")  # asked for: said in words, no None
-    assert code == 0 and "None" not in out and " #  guess" not in out
-    assert out.endswith("No guesses played.\nShare: Mastermind 4x6: gave up after 0\n")
+    code, out, err = run("review", "--db", db, "--game", "2")
+    assert one_line_error(code, out, err) and "given up before its first guess" in err
 
 
 def test_bad_input_is_one_line_and_status_2(tmp_path):
@@ -109,7 +110,20 @@ def test_a_match_is_reviewed_game_by_game_both_sides(tmp_path):
     data = json.loads(out)
     assert [(g["number"], g["breaker"]) for g in data["games"]] == [(1, 2), (2, 1)]
     assert [p["name"] for p in data["players"]] == ["knuth", "entropy"]
-    assert one_line_error(*run("review", "--db", db, "--game", "1", "--practice"))
+    code, out, err = run("review", "--db", db, "--game", "1", "--practice")
+    assert one_line_error(code, out, err) and "a match's games are reviewed, not practised" in err
+
+
+def test_a_match_is_reviewed_once_over_as_on_the_boards_and_its_end_names_the_command(tmp_path):
+    # the engine's rule (games.reviewable): a match is reviewed whole, once over, as the board and
+    # the web page offer it; its end names the command, as play's end does
+    db = str(tmp_path / "h.sqlite3")
+    code, out, _ = run("match", "--players", "human,knuth", "--seed", "1", "--db", db, input="1234\nquit\n")
+    assert code == 1 and "mastermind review" not in out  # stopped after game 1 of 2
+    code, out, err = run("review", "--db", db, "--game", "1")
+    assert one_line_error(code, out, err) and "the match is not over: resume it first" in err
+    code, out, _ = run("match", "--players", "knuth,entropy", "--seed", "1", "--db", db)
+    assert code == 0 and out.endswith(f"mastermind review --db {db} --game 2\n")
 
 
 def test_the_plot_is_written(tmp_path):

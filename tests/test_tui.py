@@ -541,6 +541,25 @@ async def test_the_blank_game_is_named_as_the_command_line_names_it(private_sett
 
 
 @driven
+async def test_a_hint_in_a_match_is_the_matchs_and_kept_in_the_history_at_once(private_settings):
+    """The board asks the match for its hint (the same as the command line's and the page's) and
+    keeps the match's record with the hint counted, as a hint in a game alone is kept: a board
+    closed before the next guess does not lose it."""
+    configure(private_settings, mode="match", players=["knuth", "human"], games=2)
+    app = MastermindApp(seed=4, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        assert screen.match.waiting_for == "guess"  # knuth has made the code of game 1
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert "Hint: 1,296 codes are still possible." in str(screen.info)
+        assert screen.match.current.game.hints == 1
+        [saved] = stored("match")
+        assert saved.record["games"][0]["game"]["hints"] == 1
+
+
+@driven
 async def test_undo_in_a_match_takes_back_only_an_unanswered_guess_and_never_a_strategys(private_settings):
     configure(private_settings, mode="match", players=["knuth", "human"], games=2)
     app = MastermindApp(seed=4, pace=0)

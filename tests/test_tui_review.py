@@ -13,7 +13,7 @@ from mastermind.tui.app import MastermindApp  # noqa: E402
 from mastermind.tui.game_screen import GameScreen  # noqa: E402
 from mastermind.tui.review_screen import ReviewScreen  # noqa: E402
 from mastermind.tui.screens import HistoryScreen  # noqa: E402
-from tui_pilot import board, driven, settle, type_code  # noqa: E402
+from tui_pilot import board, configure, driven, settle, type_code  # noqa: E402
 
 
 async def win_the_readme_game(app, pilot, extra=()):
@@ -278,3 +278,63 @@ async def test_the_review_of_bulls_and_cows_names_the_game_in_its_own_words():
         assert head.startswith("3 digits 0-9, no digit repeats, 10 guesses: won")
         summary = str(review.query_one("#review-summary").render())
         assert "Share: Bulls and Cows 3x10: won in 2 " in summary
+
+
+@driven
+async def test_a_game_given_up_before_its_first_guess_has_no_review_on_the_board_nor_in_the_history():
+    """The engine's rule (games.reviewable), the command line's and the web page's: nothing to value."""
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(110, 30)) as pilot:
+        screen = board(app)
+        await pilot.press("escape", "g")
+        await settle(app, pilot)
+        assert screen.game.outcome == "gave-up" and not screen.game.moves
+        assert not screen.check_action("review", ()) and "R:" not in str(screen.message)
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert app.screen is screen
+        await pilot.press("escape", "h")
+        await settle(app, pilot)
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        await pilot.press("enter")  # the finished game: no review to open
+        await settle(app, pilot)
+        assert app.screen is history
+
+
+@driven
+async def test_a_finished_match_is_reviewed_from_the_board_as_on_the_web_page(private_settings):
+    configure(private_settings, mode="match", players=["knuth", "entropy"], games=2)
+    app = MastermindApp(seed=9, pace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        assert screen.match.over and "R: how each game's guesses compared" in str(screen.message)
+        await pilot.press("r")
+        await settle(app, pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.match is not None
+        assert [g.number for g in review.match.games] == [1, 2]
+
+
+@driven
+async def test_a_matchs_games_are_reviewed_not_practised_as_everywhere():
+    from mastermind import Rules
+    from mastermind.games.match import Match
+
+    match = Match(Rules(), ["knuth", "human"], games=2, seed=1)
+    match.play_out()  # knuth hides 2246
+    for code in ("1111", "2246"):  # 1111: a mistake for any secret (see test_web_review)
+        match.guess(code)
+    match.set_secret("1234")
+    match.play_out()
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        review = ReviewScreen(match.record(), title="Review of match")
+        app.push_screen(review)
+        await settle(app, pilot)
+        assert review.result is not None and review.result.practice().positions  # a mistake there
+        assert "P: practise" not in str(review.query_one("#review-summary").render())
+        await pilot.press("p")
+        await settle(app, pilot)
+        assert app.screen is review

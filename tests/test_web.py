@@ -752,6 +752,31 @@ def test_give_up_and_new_game_ask_first_in_the_page(server, browser):
         assert wait_for(lambda: t.text("#message").startswith("You gave up: the code was "), 10)
 
 
+def test_the_review_is_offered_by_the_engines_rule_none_for_a_game_given_up_before_a_guess(server, browser):
+    """The page's Review button follows the server's word (games.reviewable, the board's and the
+    command line's rule), not its own: a game given up after a guess has a review, one given up
+    before its first guess has none."""
+
+    def give_up() -> None:
+        t.tap("#give-up")
+        if not t.js("document.getElementById('confirm').hidden"):
+            t.tap("#confirm-yes")
+        assert wait_for(lambda: t.text("#message").startswith("You gave up: the code was "), 10)
+
+    with tab(browser, PHONE) as t:
+        t.open(server)
+        for key in "1122":
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        give_up()
+        assert not t.js("document.getElementById('review').hidden")
+        t.key("Enter")  # a new game
+        assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 10)
+        give_up()
+        assert t.js("document.getElementById('review').hidden")
+
+
 def test_a_hint_keeps_the_pegs_already_entered(server, browser):
     with tab(browser, PHONE) as t:
         t.open(server)

@@ -301,6 +301,26 @@ def test_a_guess_sent_to_be_warned_of_gets_the_games_words_and_is_not_played(tmp
     serve(tmp_path, scenario)
 
 
+def test_a_hint_in_a_match_is_the_matchs_own_refused_in_its_words(tmp_path):
+    """The page asks the match for a hint, as the command line and the board do: a hint while a
+    strategy breaks the code is refused with the match's reason, in the match's words."""
+    from mastermind import GameError, Match
+
+    expected = Match(Rules(), ["human", "knuth"], seed=1)
+    expected.set_secret("2345")
+    with pytest.raises(GameError) as refusal:
+        expected.hint()
+
+    async def scenario(app, client):
+        body = {"mode": "match", "players": ["human", "knuth"], "games": 2, "scoring": "standard"}
+        path = f"/api/games/{(await call(client, 'POST', '/api/games', body, status=201))['id']}"
+        await call(client, "POST", f"{path}/secret", {"secret": "2345"})
+        refused = await call(client, "POST", f"{path}/hint", status=409)
+        assert refused["error"] == str(refusal.value) and "knuth breaks this code" in refused["error"]
+
+    serve(tmp_path, scenario)
+
+
 def test_a_match_against_a_strategy_with_the_computers_guesses_one_by_one(tmp_path):
     async def scenario(app, client):
         body = {"mode": "match", "players": ["human", "knuth"], "games": 2, "scoring": "standard"}
@@ -956,7 +976,8 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
         mine = await call(slowpoke, "POST", "/api/games", {"mode": "break"}, status=201)
         theirs = await call(other, "POST", "/api/games", {"mode": "break"}, status=201)
         path = f"/api/games/{mine['id']}"
-        if slow == "review":
+        if slow == "review":  # (a game given up before its first guess has no review)
+            await call(slowpoke, "POST", f"{path}/guesses", {"guess": "1122"})
             await call(slowpoke, "POST", f"{path}/give-up")
             monkeypatch.setattr(reviews, "review", holding(reviews.review))
             waiting = asyncio.create_task(call(slowpoke, "GET", f"{path}/review"))
@@ -976,7 +997,7 @@ def test_the_server_answers_another_visitor_while_one_request_waits_on_slow_work
             assert solving["pending"] == "1122" and not finished.is_set()
             assert not waiting.done()
             release.set()
-            assert (await waiting)["review"]["summary"]["guesses"] == 0
+            assert (await waiting)["review"]["summary"]["guesses"] == 1
         else:  # the move is answered only once its write is in the history (a kill loses no answer)
             await asyncio.sleep(0.2)
             assert not waiting.done()

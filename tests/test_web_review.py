@@ -186,6 +186,37 @@ def test_a_finished_match_is_reviewed_both_sides_and_not_before(tmp_path):
     serve(tmp_path, scenario)
 
 
+def test_what_has_a_review_and_practice_is_the_engines_rule_on_the_page_too(tmp_path):
+    """The view, the history's list and the review's answer say what the page offers, by
+    games.reviewable (the board's and the command line's rule): a game given up before its first
+    guess has no review; one given up after a guess has, and practice; a finished match is
+    reviewed, not practised."""
+
+    async def scenario(app, client):
+        empty = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{empty['id']}"
+        assert empty["reviewable"] is False  # not finished
+        given = await call(client, "POST", f"{path}/give-up")
+        assert given["finished"] and given["reviewable"] is False
+        refused = await call(client, "GET", f"{path}/review", status=409)
+        assert "given up before its first guess" in refused["error"]
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        gpath = f"/api/games/{game['id']}"
+        await call(client, "POST", f"{gpath}/guesses", {"guess": "1111"})
+        assert (await call(client, "POST", f"{gpath}/give-up"))["reviewable"] is True
+        assert (await call(client, "GET", f"{gpath}/review"))["practisable"] is True
+        body = {"mode": "match", "players": ["knuth", "entropy"], "games": 2}
+        match = await call(client, "POST", "/api/games", body, status=201)
+        while not match["finished"]:
+            match = await call(client, "POST", f"/api/games/{match['id']}/advance")
+        assert match["reviewable"] is True
+        assert (await call(client, "GET", f"/api/games/{match['id']}/review"))["practisable"] is False
+        listed = {g["id"]: g["reviewable"] for g in (await call(client, "GET", "/api/history"))["games"]}
+        assert listed == {empty["id"]: False, game["id"]: True, match["id"]: True}
+
+    serve(tmp_path, scenario)
+
+
 @pytest.mark.slow
 def test_a_match_of_the_history_is_reviewed_on_the_page_game_by_game(server, browser):
     with tab(browser, PHONE) as t:

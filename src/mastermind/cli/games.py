@@ -186,8 +186,7 @@ def play(
     )
     if not game.over:
         play_through(session, console, as_json, recorder, "play")
-        if game.moves or not session.gave_up:  # a game given up before its first guess has no review
-            after_play(game, console, review_after, recorder)
+        after_play(game, console, review_after, recorder)
     else:
         console.print(f"You have played the code of the day already: {game.summary()}", markup=False)
     if game.daily is not None:
@@ -219,10 +218,11 @@ def todays_game(store: Store | None, hard: bool) -> tuple[Game, Recorder]:
 
 def after_play(game: Game, console: Console, review_after: bool, recorder: Recorder) -> None:
     """A game played to its end: its review with --review, else the command that reviews it
-    (neither where the game is too large to review: with --review, the engine says why)."""
-    from ..games.review import unreviewable
+    (neither where the engine's rule gives it none, as for a game given up before its first
+    guess: with --review, the engine says why)."""
+    from ..games.reviewable import review_refusal
 
-    why = unreviewable(game.rules)
+    why = review_refusal(game)
     if why is not None:
         if review_after:
             console.print(f"No review: {why}.", markup=False)

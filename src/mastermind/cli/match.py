@@ -32,7 +32,10 @@ from .recording import Recorder
 from .session import drive, show
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from .. import Rules
+    from ..games.match import Match
     from ..history.store import Store
 
 
@@ -169,6 +172,20 @@ def match(
         console.print("")
         stop()
     recorder.save(m.record())
+    review_hint(m, console, recorder)
     if as_json:
         click.echo(json.dumps(m.record()))
     sys.exit(EXIT_OK)
+
+
+def review_hint(m: Match, console: Console, recorder: Recorder) -> None:
+    """At a match's end, the command that reviews it, as play names its game's: where the
+    engine's rule gives the match a review (the board and the web page offer it by the same)."""
+    from ..games.reviewable import review_refusal
+
+    if recorder.id is not None and review_refusal(m) is None:
+        console.print(
+            f"How each game's guesses compare with the best: mastermind review{recorder.db_option()} "
+            f"--game {recorder.id}",
+            markup=False,
+        )

@@ -130,9 +130,15 @@ def review(
         rules = rules_from_dict(stored.record["rules"])
         notation = game_notation(rules)
     console = console_for(stderr=as_json)
+    if practice and isinstance(subject, dict):
+        from ..games.reviewable import practice_refusal
+
+        why = practice_refusal(subject)  # the board's and the web page's rule
+        if why is not None:
+            fail(f"no practice: {why}")
     if isinstance(subject, dict) and subject.get("kind") == "match":
-        if practice or plot:
-            fail("--practice and --plot are for one game: review the match without them")
+        if plot:
+            fail("--plot is for one game: review the match without it")
         return _review_match(subject, notation, which, budget, as_json, console)
     result = _reviewed(subject, rules, budget)
     if plot:
@@ -181,21 +187,25 @@ def solve_puzzles(db: str | None, rules: Rules) -> None:
 
 
 def _finished_game(db: str | None, game_id: int | None) -> StoredGame:
-    """The stored game to review: ``game_id``, or the latest finished game of 'mastermind play';
-    one that is a match or not finished ends the command."""
+    """The stored game to review: ``game_id``, or the latest game of 'mastermind play' that has a
+    review; one the engine's rule gives none (the board's and the web page's) ends the command."""
+    from ..games.reviewable import review_refusal
+
     store = open_store(db, write=False)
     if game_id is None:
-        # a game given up before its first guess has no review (play offers none)
-        finished = [g for g in store.games("play") if g.finished and g.record.get("moves")]
+        reviewable = [g for g in store.games("play") if review_refusal(g.record) is None]
         note_left_out(store)
-        if not finished:
-            fail(f"there is no finished 'play' game in the history {store.path}: give a HISTORY or --game ID")
-        stored = finished[-1]
-    else:
-        stored = store.get(game_id)
-    if not stored.finished and stored.kind != "match":
-        resume = f"mastermind {stored.kind} --resume {stored.id}"
-        fail(f"game {stored.id} is not finished: resume it first ({resume})")
+        if not reviewable:
+            where = f"in the history {store.path}"
+            fail(f"there is no finished 'play' game to review {where}: give a HISTORY or --game ID")
+        return reviewable[-1]
+    stored = store.get(game_id)
+    why = review_refusal(stored.record)
+    if why is not None:
+        resume = (
+            "" if stored.finished else f": resume it first (mastermind {stored.kind} --resume {stored.id})"
+        )
+        fail(f"game {stored.id} has no review: {why}{resume}")
     return stored
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -27,6 +27,9 @@ from .game import DEFAULT_STRATEGY, Game, Hint
 from .game_record import SEED_BOUND, whole
 from .moves import Move, Problem
 from .scoring import CODEMAKERS, MAX_MATCH_GAMES, SCORING_RULES, WRONG_INFORMATION_POINTS
+
+if TYPE_CHECKING:
+    from .advice import Advice
 
 Waiting = Literal["secret", "guess", "reply", "computer"]
 
@@ -269,10 +272,35 @@ class Match:
 
     def hint(self) -> Hint:
         """A hint for the person breaking the code now (from the match's hint strategy): how many
-        codes fit the replies and what the strategy would play; counted in the game's record."""
-        if self.waiting_for != "guess":
-            raise GameError("a hint is for a person breaking a code, when it is their turn to guess")
+        codes fit the replies and what the strategy would play; counted in the game's record (a
+        hint costs no points: the record tells who had help)."""
+        self._check_hint()
         return self._game().hint()
+
+    def advise(self) -> Advice:
+        """The hint that teaches (:func:`~mastermind.games.advice.advise`: the codes left, the
+        split, the expected guesses), given when :meth:`hint` is and counted as it is."""
+        from .advice import advise  # (the review's search: loaded only when a hint is asked)
+
+        self._check_hint()
+        return advise(self._game())
+
+    def _check_hint(self) -> None:
+        """A GameError saying why no hint may be asked now, unless a person is to guess: a hint
+        is the breaker's, and a codemaker who saw one would know what the breaker is told."""
+        waiting = self.waiting_for
+        if waiting == "guess":
+            return
+        r = self.current
+        if waiting is None:
+            now = "the match is over"
+        elif waiting == "secret" or r.game is None:
+            now = "the codemaker has not chosen the code yet"
+        elif waiting == "reply":
+            now = "the guess waits for the codemaker's reply"
+        else:
+            now = f"{self.players[r.breaker - 1]} breaks this code"
+        raise GameError(f"no hint now ({now}): a hint is for a person breaking a code, at their turn")
 
     def give_up(self) -> list[Event]:
         """The person breaking the code gives up the current game, at their turn to guess (a

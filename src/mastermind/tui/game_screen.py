@@ -303,6 +303,8 @@ class GameScreen(BoardKeys, BoardView):
                 self.held = r  # its board stays, secret and all, until the person moves on
                 self.game = r.game
         self.recorder.save(m.record())
+        if m.over and self.check_action("review", ()):  # offered as a game's review is, at its end
+            self.message = Text("Enter: a new match; R: how each game's guesses compared with the best.")
         if self.held is not None:
             self.hurry = False
             return
@@ -529,10 +531,10 @@ class GameScreen(BoardKeys, BoardView):
         code being chosen is offered only while it is chosen."""
         if action == "peek":
             return self.expects == "secret"
-        if action == "review":  # a finished game of one's own, that the engine can review
-            from ..games.review import unreviewable
+        if action == "review":  # the engine's rule, the command line's and the web page's
+            from ..games.reviewable import review_refusal
 
-            return self.match is None and self.game.over and unreviewable(self.game.rules) is None
+            return review_refusal(self._played()) is None
         if action != "hint":
             return True
         if self.settings.mode == "guess":
@@ -540,22 +542,33 @@ class GameScreen(BoardKeys, BoardView):
         return True if self.expects == "code" else None
 
     def action_review(self) -> None:
-        """The review of the game just finished, on its own screen."""
+        """The review of the game or match just finished, on its own screen (a match's: each of
+        its games, both sides)."""
         if self.check_action("review", ()):
             from .review_screen import ReviewScreen
 
-            self.app.push_screen(ReviewScreen(self.game, self.notation, "Review of this game"))
+            if self.match is not None:
+                screen = ReviewScreen(self.match.record(), self.notation, "Review of this match")
+            else:
+                screen = ReviewScreen(self.game, self.notation, "Review of this game")
+            self.app.push_screen(screen)
+
+    def _played(self) -> Game | Match:
+        """What the board plays: the match, or the game alone."""
+        return self.match if self.match is not None else self.game
 
     def action_hint(self) -> None:
         if self.expects != "code":
             return
-        game = self.game
+        game, match = self.game, self.match
         if not game.space.enumerable:
-            self.think(game.hint, self._hinted)
-            return
-        from ..games.advice import advise
+            self.think(match.hint if match is not None else game.hint, self._hinted)
+        elif match is not None:  # the match says when a hint may be asked, as at the terminal
+            self.think(match.advise, self._advised)
+        else:
+            from ..games.advice import advise
 
-        self.think(lambda: advise(game), self._advised)
+            self.think(lambda: advise(game), self._advised)
 
     def _advised(self, advice: Any) -> None:
         """The hint that teaches (the words of the command line), the guess drawn in pegs."""
@@ -563,8 +576,7 @@ class GameScreen(BoardKeys, BoardView):
         pegs = pegs_text(self.notation, advice.hint.guess)
         self.info = Text.assemble(f"Hint: {lines[0]}\n{lines[1]}\n", pegs, "\n", "\n".join(lines[2:]))
         self.call_after_refresh(self._show_info)
-        if self.match is None:
-            self.recorder.save(self.game.record()) if self.game.moves else None
+        self._save_hint()
 
     def _hinted(self, hint: Any) -> None:
         guess = self.notation.format_code(hint.guess)
@@ -574,8 +586,16 @@ class GameScreen(BoardKeys, BoardView):
         # the pegs on a line of their own: a peg is never cut where the line wraps
         self.info = Text.assemble(f"Hint: {left}{hint.lead}:\n", pegs, f" ({guess}){note}")
         self.call_after_refresh(self._show_info)
-        if self.match is None:
-            self.recorder.save(self.game.record()) if self.game.moves else None
+        self._save_hint()
+
+    def _save_hint(self) -> None:
+        """The hint just given kept in the history, as a move is: it is counted in the game's
+        record, and a board closed now must not lose it (a match's record is kept from its first
+        code; a game alone from its first guess)."""
+        if self.match is not None:
+            self.recorder.save(self.match.record())
+        elif self.game.moves:
+            self.recorder.save(self.game.record())
 
     def give_up(self) -> None:
         if self.busy:

@@ -21,10 +21,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from ..core.notation import Notation
-from ..core.text import guess_count, plural
+from ..core.text import guess_count, plural, sentence
 from ..errors import MastermindError
 from ..games.review import VERDICT_MARKS, review
 from ..games.review_chart import chart_lines
+from ..games.reviewable import practice_refusal, review_refusal
 from .board import keys_text, pegs_text
 
 if TYPE_CHECKING:
@@ -85,6 +86,9 @@ class ReviewScreen(Screen[None]):
             result: Review | None = None
             try:
                 subject = self.subject
+                why = review_refusal(subject)  # the engine's rule, as the history offered it
+                if why is not None:
+                    raise MastermindError(why)
                 if isinstance(subject, dict) and subject.get("kind") == "match" and "games" in subject:
                     from ..games.match_review import review_match
 
@@ -116,7 +120,7 @@ class ReviewScreen(Screen[None]):
         lines = [*result.summary_lines(), f"Share: {result.share_line(notation)}"]
         if self.match is not None:
             lines += ["", *self.match.summary_lines()]
-        if practice:
+        if practice and practice_refusal(self.subject) is None:
             lines.append(f"P: practise your mistakes ({plural(practice, 'position')}).")
         summary = Text("\n".join(lines))
         notes = [m.comment(notation) for m in result.moves if m.verdict not in ("best", "good") or m.known]
@@ -214,6 +218,10 @@ class ReviewScreen(Screen[None]):
         self.app.push_screen(PracticeScreen(None, session=session, title="Puzzles"))
 
     def action_practice(self) -> None:
+        why = practice_refusal(self.subject)  # a match's games: reviewed, not practised, everywhere
+        if why is not None:
+            self.notify(f"{sentence(why)}.")
+            return
         if self.result is None or not self.result.practice().positions:
             self.notify("No mistake or blunder to practise in this game.")
             return

@@ -403,11 +403,16 @@ class HistoryScreen(Screen[StoredGame | None]):
     def open_game(self, event: DataTable.RowSelected) -> None:
         """The game chosen: an unfinished one (a game or a match) goes on on the board, from its last
         move; a finished game or match opens its review."""
+        from ..games.reviewable import review_refusal
         from .review_screen import ReviewScreen
 
         stored = self.store.get(int(str(event.row_key.value)))
         if not stored.finished:
             self.dismiss(stored)  # the app puts it on the board
+            return
+        why = review_refusal(stored.record)  # the rule of the board, the command line and the page
+        if why is not None:
+            self.notify(f"No review: {why}.")
         else:  # a match: each of its games reviewed, both sides
             self.app.push_screen(ReviewScreen(stored.record, title=f"Review of game {stored.id}"))
 

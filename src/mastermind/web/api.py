@@ -29,6 +29,7 @@ from aiohttp import web
 from .. import ContradictionError, Game, GameError, Match, find_rules, find_strategy
 from ..core.text import plural
 from ..errors import StoreError
+from ..games.reviewable import review_refusal
 from .limits import Limits
 from .sessions import GameTable, LiveGame, NotKept, Visitor, Visitors, notation_for
 from .settings import KIND_OF_MODE, MODES, SettingsError, VisitorSettings, rules_from_json
@@ -153,11 +154,20 @@ def view(live: LiveGame) -> dict[str, Any]:
     """A game as the API writes it (its secret only once over)."""
     notation = live.notation
     if live.match is not None:
+        played: Game | Match = live.match
         data = match_view(live.match, notation)
     else:
         assert live.game is not None
-        data = game_view(live.game, notation, live.mode)
-    return {"id": live.id, "kept": live.kept, **data, "notation": notation_view(notation)}
+        played, data = live.game, game_view(live.game, notation, live.mode)
+    # whether the page offers a review: the engine's rule, the board's and the command line's
+    reviewable = review_refusal(played) is None
+    return {
+        "id": live.id,
+        "kept": live.kept,
+        **data,
+        "reviewable": reviewable,
+        "notation": notation_view(notation),
+    }
 
 
 def check_size(limits: Limits, rules: Any, strategies: list[str]) -> None:

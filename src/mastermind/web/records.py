@@ -10,6 +10,7 @@ from aiohttp import web
 
 from .. import PRESETS, STRATEGIES
 from ..core.records import rules_to_dict
+from ..games.reviewable import review_refusal
 from ..games.scoring import CODEMAKERS, SCORING_RULES
 from ..games.settings import PREFERENCES
 from ..history.stats import KINDS, game_stats
@@ -32,6 +33,7 @@ def summary(stored: Any) -> dict[str, Any]:
         "updated": stored.updated,
         "rules": record["rules"],
         "finished": stored.finished,
+        "reviewable": review_refusal(record) is None,  # the engine's rule: the page's Review button
         "outcome": stored.outcome,
         "guesses": len(moves_of(record)),
         "kept": True,
@@ -51,7 +53,7 @@ def summaries(games: list[Any]) -> list[dict[str, Any]]:
     for g in games:
         try:
             out.append(summary(g))
-        except (KeyError, TypeError, AttributeError):
+        except (KeyError, TypeError, AttributeError, ValueError):  # (ValueError: rules edited to none)
             continue
     return out
 
@@ -137,6 +139,7 @@ def draft_summary(live: LiveGame) -> dict[str, Any]:
         "updated": None,
         "rules": record["rules"],
         "finished": False,
+        "reviewable": False,  # (unfinished)
         "outcome": "playing",
         "guesses": len(moves_of(record)),
         "kept": False,

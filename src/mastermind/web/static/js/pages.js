@@ -43,7 +43,7 @@ export async function showHistory() {
       el("td", { class: "history-actions" },
         el("button", { type: "button", class: "history-open", on: { click: () => openGame(g.id) },
           text: g.finished ? "View" : "Resume", "aria-label": `${g.finished ? "View" : "Resume"} game ${g.id}` }),
-        g.finished ? el("button", { type: "button", class: "history-open history-review",
+        g.reviewable ? el("button", { type: "button", class: "history-open history-review",
           on: { click: () => showReview(g.id, "history-section") }, text: "Review",
           "aria-label": `Review game ${g.id}` }) : null));
   });

@@ -132,7 +132,7 @@ function extras(answer) {
   const review = answer.review;
   const figure = chart(review.chart, MARKS, openMove);
   $("review-moves").before(scores(review), ...(figure ? [figure] : []));
-  if (answer.match) return; // a match's games are reviewed, not practised
+  if (!answer.practisable) return; // the server's word (the engine's rule): a match's games are not practised
   const practice = el("div", { id: "review-practice", class: "review-practice" },
     practicePanel(answer.id, review, answer.notation, palette()));
   $("review-summary").after(practice);
@@ -184,7 +184,7 @@ function drawMatch(answer, at) {
   $("review-status").after(games);
   const g = match.games[at];
   const name = match.players[g.breaker - 1].name;
-  drawGame({ id: answer.id, review: g.review, notation: answer.notation, match: true },
+  drawGame({ id: answer.id, review: g.review, notation: answer.notation, match: true, practisable: answer.practisable },
     `Match ${answer.id}, game ${g.number}, player ${g.breaker} (${name}) breaking`, match.summary_lines);
 }
 

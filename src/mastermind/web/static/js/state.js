@@ -75,8 +75,9 @@ export function palette() {
   return (state.settings && state.settings.palette) || "standard";
 }
 
-// A finished game, or a finished match (game by game, both sides), has the games package's review.
+// Whether the game or match has a review: the server says, by the games package's rule (a
+// finished game with a guess to value, or a finished match, game by game, both sides).
 export function reviewable() {
   const v = state.view;
-  return Boolean(v && v.finished && !state.held && !state.busy);
+  return Boolean(v && v.reviewable && !state.held && !state.busy);
 }
