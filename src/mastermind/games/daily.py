@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ..core.code import Code, CodeSpace
 from ..core.rules import Rules
 from ..core.text import plural
 from ..errors import GameError
-from .game import Game
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (imported where used: `mastermind stats` reads the streaks and loads no numpy)
+    from ..core.code import Code
     from ..history.store import StoredGame
+    from .game import Game
 
 #: The game of the day: the classic game, for everyone.
 DAILY_RULES = Rules()
@@ -79,6 +79,8 @@ def daily_secret(day: date, key: bytes, rules: Rules = DAILY_RULES) -> Code:
     codes (the hash's 256 bits make every code as likely as any other, to 2**-240)."""
     if len(key) < 16:
         raise GameError("the key of the code of the day must have at least 16 bytes")
+    from ..core.code import CodeSpace
+
     digest = hmac.new(key, f"mastermind-daily {day.isoformat()}".encode(), hashlib.sha256).digest()
     space = CodeSpace.of(rules)
     return space.code(int.from_bytes(digest, "big") % space.size)
@@ -86,6 +88,8 @@ def daily_secret(day: date, key: bytes, rules: Rules = DAILY_RULES) -> Code:
 
 def daily_game(day: date, key: bytes, hard: bool = False, seed: int | None = None) -> Game:
     """A person's game against the code of ``day`` (``seed`` only seeds the hint strategy)."""
+    from .game import Game
+
     game = Game(DAILY_RULES, secret=daily_secret(day, key), seed=seed, kind="play", hard=hard)
     game.daily = day.isoformat()
     return game
