@@ -108,6 +108,29 @@ def ended(t: Tab, number: int) -> bool:
     return f"Game {number + 1} of" in t.text("#score") or t.text("#status").startswith("The match is over")
 
 
+def held(t: Tab, number: int, row: int, breaker: bool) -> None:
+    """Game ``number``, broken in ``row`` guesses, held on this device: its winning row, the held
+    game's line (said to this device's player) and the button that moves on."""
+    who = "you" if breaker else "your friend"
+    line = f"Game {number}: {who} broke the code in {row} guess"
+    assert wait_for(lambda: t.text("#status").startswith(line), 10), t.text("#status")
+    assert last_reply(t, row) == (4, 0)
+    assert t.text("#submit") in ("Next game", "See the result")
+
+
+def moves_on(breaker: Tab, maker: Tab, number: int, row: int) -> None:
+    """Both devices hold the game just won; each moves on by its own player's tap, the maker first:
+    the breaker's board still holds it (holding is a page's own, not the match's)."""
+    for t in (breaker, maker):
+        held(t, number, row, t is breaker)
+        assert not ended(t, number)
+    maker.tap("#submit")
+    assert wait_for(lambda: ended(maker, number), 10)
+    held(breaker, number, row, True)
+    breaker.tap("#submit")
+    assert wait_for(lambda: ended(breaker, number), 10)
+
+
 def break_by_taps(breaker: Tab, maker: Tab, number: int, reload_after: int | None = None) -> int:
     """The breaker plays Knuth's guesses by taps until the code is broken; each reply is seen on
     the maker's device too. The number of guesses."""
@@ -121,8 +144,11 @@ def break_by_taps(breaker: Tab, maker: Tab, number: int, reload_after: int | Non
         )
         guess = str(space.code(knuth.choose(state)))
         enter(breaker, guess)
-        if ended(breaker, number):  # broken: the board has gone on to the next game
-            assert wait_for(lambda: ended(maker, number), 10)
+        won = lambda: breaker.text("#status").startswith(f"Game {number}:")  # noqa: E731
+        replied = f"!!document.querySelector('#row-{row} .keys[aria-label]')"
+        assert wait_for(lambda: won() or breaker.js(replied), 10)
+        if won():  # broken: the game is held on both boards until each player moves on
+            moves_on(breaker, maker, number, row)
             return row
         reply = last_reply(breaker, row)
         assert wait_for(lambda r=row: maker.js(f"!!document.querySelector('#row-{r} .keys[aria-label]')"), 10)
@@ -190,6 +216,35 @@ def test_two_devices_play_a_friends_match_to_its_end_by_taps(server, browser):  
         bob.shot("friend-over")
         bob.tap("#friend-rematch")
         assert wait_for(lambda: bob.text("#friend-status").startswith("Player 1: you make the code"), 10)
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_both_devices_hold_a_friends_won_game_until_their_own_tap(server, browser):  # noqa: F811
+    """The breaker wins game 1 on the phone: the winning row and the held game's line on both
+    devices, until each player taps Next game; the page then shows the match's next game."""
+    alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
+    try:
+        alice.open(server)
+        alice.tap("#play-friend")
+        alice.tap("#friend-form button[type=submit]")
+        bob.open(wait_for(lambda: alice.js("document.getElementById('friend-link').value"), 10))
+        assert wait_for(lambda: bob.text("#status") == "Your friend is choosing the code…", 10)
+        enter(alice, "1122")
+        assert wait_for(lambda: bob.text("#status").startswith("Guess 1"), 10)
+        enter(bob, "1122")  # broken at once: a one-row game
+        for t, breaker in ((bob, True), (alice, False)):
+            held(t, 1, 1, breaker)
+            assert not t.js("document.getElementById('moment').hidden")  # the win's card on both
+        bob.shot("friend-held")
+        alice.shot("friend-held")
+        alice.tap("#submit")
+        assert wait_for(lambda: alice.text("#status") == "Your friend is choosing the code…", 10)
+        held(bob, 1, 1, True)  # alice moving on does not move bob's board
+        bob.tap("#submit")
+        assert wait_for(lambda: bob.text("#status").startswith("Choose your code"), 10)
+        assert not bob.js("document.getElementById('palette').hidden")
     finally:
         alice.close()
         bob.close()

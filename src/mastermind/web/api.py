@@ -47,12 +47,12 @@ CREATORS: dict[str, Callable[[web.Request, dict[str, Any]], Awaitable[web.Respon
 class Shared(Protocol):
     """Games two visitors play (a friend's match, web/friends.py): how the routes of a game find
     one for a visitor, check that the move is theirs, add what only they may see, and tell the
-    other device."""
+    other device (with what the move added: a match's events)."""
 
     async def find(self, request: web.Request, game_id: int) -> LiveGame | None: ...
     def check(self, request: web.Request, live: LiveGame) -> None: ...
     def personal(self, request: web.Request, live: LiveGame) -> dict[str, Any]: ...
-    async def moved(self, request: web.Request, live: LiveGame) -> None: ...
+    async def moved(self, request: web.Request, live: LiveGame, extra: dict[str, Any]) -> None: ...
 
 
 #: The kinds of games two visitors share (registered by their modules).
@@ -373,7 +373,7 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
             await kept_or_reloaded(request, live)
             request[SAVE_WAIT] = time.perf_counter() - started
     for shared in SHARED:
-        await shared.moved(request, live)  # the other device is told at once
+        await shared.moved(request, live, extra)  # the other device is told at once
     return ok({**seen(request, live), **extra})
 
 

@@ -212,10 +212,14 @@ class Friends:
         assert seat is not None
         return personal(live, seat)
 
-    async def moved(self, request: web.Request, live: LiveGame) -> None:
+    async def moved(self, request: web.Request, live: LiveGame, extra: dict[str, Any]) -> None:
         if isinstance(live, FriendGame):
             live.touched = time.monotonic()  # a move (or a refused try): the match is not left
-            await push(live)
+            # the other device gets the move's events too (a game's end, its finished game: its page
+            # holds it on the board as the mover's does); the mover has them in its answer
+            seat = live.seat_of(visitor_of(request).key)
+            events = extra.get("events")
+            await push(live, events={3 - seat: events} if seat and events else None)
 
 
 #: What both players are told of a match closed when nobody moved in it for long.
@@ -251,12 +255,16 @@ def personal(game: FriendGame, seat: int) -> dict[str, Any]:
     }
 
 
-async def push(game: FriendGame, news: dict[int, str] | None = None) -> None:
+async def push(
+    game: FriendGame, news: dict[int, str] | None = None, events: dict[int, list[Any]] | None = None
+) -> None:
     """Each connected device's view, sent to it now, with ``news`` for a seat (its friend left or
-    came back) where given."""
+    came back) and ``events`` for a seat (those of the friend's move) where given."""
     shown = view(game)
     for seat in (1, 2):
-        said = {"news": news[seat]} if news and seat in news else {}
+        said: dict[str, Any] = {"news": news[seat]} if news and seat in news else {}
+        if events and seat in events:
+            said["events"] = events[seat]
         message = json.dumps({"type": "view", "game": {**shown, **personal(game, seat)}, **said})
         for socket in list(game.sockets[seat]):
             if not socket.closed:
@@ -294,9 +302,9 @@ class _Shared:
     def personal(self, request: web.Request, live: LiveGame) -> dict[str, Any]:
         return friends_of(request).personal(request, live) if FRIENDS in request.app else {}
 
-    async def moved(self, request: web.Request, live: LiveGame) -> None:
+    async def moved(self, request: web.Request, live: LiveGame, extra: dict[str, Any]) -> None:
         if FRIENDS in request.app:
-            await friends_of(request).moved(request, live)
+            await friends_of(request).moved(request, live, extra)
 
 
 async def sweep(app: web.Application) -> Any:

@@ -61,14 +61,20 @@ export async function act(path, body) {
   const answer = await request("POST", `/api/games/${state.view.id}/${path}`, body);
   if (answer) {
     say(null);
-    for (const line of eventLines(answer.events || [])) state.log.push(line);
-    // a friend's match is not held on one device: the friend would wait on this one's tap
-    if (!answer.friend) holdRound(answer.events || []);
+    took(answer.events || []);
     show(answer);
   } else {
     render();
   }
   return answer;
+}
+
+// A move's events, this device's or (pushed) the friend's: their lines in the log, and a game that
+// has just finished held on the board. Holding is this page's alone: in a friend's match the server
+// goes on, and what the friend does meanwhile is shown once this player moves on.
+export function took(events) {
+  for (const line of eventLines(events)) state.log.push(line);
+  holdRound(events);
 }
 
 export async function newGame(body = {}) {

@@ -15,7 +15,9 @@ export function holdRound(events) {
 }
 
 export function heldText(v, held) {
-  const who = (p) => (v.players[p - 1] === "human" ? `player ${p}` : v.players[p - 1]);
+  const named = (p) => (v.players[p - 1] === "human" ? `player ${p}` : v.players[p - 1]);
+  // in a friend's match each device speaks to its own player
+  const who = (p) => (!v.friend ? named(p) : p === v.friend.you ? "you" : "your friend");
   const how = held.outcome === "won" ? `broke the code in ${plural(held.guesses, "guess", "guesses")}` :
     held.outcome === "gave-up" ? "gave up" : "did not break the code";
   const breaker = v.rounds.find((x) => x.number === held.round)?.breaker;
@@ -52,7 +54,9 @@ function winWords(v, g) {
   if (v.mode === "break") return [`You broke the code in ${n}!`, g.hints ? `With ${plural(g.hints, "hint")}.` : ""];
   if (v.mode === "solve") return [`Found it: ${last} in ${n}.`, `${v.strategy} broke your code.`];
   if (v.friend) {  // a friend's match: both players are people, on their own devices
-    return v.round.breaker === v.friend.you ? [`You broke the code in ${n}!`, ""] :
+    // a game held on the board is a round behind the match: its own breaker, not the current one's
+    const held = state.held && v.rounds.find((x) => x.number === state.held.round);
+    return (held || v.round).breaker === v.friend.you ? [`You broke the code in ${n}!`, ""] :
       [`Your friend broke your code in ${n}.`, ""];
   }
   if (g.breaker === "human") return [`You broke the code in ${n}!`, ""];

@@ -6,7 +6,7 @@
 // Whose move it is, and what this device may see, is the server's (the games package's) answer.
 
 import { api } from "./api.js";
-import { openGame, show } from "./app.js";
+import { openGame, show, took } from "./app.js";
 import { render } from "./draw.js";
 import { drawHooks, state } from "./state.js";
 import { el } from "./board.js";
@@ -27,7 +27,9 @@ function connect(id) {
   socket.onopen = () => { line.retry = 0; };
   socket.onmessage = (e) => {
     const message = JSON.parse(e.data);
-    if (message.type === "view" && state.view && state.view.id === message.game.id) arrived(message.game);
+    if (message.type === "view" && state.view && state.view.id === message.game.id) {
+      arrived(message.game, message.events || []);
+    }
   };
   socket.onclose = () => {
     if (line.socket !== socket) return;
@@ -49,14 +51,16 @@ function close() {
   line.id = null;
 }
 
-// A view pushed by the server. Where only the friend's presence changed, the code being entered
-// stays as it is; a move redraws the board.
-function arrived(game) {
+// A view pushed by the server, with the events of the friend's move that caused it (a game won
+// is held on the board here too). Where only the friend's presence changed, the code being
+// entered stays as it is; a move redraws the board.
+function arrived(game, events) {
   const strip = (v) => JSON.stringify({ ...v, friend: { ...v.friend, here: null } });
   if (state.view && strip(state.view) === strip(game)) {
     state.view = game;
     render();
   } else {
+    took(events);
     show(game);
   }
 }
@@ -167,7 +171,8 @@ async function backToMatch() {
 // -- drawing --------------------------------------------------------------------------------------
 
 function statusWords(v, f) {
-  if (v.finished) return null; // the board's own words: the score and who won
+  // the board's own words: the score and who won, or the finished game held on the board
+  if (v.finished || state.held) return null;
   if (!f.joined) return "Waiting for your friend to open the link…";
   if (f.your_turn && v.waiting_for === "secret") return "Choose your code: your friend sees it only once the game is over";
   if (f.your_turn) return null; // the board's own words: guess, reply
