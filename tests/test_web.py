@@ -286,6 +286,14 @@ def won(t: Tab) -> bool:
     return t.js("!document.getElementById('moment').hidden")
 
 
+def controls_bottom(t: Tab) -> float:
+    """The lowest bottom edge of the board's controls shown (Guess or New game, Undo, Review...)."""
+    return t.js(
+        "Math.max(...[...document.querySelectorAll('#board-section .side .controls button')]"
+        ".filter((b) => b.offsetParent !== null).map((b) => b.getBoundingClientRect().bottom))"
+    )
+
+
 SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
 
 
@@ -319,6 +327,8 @@ def test_keys_work_before_any_click_and_a_whole_game_is_won_by_taps(server, brow
         assert t.text("#moment h2") == f"You broke the code in {row} guesses!"
         assert t.text("#secret-row .pegs") == guess
         assert t.overflow() == 0
+        # what comes next (New game, Review) is on the screen without scrolling, on a phone too
+        assert controls_bottom(t) <= t.js("innerHeight"), (controls_bottom(t), t.js("innerHeight"))
         t.shot("won")
         t.tap(".tab[data-section='history-section']")
         assert wait_for(lambda: "won · " + guess in t.text("#history"), 10)
