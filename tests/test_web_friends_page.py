@@ -26,6 +26,7 @@ from test_web import (  # noqa: E402
     PHONE,
     Tab,
     browser,  # noqa: F401
+    controls_bottom,
     free_port,
     last_reply,
     server,  # noqa: F401
@@ -237,7 +238,12 @@ def test_both_devices_hold_a_friends_won_game_until_their_own_tap(server, browse
         for t, breaker in ((bob, True), (alice, False)):
             held(t, 1, 1, breaker)
             assert not t.js("document.getElementById('moment').hidden")  # the win's card on both
+        assert bob.text("#friend-status").startswith("Player 2: you broke it")  # game 1's role, not game 2's
         bob.shot("friend-held")
+        # Next game on the phone's screen without scrolling
+        assert bob.js("document.getElementById('submit').getBoundingClientRect().bottom") <= bob.js(
+            "innerHeight"
+        )
         alice.shot("friend-held")
         alice.tap("#submit")
         assert wait_for(lambda: alice.text("#status") == "Your friend is choosing the code…", 10)

@@ -202,7 +202,10 @@ function draw(v) {
     $("friend-link").value = invite;
     $("friend-qr").src = `/api/games/${v.id}/invite.svg`;
   }
-  const role = f.role === "maker" ? "you make the code" : "you break the code";
+  // a game held on the board: the role this player had in it, not in the match's next game
+  const heldRound = state.held && v.rounds.find((x) => x.number === state.held.round);
+  const role = heldRound ? (heldRound.maker === f.you ? "you made the code" : "you broke it") :
+    f.role === "maker" ? "you make the code" : "you break the code";
   const here = !f.joined ? "" : f.here ? " · your friend is here" :
     " · your friend has left the match (they may come back)";
   const code = f.secret ? ` · your code: ${f.secret}` : "";
