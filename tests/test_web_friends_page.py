@@ -26,7 +26,6 @@ from test_web import (  # noqa: E402
     PHONE,
     Tab,
     browser,  # noqa: F401
-    controls_bottom,
     free_port,
     last_reply,
     server,  # noqa: F401
@@ -109,6 +108,11 @@ def ended(t: Tab, number: int) -> bool:
     return f"Game {number + 1} of" in t.text("#score") or t.text("#status").startswith("The match is over")
 
 
+def broken(t: Tab, number: int) -> bool:
+    """Whether this device holds game ``number`` on its board, finished."""
+    return t.text("#status").startswith(f"Game {number}:")
+
+
 def held(t: Tab, number: int, row: int, breaker: bool) -> None:
     """Game ``number``, broken in ``row`` guesses, held on this device: its winning row, the held
     game's line (said to this device's player) and the button that moves on."""
@@ -145,10 +149,9 @@ def break_by_taps(breaker: Tab, maker: Tab, number: int, reload_after: int | Non
         )
         guess = str(space.code(knuth.choose(state)))
         enter(breaker, guess)
-        won = lambda: breaker.text("#status").startswith(f"Game {number}:")  # noqa: E731
         replied = f"!!document.querySelector('#row-{row} .keys[aria-label]')"
-        assert wait_for(lambda: won() or breaker.js(replied), 10)
-        if won():  # broken: the game is held on both boards until each player moves on
+        assert wait_for(lambda r=replied: broken(breaker, number) or breaker.js(r), 10)
+        if broken(breaker, number):  # the game is held on both boards until each player moves on
             moves_on(breaker, maker, number, row)
             return row
         reply = last_reply(breaker, row)
