@@ -126,6 +126,14 @@ def test_two_visitors_play_a_friends_match_by_a_link_and_a_third_learns_nothing(
             assert pushed["game"]["moves"][0]["reply"] == "1,0"
             won = await call(bob, "POST", f"/api/games/{game_id}/guesses", {"guess": "12"})
             assert won["rounds"][0]["secret"] == "12" and won["round"]["number"] == 2
+            # the maker's device is pushed the move's events too (its page holds the finished game,
+            # winning row and code, as the breaker's does from its answer); the mover's push has none
+            await maker.until(lambda g: g["rounds"])
+            await breaker.until(lambda g: g["rounds"])
+            told = next(m for m in maker.messages if m["game"]["rounds"])
+            ends = [e for e in told["events"] if e["kind"] == "round-over"]
+            assert ends[0]["outcome"] == "won" and ends[0]["game"]["moves"][-1]["guess"] == "12"
+            assert "events" not in next(m for m in breaker.messages if m["game"]["rounds"])
             # until game 1 was over, nothing bob's device was sent held the code
             over_at = next(i for i, m in enumerate(breaker.messages) if m["game"]["rounds"])
             assert all(secrets_in(m) == [] for m in breaker.messages[:over_at])
