@@ -427,8 +427,7 @@ class GameScreen(BoardKeys, BoardView):
         self.game.space.check_code(code.colors)  # no repeats where the game forbids them: said first
         # the games package says whether and why (a match's game as a single one); the board
         # only says how to go on
-        playing = self.match if self.match is not None else game
-        warning = playing.warning(code, self.settings.warn_inconsistent, self.notation)
+        warning = self._played().warning(code, self.settings.warn_inconsistent, self.notation)
         if warning is not None and self.warned != code:  # a warning, not a refusal: Enter plays it
             self.warned = code
             self.message = Text(f"{warning}. Enter again to play it anyway.", "yellow")
