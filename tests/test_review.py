@@ -730,3 +730,26 @@ def test_the_line_to_share_names_bulls_and_cows_as_the_game_speaks_of_it():
 
 def test_a_review_with_no_move_shares_no_accuracy_nor_luck():
     assert review("").share_line() == "Mastermind 4x6: 0 guesses"  # not 'accuracy None · luck None · '
+
+
+def test_a_hint_played_says_whose_hint_it_was_and_what_that_strategy_aims_at():
+    # Knuth's hint 1122 loses 77/1296 against 1123: the review says why a hint taken can lose
+    game = Game.breaking(Rules(), seed=2)
+    game.secret = game.notation.parse_code("1422")
+    hint = game.hint()
+    game.guess(hint.guess)
+    game.hint()  # asked, then not played: not the hint's move
+    game.guess("1415")
+    game.guess("1422")
+    r = review(Game.from_record(game.record()))  # (the record keeps the hints)
+    first, second, won = r.moves
+    assert str(first.guess) == "1122" and first.hinted == "knuth" and first.verdict == "good"
+    assert first.comment(game.notation).endswith(
+        "; it was the hint of knuth, whose aim is minimax: smallest worst-case number of candidates "
+        "left (Knuth 1977)"
+    )
+    assert first.to_dict(game.notation)["hinted"] == "knuth" and first.marks == "h"
+    assert second.hinted is None and "hint" not in second.comment(game.notation)
+    assert won.hinted is None and "hinted" not in won.to_dict(game.notation)
+    assert "; h the hint of knuth, whose aim is minimax" in (r.marks_legend() or "")
+    assert review("1122=3,0 1415=2,0 1422=4,0").moves[0].hinted is None  # a bare history: no hints

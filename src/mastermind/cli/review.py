@@ -90,7 +90,8 @@ def review(
     mistake (under 0.6) or blunder. A '!' marks a move after which the code was known and not
     played next; 'x' a guess that could not be the secret; '~' a move valued by the
     expected-size line, where the exact search ran past --budget; 'f' a move made knowing a
-    reply fixed later, valued as it was told then.
+    reply fixed later, valued as it was told then; 'h' a hint played (its strategy chooses by
+    its own aim, which the legend names, not by the guesses expected).
 
     Without HISTORY or --game: the latest finished game of 'mastermind play'. With --game the
     game options are those of the saved game (the ones given are ignored).

@@ -35,7 +35,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -135,6 +135,8 @@ class MoveReview:
             replies as they were mended.
         split, best_split: the sizes of the classes the guess, and the best guess, split the
             codes possible before the move into (by reply, largest first).
+        hinted: the strategy whose hint the guess was (a hint asked at this turn, and played),
+            else None: a hint is chosen by its strategy's own aim, not by the guesses expected.
         luck: how the reply compares with what the guess leaves on average (:mod:`.accuracy`).
         searched: positions searched for this move (not read from a tree or a cache).
         seconds: the time it took to value the move.
@@ -162,6 +164,7 @@ class MoveReview:
     split: tuple[int, ...] = ()
     best_split: tuple[int, ...] = ()
     luck: float = 50.0
+    hinted: str | None = None
     searched: int = field(default=0, compare=False)
     seconds: float = field(default=0.0, compare=False)
 
@@ -201,6 +204,8 @@ class MoveReview:
         }
         if self.told:  # said only where it is so: a review of no fixed reply reads as before
             data["told"] = True
+        if self.hinted:
+            data["hinted"] = self.hinted
         return data
 
     @property
@@ -217,7 +222,7 @@ class MoveReview:
     def marks(self) -> str:
         """The move's marks, as :meth:`Review.marks_legend` explains them ('' for none)."""
         marks = ("!" if self.known else "") + ("" if self.consistent else "x") + ("" if self.exact else "~")
-        return marks + ("f" if self.told else "")
+        return marks + ("f" if self.told else "") + ("h" if self.hinted else "")
 
     def comment(self, notation: Notation) -> str:
         """The move in one sentence, the same in every front end."""
@@ -246,7 +251,21 @@ class MoveReview:
             text += "; it could not be the secret"
         if self.known and self.after_codes:
             text += f"; the code was known: {notation.format_code(self.after_codes[0])}"
+        if self.hinted and self.loss != 0:  # (why a hint taken may still lose: it aims elsewhere)
+            text += f"; it was the hint of {self.hinted}{_aim(self.hinted)}"
         return text
+
+
+def _aim(strategy: str) -> str:
+    """', whose aim is ...': the strategy's summary, where it has one."""
+    from ..errors import StrategyError
+    from ..strategies import find_strategy
+
+    try:
+        summary = find_strategy(strategy).summary
+    except StrategyError:  # (a plug-in no longer installed: its name alone)
+        return ""
+    return f", whose aim is {summary}" if summary else ""
 
 
 @dataclass(frozen=True)
@@ -376,9 +395,11 @@ class Review:
         if not any(m.marks for m in self.moves):
             return None
         told = "; f valued as told then, before a reply was fixed" if any(m.told for m in self.moves) else ""
+        hinted = next((m.hinted for m in self.moves if m.hinted), None)
+        hint = f"; h the hint of {hinted}{_aim(hinted)}" if hinted else ""
         return (
             "Marks: ! the code was known and not played next; x not a possible code; ~ the "
-            f"{self.heuristic} line{told}."
+            f"{self.heuristic} line{told}{hint}."
         )
 
     def measure(self) -> dict[str, Any]:
@@ -489,7 +510,7 @@ def review(
         ContradictionError: replies that no code gives.
         RecordError: a record that is not one game's.
     """
-    rules, history, secret, outcome, told = _game_of(subject, rules)
+    rules, history, secret, outcome, told, hinted = _game_of(subject, rules)
     if budget is not None and budget < 0:
         raise GameError(f"the budget is a number of seconds, at least 0, not {budget}")
     why = unreviewable(rules)
@@ -506,7 +527,8 @@ def review(
         for number, (guess, reply), place in zip(itertools.count(1), history, valuer.walk(history)):
             before = told(number)
             moved = None if before == history[: number - 1] else _told_place(valuer, before)
-            moves.append(review_move(valuer, place, number, guess, reply, secret, moved))
+            move = review_move(valuer, place, number, guess, reply, secret, moved)
+            moves.append(replace(move, hinted=hinted(number, guess)))
             if progress:
                 progress(number, len(history))
     finally:
@@ -530,14 +552,25 @@ def unreviewable(rules: Rules) -> str | None:
 
 def _game_of(
     subject: Game | dict[str, Any] | History | str, rules: Rules | None
-) -> tuple[Rules, list[tuple[Code, Feedback]], Code | None, str | None, Callable[[int], Rows]]:
-    """The rules, moves, secret (if known) and outcome of what :func:`review` is given, and the
-    rows before a guess as they were told then (a history: as they are)."""
+) -> tuple[
+    Rules,
+    list[tuple[Code, Feedback]],
+    Code | None,
+    str | None,
+    Callable[[int], Rows],
+    Callable[[int, Code], str | None],
+]:
+    """The rules, moves, secret (if known) and outcome of what :func:`review` is given, the
+    rows before a guess as they were told then (a history: as they are), and whose hint a guess
+    was (a history: nobody's)."""
     secret: Code | None = None
     outcome: str | None = None
 
     def told(number: int) -> Rows:
         return list(history[: number - 1])
+
+    def hinted(number: int, guess: Code) -> str | None:
+        return None
 
     if isinstance(subject, (str, Sequence)):  # a history needs no game (nor its strategies)
         rules = rules or Rules()
@@ -558,7 +591,13 @@ def _game_of(
         rules, history = subject.rules, subject.history
         secret, outcome = subject.secret, subject.outcome
         told = subject.told
-    return rules, history, secret, outcome, told
+        hints = {(a.turn, a.guess) for a in subject.assists if a.kind == "hint"}
+        strategy = subject.strategy_name
+
+        def hinted(number: int, guess: Code) -> str | None:
+            return strategy if (number, guess) in hints else None
+
+    return rules, history, secret, outcome, told, hinted
 
 
 def _told_place(valuer: Valuer, rows: list[tuple[Code, Feedback]]) -> Place | None:
@@ -580,7 +619,6 @@ def listed(space: CodeSpace, codes: np.ndarray) -> tuple[Code, ...] | None:
 def _mark_known(moves: list[MoveReview], pegs: int, over: bool) -> Iterable[MoveReview]:
     """Mark each move after which one code was left and the player did not play it next (or the
     game ended without it), unless the next guess was made knowing a reply fixed later."""
-    from dataclasses import replace
 
     for i, m in enumerate(moves):
         misled = i + 1 < len(moves) and moves[i + 1].told  # the next guess knew a reply fixed later
