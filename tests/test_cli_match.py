@@ -341,6 +341,20 @@ def test_a_match_stopped_with_no_history_says_the_match_cannot_be_resumed():
     ) in out
 
 
+def test_a_match_stopped_before_its_first_code_keeps_nothing_and_then_keeps_the_code_set(tmp_path):
+    # one rule for every front end (worth_keeping): the command line kept an empty match as
+    # "resume with --resume 1", where the web page kept nothing, and nothing was there to resume
+    db = str(tmp_path / "h.db")
+    code, out, _ = run("--db", db, "--players", "human,knuth", "--seed", "3", input="")
+    assert code == 1 and "before any move: there is nothing to resume" in out
+    listed = CliRunner().invoke(cli, ["history", "--db", db])
+    assert listed.exit_code == 0 and "No games in the history yet" in listed.stdout
+    code, out, _ = run("--db", db, "--players", "human,knuth", "--seed", "3", input="1234\n")
+    assert code == 1 and f"resume with mastermind match --db {db} --resume 1." in out  # a code set kept
+    listed = CliRunner().invoke(cli, ["history", "--db", db, "--json"])
+    assert [g["kind"] for g in json.loads(listed.stdout)] == ["match"]
+
+
 @pytest.mark.parametrize(
     "players, message",
     [

@@ -69,11 +69,14 @@ def local_time(stamp: str) -> str:
 
 
 def worth_keeping(record: dict[str, Any]) -> bool:
-    """Whether a record belongs in the history: a match always (a codemaker may have typed its
-    secret), a game once it has a move or is over. A game with no move holds nothing to resume:
-    one never played, or one whose every guess was taken back, is not kept (nor listed as
-    unfinished for ever)."""
-    return record.get("kind") == "match" or bool(record.get("finished")) or bool(record.get("moves"))
+    """Whether a record belongs in the history, for every front end: a game once it has a move or
+    is over, a match once a game of it has begun or it is over (its codemaker chose a code, or
+    chose to reply by hand: a process killed before the first guess must not lose it). A game with
+    no move holds nothing to resume: one never played, or one whose every guess was taken back, is
+    not kept (nor listed as unfinished for ever)."""
+    if record.get("kind") == "match":
+        return bool(record.get("finished") or record.get("games"))
+    return bool(record.get("finished")) or bool(record.get("moves"))
 
 
 class DamagedGame(StoreError):

@@ -167,8 +167,8 @@ class LiveGame:
     def worth_keeping(self) -> bool:
         """Whether the game belongs in the history now: from its first move, or once over (a
         computer's first guess waiting for the visitor's reply is not a move yet). A match from
-        its first code set (see :func:`played`)."""
-        return played(self.record())
+        its first code set (see :func:`~mastermind.history.store.worth_keeping`)."""
+        return worth_keeping(self.record())
 
     def record(self) -> dict[str, Any]:
         if self.match is not None:
@@ -193,15 +193,6 @@ class NotKept(PlayedElsewhere):
         self.args = (
             f"game {number} was {where} (another server or terminal on this history): {lost} not kept",
         )
-
-
-def played(record: dict[str, Any]) -> bool:
-    """Whether a game or match record holds play worth keeping: a move, or its end; in a match
-    also a code set (a game of the match begun: its codemaker chose a code, or chose to reply by
-    hand, and a server killed before the first guess must not lose it)."""
-    if record.get("kind") == "match":
-        return bool(record.get("finished") or record["games"])
-    return worth_keeping(record)
 
 
 def notation_for(rules: Any, style: str) -> Notation:
@@ -385,11 +376,11 @@ class GameTable:
 
     async def open_games(self, visitor: str) -> list[tuple[int, bool, int, bool]]:
         """The visitor's unfinished games in the history as (number, played: whether it holds
-        play worth keeping (:func:`played`), row id, shared: a friend's match, whose link was
-        given away)."""
+        play worth keeping (:func:`~mastermind.history.store.worth_keeping`), row id, shared: a
+        friend's match, whose link was given away)."""
         return await self.run(
             lambda: [
-                (g.number or 0, played(g.record), g.id, "friend" in g.record)
+                (g.number or 0, worth_keeping(g.record), g.id, "friend" in g.record)
                 for g in self.store.unfinished(visitor)
                 if not g.record.get("left")  # a friend's match closed unfinished: no move to make
             ]
