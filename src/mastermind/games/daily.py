@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.rules import Rules
 from ..core.text import plural
@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # (imported where used: `mastermind stats` reads the streaks 
     from ..core.code import Code
     from ..history.store import StoredGame
     from .game import Game
+
+T = TypeVar("T")
 
 #: The game of the day: the classic game, for everyone.
 DAILY_RULES = Rules()
@@ -134,6 +136,26 @@ def game_of_day(games: Iterable[StoredGame], day: date) -> StoredGame | None:
     return next((g for g in games if g.record.get("daily") == iso), None)
 
 
+def one_a_day(games: Iterable[T], day_of: Callable[[T], object], had: Iterable[object] = ()) -> list[T]:
+    """``games`` but for a second game of a day (one game a day, as :func:`game_of_day` reads
+    them: the first): what a player is given of a history file, say. ``day_of`` gives a game's
+    day (None for no game of the day); ``had``: the days of the games the player has already.
+
+    >>> one_a_day(["2026-03-01", None, "2026-03-01", "2026-03-02", None], lambda d: d, had=["2026-03-02"])
+    ['2026-03-01', None, None]
+    """
+    days = {d for d in had if isinstance(d, str)}
+    kept = []
+    for game in games:
+        day = day_of(game)
+        if isinstance(day, str) and day:
+            if day in days:
+                continue
+            days.add(day)
+        kept.append(game)
+    return kept
+
+
 @dataclass
 class DailyStats:
     """The figures of a player's codes of the day: the games finished, won, their guesses, and the
@@ -181,13 +203,9 @@ def daily_stats(games: Iterable[StoredGame], now: date) -> DailyStats:
     """
     stats = DailyStats()
     on_the_day: dict[date, bool] = {}
-    seen: set[str] = set()
-    for stored in games:
+    for stored in one_a_day(games, lambda stored: stored.record.get("daily")):  # (finished or not)
         day = stored.record.get("daily")
-        if not day or day in seen:
-            continue
-        seen.add(day)  # the day's first game is its game (game_of_day), finished or not
-        if not stored.finished:
+        if not day or not stored.finished:
             continue
         stats.played += 1
         won = stored.record.get("outcome") == "won"

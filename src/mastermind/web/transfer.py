@@ -33,7 +33,7 @@ from .. import Game, Match
 from ..core.records import rules_from_dict
 from ..core.text import plural
 from ..errors import GameError
-from ..games.daily import check_day, today
+from ..games.daily import check_day, one_a_day, today
 from ..history.records import StoredGame
 from .api import ApiError, State, check_size, ok, state_of, visitor_of
 from .daily import FOUND
@@ -352,17 +352,14 @@ def new_games(
     games: list[tuple[int, dict[str, Any]]], own: list[dict[str, Any]], days_held: Iterable[str] = ()
 ) -> list[tuple[int, dict[str, Any]]]:
     """The file's games this visitor has not got: not the same record again (a file read twice:
-    compared as canonical JSON, in a set), nor a second game of a day they have one of (one game
-    of the day each, as web/daily.py has it; ``days_held``: days of games in memory only)."""
+    compared as canonical JSON, in a set), nor a second game of a day they have one of
+    (:func:`~mastermind.games.daily.one_a_day`; ``days_held``: days of games in memory only)."""
     seen = {canonical(r) for r in own}
-    days = {r["daily"] for r in own if isinstance(r.get("daily"), str)} | set(days_held)
     fresh = []
     for number, record in games:
-        key, day = canonical(record), record.get("daily")
-        if key in seen or (day and day in days):
-            continue
-        seen.add(key)
-        if day:
-            days.add(day)
-        fresh.append((number, record))
-    return fresh
+        key = canonical(record)
+        if key not in seen:
+            seen.add(key)
+            fresh.append((number, record))
+    had = [*(r.get("daily") for r in own), *days_held]
+    return one_a_day(fresh, lambda game: game[1].get("daily"), had)
