@@ -753,3 +753,23 @@ def test_a_hint_played_says_whose_hint_it_was_and_what_that_strategy_aims_at():
     assert won.hinted is None and "hinted" not in won.to_dict(game.notation)
     assert "; h the hint of knuth, whose aim is minimax" in (r.marks_legend() or "")
     assert review("1122=3,0 1415=2,0 1422=4,0").moves[0].hinted is None  # a bare history: no hints
+
+
+def test_a_move_is_noteworthy_below_good_or_impossible_or_past_a_known_code():
+    # the rule the terminal board and the web page each wrote for themselves, and differently:
+    # the board left out 3345, good but impossible, which the page commented on
+    game = Game.breaking(Rules(), seed=1)
+    game.secret = game.notation.parse_code("3632")
+    for guess in ("1122", "3345", "1234", "6666", "3632"):
+        game.guess(guess)
+    r = review(game)
+    words = [(m.verdict, m.consistent, m.known, m.noteworthy) for m in r.moves]
+    assert words[1] == ("good", False, False, True)
+    assert [n for *_, n in words] == [False, True, True, True, False]
+    assert r.moves[1].to_dict(game.notation)["noteworthy"] is True
+    known = Game.breaking(Rules(), seed=3)  # the code known after 3312, and given up
+    known.secret = known.notation.parse_code("2154")
+    for guess in ("1122", "1344", "1235", "3312"):
+        known.guess(guess)
+    known.give_up()
+    assert [m.noteworthy for m in review(known).moves][-1] is True

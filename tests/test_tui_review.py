@@ -51,6 +51,7 @@ async def test_the_review_of_a_game_just_won_marks_each_row():
         summary = str(review.query_one("#review-summary").render())
         assert "best play expects 4.3403 from the first move" in summary
         assert "3312: best, 1.8000 guesses expected; the code was known: 2154" in summary
+        assert "1344: good, 3.5240 guesses expected; best 1314, 3.4519 (loss 0.0721); it could not" in summary
         assert "Marks: ! the code was known and not played next" in summary
         await pilot.press("escape")
         assert app.screen is screen

@@ -53,6 +53,13 @@ def test_the_review_page_shows_accuracy_luck_the_chart_and_practice_by_taps(serv
         assert t.text("#review-accuracy .score-value") == str(rounded(review["summary"]["accuracy"]))
         assert t.text("#review-luck .score-value") == str(rounded(review["summary"]["luck"]))
         assert t.text("#review-share-line") == review["summary"]["share"]
+        # a move's comment where the games package calls it noteworthy, and only there
+        shown = t.js(
+            "[...document.querySelectorAll('#review-moves li')]"
+            ".map(li => li.querySelector('.review-comment')?.textContent ?? null)"
+        )
+        assert shown == [m["comment"] if m["noteworthy"] else None for m in review["moves"]]
+        assert shown[0].startswith("1111: mistake")
         # the chart: a point per guess, each with its verdict; a tap on one opens its move
         points = t.js(
             "[...document.querySelectorAll('#review-chart .chart-point')]"

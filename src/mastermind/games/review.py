@@ -201,6 +201,7 @@ class MoveReview:
             "best_mean_left": round(scores.mean_left(self.best_split or (1,)), 6),
             "best_parts": len(self.best_split),
             "best_largest": self.best_split[0] if self.best_split else 0,
+            "noteworthy": self.noteworthy,
         }
         if self.told:  # said only where it is so: a review of no fixed reply reads as before
             data["told"] = True
@@ -217,6 +218,13 @@ class MoveReview:
     def mean_left(self) -> float:
         """The codes the guess leaves on average (each code possible before equally likely)."""
         return scores.mean_left(self.split) if self.split else float(self.after)
+
+    @property
+    def noteworthy(self) -> bool:
+        """Whether the move has more to say than its values, so that every front end shows its
+        :meth:`comment`: a verdict below good, a guess that could not be the secret, or the
+        code known and not played."""
+        return self.verdict not in ("best", "good") or not self.consistent or self.known
 
     @property
     def marks(self) -> str:

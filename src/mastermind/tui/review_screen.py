@@ -123,7 +123,7 @@ class ReviewScreen(Screen[None]):
         if practice and practice_refusal(self.subject) is None:
             lines.append(f"P: practise your mistakes ({plural(practice, 'position')}).")
         summary = Text("\n".join(lines))
-        notes = [m.comment(notation) for m in result.moves if m.verdict not in ("best", "good") or m.known]
+        notes = [m.comment(notation) for m in result.moves if m.noteworthy]
         legend = result.marks_legend()
         notes += [] if legend is None else [legend]
         if notes:

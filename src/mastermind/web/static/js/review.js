@@ -64,9 +64,8 @@ function moveRow(notation, pegs, m) {
   const ghost = m.best === m.guess ? null : ghostRow(notation, m);
   const listed = m.after > 1 && m.after_codes ? el("p", { class: "review-codes",
     text: `Left: ${m.after_codes.join(" ")}` }) : null;
-  // the games package's sentence where the move has more to say than its values (as the terminal's notes)
-  const comment = (m.verdict === "best" || m.verdict === "good") && m.consistent && !m.known ? null :
-    el("p", { class: "review-comment", text: m.comment });
+  // the games package's sentence where it says the move has more to say than its values (noteworthy)
+  const comment = m.noteworthy ? el("p", { class: "review-comment", text: m.comment }) : null;
   return el("li", { class: `review-row verdict-${m.verdict}`, id: `review-${m.number}`,
     "aria-label": `Guess ${m.number}: ${m.verdict}` },
   el("span", { class: "mark", role: "img", "aria-label": m.verdict, text: MARKS[m.verdict] ?? "" }),
