@@ -429,6 +429,11 @@ def test_no_horizontal_scrolling_at_360_px_on_any_section_nor_a_large_game(serve
         t.shot("super-blank")
         t.tap(".tab[data-section='settings-section']")
         assert wait_for(lambda: t.js("!!document.querySelector('#settings input[name=pegs]')"), 10)
+        bounds = t.js(  # the games package's bounds of a game, as the server's choices give them
+            "['pegs', 'colors', 'max_guesses'].map(n => document.querySelector(`#settings input[name=${n}]`))"
+            ".map(i => [i.min, i.max])"
+        )
+        assert bounds == [["1", "10"], ["2", "36"], ["1", "200"]]
         t.js("document.querySelector('#settings input[name=pegs]').value = '10'")
         t.js("document.querySelector('#settings input[name=colors]').value = '3'")
         t.js("document.querySelector('#settings input[name=blank]').checked = false")

@@ -373,6 +373,8 @@ def test_settings_are_the_visitors_and_a_new_game_follows_them(tmp_path):
         assert start["settings"]["mode"] == "break" and "knuth" in [
             s["name"] for s in start["choices"]["strategies"]
         ]
+        limits = start["choices"]["limits"]  # the page's fields bounded by the games package's
+        assert (limits["pegs"], limits["colors"], limits["max_guesses"]) == ([1, 10], [2, 36], [1, 200])
         saved = await call(
             client,
             "PUT",

@@ -10,6 +10,7 @@ from aiohttp import web
 
 from .. import PRESETS, STRATEGIES
 from ..core.records import rules_to_dict
+from ..core.rules import MAX_COLORS, MAX_GUESSES, MAX_PEGS, MIN_COLORS, MIN_PEGS
 from ..games.reviewable import review_refusal
 from ..games.scoring import CODEMAKERS, SCORING_RULES
 from ..games.settings import PREFERENCES
@@ -90,7 +91,10 @@ def choices(limits: Limits) -> dict[str, Any]:
         "palettes": list(PALETTES),
         "themes": list(THEMES),
         "preferences": PREFERENCES,  # each preference in the games package's words
-        "limits": {
+        "limits": {  # the games package's bounds of a game, then this server's own
+            "pegs": [MIN_PEGS, MAX_PEGS],
+            "colors": [MIN_COLORS, MAX_COLORS],
+            "max_guesses": [1, MAX_GUESSES],
             "max_codes": limits.max_codes,
             "optimal_codes": limits.optimal_codes,
             "match_games": limits.match_games,
