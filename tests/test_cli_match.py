@@ -124,11 +124,12 @@ def test_help_and_hint_at_the_guess_and_reply_prompts():
     code, out, _ = run("--players", "human,human", "--seed", "5", input="1234\nhelp\nhint\nquit\n")
     assert code == 1  # P1 hides 1234; P2 asks for help and a hint, then stops
     assert "Type a code of 4 pegs, colours 1-6 (e.g. 1234); hint: ask knuth;" in out
-    assert "Hint: 1,296 codes are still possible; knuth would play 1122." in out
+    # the hint that teaches, in the words of play and the terminal board (it was one line here)
+    assert "Hint: 1,296 codes are still possible.\n  knuth would play 1122: it splits them into 13" in out
     code, out, _ = run(
         "--players", "knuth,human", "--seed", "5", "--scoring", "codebreaker", input="1111\nhint\nquit\n"
     )
-    hint = re.search(r"Hint: (\d+) codes are still possible; knuth would play \d{4}\.", out)
+    hint = re.search(r"Hint: (\d+) codes are still possible\.\n  knuth would play \d{4}", out)
     assert code == 1 and hint and int(hint.group(1)) < 1296  # P2 breaks knuth's code: after a guess
     code, out, _ = run("--players", "human,knuth", "--seed", "5", input="\nhelp\nhint\n1,0\nquit\n")
     # the codemaker's help: knuth's guesses are never taken back, so no undo is offered

@@ -154,7 +154,12 @@ def test_a_match_against_a_strategy_line_by_line():
     assert [out for out in outs if isinstance(out, Row)][-1].reply == Feedback(3, 0)
     assert words(outs)[-1] == "player 2 (knuth) has chosen a secret."
     assert not session.hidden and session.prompt == "player 1 (human), guess 1 of 10> "
-    assert words(session.answer("hint")) == ["Hint: 27 codes are still possible; knuth would play 112."]
+    assert words(session.answer("hint")) == [  # the hint that teaches, as play's
+        "Hint: 27 codes are still possible.",
+        "  knuth would play 112: it splits them into 8 classes, the largest of 6, 4.41 codes left on "
+        "average.",
+        "  With 112, 2.7037 guesses are expected from here, as few as any guess gives.",
+    ]
     assert words(session.answer("x")) == ["Not a guess: 'x' has 1 symbol; a code has 3 pegs, e.g. 123."]
     said = words(session.answer(notation.format_code(match.current.game.secret)))
     assert said[-1] == "Final score: player 1 (human) 2, player 2 (knuth) 1: player 1 (human) wins."

@@ -18,6 +18,7 @@ from .valuer import Valuer
 
 if TYPE_CHECKING:
     from .game import Game, Hint
+    from .match import Match
 
 
 @dataclass(frozen=True)
@@ -158,3 +159,20 @@ def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
         left=game.guesses_left,
         within_limit=value.within_limit,
     )
+
+
+def hint_given(played: Game | Match) -> Advice | Hint:
+    """The hint given to the person breaking the code, on the command line and the terminal
+    board alike: the one that teaches (:class:`Advice`) where the game's codes can be listed,
+    else the strategy's guess alone (:class:`~.game.Hint`). In a match the match says whether a
+    hint may be asked now (:meth:`~.match.Match.hint`); either way it is counted in the record.
+
+    Raises:
+        MastermindError: no hint now (the match's words), or the strategy has no guess.
+    """
+    from ..core.code import CodeSpace
+    from .match import Match
+
+    if not CodeSpace.of(played.rules).enumerable:
+        return played.hint()
+    return played.advise() if isinstance(played, Match) else advise(played)

@@ -23,7 +23,8 @@ from .sessions import (
     Row,
     Say,
     Session,
-    hint_words,
+    hint_lines,
+    hint_said,
     long_work_note,
     reply_words,
     say,
@@ -156,14 +157,14 @@ class MatchSession(Session):
             return (yield from self._undo())
         if command in ("help", "?"):
             yield say(self._guess_help())
-        elif command == "hint":
+        elif command == "hint":  # the hint that teaches, as in play and on the board
             try:
                 with self.thinking(m.strategy):
-                    given = m.hint()
+                    lines = hint_lines(m, self.notation)
             except MastermindError as err:
                 yield say(f"No hint: {err}")
             else:
-                yield say(f"Hint: {hint_words(given, self.notation)}")
+                yield from hint_said(lines)
         else:
             try:
                 code = self.notation.parse_code(line)

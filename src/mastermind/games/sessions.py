@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ..deduction.state import SolverState
     from ..strategies import Strategy
     from .game import Game, Hint
+    from .match import Match
 
 #: What ends a game (play, guess) or stops a match at its prompts.
 QUIT = ("quit", "q", "exit")
@@ -131,14 +132,21 @@ def hint_words(hint: Hint, notation: Notation) -> str:
     return f"{codes} still possible; {hint.lead} {guess}{note}."
 
 
-def hint_lines(game: Game, notation: Notation) -> list[str]:
-    """The hint in words (the same words as the board's): what teaches it where the game's codes can
-    be listed, else the strategy's guess alone."""
-    if not game.space.enumerable:
-        return [hint_words(game.hint(), notation)]
-    from .advice import advise
+def hint_lines(played: Game | Match, notation: Notation) -> list[str]:
+    """The hint in words (:func:`~.advice.hint_given`, the same words as the board's): what
+    teaches it where the game's codes can be listed, else the strategy's guess alone."""
+    from .advice import Advice, hint_given
 
-    return advise(game).lines(notation)
+    given = hint_given(played)
+    return given.lines(notation) if isinstance(given, Advice) else [hint_words(given, notation)]
+
+
+def hint_said(lines: list[str]) -> Iterator[Out]:
+    """The hint's lines (:func:`hint_lines`) as a session says them: 'Hint: ' and the first, the
+    others indented below it."""
+    yield say(f"Hint: {lines[0]}")
+    for line in lines[1:]:
+        yield say(f"  {line}")
 
 
 class Session:
@@ -289,9 +297,7 @@ class PlaySession(Session):
         except MastermindError as err:
             yield say(f"No hint: {err}")
             return
-        yield say(f"Hint: {lines[0]}")
-        for line in lines[1:]:
-            yield say(f"  {line}")
+        yield from hint_said(lines)
 
     def _guess(self, line: str) -> Iterator[Out]:
         game, notation = self.game, self.notation

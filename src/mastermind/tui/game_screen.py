@@ -559,15 +559,18 @@ class GameScreen(BoardKeys, BoardView):
     def action_hint(self) -> None:
         if self.expects != "code":
             return
-        game, match = self.game, self.match
-        if not game.space.enumerable:
-            self.think(match.hint if match is not None else game.hint, self._hinted)
-        elif match is not None:  # the match says when a hint may be asked, as at the terminal
-            self.think(match.advise, self._advised)
-        else:
-            from ..games.advice import advise
+        from ..games.advice import hint_given  # (the match says when a hint may be asked)
 
-            self.think(lambda: advise(game), self._advised)
+        played = self._played()
+        self.think(lambda: hint_given(played), self._hint_given)
+
+    def _hint_given(self, given: Any) -> None:
+        from ..games.advice import Advice
+
+        if isinstance(given, Advice):
+            self._advised(given)
+        else:
+            self._hinted(given)
 
     def _advised(self, advice: Any) -> None:
         """The hint that teaches (the words of the command line), the guess drawn in pegs."""
