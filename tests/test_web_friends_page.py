@@ -327,6 +327,42 @@ def test_a_held_game_is_held_still_after_a_reload_until_its_player_moves_on(serv
         bob.close()
 
 
+#: A move made by another client of the page's visitor (their other device), by the JSON API.
+ELSEWHERE = """(async () => {
+  const { games } = await (await fetch('/api/friends')).json();
+  const answer = await fetch(`/api/games/${games[0].id}/%s`,
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(%s) });
+  return answer.status;
+})()"""
+
+
+def test_a_game_finished_while_another_is_held_is_held_in_its_turn(server, browser):  # noqa: F811
+    """Alice holds game 1 on her page while she breaks game 2 from another device of hers: her page
+    holds game 1, then game 2, each until her tap, then shows the match's result."""
+    alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
+    try:
+        friends_match(alice, bob, server, "1122")
+        enter(bob, "1122")
+        held(bob, 1, 1, True)
+        bob.tap("#submit")
+        assert wait_for(lambda: bob.text("#status").startswith("Choose your code"), 10)
+        enter(bob, "3456")
+        held(alice, 1, 1, False)
+        assert alice.js(ELSEWHERE % ("guesses", '{ guess: "3456" }')) == 200
+        assert wait_for(lambda: bob.text("#status").startswith("Game 2: your friend broke the code"), 10)
+        held(alice, 1, 1, False)  # still game 1 on her page: the one she has not moved on from
+        assert alice.text("#submit") == "Next game"
+        alice.tap("#submit")
+        held(alice, 2, 1, True)
+        assert alice.text("#submit") == "See the result"
+        alice.shot("friend-held-second")
+        alice.tap("#submit")
+        assert wait_for(lambda: alice.text("#status").startswith("The match is over"), 10)
+    finally:
+        alice.close()
+        bob.close()
+
+
 @contextlib.contextmanager
 def served_with(tmp_path, *limits: str):
     """``mastermind web`` with ``--limit`` options, over a fresh history; its address."""
