@@ -258,6 +258,9 @@ def test_each_player_moves_on_from_a_finished_game_on_all_their_devices_and_afte
                 await device.until(lambda g: g["rounds"])
                 assert all(held(m["game"]) == [1] for m in device.messages if m["game"]["rounds"])
             await call(bob, "POST", f"/api/games/{game_id}/next", {}, status=400)
+            single = await call(bob, "POST", "/api/games", {"mode": "break", **TINY}, status=201)
+            out = await call(bob, "POST", f"/api/games/{single['id']}/next", {"game": 1}, status=409)
+            assert out["error"].startswith("a single game has no next game")
             moved = await call(bob, "POST", f"/api/games/{game_id}/next", {"game": 1})
             assert held(moved) == [] and held(await breaker.until(lambda g: held(g) == [])) == []
             assert held(await call(bob, "POST", f"/api/games/{game_id}/next", {"game": 1})) == []

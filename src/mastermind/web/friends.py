@@ -486,12 +486,15 @@ async def rematch(request: web.Request) -> web.Response:
 async def next_game(request: web.Request) -> web.Response:
     """The player moves on from finished game N (``{"game": N}``) on every device of theirs: the
     match's view for them, with the next finished game still to see held, or none; their friend's
-    board stays as it is. Of a match with no seats (read back from the history), the view."""
+    board stays as it is. Of a match with no seats (at one device, or read back from the history),
+    the view; of a single game, 409."""
 
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> None:
         number = data_field(data, "game", int, "the number of the finished game moved on from")
-        if not isinstance(live, FriendGame) or live.match is None:
-            return
+        if live.match is None:
+            raise GameError("a single game has no next game: only a match's games are moved on from")
+        if not isinstance(live, FriendGame):
+            return  # a match at one device: its page holds the finished game alone
         seat = live.seat_of(visitor_of(request).key)
         assert seat is not None
         live.moved_on[seat - 1] = move_on(live.match, live.moved_on[seat - 1], number)
