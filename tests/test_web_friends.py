@@ -83,6 +83,7 @@ def test_two_visitors_play_a_friends_match_by_a_link_and_a_third_learns_nothing(
             "invite": None,
             "secret": None,
             "rematch": None,
+            "held": [],
         }
         token = invite.removeprefix("/join/")
         refused = await call(alice, "POST", f"/api/games/{game_id}/secret", {"secret": "12"}, status=409)
@@ -217,6 +218,72 @@ def test_a_server_started_again_takes_up_friends_matches_with_their_seats_and_li
 
     serve(tmp_path, first, visitors=2)
     serve(tmp_path, later, visitors=3)
+
+
+def test_each_player_moves_on_from_a_finished_game_on_all_their_devices_and_after_a_restart(tmp_path):
+    """A finished game is held for each player (``friend.held``) until that player moves on from it:
+    in the answer and in every view pushed from the move that ends it, for every device of theirs,
+    each finished game in turn, and in the history (a server started again holds it still)."""
+    kept = {}
+
+    def cookie(client) -> str:
+        return client.session.cookie_jar.filter_cookies(client.make_url("/"))[COOKIE].value
+
+    def held(view) -> list:
+        return [h["round"] for h in view["friend"]["held"]]
+
+    async def first(app, alice, bob):
+        made = await call(
+            alice,
+            "POST",
+            "/api/games",
+            {"mode": "match", "players": ["human", "friend"], **TINY, "games": 4},
+            status=201,
+        )
+        game_id = made["id"]
+        await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        async with Device(alice, game_id) as maker, Device(bob, game_id) as breaker:
+            await call(alice, "POST", f"/api/games/{game_id}/secret", {"secret": "12"})
+            await breaker.until(lambda g: g["waiting_for"] == "guess")
+            out = await call(bob, "POST", f"/api/games/{game_id}/next", {"game": 1}, status=409)
+            assert out["error"] == "game 1 of the match is not over: there is nothing to move on from"
+            won = await call(bob, "POST", f"/api/games/{game_id}/guesses", {"guess": "12"})
+            assert held(won) == [1] and won["round"]["number"] == 2
+            game = won["friend"]["held"][0]
+            assert (game["outcome"], game["guesses"], game["secret"]) == ("won", 1, "12")
+            assert game["game"]["moves"][-1]["guess"] == "12" and game["points"] == [1, 0]
+            # every view pushed from that move holds it, the mover's own device's too: no view of
+            # game 2 comes before the held game 1
+            for device in (maker, breaker):
+                await device.until(lambda g: g["rounds"])
+                assert all(held(m["game"]) == [1] for m in device.messages if m["game"]["rounds"])
+            await call(bob, "POST", f"/api/games/{game_id}/next", {}, status=400)
+            single = await call(bob, "POST", "/api/games", {"mode": "break", **TINY}, status=201)
+            out = await call(bob, "POST", f"/api/games/{single['id']}/next", {"game": 1}, status=409)
+            assert out["error"].startswith("a single game has no next game")
+            moved = await call(bob, "POST", f"/api/games/{game_id}/next", {"game": 1})
+            assert held(moved) == [] and held(await breaker.until(lambda g: held(g) == [])) == []
+            assert held(await call(bob, "POST", f"/api/games/{game_id}/next", {"game": 1})) == []
+            # alice has not moved on: game 2 is played meanwhile (by her other device), and both
+            # finished games wait for her in turn
+            assert held(await call(alice, "GET", f"/api/games/{game_id}")) == [1]
+            await call(bob, "POST", f"/api/games/{game_id}/secret", {"secret": "33"})
+            await call(alice, "POST", f"/api/games/{game_id}/guesses", {"guess": "33"})
+            assert held(await maker.until(lambda g: len(g["rounds"]) == 2)) == [1, 2]
+            assert held(await breaker.until(lambda g: len(g["rounds"]) == 2)) == [2]
+        kept.update(alice=cookie(alice), bob=cookie(bob), id=game_id)
+
+    async def later(app, alice, bob):  # a new server over the same history
+        for client, name in ((alice, "alice"), (bob, "bob")):
+            client.session.cookie_jar.update_cookies({COOKIE: kept[name]}, client.make_url("/"))
+        game_id = kept["id"]
+        assert held(await call(alice, "GET", f"/api/games/{game_id}")) == [1, 2]
+        assert held(await call(bob, "GET", f"/api/games/{game_id}")) == [2]
+        assert held(await call(alice, "POST", f"/api/games/{game_id}/next", {"game": 1})) == [2]
+        assert held(await call(alice, "POST", f"/api/games/{game_id}/next", {"game": 2})) == []
+
+    serve(tmp_path, first, visitors=2)
+    serve(tmp_path, later, visitors=2)
 
 
 def test_a_friends_match_waiting_for_its_first_move_is_never_dropped_to_make_room(tmp_path):

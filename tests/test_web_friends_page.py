@@ -170,6 +170,38 @@ def break_by_taps(breaker: Tab, maker: Tab, number: int, reload_after: int | Non
     raise AssertionError("Knuth's guesses break every classic code in 5")
 
 
+def friends_match(alice: Tab, bob: Tab, url: str, code: str) -> None:
+    """Alice makes a friend's match at her desk, bob joins it on his phone, alice sets ``code``."""
+    alice.open(url)
+    alice.tap("#play-friend")
+    alice.tap("#friend-form button[type=submit]")
+    bob.open(wait_for(lambda: alice.js("document.getElementById('friend-link').value"), 10))
+    assert wait_for(lambda: bob.text("#status") == "Your friend is choosing the code…", 10)
+    enter(alice, code)
+    assert wait_for(lambda: bob.text("#status").startswith("Guess 1"), 10)
+
+
+def reload(t: Tab) -> None:
+    """The page loaded again, and back in the friend's match."""
+    t("Page.reload")
+    assert wait_for(lambda: t.js("!!document.body && document.body.dataset.ready === 'true'"), 30)
+    assert wait_for(lambda: t.text("#friend-status").startswith("Player"), 10)
+
+
+#: Every status and score line the page shows, kept in the page as they change (a DOM mutation
+#: seen at once, before the browser paints it).
+WATCH_LINES = """(() => {
+  window.lines = [];
+  const text = (id) => document.getElementById(id).textContent;
+  const note = () => {
+    const line = `${text('status')} | ${text('score')}`;
+    if (window.lines[window.lines.length - 1] !== line) window.lines.push(line);
+  };
+  new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true });
+  note();
+})()"""
+
+
 def test_two_devices_play_a_friends_match_to_its_end_by_taps(server, browser):  # noqa: F811
     alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
     try:
@@ -230,13 +262,7 @@ def test_both_devices_hold_a_friends_won_game_until_their_own_tap(server, browse
     devices, until each player taps Next game; the page then shows the match's next game."""
     alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
     try:
-        alice.open(server)
-        alice.tap("#play-friend")
-        alice.tap("#friend-form button[type=submit]")
-        bob.open(wait_for(lambda: alice.js("document.getElementById('friend-link').value"), 10))
-        assert wait_for(lambda: bob.text("#status") == "Your friend is choosing the code…", 10)
-        enter(alice, "1122")
-        assert wait_for(lambda: bob.text("#status").startswith("Guess 1"), 10)
+        friends_match(alice, bob, server, "1122")
         enter(bob, "1122")  # broken at once: a one-row game
         for t, breaker in ((bob, True), (alice, False)):
             held(t, 1, 1, breaker)
@@ -254,6 +280,84 @@ def test_both_devices_hold_a_friends_won_game_until_their_own_tap(server, browse
         bob.tap("#submit")
         assert wait_for(lambda: bob.text("#status").startswith("Choose your code"), 10)
         assert not bob.js("document.getElementById('palette').hidden")
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_the_device_that_wins_holds_the_game_from_the_answer_on_with_no_flash_of_the_next(server, browser):  # noqa: F811
+    """The breaker wins on the phone: from that tap to the held game, no line of the next game is
+    shown, not even for a moment (the view pushed to the phone, which may come before the answer
+    to its move, holds the game as the answer does)."""
+    alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
+    try:
+        friends_match(alice, bob, server, "1122")
+        bob.js(WATCH_LINES)
+        enter(bob, "1122")  # broken at once
+        held(bob, 1, 1, True)
+        lines = bob.js("window.lines")
+        shown = [line for line in lines if "Game 2 of" in line or line.startswith("Choose your code")]
+        assert shown == [], lines
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_a_held_game_is_held_still_after_a_reload_until_its_player_moves_on(server, browser):  # noqa: F811
+    """The phone loaded again while it holds game 1 still holds it (its winning row, its line, its
+    win's card and Next game); once moved on and loaded again, it is at the next game; the
+    friend's board stays as it was meanwhile."""
+    alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
+    try:
+        friends_match(alice, bob, server, "1122")
+        enter(bob, "1122")
+        held(bob, 1, 1, True)
+        reload(bob)
+        held(bob, 1, 1, True)
+        assert not bob.js("document.getElementById('moment').hidden")
+        assert bob.text("#friend-status").startswith("Player 2: you broke it")
+        bob.shot("friend-held-reloaded")
+        bob.tap("#submit")
+        assert wait_for(lambda: bob.text("#status").startswith("Choose your code"), 10)
+        reload(bob)
+        assert wait_for(lambda: bob.text("#status").startswith("Choose your code"), 10), bob.text("#status")
+        held(alice, 1, 1, False)  # bob moving on does not move alice's board
+    finally:
+        alice.close()
+        bob.close()
+
+
+#: A move made by another client of the page's visitor (their other device), by the JSON API.
+ELSEWHERE = """(async () => {
+  const { games } = await (await fetch('/api/friends')).json();
+  const answer = await fetch(`/api/games/${games[0].id}/%s`,
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(%s) });
+  return answer.status;
+})()"""
+
+
+def test_a_game_finished_while_another_is_held_is_held_in_its_turn(server, browser):  # noqa: F811
+    """Alice holds game 1 on her page while she breaks game 2 from another device of hers: her page
+    holds game 1, then game 2, each until her tap, then shows the match's result."""
+    alice, bob = Visitor(browser, DESKTOP), Visitor(browser, PHONE)
+    try:
+        friends_match(alice, bob, server, "1122")
+        enter(bob, "1122")
+        held(bob, 1, 1, True)
+        bob.tap("#submit")
+        assert wait_for(lambda: bob.text("#status").startswith("Choose your code"), 10)
+        enter(bob, "3456")
+        held(alice, 1, 1, False)
+        assert alice.js(ELSEWHERE % ("guesses", '{ guess: "3456" }')) == 200
+        assert wait_for(lambda: bob.text("#status").startswith("Game 2: your friend broke the code"), 10)
+        held(alice, 1, 1, False)  # still game 1 on her page: the one she has not moved on from
+        assert alice.text("#submit") == "Next game"
+        alice.tap("#submit")
+        held(alice, 2, 1, True)
+        assert alice.text("#submit") == "See the result"
+        alice.shot("friend-held-second")
+        alice.tap("#submit")
+        assert wait_for(lambda: alice.text("#status").startswith("The match is over"), 10)
     finally:
         alice.close()
         bob.close()

@@ -15,6 +15,14 @@ Traceback (most recent call last):
 mastermind.errors.GameError: you break the code of game 1: your friend chooses it
 >>> _ = match.set_secret("12"); mover(match)
 2
+
+Each player's device holds a finished game on its board until that player moves on from it; the
+match goes on meanwhile. Which finished games a player has still to see is the rule here
+(:func:`unseen`), so that every device of theirs, and a page loaded again, holds the same:
+
+>>> _ = match.guess("12")
+>>> [r.number for r in unseen(match, 0)], unseen(match, move_on(match, 0, 1))
+([1], [])
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ..errors import GameError
-from .match import Match
+from .match import Match, Round
 
 #: A move a person makes in a match, and the role that makes it.
 Move = Literal["secret", "guess", "reply", "hint", "undo", "give-up"]
@@ -82,4 +90,20 @@ def check_move(match: Match, player: int, move: str) -> None:
         raise GameError(f"it is your friend's turn to {other}: you cannot {_WHAT[move]} now")
 
 
-__all__ = ["MOVES", "check_move", "mover", "role"]
+def unseen(match: Match, moved_on: int) -> list[Round]:
+    """The finished games a player has not moved on from, in order, where they have moved on from
+    every game up to game ``moved_on``: their device holds the first on its board (each in turn,
+    none skipped, however far the match went on meanwhile)."""
+    return [r for r in match.rounds if r.points is not None and r.number > moved_on]
+
+
+def move_on(match: Match, moved_on: int, number: int) -> int:
+    """The game a player has moved on from every game up to, once they move on from game
+    ``number`` (where they had from game ``moved_on``): GameError unless game ``number`` is over.
+    Moving on again from a game is nothing (a second tap, a second device)."""
+    if not any(r.number == number and r.points is not None for r in match.rounds):
+        raise GameError(f"game {number} of the match is not over: there is nothing to move on from")
+    return max(moved_on, number)
+
+
+__all__ = ["MOVES", "check_move", "move_on", "mover", "role", "unseen"]

@@ -25,6 +25,13 @@ Each visitor addresses the match by a number of their own, as every game of thei
 made it by the match's number among their games, the friend by the number their seat took when
 they joined (:meth:`~mastermind.history.store.Store.seat`: their next one, kept in the history so
 that their later games never take it). A third visitor's number N is their own game N, or none.
+
+A finished game stays on each player's board until that player moves on from it (``POST
+/api/games/{id}/next {"game": N}``); the match goes on meanwhile. Which finished games a player has
+still to see is kept here, per seat and in the record (``moved_on``), and each view says it
+(``friend.held``, by the games package's rule :func:`~mastermind.games.seats.unseen`): the view
+pushed for the move that ends a game holds it already, a page loaded again holds it still, every
+device of the player moves on together, and a game finished meanwhile waits its turn.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from .. import GameError, Match, find_rules
-from ..games.seats import check_move, mover
+from ..games.seats import check_move, move_on, mover, unseen
 from ..history.store import PlayedElsewhere
 from .api import (
     CREATORS,
@@ -50,6 +57,7 @@ from .api import (
     STATE,
     ApiError,
     State,
+    act,
     check_size,
     hard_of,
     make_room,
@@ -58,8 +66,10 @@ from .api import (
     view,
     visitor_of,
 )
+from .api import field as data_field
 from .sessions import LiveGame, notation_for
 from .settings import rules_from_json
+from .views import finished_view
 
 routes = web.RouteTableDef()
 
@@ -86,6 +96,7 @@ class FriendGame(LiveGame):
     sockets: dict[int, weakref.WeakSet[web.WebSocketResponse]]
     table: Friends | None
     left: bool  # closed unfinished: nobody moved in it for Limits.friend_idle_seconds
+    moved_on: list[int]  # by seat (player 1's first): the game each has moved on from, and every one before
 
     def worth_keeping(self) -> bool:
         return True  # from its making: the link given away must outlive a restart
@@ -102,6 +113,7 @@ class FriendGame(LiveGame):
             "guest": self.guest,
             "guest_number": self.guest_number,
             "rematch": self.rematch,
+            "moved_on": self.moved_on,
         }
         return record
 
@@ -124,6 +136,7 @@ def friend_game(live: LiveGame, host_seat: int, invite: str, guest: str | None =
     friend.kept, friend.row = live.kept, live.row
     friend.host, friend.host_seat, friend.guest, friend.invite = live.visitor, host_seat, guest, invite
     friend.guest_number, friend.rematch, friend.table, friend.left = None, None, None, False
+    friend.moved_on = [0, 0]
     friend.sockets = {1: weakref.WeakSet(), 2: weakref.WeakSet()}
     return friend
 
@@ -251,6 +264,8 @@ def personal(game: FriendGame, seat: int) -> dict[str, Any]:
             "invite": f"/join/{game.invite}" if game.guest is None and seat == game.host_seat else None,
             "secret": own,
             "rematch": rematch,
+            # the finished games this player has not moved on from, in order: the first is held
+            "held": [finished_view(r, game.notation) for r in unseen(match, game.moved_on[seat - 1])],
         },
     }
 
@@ -338,6 +353,9 @@ async def take_up(app: web.Application) -> None:
         live.saved, live.row = game.record, game.id
         friend = friend_game(live, seats["host_seat"], seats["invite"], seats.get("guest"))
         friend.guest_number, friend.rematch = seats.get("guest_number"), seats.get("rematch")
+        # a record from before the seats kept it: every game finished then counts as seen
+        finished = sum(r.points is not None for r in match.rounds)
+        friend.moved_on = list(seats.get("moved_on", [finished, finished]))
         friends.add(friend)
 
 
@@ -462,6 +480,26 @@ async def rematch(request: web.Request) -> web.Response:
         await state_of(request).games.save(game)
     await push(game)
     return ok({**view(again), **personal(again, 3 - mine)}, 201)
+
+
+@routes.post("/api/games/{id}/next")
+async def next_game(request: web.Request) -> web.Response:
+    """The player moves on from finished game N (``{"game": N}``) on every device of theirs: the
+    match's view for them, with the next finished game still to see held, or none; their friend's
+    board stays as it is. Of a match with no seats (at one device, or read back from the history),
+    the view; of a single game, 409."""
+
+    async def action(state: State, live: LiveGame, data: dict[str, Any]) -> None:
+        number = data_field(data, "game", int, "the number of the finished game moved on from")
+        if live.match is None:
+            raise GameError("a single game has no next game: only a match's games are moved on from")
+        if not isinstance(live, FriendGame):
+            return  # a match at one device: its page holds the finished game alone
+        seat = live.seat_of(visitor_of(request).key)
+        assert seat is not None
+        live.moved_on[seat - 1] = move_on(live.match, live.moved_on[seat - 1], number)
+
+    return await act(request, action)
 
 
 @routes.get("/api/games/{id}/socket")

@@ -16,7 +16,7 @@ from .. import Code, Feedback, Game, Match, Notation, Problem
 from ..core.notation import COLOR_NAMES
 from ..core.records import rules_to_dict
 from ..games.daily import day_number, share_text
-from ..games.match import WRONG_INFORMATION_POINTS
+from ..games.match import WRONG_INFORMATION_POINTS, Round
 
 #: The page's address as the request being answered named it (set by the server for each
 #: request): the link a share text ends with.
@@ -168,12 +168,21 @@ def events_view(events: list[Any], notation: Notation, match: Match) -> list[dic
         if ev.kind == "replayed":
             item["penalty"] = {"player": match.penalty_to(ev.round), "points": WRONG_INFORMATION_POINTS}
         if ev.kind == "round-over" and ev.round.game is not None:
-            item["secret"] = _code_or_none(notation, ev.round.game.secret)
-            item["points"] = ev.round.points
-            item["outcome"] = ev.round.game.outcome
-            item["guesses"] = len(ev.round.game.moves)
-            # the finished game whole (its last row and its code): the page keeps it on the board
-            # until the visitor moves on to the next game
-            item["game"] = game_view(ev.round.game, notation, "match")
+            item.update(finished_view(ev.round, notation))
         out.append(item)
     return out
+
+
+def finished_view(r: Round, notation: Notation) -> dict[str, Any]:
+    """A match's finished game as the page holds it on the board until the visitor moves on to
+    the next game: its number, code, points, outcome and length, and the game whole (its last row
+    and its code)."""
+    assert r.game is not None
+    return {
+        "round": r.number,
+        "secret": _code_or_none(notation, r.game.secret),
+        "points": r.points,
+        "outcome": r.game.outcome,
+        "guesses": len(r.game.moves),
+        "game": game_view(r.game, notation, "match"),
+    }

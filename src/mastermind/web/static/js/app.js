@@ -50,6 +50,9 @@ export function show(view) {
   const same = !state.held && place(state.view) === place(view);
   state.view = view;
   state.confirm = null;
+  // a friend's match: the finished game this player has still to see is the server's to say, in
+  // every view (the one pushed for the move that ended it, a page loaded again): it is held here
+  if (view.friend) state.held = view.friend.held[0] ?? null;
   if (!same) resetEntry();
   const g = game();
   if (g && g.problem) chooseRow(g.problem.rows[g.problem.rows.length - 1]);
@@ -70,11 +73,11 @@ export async function act(path, body) {
 }
 
 // A move's events, this device's or (pushed) the friend's: their lines in the log, and a game that
-// has just finished held on the board. Holding is this page's alone: in a friend's match the server
-// goes on, and what the friend does meanwhile is shown once this player moves on.
+// has just finished held on the board (in a friend's match the view says which: see show). The
+// match goes on meanwhile; what the friend does is shown once this player moves on.
 export function took(events) {
   for (const line of eventLines(events)) state.log.push(line);
-  holdRound(events);
+  if (!state.view?.friend) holdRound(events);
 }
 
 export async function newGame(body = {}) {
@@ -120,7 +123,15 @@ async function discardDraft() {
   }
 }
 
-export function nextGame() {
+export async function nextGame() {
+  if (state.view.friend) {  // told to the server: every device of this player moves on, and a reload
+    const answer = await act("next", { game: state.held.round });
+    if (answer && !answer.friend) {  // the match read back from the history: no seats, nothing held
+      state.held = null;
+      render();
+    }
+    return;
+  }
   state.held = null;
   say(null);
   render();

@@ -281,7 +281,7 @@ function drawSide(v, g, n, x) {
   submit.textContent = x === "code" ? "Guess" : x === "secret" ? "Set the code" :
     x === "reply" ? (state.selected !== null ? `Fix row ${state.selected}` :
       `Reply ${countText(n.terms, state.reply.black, state.reply.white)}`) :
-    state.held ? (v.finished ? "See the result" : "Next game") : "New game";
+    state.held ? (v.finished && !heldAfter(v) ? "See the result" : "Next game") : "New game";
   submit.hidden = (x === null && !over() && !state.held) || state.confirm !== null;
   submit.disabled = state.busy;
   $("erase").hidden = x === null;
@@ -301,6 +301,12 @@ function drawSide(v, g, n, x) {
   $("help").textContent = help.touch;
   $("keys-line").textContent = help.keys;
   $("log").replaceChildren(...state.log.slice(-6).map((line) => el("li", { text: line })));
+}
+
+// Whether a friend's match holds another finished game after the one on the board (finished
+// while this player had not moved on): each is shown in its turn.
+function heldAfter(v) {
+  return Boolean(v.friend && v.friend.held.length > 1);
 }
 
 function drawProblem(v, g, n) {

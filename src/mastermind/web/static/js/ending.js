@@ -8,7 +8,8 @@ import { state } from "./state.js";
 const $ = (id) => document.getElementById(id);
 
 // A match's game that has just finished stays on the board, its last row and its code shown,
-// until the visitor moves on ("Next game"); the match's next game waits for that.
+// until the visitor moves on ("Next game"); the match's next game waits for that. At one device,
+// from the move's events; in a friend's match the server keeps it, per player (app.js's show).
 export function holdRound(events) {
   const done = events.filter((e) => e.kind === "round-over" && e.game);
   if (done.length) state.held = done[done.length - 1];

@@ -18,7 +18,8 @@ export const state = {
   choices: null,
   log: [],
   timer: null,
-  held: null, // a match's game just finished, on the board until the visitor moves on
+  held: null, // a match's game just finished, on the board until the visitor moves on (a friend's
+  // match: the first of the view's friend.held)
   confirm: null, // a question asked before a game is ended: {text, yes, action}
 };
 
