@@ -305,6 +305,31 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
         self.query_one("#blank", Checkbox).value = preset.blank
         self.query_one("#max-guesses", Input).value = str(preset.max_guesses)
 
+    @on(Input.Changed, "#pegs, #colors, #max-guesses")
+    @on(Checkbox.Changed, "#repeats, #blank")
+    def rules_edited(self) -> None:
+        """A field of the game edited: the preset names what the fields now make, the preset they
+        match or custom (it named the preset last chosen, whatever the fields had become)."""
+        preset = self.query_one("#preset", Select)
+        name = self._preset_of_fields()
+        if preset.value != name:
+            preset.value = name  # a preset named is one the fields have already: nothing is set again
+
+    def _preset_of_fields(self) -> str:
+        """The preset the game fields make as they stand; custom where they make another game, or
+        none (a field empty or out of range)."""
+        try:
+            rules = SavedSettings(
+                pegs=int(self.query_one("#pegs", Input).value),
+                colors=int(self.query_one("#colors", Input).value),
+                max_guesses=int(self.query_one("#max-guesses", Input).value),
+                repeats=self.query_one("#repeats", Checkbox).value,
+                blank=self.query_one("#blank", Checkbox).value,
+            ).rules
+        except ValueError:  # not a whole number, or no game (the rules' error is a ValueError too)
+            return "custom"
+        return _preset_of(rules)
+
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
