@@ -66,7 +66,11 @@ MenuScreen, HelpScreen, SettingsScreen { align: center middle; }
 #settings-about { color: $text-muted; height: auto; margin-top: 1; }
 #settings Select:focus > SelectCurrent, #settings Input:focus { background: $accent 30%; }
 #settings-error { height: auto; margin: 1 0 0 0; }
-.buttons { height: auto; }
+.buttons { height: auto; margin-top: 1; }
+SettingsScreen.-short #settings { padding: 0 2; }
+SettingsScreen.-short #settings .dialog-title { margin-bottom: 0; }
+SettingsScreen.-short #settings-about { margin-top: 0; }
+SettingsScreen.-short #settings-error { margin-top: 0; }
 .checks { height: 1; }
 .checks Checkbox { margin-right: 2; }
 .buttons Button { margin-right: 2; min-width: 10; }

@@ -163,6 +163,12 @@ def _preset_of(rules: Rules) -> str:
     return "custom"
 
 
+#: The blank lines inside the settings dialog (app.CSS): above and below its content, under its
+#: title, above the lines on the choices and above the buttons (and one above an error); where the
+#: screen is too short for all of the form with them, they are left out but the one above the buttons.
+SPACING = 5
+
+
 class SettingsScreen(ModalScreen[SavedSettings | None]):
     """The next game: mode, rules, strategy, and for a match the players, games and scoring."""
 
@@ -202,7 +208,7 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
                 yield Label("Codes")
                 with Horizontal(classes="checks"):
                     yield Tick("repeats", s.repeats, id="repeats", compact=True)
-                    yield Tick("the blank (an empty hole)", s.blank, id="blank", compact=True)
+                    yield Tick("blank (an empty hole)", s.blank, id="blank", compact=True)
                 yield Label("Guesses")
                 yield Input(str(s.max_guesses), type="integer", id="max-guesses", compact=True)
                 yield Label("Strategy")
@@ -242,7 +248,9 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
                     compact=True,
                 )
             yield Static("", id="settings-about")
-            yield Static("", id="settings-error")
+            error = Static("", id="settings-error")
+            error.display = False  # a line only when there is an error to say
+            yield error
             with Horizontal(classes="buttons"):
                 yield Button("Start (Ctrl+S)", id="start", variant="primary", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
@@ -258,8 +266,23 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
     def _fit(self) -> None:
         """The form as tall as the screen leaves it beside the rest of the dialog (its border and
         padding, title, descriptions, error and buttons, as laid out now): the rest of the form
-        scrolls, and the buttons stay in sight."""
+        scrolls, and the buttons stay in sight. Where the whole form and its blank lines do not fit,
+        the blank lines go first (every field of a match then fits 60 x 24 unscrolled)."""
         dialog, form = self.query_one("#settings"), self.query_one("#settings-form")
+        rows = form.query_one(Grid).styles.height
+        rows_needed = int(rows.value) if rows is not None and rows.is_cells else 0
+        spaced = (
+            rows_needed
+            + sum(w.outer_size.height for w in dialog.children if w is not form and w.display)
+            + dialog.styles.border.spacing.height
+            + SPACING
+            + self.query_one("#settings-error").display  # the blank line above it
+        )
+        short = spaced > self.size.height
+        if short != self.has_class("-short"):
+            self.set_class(short, "-short")
+            self.call_after_refresh(self._fit)  # measured again once laid out with its blank lines or none
+            return
         others = sum(
             w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom
             for w in dialog.children
@@ -283,10 +306,22 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
         self.query_one("#settings-about", Static).update(text)
         self.call_after_refresh(self._fit)  # the lines it takes change what is left to the form
 
+    def _say_error(self, text: Text | str) -> None:
+        """The form's error, under the lines on the choices; no line at all when there is none."""
+        error = self.query_one("#settings-error", Static)
+        error.update(text)
+        if error.display != bool(str(text)):
+            error.display = bool(str(text))
+            self.call_after_refresh(self._fit)  # the lines it takes change what is left to the form
+
     def _show_match_fields(self) -> None:
         match = self.query_one("#mode", Select).value == "match"
         for widget in self.query(".match"):
             widget.display = match
+        # a row per field: the grid's own height counts a line per widget (a label and its field
+        # each), which left as many blank lines under the form as it has fields, where there was room
+        form = self.query_one("#settings-form Grid")
+        form.styles.height = sum(widget.display for widget in form.children) // 2
 
     @on(Select.Changed, "#mode")
     def mode_changed(self) -> None:
@@ -335,7 +370,7 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
     @on(Checkbox.Changed)
     def edited(self) -> None:
         """A value changed: the error about the last one refused no longer holds."""
-        self.query_one("#settings-error", Static).update("")
+        self._say_error("")
 
     @on(Button.Pressed, "#cancel")
     def cancel(self) -> None:
@@ -372,7 +407,7 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
             Notation(settings.rules)
             settings.check()
         except MastermindError as err:
-            self.query_one("#settings-error", Static).update(Text(str(err), "red"))
+            self._say_error(Text(str(err), "red"))
             return
         self.dismiss(settings)
 
