@@ -80,7 +80,8 @@ SettingsScreen.-short #settings-error { margin-top: 0; }
 #review-moves { height: auto; max-height: 1fr; }
 #review-summary { height: auto; margin: 1 0; }
 #stats { height: auto; margin: 1 0; }
-#games { height: 1fr; }
+#games { height: 1fr; scrollbar-size-vertical: 1; }
+#games-detail { height: auto; }
 """
 
 

@@ -415,6 +415,12 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
 # --- history ----------------------------------------------------------------------------------------
 
 
+#: Below this width the history's table leaves out the help a game had and the year it was started,
+#: and puts the start last (the line under the table says them for the game under the cursor): the
+#: id, the kind, the game, the guesses and the outcome fit a 60-column terminal.
+HISTORY_NARROW = 80
+
+
 class HistoryScreen(Screen[StoredGame | None]):
     """The games of the history, newest first, and the statistics of the finished ones; Enter (or a
     click) on an unfinished game ends the screen with that game (to go on with it on the board), on
@@ -425,39 +431,77 @@ class HistoryScreen(Screen[StoredGame | None]):
     def __init__(self, store: Any) -> None:
         super().__init__()
         self.store = store
+        self.games: list[StoredGame] = []  # newest first, as listed
+        self.narrow: bool | None = None  # the table laid out for a terminal under HISTORY_NARROW columns
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◉")
         with Vertical(id="history"):
             yield Static("", id="stats")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="games-detail")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "History"
         stats = self.query_one("#stats", Static)
-        table = self.query_one("#games", DataTable)
         if self.store is None:
             stats.update("The history is off: games are not saved.")
+            self.query_one("#games-detail").display = False
             return
         games = self.store.games()
         how = "Enter on a game: an unfinished one goes on on the board, a finished one shows its review."
         stats.update(Text.assemble(statistics_text(games), (how, "dim")))
-        table.add_columns("id", "started", "kind", "rules", "guesses", "outcome", "help")
-        for g in reversed(games):
+        self.games = list(reversed(games))
+        self.fill_table(self.size.width < HISTORY_NARROW)
+
+    def fill_table(self, narrow: bool, row: int = 0) -> None:
+        """The games, each column in full where the terminal has 80 columns; else without the help
+        and the year, the start last (the line under the table says them); the cursor on ``row``."""
+        self.narrow = narrow
+        table = self.query_one("#games", DataTable)
+        table.clear(columns=True)
+        if narrow:
+            table.add_columns("id", "kind", "rules", "guesses", "outcome", "started")
+        else:
+            table.add_columns("id", "started", "kind", "rules", "guesses", "outcome", "help")
+        for g in self.games:
             record = g.record
-            moves = len(moves_of(record))
+            moves = str(len(moves_of(record)))
             game = rules_from_dict(record["rules"]).short_name()
-            table.add_row(
-                str(g.id),
-                local_time(g.started),
-                g.kind,
-                game,
-                str(moves),
-                g.outcome if g.finished else f"{g.outcome} (unfinished)",
-                help_text(record),
-                key=str(g.id),
-            )
+            started = local_time(g.started)
+            if narrow:
+                outcome = g.outcome if g.finished else "unfinished"
+                cells = [str(g.id), g.kind, game, moves, outcome, started[5:]]  # 12-07 18:21
+            else:
+                outcome = g.outcome if g.finished else f"{g.outcome} (unfinished)"
+                cells = [str(g.id), started, g.kind, game, moves, outcome, help_text(record)]
+            table.add_row(*cells, key=str(g.id))
+        if self.games:
+            table.move_cursor(row=row)
+        self.show_detail(table.cursor_row)
+
+    def on_resize(self, event: events.Resize) -> None:
+        narrow = event.size.width < HISTORY_NARROW
+        if self.store is not None and self.narrow is not None and narrow != self.narrow:
+            self.fill_table(narrow, self.query_one("#games", DataTable).cursor_row)
+
+    @on(DataTable.RowHighlighted, "#games")
+    def highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_detail(event.cursor_row)
+
+    def show_detail(self, row: int) -> None:
+        """Under a narrow table, what it leaves out of the game under the cursor: when it was
+        started, and the help its breaker had."""
+        detail = self.query_one("#games-detail", Static)
+        detail.display = bool(self.narrow and self.games)
+        if not detail.display or not 0 <= row < len(self.games):
+            return
+        g = self.games[row]
+        helped = help_text(g.record)
+        detail.update(
+            Text(f"Game {g.id}, started {local_time(g.started)}" + (f"; {helped}" if helped else ""), "dim")
+        )
 
     @on(DataTable.RowSelected, "#games")
     def open_game(self, event: DataTable.RowSelected) -> None:
@@ -506,5 +550,5 @@ def statistics_text(games: list[Any]) -> Text:
                 f"mean {mean} guesses, best streak {s.best_streak}\n"
             )
     if not text:
-        text.append("No finished games yet.")
+        text.append("No finished games yet.\n")
     return text
