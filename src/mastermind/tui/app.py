@@ -42,7 +42,8 @@ GameScreen.-stacked #side { height: 1fr; }
 #secret-row { margin-top: 1; }
 #side { width: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
 #score { background: $boost; border-left: thick $accent; padding: 0 1; height: auto; margin-bottom: 1; }
-#status { height: auto; min-height: 2; }
+#status { height: auto; }
+#message { height: auto; margin-top: 1; }
 #palette { layout: grid; grid-size: 6; grid-columns: 4; grid-rows: 1; grid-gutter: 1 0; height: auto;
            margin: 1 0 0 0; }
 .chip { width: 3; height: 1; }
