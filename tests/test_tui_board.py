@@ -489,3 +489,20 @@ async def test_a_message_over_several_lines_moves_neither_the_palette_nor_the_bu
             assert (palette.region.offset, button.region.offset) == where, words
             assert screen.query_one("#side").region.contains_region(message.region), words  # whole, in sight
         assert text.endswith("Enter again to play it anyway.") and message.size.height >= 2
+
+
+@driven
+async def test_a_message_under_the_controls_is_scrolled_into_sight_on_a_short_panel(private_settings):
+    """Under the board at 60 x 24, a match's score and the codemaker's prompt fill the panel: the
+    message said under the palette and the button is scrolled to, and they stay in sight too."""
+    configure(private_settings, mode="match", players=["human", "knuth"])
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=(60, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.press("1", "2", "enter")
+        await settle(app, pilot)
+        side = screen.query_one("#side")
+        assert "2 holes still empty" in str(screen.query_one("#message").render())
+        for name in ("#message", "#submit", "#palette"):
+            assert side.region.contains_region(screen.query_one(name).region), name

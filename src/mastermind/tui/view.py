@@ -176,11 +176,17 @@ class BoardView(Screen):
         log.display = bool(self.log_lines)
         log.update("\n".join(self.log_lines[-6:]))
 
-    def _show_message(self) -> None:
+    def _show_message(self, tries: int = 10) -> None:
         """The panel scrolled to a message just said, where it is out of sight under the controls
-        (a short screen, or the panel under the board), as little as brings it in."""
+        (a short screen, or the panel under the board), as little as brings it in; once it is laid
+        out (a frame or two after it was set)."""
         message, side = self.query_one("#message"), self.query_one("#side")
-        if message.region and not side.region.contains_region(message.region):
+        if not message.display:
+            return
+        if not message.region and tries:
+            self.set_timer(0.02, lambda: self._show_message(tries - 1))
+            return
+        if not side.region.contains_region(message.region):
             side.scroll_to_widget(message, animate=False)
 
     def _show_info(self, tries: int = 10) -> None:
