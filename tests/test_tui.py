@@ -391,7 +391,7 @@ async def test_a_match_in_hard_mode_refuses_a_guess_that_cannot_be_the_code(priv
         wrong = next(c for c in ("3456", "1234", "5566", "1111") if c not in possible)
         await type_code(app, pilot, wrong)
         assert len(game.moves) == 1
-        assert f"Hard mode: {wrong} cannot be the secret" in str(screen.query_one("#status").render())
+        assert f"Hard mode: {wrong} cannot be the secret" in str(screen.query_one("#message").render())
 
 
 @driven

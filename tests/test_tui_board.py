@@ -24,7 +24,7 @@ from mastermind.tui.board import (  # noqa: E402  # noqa: E402
 )
 from mastermind.tui.game_screen import GameScreen  # noqa: E402
 from mastermind.tui.panel import correction_keys, correction_labels  # noqa: E402
-from tui_pilot import board, driven, settle  # noqa: E402
+from tui_pilot import board, configure, driven, settle, type_code  # noqa: E402
 
 
 def fits(widget, screen) -> bool:
@@ -374,7 +374,7 @@ async def test_the_history_screen_resumes_an_unfinished_game_on_the_board_in_its
         await settle(app, pilot)
         screen = board(app)
         assert [str(m.guess) for m in screen.game.moves] == ["1122"] and screen.game.secret == first.secret
-        assert "goes on from its last move" in str(screen.query_one("#status").render())
+        assert "goes on from its last move" in str(screen.query_one("#message").render())
         await pilot.press(*secret, "enter")
         await settle(app, pilot)
         assert screen.game.outcome == "won"
@@ -460,3 +460,49 @@ async def test_the_field_with_the_focus_is_drawn_apart_from_the_others_in_the_se
         await pilot.press("tab")
         await pilot.pause()
         assert app.focused is screen.query_one("#preset") and shown("preset") != shown("mode")
+
+
+@pytest.mark.parametrize("size", [(60, 24), (80, 24), (100, 32)])
+@driven
+async def test_a_message_over_several_lines_moves_neither_the_palette_nor_the_button(private_settings, size):
+    """A warning that wraps (two lines at 60 columns, four beside the board at 80) pushed the
+    palette and the Guess button down from under the mouse; it is said under them, whole."""
+    configure(private_settings, warn_inconsistent=True)
+    app = MastermindApp(seed=2026, history=False)
+    async with app.run_test(size=size) as pilot:
+        screen = board(app)
+        await type_code(app, pilot, "1122")
+        palette, button, message = (screen.query_one(name) for name in ("#palette", "#submit", "#message"))
+        where = (palette.region.offset, button.region.offset)
+        wrong = next(c for c in ("3456", "5566", "6543") if screen.game.inconsistency(c) is not None)
+        said = [
+            (("1", "enter"), "3 holes still empty"),  # one line
+            (("ctrl+z",), "Cleared the row"),
+            ((*"1122", "enter"), "You played 1122 already"),  # two lines and more
+            ((*wrong, "enter"), f"{wrong} cannot be the secret"),
+        ]
+        for keys, words in said:
+            await pilot.press(*keys)
+            await pilot.pause()
+            text = " ".join(str(message.render()).split())
+            assert words in text, text
+            assert (palette.region.offset, button.region.offset) == where, words
+            assert screen.query_one("#side").region.contains_region(message.region), words  # whole, in sight
+        assert text.endswith("Enter again to play it anyway.") and message.size.height >= 2
+
+
+@driven
+async def test_a_message_under_the_controls_is_scrolled_into_sight_on_a_short_panel(private_settings):
+    """Under the board at 60 x 24, a match's score and the codemaker's prompt fill the panel: the
+    message said under the palette and the button is scrolled to, and they stay in sight too."""
+    configure(private_settings, mode="match", players=["human", "knuth"])
+    app = MastermindApp(seed=1, history=False)
+    async with app.run_test(size=(60, 24)) as pilot:
+        await settle(app, pilot)
+        screen = board(app)
+        await pilot.press("1", "2", "enter")
+        await settle(app, pilot)
+        side = screen.query_one("#side")
+        assert "2 holes still empty" in str(screen.query_one("#message").render())
+        for name in ("#message", "#submit", "#palette"):
+            assert side.region.contains_region(screen.query_one(name).region), name

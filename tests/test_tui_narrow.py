@@ -70,3 +70,42 @@ async def test_every_key_of_a_match_is_in_the_footer_at_60_columns(private_setti
         assert (screen.title, screen.sub_title) == ("A match between two players", "4x6")
         keys = list(screen.query_one(Footer).query(FooterKey))
         assert keys[-1].description == "Quit" and keys[-1].region.right <= 60, keys[-1].region
+
+
+@driven
+async def test_the_history_fits_60_columns_and_says_what_it_leaves_out_under_the_table():
+    """At 60 columns the history's table ran off the right edge: the outcome was cut
+    ('playing (unfi') and the help not seen."""
+    from mastermind.tui.screens import HistoryScreen
+
+    app = MastermindApp(seed=2026)  # seed 2026 hides 2154 (the README's game)
+    async with app.run_test(size=(60, 24)) as pilot:
+        await type_code(app, pilot, "1122")
+        await pilot.press("question_mark")  # a hint: help, said in the history
+        await settle(app, pilot)
+        await type_code(app, pilot, "2154")
+        await pilot.press("enter")  # a new game, left unfinished
+        await type_code(app, pilot, "1122")
+        await pilot.press("escape", "h")
+        await settle(app, pilot)
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        table = history.query_one("#games")
+        assert table.virtual_size.width <= table.size.width, (table.virtual_size, table.size)
+        assert labels(table) == ["id", "kind", "rules", "guesses", "outcome", "started"]
+        newest, won = ([str(cell) for cell in table.get_row_at(row)] for row in (0, 1))
+        assert newest[:5] == ["2", "play", "4x6", "1", "unfinished"]
+        assert won[:5] == ["1", "play", "4x6", "2", "won"]
+        detail = history.query_one("#games-detail")
+        assert str(detail.render()).startswith("Game 2, started ")
+        await pilot.press("down")
+        await pilot.pause()
+        said = str(detail.render())
+        assert said.startswith("Game 1, started 20") and said.endswith("; 1 hint"), said  # the year too
+        await pilot.resize_terminal(100, 32)
+        await pilot.pause()
+        assert labels(table) == ["id", "started", "kind", "rules", "guesses", "outcome", "help"]
+        assert table.virtual_size.width <= table.size.width
+        assert table.cursor_row == 1 and str(table.get_row_at(1)[-1]) == "1 hint"  # the game looked at
+        assert not detail.display  # the table says it all
+        assert str(table.get_row_at(0)[-2]) == "playing (unfinished)"

@@ -42,7 +42,8 @@ GameScreen.-stacked #side { height: 1fr; }
 #secret-row { margin-top: 1; }
 #side { width: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
 #score { background: $boost; border-left: thick $accent; padding: 0 1; height: auto; margin-bottom: 1; }
-#status { height: auto; min-height: 2; }
+#status { height: auto; }
+#message { height: auto; margin-top: 1; }
 #palette { layout: grid; grid-size: 6; grid-columns: 4; grid-rows: 1; grid-gutter: 1 0; height: auto;
            margin: 1 0 0 0; }
 .chip { width: 3; height: 1; }
@@ -66,7 +67,11 @@ MenuScreen, HelpScreen, SettingsScreen { align: center middle; }
 #settings-about { color: $text-muted; height: auto; margin-top: 1; }
 #settings Select:focus > SelectCurrent, #settings Input:focus { background: $accent 30%; }
 #settings-error { height: auto; margin: 1 0 0 0; }
-.buttons { height: auto; }
+.buttons { height: auto; margin-top: 1; }
+SettingsScreen.-short #settings { padding: 0 2; }
+SettingsScreen.-short #settings .dialog-title { margin-bottom: 0; }
+SettingsScreen.-short #settings-about { margin-top: 0; }
+SettingsScreen.-short #settings-error { margin-top: 0; }
 .checks { height: 1; }
 .checks Checkbox { margin-right: 2; }
 .buttons Button { margin-right: 2; min-width: 10; }
@@ -76,7 +81,8 @@ MenuScreen, HelpScreen, SettingsScreen { align: center middle; }
 #review-moves { height: auto; max-height: 1fr; }
 #review-summary { height: auto; margin: 1 0; }
 #stats { height: auto; margin: 1 0; }
-#games { height: 1fr; }
+#games { height: 1fr; scrollbar-size-vertical: 1; }
+#games-detail { height: auto; }
 """
 
 

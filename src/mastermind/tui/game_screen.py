@@ -126,11 +126,15 @@ class GameScreen(BoardKeys, BoardView):
                         for i in range(self.rules.pegs):
                             yield Peg(0, i)
             with VerticalScroll(id="side", can_focus=False):
-                # what to do now first; the keys that do it (a reference) after what is to be read
+                # what to do now first, then the controls and what was said about the last move;
+                # the keys that do it (a reference) after what is to be read
                 yield Static("", id="score")
                 yield Static("", id="status")
                 yield Palette(self.notation)
                 yield unfocusable(Button("Guess", id="submit", compact=True))
+                # what was just said, under the controls: a warning or a refusal that wraps over
+                # lines moves nothing the person is using (above the palette, it moved it down)
+                yield Static("", id="message")
                 yield Static("", id="info")
                 yield Corrections(id="corrections")
                 yield Static("", id="help-line")

@@ -163,6 +163,12 @@ def _preset_of(rules: Rules) -> str:
     return "custom"
 
 
+#: The blank lines inside the settings dialog (app.CSS): above and below its content, under its
+#: title, above the lines on the choices and above the buttons (and one above an error); where the
+#: screen is too short for all of the form with them, they are left out but the one above the buttons.
+SPACING = 5
+
+
 class SettingsScreen(ModalScreen[SavedSettings | None]):
     """The next game: mode, rules, strategy, and for a match the players, games and scoring."""
 
@@ -202,7 +208,7 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
                 yield Label("Codes")
                 with Horizontal(classes="checks"):
                     yield Tick("repeats", s.repeats, id="repeats", compact=True)
-                    yield Tick("the blank (an empty hole)", s.blank, id="blank", compact=True)
+                    yield Tick("blank (an empty hole)", s.blank, id="blank", compact=True)
                 yield Label("Guesses")
                 yield Input(str(s.max_guesses), type="integer", id="max-guesses", compact=True)
                 yield Label("Strategy")
@@ -242,7 +248,9 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
                     compact=True,
                 )
             yield Static("", id="settings-about")
-            yield Static("", id="settings-error")
+            error = Static("", id="settings-error")
+            error.display = False  # a line only when there is an error to say
+            yield error
             with Horizontal(classes="buttons"):
                 yield Button("Start (Ctrl+S)", id="start", variant="primary", compact=True)
                 yield Button("Cancel (Esc)", id="cancel", compact=True)
@@ -258,8 +266,23 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
     def _fit(self) -> None:
         """The form as tall as the screen leaves it beside the rest of the dialog (its border and
         padding, title, descriptions, error and buttons, as laid out now): the rest of the form
-        scrolls, and the buttons stay in sight."""
+        scrolls, and the buttons stay in sight. Where the whole form and its blank lines do not fit,
+        the blank lines go first (every field of a match then fits 60 x 24 unscrolled)."""
         dialog, form = self.query_one("#settings"), self.query_one("#settings-form")
+        rows = form.query_one(Grid).styles.height
+        rows_needed = int(rows.value) if rows is not None and rows.is_cells else 0
+        spaced = (
+            rows_needed
+            + sum(w.outer_size.height for w in dialog.children if w is not form and w.display)
+            + dialog.styles.border.spacing.height
+            + SPACING
+            + self.query_one("#settings-error").display  # the blank line above it
+        )
+        short = spaced > self.size.height
+        if short != self.has_class("-short"):
+            self.set_class(short, "-short")
+            self.call_after_refresh(self._fit)  # measured again once laid out with its blank lines or none
+            return
         others = sum(
             w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom
             for w in dialog.children
@@ -283,10 +306,22 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
         self.query_one("#settings-about", Static).update(text)
         self.call_after_refresh(self._fit)  # the lines it takes change what is left to the form
 
+    def _say_error(self, text: Text | str) -> None:
+        """The form's error, under the lines on the choices; no line at all when there is none."""
+        error = self.query_one("#settings-error", Static)
+        error.update(text)
+        if error.display != bool(str(text)):
+            error.display = bool(str(text))
+            self.call_after_refresh(self._fit)  # the lines it takes change what is left to the form
+
     def _show_match_fields(self) -> None:
         match = self.query_one("#mode", Select).value == "match"
         for widget in self.query(".match"):
             widget.display = match
+        # a row per field: the grid's own height counts a line per widget (a label and its field
+        # each), which left as many blank lines under the form as it has fields, where there was room
+        form = self.query_one("#settings-form Grid")
+        form.styles.height = sum(widget.display for widget in form.children) // 2
 
     @on(Select.Changed, "#mode")
     def mode_changed(self) -> None:
@@ -305,12 +340,37 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
         self.query_one("#blank", Checkbox).value = preset.blank
         self.query_one("#max-guesses", Input).value = str(preset.max_guesses)
 
+    @on(Input.Changed, "#pegs, #colors, #max-guesses")
+    @on(Checkbox.Changed, "#repeats, #blank")
+    def rules_edited(self) -> None:
+        """A field of the game edited: the preset names what the fields now make, the preset they
+        match or custom (it named the preset last chosen, whatever the fields had become)."""
+        preset = self.query_one("#preset", Select)
+        name = self._preset_of_fields()
+        if preset.value != name:
+            preset.value = name  # a preset named is one the fields have already: nothing is set again
+
+    def _preset_of_fields(self) -> str:
+        """The preset the game fields make as they stand; custom where they make another game, or
+        none (a field empty or out of range)."""
+        try:
+            rules = SavedSettings(
+                pegs=int(self.query_one("#pegs", Input).value),
+                colors=int(self.query_one("#colors", Input).value),
+                max_guesses=int(self.query_one("#max-guesses", Input).value),
+                repeats=self.query_one("#repeats", Checkbox).value,
+                blank=self.query_one("#blank", Checkbox).value,
+            ).rules
+        except ValueError:  # not a whole number, or no game (the rules' error is a ValueError too)
+            return "custom"
+        return _preset_of(rules)
+
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
     def edited(self) -> None:
         """A value changed: the error about the last one refused no longer holds."""
-        self.query_one("#settings-error", Static).update("")
+        self._say_error("")
 
     @on(Button.Pressed, "#cancel")
     def cancel(self) -> None:
@@ -347,12 +407,18 @@ class SettingsScreen(ModalScreen[SavedSettings | None]):
             Notation(settings.rules)
             settings.check()
         except MastermindError as err:
-            self.query_one("#settings-error", Static).update(Text(str(err), "red"))
+            self._say_error(Text(str(err), "red"))
             return
         self.dismiss(settings)
 
 
 # --- history ----------------------------------------------------------------------------------------
+
+
+#: Below this width the history's table leaves out the help a game had and the year it was started,
+#: and puts the start last (the line under the table says them for the game under the cursor): the
+#: id, the kind, the game, the guesses and the outcome fit a 60-column terminal.
+HISTORY_NARROW = 80
 
 
 class HistoryScreen(Screen[StoredGame | None]):
@@ -365,39 +431,77 @@ class HistoryScreen(Screen[StoredGame | None]):
     def __init__(self, store: Any) -> None:
         super().__init__()
         self.store = store
+        self.games: list[StoredGame] = []  # newest first, as listed
+        self.narrow: bool | None = None  # the table laid out for a terminal under HISTORY_NARROW columns
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◉")
         with Vertical(id="history"):
             yield Static("", id="stats")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="games-detail")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "History"
         stats = self.query_one("#stats", Static)
-        table = self.query_one("#games", DataTable)
         if self.store is None:
             stats.update("The history is off: games are not saved.")
+            self.query_one("#games-detail").display = False
             return
         games = self.store.games()
         how = "Enter on a game: an unfinished one goes on on the board, a finished one shows its review."
         stats.update(Text.assemble(statistics_text(games), (how, "dim")))
-        table.add_columns("id", "started", "kind", "rules", "guesses", "outcome", "help")
-        for g in reversed(games):
+        self.games = list(reversed(games))
+        self.fill_table(self.size.width < HISTORY_NARROW)
+
+    def fill_table(self, narrow: bool, row: int = 0) -> None:
+        """The games, each column in full where the terminal has 80 columns; else without the help
+        and the year, the start last (the line under the table says them); the cursor on ``row``."""
+        self.narrow = narrow
+        table = self.query_one("#games", DataTable)
+        table.clear(columns=True)
+        if narrow:
+            table.add_columns("id", "kind", "rules", "guesses", "outcome", "started")
+        else:
+            table.add_columns("id", "started", "kind", "rules", "guesses", "outcome", "help")
+        for g in self.games:
             record = g.record
-            moves = len(moves_of(record))
+            moves = str(len(moves_of(record)))
             game = rules_from_dict(record["rules"]).short_name()
-            table.add_row(
-                str(g.id),
-                local_time(g.started),
-                g.kind,
-                game,
-                str(moves),
-                g.outcome if g.finished else f"{g.outcome} (unfinished)",
-                help_text(record),
-                key=str(g.id),
-            )
+            started = local_time(g.started)
+            if narrow:
+                outcome = g.outcome if g.finished else "unfinished"
+                cells = [str(g.id), g.kind, game, moves, outcome, started[5:]]  # 12-07 18:21
+            else:
+                outcome = g.outcome if g.finished else f"{g.outcome} (unfinished)"
+                cells = [str(g.id), started, g.kind, game, moves, outcome, help_text(record)]
+            table.add_row(*cells, key=str(g.id))
+        if self.games:
+            table.move_cursor(row=row)
+        self.show_detail(table.cursor_row)
+
+    def on_resize(self, event: events.Resize) -> None:
+        narrow = event.size.width < HISTORY_NARROW
+        if self.store is not None and self.narrow is not None and narrow != self.narrow:
+            self.fill_table(narrow, self.query_one("#games", DataTable).cursor_row)
+
+    @on(DataTable.RowHighlighted, "#games")
+    def highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_detail(event.cursor_row)
+
+    def show_detail(self, row: int) -> None:
+        """Under a narrow table, what it leaves out of the game under the cursor: when it was
+        started, and the help its breaker had."""
+        detail = self.query_one("#games-detail", Static)
+        detail.display = bool(self.narrow and self.games)
+        if not detail.display or not 0 <= row < len(self.games):
+            return
+        g = self.games[row]
+        helped = help_text(g.record)
+        detail.update(
+            Text(f"Game {g.id}, started {local_time(g.started)}" + (f"; {helped}" if helped else ""), "dim")
+        )
 
     @on(DataTable.RowSelected, "#games")
     def open_game(self, event: DataTable.RowSelected) -> None:
@@ -446,5 +550,5 @@ def statistics_text(games: list[Any]) -> Text:
                 f"mean {mean} guesses, best streak {s.best_streak}\n"
             )
     if not text:
-        text.append("No finished games yet.")
+        text.append("No finished games yet.\n")
     return text

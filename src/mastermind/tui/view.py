@@ -47,6 +47,7 @@ class BoardView(Screen):
     hurry: bool
     recorder: Recorder
     _ready: bool
+    _said: Text | None = None  # the message drawn last
 
     @property
     def expects(self) -> Expect:
@@ -131,7 +132,15 @@ class BoardView(Screen):
         else:
             paused = match_pause(match, self.held, self.hurry, self.notation) if match is not None else None
             head = paused or status_head(game, match, expects, self.notation, self.selected, self.peek)
-        status.update(Text.assemble(head, "\n", self.message))
+        status.update(head)
+        status.display = bool(head.plain)  # a finished game: nothing to do but what the message says
+        message = self.query_one("#message", Static)
+        if self._said is not self.message:  # a new message: drawn, and brought into sight
+            self._said = self.message
+            message.update(self.message)
+            message.display = bool(self.message.plain)
+            if message.display:
+                self.call_after_refresh(self._show_message)
         submit = self.query_one("#submit", Button)
         computer = match is not None and not match.over and match.waiting_for == "computer"
         submit.display = expects is not None or self.game.over or bool(match and match.over) or computer
@@ -166,6 +175,19 @@ class BoardView(Screen):
         log = self.query_one("#log", Static)
         log.display = bool(self.log_lines)
         log.update("\n".join(self.log_lines[-6:]))
+
+    def _show_message(self, tries: int = 10) -> None:
+        """The panel scrolled to a message just said, where it is out of sight under the controls
+        (a short screen, or the panel under the board), as little as brings it in; once it is laid
+        out (a frame or two after it was set)."""
+        message, side = self.query_one("#message"), self.query_one("#side")
+        if not message.display:
+            return
+        if not message.region and tries:
+            self.set_timer(0.02, lambda: self._show_message(tries - 1))
+            return
+        if not side.region.contains_region(message.region):
+            side.scroll_to_widget(message, animate=False)
 
     def _show_info(self, tries: int = 10) -> None:
         """The panel scrolled to what was just said there, a hint or a contradiction and its
