@@ -22,13 +22,15 @@ from mastermind import CodeSpace, Notation, Rules
 from mastermind.games.puzzles import (
     START,
     expected_score,
+    facts,
     first_try,
     goal,
-    mixed,
+    heading,
     nearest,
     puzzle_rating,
     rate,
     rated,
+    rating_words,
     solution,
     tree_puzzles,
 )
@@ -86,13 +88,12 @@ def test_the_shipped_counts_of_accepted_codes_are_the_searchs():
         assert rate(practice, t.position).accepted == counts[t.key], t.key
 
 
-def test_the_trees_puzzles_run_from_easy_to_hard_and_mix_with_the_games():
+def test_the_trees_puzzles_run_from_easy_to_hard_and_the_nearest_to_the_player_is_served():
     puzzles = tree_puzzles(CLASSIC)
     ratings = [p.rating for p in puzzles]
     assert ratings == sorted(ratings) and ratings[0] < 1000 and ratings[-1] > 2200
     assert all(p.rating == puzzle_rating(p.position.count, p.accepted) for p in puzzles)
     own = [rate(tree_practice(CLASSIC), puzzles[5].position, source="game", key="1:2")]
-    assert [p.source for p in mixed(own, puzzles[:3])] == ["game", "tree", "tree", "tree"]
     # the nearest to the player, a game's on a tie; those done are passed over
     assert nearest(own + puzzles, puzzles[5].rating, ()) is own[0]
     assert nearest(puzzles, 1500, ()) is min(puzzles, key=lambda p: abs(p.rating - 1500))
@@ -162,18 +163,26 @@ def test_the_api_serves_a_puzzle_values_tries_shows_the_solution_and_keeps_each_
     async def scenario(app, one, two):
         got = await call(one, "GET", "/api/puzzles/next")
         shown = got["puzzle"]
-        assert got["player"] == {"rating": 1500, "puzzles": 0, "solved": 0}
+        words = "Your rating 1500 · 0 puzzles, 0 solved at the first try"
+        assert got["player"] == {"rating": 1500, "puzzles": 0, "solved": 0, "words": words}
         assert shown["id"] == f"tree:{first.key}" and shown["source"] == "tree"
         assert shown["rating"] == round(first.rating) and shown["count"] == first.position.count
         assert "best" not in shown and shown["goal"] == goal(first)
+        assert shown["heading"] == heading(first) and shown["facts"] == facts(first, Notation(CLASSIC))
         again = await call(one, "GET", "/api/puzzles/next")  # not tried yet: the same one
         assert again["puzzle"]["id"] == shown["id"]
         await call(one, "POST", f"/api/puzzles/{shown['id']}/try", {"guess": "1239"}, status=400)
         wrong = await call(one, "POST", f"/api/puzzles/{shown['id']}/try", {"guess": a_wrong_guess(first)})
         assert not wrong["try"]["accepted"] and wrong["try"]["words"].endswith("of the best is accepted.")
         after = round(rated(START, first.rating, False))
-        assert wrong["rated"] == {"before": 1500, "after": after, "solved": False}
-        assert wrong["player"] == {"rating": after, "puzzles": 1, "solved": 0}
+        moved = rating_words(START, rated(START, first.rating, False), first)
+        assert wrong["rated"] == {"before": 1500, "after": after, "solved": False, "words": moved}
+        assert wrong["player"] == {
+            "rating": after,
+            "puzzles": 1,
+            "solved": 0,
+            "words": f"Your rating {after} · 1 puzzle, 0 solved at the first try",
+        }
         best = Notation(CLASSIC).format_code(first.position.best)
         right = await call(one, "POST", f"/api/puzzles/{shown['id']}/try", {"guess": best})
         assert right["try"]["accepted"] and right["rated"] is None  # later tries teach, rate nothing
@@ -191,7 +200,7 @@ def test_the_api_serves_a_puzzle_values_tries_shows_the_solution_and_keeps_each_
         other = await call(two, "GET", "/api/puzzles/next")
         assert other["player"]["rating"] == 1500 and other["puzzle"]["id"] == shown["id"]
         mine = await call(one, "GET", "/api/puzzles/next")
-        assert mine["player"] == {"rating": round(lower), "puzzles": 2, "solved": 0}
+        assert mine["player"]["rating"] == round(lower) and mine["player"]["puzzles"] == 2
         await call(one, "POST", "/api/puzzles/tree:9999-00/try", {"guess": "1234"}, status=404)
 
     serve(tmp_path, scenario, visitors=2)
