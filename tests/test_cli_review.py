@@ -9,9 +9,7 @@ import math
 
 from click.testing import CliRunner
 
-from mastermind import Rules
 from mastermind.cli import cli
-from mastermind.games.puzzles import heading, nearest, tree_puzzles
 
 README_GAME = ["1122=1,1", "1344=1,1", "1235=0,3", "3312=0,2", "2154=4,0"]
 
@@ -267,6 +265,9 @@ def test_puzzles_serve_the_one_rated_nearest_the_player_and_keep_the_standing_be
     assert "Rating 1500 -> 1516 (the puzzle is rated 1500)." in lines
     assert lines[-1] == "Your rating 1516 · 1 puzzle, 1 solved at the first try."
     # the next: the nearest to 1516 of the rest (the game's, at 1309, is farther), served, not tried
+    from mastermind import Rules
+    from mastermind.games.puzzles import heading, nearest, tree_puzzles
+
     second = nearest(tree_puzzles(Rules()), 1516, {"tree:1123-00_4456-03"})
     assert second is not None and abs(second.rating - 1516) < 20
     served = standing_kept(tmp_path)
