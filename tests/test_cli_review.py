@@ -297,6 +297,13 @@ def test_an_old_puzzle_rating_carries_over_and_a_tie_serves_the_players_own_game
     assert standing_kept(tmp_path)[:3] == (round(old + 16, 2), 8, 1)
 
 
+def test_a_puzzle_standings_file_that_cannot_be_read_is_one_line_and_exit_2(tmp_path):
+    (tmp_path / "puzzle-ratings.sqlite3").write_text("not a database " * 40)
+    code, out, err = run("review", "--puzzles", "--db", str(tmp_path / "h.sqlite3"), input="quit\n")
+    assert code == 2 and err.startswith("mastermind: error: the puzzle ratings ") and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_a_review_of_bulls_and_cows_names_the_game_as_it_speaks_of_it():
     """Ten digits 0-9, none repeated: Bulls and Cows, in the heading and in the line to share (3
     digits here: 720 codes, valued exactly), not '3 pegs, 10 colours' nor 'Mastermind 3x10'."""

@@ -271,6 +271,21 @@ async def test_a_new_player_gets_the_optimal_trees_puzzles_from_the_menu():
 
 
 @driven
+async def test_a_puzzle_standings_file_that_cannot_be_read_is_said_and_the_board_goes_on(tmp_path):
+    from mastermind.tui.practice_screen import PracticeScreen
+
+    (tmp_path / "puzzle-ratings.sqlite3").write_text("not a database " * 40)  # beside the history
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await pilot.press("z")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, PracticeScreen) and app.is_running
+        assert any("the puzzle ratings" in str(n.message) for n in app._notifications)
+
+
+@driven
 async def test_the_review_of_bulls_and_cows_names_the_game_in_its_own_words():
     from mastermind import Game, Rules
 

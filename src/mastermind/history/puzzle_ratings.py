@@ -123,7 +123,10 @@ class LocalStanding:
 
     def save(self, standing: Standing) -> None:
         """Keep the standing (one statement: whole or not at all)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(f"the puzzle ratings {self.path} cannot be written: {err}") from None
         ratings = PuzzleRatings(self.path, self.start)
         try:
             ratings.put(LOCAL, standing)

@@ -206,7 +206,11 @@ class ReviewScreen(Screen[None]):
         def work() -> None:
             from ..games.puzzles import puzzle_session
 
-            session = puzzle_session(store.path, store.games(), rules, notation)
+            try:
+                session = puzzle_session(store.path, store.games(), rules, notation)
+            except MastermindError as err:  # the standing's file cannot be read: said, not a crash
+                self.app.call_from_thread(self.notify, str(err), severity="error")
+                return
             self.app.call_from_thread(self.open_puzzles, session)
 
         self.run_worker(work, thread=True, group="puzzles")
