@@ -35,7 +35,7 @@ DONE_LIMIT = 500
 
 @dataclass
 class Standing:
-    """A visitor's puzzles: rating, puzzles rated, solved at the first try, the puzzle served now
+    """A player's puzzles: rating, puzzles rated, solved at the first try, the puzzle served now
     (``current``, None before the first) and whether it was tried, and the puzzles played."""
 
     rating: float
