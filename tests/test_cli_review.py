@@ -5,6 +5,7 @@ The classic optimum, 5625 guesses over 1,296 secrets with first guess 1123, is K
 """
 
 import json
+import math
 
 from click.testing import CliRunner
 
@@ -232,13 +233,25 @@ def test_the_practice_prompt_answers_the_words_of_play_and_says_its_own():
     assert not any("'h' is not a colour" in line for line in practice)
 
 
-def test_puzzles_from_the_saved_games_move_a_rating_kept_beside_the_history(tmp_path):
+def standing_kept(tmp_path) -> tuple:
+    """The local player's puzzle standing kept beside the history ``h.sqlite3`` in ``tmp_path``."""
+    from mastermind.games.puzzles import START
+    from mastermind.history.puzzle_ratings import LocalStanding
+
+    s = LocalStanding(tmp_path / "h.sqlite3", START).load()
+    return round(s.rating, 2), s.puzzles, s.solved, s.current, s.tried
+
+
+def test_puzzles_serve_the_one_rated_nearest_the_player_and_keep_the_standing_beside_the_history(tmp_path):
+    """The web page's rule (games/puzzles.py serve, first_try): of the 110 tree puzzles and the
+    game's one (rated 1309), the first rated 1500 (8 codes, 4 accepted) is served to a player of
+    1500; solved at the first try, 1500 + 32 / 2 = 1516, and the next is the nearest to 1516."""
     db = str(tmp_path / "h.sqlite3")
     typed = "1122\n1344\n1235\n3312\n1111\n2154\n"  # 1111 when only 2154 was left: a blunder
     code, _, _ = run("play", "--seed", "2026", "--db", db, input=typed)
     assert code == 0
     # play's words first: each answered, none taken for the first try (which counts)
-    code, out, err = run("review", "--puzzles", "--db", db, input="hint\nundo\n2154\n")
+    code, out, err = run("review", "--puzzles", "--db", db, input="hint\nundo\n5645\n")
     assert code == 0, err
     lines = out.splitlines()
     assert "puzzle guess> hint" in lines and "puzzle guess> undo" in lines
@@ -247,18 +260,48 @@ def test_puzzles_from_the_saved_games_move_a_rating_kept_beside_the_history(tmp_
         "111 puzzles (1 from your games, 110 from the optimal trees); your rating 1500. "
         "Type a guess (your first try counts)"
     )
-    # the games' puzzles and the trees' in turn, the game's first
-    assert "Puzzle 1 of 111 (from your games), rated 1309: guess 5." in lines  # its 1 code accepted
-    assert "Puzzle 2 of 111 (from the optimal tree), rated 775: guess 2." in lines
-    # 1500 against 1309: expected 3/4, solved: 1500 + 32 / 4
-    assert (
-        "Rating 1500 -> 1508 (the puzzle is rated 1309)." in lines
-        and lines[-1] == "Solved 1; your rating 1508."
-    )
-    assert json.loads((tmp_path / "puzzle-rating.json").read_text()) == {"rating": 1508.0, "puzzles": 1}
+    assert lines[1] == "A puzzle from the optimal tree, rated 1500: guess 3."  # after 1123 0,0 4456 0,3
+    assert lines[4].startswith("8 codes possible: 5544 5564 5645 ")
+    assert "Rating 1500 -> 1516 (the puzzle is rated 1500)." in lines
+    assert lines[-1] == "Your rating 1516 · 1 puzzle, 1 solved at the first try."
+    # the next: the nearest to 1516 of the rest (the game's, at 1309, is farther), served, not tried
+    from mastermind import Rules
+    from mastermind.games.puzzles import heading, nearest, tree_puzzles
+
+    second = nearest(tree_puzzles(Rules()), 1516, {"tree:1123-00_4456-03"})
+    assert second is not None and abs(second.rating - 1516) < 20
+    served = standing_kept(tmp_path)
+    assert served == (1516.0, 1, 1, second.name, False)
+    assert f"{heading(second)}." in lines
+    # a sitting later: the puzzle served and not tried is served again, the rating carried over
     code, out, _ = run("review", "--puzzles", "--db", db, input="")
-    assert "your rating 1508" in out.splitlines()[0]
+    assert "your rating 1516" in out.splitlines()[0]
+    assert out.splitlines()[1] == f"{heading(second)}." and standing_kept(tmp_path) == served
     assert one_line_error(*run("review", "--puzzles", "--db", db, "--json"))
+
+
+def test_an_old_puzzle_rating_carries_over_and_a_tie_serves_the_players_own_game_first(tmp_path):
+    """An old puzzle-rating.json's rating and count start the standing; at 1309 the game's puzzle
+    (1 code, 1 accepted: 1500 + 400 log10(1/3) = 1309) ties with the trees' of one code, and the
+    player's own comes first. Solved: 1309 expects 1/2 against it, + 16."""
+    db = str(tmp_path / "h.sqlite3")
+    typed = "1122\n1344\n1235\n3312\n1111\n2154\n"
+    assert run("play", "--seed", "2026", "--db", db, input=typed)[0] == 0
+    old = 1500 + 400 * math.log10(1 / 3)
+    (tmp_path / "puzzle-rating.json").write_text(json.dumps({"rating": old, "puzzles": 7}))
+    code, out, err = run("review", "--puzzles", "--db", db, input="2154\nquit\n")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "your rating 1309. " in lines[0] and lines[1] == "A puzzle from your games, rated 1309: guess 5."
+    assert "Rating 1309 -> 1325 (the puzzle is rated 1309)." in lines
+    assert standing_kept(tmp_path)[:3] == (round(old + 16, 2), 8, 1)
+
+
+def test_a_puzzle_standings_file_that_cannot_be_read_is_one_line_and_exit_2(tmp_path):
+    (tmp_path / "puzzle-ratings.sqlite3").write_text("not a database " * 40)
+    code, out, err = run("review", "--puzzles", "--db", str(tmp_path / "h.sqlite3"), input="quit\n")
+    assert code == 2 and err.startswith("mastermind: error: the puzzle ratings ") and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_a_review_of_bulls_and_cows_names_the_game_as_it_speaks_of_it():

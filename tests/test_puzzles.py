@@ -22,13 +22,15 @@ from mastermind import CodeSpace, Notation, Rules
 from mastermind.games.puzzles import (
     START,
     expected_score,
+    facts,
     first_try,
     goal,
-    mixed,
+    heading,
     nearest,
     puzzle_rating,
     rate,
     rated,
+    rating_words,
     solution,
     tree_puzzles,
 )
@@ -86,13 +88,12 @@ def test_the_shipped_counts_of_accepted_codes_are_the_searchs():
         assert rate(practice, t.position).accepted == counts[t.key], t.key
 
 
-def test_the_trees_puzzles_run_from_easy_to_hard_and_mix_with_the_games():
+def test_the_trees_puzzles_run_from_easy_to_hard_and_the_nearest_to_the_player_is_served():
     puzzles = tree_puzzles(CLASSIC)
     ratings = [p.rating for p in puzzles]
     assert ratings == sorted(ratings) and ratings[0] < 1000 and ratings[-1] > 2200
     assert all(p.rating == puzzle_rating(p.position.count, p.accepted) for p in puzzles)
     own = [rate(tree_practice(CLASSIC), puzzles[5].position, source="game", key="1:2")]
-    assert [p.source for p in mixed(own, puzzles[:3])] == ["game", "tree", "tree", "tree"]
     # the nearest to the player, a game's on a tie; those done are passed over
     assert nearest(own + puzzles, puzzles[5].rating, ()) is own[0]
     assert nearest(puzzles, 1500, ()) is min(puzzles, key=lambda p: abs(p.rating - 1500))
@@ -139,6 +140,31 @@ def test_the_solution_is_said_in_one_sentence_for_every_front_end():
     assert by_key("1123-13").name == "tree:1123-13"
 
 
+def test_the_puzzles_are_those_of_the_players_latest_finished_games_of_play_and_the_trees():
+    """Every front end's pool: a game the computer broke, a match or a game still playing gives
+    none; of the games of play, the latest GAMES; a local game's puzzles named by its id (the
+    line session's were all named ``game:`` before, so none could be remembered as played)."""
+    from mastermind import Game
+    from mastermind.games.puzzles import GAMES, puzzle_games, puzzles_for
+    from mastermind.history.records import StoredGame
+
+    game = Game.breaking(CLASSIC, seed=1)
+    game.secret = game.notation.parse_code("3456")
+    for guess in ("1111", "2222", "3333", "3444", "3455", "1234", "3456"):  # a blunder at guess 6
+        game.guess(guess)
+    record = game.record()
+
+    def stored(i: int, kind: str = "play", finished: bool = True) -> StoredGame:
+        return StoredGame(i, kind, "", "", finished, "won", record)
+
+    games = [stored(i) for i in range(1, GAMES + 5)]  # GAMES + 1 finished games of play among them
+    games[3], games[5], games[-1] = stored(4, "guess"), stored(6, "match"), stored(GAMES + 4, finished=False)
+    assert [g.id for g in puzzle_games(games)] == [i for i in range(2, GAMES + 4) if i not in (4, 6)]
+    found = puzzles_for([stored(7)], CLASSIC)
+    assert [p.name for p in found if p.source == "game"] == ["game:7:6"]
+    assert found[1:] == tree_puzzles(CLASSIC)
+
+
 # -- the API ----------------------------------------------------------------------------------------
 
 pytest.importorskip("aiohttp", reason="the web extra (aiohttp) is not installed")
@@ -162,18 +188,26 @@ def test_the_api_serves_a_puzzle_values_tries_shows_the_solution_and_keeps_each_
     async def scenario(app, one, two):
         got = await call(one, "GET", "/api/puzzles/next")
         shown = got["puzzle"]
-        assert got["player"] == {"rating": 1500, "puzzles": 0, "solved": 0}
+        words = "Your rating 1500 · 0 puzzles, 0 solved at the first try"
+        assert got["player"] == {"rating": 1500, "puzzles": 0, "solved": 0, "words": words}
         assert shown["id"] == f"tree:{first.key}" and shown["source"] == "tree"
         assert shown["rating"] == round(first.rating) and shown["count"] == first.position.count
         assert "best" not in shown and shown["goal"] == goal(first)
+        assert shown["heading"] == heading(first) and shown["facts"] == facts(first, Notation(CLASSIC))
         again = await call(one, "GET", "/api/puzzles/next")  # not tried yet: the same one
         assert again["puzzle"]["id"] == shown["id"]
         await call(one, "POST", f"/api/puzzles/{shown['id']}/try", {"guess": "1239"}, status=400)
         wrong = await call(one, "POST", f"/api/puzzles/{shown['id']}/try", {"guess": a_wrong_guess(first)})
         assert not wrong["try"]["accepted"] and wrong["try"]["words"].endswith("of the best is accepted.")
         after = round(rated(START, first.rating, False))
-        assert wrong["rated"] == {"before": 1500, "after": after, "solved": False}
-        assert wrong["player"] == {"rating": after, "puzzles": 1, "solved": 0}
+        moved = rating_words(START, rated(START, first.rating, False), first)
+        assert wrong["rated"] == {"before": 1500, "after": after, "solved": False, "words": moved}
+        assert wrong["player"] == {
+            "rating": after,
+            "puzzles": 1,
+            "solved": 0,
+            "words": f"Your rating {after} · 1 puzzle, 0 solved at the first try",
+        }
         best = Notation(CLASSIC).format_code(first.position.best)
         right = await call(one, "POST", f"/api/puzzles/{shown['id']}/try", {"guess": best})
         assert right["try"]["accepted"] and right["rated"] is None  # later tries teach, rate nothing
@@ -191,7 +225,7 @@ def test_the_api_serves_a_puzzle_values_tries_shows_the_solution_and_keeps_each_
         other = await call(two, "GET", "/api/puzzles/next")
         assert other["player"]["rating"] == 1500 and other["puzzle"]["id"] == shown["id"]
         mine = await call(one, "GET", "/api/puzzles/next")
-        assert mine["player"] == {"rating": round(lower), "puzzles": 2, "solved": 0}
+        assert mine["player"]["rating"] == round(lower) and mine["player"]["puzzles"] == 2
         await call(one, "POST", "/api/puzzles/tree:9999-00/try", {"guess": "1234"}, status=404)
 
     serve(tmp_path, scenario, visitors=2)
@@ -233,3 +267,47 @@ def test_the_api_serves_the_positions_of_the_visitors_own_games(tmp_path):
         assert served["id"] == "{0.source}:{0.key}".format(nearest(every, START, ()))
 
     serve(tmp_path, scenario, visitors=2)
+
+
+def test_the_web_page_and_the_command_line_rate_the_same_tries_alike(tmp_path):
+    """A player with no game, on the web page and at the command line: the same puzzles served in
+    the same order, and for the same tries (a wrong first try then the solution; the solution
+    asked first; the best guess) the same rating lines and the same standing."""
+    from click.testing import CliRunner
+
+    from mastermind.cli import cli
+
+    puzzles, s, served = tree_puzzles(CLASSIC), Standing(START), []
+    for solved in (False, False, True):
+        puzzle, _ = serve_puzzle(s, puzzles)
+        assert puzzle is not None
+        served.append(puzzle)
+        first_try(s, puzzle, solved)
+    one, two, three = served
+    best = Notation(CLASSIC).format_code(three.position.best)
+    typed = [a_wrong_guess(one), "solution", "solution", best]
+    result = CliRunner().invoke(
+        cli,
+        ["review", "--puzzles", "--db", str(tmp_path / "cli" / "h.sqlite3")],
+        input="\n".join(typed) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    line = [x for x in result.output.splitlines() if x.startswith("Rating ")]
+    headings = [x for x in result.output.splitlines() if x.startswith("A puzzle from ")]
+    assert headings[:3] == [f"{heading(p)}." for p in served]
+
+    async def scenario(app, visitor):
+        web, shown = [], []
+        for guesses, ask in (([typed[0]], True), ([], True), ([best], False)):
+            puzzle = (await call(visitor, "GET", "/api/puzzles/next"))["puzzle"]
+            shown.append(puzzle["heading"] + ".")
+            for guess in guesses:
+                web.append(await call(visitor, "POST", f"/api/puzzles/{puzzle['id']}/try", {"guess": guess}))
+            if ask:
+                web.append(await call(visitor, "POST", f"/api/puzzles/{puzzle['id']}/solution"))
+        assert shown == headings[:3]
+        assert [a["rated"]["words"] for a in web if a["rated"]] == line
+        assert web[-1]["player"]["words"] + "." == result.output.splitlines()[-1]
+
+    serve(tmp_path, scenario)
+    assert round(s.rating) == int(line[-1].split()[3])  # the line's last rating: the rule's

@@ -701,23 +701,28 @@ def test_puzzle_and_player_ratings_by_hand():
 
 
 def test_a_puzzle_is_rated_by_the_possible_codes_it_accepts_and_the_first_try_moves_the_rating(tmp_path):
-    from mastermind.games.puzzles import PuzzleSession, Rating, puzzles_of
+    from mastermind.games.puzzles import START, PuzzleSession, puzzles_of
+    from mastermind.history.puzzle_ratings import LocalStanding
 
-    puzzles = list(puzzles_of(review(PRACTICE_GAME)))  # positions of at most 64 codes: the last one
+    puzzles = list(puzzles_of(review(PRACTICE_GAME), 1))  # positions of at most 64 codes: the last one
     [puzzle] = puzzles
     assert puzzle.position.number == 6 and puzzle.accepted == 2  # 3456 and 3465 both expect 1.5
-    path = tmp_path / "rating.json"
-    session = PuzzleSession(puzzles, Rating.load(path), Notation(Rules()), keep=lambda r: r.save(path))
+    kept = LocalStanding(tmp_path / "history.sqlite3", START)
+    session = PuzzleSession(puzzles, kept.load(), Notation(Rules()), keep=kept.save)
     list(session.start())
     said = [str(o) for o in session.answer("1234")]
     assert (
         said[0].startswith("1234: blunder") and said[1] == "Rating 1500 -> 1473 (the puzzle is rated 1220)."
     )
-    assert Rating.load(path).value == pytest.approx(1500 - 32 * 5 / 6, abs=0.01)
+    assert kept.load().rating == pytest.approx(1500 - 32 * 5 / 6, abs=0.01)
     said = [str(o) for o in session.answer("3465")]
     assert said[0].endswith("Solved.") and not any(s.startswith("Rating") for s in said)  # only the first try
-    assert session.done and said[-1] == "Solved 1; your rating 1473."
-    assert Rating.load(path).puzzles == 1
+    # solved, though not at the first try: not counted solved; every puzzle played, round again
+    assert said[1] == "A puzzle from your games, rated 1220: guess 6."
+    assert [str(o) for o in session.answer("quit")] == [
+        "Your rating 1473 · 1 puzzle, 0 solved at the first try."
+    ]
+    assert (kept.load().puzzles, kept.load().solved, kept.load().done) == (1, 0, [])
 
 
 def test_the_line_to_share_names_bulls_and_cows_as_the_game_speaks_of_it():

@@ -228,14 +228,17 @@ async def test_puzzles_from_the_saved_games_move_the_rating_on_the_board():
         position = str(puzzles.query_one("#practice-position").render())
         said = position.replace("\n", " ")
         assert "112 puzzles (2 from your games, 110 from the optimal trees); your rating 1500." in said
-        assert "Puzzle 1 of 112 (from your games), rated 1309: guess " in said  # 1 code, accepted
-        await type_code(app, pilot, "2154")
+        # the games package's rule, the web page's too: the puzzle rated nearest the player first
+        # (after 1123 got 0,0 and 4456 got 0,3: 8 codes, 4 accepted, 1500); the games' are 1309
+        assert "A puzzle from the optimal tree, rated 1500: guess 3." in said
+        await type_code(app, pilot, "5645")
         result = str(puzzles.query_one("#practice-result").render()).splitlines()
         assert (
             result[0].endswith("accuracy 100. Solved.")
-            and result[1] == "Rating 1500 -> 1508 (the puzzle is rated 1309)."
+            and result[1] == "Rating 1500 -> 1516 (the puzzle is rated 1500)."
         )
-        assert str(puzzles.query_one("#practice-count").render()) == "Rating 1508 · solved 1 of 112"
+        count = str(puzzles.query_one("#practice-count").render())
+        assert count == "Your rating 1516 · 1 puzzle, 1 solved at the first try"
 
 
 @driven
@@ -252,14 +255,34 @@ async def test_a_new_player_gets_the_optimal_trees_puzzles_from_the_menu():
         assert isinstance(puzzles, PracticeScreen) and puzzles.title == "Puzzles"
         said = str(puzzles.query_one("#practice-position").render()).replace("\n", " ")
         assert "110 puzzles (0 from your games, 110 from the optimal trees); your rating 1500." in said
-        # the easiest first: after 1122 got 2 blacks and a white, 32 codes, every one accepted
-        assert "Puzzle 1 of 110 (from the optimal tree), rated 775: guess 2." in said
+        # the nearest to 1500: after 1123 got 0,0 and 4456 got 0,3, 8 codes, 4 of them accepted
+        assert "A puzzle from the optimal tree, rated 1500: guess 3." in said
         await type_code(app, pilot, "1234")
         result = str(puzzles.query_one("#practice-result").render()).splitlines()
-        # rated 1500 + 400 log10(0.5 / 32.5) = 774.83; 1500 expects 1 / (1 + 10 ** (-725.17 / 400))
-        # = 0.98485 against it: solved, it gains 32 x 0.01515 = 0.4848 (shown 1500)
-        assert result[0].endswith("Solved.") and result[1] == "Rating 1500 -> 1500 (the puzzle is rated 775)."
-        assert puzzles.session.rating.value == pytest.approx(1500.4848, abs=1e-4)
+        # 1500 expects 1/2 against it: a first try not accepted, 1500 - 16 (a later one moves nothing)
+        assert (
+            not result[0].endswith("Solved.")
+            and result[1] == "Rating 1500 -> 1484 (the puzzle is rated 1500)."
+        )
+        await type_code(app, pilot, "5645")
+        result = str(puzzles.query_one("#practice-result").render()).splitlines()
+        assert result[0].endswith("Solved.") and not any(line.startswith("Rating") for line in result)
+        assert puzzles.session.standing.rating == 1484 and puzzles.session.standing.solved == 0
+
+
+@driven
+async def test_a_puzzle_standings_file_that_cannot_be_read_is_said_and_the_board_goes_on(tmp_path):
+    from mastermind.tui.practice_screen import PracticeScreen
+
+    (tmp_path / "puzzle-ratings.sqlite3").write_text("not a database " * 40)  # beside the history
+    app = MastermindApp(seed=2026)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await pilot.press("z")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, PracticeScreen) and app.is_running
+        assert any("the puzzle ratings" in str(n.message) for n in app._notifications)
 
 
 @driven

@@ -74,8 +74,8 @@ def test_puzzles_by_taps_a_wrong_try_a_good_try_and_the_solution(server, browser
         after = rating_on(t)
         assert abs(after - rated(player["rating"], puzzle.rating, False)) < 1  # from a rounded figure
         assert after < player["rating"] and t.text("#puzzle-result").endswith(
-            f"Rating {player['rating']} → {after}."
-        )
+            f"Rating {player['rating']} -> {after} (the puzzle is rated {round(puzzle.rating)})."
+        )  # the games package's words, the command line's too
         t.shot("puzzle-wrong")
         # a good try: solved, the rating unmoved (only the first try counts)
         tap_code(t, notation.format_code(puzzle.position.best))

@@ -67,9 +67,10 @@ def check_budget(ctx: click.Context, param: click.Parameter, value: str | None) 
 @click.option(
     "--puzzles",
     is_flag=True,
-    help="Puzzles from the mistakes of every saved game of this game (options) and, in the classic "
-    "game, from its optimal trees (one of each in turn), with a rating of your own that each puzzle "
-    "moves (kept beside the history).",
+    help="Puzzles from the mistakes of your latest 20 finished games of this game (options) and, in "
+    "the classic game, from its optimal trees, the one rated nearest your rating served first, with "
+    "a rating of your own that the first try at each moves (kept beside the history, as the web "
+    "page's).",
 )
 @color_option
 def review(
@@ -167,13 +168,13 @@ def practise(result: Review, notation: Notation, console: Any) -> None:
 
 
 def solve_puzzles(db: str | None, rules: Rules) -> None:
-    """The games package's puzzle session at the terminal; the rating is kept after each puzzle
-    in ``puzzle-rating.json`` beside the history."""
-    from ..games.puzzles import puzzle_session
+    """The games package's puzzle session at the terminal; the player's standing is kept beside
+    the history after each change (the games package says which puzzle, which try and how far)."""
+    from ..games.puzzles import puzzle_games, puzzle_session
 
     store = open_store(db, write=False)
-    records = [g.record for g in store.games() if g.finished]
-    with progress_bar(len(records), "finding puzzles in your games") as bar:
+    stored = store.games()
+    with progress_bar(len(puzzle_games(stored)), "finding puzzles in your games") as bar:
 
         def advance(done: int, of: int) -> None:
             if bar:  # the bar counts games looked at
@@ -182,7 +183,7 @@ def solve_puzzles(db: str | None, rules: Rules) -> None:
                 bar(Progress("play", done, of, done, of))
 
         notation = game_notation(rules)
-        session = puzzle_session(store.path, records, rules, notation, advance)
+        session = puzzle_session(store.path, stored, rules, notation, advance)
     console = console_for()
     _drive_to_the_end(session, console, notation)
 

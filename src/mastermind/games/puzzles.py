@@ -14,15 +14,28 @@ The player starts at :data:`START`; each puzzle is a game against it: the expect
 ``1 / (1 + 10 ** ((puzzle - player) / SCALE))``, the score 1 when the first try is accepted and
 0 otherwise (a wrong first try, the solution asked, or a skip), and the rating moves by
 ``K * (score - expected)``. Later tries at the same puzzle teach, they do not move the rating.
-Which puzzle comes next and which try counts are here too (:func:`serve`, :func:`first_try`):
-the web server keeps a standing per visitor and asks these, so its rules are the sessions'.
+
+One rule for every front end (the command line, the terminal board, the web page), here:
+
+* which puzzles there are (:func:`puzzle_games`, :func:`puzzles_for`): those of the player's
+  latest :data:`GAMES` finished games of play, and those of the game's optimal trees;
+* which is served (:func:`serve`): the one served stays until it is tried (a reload, or quitting
+  and coming back, shows it again); then the one rated nearest the player of those not played
+  yet; once all are played, round again;
+* which try moves the rating and by how much (:func:`first_try`): the first try at the puzzle
+  served, by :func:`rated`; a puzzle counts solved only when that first try is accepted (the
+  solution asked first, or a skip, is a first try not solved);
+* what is remembered between sittings: the player's
+  :class:`~mastermind.history.puzzle_ratings.Standing` (rating, puzzles rated, solved at the
+  first try, the puzzle served and whether it was tried, the puzzles played), kept beside the
+  history (a web visitor's under their key, the local player's under its own);
+* the words (:func:`heading`, :func:`facts`, :func:`goal`, :func:`solution`,
+  :func:`rating_words`, :func:`standing_words`).
 """
 
 from __future__ import annotations
 
-import json
 import math
-import os
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -34,12 +47,13 @@ from ..core.rules import Rules
 from ..core.text import plural
 from ..deduction.state import SolverState
 from ..errors import MastermindError
+from ..history.puzzle_ratings import LocalStanding, Standing
 from .practice import BOARD, MARGIN, Position, Practice, word_of_play
 from .review import review
 from .sessions import QUIT, Board, Out, Session, say
 
 if TYPE_CHECKING:
-    from ..history.puzzle_ratings import Standing
+    from ..history.records import StoredGame
     from .review import Review
 
 #: A player's first rating, and a puzzle's where half the possible codes solve it.
@@ -50,6 +64,8 @@ SCALE = 400.0
 K = 32.0
 #: Puzzles are positions of at most this many codes: every possible code is tried to rate one.
 PUZZLE_LIMIT = 64
+#: The player's latest finished games whose positions are puzzles (each is reviewed to find them).
+GAMES = 20
 
 
 def expected_score(player: float, puzzle: float) -> float:
@@ -147,15 +163,6 @@ def _tree_puzzles(rules: Rules) -> tuple[Puzzle, ...]:
     return tuple(sorted(found, key=lambda p: p.rating))
 
 
-def mixed(own: Sequence[Puzzle], tree: Sequence[Puzzle]) -> list[Puzzle]:
-    """The puzzles of a session: one from the player's games, then one from the trees, and so
-    on, each source easiest first; where one runs out, the other's rest."""
-    out: list[Puzzle] = []
-    for i in range(max(len(own), len(tree))):
-        out += [s[i] for s in (own, tree) if i < len(s)]
-    return out
-
-
 def nearest(puzzles: Sequence[Puzzle], rating: float, done: Collection[str]) -> Puzzle | None:
     """The puzzle to serve a player of ``rating`` next: of those whose name is not in ``done``,
     the one rated nearest the player (on a tie, one from the player's games); None when none is left."""
@@ -190,29 +197,40 @@ def puzzles_from(
     return sorted(found, key=lambda p: p.rating)
 
 
-def session_puzzles(
-    records: Sequence[dict[str, Any]], rules: Rules, progress: Callable[[int, int], None] | None = None
+def puzzle_games(stored: Sequence[StoredGame]) -> list[StoredGame]:
+    """The saved games whose positions are the player's puzzles: their latest :data:`GAMES`
+    finished games of play (a person breaking the computer's code; the computer's games and the
+    matches are not the player's mistakes), oldest first."""
+    return [g for g in stored if g.finished and g.kind == "play"][-GAMES:]
+
+
+def puzzles_for(
+    stored: Sequence[StoredGame], rules: Rules, progress: Callable[[int, int], None] | None = None
 ) -> list[Puzzle]:
-    """The puzzles of a session (``mastermind review --puzzles``, the terminal UI): those of the
-    saved games of ``rules`` and those of its optimal trees, :func:`mixed`."""
-    return mixed(puzzles_from(records, rules, progress), tree_puzzles(rules))
+    """Every puzzle of a player of ``rules``: those of their games (:func:`puzzle_games`; each
+    named by the game's number, a local game's by its id) and those of the optimal trees, which
+    :func:`serve` picks from; ``progress(games done, of how many)``."""
+    games = puzzle_games(stored)
+    numbers = [g.id if g.number is None else g.number for g in games]
+    return puzzles_from([g.record for g in games], rules, progress, numbers) + tree_puzzles(rules)
 
 
 def puzzle_session(
     history: str | Path | None,
-    records: Sequence[dict[str, Any]],
+    stored: Sequence[StoredGame],
     rules: Rules,
     notation: Notation,
     progress: Callable[[int, int], None] | None = None,
 ) -> PuzzleSession:
-    """The puzzles of ``records`` and of the game's trees (:func:`session_puzzles`) as a session,
-    the player's rating kept in ``puzzle-rating.json`` beside the ``history`` file (none kept
-    without one): what every front end opens."""
-    found = session_puzzles(records, rules, progress)
+    """The puzzles of the player's saved games ``stored`` and of the game's trees
+    (:func:`puzzles_for`) as a line session, the player's standing kept beside the ``history``
+    file (:class:`~mastermind.history.puzzle_ratings.LocalStanding`; none kept without one): what
+    the command line and the terminal board open."""
+    found = puzzles_for(stored, rules, progress)
     if history is None:
-        return PuzzleSession(found, Rating(), notation)
-    path = Path(history).with_name("puzzle-rating.json")
-    return PuzzleSession(found, Rating.load(path), notation, keep=lambda rating: rating.save(path))
+        return PuzzleSession(found, Standing(START), notation)
+    kept = LocalStanding(Path(history), START)
+    return PuzzleSession(found, kept.load(), notation, keep=kept.save)
 
 
 def serve(standing: Standing, puzzles: Sequence[Puzzle]) -> tuple[Puzzle | None, bool]:
@@ -262,47 +280,55 @@ def goal(puzzle: Puzzle) -> str:
     return f"Find a guess within {MARGIN} of the best here (the best: {best})."
 
 
-@dataclass
-class Rating:
-    """The player's puzzle rating and how many puzzles made it, kept in a small JSON file."""
+def heading(puzzle: Puzzle) -> str:
+    """Where a puzzle comes from and how it is rated, as every front end heads it."""
+    where = "your games" if puzzle.source == "game" else "the optimal tree"
+    return f"A puzzle from {where}, rated {puzzle.rating:.0f}: guess {puzzle.position.number}"
 
-    value: float = START
-    puzzles: int = 0
 
-    @classmethod
-    def load(cls, path: Path) -> Rating:
-        """The rating kept at ``path`` (a fresh one where there is none, or it cannot be read)."""
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(float(data["rating"]), int(data["puzzles"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            return cls()
+def facts(puzzle: Puzzle, notation: Notation) -> str:
+    """The codes possible at a puzzle and what it asks (:func:`goal`), in one line."""
+    p = puzzle.position
+    codes = "" if p.codes is None else ": " + " ".join(notation.format_code(c) for c in p.codes)
+    return f"{plural(p.count, 'code')} possible{codes}. {goal(puzzle)}"
 
-    def save(self, path: Path) -> None:
-        """Kept at once, whole or not at all (written aside, then moved in place)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        aside = path.with_name(path.name + ".tmp")
-        aside.write_text(
-            json.dumps({"rating": round(self.value, 2), "puzzles": self.puzzles}), encoding="utf-8"
-        )
-        os.replace(aside, path)
 
-    def after(self, puzzle: Puzzle, solved: bool) -> float:
-        """Move the rating by one puzzle; the rating before."""
-        before = self.value
-        self.value = rated(self.value, puzzle.rating, solved)
-        self.puzzles += 1
-        return before
+def rating_words(before: float, after: float, puzzle: Puzzle) -> str:
+    """How a first try moved the player's rating (:func:`first_try`), in one sentence.
+
+    >>> from types import SimpleNamespace
+    >>> rating_words(1500, 1508.0, SimpleNamespace(rating=1309.0))
+    'Rating 1500 -> 1508 (the puzzle is rated 1309).'
+    """
+    return f"Rating {before:.0f} -> {after:.0f} (the puzzle is rated {puzzle.rating:.0f})."
+
+
+def standing_words(standing: Standing) -> str:
+    """Where the player stands: the rating, the puzzles rated and those solved at the first try.
+
+    >>> standing_words(Standing(1508.4, puzzles=3, solved=1))
+    'Your rating 1508 · 3 puzzles, 1 solved at the first try'
+    """
+    puzzles = plural(standing.puzzles, "puzzle")
+    return f"Your rating {standing.rating:.0f} · {puzzles}, {standing.solved} solved at the first try"
 
 
 class PuzzleSession(Session):
-    """Puzzles line by line (``mastermind review --puzzles``): each position shown with its
-    rating, a try valued; the first try moves the player's rating (kept by ``keep`` at once)."""
+    """Puzzles line by line (``mastermind review --puzzles``, the terminal board): the puzzle
+    :func:`serve` gives shown with its rating, a try valued; :func:`first_try` says whether it
+    moves the rating; the standing is kept by ``keep`` at once after each change."""
 
-    def __init__(self, puzzles: list[Puzzle], rating: Rating, notation: Notation, keep: Any = None) -> None:
+    def __init__(
+        self,
+        puzzles: list[Puzzle],
+        standing: Standing,
+        notation: Notation,
+        keep: Callable[[Standing], object] | None = None,
+    ) -> None:
         super().__init__(notation)
-        self.puzzles, self.rating, self.keep = puzzles, rating, keep or (lambda r: None)
-        self.at, self.tried, self.solved = 0, False, 0
+        self.puzzles, self.standing = puzzles, standing
+        self.keep: Callable[[Standing], object] = keep or (lambda s: None)
+        self.puzzle: Puzzle | None = None
 
     @property
     def prompt(self) -> str:
@@ -310,11 +336,12 @@ class PuzzleSession(Session):
 
     @property
     def tally(self) -> str:
-        """Where the puzzles stand, in a few words."""
-        return f"Rating {self.rating.value:.0f} · solved {self.solved} of {len(self.puzzles)}"
+        """Where the player stands, in a few words."""
+        return standing_words(self.standing)
 
     def record(self) -> dict[str, Any]:
-        return {"rating": self.rating.value, "puzzles": self.rating.puzzles}
+        s = self.standing
+        return {"rating": s.rating, "puzzles": s.puzzles, "solved": s.solved}
 
     def start(self) -> Iterator[Out]:
         if not self.puzzles:
@@ -327,38 +354,29 @@ class PuzzleSession(Session):
         own = sum(p.source == "game" for p in self.puzzles)
         yield say(
             f"{plural(len(self.puzzles), 'puzzle')} ({own} from your games, {len(self.puzzles) - own} "
-            f"from the optimal trees); your rating {self.rating.value:.0f}. "
+            f"from the optimal trees); your rating {self.standing.rating:.0f}. "
             "Type a guess (your first try counts), 'solution', 'skip' or 'quit' (help: every word)."
         )
-        yield from self._show()
+        yield from self._next()
 
-    def _show(self) -> Iterator[Out]:
-        puzzle = self.puzzles[self.at]
-        p, f = puzzle.position, self.notation.format_code
-        where = "your games" if puzzle.source == "game" else "the optimal tree"
-        yield say(
-            f"Puzzle {self.at + 1} of {len(self.puzzles)} (from {where}), rated {puzzle.rating:.0f}: "
-            f"guess {p.number}.",
-            "strong",
-        )
-        if p.rows:
-            yield Board(p.rows)
-        codes = "" if p.codes is None else ": " + " ".join(f(c) for c in p.codes)
-        yield say(f"{plural(p.count, 'code')} possible{codes}. {goal(puzzle)}")
+    def _show(self, puzzle: Puzzle) -> Iterator[Out]:
+        yield say(f"{heading(puzzle)}.", "strong")
+        if puzzle.position.rows:
+            yield Board(puzzle.position.rows)
+        yield say(facts(puzzle, self.notation))
 
     def answer(self, line: str) -> Iterator[Out]:
         word = line.strip().lower()
-        if word in QUIT or self.at >= len(self.puzzles):
+        puzzle = self.puzzle
+        if word in QUIT or puzzle is None:
             yield from self._end()
             return
-        puzzle = self.puzzles[self.at]
         said = word_of_play(word)
         if said is not None or word in BOARD:
-            yield from [say(said)] if said is not None else self._show()
+            yield from [say(said)] if said is not None else self._show(puzzle)
             return
         if word in ("solution", "s", "skip", "n"):
-            if not self.tried:
-                yield self._rate(puzzle, False)
+            yield from self._first_try(puzzle, False)  # the solution asked first, or a skip: not solved
             if word in ("solution", "s"):
                 yield say(solution(puzzle, self.notation))
             yield from self._next()
@@ -369,27 +387,25 @@ class PuzzleSession(Session):
             yield say(f"{err}. Try again (or type help).", "error")
             return
         yield say(tried.words(self.notation), "won" if tried.accepted else "")
-        if not self.tried:
-            yield self._rate(puzzle, tried.accepted)
+        yield from self._first_try(puzzle, tried.accepted)
         if tried.accepted:
-            self.solved += 1
             yield from self._next()
 
-    def _rate(self, puzzle: Puzzle, solved: bool) -> Out:
-        self.tried = True
-        before = self.rating.after(puzzle, solved)
-        self.keep(self.rating)
-        return say(
-            f"Rating {before:.0f} -> {self.rating.value:.0f} (the puzzle is rated {puzzle.rating:.0f})."
-        )
+    def _first_try(self, puzzle: Puzzle, solved: bool) -> Iterator[Out]:
+        moved = first_try(self.standing, puzzle, solved)
+        if moved is not None:
+            self.keep(self.standing)
+            yield say(rating_words(*moved, puzzle))
 
     def _next(self) -> Iterator[Out]:
-        self.at, self.tried = self.at + 1, False
-        if self.at < len(self.puzzles):
-            yield from self._show()
-        else:
+        self.puzzle, changed = serve(self.standing, self.puzzles)
+        if changed:
+            self.keep(self.standing)
+        if self.puzzle is None:
             yield from self._end()
+        else:
+            yield from self._show(self.puzzle)
 
     def _end(self) -> Iterator[Out]:
         self.done = True
-        yield say(f"Solved {self.solved}; your rating {self.rating.value:.0f}.", "strong")
+        yield say(f"{standing_words(self.standing)}.", "strong")

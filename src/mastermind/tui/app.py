@@ -280,8 +280,12 @@ class MastermindApp(App[None]):
         def work() -> None:
             from ..games.puzzles import puzzle_session
 
-            records = [g.record for g in store.games() if g.finished] if store is not None else []
-            session = puzzle_session(None if store is None else store.path, records, rules, notation)
+            stored = store.games() if store is not None else []
+            try:
+                session = puzzle_session(None if store is None else store.path, stored, rules, notation)
+            except MastermindError as err:  # the standing's file cannot be read: said, not a crash
+                self.call_from_thread(self.notify, str(err), severity="error")
+                return
             self.call_from_thread(self.push_puzzles, session)
 
         self.run_worker(work, thread=True, group="puzzles")

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
 from ..core.notation import Notation
+from ..errors import MastermindError
 from ..games.practice import PracticeSession
 from ..games.puzzles import PuzzleSession
 from ..games.sessions import Board, Say
@@ -77,7 +78,11 @@ class PracticeScreen(Screen[None]):
     def action_line(self, line: str) -> None:
         if self.session.done:
             return
-        outs = list(self.session.answer(line))
+        try:
+            outs = list(self.session.answer(line))
+        except MastermindError as err:  # the standing could not be kept: said, the screen goes on
+            self.notify(str(err), severity="error")
+            return
         # what the line was answered stays under the position; the next position (its heading is
         # the first strong line) is drawn afresh
         cut = next(

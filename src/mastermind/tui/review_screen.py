@@ -193,7 +193,7 @@ class ReviewScreen(Screen[None]):
         self.show(self.match.games[self.game_at].review, None)
 
     def action_puzzles(self) -> None:
-        """Puzzles from every saved game of this game, rated (found off the screen's thread:
+        """Puzzles from the saved games of this game, rated (found off the screen's thread:
         each puzzle's possible codes are tried to rate it)."""
         store = getattr(self.app, "store", None)
         if self.result is None or store is None:
@@ -206,8 +206,11 @@ class ReviewScreen(Screen[None]):
         def work() -> None:
             from ..games.puzzles import puzzle_session
 
-            records = [g.record for g in store.games() if g.finished]
-            session = puzzle_session(store.path, records, rules, notation)
+            try:
+                session = puzzle_session(store.path, store.games(), rules, notation)
+            except MastermindError as err:  # the standing's file cannot be read: said, not a crash
+                self.app.call_from_thread(self.notify, str(err), severity="error")
+                return
             self.app.call_from_thread(self.open_puzzles, session)
 
         self.run_worker(work, thread=True, group="puzzles")

@@ -16,11 +16,13 @@ The routes (docs/review.md says them in full):
 A puzzle's id says where it comes from: ``tree:1122-21`` (a position of the optimal tree, by its
 rows) or ``game:3:2`` (the position before guess 2 of the visitor's game 3). The puzzles are of
 the game of the visitor's settings: its trees where it has some (the classic game), the
-visitor's last :data:`GAMES` finished games of it where they break the code.
+visitor's latest finished games of it where they break the code.
 
-Which puzzle is served, which try moves the rating, how far, and the solution's words are the
-games package's (:func:`~mastermind.games.puzzles.serve`, :func:`~mastermind.games.puzzles.first_try`,
-:func:`~mastermind.games.puzzles.solution`): here are the routes, the memory and the lock.
+Which puzzles there are, which is served, which try moves the rating, how far, and every sentence
+shown are the games package's (:func:`~mastermind.games.puzzles.puzzles_for`,
+:func:`~mastermind.games.puzzles.serve`, :func:`~mastermind.games.puzzles.first_try` and the
+words beside them), the same rule as the command line's and the terminal board's: here are the
+routes, the memory and the lock.
 """
 
 from __future__ import annotations
@@ -33,15 +35,13 @@ from typing import Any
 from aiohttp import web
 
 from ..games import puzzles as lib
-from ..history.puzzle_ratings import PuzzleRatings, Standing
+from ..history.puzzle_ratings import FILE, PuzzleRatings, Standing
 from .api import STATE, ApiError, State, body, field, ok, state_of, visitor_of
 from .sessions import notation_for
 from .views import notation_view
 
 routes = web.RouteTableDef()
 
-#: The visitor's latest finished games that give puzzles (each is reviewed once, then kept).
-GAMES = 20
 #: The visitors whose lists of puzzles are kept in memory (the least recently used go first).
 KEPT = 200
 
@@ -62,7 +62,7 @@ PUZZLES: web.AppKey[Puzzles] = web.AppKey("puzzles", Puzzles)
 
 def install(app: web.Application, history: Path) -> None:
     """Serve the puzzles' routes, the ratings kept beside the history at ``history``."""
-    app[PUZZLES] = Puzzles(history.with_name("puzzle-ratings.sqlite3"))
+    app[PUZZLES] = Puzzles(history.with_name(FILE))
     app.router.add_routes(routes)
 
     async def close(app: web.Application) -> None:
@@ -79,18 +79,14 @@ async def puzzles_of_visitor(request: web.Request) -> tuple[list[lib.Puzzle], An
     stored = []
     if visitor.saved:
         games = await state.db(lambda: state.store.games(kind="play", visitor=visitor.key))
-        stored = [g for g in games if g.finished][-GAMES:]
+        stored = lib.puzzle_games(games)
     signature = (rules, tuple(g.number for g in stored))
     kept = request.app[PUZZLES].lists
     if visitor.key in kept and kept[visitor.key][0] == signature:
         kept.move_to_end(visitor.key)
         return kept[visitor.key][1], notation
 
-    def found() -> list[lib.Puzzle]:
-        own = lib.puzzles_from([g.record for g in stored], rules, numbers=[g.number for g in stored])
-        return own + lib.tree_puzzles(rules)
-
-    puzzles = await state.review(found)
+    puzzles = await state.review(lambda: lib.puzzles_for(stored, rules))
     kept[visitor.key] = (signature, puzzles)
     while len(kept) > KEPT:
         kept.popitem(last=False)
@@ -105,7 +101,8 @@ def find(puzzles: list[lib.Puzzle], ident: str) -> lib.Puzzle:
 
 
 def standing_view(s: Standing) -> dict[str, Any]:
-    return {"rating": round(s.rating), "puzzles": s.puzzles, "solved": s.solved}
+    words = lib.standing_words(s)
+    return {"rating": round(s.rating), "puzzles": s.puzzles, "solved": s.solved, "words": words}
 
 
 def puzzle_view(puzzle: lib.Puzzle, notation: Any) -> dict[str, Any]:
@@ -120,6 +117,8 @@ def puzzle_view(puzzle: lib.Puzzle, notation: Any) -> dict[str, Any]:
         "count": p.count,
         "codes": None if p.codes is None else [f(c) for c in p.codes],
         "goal": lib.goal(puzzle),
+        "heading": lib.heading(puzzle),
+        "facts": lib.facts(puzzle, notation),
     }
 
 
@@ -158,7 +157,8 @@ def first_try(s: Standing, puzzle: lib.Puzzle, solved: bool) -> dict[str, Any] |
     moved = lib.first_try(s, puzzle, solved)
     if moved is None:
         return None
-    return {"before": round(moved[0]), "after": round(moved[1]), "solved": solved}
+    words = lib.rating_words(*moved, puzzle)
+    return {"before": round(moved[0]), "after": round(moved[1]), "solved": solved, "words": words}
 
 
 @routes.post("/api/puzzles/{id}/try")

@@ -1,8 +1,10 @@
 // Puzzles: positions from the visitor's finished games and from the classic game's optimal trees,
 // served one at a time by the server (GET /api/puzzles/next), a try valued by the games package
 // (POST /api/puzzles/{id}/try), the solution on request (POST /api/puzzles/{id}/solution); the
-// visitor's rating is the server's, moved by the first try at each puzzle. Taps on the colours
-// first; keys too while the section shows (the game's symbols, Backspace, Enter).
+// visitor's rating is the server's, moved by the first try at each puzzle. Which puzzle, which try
+// counts and every sentence shown are the games package's (the command line's and the terminal
+// board's too): the page only draws them. Taps on the colours first; keys too while the section
+// shows (the game's symbols, Backspace, Enter).
 
 import { api } from "./api.js";
 import { codeColors, el, keys, peg } from "./board.js";
@@ -18,10 +20,6 @@ let notation = null;
 let palette = "standard";
 let guess = []; // the colours chosen so far
 let settled = false; // solved or its solution shown: on to the next
-
-function plural(n, word) {
-  return `${n.toLocaleString("en")} ${n === 1 ? word : word + "s"}`;
-}
 
 function pegs() {
   return puzzle.rows.length ? puzzle.rows[0].guess.length : codeColors(notation, puzzle.codes?.[0] ?? "").length;
@@ -40,8 +38,7 @@ function say(text, tone = "") {
 }
 
 function standing(player) {
-  $("puzzle-standing").textContent =
-    `Your rating ${player.rating} · ${plural(player.puzzles, "puzzle")}, ${player.solved} solved at the first try`;
+  $("puzzle-standing").textContent = player.words;
 }
 
 function drawGuess() {
@@ -78,22 +75,20 @@ function draw(answer) {
   $("puzzle-board").hidden = false;
   settled = false;
   guess = [];
-  const where = puzzle.source === "game" ? "your games" : "the optimal tree";
-  $("puzzle-title").textContent = `A puzzle from ${where}, rated ${puzzle.rating}: guess ${puzzle.number}`;
+  $("puzzle-title").textContent = puzzle.heading;
   $("puzzle-rows").replaceChildren(...puzzle.rows.map((r, i) => {
     const [black, white] = r.reply.split(",").map(Number);
     return el("li", { class: "puzzle-row" }, el("span", { class: "row-number", text: String(i + 1) }),
       codePegs(r.guess), keys(notation.terms, r.guess.length, { black, white }));
   }));
-  const codes = puzzle.codes ? `: ${puzzle.codes.join(" ")}` : "";
-  $("puzzle-facts").textContent = `${plural(puzzle.count, "code")} possible${codes}. ${puzzle.goal}`;
+  $("puzzle-facts").textContent = puzzle.facts;
   drawPalette();
   say("");
   drawGuess();
 }
 
 function rated(moved) {
-  return moved ? ` Rating ${moved.before} → ${moved.after}.` : "";
+  return moved ? ` ${moved.words}` : "";
 }
 
 export async function nextPuzzle() {
