@@ -227,7 +227,10 @@ def test_a_game_without_a_move_is_not_kept_and_one_taken_back_to_none_is_removed
         assert [(g.id, g.outcome) for g in store.games()] == [(2, "gave-up")]
         match = Match(Rules(), ["human", "knuth"], seed=1)
         match_recorder = Recorder(store)
-        match_recorder.save(match.record())  # a match is kept from the start (its secret may be typed)
+        match_recorder.save(match.record())  # no game of it begun: nothing to resume, as a game's
+        assert match_recorder.id is None and len(store.games()) == 1
+        match.set_secret("1234")  # a code set is kept at once (the codemaker typed it)
+        match_recorder.save(match.record())
         assert match_recorder.id == 3
 
 
