@@ -241,16 +241,21 @@ async def test_puzzles_from_the_saved_games_move_the_rating_on_the_board():
         assert count == "Your rating 1516 · 1 puzzle, 1 solved at the first try"
 
 
+async def open_puzzles(app, pilot):
+    """The puzzles from the menu (Esc, then z), as a new player opens them."""
+    await settle(app, pilot)
+    await pilot.press("escape")
+    await pilot.press("z")
+    await settle(app, pilot)
+
+
 @driven
 async def test_a_new_player_gets_the_optimal_trees_puzzles_from_the_menu():
     from mastermind.tui.practice_screen import PracticeScreen
 
     app = MastermindApp(seed=2026)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("escape")
-        await pilot.press("z")
-        await settle(app, pilot)
+        await open_puzzles(app, pilot)
         puzzles = app.screen
         assert isinstance(puzzles, PracticeScreen) and puzzles.title == "Puzzles"
         said = str(puzzles.query_one("#practice-position").render()).replace("\n", " ")
@@ -277,10 +282,7 @@ async def test_a_puzzle_standings_file_that_cannot_be_read_is_said_and_the_board
     (tmp_path / "puzzle-ratings.sqlite3").write_text("not a database " * 40)  # beside the history
     app = MastermindApp(seed=2026)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("escape")
-        await pilot.press("z")
-        await settle(app, pilot)
+        await open_puzzles(app, pilot)
         assert not isinstance(app.screen, PracticeScreen) and app.is_running
         assert any("the puzzle ratings" in str(n.message) for n in app._notifications)
 
