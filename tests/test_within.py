@@ -184,7 +184,11 @@ def test_evaluate_under_a_guess_limit_proves_the_total_within_it_and_verify_says
 
 @pytest.mark.parametrize(
     "name, total, within",
-    [("4x6-max5", 5626, 5), pytest.param("4x8-max6", 20473, 6, marks=pytest.mark.long)],
+    [
+        ("4x6-max5", 5626, 5),
+        pytest.param("4x8-max6", 20473, 6, marks=pytest.mark.long),
+        pytest.param("4x10-max7", 55634, 7, marks=pytest.mark.long),  # (an hour on 2 processes)
+    ],
 )
 def test_the_proof_files_within_a_limit_prove_their_totals(name, total, within):
     checked = check_file(RESULTS_DIR / f"{name}-lower.proof.xz")
