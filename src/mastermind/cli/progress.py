@@ -133,7 +133,8 @@ def ctrl_c_kept() -> Iterator[Callable[[], None]]:
     Python prints and drops an exception raised where it cannot go on up (a finalizer, a gc or
     ctypes callback: "Exception ignored in ..."); a Ctrl-C that lands there is lost, and the run
     would go on as if it had not been pressed. The handler notes each Ctrl-C, so the run ends at
-    its next report instead. Only the main thread raises it (another would only end itself).
+    its next report instead, and Python's "Exception ignored" traceback of it is not printed.
+    Only the main thread raises it (another would only end itself).
     """
     import signal
     import threading
@@ -153,11 +154,19 @@ def ctrl_c_kept() -> Iterator[Callable[[], None]]:
         if heard.is_set() and threading.current_thread() is threading.main_thread():
             raise KeyboardInterrupt
 
+    unraisable = sys.unraisablehook
+
+    def quiet(dropped: Any) -> None:  # a dropped Ctrl-C is not a traceback to show: raised again
+        if not isinstance(dropped.exc_value, KeyboardInterrupt):
+            unraisable(dropped)
+
     signal.signal(signal.SIGINT, hear)
+    sys.unraisablehook = quiet
     try:
         yield check
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = unraisable
 
 
 @contextmanager
