@@ -311,6 +311,24 @@ def test_a_hint_teaches_as_at_the_terminal_and_tells_nothing_of_the_secret(tmp_p
     serve(tmp_path, scenario)
 
 
+def test_a_hint_where_the_codes_cannot_be_listed_is_the_strategys_guess_alone(tmp_path):
+    """Past the codes an array holds (8 pegs of 10 colours and more) the games package gives the
+    strategy's guess alone (hint_given's Hint): ``advice`` is null and ``hint`` is as before. The
+    limit is lowered under the classic game's 1,296 codes so that the hint is quick."""
+    from mastermind.core import code as code_module
+
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{game['id']}"
+        await call(client, "POST", f"{path}/guesses", {"guess": "5555"})
+        with mock.patch.object(code_module, "ENUMERATION_LIMIT", 1000):
+            hinted = await call(client, "POST", f"{path}/hint")
+        assert hinted["advice"] is None and hinted["hints"] == 1
+        assert set(hinted["hint"]) == {"strategy", "guess", "candidates", "lead", "note"}
+
+    serve(tmp_path, scenario)
+
+
 def test_a_hint_on_the_last_guess_is_a_code_that_can_still_win(tmp_path):
     rules = {"pegs": 4, "colors": 6, "max_guesses": 3}
 
