@@ -825,6 +825,48 @@ def type_guess(t: Tab, code: str) -> None:
     t.settle()
 
 
+def shown_lines(t: Tab) -> list[str] | None:
+    """The sentences of the hint that teaches, when they are on the screen (None: hidden)."""
+    return t.js(
+        "(() => { const items = [...document.querySelectorAll('#message .advice-lines li')];"
+        " if (!items.length || !items[0].checkVisibility()) return null;"
+        " return items.map((li) => li.textContent); })()"
+    )
+
+
+@SIZES
+def test_a_hint_teaches_in_the_games_words_under_why(server, browser, size):
+    """After Hint the page gives the hint that teaches (games.advice, the command line's and the
+    terminal board's sentences): the codes left, how the guess splits them, the guesses expected,
+    the last guess valued. On a phone they wait under a closed "Why" that a tap opens, the board
+    unmoved; on a desktop they are open beside the board. A peg put keeps them."""
+    with tab(browser, size) as t:
+        t.open(server)
+        type_guess(t, "1122")
+        if won(t):  # the secret, once in 1,296 games: no hint to ask for
+            return
+        reply = last_reply(t, 1)
+        left = len(SolverState(Rules(), [("1122", reply)]).candidates())
+        before = rect(t, "#board")
+        t.tap("#hint")
+        assert wait_for(lambda: t.text("#message summary").startswith(f"Hint: {left:,} code"), 30)
+        assert rect(t, "#board") == before
+        if size["mobile"]:
+            assert shown_lines(t) is None  # closed: the palette and the controls stay on the screen
+            assert rect(t, "#submit")["bottom"] <= t.js("innerHeight")
+            t.tap("#message summary")
+        lines = shown_lines(t)
+        assert lines, "the hint's sentences are not shown"
+        assert lines[0].startswith(f"{left:,} codes are still possible")
+        assert " it splits them into " in lines[1]
+        assert any("guesses are expected from here" in line for line in lines)
+        assert lines[-1].startswith("Your last guess, 1122: ")
+        assert rect(t, "#board") == before and t.overflow() == 0
+        t.shot("hint-why")
+        t.key("1")  # a peg put: the hint stays while the guess is entered
+        assert shown_lines(t) == lines and t.text("#row-2 .pegs").startswith("1")
+
+
 def test_a_guess_is_warned_of_once_in_the_games_words_and_in_hard_mode_refused_at_once(server, browser):
     """The server says whether a guess is warned of, in the games package's words (a repeat; with
     the setting, a guess that cannot be the secret); the page adds how to go on, and plays it on

@@ -237,6 +237,98 @@ def test_undo_hint_and_give_up(tmp_path):
     serve(tmp_path, scenario)
 
 
+def possible(rows: list[tuple[str, str]]) -> list[str]:
+    """The classic codes that fit ``rows``, by the plain score() alone (the specification)."""
+    n, space = Notation(CLASSIC), CodeSpace.of(CLASSIC)
+    codes = [space.code(i) for i in range(space.size)]
+    fits = (c for c in codes if all(score(n.parse_code(g), c) == n.parse_feedback(r) for g, r in rows))
+    return [n.format_code(c) for c in fits]
+
+
+def split_of(guess: str, codes: list[str]) -> tuple[int, int, float]:
+    """How ``guess`` splits ``codes`` by the plain score(): (classes, largest, codes left on average)."""
+    n = Notation(CLASSIC)
+    sizes: dict = {}
+    for c in codes:
+        reply = score(n.parse_code(guess), n.parse_code(c))
+        sizes[reply] = sizes.get(reply, 0) + 1
+    return len(sizes), max(sizes.values()), sum(k * k for k in sizes.values()) / len(codes)
+
+
+def test_a_hint_teaches_as_at_the_terminal_and_tells_nothing_of_the_secret(tmp_path):
+    """The hint's answer keeps ``hint`` (the pegs) and adds ``advice``: the games package's hint
+    that teaches (games.advice.hint_given, as the command line and the board give it), its
+    sentences in ``lines``. Two games of different secrets (2246 and 1422, seeds 1 and 2) that got
+    the same reply get the same advice: nothing in it comes from the secret."""
+
+    async def scenario(app, client):
+        paths, advised = [], []
+        for _ in range(2):
+            body = {"mode": "break", "strategy": "knuth"}
+            paths.append(f"/api/games/{(await call(client, 'POST', '/api/games', body, status=201))['id']}")
+            played = await call(client, "POST", f"{paths[-1]}/guesses", {"guess": "5555"})
+            assert played["reply"] == "0,0"  # neither secret has a 5
+            hinted = await call(client, "POST", f"{paths[-1]}/hint")
+            assert hinted["hints"] == 1 and hinted["hint"]["candidates"] == 625
+            advised.append(hinted["advice"])
+        first, second = advised
+        assert first == second  # the same replies, the same advice, whichever the secret
+        codes = possible([("5555", "0,0")])
+        assert len(codes) == 625 == first["candidates"] and first["codes"] is None  # too many to list
+        guess = first["guess"]
+        split = (first["classes"], first["largest"], first["expected_size"])
+        assert split == pytest.approx(split_of(guess, codes))
+        assert first["guesses_left"] == 9 and first["exact"] and first["within_limit"]
+        last = first["last"]
+        told = (last["number"], last["guess"], last["reply"], last["before"], last["after"])
+        assert told == (1, "5555", "0,0", 1296, 625)
+        assert first["lines"][0] == "625 codes are still possible."
+        assert first["lines"][1].startswith(
+            f"knuth would play {guess}: it splits them into {split[0]} classes"
+        )
+        assert first["lines"][-1].startswith("Your last guess, 5555: ")
+
+        # a few codes left: listed; the split, and the expected guesses of the exact search
+        path, rows = paths[0], [("5555", "0,0")]  # the first game: the secret 2246
+        for guess in ("1234", "1266"):
+            rows.append((guess, (await call(client, "POST", f"{path}/guesses", {"guess": guess}))["reply"]))
+        assert rows == [("5555", "0,0"), ("1234", "1,1"), ("1266", "2,0")]
+        advice = (await call(client, "POST", f"{path}/hint"))["advice"]
+        codes = possible(rows)
+        assert advice["candidates"] == len(codes) == 16 and advice["codes"] == codes
+        assert advice["guess"] == "1146" and split_of("1146", codes) == (11, 3, 1.75)
+        assert (advice["classes"], advice["largest"], advice["expected_size"]) == (11, 3, 1.75)
+        assert (advice["expected"], advice["best"], advice["best_expected"]) == (2.25, "1146", 2.25)
+        assert advice["lines"] == [
+            f"16 codes are still possible: {' '.join(codes)}.",
+            "knuth would play 1146: it splits them into 11 classes, the largest of 3, "
+            "1.75 codes left on average.",
+            "With 1146, 2.2500 guesses are expected from here, as few as any guess gives.",
+            "Your last guess, 1266: good, 3.2167 guesses expected; best 1366, 3.1667 (loss 0.0500); "
+            "it could not be the secret.",
+        ]
+
+    serve(tmp_path, scenario)
+
+
+def test_a_hint_where_the_codes_cannot_be_listed_is_the_strategys_guess_alone(tmp_path):
+    """Past the codes an array holds (8 pegs of 10 colours and more) the games package gives the
+    strategy's guess alone (hint_given's Hint): ``advice`` is null and ``hint`` is as before. The
+    limit is lowered under the classic game's 1,296 codes so that the hint is quick."""
+    from mastermind.core import code as code_module
+
+    async def scenario(app, client):
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        path = f"/api/games/{game['id']}"
+        await call(client, "POST", f"{path}/guesses", {"guess": "5555"})
+        with mock.patch.object(code_module, "ENUMERATION_LIMIT", 1000):
+            hinted = await call(client, "POST", f"{path}/hint")
+        assert hinted["advice"] is None and hinted["hints"] == 1
+        assert set(hinted["hint"]) == {"strategy", "guess", "candidates", "lead", "note"}
+
+    serve(tmp_path, scenario)
+
+
 def test_a_hint_on_the_last_guess_is_a_code_that_can_still_win(tmp_path):
     rules = {"pegs": 4, "colors": 6, "max_guesses": 3}
 
@@ -348,6 +440,7 @@ def test_a_match_against_a_strategy_with_the_computers_guesses_one_by_one(tmp_pa
         secret_hidden(answer["game"])
         hinted = await call(client, "POST", f"{path}/hint")
         assert hinted["hint"]["guess"] == "1122"
+        assert hinted["advice"]["lines"][0] == "1,296 codes are still possible."  # the match's advice
         breaker = Knuth()
         while not answer["finished"]:
             guess = breaker.guess()

@@ -140,8 +140,10 @@ def advise(game: Game, budget: float | None = DEFAULT_BUDGET) -> Advice:
     last = None
     try:
         value = valuer.move(state, codes, g, here.line, None, Clock(valuer.budget))
-        if history:  # the player's last guess, valued where it was played
-            last = review_move(valuer, before[-1], len(history), *history[-1], game.secret)
+        if history:  # the player's last guess, valued where it was played; not with the secret
+            # (its best_after would be the codes left where the secret lies: a hint during play
+            # tells nothing the replies have not told, and the web page gets it as JSON)
+            last = review_move(valuer, before[-1], len(history), *history[-1], None)
     finally:
         valuer.positions.save()
     return Advice(

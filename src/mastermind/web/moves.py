@@ -10,7 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .. import GameError
+from .. import Game, GameError, Match
 from ..games.game import NOT_FIXED_IN_A_MATCH
 from .api import ApiError, State, act, computer_guesses, field, game_of, visitor_of
 from .sessions import LiveGame
@@ -109,21 +109,34 @@ async def undo(request: web.Request) -> web.Response:
 
 @routes.post("/api/games/{id}/hint")
 async def hint(request: web.Request) -> web.Response:
+    """The hint the command line and the terminal board give (:func:`~mastermind.games.advice.hint_given`):
+    ``hint``, the strategy's guess (drawn in pegs), and where the game's codes can be listed
+    ``advice``, what teaches it (:meth:`~mastermind.games.advice.Advice.to_dict`: the codes left,
+    how the guess splits them, the guesses expected, the last guess valued, and ``lines``, the
+    engine's own words); else ``advice`` is null. In a match the match says whether a hint may be
+    asked now, in its words."""
+
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any]:
+        from ..games.advice import Advice, hint_given  # (the review's search: loaded when asked)
+
+        played: Game | Match
         if live.match is not None:  # (the match says when a hint may be asked, as at the terminal)
-            given = await state.think(live.match.hint)
+            played = live.match
         else:
-            game = game_of(live)
-            game.expect("guess")
-            given = await state.think(game.hint)
+            played = game_of(live)
+            played.expect("guess")
+        given = await state.think(lambda: hint_given(played))  # a search: it can take a while
+        advice = given.to_dict(live.notation) if isinstance(given, Advice) else None
+        shown = given.hint if isinstance(given, Advice) else given
         return {
             "hint": {
-                "strategy": given.strategy,
-                "guess": live.notation.format_code(given.guess),
-                "candidates": given.candidates,
-                "lead": given.lead,
-                "note": given.note,
-            }
+                "strategy": shown.strategy,
+                "guess": live.notation.format_code(shown.guess),
+                "candidates": shown.candidates,
+                "lead": shown.lead,
+                "note": shown.note,
+            },
+            "advice": advice,
         }
 
     return await act(request, action)

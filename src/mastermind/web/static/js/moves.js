@@ -97,8 +97,21 @@ export async function hint() {
   const pegs = el("span", { class: "pegs", role: "img", "aria-label": h.guess },
     codeColors(n, h.guess).map((c) => peg(n, c, palette())));
   const note = h.note ? ` (${h.note})` : "";
-  state.message = { node: el("span", {}, `Hint: ${left}${h.lead} `, pegs, ` (${h.guess})${note}.`) };
+  const line = el("span", {}, `Hint: ${left}${h.lead} `, pegs, ` (${h.guess})${note}.`);
+  // kept while the guess is entered (a peg put does not clear it), until the next move's answer
+  state.message = { node: answer.advice ? why(line, answer.advice) : line, hint: true };
   render();
+}
+
+// The hint that teaches: its one line, and under "Why" the games package's own sentences (the
+// codes left, listed when few; how the guess splits them; the guesses expected; the last guess
+// valued), the words of the command line and the terminal board. Open beside the board on a
+// desktop; closed on a phone, where the board and the palette keep the screen.
+function why(line, advice) {
+  const wide = window.matchMedia("(min-width: 800px)").matches;
+  return el("details", { class: "advice", open: wide },
+    el("summary", {}, line, " ", el("span", { class: "why" }, "Why")),
+    el("ul", { class: "advice-lines" }, advice.lines.map((text) => el("li", { text }))));
 }
 
 export function giveUp() {
@@ -118,7 +131,7 @@ export function leaveGame() {
 export function put(color) {
   state.entry[state.cursor] = color;
   state.cursor = Math.min(state.cursor + 1, state.entry.length - 1);
-  say(null);
+  if (!state.message?.hint) say(null);
   render();
 }
 

@@ -11,7 +11,7 @@ export const state = {
   reply: { black: 0, white: 0 }, // the reply being entered
   selected: null, // a played row chosen to fix (1-based); null: the waiting guess
   busy: false,
-  message: null, // {text | node, tone}
+  message: null, // {text | node, tone, hint}: hint, kept while a guess is entered
   peek: false, // whether the code a person chooses in a match is shown (masked otherwise)
   warned: null, // a guess the server warned of once: the same code again plays it
   settings: null,
