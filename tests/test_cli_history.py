@@ -485,3 +485,24 @@ def test_the_json_of_a_game_or_match_still_played_keeps_its_secret_and_seed(tmp_
     run("play", "--resume", "1", "--db", db, input="quit\n")
     over = json.loads(run("history", "1", "--db", db, "--json")[1])
     assert over["outcome"] == "gave-up" and (over["secret"], over["seed"]) == ("3332", 77)
+
+
+def test_the_json_a_game_or_match_stopped_prints_keeps_its_secret_and_seed(tmp_path):
+    """``--json`` at the end of a game stopped unfinished shows what ``history --json`` shows: no
+    secret nor seed, which would let the game (the code of the day, say) be resumed and won."""
+    db = str(tmp_path / "h.db")
+    code, out, _ = run("play", "--seed", "77", "--db", db, "--json", input="1122\n")
+    stopped = json.loads(out)
+    assert (
+        code == 1 and stopped["outcome"] == "playing" and (stopped["secret"], stopped["seed"]) == (None, None)
+    )
+    code, out, _ = run(
+        "match", "--players", "knuth,human", "--games", "2", "--db", db, "--json", input="1122\n"
+    )
+    match = json.loads(out)
+    first = match["games"][0]
+    assert code == 1 and match["seed"] is None
+    assert (first["secret"], first["game"]["secret"], first["game"]["seed"]) == (None,) * 3
+    code, out, _ = run("play", "--resume", "1", "--db", db, "--json", input="3332\n")  # won: shown whole
+    won = json.loads(out)
+    assert code == 0 and won["outcome"] == "won" and (won["secret"], won["seed"]) == ("3332", 77)

@@ -48,8 +48,10 @@ def finish(game: Game, as_json: bool, recorder: Recorder) -> NoReturn:
     that save failed (the recorder is behind: one more try)."""
     if recorder.behind:
         recorder.save(game.record())
-    if as_json:
-        click.echo(json.dumps(game.record()))
+    if as_json:  # (a game stopped unfinished shows no secret: it may be resumed)
+        from ..games.game_record import shown
+
+        click.echo(json.dumps(shown(game.record())))
     sys.exit(EXIT_OK if game.outcome == "won" else EXIT_NOT_WON)
 
 
@@ -92,7 +94,10 @@ def play_through(
 @strategy_option
 @seed_option("Seed for the secret: the same seed, the same game.")
 @click.option(
-    "--json", "as_json", is_flag=True, help="Board on stderr; at the end, the game's record as JSON."
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Board on stderr; at the end, the game's record as JSON (no secret of a game not over).",
 )
 @click.option("--review", "review_after", is_flag=True, help="When the game ends, review it move by move.")
 @click.option(
@@ -253,7 +258,10 @@ def after_play(game: Game, console: Console, review_after: bool, recorder: Recor
 @click.option("--first", metavar="CODE", help="Override the strategy's first guess.")
 @seed_option("Seed for randomised strategies.")
 @click.option(
-    "--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the game's record as JSON."
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Transcript on stderr; at the end, the game's record as JSON (no secret of a game not over).",
 )
 @history_options
 @resume_option

@@ -84,7 +84,12 @@ if TYPE_CHECKING:
     "a reply): type it again to play it.",
 )
 @seed_option("Seed of the computers' secrets.")
-@click.option("--json", "as_json", is_flag=True, help="Transcript on stderr; at the end, the match's record.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Transcript on stderr; at the end, the match's record (no secret of a game not over).",
+)
 @history_options
 @click.option(
     "--resume",
@@ -135,6 +140,7 @@ def match(
       mastermind match --players knuth,most-parts --codemaker hardest --json
       mastermind match --resume               # after Ctrl-C or a crash: go on from the last move
     """
+    from ..games.game_record import shown  # (--json: no secret of a game that can be resumed)
     from ..games.match import Match
     from ..games.match_session import MatchSession
 
@@ -162,7 +168,7 @@ def match(
         recorder.save(m.record())
         show(console, session.notation, [session.stopped(recorder.resume_hint("match"))])
         if as_json:
-            click.echo(json.dumps(m.record()))
+            click.echo(json.dumps(shown(m.record())))
         sys.exit(EXIT_NOT_WON)
 
     try:
@@ -174,7 +180,7 @@ def match(
     recorder.save(m.record())
     review_hint(m, console, recorder)
     if as_json:
-        click.echo(json.dumps(m.record()))
+        click.echo(json.dumps(shown(m.record())))
     sys.exit(EXIT_OK)
 
 
