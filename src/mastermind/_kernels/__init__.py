@@ -87,7 +87,7 @@ _listeners: list[Callable[[bool], None]] = []
 
 #: What a front end tells a person while the JIT compiles kernels (the first run, or after an
 #: upgrade; later runs load them from numba's cache): one wording for the terminal and the board.
-COMPILING = "compiling the search kernels, once (up to a few minutes)..."
+COMPILING = "compiling the kernels this needs, the first time only (up to a few minutes)..."
 
 
 def on_compile(listener: Callable[[bool], None]) -> Callable[[], None]:

@@ -67,7 +67,7 @@ class CompileNotice:
 
 
 #: The bar's label (the notice's words without the estimate: the bar shows the time left).
-COMPILE_LABEL = "compiling the search kernels, once"
+COMPILE_LABEL = "compiling the kernels this needs, the first time only"
 
 
 class CompileLogLine:
