@@ -248,8 +248,24 @@ def resume_option(command: Callable) -> Callable:
         default=None,
         metavar="[ID]",
         help="Go on with the latest unfinished game of this kind in the history (or game ID): the same "
-        "secret and rows; the game options given are then ignored.",
+        "secret and rows; the game keeps its own settings (an option that would change them, such as "
+        "--pegs, --strategy, --seed or --hard, is refused).",
     )(command)
+
+
+def refuse_with_resume(*names: str) -> None:
+    """--resume goes on with a saved game as it was made: an option among ``names`` (the
+    parameters that make a game: its rules, strategy, seed, mode) given on the command line
+    would be silently ignored, so it is refused in one line (exit status 2)."""
+    ctx = click.get_current_context()
+    typed = click.core.ParameterSource.COMMANDLINE  # (not a default, nor an environment variable)
+    for param in ctx.command.params:
+        if param.name in names and ctx.get_parameter_source(param.name) == typed:
+            option = next(o for o in param.opts if o.startswith("--"))  # --pegs, not -p
+            fail(
+                "--resume goes on with the saved game as it was made (its rules, players, strategy, seed and "
+                f"mode): it takes no {option}"
+            )
 
 
 def resumable(store: Store | None, kind: str, which: str) -> StoredGame:
