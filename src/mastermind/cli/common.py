@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -157,9 +158,15 @@ def check_history_or_fail(rules: Rules, history: Sequence[tuple[Code, Feedback]]
 
 def open_store(db: str | None, hint: str = "", write: bool = True) -> Store:
     """The history database (``--db``, MASTERMIND_DB or the default); one line and exit 2 if unusable
-    (``write``: also if it cannot be written)."""
+    (``write``: also if it cannot be written; a command that only reads: also if ``--db`` names a
+    file that is not there, where an empty history would hide a mistyped path)."""
     from ..errors import StoreError
     from ..history.store import Store
+
+    if not write and db and not os.path.lexists(db):
+        from ..core.text import PATH_LIMIT, quote
+
+        fail(f"the history database {quote(db, PATH_LIMIT)} does not exist (no game was saved there)")
 
     def read_stored(record: dict[str, Any]) -> object:  # the engine loaded only when a game is asked for
         from ..games.game_record import read_stored
