@@ -24,9 +24,28 @@ if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports
 EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
 
 
+#: The key of the context's meta where a command whose --json a program reads keeps the object
+#: it prints on stdout when it fails (:func:`fail_as_json`).
+_FAILURE_JSON = "mastermind.failure_json"
+
+
 def fail(message: str) -> NoReturn:
+    """One line on stderr and exit status 2 (and, under :func:`fail_as_json`, the command's JSON
+    object with the line as its ``error`` on stdout)."""
     click.echo(f"mastermind: error: {message}", err=True)
+    ctx = click.get_current_context(silent=True)
+    report = None if ctx is None else ctx.meta.get(_FAILURE_JSON)
+    if report is not None:
+        import json
+
+        click.echo(json.dumps({**report, "error": message}))
     sys.exit(EXIT_USAGE)
+
+
+def fail_as_json(report: dict[str, Any]) -> None:
+    """From here on this command fails with ``report`` and the error on stdout as well: its
+    --json is a result a program reads, and a failure is one too (the line on stderr stays)."""
+    click.get_current_context().meta[_FAILURE_JSON] = report
 
 
 def strategy_help() -> str:
