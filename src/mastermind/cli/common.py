@@ -175,14 +175,15 @@ def check_history_or_fail(rules: Rules, history: Sequence[tuple[Code, Feedback]]
 # --- the history: where games are saved as they are played ------------------------------------------
 
 
-def open_store(db: str | None, hint: str = "", write: bool = True) -> Store:
+def open_store(db: str | None, hint: str = "", write: bool = True, missing_ok: bool = False) -> Store:
     """The history database (``--db``, MASTERMIND_DB or the default); one line and exit 2 if unusable
     (``write``: also if it cannot be written; a command that only reads: also if ``--db`` names a
-    file that is not there, where an empty history would hide a mistyped path)."""
+    file that is not there, where an empty history would hide a mistyped path, unless
+    ``missing_ok``: a command with more to do than read it)."""
     from ..errors import StoreError
     from ..history.store import Store
 
-    if not write and db and not os.path.lexists(db):
+    if not write and not missing_ok and db and not os.path.lexists(db):
         from ..core.text import PATH_LIMIT, quote
 
         fail(f"the history database {quote(db, PATH_LIMIT)} does not exist (no game was saved there)")
