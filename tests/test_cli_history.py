@@ -265,6 +265,8 @@ def test_the_history_is_exported_as_csv_one_row_per_game_or_per_move(tmp_path):
 
 def test_csv_errors_are_one_line(tmp_path):
     db = str(tmp_path / "h.db")
+    with Store(db):  # an empty history (one not there is refused first: see below)
+        pass
     for args, message in [
         (["--csv", str(tmp_path / "no" / "x.csv")], "cannot write"),
         (["--csv", str(tmp_path)], "is a directory"),
