@@ -100,3 +100,19 @@ def test_a_strategy_name_is_written_the_registry_way():
 def test_an_option_of_another_strategy_is_refused():
     code, _, err = run("tree", "-s", "knuth", "--no-tables")
     assert code == 2 and "--no-tables turns off the colour tables of counter: knuth has none" in err
+
+
+@pytest.mark.parametrize(
+    "args, suggestion",
+    [
+        (["play", "--bogus"], ""),  # was "(Did you mean one of: '--colours', '--pegs'?)": the dashes alike
+        (["play", "--hardd"], " Did you mean '--hard'?"),
+        (["play", "--colr", "5"], " Did you mean '--colors'?"),  # one name for an option, not its alias too
+        (["play", "--review-after"], " Did you mean '--review'?"),
+        (["tree", "--form", "json"], " Did you mean '--format'?"),
+    ],
+)
+def test_an_unknown_option_is_compared_with_the_options_names_alone(args, suggestion):
+    result = CliRunner().invoke(cli, args, prog_name="mastermind")
+    why = f"No such option '{args[1]}'.{suggestion} (see 'mastermind {args[0]} --help')"
+    assert result.exit_code == 2 and result.stdout == "" and result.stderr == f"mastermind: error: {why}\n"

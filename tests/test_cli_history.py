@@ -265,6 +265,8 @@ def test_the_history_is_exported_as_csv_one_row_per_game_or_per_move(tmp_path):
 
 def test_csv_errors_are_one_line(tmp_path):
     db = str(tmp_path / "h.db")
+    with Store(db):  # an empty history (one not there is refused first: see below)
+        pass
     for args, message in [
         (["--csv", str(tmp_path / "no" / "x.csv")], "cannot write"),
         (["--csv", str(tmp_path)], "is a directory"),
@@ -506,3 +508,62 @@ def test_the_json_a_game_or_match_stopped_prints_keeps_its_secret_and_seed(tmp_p
     code, out, _ = run("play", "--resume", "1", "--db", db, "--json", input="3332\n")  # won: shown whole
     won = json.loads(out)
     assert code == 0 and won["outcome"] == "won" and (won["secret"], won["seed"]) == ("3332", 77)
+
+
+REFUSED = "--resume goes on with the saved game as it was made (its rules, players, strategy, seed and mode)"
+
+
+@pytest.mark.parametrize(
+    "command, option",
+    [
+        ("play", ["--hard"]),
+        ("play", ["--pegs", "4"]),
+        ("play", ["--strategy", "entropy"]),
+        ("play", ["--seed", "3"]),
+        ("guess", ["--secret", "123"]),
+        ("guess", ["--first", "112"]),
+        ("guess", ["--colors", "5"]),
+        ("match", ["--players", "knuth,entropy"]),
+        ("match", ["--hard"]),
+        ("match", ["--games", "4"]),
+    ],
+)
+def test_an_option_a_resumed_game_would_ignore_is_refused_in_one_line(tmp_path, command, option):
+    """A saved game keeps its own settings: an option that would change them is refused, not
+    ignored (play --resume --hard once played on outside hard mode), and the game is untouched."""
+    db = str(tmp_path / "h.db")
+    with Store(db) as store:
+        game = Game.breaking(Rules(pegs=3, colors=4), seed=5) if command == "play" else None
+        if game is not None:
+            game.guess("111")
+            store.add(game.record())
+        before = [(g.id, g.record) for g in store.games()]
+    code, out, err = run(command, "--db", db, "--resume", *option, input="quit\n")
+    assert code == 2 and out == ""
+    assert err == f"mastermind: error: {REFUSED}: it takes no {option[0]}\n"
+    with Store(db) as store:
+        assert [(g.id, g.record) for g in store.games()] == before
+
+
+def test_options_of_the_session_alone_go_with_resume(tmp_path):
+    db = str(tmp_path / "h.db")
+    with Store(db) as store:
+        game = Game.breaking(Rules(pegs=3, colors=4), seed=5)
+        game.guess("111")
+        store.add(game.record())
+    code, out, err = run("play", "--db", db, "--resume", "--warn-inconsistent", "--json", input="quit\n")
+    assert code == 1 and json.loads(out)["outcome"] == "gave-up"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["history"], ["history", "1"], ["history", "--json"], ["history", "--csv", "-"], ["stats"], ["review"]],
+)
+@pytest.mark.parametrize("where", ["missing-folder/h.db", "h.db"])
+def test_a_command_that_reads_the_history_refuses_a_db_that_is_not_there(tmp_path, args, where):
+    """An empty history would hide a mistyped --db (play refuses a folder that is not there)."""
+    db = str(tmp_path / where)
+    code, out, err = run(*args, "--db", db)
+    assert code == 2 and out == ""
+    assert err == f"mastermind: error: the history database {db!r} does not exist (no game was saved there)\n"
+    assert not os.path.exists(db)

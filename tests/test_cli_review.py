@@ -317,3 +317,20 @@ def test_a_review_of_bulls_and_cows_names_the_game_as_it_speaks_of_it():
     # in letters the game speaks of colours: Mastermind's words, and its name
     assert code == 0, err
     assert out.splitlines()[-1].startswith("Share: Mastermind 3x10 no repeats: won in 2 ")
+
+
+def test_the_chart_keeps_its_bottom_row_for_one_code_left():
+    # 2 codes left after 2245 (nearer 1 than 4 on the log scale) were drawn on the "1" row, as if
+    # the code was found: the bottom row is one code alone, the top row the codes at the start
+    code, out, err = run("review", "3456=1,1", "2245=3,0")
+    assert code == 0, err
+    lines = out.splitlines()
+    chart = lines[lines.index("codes left  o your guesses  + the best guess  * both") + 1 :][:6]
+    assert chart == [
+        " 1296 ┤*",
+        "  309 ┤    *",  # 252 codes after 3456
+        "   74 ┤",
+        "   18 ┤        +",  # the best guess's expected codes left (34.7), on the scale's nearest row
+        "    4 ┤        o",  # 2 codes left: the row above one code's
+        "    1 ┤",
+    ]

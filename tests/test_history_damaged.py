@@ -8,8 +8,9 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from mastermind import Rules
+from mastermind import Code, Rules
 from mastermind.cli import cli
+from mastermind.core.feedback import score
 from mastermind.games.game import Game
 from mastermind.history.store import DamagedGame, Store
 
@@ -43,6 +44,23 @@ def edited(**fields):
     return lambda text: json.dumps(json.loads(text) | fields)
 
 
+def wrong_reply(text):
+    """Row 1's reply changed to one the game's own secret does not give (hand-edited)."""
+    record = json.loads(text)
+    secret = Code(record["secret"], Rules())
+    right = score(Code(record["moves"][0]["guess"], Rules()).colors, secret.colors)
+    record["moves"][0]["reply"] = "0,0" if right != (0, 0) else "1,0"
+    return json.dumps(record)
+
+
+def wrong_secret(text):
+    """The secret changed, its rows kept: row 1's reply is not what the new secret gives."""
+    record = json.loads(text)
+    reply = record["moves"][0]["reply"]
+    record["secret"] = "6666" if reply != "0,0" else "1111"  # row 1 is 1122
+    return json.dumps(record)
+
+
 DAMAGES = {
     "not JSON": lambda text: "{bad json",
     "empty object": lambda text: "{}",
@@ -51,6 +69,8 @@ DAMAGES = {
     "moves a number": edited(moves=5),
     "hints a word": edited(hints="x"),  # this one and the next only the engine's reading refuses
     "a secret no game has": edited(secret="9999"),
+    "a reply its secret does not give": lambda text: wrong_reply(text),
+    "a secret its rows do not fit": lambda text: wrong_secret(text),
     "no rules": lambda text: json.dumps({k: v for k, v in json.loads(text).items() if k != "rules"}),
 }
 
@@ -123,3 +143,31 @@ def test_the_store_reads_every_game_it_lists_with_the_engine_as_one_asked_for(tm
         assert [g.id for g in store.games()] == [2] and store.left_out == [1]
         with pytest.raises(DamagedGame):
             store.latest_unfinished("play")
+
+
+def test_replies_typed_by_hand_that_contradict_each_other_are_play_not_damage(tmp_path):
+    """A game where the computer breaks a code kept in the player's head has no secret: its
+    replies may contradict each other (a wrong one is fixed in play), and its record is sound."""
+    db = str(tmp_path / "h.db")
+    with Store(db) as store:
+        game = Game.solving(Rules(), seed=1)
+        for reply in ["1,0", "0,1", "1,2", "1,2", "0,2"]:  # row 4 contradicts the others
+            game.reply(reply)
+        assert game.problem is not None
+        store.add(game.record())
+    code, out, err = run("history", "1", "--db", db)
+    assert code == 0 and err == ""
+    code, out, err = run("history", "--db", db)
+    assert code == 0 and [line.split()[0] for line in out.splitlines()[1:]] == ["1"] and err == ""
+
+
+def test_a_scored_game_with_an_edited_reply_names_the_row_and_keeps_the_secret(tmp_path):
+    db = str(tmp_path / "h.db")
+    two_games(db)
+    spoil(db, wrong_reply)  # 1122=0,2 (secret 2246, game not over) edited to 1122=0,0
+    code, out, err = run("history", "1", "--db", db)
+    assert code == 2
+    assert err.strip() == (
+        "mastermind: error: game 1 of the history is damaged: "
+        "a game record has row 1 (1122=0,0) with a reply its secret does not give"
+    )

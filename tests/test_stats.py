@@ -114,6 +114,8 @@ def test_the_stats_command_renders_the_library_figures(tmp_path):
 
 def test_stats_of_an_empty_history_and_a_chart_of_nothing(tmp_path):
     db = str(tmp_path / "h.db")
+    with Store(db):  # an empty history (a --db that is not there is refused: test_cli_history)
+        pass
     result = CliRunner().invoke(cli, ["stats", "--db", db])
     assert result.exit_code == 0 and result.stdout == "No finished play games in the history yet.\n"
     result = CliRunner().invoke(cli, ["stats", "--db", db, "--plot", str(tmp_path / "x.png")])

@@ -392,3 +392,39 @@ def test_a_reply_left_without_a_next_guess_is_said_with_its_number_of_secrets():
     del root.children[Feedback(1, 0)]
     with pytest.raises(TreeFileError, match=r"2 secrets give reply 1,0 to its guess"):
         replay(TreeFile(rules, root, {"game": {}}))
+
+
+@pytest.mark.parametrize("name", ["k.json", "k.json.gz"])
+def test_verify_given_a_tree_saved_as_json_says_which_file_it_checks(tmp_path, name):
+    path = tmp_path / name
+    assert run("tree", "-s", "knuth", "-p", "2", "-c", "3", "--save", path)[0] == 0
+    code, out, err = run("verify", path)
+    assert code == 2 and out == ""
+    assert err == (
+        f"mastermind: error: {path}: a tree as JSON (for reading), not a tree file: verify replays a "
+        "tree file, which 'mastermind tree --save NAME.tree' writes (a NAME not ending in .json)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("mastermind-tree 1\nnot json\n", "{path}, line 2: the header is not one line of JSON"),
+        ("garbage\n", "{path}: neither a tree file nor a proof file"),
+        (None, "{path}: cannot read it"),
+    ],
+    ids=["a broken tree", "not a tree", "missing"],
+)
+def test_verify_json_of_a_file_that_fails_is_a_json_object_too(tmp_path, text, error):
+    """--json is what a program reads: a file that fails its check prints a result as well."""
+    path = tmp_path / "t.tree"
+    if text is not None:
+        path.write_text(text)
+    code, out, err = run("verify", path, "--json")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("mastermind: error: ")
+    result = json.loads(out)
+    assert result == {"file": str(path), "passed": False, "verified": False, "error": result["error"]}
+    assert (
+        result["error"].startswith(error.format(path=path))
+        and err == f"mastermind: error: {result['error']}\n"
+    )

@@ -58,7 +58,7 @@ class Main(click.Group):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as err:
-            fail(f"{err.format_message()} (see '{info_name or 'mastermind'} --help')")
+            fail(f"{usage_message(err)} (see '{info_name or 'mastermind'} --help')")
 
     def invoke(self, ctx: click.Context) -> Any:
         from ..errors import MastermindError
@@ -72,7 +72,7 @@ class Main(click.Group):
             where = err.ctx.command_path if err.ctx else ctx.command_path
             if err.ctx is None and ctx.invoked_subcommand:  # click gives an option's missing value no context
                 where += f" {ctx.invoked_subcommand}"
-            fail(f"{err.format_message()} (see '{where} --help')")
+            fail(f"{usage_message(err)} (see '{where} --help')")
         except KeyboardInterrupt:
             _interrupted()
         except SystemError as err:
@@ -81,6 +81,49 @@ class Main(click.Group):
             if not isinstance(err.__cause__ or err.__context__, KeyboardInterrupt):
                 raise
             _interrupted()
+
+
+def usage_message(err: click.UsageError) -> str:
+    """Click's message, with an unknown option's suggestions made on the names alone (click
+    compares them with their dashes, which made '--bogus' look like '--colours' and '--pegs'),
+    one name for each option (--colors, not --colors and its alias --colours), hidden ones left out.
+
+    >>> ctx = click.Context(click.Command("x", params=[click.Option(["--hard"]), click.Option(["--pegs"])]))
+    >>> usage_message(click.NoSuchOption("--bogus", ctx=ctx))
+    "No such option '--bogus'."
+    >>> usage_message(click.NoSuchOption("--hardd", ctx=ctx))
+    "No such option '--hardd'. Did you mean '--hard'?"
+    """
+    if not isinstance(err, click.NoSuchOption) or err.ctx is None:
+        return err.format_message()
+    typed = err.option_name.lstrip("-")
+    best: dict[str, float] = {}  # an option's name most like the one typed: how alike (0 to 1)
+    for param in err.ctx.command.params:
+        if getattr(param, "hidden", False):
+            continue
+        for names in (param.opts, param.secondary_opts):  # --color and --no-color: two options
+            alike = [(_alike(typed, n[2:]), n) for n in names if n.startswith("--")]
+            if alike:
+                ratio, name = max(alike, key=lambda pair: pair[0])  # the first of the likest
+                if ratio >= 0.7:
+                    best[name] = ratio
+    close = sorted(sorted(best, key=lambda n: -best[n])[:3])
+    quoted = [f"'{name}'" for name in close]
+    if not quoted:
+        return err.message
+    if len(quoted) == 1:
+        return f"{err.message} Did you mean {quoted[0]}?"
+    return f"{err.message} (Did you mean one of: {', '.join(quoted)}?)"
+
+
+def _alike(typed: str, name: str) -> float:
+    """How alike an option typed and an option's name are (0 to 1): difflib's ratio, or 0.8 where
+    one begins with the other (--review-after, --strat), four letters or more."""
+    from difflib import SequenceMatcher
+
+    ratio = SequenceMatcher(None, typed, name).ratio()
+    shorter, longer = sorted((typed, name), key=len)
+    return max(ratio, 0.8) if len(shorter) >= 4 and longer.startswith(shorter) else ratio
 
 
 def _interrupted() -> NoReturn:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -23,9 +24,28 @@ if TYPE_CHECKING:  # names for the annotations only: `mastermind --help` imports
 EXIT_OK, EXIT_NOT_WON, EXIT_USAGE = 0, 1, 2
 
 
+#: The key of the context's meta where a command whose --json a program reads keeps the object
+#: it prints on stdout when it fails (:func:`fail_as_json`).
+_FAILURE_JSON = "mastermind.failure_json"
+
+
 def fail(message: str) -> NoReturn:
+    """One line on stderr and exit status 2 (and, under :func:`fail_as_json`, the command's JSON
+    object with the line as its ``error`` on stdout)."""
     click.echo(f"mastermind: error: {message}", err=True)
+    ctx = click.get_current_context(silent=True)
+    report = None if ctx is None else ctx.meta.get(_FAILURE_JSON)
+    if report is not None:
+        import json
+
+        click.echo(json.dumps({**report, "error": message}))
     sys.exit(EXIT_USAGE)
+
+
+def fail_as_json(report: dict[str, Any]) -> None:
+    """From here on this command fails with ``report`` and the error on stdout as well: its
+    --json is a result a program reads, and a failure is one too (the line on stderr stays)."""
+    click.get_current_context().meta[_FAILURE_JSON] = report
 
 
 def strategy_help() -> str:
@@ -155,11 +175,18 @@ def check_history_or_fail(rules: Rules, history: Sequence[tuple[Code, Feedback]]
 # --- the history: where games are saved as they are played ------------------------------------------
 
 
-def open_store(db: str | None, hint: str = "", write: bool = True) -> Store:
+def open_store(db: str | None, hint: str = "", write: bool = True, missing_ok: bool = False) -> Store:
     """The history database (``--db``, MASTERMIND_DB or the default); one line and exit 2 if unusable
-    (``write``: also if it cannot be written)."""
+    (``write``: also if it cannot be written; a command that only reads: also if ``--db`` names a
+    file that is not there, where an empty history would hide a mistyped path, unless
+    ``missing_ok``: a command with more to do than read it)."""
     from ..errors import StoreError
     from ..history.store import Store
+
+    if not write and not missing_ok and db and not os.path.lexists(db):
+        from ..core.text import PATH_LIMIT, quote
+
+        fail(f"the history database {quote(db, PATH_LIMIT)} does not exist (no game was saved there)")
 
     def read_stored(record: dict[str, Any]) -> object:  # the engine loaded only when a game is asked for
         from ..games.game_record import read_stored
@@ -248,8 +275,24 @@ def resume_option(command: Callable) -> Callable:
         default=None,
         metavar="[ID]",
         help="Go on with the latest unfinished game of this kind in the history (or game ID): the same "
-        "secret and rows; the game options given are then ignored.",
+        "secret and rows; the game keeps its own settings (an option that would change them, such as "
+        "--pegs, --strategy, --seed or --hard, is refused).",
     )(command)
+
+
+def refuse_with_resume(*names: str) -> None:
+    """--resume goes on with a saved game as it was made: an option among ``names`` (the
+    parameters that make a game: its rules, strategy, seed, mode) given on the command line
+    would be silently ignored, so it is refused in one line (exit status 2)."""
+    ctx = click.get_current_context()
+    typed = click.core.ParameterSource.COMMANDLINE  # (not a default, nor an environment variable)
+    for param in ctx.command.params:
+        if param.name in names and ctx.get_parameter_source(param.name) == typed:
+            option = next(o for o in param.opts if o.startswith("--"))  # --pegs, not -p
+            fail(
+                "--resume goes on with the saved game as it was made (its rules, players, strategy, seed and "
+                f"mode): it takes no {option}"
+            )
 
 
 def resumable(store: Store | None, kind: str, which: str) -> StoredGame:

@@ -22,13 +22,14 @@ from .common import (
     TakesGameId,
     fail,
     history_options,
+    refuse_with_resume,
     resumable,
     resume_option,
     seed_option,
     strategy_option,
 )
 from .console import color_option, console_for
-from .game_options import game_notation, game_options
+from .game_options import RULE_OPTIONS, game_notation, game_options
 from .progress import thinking
 from .recording import Recorder
 from .session import drive, show
@@ -174,6 +175,7 @@ def play(
         game, recorder = todays_game(store, hard)
         resume = None if recorder.id is None else str(recorder.id)
     elif resume is not None:
+        refuse_with_resume(*RULE_OPTIONS, "strategy", "seed", "hard")
         stored = resumable(store, "play", resume)
         game = Game.from_record(stored.record)
         recorder = Recorder(store, stored.id)
@@ -297,6 +299,7 @@ def guess(
     from ..games.sessions import GuessSession
 
     if resume is not None:
+        refuse_with_resume(*RULE_OPTIONS, "strategy", "secret", "first", "seed")
         stored = resumable(store, "guess", resume)
         game = Game.from_record(stored.record)
         recorder = Recorder(store, stored.id)

@@ -21,12 +21,13 @@ from .common import (
     TakesGameId,
     fail,
     history_options,
+    refuse_with_resume,
     resumable,
     seed_option,
     strategy_option,
 )
 from .console import color_option, console_for
-from .game_options import game_notation, game_options
+from .game_options import RULE_OPTIONS, game_notation, game_options
 from .progress import thinking
 from .recording import Recorder
 from .session import drive, show
@@ -98,7 +99,8 @@ if TYPE_CHECKING:
     default=None,
     metavar="[ID]",
     help="Go on with the latest unfinished match in the history (or match ID) from its last move: the "
-    "same players, games, secrets and score; the other options are then ignored.",
+    "same players, games, secrets, score and settings (an option that would change them, such as "
+    "--players, --games, --seed or --hard, is refused).",
 )
 @color_option
 def match(
@@ -145,6 +147,7 @@ def match(
     from ..games.match_session import MatchSession
 
     if resume is not None:
+        refuse_with_resume(*RULE_OPTIONS, "strategy", "players", "games", "scoring", "maker", "hard", "seed")
         stored = resumable(store, "match", resume)
         m = Match.from_record(stored.record)
         recorder = Recorder(store, stored.id)

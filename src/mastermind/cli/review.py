@@ -172,7 +172,9 @@ def solve_puzzles(db: str | None, rules: Rules) -> None:
     the history after each change (the games package says which puzzle, which try and how far)."""
     from ..games.puzzles import puzzle_games, puzzle_session
 
-    store = open_store(db, write=False)
+    # no history yet is no error here: the trees' puzzles need no game, and the standings are kept
+    # beside the history named (made if need be)
+    store = open_store(db, write=False, missing_ok=True)
     stored = store.games()
     with progress_bar(len(puzzle_games(stored)), "finding puzzles in your games") as bar:
 

@@ -10,7 +10,7 @@ import click
 from ..core.rules import DEFAULT_MAX_GUESSES
 from ..core.text import guess_count
 from . import cli
-from .common import fail
+from .common import fail, fail_as_json
 from .console import color_option
 from .game_options import game_options
 from .run_options import executor_option, scheduler_option
@@ -72,7 +72,9 @@ def verify(
     bound, written by 'evaluate --budget --proof', or that no tree is within some guesses, by
     'worst --proof') is recognised by its first line and checked node by node; with --json,
     "passed" says the nodes checked hold and "verified" that the whole claim does (a --part that
-    passes is passed, not yet verified).
+    passes is passed, not yet verified); a file that fails prints {"file", "passed": false,
+    "verified": false, "error"} on stdout (with the error's line on stderr, exit status 2).
+    A tree saved as JSON (tree --save NAME.json) is for reading: verify replays a tree file.
 
     \b
     Examples:
@@ -90,6 +92,8 @@ def verify(
     from .game_options import asked_game
     from .progress import count_bar
 
+    if as_json:  # a file that fails its check is a result too: {"passed": false, ...}
+        fail_as_json({"file": tree_file, "passed": False, "verified": False})
     if not tree_file.strip():
         fail("no file named: give the path of a tree file or a proof file")
     if scheduler is not None and executor != "dask":
@@ -107,6 +111,11 @@ def verify(
 
         cluster = (scheduler, workers) if executor == "dask" else None
         return verify_proof(tree_file, rules, as_json, workers, part, cluster)
+    if kind is not None and kind.startswith(("{", "[")):  # as `tree --format json` prints, or --save x.json
+        fail(
+            f"{tree_file}: a tree as JSON (for reading), not a tree file: verify replays a tree file, "
+            "which 'mastermind tree --save NAME.tree' writes (a NAME not ending in .json)"
+        )
     if kind not in (None, TREE_FORMAT):
         fail(
             f"{tree_file}: neither a tree file nor a proof file (they start with "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from ..core.feedback import score
 from ..core.records import (
     RECORD_VERSION,
     check_version,
@@ -137,6 +138,7 @@ def check_bounds(game: Game) -> None:
         check_rows(rules, game.history)  # no guess after a win
     except GameError as err:
         raise RecordError(f"a game record breaks a rule of play: {err}") from None
+    check_scored(game)
     whole(game.hints, 0, 2**31, "number of hints")
     if game.seed is not None:
         whole(game.seed, 0, SEED_BOUND, "seed")
@@ -154,6 +156,22 @@ def check_bounds(game: Game) -> None:
             raise RecordError(
                 f"a game of the day's date must be YYYY-MM-DD, not {str(game.daily)[:40]}"
             ) from None
+
+
+def check_scored(game: Game) -> None:
+    """Every row of a game the program scored (its secret known from the start: :meth:`Game.guess`
+    replies with ``score``) has the reply its secret gives, and was never fixed (:meth:`Game.fix`
+    refuses such a game); a RecordError if not. A game whose codemaker replied by hand has no
+    secret, and its replies may contradict each other (a wrong one is fixed in play): not checked.
+    The error names the row, never the secret nor the reply it gives (the game may not be over)."""
+    if game.secret is None:
+        return
+    for row, move in enumerate(game.moves, 1):
+        said = f"row {row} ({code_text(game.rules, move.guess)}={reply_text(move.reply)})"
+        if move.fixed:
+            raise RecordError(f"a game record has {said} fixed, in a game its secret scored")
+        if move.reply != score(move.guess.colors, game.secret.colors):
+            raise RecordError(f"a game record has {said} with a reply its secret does not give")
 
 
 def _choose_again(game: Game) -> None:

@@ -50,6 +50,8 @@ def chart_points(result: Review) -> list[ChartPoint]:
 def chart_lines(result: Review, height: int = 6, step: int = 4) -> list[str]:
     """The chart in text: a row per level of a log scale (``height`` rows, from the codes at the
     start down to 1), a column every ``step`` characters per move, the verdicts' marks under it.
+    A point is on the row nearest it on the scale; the bottom row holds one code left alone, the
+    top row the codes at the start alone (a count between goes to the row next to them).
 
     >>> from mastermind import review
     >>> print("\\n".join(chart_lines(review("1123=0,0 4456=3,0 4455=4,0"))))
@@ -73,8 +75,15 @@ def chart_lines(result: Review, height: int = 6, step: int = 4) -> list[str]:
     span = math.log(top) if top > 1 else 1.0
 
     def row(value: float) -> int:  # 0 at the top
-        level = math.log(max(value, 1.0)) / span * (height - 1)
-        return height - 1 - int(math.floor(level + 0.5))
+        level = int(math.floor(math.log(max(value, 1.0)) / span * (height - 1) + 0.5))
+        # the nearest level on the log scale, but the end rows are their labels alone: the
+        # bottom row ("1") is one code left (2 codes nearer to 1 than to 4 said the code was
+        # found), the top row is as many as at the start
+        if round(value) > 1:
+            level = max(level, 1)
+        if round(value) < round(top):
+            level = min(level, height - 2)
+        return height - 1 - level
 
     grid = [[" "] * (len(points) * step) for _ in range(height)]
     for i, p in enumerate(points):
