@@ -317,3 +317,11 @@ def test_a_review_of_bulls_and_cows_names_the_game_as_it_speaks_of_it():
     # in letters the game speaks of colours: Mastermind's words, and its name
     assert code == 0, err
     assert out.splitlines()[-1].startswith("Share: Mastermind 3x10 no repeats: won in 2 ")
+
+
+def test_the_budget_binds_in_a_small_game():
+    # 3 pegs of 5 colours: 125 codes, once always exact whatever --budget said
+    code, out, err = run("review", "-p", "3", "-c", "5", "111=0,0", "--budget", "0")
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if "->" in line)
+    assert "~" in row and "the exact search ran past 0.0 s" in out
