@@ -15,9 +15,9 @@ The first move of a game with a book of openings (the classic game and 4x7,
 :mod:`.openings`), and the best play after it, are read from the book. Positions along the
 optimal tree (the whole tree of the game, kept in the cache, see
 :class:`~mastermind.strategies.optimal.strategy.Optimal`; searched by the review itself, within
-the budget, only in games of at most :data:`WHOLE_TREE` codes that have no book) are read from it; a position off it is searched
-when it comes (in numpy when it is small, :mod:`.positions`) and its value kept, in memory and in
-the cache directory, so that a position is searched once.
+the budget, only in games of at most :data:`WHOLE_TREE` codes that have no book) are read from
+it; a position off it is searched when it comes (in numpy when it is small, :mod:`.positions`)
+and its value kept, in memory and in the cache directory, so that a position is searched once.
 """
 
 from __future__ import annotations
