@@ -334,3 +334,11 @@ def test_the_chart_keeps_its_bottom_row_for_one_code_left():
         "    4 ┤        o",  # 2 codes left: the row above one code's
         "    1 ┤",
     ]
+
+
+def test_the_budget_binds_in_a_small_game():
+    # 3 pegs of 5 colours: 125 codes, once always exact whatever --budget said
+    code, out, err = run("review", "-p", "3", "-c", "5", "111=0,0", "--budget", "0")
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if "->" in line)
+    assert "~" in row and "the exact search ran past 0.0 s" in out

@@ -187,7 +187,7 @@ def test_positions_off_the_tree_are_searched_once_and_kept_on_disk(monkeypatch):
 def test_the_heuristic_stands_in_when_the_budget_is_spent(monkeypatch):
     from mastermind import evaluate, make_strategy
 
-    monkeypatch.setattr(valuer_module, "ALWAYS_EXACT", 0)
+    monkeypatch.setattr(valuer_module, "WHOLE_TREE", 0)
     rules = Rules(pegs=3, colors=5)  # 125 codes: more than a small position, which is always exact
     assert positions_module.SMALL < 125
     r = review("111=0,0", rules, budget=0)
@@ -199,6 +199,37 @@ def test_the_heuristic_stands_in_when_the_budget_is_spent(monkeypatch):
     assert move.best_expected == Fraction(min(line, own), 125)
     exact = review("111=0,0", rules, budget=None).moves[0]
     assert exact.exact and exact.expected <= move.expected
+
+
+def test_the_budget_binds_in_small_games_too_the_whole_tree_search_included(monkeypatch):
+    """No game is exact by its size alone: 10 pegs of 2 colours have 1,024 codes and a whole
+    tree of many minutes. The search of the whole tree (a game without a cached tree, of at most
+    WHOLE_TREE codes) gets the move's budget; where it runs out, the heuristic's line stands in."""
+    from mastermind.strategies.optimal import search
+
+    real = search.solve_position
+    given = []
+
+    def slow(*args, timeout=None, **kwargs):
+        if timeout is None:  # loading the compiled search: not a position's search
+            return real(*args, **kwargs)
+        given.append((len(args[1]), timeout))
+        raise TimeoutError("too slow")
+
+    monkeypatch.setattr(search, "solve_position", slow)
+    rules = Rules(pegs=3, colors=5)  # 125 codes: more than a small position, within WHOLE_TREE
+    assert positions_module.SMALL < 125 <= valuer_module.WHOLE_TREE
+    r = review("111=0,0", rules, budget=2)
+    assert given and given[0][0] == 125 and 0 < given[0][1] <= 2  # the whole tree, within the budget
+    assert not r.moves[0].exact and r.measure()["budget"] == 2
+    assert "~" in r.moves[0].marks and "expected-size line" in " ".join(r.summary_lines())
+
+
+def test_a_budget_of_0_values_a_small_game_by_the_heuristic_at_once():
+    rules = Rules(pegs=3, colors=5)
+    r = review("111=0,0", rules, budget=0)
+    assert not r.moves[0].exact and r.optimal_expected == r.moves[0].best_expected
+    assert review("111=0,0", rules).moves[0].exact  # the default budget: searched, exact
 
 
 def test_the_search_stops_at_its_timeout():
@@ -269,7 +300,7 @@ def test_a_search_that_ran_out_of_time_is_not_tried_again_with_as_little(monkeyp
         calls.append(timeout)
         raise TimeoutError("too slow")
 
-    monkeypatch.setattr(valuer_module, "ALWAYS_EXACT", 0)
+    monkeypatch.setattr(valuer_module, "WHOLE_TREE", 0)
     monkeypatch.setattr(search, "solve_position", slow)
     rules = Rules(pegs=3, colors=5)  # more codes than a small position (always exact)
     first = review("111=0,0", rules, budget=2)
@@ -778,3 +809,17 @@ def test_a_move_is_noteworthy_below_good_or_impossible_or_past_a_known_code():
         known.guess(guess)
     known.give_up()
     assert [m.noteworthy for m in review(known).moves][-1] is True
+
+
+def test_a_hint_keeps_to_its_budget_in_a_small_game():
+    """A hint is valued as a review's move is: within its budget (here none), by the heuristic's
+    line, said so, in a game small enough that its size once made it always exact."""
+    from mastermind.games.advice import advise
+
+    game = Game.breaking(Rules(pegs=4, colors=4), seed=1)
+    game.secret = game.notation.parse_code("2222")
+    game.guess("1111")  # 0 black, 0 white: 81 codes left, more than a small position
+    advice = advise(game, budget=0)
+    assert advice.count == 81 > positions_module.SMALL
+    assert not advice.exact and not advice.last.exact
+    assert any("(expected-size line)" in line for line in advice.lines(game.notation))

@@ -57,7 +57,11 @@ def check_budget(ctx: click.Context, param: click.Parameter, value: str | None) 
     metavar="DURATION",
     callback=check_budget,
     help="How long the exact search may take per move before the expected-size line stands in "
-    "(seconds, or 90s, 2m) [3]; games of up to 1,296 codes are always exact.",
+    "(seconds, or 90s, 2m; 0: that line at once) [3]: in every game, whatever its size (a game of "
+    "up to 1,296 codes searches its whole tree first, within it). What is read from a book, a tree "
+    "or the cache, and small positions, are exact whatever the budget. On a fresh install the exact "
+    "search is compiled once, in the background (a minute or two, or 'mastermind compile' now): "
+    "until then moves are valued by the expected-size line, and the summary says so.",
 )
 @click.option(
     "--practice",

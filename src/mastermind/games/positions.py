@@ -296,6 +296,24 @@ class Positions:
             self.known[key] = self.new[key] = found
         return found
 
+    def search(self, codes: np.ndarray, left: int, clock: Clock) -> Solution | None:
+        """The optimal search of a position with no history (the whole game, say), within the
+        clock's budget, its value kept as :meth:`value` keeps one; None if no play finds every
+        code within ``left`` guesses.
+
+        Raises:
+            TimeoutError: it ran past the budget (or did before, with as much time), or the
+                compiled search is not compiled yet where the process must not wait.
+        """
+        with self.lock:
+            self.load()  # (what ran out of time before, too)
+        self._warm()
+        key = self.key(codes, left)
+        sol = self._search(key, clock, codes, (), left)
+        with self.lock:
+            self.known[key] = self.new[key] = None if sol is None else (sol.cost, int(sol.flat[0]))
+        return sol
+
     def _search(
         self,
         key: str,

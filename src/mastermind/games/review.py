@@ -7,8 +7,9 @@ For each move, over the codes still possible before it (each equally likely):
   this guess is played and the best play follows; ``best`` a guess that minimises it and
   ``best_expected`` its value; ``loss`` the difference (never negative).
 * the measure: exact (the optimal search from the position, within the game's guess limit)
-  wherever the search finishes within a time budget per move (always in games of at most
-  :data:`~.valuer.ALWAYS_EXACT` codes); otherwise the line of a named
+  wherever the search finishes within a time budget per move (the same rule in every game:
+  what is read from a book, a tree or the cache, and small positions, are exact whatever the
+  budget; see :mod:`.valuer`); otherwise the line of a named
   heuristic (:data:`HEURISTIC`: the heuristic plays every move after the guess, and ``best``
   is the better of its own guess and the player's). Each move says which (``exact``).
 * the verdict, from the loss, by the thresholds of :data:`VERDICTS` (one table, read by every
@@ -289,6 +290,8 @@ class Review:
         heuristic: the strategy whose line stands in where the search ran out of time.
         optimum: the least expected number of guesses of the game, exact (from its optimal
             tree), when it is known (the first move's best_expected may be the heuristic's).
+        compiling: some moves are the heuristic's because the exact search was not compiled
+            yet, in a process that must not wait for it (it is being compiled in the background).
     """
 
     rules: Rules
@@ -298,6 +301,7 @@ class Review:
     budget: float | None
     heuristic: str = HEURISTIC
     optimum: Fraction | None = None
+    compiling: bool = False
 
     @property
     def optimal_expected(self) -> Fraction | None:
@@ -383,7 +387,10 @@ class Review:
             times = "1 time" if s["known"] == 1 else f"{s['known']} times"
             out.append(f"The code was known and not played {times}.")
         if not self.exact:
-            why = f"ran past {self.budget} s" if self.budget is not None else "is being compiled, once"
+            if self.compiling or self.budget is None:
+                why = "is being compiled, once, in the background: ask again in a minute or two"
+            else:
+                why = f"ran past {self.budget} s"
             out.append(f"Some moves are valued by the {self.heuristic} line: the exact search {why}.")
         if any(not m.within_limit for m in self.moves):
             out.append(
@@ -547,7 +554,12 @@ def review(
     if optimum is None and moves and moves[0].exact and moves[0].within_limit:
         optimum = moves[0].best_expected
     marked = tuple(_mark_known(moves, pegs, over))
-    return Review(rules, marked, outcome, secret, valuer.budget, heuristic, optimum)
+    # a fresh install has the exact search compiled in the background (a minute or two): until
+    # then a front end that must not wait values by the heuristic, and says why
+    from .._kernels.compiled import waits
+
+    compiling = not all(m.exact for m in marked) and waits("exact")
+    return Review(rules, marked, outcome, secret, valuer.budget, heuristic, optimum, compiling)
 
 
 def unreviewable(rules: Rules) -> str | None:

@@ -2,18 +2,22 @@
 teaches (:mod:`.advice`): the :class:`Valuer` walks a game's positions and values a guess at each.
 
 A guess is valued exactly (the optimal search from the position, within the game's guess limit)
-wherever the search finishes within a time budget per move (always in games of at most
-:data:`ALWAYS_EXACT` codes); otherwise by the line of a named heuristic, which plays every move
-after the guess. A search that ran out of its time is remembered with the time it had (in the
-same cache): it is not tried again with as little, and a larger budget tries it again.
+wherever the search finishes within a time budget per move; otherwise by the line of a named
+heuristic, which plays every move after the guess. The rule is the same in every game: the
+number of codes says nothing of the search's cost (10 pegs of 2 colours have 1,024 codes, and
+their whole tree is a search of many minutes), only the clock does. What is cheap stays exact
+whatever the budget: a position read from the book, the optimal tree or the cache, and a small
+position (its search is bounded by its count, not by the clock). A search that ran out of its
+time is remembered with the time it had (in the same cache): it is not tried again with as
+little, and a larger budget tries it again.
 
 The first move of a game with a book of openings (the classic game and 4x7,
 :mod:`.openings`), and the best play after it, are read from the book. Positions along the
 optimal tree (the whole tree of the game, kept in the cache, see
-:class:`~mastermind.strategies.optimal.strategy.Optimal`; searched by the review itself only in
-games always valued exactly that have no book) are read from it; a position off it is searched
-when it comes (in numpy when it is small, :mod:`.positions`) and its value kept, in memory and in
-the cache directory, so that a position is searched once.
+:class:`~mastermind.strategies.optimal.strategy.Optimal`; searched by the review itself, within
+the budget, only in games of at most :data:`WHOLE_TREE` codes that have no book) are read from
+it; a position off it is searched when it comes (in numpy when it is small, :mod:`.positions`)
+and its value kept, in memory and in the cache directory, so that a position is searched once.
 """
 
 from __future__ import annotations
@@ -36,9 +40,10 @@ if TYPE_CHECKING:
     from ..core.tree import Node
     from ..strategies import Strategy
 
-#: Games of at most this many codes (the classic game and smaller) are always valued exactly,
-#: whatever the budget: their hardest position, the whole game, is a short search.
-ALWAYS_EXACT = 1296
+#: Games of at most this many codes (the classic game and smaller) search their whole optimal
+#: tree when it is not cached, within the budget of a move (most take well under a second; some,
+#: such as 10 pegs of 2 colours, far longer: the positions are then valued one by one).
+WHOLE_TREE = 1296
 
 
 @dataclass
@@ -71,7 +76,7 @@ class Valuer:
     def __init__(self, rules: Rules, budget: float | None, heuristic: str) -> None:
         self.rules = rules
         self.space = CodeSpace.of(rules)
-        self.budget = None if self.space.size <= ALWAYS_EXACT else budget
+        self.budget = budget
         self.heuristic_name = heuristic
         self.positions = positions_of(rules)
         self.win = rules.pegs * (rules.pegs + 1)
@@ -82,22 +87,26 @@ class Valuer:
             everything = np.arange(self.space.size, dtype=np.int64)
             self.positions.seed(everything, rules.max_guesses, (self.book.total, self.book.best))
         # a game with a book needs no tree; a larger one still follows a cached tree (only read)
-        small_with_book = self.book is not None and self.space.size <= ALWAYS_EXACT
+        small_with_book = self.book is not None and self.space.size <= WHOLE_TREE
         self.tree = None if small_with_book else self._tree(None)
 
     def _tree(self, first: int | None) -> Node | None:
-        """The optimal tree (with the first guess forced to ``first``): the game's whole tree is
-        searched now in a game always valued exactly (:data:`ALWAYS_EXACT`), else only read from
-        the cache (``mastermind evaluate -s optimal`` puts it there); None if not at hand."""
-        from .._kernels.compiled import waits
+        """The optimal tree (with the first guess forced to ``first``): read from the cache
+        (``mastermind evaluate -s optimal`` puts it there), else, for the whole game of at most
+        :data:`WHOLE_TREE` codes, searched now within the budget (and cached); None if not at
+        hand: the search ran past the budget (or did before, with as much), it is being
+        compiled, or no tree finds every code within the guess limit."""
         from ..strategies.optimal.strategy import Optimal
 
         try:
             optimal = Optimal(self.rules, first=first)
-            if first is None and self.space.size <= ALWAYS_EXACT and not waits("exact"):
-                return optimal.decision_tree()
-            return optimal.known_tree()
-        except StrategyError:  # no tree within the guess limit: positions are valued one by one
+            known = optimal.known_tree()
+            if known is not None or first is not None or self.space.size > WHOLE_TREE:
+                return known
+            everything = np.arange(self.space.size, dtype=np.int64)
+            found = self.positions.search(everything, self.rules.max_guesses, Clock(self.budget))
+            return None if found is None else optimal.adopt(found)
+        except (StrategyError, TimeoutError):  # positions are then valued one by one
             return None
 
     def heuristic(self) -> Strategy:

@@ -18,6 +18,7 @@ from ..history.store import StoredGame
 from .game_screen import GameScreen
 from .screens import HelpScreen, HistoryScreen, MenuScreen, SettingsScreen
 from .settings import SavedSettings, default_path
+from .thinking import off_screen
 
 CSS = """
 Screen { background: $background; }
@@ -157,8 +158,13 @@ class MastermindApp(App[None]):
                 self.notify(warning, severity="warning", timeout=10)
 
     def on_unmount(self) -> None:
+        from ..games.thinking import stop_thinking
+
         self._stop_listening()
         self._stop_signals()
+        # the searches in flight (a hint, a strategy's guess, a review) stop as the app ends: their
+        # workers are given up at once (tui/thinking.py), and the process ends without them
+        stop_thinking()
 
     def _end_on_signals(self) -> None:
         """SIGTERM and SIGHUP end the app as Ctrl+Q does: left to Python's default, they killed
@@ -288,7 +294,7 @@ class MastermindApp(App[None]):
                 return
             self.call_from_thread(self.push_puzzles, session)
 
-        self.run_worker(work, thread=True, group="puzzles")
+        self.run_worker(off_screen(work), thread=True, group="puzzles")
 
     def push_puzzles(self, session: Any) -> None:
         from .practice_screen import PracticeScreen

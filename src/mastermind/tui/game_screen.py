@@ -44,6 +44,7 @@ from .panel import (
     unfocusable,
 )
 from .settings import MODES, SavedSettings
+from .thinking import off_screen
 from .view import BoardView
 
 #: What the person types while the game or match waits for them: a secret, a guess (a code), a
@@ -267,7 +268,7 @@ class GameScreen(BoardKeys, BoardView):
                 done(result)
             self.refresh_view()
 
-        self.run_worker(work, thread=True, group="think")
+        self.run_worker(off_screen(work), thread=True, group="think")
 
     def failed(self, error: MastermindError) -> None:
         if isinstance(error, ContradictionError) and self.game.moves:

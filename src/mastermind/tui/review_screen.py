@@ -27,6 +27,7 @@ from ..games.review import VERDICT_MARKS, review
 from ..games.review_chart import chart_lines
 from ..games.reviewable import practice_refusal, review_refusal
 from .board import keys_text, pegs_text
+from .thinking import off_screen
 
 if TYPE_CHECKING:
     from ..games.match_review import MatchReview
@@ -103,7 +104,7 @@ class ReviewScreen(Screen[None]):
                 result, error = None, str(err)
             self.app.call_from_thread(self.show, result, error)
 
-        self.run_worker(work, thread=True, group="review")
+        self.run_worker(off_screen(work), thread=True, group="review")
 
     def show(self, result: Review | None, error: str | None) -> None:
         self.result, self.error = result, error
@@ -213,7 +214,7 @@ class ReviewScreen(Screen[None]):
                 return
             self.app.call_from_thread(self.open_puzzles, session)
 
-        self.run_worker(work, thread=True, group="puzzles")
+        self.run_worker(off_screen(work), thread=True, group="puzzles")
 
     def open_puzzles(self, session: Any) -> None:
         from .practice_screen import PracticeScreen

@@ -228,6 +228,11 @@ def make_app(
         task = asyncio.create_task(loop())
         yield
         task.cancel()
+        # a hint or a strategy's guess in flight (an exact search) stops now: the process ends
+        # without waiting for it (the pool's threads are joined as the interpreter exits)
+        from ..games.thinking import stop_thinking
+
+        stop_thinking()
         pool.shutdown(wait=False, cancel_futures=True)
         reviewer.shutdown(wait=False, cancel_futures=True)
         history.shutdown(wait=True)  # the last writes reach the file before the store is closed

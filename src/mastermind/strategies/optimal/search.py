@@ -98,7 +98,9 @@ def solve_position(
     ``timeout``: seconds after which the search stops.
 
     Raises:
-        KeyboardInterrupt: when interrupted; every compiled search has stopped by then.
+        KeyboardInterrupt: when interrupted (Ctrl-C, or
+            :func:`~mastermind.strategies.piece_control.stop_pieces` from another thread); every
+            compiled search has stopped by then.
         TimeoutError: the search ran past ``timeout`` (and has stopped); nothing is known then.
     """
     return _solve(rules, secrets, guesses, left, first, progress, workers, timeout, FAIL)
@@ -147,7 +149,8 @@ def _solve(
         timer.daemon = True
         timer.start()
     try:
-        cost, flat = _solve_set(run, run.root, S, list(guesses), left, budget, first, progress)
+        with running(run.interrupt):  # stop_pieces() stops it too (a front end that quits)
+            cost, flat = _solve_set(run, run.root, S, list(guesses), left, budget, first, progress)
     except BaseException as err:  # Ctrl-C (or a failing progress callback): stop every search first
         run.interrupt()
         if expired.is_set() and isinstance(err, KeyboardInterrupt):
