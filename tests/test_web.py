@@ -734,7 +734,13 @@ def test_a_match_shows_the_computers_winning_row_until_the_next_game(server, bro
         ]
         assert shown == guesses and last_reply(t, rows) == (4, 0)
         assert "winning" in t.js(f"document.getElementById('row-{rows}').className")
-        assert t.text("#status") == f"Game 1: knuth broke the code in {rows} guesses; points {rows}-0"
+        # the games package's line (games/words.py), the command line's and the board's
+        said = (
+            f"Game 1: player 2 (knuth) broke the code 3456 in {rows} guesses. "
+            f"Points: you {rows}, player 2 (knuth) 0."
+        )
+        assert t.text("#status") == said
+        assert t.js("[...document.querySelectorAll('#log li')].map(li => li.textContent)") == [said]
         assert t.text("#secret-row .pegs") == "3456"
         assert t.text("#score") == f"Player 1 (human): {rows}Player 2 (knuth): 0"  # not game 2's words
         time.sleep(1.5)  # the match does not go on by itself meanwhile
@@ -764,7 +770,7 @@ def test_give_up_and_new_game_ask_first_in_the_page(server, browser):
         assert t.js("document.getElementById('confirm').hidden") and t.text("#row-1 .pegs") == "1122"
         t.tap("#give-up")
         t.tap("#confirm-yes")
-        assert wait_for(lambda: t.text("#message").startswith("You gave up: the code was "), 10)
+        assert wait_for(lambda: t.text("#message").startswith("You gave up. The secret was "), 10)
 
 
 def test_the_review_is_offered_by_the_engines_rule_none_for_a_game_given_up_before_a_guess(server, browser):
@@ -776,7 +782,7 @@ def test_the_review_is_offered_by_the_engines_rule_none_for_a_game_given_up_befo
         t.tap("#give-up")
         if not t.js("document.getElementById('confirm').hidden"):
             t.tap("#confirm-yes")
-        assert wait_for(lambda: t.text("#message").startswith("You gave up: the code was "), 10)
+        assert wait_for(lambda: t.text("#message").startswith("You gave up. The secret was "), 10)
 
     with tab(browser, PHONE) as t:
         t.open(server)

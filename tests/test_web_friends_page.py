@@ -117,8 +117,10 @@ def held(t: Tab, number: int, row: int, breaker: bool) -> None:
     """Game ``number``, broken in ``row`` guesses, held on this device: its winning row, the held
     game's line (said to this device's player) and the button that moves on."""
     who = "you" if breaker else "your friend"
-    line = f"Game {number}: {who} broke the code in {row} guess"
-    assert wait_for(lambda: t.text("#status").startswith(line), 10), t.text("#status")
+    line, length = f"Game {number}: {who} broke the code ", f" in {row} guess"  # (the code between)
+    assert wait_for(lambda: t.text("#status").startswith(line) and length in t.text("#status"), 10), t.text(
+        "#status"
+    )
     assert last_reply(t, row) == (4, 0)
     assert t.text("#submit") in ("Next game", "See the result")
 

@@ -242,6 +242,24 @@ class Game:
         secret = "" if self.secret is None else f" The secret was {notation.format_code(self.secret)}."
         return ("Out of guesses." if self.outcome == "lost" else "You gave up.") + secret
 
+    def ending(self, notation: Notation | None = None) -> list[str]:
+        """A finished game's closing words, for the one who played it: :meth:`summary`, and what
+        helped (the hints asked, the strategy that broke a person's code); empty while it goes on.
+
+        >>> game = Game.breaking(Rules(pegs=2, colors=2), seed=1)
+        >>> _ = game.hint(); _ = [game.guess(code) for code in ("11", "12", "21", "22") if not game.over]
+        >>> game.ending()
+        ['You broke the code in 2 guesses!', 'With 1 hint.']
+        """
+        if not self.over:
+            return []
+        lines = [self.summary(notation)]
+        if self.outcome == "won" and self.breaker is not None:
+            lines.append(f"{self.strategy_name} broke your code.")
+        elif self.outcome == "won" and self.hints:
+            lines.append(f"With {plural(self.hints, 'hint')}.")
+        return lines
+
     @property
     def history(self) -> list[tuple[Code, Feedback]]:
         return [(m.guess, m.reply) for m in self.moves]

@@ -213,12 +213,9 @@ function drawSecret(v, g, n, x) {
 }
 
 function statusText(v, g, x) {
-  if (state.held) return heldText(v, state.held);
+  if (state.held) return heldText(state.held);
   if (state.busy && v.waiting_for === "computer") return "Thinking…";
-  if (v.mode === "match" && v.finished) {
-    const w = v.winner;
-    return `The match is over: ${w === null ? "a draw" : `player ${w} wins`} (${v.score.join("-")}).`;
-  }
+  if (v.mode === "match" && v.finished) return v.ending.join(" ");  // the server's words, said to this player
   if (v.mode === "match" && v.waiting_for === "computer") {
     const r = v.round;
     return g ? `${v.players[r.breaker - 1]} is guessing…` : `${v.players[r.maker - 1]} chooses a code…`;
@@ -237,14 +234,10 @@ function statusText(v, g, x) {
   return "";
 }
 
+// A game not won: its closing words, the server's (a win has its moment).
 function endMessage(v, g) {
-  if (v.mode === "match" || !g.finished || g.outcome === "won") return null;  // a win has its moment
-  const n = plural(g.moves.length, "guess", "guesses");
-  if (v.mode === "break") {
-    const why = g.outcome === "gave-up" ? "You gave up" : "No guesses left";
-    return { text: `${why}: the code was ${g.secret}.`, tone: "lost" };
-  }
-  return { text: `I could not find it in ${n}.`, tone: "lost" };
+  if (v.mode === "match" || !g.finished || g.outcome === "won" || !v.ending?.length) return null;
+  return { text: v.ending.join(" "), tone: "lost" };
 }
 
 function drawSide(v, g, n, x) {
