@@ -363,13 +363,14 @@ async def test_a_match_between_a_person_and_knuth_keeps_the_score(private_settin
         assert match is not None and match.waiting_for == "secret"
         await type_code(app, pilot, "3632")  # player 1 makes the code; knuth breaks it
         assert match.current.number == 2 and match.rounds[0].points == [5, 0]
-        assert "Game 1: 3632 broken in 5 guesses" in "\n".join(screen.log_lines)
+        said = "Game 1: player 2 (knuth) broke the code 3632 in 5 guesses. Points: you 5, player 2 (knuth) 0."
+        assert said in screen.log_lines  # the games package's words (games/words.py)
         await pilot.press("enter")  # from game 1's board, kept until the person moves on, to game 2
         await settle(app, pilot)
         secret = screen.notation.format_code(match.current.game.secret)
         await type_code(app, pilot, secret)
         assert match.over and match.score == [5, 1]
-        assert "player 1 wins" in str(screen.query_one("#status").render())
+        assert "The match is over: you win, 5 points to 1." in str(screen.query_one("#status").render())
         [saved] = stored("match")
         assert saved.finished and saved.record["score"] == [5, 1]
 
@@ -649,7 +650,7 @@ async def test_a_person_choosing_the_code_of_a_match_types_it_masked(private_set
             await type_code(app, pilot, "1122")
             assert secret_row(screen) == ["?"] * 4
             await type_code(app, pilot, "3632")
-        assert "Game 1: 3632 broken in" in "\n".join(screen.log_lines)  # over: now its code is told
+        assert "broke the code 3632 in" in "\n".join(screen.log_lines)  # over: now its code is told
 
 
 def said(app, selector: str) -> str:

@@ -510,7 +510,7 @@ def test_the_views_carry_the_games_packages_sentences_of_each_event_and_ending(t
         given = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
         await call(client, "POST", f"/api/games/{given['id']}/guesses", {"guess": "1122"})
         given = await call(client, "POST", f"/api/games/{given['id']}/give-up")
-        assert given["ending"] == [f"You gave up. The secret was {given['secret']}."]
+        assert given["ending"] == [f"You gave up: the code was {given['secret']}."]
 
     serve(tmp_path, scenario)
 

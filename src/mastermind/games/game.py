@@ -239,12 +239,12 @@ class Game:
             return f"I could not find it in {n}." if self.outcome == "lost" else f"Given up after {n}."
         if self.outcome == "won":
             return f"You broke the code in {n}!"
-        secret = "" if self.secret is None else f" The secret was {notation.format_code(self.secret)}."
-        return ("Out of guesses." if self.outcome == "lost" else "You gave up.") + secret
+        secret = "" if self.secret is None else f": the code was {notation.format_code(self.secret)}"
+        return ("Out of guesses" if self.outcome == "lost" else "You gave up") + secret + "."
 
     def ending(self, notation: Notation | None = None) -> list[str]:
         """A finished game's closing words, for the one who played it: :meth:`summary`, and what
-        helped (the hints asked, the strategy that broke a person's code); empty while it goes on.
+        helped (the hints a person asked to break the code); empty while it goes on.
 
         >>> game = Game.breaking(Rules(pegs=2, colors=2), seed=1)
         >>> _ = game.hint(); _ = [game.guess(code) for code in ("11", "12", "21", "22") if not game.over]
@@ -254,9 +254,7 @@ class Game:
         if not self.over:
             return []
         lines = [self.summary(notation)]
-        if self.outcome == "won" and self.breaker is not None:
-            lines.append(f"{self.strategy_name} broke your code.")
-        elif self.outcome == "won" and self.hints:
+        if self.outcome == "won" and self.breaker is None and self.hints:
             lines.append(f"With {plural(self.hints, 'hint')}.")
         return lines
 
