@@ -185,7 +185,7 @@ def test_each_device_of_a_friends_match_is_told_what_happened_in_its_own_players
         async with Device(alice, game_id) as first, Device(bob, game_id) as second:
             await call(alice, "POST", f"/api/games/{game_id}/secret", {"secret": "12"})
             won = await call(bob, "POST", f"/api/games/{game_id}/guesses", {"guess": "12"})
-            mine = "Game 1: you broke the code 12 in 1 guess. Points: you 0, your friend 1."
+            mine = "Game 1: you broke the code 12 in 1 guess. Points: your friend 1, you 0."
             theirs = "Game 1: your friend broke the code 12 in 1 guess. Points: you 1, your friend 0."
             assert [e["text"] for e in won["events"] if e["text"]] == [mine]
             assert [(h["text"], h["ending"]) for h in won["friend"]["held"]] == [
@@ -209,7 +209,7 @@ def test_each_device_of_a_friends_match_is_told_what_happened_in_its_own_players
             pushed = await second.until(lambda g: g["finished"])
             assert pushed["ending"] == ["The match is over: you win, 2 points to 1."]
             assert [e["text"] for e in second.messages[-1]["events"] if e["text"]] == [
-                "Game 2: your friend broke the code 33 in 2 guesses. Points: you 2, your friend 0.",
+                "Game 2: your friend broke the code 33 in 2 guesses. Points: your friend 0, you 2.",
                 "The match is over: you win, 2 points to 1.",
             ]
             assert (await call(bob, "GET", f"/api/games/{game_id}"))["ending"] == pushed["ending"]

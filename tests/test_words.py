@@ -52,7 +52,7 @@ def test_a_finished_game_of_a_match_is_told_from_each_point_of_view():
         "Game 1: your friend broke the code 12 in 2 guesses. Points: you 2, your friend 0."
     )
     assert round_text(first, notation, Voice.of(match, seat=2)) == (
-        "Game 1: you broke the code 12 in 2 guesses. Points: you 0, your friend 2."
+        "Game 1: you broke the code 12 in 2 guesses. Points: your friend 2, you 0."
     )
 
 
@@ -65,7 +65,7 @@ def test_a_game_not_broken_or_given_up_names_the_code_and_a_game_replied_by_hand
         match.guess(code)  # out of guesses
     secret = notation.format_code(lost.game.secret)
     assert round_text(lost, notation, Voice.of(match)) == (
-        f"Game 1: you did not break the code {secret}. Points: you 0, player 1 (knuth) 3."
+        f"Game 1: you did not break the code {secret}. Points: player 1 (knuth) 3, you 0."
     )
     given = Match(RULES, ["human", "human"], seed=1)
     given.set_secret(None)  # the codemaker replies by hand: no code is known
@@ -73,7 +73,7 @@ def test_a_game_not_broken_or_given_up_names_the_code_and_a_game_replied_by_hand
     given.reply("0,0")
     given.give_up()
     assert round_text(given.rounds[0], notation, Voice.of(given, seat=2)) == (
-        "Game 1: you gave up. Points: you 0, your friend 11."  # scored as every guess used
+        "Game 1: you gave up. Points: your friend 11, you 0."  # scored as every guess used
     )
     kept = Match(RULES, ["human", "human"], seed=1)
     kept.set_secret("12")

@@ -66,14 +66,14 @@ def _code(notation: Notation, game: Game) -> str:
 
 def round_text(r: Round, notation: Notation, voice: Voice) -> str:
     """A match's finished game in one line: who broke which code in how many guesses, and the
-    points each player got for it.
+    points each player got for it (player 1 first, as every score shows them).
 
     >>> from mastermind import Rules
     >>> from mastermind.games.match import Match
     >>> match = Match(Rules(pegs=2, colors=2), ["human", "human"], seed=1)
     >>> _ = match.set_secret("12"); _ = match.guess("21"); _ = match.guess("12")
     >>> round_text(match.rounds[0], match.rounds[0].game.notation, Voice.of(match, seat=2))
-    'Game 1: you broke the code 12 in 2 guesses. Points: you 0, your friend 2.'
+    'Game 1: you broke the code 12 in 2 guesses. Points: your friend 2, you 0.'
     """
     game = r.game
     assert game is not None and r.points is not None
@@ -84,8 +84,7 @@ def round_text(r: Round, notation: Notation, voice: Voice) -> str:
         how = f"{who} gave up" + (f"; the code was{code}" if code else "")
     else:
         how = f"{who} did not break the code{code}"
-    order = (1, 2) if voice.you in (None, 1) else (2, 1)  # "you" first
-    points = ", ".join(f"{voice.name(p)} {r.points[p - 1]}" for p in order)
+    points = ", ".join(f"{voice.name(p)} {r.points[p - 1]}" for p in (1, 2))  # as the score shows them
     return f"Game {r.number}: {how}. Points: {points}."
 
 
