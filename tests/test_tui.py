@@ -410,9 +410,9 @@ async def test_points_for_wrong_information_show_in_the_score_at_once(private_se
             await pilot.press("enter")
             await settle(app, pilot)
         said = (
-            "Game 1: the replies contradict each other; it is played again and player 2 (knuth) gets 3 points"
+            "Game 1: the replies contradict each other; it is played again "
+            "and player 2 (knuth) gets 3 points."
         )
-        said += "."
         assert said in screen.log_lines
         assert screen.match is not None and screen.match.current.number == 1
         score = str(screen.query_one("#score").render())

@@ -2,7 +2,7 @@
 // palette or the key pegs' counts, and the buttons, all from the game as the server answered it.
 
 import { codeColors, colorName, countText, el, keys, peg, plural, replyWords } from "./board.js";
-import { drawConfirm, drawMoment, heldText } from "./ending.js";
+import { drawConfirm, drawMoment } from "./ending.js";
 import { applyCorrection, chooseRow, put } from "./moves.js";
 import { $, drawHooks, expects, game, over, palette, reviewable, sentence, state, turn } from "./state.js";
 
@@ -213,7 +213,8 @@ function drawSecret(v, g, n, x) {
 }
 
 function statusText(v, g, x) {
-  if (state.held) return heldText(state.held);
+  // a finished game held on the board: its line, the server's (in a friend's match, said to this player)
+  if (state.held) return state.held.text;
   if (state.busy && v.waiting_for === "computer") return "Thinking…";
   if (v.mode === "match" && v.finished) return v.ending.join(" ");  // the server's words, said to this player
   if (v.mode === "match" && v.waiting_for === "computer") {

@@ -15,11 +15,6 @@ export function holdRound(events) {
   if (done.length) state.held = done[done.length - 1];
 }
 
-// (its line is the server's, in the games package's words: in a friend's match, said to this player)
-export function heldText(held) {
-  return held.text;
-}
-
 // Ending a game asks first, in the page (a tap meant for Guess or Undo must not end it).
 export function ask(text, yes, action) {
   state.confirm = { text, yes, action };
