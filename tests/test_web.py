@@ -753,7 +753,7 @@ def test_a_match_shows_the_computers_winning_row_until_the_next_game(server, bro
 
 @SIZES
 def test_the_page_tells_a_match_and_a_game_in_the_games_packages_sentences(server, browser, size):
-    """What happened, on the page, in the words of the games package (games/words.py, Game.ending),
+    """What happened, on the page, in the words of the games package (games/words.py, Game.closing_lines),
     the command line's and the board's: each finished game of a match held on the board and in the
     log, the moment a person breaks a code, the match's result, a single game's ending."""
     tiny = "rules: {pegs: 2, colors: 3, max_guesses: 10}"

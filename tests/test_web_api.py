@@ -461,7 +461,7 @@ def test_a_match_against_a_strategy_with_the_computers_guesses_one_by_one(tmp_pa
 
 
 def test_the_views_carry_the_games_packages_sentences_of_each_event_and_ending(tmp_path):
-    """What happened is told in the games package's words (games/words.py, Game.ending), the
+    """What happened is told in the games package's words (games/words.py, Game.closing_lines), the
     command line's and the board's: each match event has its ``text``, a finished match its
     ``ending``, a finished game its closing lines; the page shows them and composes none."""
 

@@ -1,4 +1,4 @@
-"""The words that tell what happened in a game or a match (games/words.py, Game.ending): written
+"""The words that tell what happened in a game or a match (games/words.py, Game.closing_lines): written
 once in the games package, so that the command line, the terminal board and the web page say the
 same sentences. Each is checked here as a whole string, from every point of view."""
 
@@ -159,16 +159,16 @@ def test_a_single_games_ending_says_what_helped():
         if not won.over:
             won.guess(code)
     n = len(won.moves)
-    assert won.ending() == [f"You broke the code in {n} guesses!", "With 2 hints."]
+    assert won.closing_lines() == [f"You broke the code in {n} guesses!", "With 2 hints."]
     plain = Game.breaking(RULES, seed=1)
     plain.guess(won.secret)
-    assert plain.ending() == ["You broke the code in 1 guess!"]
+    assert plain.closing_lines() == ["You broke the code in 1 guess!"]
     solved = Game.solving(RULES, secret="12", strategy="knuth")
     while not solved.over:
         solved.guess(solved.proposal())
-    assert solved.ending() == [f"Found it: 12 in {len(solved.moves)} guesses."]
+    assert solved.closing_lines() == [f"Found it: 12 in {len(solved.moves)} guesses."]
     given = Game.breaking(RULES, seed=1)
     given.guess("11")
     given.give_up()
-    assert given.ending() == [f"You gave up: the code was {won.notation.format_code(won.secret)}."]
-    assert Game.breaking(RULES, seed=1).ending() == []  # not over
+    assert given.closing_lines() == [f"You gave up: the code was {won.notation.format_code(won.secret)}."]
+    assert Game.breaking(RULES, seed=1).closing_lines() == []  # not over

@@ -328,7 +328,7 @@ class PlaySession(Session):
         self.done = True
         if game.outcome != "won":
             yield Board((), game.secret)
-        for line in game.ending(self.notation):  # the games package's words, the board's and the page's
+        for line in game.closing_lines(self.notation):  # the words of the boards too
             yield say(line, "won" if game.outcome == "won" else "")
 
 
@@ -434,7 +434,7 @@ class GuessSession(Session):
                 return
             if game.outcome in ("won", "lost"):
                 self.done = True
-                for line in game.ending(notation):  # the games package's words, the board's and the page's
+                for line in game.closing_lines(notation):  # the words of the boards too
                     yield say(line, "won" if game.outcome == "won" else "")
                 return
             try:

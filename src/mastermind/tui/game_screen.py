@@ -494,7 +494,8 @@ class GameScreen(BoardKeys, BoardView):
             return
         style = "bold green" if game.outcome == "won" else "bold yellow"
         review = "; R: how each guess compared with the best" if self.check_action("review", ()) else ""
-        self.message = Text(f"{' '.join(game.ending(self.notation))} Enter: a new game{review}.", style)
+        words = " ".join(game.closing_lines(self.notation))  # the games package's, as the page's
+        self.message = Text(f"{words} Enter: a new game{review}.", style)
 
     def action_undo(self) -> None:
         if self.busy:

@@ -47,8 +47,9 @@ CREATORS: dict[str, Callable[[web.Request, dict[str, Any]], Awaitable[web.Respon
 
 class Shared(Protocol):
     """Games two visitors play (a friend's match, web/friends.py): how the routes of a game find
-    one for a visitor, check that the move is theirs, add what only they may see, and tell the
-    other device (with what the move added: a match's events)."""
+    one for a visitor, check that the move is theirs, add what only they may see, tell the
+    other device (with what the move added: a match's events), and say whose point of view the
+    visitor's sentences take (:class:`~mastermind.games.words.Voice`; None: one device's)."""
 
     async def find(self, request: web.Request, game_id: int) -> LiveGame | None: ...
     def check(self, request: web.Request, live: LiveGame) -> None: ...

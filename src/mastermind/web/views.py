@@ -112,7 +112,7 @@ def game_view(game: Game, notation: Notation, mode: str) -> dict[str, Any]:
         "share": share_text(game, LINK.get()) if over and game.daily else None,
         # a finished game's closing words (the games package's, the command line's); a match's
         # game has its round's words instead (finished_view)
-        "ending": game.ending(notation) if mode != "match" else [],
+        "ending": game.closing_lines(notation) if mode != "match" else [],
     }
 
 
