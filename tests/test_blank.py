@@ -152,7 +152,7 @@ def test_play_with_the_blank_on_the_command_line():
         input="quit\n",
     )
     assert code == 1 and "colours 1-3, or - (also .) for an empty hole" in out
-    secret = out.split("The secret was ")[1].split(".")[0]
+    secret = out.split("the code was ")[1].split(".")[0]
     typed = secret.replace("-", ".")
     code, out, _ = run(
         "play", "--blank", "--pegs", "3", "--colors", "3", "--seed", "9", "--no-history", input=f"{typed}\n"

@@ -141,7 +141,7 @@ def test_end_of_input_stops_the_game_unfinished_and_it_resumes():
 
     code, out, _ = run("play", "--seed", "1", input="1122\n")
     assert code == 1 and "Stopped; resume with mastermind play --resume 1." in out
-    assert "The secret was" not in out and "gave up" not in out
+    assert "the code was" not in out and "gave up" not in out
     code, out, _ = run("guess", "--json", input="1,0\n")
     assert code == 1 and json.loads(out)["outcome"] == "playing"
     with Store() as store:
@@ -150,7 +150,7 @@ def test_end_of_input_stops_the_game_unfinished_and_it_resumes():
             ("guess", False, 1),
         ]
     code, out, _ = run("play", "--resume", "1", input="quit\n")
-    assert code == 1 and "Resuming game 1: 1 guess made." in out and "You gave up." in out
+    assert code == 1 and "Resuming game 1: 1 guess made." in out and "You gave up: the code was " in out
 
 
 def test_out_of_guesses_exits_1():

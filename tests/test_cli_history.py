@@ -149,7 +149,7 @@ def test_a_corrupt_database_is_one_line_and_exit_2_but_no_history_plays(tmp_path
         assert out == ""
         assert err.count("\n") == 1 and "is corrupt (not an SQLite database)" in err
     code, out, _ = run("play", "--db", str(bad), "--no-history", "--seed", "1", *SMALL, input="quit\n")
-    assert code == 1 and "You gave up." in out
+    assert code == 1 and "You gave up: the code was " in out
 
 
 def test_a_killed_game_keeps_every_committed_move_and_resumes(tmp_path):
@@ -336,7 +336,7 @@ def test_two_sessions_write_at_once_and_both_games_are_intact(tmp_path):
                 proc.wait()
     for (proc, _), (out, err) in zip(players, outputs, strict=True):
         assert proc.returncode == 1, err  # out of guesses: not won
-        assert err == "" and "Out of guesses." in out
+        assert err == "" and "Out of guesses: the code was " in out
     with Store(db) as store:
         games = store.games()
     assert sorted(g.record["seed"] for g in games) == [1, 2]
@@ -401,7 +401,7 @@ def test_a_read_only_database_is_one_line_and_exit_2_but_no_history_plays(tmp_pa
             f"use --no-history to {hint} without it\n"
         )
     proc = mastermind("play", *SMALL, "--seed", "1", "--no-history")
-    assert proc.returncode == 1 and "You gave up." in proc.stdout and proc.stderr == ""
+    assert proc.returncode == 1 and "You gave up: the code was " in proc.stdout and proc.stderr == ""
     proc = mastermind("history")  # reading needs no writing
     assert proc.returncode == 0
     assert proc.stdout.splitlines()[1].split()[3:] == ["play", "3x4", "0", "gave-up", "yes"]

@@ -33,7 +33,7 @@ def test_a_strategy_tournament_prints_the_match_record():
     assert record["score"] == [sum(g["points"][i] for g in record["games"]) for i in (0, 1)]
     a, b = record["score"]
     assert record["winner"] == (None if a == b else 1 if a > b else 2)
-    assert "Final score:" in err
+    assert f"The match is over: player {record['winner']} (" in err
     again = json.loads(run("--players", "knuth,entropy", "--games", "10", "--seed", "4", "--json")[1])
     assert again == record  # the same seed, the same match
 
@@ -142,9 +142,9 @@ def test_two_humans_share_the_keyboard_with_the_computer_as_referee():
     script = "3632\n1122\n3632\n1234\n1234\n"  # P1 hides 3632, P2 breaks it; P2 hides 1234, P1 guesses it
     code, out, _ = run("--players", "human,human", "--scoring", "codebreaker", input=script)
     assert code == 0
-    assert "Game 1: broken in 2 guesses. Points: player 1 (human) 0, player 2 (human) 2." in out
-    assert "Game 2: broken in 1 guess. Points: player 1 (human) 1, player 2 (human) 0." in out
-    assert "Final score: player 1 (human) 1, player 2 (human) 2: player 1 (human) wins." in out
+    assert "Game 1: player 2 broke the code 3632 in 2 guesses. Points: player 1 0, player 2 2." in out
+    assert "Game 2: player 1 broke the code 1234 in 1 guess. Points: player 1 1, player 2 0." in out
+    assert "The match is over: player 1 wins, 1 point to 2." in out  # (codebreaker: fewest wins)
 
 
 def test_a_refused_secret_is_never_quoted_nor_echoed():
@@ -160,7 +160,7 @@ def test_a_refused_secret_is_never_quoted_nor_echoed():
     assert before.count(refused) == 3 and before.count("\n") == 9  # match, game, 4 prompts, 3 refusals
     for typed in ("12345", "7777", "'7'", "3.32", "'.'", "5 symbols", "3632"):
         assert typed not in before, typed
-    assert "Game 1: broken in" in out
+    assert "Game 1: player 2 (knuth) broke the code 3632 in" in out
     # a drawn seed could hold 1123
     args = ("--players", "human,human", "--games", "2", "--colors", "8", "--no-repeats", "--seed", "7")
     code, out, _ = run(*args, input="1123\n")
@@ -178,10 +178,10 @@ def test_a_replied_guess_stands_and_only_an_unanswered_one_is_taken_back():
     assert "Nothing to undo: no guess yet." in out
     assert "Guess 1 has had its reply: in a match a replied guess stands." in out
     assert out.count("Guess 3 has had its reply: in a match a replied guess stands.") == 3
-    assert "Game 1: broken in 4 guesses. Points: player 1 (human) 0, player 2 (human) 4." in out
-    assert out.count("Took back") == 1 and "Took back player 1's guess 1: it had no reply yet." in out
-    assert "Game 2: broken in 1 guess." in out
-    assert "Final score: player 1 (human) 1, player 2 (human) 4: player 1 (human) wins." in out
+    assert "Game 1: player 2 broke the code 1122 in 4 guesses. Points: player 1 0, player 2 4." in out
+    assert out.count("took back") == 1 and "Player 1 took back guess 1: it had no reply yet." in out
+    assert "Game 2: player 1 broke the code in 1 guess." in out  # (replied by hand: no code known)
+    assert "The match is over: player 1 wins, 1 point to 4." in out
 
 
 def test_a_codemaker_replying_to_a_strategy_cannot_undo():
@@ -242,7 +242,7 @@ def test_a_match_killed_mid_game_resumes_from_its_last_move(tmp_path):
     assert result.exit_code == 0, result.output
     score = f"Score: player 1 (human) {game_1['guesses']}, player 2 (knuth) 0."
     assert f"Resuming match {stored.id}: 1 of 2 games played. {score}" in result.stdout
-    assert "Game 2: broken in 3 guesses." in result.stdout
+    assert f"Game 2: you broke the code {secret} in 3 guesses." in result.stdout
     with Store(db) as store:
         done = store.get(stored.id)
     assert done.finished and done.record["games"][0] == game_1

@@ -26,7 +26,7 @@ def secret_of(seed, *options):
     """Lose a one-guess game on purpose: the secret is shown at the end."""
     code, out, _ = run("play", "--seed", str(seed), "--max-guesses", "1", *options, input="quit\n")
     assert code == 1
-    return re.search(r"The secret was (\w+)\.", out).group(1)
+    return re.search(r"the code was (\w+)\.", out).group(1)
 
 
 def test_the_same_seed_gives_the_same_secret_and_a_win_exits_0():
@@ -47,7 +47,7 @@ def test_a_lost_game_shows_the_secret_and_exits_1():
     code, out, _ = run("play", "--seed", "11", *SMALL, "--max-guesses", "2", input=lines)
     assert code == 1
     assert f"You played {wrong} already (row 1): it would get the same reply." in out  # warned, then played
-    assert f"Out of guesses. The secret was {secret}." in out
+    assert f"Out of guesses: the code was {secret}." in out
     assert re.search(rf"{'  '.join(secret)}\s+the secret", out)  # the secret drawn as a row
 
 
@@ -110,11 +110,11 @@ def test_end_of_input_and_quit_end_the_game_cleanly():
     for script in ("q\n", "1122\nexit\n", "quit\n"):
         code, out, err = run("play", "--seed", "4", input=script)
         assert code == 1
-        assert "You gave up. The secret was" in out
+        assert "You gave up: the code was" in out
         assert err == ""
     code, out, err = run("play", "--seed", "4", input="1122\n")  # the end of input: not given up
     assert code == 1 and err == ""
-    assert "Stopped; resume with mastermind play --resume" in out and "The secret was" not in out
+    assert "Stopped; resume with mastermind play --resume" in out and "the code was" not in out
     code, out, err = run("play", "--seed", "4", input="")  # before any guess: nothing kept to resume
     assert code == 1 and err == "" and "Stopped before any move: there is nothing to resume." in out
 
@@ -170,7 +170,7 @@ def test_play_through_the_real_entry_point():
     if proc.returncode == 0:
         assert "You broke the code in 1 guess!" in proc.stdout
     else:
-        assert proc.returncode == 1 and "Out of guesses. The secret was" in proc.stdout
+        assert proc.returncode == 1 and "Out of guesses: the code was" in proc.stdout
     assert proc.stderr == ""
 
 
@@ -199,7 +199,7 @@ def test_ctrl_c_stops_the_game_unfinished_as_the_end_of_input_does_and_it_resume
         ["1122"],
     )
     code, out, _ = run("play", "--resume", "1", input="quit\n")
-    assert code == 1 and "Resuming game 1: 1 guess made." in out and "You gave up." in out
+    assert code == 1 and "Resuming game 1: 1 guess made." in out and "You gave up: the code was " in out
 
 
 def saved(db):
@@ -258,7 +258,7 @@ def test_warn_inconsistent_names_the_reply_a_guess_contradicts_and_plays_it_when
 
 def test_review_follows_a_game_given_up_after_its_first_guesses():
     code, out, _ = run("play", "--review", "--seed", "2026", "--no-history", input="1122\n1344\nquit\n")
-    assert code == 1 and "You gave up. The secret was 2154." in out
+    assert code == 1 and "You gave up: the code was 2154." in out
     assert "2 guesses played; best play expects 4.3403 from the first move." in out
     code, out, _ = run("play", "--review", "--seed", "2026", "--no-history", input="quit\n")
     assert code == 1 and "guesses played" not in out  # no guess: nothing to review
@@ -269,7 +269,7 @@ def test_a_game_too_large_to_review_is_not_offered_a_review(tmp_path):
     # --review turned the game's exit status 1 into 2 with the review's error
     huge, db = ["--pegs", "10", "--colors", "36", "--seed", "1"], str(tmp_path / "h.sqlite3")
     code, out, err = run("play", *huge, "--db", db, input="0123456789\nquit\n")
-    assert code == 1 and "You gave up." in out and "mastermind review" not in out and err == ""
+    assert code == 1 and "You gave up: the code was " in out and "mastermind review" not in out and err == ""
     code, out, err = run("play", *huge, "--no-history", "--review", input="0123456789\nquit\n")
     assert code == 1 and err == ""
     assert out.endswith(
@@ -318,9 +318,7 @@ def test_each_state_of_a_game_is_handed_to_the_history_once_its_end_before_it_is
     assert code == 0 and handed == [(0, "playing"), (1, "playing"), (2, "won")]
     handed.clear()
     code, out, _ = run("play", "--seed", "5", *SMALL, "--db", db, input=f"{wrong}\nquit\n")
-    assert (
-        code == 1 and "The secret was" in out and handed == [(0, "playing"), (1, "playing"), (1, "gave-up")]
-    )
+    assert code == 1 and "the code was" in out and handed == [(0, "playing"), (1, "playing"), (1, "gave-up")]
     with Store(db, write=False) as store:
         assert [(len(g.record["moves"]), g.outcome) for g in store.games()] == [(2, "won"), (1, "gave-up")]
 
@@ -353,7 +351,7 @@ def test_a_notation_too_small_for_the_game_says_how_many_colours_it_writes_and_w
 @pytest.mark.parametrize("style, colors", [("digits", 9), ("digits", 10), ("letters", 26), ("colors", 10)])
 def test_a_notation_plays_as_many_colours_as_it_writes(style, colors):
     code, out, _ = run("play", "--colors", str(colors), "--notation", style, "--seed", "1", input="quit\n")
-    assert code == 1 and "You gave up." in out
+    assert code == 1 and "You gave up: the code was " in out
 
 
 def test_hard_mode_refuses_a_repeated_guess_at_once_without_offering_it_again():

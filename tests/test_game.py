@@ -621,7 +621,7 @@ def test_the_end_of_a_game_in_words():
     lost = Game.breaking(Rules(pegs=3, colors=4, max_guesses=1), seed=3)
     wrong = "111" if lost.secret != Code((0, 0, 0)) else "222"
     lost.guess(wrong)
-    assert lost.summary() == f"Out of guesses. The secret was {lost.notation.format_code(lost.secret)}."
+    assert lost.summary() == f"Out of guesses: the code was {lost.notation.format_code(lost.secret)}."
     found = Game.solving(SMALL, secret="444")
     while not found.over:
         found.guess(found.proposal())

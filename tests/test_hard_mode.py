@@ -215,7 +215,7 @@ def secret_of(seed: int) -> str:
         ["play", "--seed", str(seed), "--pegs", "3", "--colors", "4", "--max-guesses", "1"],
         input="quit\n",
     )
-    return re.search(r"The secret was (\w+)\.", result.stdout).group(1)
+    return re.search(r"the code was (\w+)\.", result.stdout).group(1)
 
 
 def test_mastermind_play_hard_refuses_in_the_engines_words_and_goes_on(tmp_path):

@@ -53,7 +53,7 @@ def test_a_game_given_up_is_kept_before_its_secret_is_shown():
     list(session.start())
     list(session.answer("111"))
     for out in session.answer("quit"):
-        if "The secret was" in str(out):
+        if "the code was" in str(out):
             assert kept[-1]["outcome"] == "gave-up"
             break
     else:
@@ -95,7 +95,7 @@ def test_quit_in_play_gives_up_and_names_the_secret():
     session = PlaySession(game, game.notation)
     list(session.start())
     secret = game.notation.format_code(game.secret)
-    assert words(session.answer("quit")) == [f"You gave up. The secret was {secret}."]
+    assert words(session.answer("quit")) == [f"You gave up: the code was {secret}."]
     assert session.done and session.gave_up
 
 
@@ -125,7 +125,7 @@ def test_a_match_game_given_up_is_kept_before_its_secret_is_shown():
     session = MatchSession(match, Notation(rules), commit=kept.append)
     list(session.start())
     for out in session.answer("give up"):
-        if "the secret was" in str(out):
+        if "the code was" in str(out):
             assert kept[-1]["games"][0]["finished"]
             break
     else:
@@ -161,8 +161,10 @@ def test_a_match_against_a_strategy_line_by_line():
         "  With 112, 2.7037 guesses are expected from here, as few as any guess gives.",
     ]
     assert words(session.answer("x")) == ["Not a guess: 'x' has 1 symbol; a code has 3 pegs, e.g. 123."]
-    said = words(session.answer(notation.format_code(match.current.game.secret)))
-    assert said[-1] == "Final score: player 1 (human) 2, player 2 (knuth) 1: player 1 (human) wins."
+    secret = notation.format_code(match.current.game.secret)
+    said = words(session.answer(secret))
+    assert said[-2] == f"Game 2: you broke the code {secret} in 1 guess. Points: you 0, player 2 (knuth) 1."
+    assert said[-1] == "The match is over: you win, 2 points to 1."
     assert session.done and not session.stop_asked and match.over
 
 

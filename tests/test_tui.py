@@ -363,13 +363,14 @@ async def test_a_match_between_a_person_and_knuth_keeps_the_score(private_settin
         assert match is not None and match.waiting_for == "secret"
         await type_code(app, pilot, "3632")  # player 1 makes the code; knuth breaks it
         assert match.current.number == 2 and match.rounds[0].points == [5, 0]
-        assert "Game 1: 3632 broken in 5 guesses" in "\n".join(screen.log_lines)
+        said = "Game 1: player 2 (knuth) broke the code 3632 in 5 guesses. Points: you 5, player 2 (knuth) 0."
+        assert said in screen.log_lines  # the games package's words (games/words.py)
         await pilot.press("enter")  # from game 1's board, kept until the person moves on, to game 2
         await settle(app, pilot)
         secret = screen.notation.format_code(match.current.game.secret)
         await type_code(app, pilot, secret)
         assert match.over and match.score == [5, 1]
-        assert "player 1 wins" in str(screen.query_one("#status").render())
+        assert "The match is over: you win, 5 points to 1." in str(screen.query_one("#status").render())
         [saved] = stored("match")
         assert saved.finished and saved.record["score"] == [5, 1]
 
@@ -408,7 +409,10 @@ async def test_points_for_wrong_information_show_in_the_score_at_once(private_se
                 break
             await pilot.press("enter")
             await settle(app, pilot)
-        said = "Game 1: the replies contradict each other; it is played again and player 2 gets 3 points."
+        said = (
+            "Game 1: the replies contradict each other; it is played again "
+            "and player 2 (knuth) gets 3 points."
+        )
         assert said in screen.log_lines
         assert screen.match is not None and screen.match.current.number == 1
         score = str(screen.query_one("#score").render())
@@ -517,7 +521,7 @@ async def test_a_match_between_two_strategies_plays_itself_out(private_settings)
         match = board(app).match
         assert match is not None and match.over
         assert stored("match")[0].record["score"] == match.score
-        assert "Match over" in board(app).log_lines[-1]
+        assert board(app).log_lines[-1].startswith("The match is over: ")
 
 
 @driven
@@ -608,7 +612,7 @@ async def test_undo_in_a_match_takes_back_only_an_unanswered_guess_and_never_a_s
         assert screen.match.waiting_for == "reply"
         await pilot.press("ctrl+z")  # player 1 withdraws it before replying: nothing was revealed
         await settle(app, pilot)
-        assert "Took back player 2's guess 1: it had no reply yet." in str(screen.message)
+        assert "Player 2 took back guess 1: it had no reply yet." in str(screen.message)
         assert screen.match.waiting_for == "guess" and screen.match.current.game.moves == []
 
 
@@ -646,7 +650,7 @@ async def test_a_person_choosing_the_code_of_a_match_types_it_masked(private_set
             await type_code(app, pilot, "1122")
             assert secret_row(screen) == ["?"] * 4
             await type_code(app, pilot, "3632")
-        assert "Game 1: 3632 broken in" in "\n".join(screen.log_lines)  # over: now its code is told
+        assert "broke the code 3632 in" in "\n".join(screen.log_lines)  # over: now its code is told
 
 
 def said(app, selector: str) -> str:

@@ -263,7 +263,8 @@ async def test_a_match_shows_the_computers_guesses_one_by_one_and_the_finished_b
             "3632"
         )  # the code, shown now the game is over
         status = str(screen.query_one("#status").render())
-        assert "Game 1 is over: 3632 broken in 5 guesses. Enter: game 2 (player 2 makes the code" in status
+        said = "Game 1: player 2 (knuth) broke the code 3632 in 5 guesses. Points: you 5, player 2 (knuth) 0."
+        assert f"{said} Enter: game 2 (player 2 makes the code" in status
         await pilot.press(*"1122")  # nothing is typed into a finished board
         assert screen.entry == [None] * 4 and screen.game is finished
         await pilot.press("enter")  # the person moves on: knuth's code is chosen, the board is empty

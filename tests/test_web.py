@@ -734,7 +734,13 @@ def test_a_match_shows_the_computers_winning_row_until_the_next_game(server, bro
         ]
         assert shown == guesses and last_reply(t, rows) == (4, 0)
         assert "winning" in t.js(f"document.getElementById('row-{rows}').className")
-        assert t.text("#status") == f"Game 1: knuth broke the code in {rows} guesses; points {rows}-0"
+        # the games package's line (games/words.py), the command line's and the board's
+        said = (
+            f"Game 1: player 2 (knuth) broke the code 3456 in {rows} guesses. "
+            f"Points: you {rows}, player 2 (knuth) 0."
+        )
+        assert t.text("#status") == said
+        assert t.js("[...document.querySelectorAll('#log li')].map(li => li.textContent)") == [said]
         assert t.text("#secret-row .pegs") == "3456"
         assert t.text("#score") == f"Player 1 (human): {rows}Player 2 (knuth): 0"  # not game 2's words
         time.sleep(1.5)  # the match does not go on by itself meanwhile
@@ -743,6 +749,85 @@ def test_a_match_shows_the_computers_winning_row_until_the_next_game(server, bro
         t.tap("#submit")
         assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 30), t.text("#status")
         assert t.js("document.querySelectorAll('#board .peg.filled').length") == 0
+
+
+@SIZES
+def test_the_page_tells_a_match_and_a_game_in_the_games_packages_sentences(server, browser, size):
+    """What happened, on the page, in the words of the games package (games/words.py, Game.closing_lines),
+    the command line's and the board's: each finished game of a match held on the board and in the
+    log, the moment a person breaks a code, the match's result, a single game's ending."""
+    tiny = "rules: {pegs: 2, colors: 3, max_guesses: 10}"
+    with tab(browser, size) as t:
+        t.open(server)
+        started = t.js(
+            "fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: "
+            f"JSON.stringify({{mode: 'match', players: ['human', 'knuth'], games: 2, {tiny}}})}})"
+            ".then(r => r.json())"
+        )
+        t.js(f"import('/static/js/app.js').then(m => m.openGame({started['id']}))")
+        assert wait_for(lambda: t.text("#status") == "Player 1: choose the code", 10), t.text("#status")
+        for key in "12":
+            t.key(key)
+        t.key("Enter")
+        assert wait_for(lambda: t.text("#submit") == "Next game", 60), t.text("#status")
+
+        def view() -> dict:
+            return t.js(f"fetch('/api/games/{started['id']}').then(r => r.json())")
+
+        first = view()["rounds"][0]
+        knuth = "player 2 (knuth)"
+        game_1 = (
+            f"Game 1: {knuth} broke the code 12 in {first['guesses']} guesses. "
+            f"Points: you {first['guesses']}, {knuth} 0."
+        )
+        assert t.text("#status") == game_1 and not won(t)  # a computer's win: no moment
+        t.tap("#submit")
+        assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 30), t.text("#status")
+        for guess in ("11", "12", "13", "21", "22", "23", "31", "32", "33"):
+            for key in guess:
+                t.key(key)
+            t.key("Enter")
+            if wait_for(lambda: t.text("#submit") in ("Next game", "See the result"), 2):
+                break
+        second = view()["rounds"][1]
+        n = second["guesses"]
+        guesses = f"{n} guess" if n == 1 else f"{n} guesses"
+        assert t.text("#moment h2") == f"You broke the code in {guesses}!"
+        game_2 = f"Game 2: you broke the code {second['secret']} in {guesses}. Points: you 0, {knuth} {n}."
+        assert t.text("#status") == game_2
+        t.shot("words-match-held")
+        t.tap("#submit")
+        a, b = first["guesses"], n
+        result = (
+            f"you win, {a} points to {b}" if a > b else f"{knuth} wins, {b} points to {a}" if b > a
+            else f"a draw, {a} points each"
+        )  # fmt: skip
+        assert wait_for(lambda: t.text("#status") == f"The match is over: {result}.", 10), t.text("#status")
+        log = t.js("[...document.querySelectorAll('#log li')].map(li => li.textContent)")
+        assert log == [game_1, game_2, f"The match is over: {result}."]
+        t.shot("words-match-over")
+        # a single game given up: its ending, the games package's
+        t.js("import('/static/js/app.js').then(m => m.newGame({mode: 'break'}))")
+        assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 10), t.text("#status")
+        for key in "1122":
+            t.key(key)
+        t.key("Enter")
+        t.settle()
+        t.tap("#give-up")
+        t.tap("#confirm-yes")
+        assert wait_for(lambda: t.text("#message").startswith("You gave up: the code was "), 10)
+        secret = t.text("#secret-row .pegs")
+        assert t.text("#message") == f"You gave up: the code was {secret}."
+        t.shot("words-game-given-up")
+        # a single game won with a hint: the moment says both
+        t.js("import('/static/js/app.js').then(m => m.newGame({mode: 'break'}))")
+        assert wait_for(lambda: t.text("#status") == "Guess 1 of 10", 10), t.text("#status")
+        t.tap("#hint")
+        assert wait_for(lambda: t.text("#message").startswith("Hint: "), 30), t.text("#message")
+        n = len(win_with_knuth(t))
+        assert t.text("#moment h2") == f"You broke the code in {n} guess{'es' if n > 1 else ''}!"
+        assert t.text("#moment p").startswith("With 1 hint. ")
+        t.shot("words-game-won")
 
 
 def test_give_up_and_new_game_ask_first_in_the_page(server, browser):

@@ -460,6 +460,61 @@ def test_a_match_against_a_strategy_with_the_computers_guesses_one_by_one(tmp_pa
     serve(tmp_path, scenario)
 
 
+def test_the_views_carry_the_games_packages_sentences_of_each_event_and_ending(tmp_path):
+    """What happened is told in the games package's words (games/words.py, Game.closing_lines), the
+    command line's and the board's: each match event has its ``text``, a finished match its
+    ``ending``, a finished game its closing lines; the page shows them and composes none."""
+
+    async def scenario(app, client):
+        body = {"mode": "match", "players": ["knuth", "entropy"], "games": 2, "scoring": "standard"}
+        answer = await call(client, "POST", "/api/games", body, status=201)
+        assert answer["ending"] == []
+        path, said = f"/api/games/{answer['id']}", []
+        while not answer["finished"]:
+            answer = await call(client, "POST", f"{path}/advance")
+            said += [(e["kind"], e["text"]) for e in answer["events"] if e["kind"] != "move"]
+        names = ("player 1 (knuth)", "player 2 (entropy)")
+        lines = []
+        for r in answer["rounds"]:
+            points = f"{names[0]} {r['points'][0]}, {names[1]} {r['points'][1]}"
+            lines.append(
+                f"Game {r['number']}: {names[r['breaker'] - 1]} broke the code {r['secret']} in "
+                f"{r['guesses']} guesses. Points: {points}."
+            )
+        (a, b), w = answer["score"], answer["winner"]
+        if w is None:
+            ending = f"The match is over: a draw, {a} points each."
+        else:
+            ending = f"The match is over: {names[w - 1]} wins, {max(a, b)} points to {min(a, b)}."
+        assert answer["ending"] == [ending]
+        assert said == [
+            ("secret", None),
+            ("round-over", lines[0]),
+            ("secret", None),
+            ("round-over", lines[1]),
+            ("match-over", ending),
+        ]
+        held = [e for e in answer["events"] if e["kind"] == "round-over"][0]
+        assert held["text"] == lines[1] and held["ending"] == []  # a computer's win: no moment
+        # a single game: its closing lines once it is over, none before
+        game = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        assert game["ending"] == []
+        await call(client, "POST", f"/api/games/{game['id']}/hint")
+        breaker = Knuth()
+        while not game["finished"]:
+            guess = breaker.guess()
+            game = await call(client, "POST", f"/api/games/{game['id']}/guesses", {"guess": guess})
+            breaker.learn(guess, game["reply"])
+        n = len(game["moves"])
+        assert game["ending"] == [f"You broke the code in {n} guesses!", "With 1 hint."]
+        given = await call(client, "POST", "/api/games", {"mode": "break"}, status=201)
+        await call(client, "POST", f"/api/games/{given['id']}/guesses", {"guess": "1122"})
+        given = await call(client, "POST", f"/api/games/{given['id']}/give-up")
+        assert given["ending"] == [f"You gave up: the code was {given['secret']}."]
+
+    serve(tmp_path, scenario)
+
+
 def test_settings_are_the_visitors_and_a_new_game_follows_them(tmp_path):
     async def scenario(app, client):
         start = await call(client, "GET", "/api/settings")

@@ -171,6 +171,52 @@ def test_two_visitors_play_a_friends_match_by_a_link_and_a_third_learns_nothing(
     serve(tmp_path, scenario, visitors=3)
 
 
+def test_each_device_of_a_friends_match_is_told_what_happened_in_its_own_players_words(tmp_path):
+    """The games package's sentences (games/words.py) said to each player: "you" and "your friend",
+    in the mover's answer, in what the other device is pushed, in the finished game held on each
+    board and in the match's ending."""
+
+    async def scenario(app, alice, bob):
+        made = await call(
+            alice, "POST", "/api/games", {"mode": "match", "players": ["human", "friend"], **TINY}, status=201
+        )
+        game_id = made["id"]
+        await call(bob, "POST", f"/api/join/{made['invite'].removeprefix('/join/')}")
+        async with Device(alice, game_id) as first, Device(bob, game_id) as second:
+            await call(alice, "POST", f"/api/games/{game_id}/secret", {"secret": "12"})
+            won = await call(bob, "POST", f"/api/games/{game_id}/guesses", {"guess": "12"})
+            mine = "Game 1: you broke the code 12 in 1 guess. Points: your friend 1, you 0."
+            theirs = "Game 1: your friend broke the code 12 in 1 guess. Points: you 1, your friend 0."
+            assert [e["text"] for e in won["events"] if e["text"]] == [mine]
+            assert [(h["text"], h["ending"]) for h in won["friend"]["held"]] == [
+                (mine, ["You broke the code in 1 guess!"])
+            ]
+            await first.until(lambda g: g["rounds"])
+            told = next(m for m in first.messages if m["game"]["rounds"])
+            assert [e["text"] for e in told["events"] if e["text"]] == [theirs]
+            assert [(h["text"], h["ending"]) for h in told["game"]["friend"]["held"]] == [
+                (theirs, ["Your friend broke your code in 1 guess."])
+            ]
+            await call(bob, "POST", f"/api/games/{game_id}/secret", {"secret": "33"})
+            await call(alice, "POST", f"/api/games/{game_id}/guesses", {"guess": "11"})
+            end = await call(alice, "POST", f"/api/games/{game_id}/guesses", {"guess": "33"})
+            assert end["finished"] and end["score"] == [1, 2]
+            assert end["ending"] == ["The match is over: your friend wins, 2 points to 1."]
+            assert [e["text"] for e in end["events"] if e["text"]] == [
+                "Game 2: you broke the code 33 in 2 guesses. Points: you 0, your friend 2.",
+                "The match is over: your friend wins, 2 points to 1.",
+            ]
+            pushed = await second.until(lambda g: g["finished"])
+            assert pushed["ending"] == ["The match is over: you win, 2 points to 1."]
+            assert [e["text"] for e in second.messages[-1]["events"] if e["text"]] == [
+                "Game 2: your friend broke the code 33 in 2 guesses. Points: your friend 0, you 2.",
+                "The match is over: you win, 2 points to 1.",
+            ]
+            assert (await call(bob, "GET", f"/api/games/{game_id}"))["ending"] == pushed["ending"]
+
+    serve(tmp_path, scenario, visitors=2)
+
+
 def test_a_server_started_again_takes_up_friends_matches_with_their_seats_and_links(tmp_path):
     kept = {}
 

@@ -117,8 +117,10 @@ def held(t: Tab, number: int, row: int, breaker: bool) -> None:
     """Game ``number``, broken in ``row`` guesses, held on this device: its winning row, the held
     game's line (said to this device's player) and the button that moves on."""
     who = "you" if breaker else "your friend"
-    line = f"Game {number}: {who} broke the code in {row} guess"
-    assert wait_for(lambda: t.text("#status").startswith(line), 10), t.text("#status")
+    line, length = f"Game {number}: {who} broke the code ", f" in {row} guess"  # (the code between)
+    assert wait_for(lambda: t.text("#status").startswith(line) and length in t.text("#status"), 10), t.text(
+        "#status"
+    )
     assert last_reply(t, row) == (4, 0)
     assert t.text("#submit") in ("Next game", "See the result")
 
@@ -247,7 +249,15 @@ def test_two_devices_play_a_friends_match_to_its_end_by_taps(server, browser):  
             assert wait_for(lambda t=t: t.text("#status").startswith("The match is over"), 10)
             assert not t.js("document.getElementById('friend-rematch').hidden")
             assert t.overflow() == 0
-        assert f"({first}-{second})" in alice.text("#status")
+        # the result said to each player, in the games package's words (games/words.py)
+        for t, mine, theirs in ((alice, first, second), (bob, second, first)):
+            points = f"{max(mine, theirs)} point{'s' if max(mine, theirs) != 1 else ''}"
+            result = (
+                f"you win, {points} to {theirs}" if mine > theirs
+                else f"your friend wins, {points} to {mine}" if theirs > mine
+                else f"a draw, {points} each"
+            )  # fmt: skip
+            assert t.text("#status") == f"The match is over: {result}."
         alice.shot("friend-over")
         bob.shot("friend-over")
         bob.tap("#friend-rematch")

@@ -239,8 +239,24 @@ class Game:
             return f"I could not find it in {n}." if self.outcome == "lost" else f"Given up after {n}."
         if self.outcome == "won":
             return f"You broke the code in {n}!"
-        secret = "" if self.secret is None else f" The secret was {notation.format_code(self.secret)}."
-        return ("Out of guesses." if self.outcome == "lost" else "You gave up.") + secret
+        secret = "" if self.secret is None else f": the code was {notation.format_code(self.secret)}"
+        return ("Out of guesses" if self.outcome == "lost" else "You gave up") + secret + "."
+
+    def closing_lines(self, notation: Notation | None = None) -> list[str]:
+        """A finished game's closing words, for the one who played it: :meth:`summary`, and what
+        helped (the hints a person asked to break the code); empty while it goes on.
+
+        >>> game = Game.breaking(Rules(pegs=2, colors=2), seed=1)
+        >>> _ = game.hint(); _ = [game.guess(code) for code in ("11", "12", "21", "22") if not game.over]
+        >>> game.closing_lines()
+        ['You broke the code in 2 guesses!', 'With 1 hint.']
+        """
+        if not self.over:
+            return []
+        lines = [self.summary(notation)]
+        if self.outcome == "won" and self.breaker is None and self.hints:
+            lines.append(f"With {plural(self.hints, 'hint')}.")
+        return lines
 
     @property
     def history(self) -> list[tuple[Code, Feedback]]:

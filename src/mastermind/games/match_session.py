@@ -12,7 +12,7 @@ from ..core.code import Code
 from ..core.notation import Notation
 from ..core.text import guess_count, sentence
 from ..errors import GameError, MastermindError
-from .scoring import SCORING_RULES, WRONG_INFORMATION_POINTS
+from .scoring import SCORING_RULES
 from .sessions import (
     CONFIRM_BY_TYPING,
     MATCH_WAY_OUT,
@@ -30,6 +30,7 @@ from .sessions import (
     say,
     think_note,
 )
+from .words import Voice, event_text, match_ending
 
 if TYPE_CHECKING:
     from .match import Event, Match
@@ -58,6 +59,11 @@ class MatchSession(Session):
 
     def record(self) -> dict[str, Any]:
         return self.match.record()
+
+    @property
+    def voice(self) -> Voice:
+        """The point of view of the match's sentences (:mod:`.words`): one terminal for both players."""
+        return Voice.of(self.match)
 
     def who(self, player: int) -> str:
         return f"player {player} ({self.match.players[player - 1]})"
@@ -220,9 +226,8 @@ class MatchSession(Session):
                 events = m.advance()  # an optimal breaker searches its whole tree at first
             yield from self._show(events)
         self.done = True
-        winner = m.winner
-        result = "a draw" if winner is None else f"{self.who(winner)} wins"
-        yield Say((("Final score:", "strong"), (f" {self.totals()}: {result}.", "")))
+        for line in match_ending(m, self.voice):
+            yield Say(((line, "strong"),))
 
     def _show(self, events: list[Event]) -> Iterator[Out]:
         """Each event of the match, as the transcript shows it."""
@@ -241,17 +246,14 @@ class MatchSession(Session):
             elif event.kind == "move" and event.move is not None:
                 yield Row(event.row, event.move.guess, event.move.reply)
             elif event.kind == "undone" and r.game is not None:
-                yield say(f"Took back player {r.breaker}'s guess {event.row}: it had no reply yet.")
+                yield say(event_text(event, m, notation, self.voice) or "")
                 yield Board(tuple(r.game.history))
             elif event.kind == "replayed":
-                why = event.problem.message if event.problem else ""
-                penalty = f"{self.who(m.penalty_to(r))} gets {WRONG_INFORMATION_POINTS} points"
-                after = f"Game {r.number} is replayed; {penalty}."
-                yield Say((("Wrong information:", "alarm"), (f" {why}. {after}", "")))
+                why = event.problem.message if event.problem else ""  # the rows that show it
+                yield Say((("Wrong information:", "alarm"), (f" {why}.", "")))
+                yield say(event_text(event, m, notation, self.voice) or "")
             elif event.kind == "round-over" and r.game is not None and r.points is not None:
-                p1, p2 = r.points
-                points = f"Points: {self.who(1)} {p1}, {self.who(2)} {p2}."
-                yield say(f"Game {r.number}: {r.summary(notation)}. {points}")
+                yield say(event_text(event, m, notation, self.voice) or "")
 
     def _secret_refused(self) -> str:
         """Why a secret is refused, without quoting or naming what was typed: the breaker may be

@@ -326,11 +326,10 @@ class PlaySession(Session):
         if not game.over:
             return
         self.done = True
-        if game.outcome == "won":
-            yield say(game.summary(self.notation), "won")
-        else:
+        if game.outcome != "won":
             yield Board((), game.secret)
-            yield say(game.summary(self.notation))
+        for line in game.closing_lines(self.notation):  # the words of the boards too
+            yield say(line, "won" if game.outcome == "won" else "")
 
 
 class GuessSession(Session):
@@ -435,7 +434,8 @@ class GuessSession(Session):
                 return
             if game.outcome in ("won", "lost"):
                 self.done = True
-                yield say(game.summary(notation), "won" if game.outcome == "won" else "")
+                for line in game.closing_lines(notation):  # the words of the boards too
+                    yield say(line, "won" if game.outcome == "won" else "")
                 return
             try:
                 yield from think_note(game, GUESS_WAY_OUT)  # "is thinking" alone, for hours, says too little

@@ -24,6 +24,7 @@ from ..core.text import sentence
 from ..errors import ContradictionError, GameError, MastermindError, NotationError
 from ..games.game import Game
 from ..games.match import Event, Match, Round
+from ..games.words import Voice, event_text
 from ..history.store import Recorder, StoredGame
 from .board import (
     BoardRow,
@@ -295,9 +296,7 @@ class GameScreen(BoardKeys, BoardView):
             if ev.kind == "undone":
                 self._reset_entry()
                 self.info = Text("")
-                self.message = Text(
-                    f"Took back player {ev.round.breaker}'s guess {ev.row}: it had no reply yet."
-                )
+                self.message = Text(event_text(ev, m, self.notation, Voice.of(m)) or "")
             elif ev.kind == "replayed" and ev.problem is not None:
                 self.info = Text(ev.problem.message, "red")
             line = event_line(m, ev, self.notation)
@@ -496,7 +495,8 @@ class GameScreen(BoardKeys, BoardView):
             return
         style = "bold green" if game.outcome == "won" else "bold yellow"
         review = "; R: how each guess compared with the best" if self.check_action("review", ()) else ""
-        self.message = Text(f"{game.summary(self.notation)} Enter: a new game{review}.", style)
+        words = " ".join(game.closing_lines(self.notation))  # the games package's, as the page's
+        self.message = Text(f"{words} Enter: a new game{review}.", style)
 
     def action_undo(self) -> None:
         if self.busy:

@@ -18,7 +18,7 @@ from ..core.text import plural as text_plural
 from ..deduction.state import Correction
 from ..games.game import Game
 from ..games.match import Event, Match, Round
-from ..games.scoring import WRONG_INFORMATION_POINTS
+from ..games.words import Voice, event_text, match_ending, round_text
 from .board import peg_text, pegs_text, reply_count
 
 #: What the board waits for: a guess, the code a person chooses, a reply, or nothing.
@@ -92,9 +92,7 @@ def status_head(
 ) -> Text:
     """The first line of the status: what the board waits for, or how the match ended."""
     if match is not None and match.over:
-        w = match.winner
-        result = "a draw." if w is None else f"player {w} wins."
-        return Text(f"The match is over: {result}", "bold green")
+        return Text(" ".join(match_ending(match, Voice.of(match))), "bold green")
     if expects == "secret" and match is not None:
         return secret_prompt(match, peek)
     if expects == "code":
@@ -119,7 +117,7 @@ def match_pause(match: Match, held: Round | None, hurry: bool, notation: Notatio
         r = match.current
         roles = f"player {r.maker} makes the code, player {r.breaker} breaks it"
         return Text.assemble(
-            (f"Game {held.number} is over: {held.summary(notation, code=True)}.", "bold"),
+            (round_text(held, notation, Voice.of(match)), "bold"),
             f" Enter: game {r.number} ({roles}).",
         )
     if match.over or match.waiting_for != "computer":
@@ -200,15 +198,6 @@ class Corrections(VerticalScroll):
 def event_line(match: Match, event: Event, notation: Notation) -> str | None:
     """The line the match's log gets for ``event``: a game replayed for wrong information, a game
     over with its points, the match over; None for the others (a move is on the board)."""
-    r = event.round
-    if event.kind == "replayed" and event.problem is not None:
-        return (
-            f"Game {r.number}: the replies contradict each other; it is played again "
-            f"and player {match.penalty_to(r)} gets {WRONG_INFORMATION_POINTS} points."
-        )
-    if event.kind == "round-over" and r.game is not None and r.points is not None:
-        return f"Game {r.number}: {r.summary(notation, code=True)}; points {r.points[0]}-{r.points[1]}."
-    if event.kind == "match-over":
-        winner = match.winner
-        return "Match over: " + ("a draw." if winner is None else f"player {winner} wins.")
-    return None
+    if event.kind == "undone":  # (said in the message line)
+        return None
+    return event_text(event, match, notation, Voice.of(match))

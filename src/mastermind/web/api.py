@@ -30,10 +30,11 @@ from .. import ContradictionError, Game, GameError, Match, find_rules, find_stra
 from ..core.text import plural
 from ..errors import StoreError
 from ..games.reviewable import review_refusal
+from ..games.words import Voice
 from .limits import Limits
 from .sessions import GameTable, LiveGame, NotKept, Visitor, Visitors, notation_for
 from .settings import KIND_OF_MODE, MODES, SettingsError, VisitorSettings, rules_from_json
-from .views import game_view, match_view, notation_view
+from .views import events_view, game_view, match_view, notation_view
 
 T = TypeVar("T")
 
@@ -46,13 +47,15 @@ CREATORS: dict[str, Callable[[web.Request, dict[str, Any]], Awaitable[web.Respon
 
 class Shared(Protocol):
     """Games two visitors play (a friend's match, web/friends.py): how the routes of a game find
-    one for a visitor, check that the move is theirs, add what only they may see, and tell the
-    other device (with what the move added: a match's events)."""
+    one for a visitor, check that the move is theirs, add what only they may see, tell the
+    other device (with what the move added: a match's events), and say whose point of view the
+    visitor's sentences take (:class:`~mastermind.games.words.Voice`; None: one device's)."""
 
     async def find(self, request: web.Request, game_id: int) -> LiveGame | None: ...
     def check(self, request: web.Request, live: LiveGame) -> None: ...
     def personal(self, request: web.Request, live: LiveGame) -> dict[str, Any]: ...
     async def moved(self, request: web.Request, live: LiveGame, extra: dict[str, Any]) -> None: ...
+    def voice(self, request: web.Request, live: LiveGame) -> Voice | None: ...
 
 
 #: The kinds of games two visitors share (registered by their modules).
@@ -374,6 +377,10 @@ async def act(request: web.Request, action: Callable[[State, LiveGame, dict[str,
             request[SAVE_WAIT] = time.perf_counter() - started
     for shared in SHARED:
         await shared.moved(request, live, extra)  # the other device is told at once
+    if extra.get("events") and live.match is not None:  # a match's events, in this visitor's words
+        voices = [v for shared in SHARED if (v := shared.voice(request, live)) is not None]
+        voice = voices[0] if voices else None
+        extra["events"] = events_view(extra["events"], live.notation, live.match, voice)
     return ok({**seen(request, live), **extra})
 
 

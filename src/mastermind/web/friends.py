@@ -50,6 +50,7 @@ from aiohttp import WSMsgType, web
 
 from .. import GameError, Match, find_rules
 from ..games.seats import check_move, move_on, mover, unseen
+from ..games.words import Voice, match_ending
 from ..history.store import PlayedElsewhere
 from .api import (
     CREATORS,
@@ -69,7 +70,7 @@ from .api import (
 from .api import field as data_field
 from .sessions import LiveGame, notation_for
 from .settings import rules_from_json
-from .views import finished_view
+from .views import events_view, finished_view
 
 routes = web.RouteTableDef()
 
@@ -232,7 +233,17 @@ class Friends:
             # holds it on the board as the mover's does); the mover has them in its answer
             seat = live.seat_of(visitor_of(request).key)
             events = extra.get("events")
-            await push(live, events={3 - seat: events} if seat and events else None)
+            if seat and events and live.match is not None:  # told in the friend's words
+                said = events_view(events, live.notation, live.match, Voice.of(live.match, 3 - seat))
+                await push(live, events={3 - seat: said})
+            else:
+                await push(live)
+
+    def voice(self, request: web.Request, live: LiveGame) -> Voice | None:
+        if not isinstance(live, FriendGame) or live.match is None:
+            return None
+        seat = live.seat_of(visitor_of(request).key)
+        return None if seat is None else Voice.of(live.match, seat)
 
 
 #: What both players are told of a match closed when nobody moved in it for long.
@@ -251,6 +262,7 @@ def personal(game: FriendGame, seat: int) -> dict[str, Any]:
         own = game.notation.format_code(r.game.secret)
     turn = mover(match)
     rematch = game.table.number(game.rematch, seat) if game.table is not None else None
+    voice, moved_on = Voice.of(match, seat), game.moved_on[seat - 1]
     return {
         "id": game.number_of(seat),  # this visitor's number for it
         "left": LEFT if game.left else None,
@@ -265,8 +277,10 @@ def personal(game: FriendGame, seat: int) -> dict[str, Any]:
             "secret": own,
             "rematch": rematch,
             # the finished games this player has not moved on from, in order: the first is held
-            "held": [finished_view(r, game.notation) for r in unseen(match, game.moved_on[seat - 1])],
+            "held": [finished_view(r, game.notation, match, voice) for r in unseen(match, moved_on)],
         },
+        # the match's closing words, said to this player ("you", "your friend")
+        "ending": match_ending(match, voice),
     }
 
 
@@ -320,6 +334,9 @@ class _Shared:
     async def moved(self, request: web.Request, live: LiveGame, extra: dict[str, Any]) -> None:
         if FRIENDS in request.app:
             await friends_of(request).moved(request, live, extra)
+
+    def voice(self, request: web.Request, live: LiveGame) -> Voice | None:
+        return friends_of(request).voice(request, live) if FRIENDS in request.app else None
 
 
 async def sweep(app: web.Application) -> Any:

@@ -14,7 +14,6 @@ from .. import Game, GameError, Match
 from ..games.game import NOT_FIXED_IN_A_MATCH
 from .api import ApiError, State, act, computer_guesses, field, game_of, visitor_of
 from .sessions import LiveGame
-from .views import events_view
 
 routes = web.RouteTableDef()
 
@@ -37,7 +36,7 @@ async def guess(request: web.Request) -> web.Response:
         if live.match is not None:
             events = live.match.guess(code)
             moves = [e for e in events if e.kind == "move"]
-            extra = {"events": events_view(events, live.notation, live.match)}
+            extra = {"events": events}
             if moves and moves[0].move is not None:
                 extra.update(reply_of(moves[0].move.reply))
             return extra
@@ -69,7 +68,7 @@ async def reply(request: web.Request) -> web.Response:
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
         text = field(data, "reply", str, 'a reply, e.g. "1,0" (black, white) or "BW"')
         if live.match is not None:
-            return {"events": events_view(live.match.reply(text), live.notation, live.match)}
+            return {"events": live.match.reply(text)}
         game = game_of(live)
         if game.secret is not None:
             game.reply(text)  # the games package says why not: it scores this game itself
@@ -99,7 +98,7 @@ async def fix(request: web.Request) -> web.Response:
 async def undo(request: web.Request) -> web.Response:
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
         if live.match is not None:
-            return {"events": events_view(live.match.undo(), live.notation, live.match)}
+            return {"events": live.match.undo()}
         game_of(live).undo()
         await computer_guesses(state, live)
         return None
@@ -146,7 +145,7 @@ async def hint(request: web.Request) -> web.Response:
 async def give_up(request: web.Request) -> web.Response:
     async def action(state: State, live: LiveGame, data: dict[str, Any]) -> dict[str, Any] | None:
         if live.match is not None:  # (the match says who may give up, and when)
-            return {"events": events_view(live.match.give_up(), live.notation, live.match)}
+            return {"events": live.match.give_up()}
         game_of(live).give_up()
         return None
 
@@ -161,7 +160,7 @@ async def secret(request: web.Request) -> web.Response:
         code = data.get("secret")
         if code is not None and not isinstance(code, str):
             raise ApiError(400, "'secret' must be a code, or null to reply to every guess yourself")
-        return {"events": events_view(live.match.set_secret(code), live.notation, live.match)}
+        return {"events": live.match.set_secret(code)}
 
     return await act(request, action)
 
@@ -172,6 +171,6 @@ async def advance(request: web.Request) -> web.Response:
         match = live.match
         if match is None:
             raise GameError("a computer's move is asked for in a match; here the computer moves by itself")
-        return {"events": events_view(await state.think(match.advance), live.notation, match)}
+        return {"events": await state.think(match.advance)}
 
     return await act(request, action)

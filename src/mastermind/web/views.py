@@ -16,7 +16,8 @@ from .. import Code, Feedback, Game, Match, Notation, Problem
 from ..core.notation import COLOR_NAMES
 from ..core.records import rules_to_dict
 from ..games.daily import day_number, share_text
-from ..games.match import WRONG_INFORMATION_POINTS, Round
+from ..games.match import WRONG_INFORMATION_POINTS, Event, Round
+from ..games.words import Voice, event_text, match_ending, round_moment, round_text
 
 #: The page's address as the request being answered named it (set by the server for each
 #: request): the link a share text ends with.
@@ -109,6 +110,9 @@ def game_view(game: Game, notation: Notation, mode: str) -> dict[str, Any]:
         "day": None if game.daily is None else day_number(date.fromisoformat(game.daily)),
         # what the player shares of a game of the day, without its code (the games package's text)
         "share": share_text(game, LINK.get()) if over and game.daily else None,
+        # a finished game's closing words (the games package's, the command line's); a match's
+        # game has its round's words instead (finished_view)
+        "ending": game.closing_lines(notation) if mode != "match" else [],
     }
 
 
@@ -118,7 +122,9 @@ def _code_or_none(notation: Notation, code: Code | None) -> str | None:
 
 def match_view(match: Match, notation: Notation) -> dict[str, Any]:
     """A match: the players, the score as it stands, whose turn it is, the game being played
-    (its secret hidden), and every finished game with its secret and points."""
+    (its secret hidden), every finished game with its secret and points, and once it is over its
+    closing words (``ending``, from one device's point of view: a friend's match says them to
+    each player, web/friends.py)."""
     r = match.current
     done = [
         {
@@ -152,15 +158,22 @@ def match_view(match: Match, notation: Notation) -> dict[str, Any]:
         "game": None if r.game is None else game_view(r.game, notation, "match"),
         "rounds": done,
         "seed": match.seed if match.over else None,
+        "ending": match_ending(match, Voice.of(match)),
     }
 
 
-def events_view(events: list[Any], notation: Notation, match: Match) -> list[dict[str, Any]]:
-    """A match's events; a finished game's secret and the game itself (``game``) with its
-    ``round-over``, and with ``replayed`` who gets the points for wrong information."""
+def events_view(
+    events: list[Event], notation: Notation, match: Match, voice: Voice | None = None
+) -> list[dict[str, Any]]:
+    """A match's events, each with its sentence (``text``, the games package's, from ``voice``'s
+    point of view: one device's by default; None for an event the board shows, as a move); a
+    finished game's secret and the game itself (``game``) with its ``round-over``, and with
+    ``replayed`` who gets the points for wrong information."""
+    voice = voice or Voice.of(match)
     out = []
     for ev in events:
         item: dict[str, Any] = {"kind": ev.kind, "round": ev.round.number, "row": ev.row}
+        item["text"] = event_text(ev, match, notation, voice)
         if ev.move is not None:
             item["move"] = {"guess": notation.format_code(ev.move.guess), **reply_view(ev.move.reply)}
         if ev.problem is not None:
@@ -168,17 +181,20 @@ def events_view(events: list[Any], notation: Notation, match: Match) -> list[dic
         if ev.kind == "replayed":
             item["penalty"] = {"player": match.penalty_to(ev.round), "points": WRONG_INFORMATION_POINTS}
         if ev.kind == "round-over" and ev.round.game is not None:
-            item.update(finished_view(ev.round, notation))
+            item.update(finished_view(ev.round, notation, match, voice))
         out.append(item)
     return out
 
 
-def finished_view(r: Round, notation: Notation) -> dict[str, Any]:
+def finished_view(r: Round, notation: Notation, match: Match, voice: Voice) -> dict[str, Any]:
     """A match's finished game as the page holds it on the board until the visitor moves on to
-    the next game: its number, code, points, outcome and length, and the game whole (its last row
-    and its code)."""
+    the next game: its number, code, points, outcome and length, the game whole (its last row
+    and its code), and in ``voice``'s words its line (``text``) and the moment a person broke the
+    code (``ending``: empty where there is none)."""
     assert r.game is not None
     return {
+        "text": round_text(r, notation, voice),
+        "ending": round_moment(r, match, voice),
         "round": r.number,
         "secret": _code_or_none(notation, r.game.secret),
         "points": r.points,

@@ -6,7 +6,6 @@
 // start; state.js holds the page's state, moves.js the moves, draw.js the drawing.
 
 import { api } from "./api.js";
-import { plural } from "./board.js";
 import { answerConfirm, holdRound } from "./ending.js";
 import { render } from "./draw.js";
 import { addKey, chooseRow, erase, giveUp, hint, leaveGame, onKey, submit, undo } from "./moves.js";
@@ -147,24 +146,10 @@ function schedule() {
   }
 }
 
+// A match's events in the log: each in the server's words (the games package's; in a friend's
+// match, said to this player); an event the board shows (a move) has none.
 function eventLines(events) {
-  const v = state.view;
-  const lines = [];
-  for (const e of events) {
-    if (e.kind === "replayed") {
-      lines.push(`Game ${e.round}: the replies contradict each other; it is played again and ` +
-        `player ${e.penalty.player} gets ${e.penalty.points} points.`);
-    } else if (e.kind === "round-over") {
-      const how = e.outcome === "won" ? `broken in ${plural(e.guesses, "guess", "guesses")}` :
-        e.outcome === "gave-up" ? "given up" : "not broken";
-      lines.push(`Game ${e.round}: ${e.secret ?? "the code"} ${how}; points ${e.points.join("-")}.`);
-    } else if (e.kind === "match-over") {
-      lines.push("The match is over.");
-    } else if (e.kind === "undone") {
-      lines.push(`Guess ${e.row} taken back (it had no reply yet).`);
-    }
-  }
-  return v ? lines : [];
+  return state.view ? events.map((e) => e.text).filter(Boolean) : [];
 }
 
 // The look the visitor chose: the system's (light or dark, as it asks), light, dark or high contrast.

@@ -2,7 +2,7 @@
 // palette or the key pegs' counts, and the buttons, all from the game as the server answered it.
 
 import { codeColors, colorName, countText, el, keys, peg, plural, replyWords } from "./board.js";
-import { drawConfirm, drawMoment, heldText } from "./ending.js";
+import { drawConfirm, drawMoment } from "./ending.js";
 import { applyCorrection, chooseRow, put } from "./moves.js";
 import { $, drawHooks, expects, game, over, palette, reviewable, sentence, state, turn } from "./state.js";
 
@@ -213,12 +213,10 @@ function drawSecret(v, g, n, x) {
 }
 
 function statusText(v, g, x) {
-  if (state.held) return heldText(v, state.held);
+  // a finished game held on the board: its line, the server's (in a friend's match, said to this player)
+  if (state.held) return state.held.text;
   if (state.busy && v.waiting_for === "computer") return "Thinking…";
-  if (v.mode === "match" && v.finished) {
-    const w = v.winner;
-    return `The match is over: ${w === null ? "a draw" : `player ${w} wins`} (${v.score.join("-")}).`;
-  }
+  if (v.mode === "match" && v.finished) return v.ending.join(" ");  // the server's words, said to this player
   if (v.mode === "match" && v.waiting_for === "computer") {
     const r = v.round;
     return g ? `${v.players[r.breaker - 1]} is guessing…` : `${v.players[r.maker - 1]} chooses a code…`;
@@ -237,14 +235,10 @@ function statusText(v, g, x) {
   return "";
 }
 
+// A game not won: its closing words, the server's (a win has its moment).
 function endMessage(v, g) {
-  if (v.mode === "match" || !g.finished || g.outcome === "won") return null;  // a win has its moment
-  const n = plural(g.moves.length, "guess", "guesses");
-  if (v.mode === "break") {
-    const why = g.outcome === "gave-up" ? "You gave up" : "No guesses left";
-    return { text: `${why}: the code was ${g.secret}.`, tone: "lost" };
-  }
-  return { text: `I could not find it in ${n}.`, tone: "lost" };
+  if (v.mode === "match" || !g.finished || g.outcome === "won" || !v.ending?.length) return null;
+  return { text: v.ending.join(" "), tone: "lost" };
 }
 
 function drawSide(v, g, n, x) {

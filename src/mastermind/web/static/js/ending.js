@@ -1,7 +1,7 @@
 // How a game ends on the page: the moment of a win, a match's finished game held on the board
 // until the visitor moves on, and the question asked before a game is ended by a tap.
 
-import { codeColors, el, peg, plural } from "./board.js";
+import { codeColors, el, peg } from "./board.js";
 import { render } from "./draw.js";
 import { state } from "./state.js";
 
@@ -13,17 +13,6 @@ const $ = (id) => document.getElementById(id);
 export function holdRound(events) {
   const done = events.filter((e) => e.kind === "round-over" && e.game);
   if (done.length) state.held = done[done.length - 1];
-}
-
-export function heldText(v, held) {
-  const named = (p) => (v.players[p - 1] === "human" ? `player ${p}` : v.players[p - 1]);
-  // in a friend's match each device speaks to its own player
-  const who = (p) => (!v.friend ? named(p) : p === v.friend.you ? "you" : "your friend");
-  const how = held.outcome === "won" ? `broke the code in ${plural(held.guesses, "guess", "guesses")}` :
-    held.outcome === "gave-up" ? "gave up" : "did not break the code";
-  const breaker = v.rounds.find((x) => x.number === held.round)?.breaker;
-  const name = breaker ? who(breaker) : "the breaker";
-  return `Game ${held.round}: ${name} ${how}; points ${held.points.join("-")}`;
 }
 
 // Ending a game asks first, in the page (a tap meant for Guess or Undo must not end it).
@@ -48,25 +37,17 @@ export function drawConfirm() {
   $("confirm-yes").textContent = c.yes;
 }
 
-// The moment of a win: a card with what was won and the code, its pegs set one by one.
-function winWords(v, g) {
-  const n = plural(g.moves.length, "guess", "guesses");
-  const last = g.moves[g.moves.length - 1].guess;
-  if (v.mode === "break") return [`You broke the code in ${n}!`, g.hints ? `With ${plural(g.hints, "hint")}.` : ""];
-  if (v.mode === "solve") return [`Found it: ${last} in ${n}.`, `${v.strategy} broke your code.`];
-  if (v.friend) {  // a friend's match: both players are people, on their own devices
-    // a game held on the board is a round behind the match: its own breaker, not the current one's
-    const held = state.held && v.rounds.find((x) => x.number === state.held.round);
-    return (held || v.round).breaker === v.friend.you ? [`You broke the code in ${n}!`, ""] :
-      [`Your friend broke your code in ${n}.`, ""];
-  }
-  if (g.breaker === "human") return [`You broke the code in ${n}!`, ""];
-  return null;
+// The moment of a win: a card with what was won and the code, its pegs set one by one. Its words
+// are the server's (the games package's): a game's ending, or the match's finished game held on
+// the board (none where a computer broke the code).
+function winWords(v) {
+  const lines = v.mode === "match" ? (state.held ? state.held.ending : []) : v.ending;
+  return lines && lines.length ? [lines[0], lines.slice(1).join(" ")] : null;
 }
 
 export function drawMoment(v, g, n, palette, reviewable) {
   const box = $("moment");
-  const words = g && g.won && !state.busy ? winWords(v, g) : null;
+  const words = g && g.won && !state.busy ? winWords(v) : null;
   box.hidden = words === null;
   if (!words) {
     box.replaceChildren();
