@@ -201,7 +201,8 @@ async def test_the_kernels_compiling_are_said_inside_the_app_and_the_note_goes_w
         screen.busy = True  # a strategy at work, as when a hint is asked
         await asyncio.to_thread(_kernels._compiling, True)  # the JIT starts, in the worker's thread
         await pilot.pause()
-        assert "Thinking… compiling the kernels this needs, the first time only" in str(screen.query_one("#status").render())
+        status = str(screen.query_one("#status").render())
+        assert "Thinking… compiling the kernels this needs, the first time only" in status
         await asyncio.to_thread(_kernels._compiling, False)
         await pilot.pause()
         assert "compiling" not in str(screen.query_one("#status").render())
