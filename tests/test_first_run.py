@@ -241,7 +241,10 @@ def test_a_review_on_a_fresh_install_never_waits_for_the_compiler(tmp_path, monk
     assert proc.stdout.splitlines()[-1] == "[]"
     assert " 1  1111  1,0     1,296 -> 500 " in proc.stdout  # the first move: from the book
     assert "mistake" in proc.stdout.splitlines()[2]
-    assert "valued by the expected-size line: the exact search is being compiled, once." in proc.stdout
+    assert (
+        "valued by the expected-size line: the exact search is being compiled, once, in the background: "
+        "ask again in a minute or two." in proc.stdout
+    )
 
 
 @pytest.mark.slow
