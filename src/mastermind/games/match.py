@@ -49,17 +49,17 @@ class Round:
     #: guesses and replies stay in the record, so the history can show what was replayed and why.
     replays: list[Game] = field(default_factory=list)
 
-    def summary(self, notation: Notation | None = None, code: bool = False) -> str:
-        """How the game went, in words: 'broken in 5 guesses', 'not broken (the secret was 1234)';
-        with ``code``, a broken code is named too: '3632 broken in 5 guesses'."""
+    def summary(self) -> str:
+        """How the game went, in a few words for the match's text (:meth:`Match.__str__`): 'broken
+        in 5 guesses', 'not broken (the secret was 1234)'. A front end says a finished game with
+        :func:`~.words.round_text`."""
         game = self.game
         if game is None:
             return "not started"
         if game.outcome == "won":
-            named = f"{(notation or game.notation).format_code(game.moves[-1].guess)} " if code else ""
-            return f"{named}broken in {plural(len(game.moves), 'guess', 'guesses')}"
+            return f"broken in {plural(len(game.moves), 'guess', 'guesses')}"
         if game.secret is not None:
-            return f"not broken (the secret was {(notation or game.notation).format_code(game.secret)})"
+            return f"not broken (the secret was {game.notation.format_code(game.secret)})"
         return "not broken"
 
 
